@@ -1,0 +1,469 @@
+//! The validated intermediate representation. Only [`crate::lower`] constructs a [`Spec`]
+//! (it has a private field), so code holding one knows every reference in it resolves and
+//! every constraint in it is consistent.
+//!
+//! Entities live in arenas and refer to each other by id; declaration order is kept, so
+//! emission from the same spec is deterministic.
+
+mod types;
+
+pub use types::*;
+
+use crate::source::Span;
+
+macro_rules! ids {
+    ($($name:ident),*) => {$(
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize { self.0 as usize }
+        }
+    )*};
+}
+ids!(ApiId, AuthId, EnumId, ModelId, EndpointId, EventId);
+
+#[derive(Clone, Debug)]
+pub struct Spec {
+    pub service: Service,
+    pub apis: Vec<Api>,
+    pub auth_schemes: Vec<AuthScheme>,
+    pub enums: Vec<Enum>,
+    pub models: Vec<Model>,
+    pub endpoints: Vec<Endpoint>,
+    /// The fields every event carries; `None` in a spec without events.
+    pub envelope: Option<ModelId>,
+    pub events: Vec<Event>,
+    pub limits: Vec<Limit>,
+    pub rate_limits: Vec<RateLimit>,
+    pub state_machines: Vec<StateMachine>,
+    pub changelog: Vec<Change>,
+    /// Every place the source leaves open, in source order.
+    pub not_shown: Vec<NotShown>,
+    pub spans: SpanTable,
+    pub(crate) _sealed: (),
+}
+
+impl Spec {
+    pub fn model(&self, id: ModelId) -> &Model {
+        &self.models[id.index()]
+    }
+    pub fn enum_(&self, id: EnumId) -> &Enum {
+        &self.enums[id.index()]
+    }
+    pub fn endpoint(&self, id: EndpointId) -> &Endpoint {
+        &self.endpoints[id.index()]
+    }
+    pub fn auth(&self, id: AuthId) -> &AuthScheme {
+        &self.auth_schemes[id.index()]
+    }
+    pub fn api(&self, id: ApiId) -> &Api {
+        &self.apis[id.index()]
+    }
+    pub fn model_named(&self, name: &str) -> Option<&Model> {
+        self.models.iter().find(|m| m.name == name)
+    }
+    pub fn enum_named(&self, name: &str) -> Option<&Enum> {
+        self.enums.iter().find(|e| e.name == name)
+    }
+    pub fn endpoint_named(&self, name: &str) -> Option<&Endpoint> {
+        self.endpoints.iter().find(|e| e.name == name)
+    }
+
+    /// Every deprecation in the spec, with a human-readable path to what it marks.
+    pub fn deprecations(&self) -> Vec<(String, &Deprecation)> {
+        let mut out = Vec::new();
+        for scheme in &self.auth_schemes {
+            if let Some(d) = &scheme.deprecated {
+                out.push((format!("auth {}", scheme.name), d));
+            }
+        }
+        for e in &self.enums {
+            for v in &e.values {
+                if let Some(d) = &v.deprecated {
+                    out.push((format!("{}.{}", e.name, v.name), d));
+                }
+            }
+        }
+        for m in &self.models {
+            for f in &m.fields {
+                if let Some(d) = &f.deprecated {
+                    out.push((format!("{}.{}", m.name, f.name), d));
+                }
+            }
+        }
+        for ep in &self.endpoints {
+            if let Some(d) = &ep.deprecated {
+                out.push((format!("endpoint {}", ep.name), d));
+            }
+        }
+        for ev in &self.events {
+            if let Some(d) = &ev.deprecated {
+                out.push((format!("event {}", ev.name), d));
+            }
+        }
+        out
+    }
+}
+
+/// Where each entity was declared, for diagnostics of later passes.
+#[derive(Clone, Debug, Default)]
+pub struct SpanTable {
+    pub apis: Vec<Span>,
+    pub auth_schemes: Vec<Span>,
+    pub enums: Vec<Span>,
+    pub models: Vec<Span>,
+    pub endpoints: Vec<Span>,
+    pub events: Vec<Span>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Service {
+    pub name: String,
+    pub title: Option<String>,
+    pub version: Option<String>,
+    pub doc: Option<String>,
+}
+
+/// Where a fact comes from: the interface document, or the deployed client library that
+/// fills what the document leaves open.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Provenance {
+    #[default]
+    Document,
+    DeployedClient,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Deprecation {
+    pub note: Option<String>,
+    /// What to use instead, resolved against the deprecated thing's siblings.
+    pub replacement: Option<String>,
+    pub since: Option<String>,
+}
+
+/// One place the source leaves open. Emitters make it an open schema with this text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NotShown {
+    pub what: String,
+    /// A readable path to the thing it belongs to, e.g. `model PatientInfo` or `spec`.
+    pub owner: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Api {
+    pub name: String,
+    pub doc: Option<String>,
+    /// The server address as the document writes it, e.g. `{base_url}`.
+    pub base_url: String,
+    /// Path prefixes that carry the version; every endpoint path starts with one.
+    pub versions: Vec<String>,
+    /// Error responses every endpoint of the API may give.
+    pub errors: Vec<Response>,
+    pub gates: Vec<Gate>,
+}
+
+#[derive(Clone, Debug)]
+pub struct AuthScheme {
+    pub name: String,
+    pub doc: Option<String>,
+    pub header: String,
+    /// What a valid credential identifies, e.g. `team` or `management`.
+    pub principal: String,
+    /// Scopes a credential of this scheme can have (org, team).
+    pub scopes: Vec<String>,
+    /// A second header for the same credentials, kept for deployed clients.
+    pub alias_of: Option<AuthId>,
+    pub lifetime: Option<Quantity>,
+    pub single_use: bool,
+    pub deprecated: Option<Deprecation>,
+    pub provenance: Provenance,
+    pub not_shown: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Enum {
+    pub name: String,
+    pub doc: Option<String>,
+    /// Non-exhaustive: unknown values are kept and written back unchanged.
+    pub open: bool,
+    pub repr: EnumRepr,
+    pub values: Vec<EnumValue>,
+    pub parent: Option<EnumId>,
+    /// Values come from the service's catalogue, which has this many.
+    pub catalogue_size: Option<usize>,
+    pub not_shown: Vec<String>,
+    pub provenance: Provenance,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EnumRepr {
+    String,
+    Int,
+}
+
+#[derive(Clone, Debug)]
+pub struct EnumValue {
+    pub name: String,
+    pub doc: Option<String>,
+    pub deprecated: Option<Deprecation>,
+    pub provenance: Provenance,
+}
+
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub name: String,
+    pub doc: Option<String>,
+    pub fields: Vec<Field>,
+    /// The source says it has more than is listed: further fields are allowed.
+    pub not_shown: Vec<String>,
+    pub origin: ModelOrigin,
+    pub deprecated: Option<Deprecation>,
+    pub provenance: Provenance,
+}
+
+impl Model {
+    pub fn is_open(&self) -> bool {
+        !self.not_shown.is_empty()
+    }
+
+    /// Whether the request and response shapes differ, so emitters produce both.
+    pub fn has_variants(&self) -> bool {
+        self.fields
+            .iter()
+            .any(|f| f.visibility != Visibility::Always || f.format_scope == FormatScope::RequestOnly)
+    }
+
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelOrigin {
+    Declared,
+    Envelope,
+    /// Written in place as an endpoint's request body.
+    RequestBody(String),
+    /// Written in place as an endpoint's response body.
+    ResponseBody(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Endpoint {
+    pub name: String,
+    pub doc: Option<String>,
+    pub method: Method,
+    pub path: String,
+    pub api: ApiId,
+    pub auth: AuthRequirement,
+    pub tags: Vec<String>,
+    pub params: Vec<Param>,
+    pub body: Option<Type>,
+    pub responses: Vec<Response>,
+    /// Errors specific to this endpoint; the API's errors apply too.
+    pub errors: Vec<Response>,
+    pub gates: Vec<Gate>,
+    pub idempotent: bool,
+    pub paging: Option<Paging>,
+    /// Groups of optional parameters of which a request sends exactly one.
+    pub exactly_one_of: Vec<Vec<String>>,
+    /// The listing endpoint that reports progress of the background work this starts.
+    pub tracked_by: Option<EndpointId>,
+    pub deprecated: Option<Deprecation>,
+    pub provenance: Provenance,
+    pub not_shown: Vec<String>,
+}
+
+impl Endpoint {
+    pub fn params_in(&self, location: ParamLocation) -> impl Iterator<Item = &Param> {
+        self.params.iter().filter(move |p| p.location == location)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+
+    /// Safe to repeat by the method alone (RFC 9110 §9.2.2).
+    pub fn is_idempotent(self) -> bool {
+        matches!(self, Method::Get | Method::Put | Method::Delete)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AuthRequirement {
+    /// One of these must be presented. Empty only for public endpoints.
+    pub any_of: Vec<AuthId>,
+    /// May be presented in addition.
+    pub optional: Vec<AuthId>,
+    pub public: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamLocation {
+    Path,
+    Query,
+    Header,
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub location: ParamLocation,
+    pub field: Field,
+}
+
+#[derive(Clone, Debug)]
+pub struct Response {
+    pub status: u16,
+    pub doc: Option<String>,
+    /// `None`: no body.
+    pub body: Option<Type>,
+    pub provenance: Provenance,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Gate {
+    /// Disabled until the service enables it for the team.
+    Feature(String),
+    /// Only on this subscription plan.
+    Plan(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Paging {
+    /// Page-number paging: request params for page and size, the items field.
+    Page {
+        page: String,
+        size: String,
+        items: String,
+    },
+    /// Cursor paging: the request param, the response field with the next cursor, items.
+    Cursor {
+        param: String,
+        next: String,
+        items: String,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub name: String,
+    pub doc: Option<String>,
+    /// The event type, with `{placeholder}`s.
+    pub pattern: String,
+    pub placeholders: Vec<(String, EnumId)>,
+    /// Envelope fields given a type for this event, usually `data`.
+    pub fields: Vec<Field>,
+    pub deprecated: Option<Deprecation>,
+    pub provenance: Provenance,
+    pub not_shown: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Limit {
+    pub name: String,
+    pub doc: Option<String>,
+    pub value: LimitValue,
+    /// Endpoints, or `endpoint.param` inputs, the limit governs.
+    pub applies_to: Vec<LimitTarget>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LimitValue {
+    Quantity(Quantity),
+    /// Stated by the constraints of the inputs it applies to.
+    FromConstraints,
+    NotShown(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LimitTarget {
+    pub endpoint: EndpointId,
+    pub param: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Quantity {
+    pub amount: f64,
+    pub unit: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct RateLimit {
+    pub name: String,
+    pub doc: Option<String>,
+    pub applies_to: Vec<EndpointId>,
+    /// What the rate is counted per, e.g. `provider`.
+    pub per: Option<String>,
+    pub tiers: Vec<RateTier>,
+    pub not_shown: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RateTier {
+    pub doc: Option<String>,
+    /// How many providers this tier covers; `None` for the default tier.
+    pub providers: Option<u32>,
+    /// At most this many at a time, with no time-based throttling.
+    pub concurrent: Option<u32>,
+    /// At most `count` per `window`.
+    pub count: Option<u32>,
+    pub window: Option<Quantity>,
+    pub note: Option<String>,
+    pub is_default: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct StateMachine {
+    pub name: String,
+    pub doc: Option<String>,
+    pub states: Vec<State>,
+    pub transitions: Vec<Transition>,
+    pub not_shown: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    pub name: String,
+    pub doc: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Transition {
+    pub from: usize,
+    pub to: usize,
+    pub doc: Option<String>,
+    pub trigger: Option<Trigger>,
+    pub condition: Option<String>,
+    pub provenance: Provenance,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Trigger {
+    Endpoint(EndpointId),
+    /// Something that happens without a call, e.g. `grace_period_ends`.
+    Named(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Change {
+    pub date: String,
+    pub text: String,
+}

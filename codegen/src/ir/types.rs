@@ -1,0 +1,217 @@
+//! Fields, types and constraints.
+
+use super::{EnumId, ModelId, Deprecation, Provenance};
+
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// The name on the wire.
+    pub name: String,
+    pub doc: Option<String>,
+    pub ty: Type,
+    pub presence: Presence,
+    pub default: Option<Literal>,
+    pub constraints: Constraints,
+    pub visibility: Visibility,
+    pub format_scope: FormatScope,
+    pub deprecated: Option<Deprecation>,
+    pub provenance: Provenance,
+}
+
+/// The four cases the document distinguishes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Presence {
+    /// Always present, never null.
+    Required,
+    /// May be absent; never null when present.
+    Optional,
+    /// Always present; may be null.
+    Nullable,
+    /// May be absent, null, or a value: three states.
+    OptionalNullable,
+}
+
+impl Presence {
+    pub fn new(optional: bool, nullable: bool) -> Self {
+        match (optional, nullable) {
+            (false, false) => Presence::Required,
+            (true, false) => Presence::Optional,
+            (false, true) => Presence::Nullable,
+            (true, true) => Presence::OptionalNullable,
+        }
+    }
+    pub fn may_be_absent(self) -> bool {
+        matches!(self, Presence::Optional | Presence::OptionalNullable)
+    }
+    pub fn may_be_null(self) -> bool {
+        matches!(self, Presence::Nullable | Presence::OptionalNullable)
+    }
+}
+
+/// Which shape of a model a field belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visibility {
+    Always,
+    RequestOnly,
+    ResponseOnly,
+}
+
+/// Whether a string format is enforced in both shapes or on requests only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatScope {
+    Always,
+    RequestOnly,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    Primitive(Primitive),
+    Model(ModelId),
+    Enum(EnumId),
+    List(Box<Type>),
+    /// Any of several non-null types, e.g. `string | int`.
+    Union(Vec<Type>),
+    /// A value the source leaves open; the text says what is not shown.
+    NotShown(Option<String>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Primitive {
+    String,
+    Int,
+    Number,
+    Bool,
+    Uuid,
+    Date,
+    DateTime,
+    Email,
+    Uri,
+    /// An IANA time zone database identifier.
+    TimeZone,
+    /// Any JSON object.
+    Object,
+    /// Any JSON value.
+    Any,
+}
+
+impl Primitive {
+    pub fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "string" => Primitive::String,
+            "int" => Primitive::Int,
+            "number" => Primitive::Number,
+            "bool" => Primitive::Bool,
+            "uuid" => Primitive::Uuid,
+            "date" => Primitive::Date,
+            "datetime" => Primitive::DateTime,
+            "email" => Primitive::Email,
+            "uri" => Primitive::Uri,
+            "timezone" => Primitive::TimeZone,
+            "object" => Primitive::Object,
+            "any" => Primitive::Any,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Primitive::String => "string",
+            Primitive::Int => "int",
+            Primitive::Number => "number",
+            Primitive::Bool => "bool",
+            Primitive::Uuid => "uuid",
+            Primitive::Date => "date",
+            Primitive::DateTime => "datetime",
+            Primitive::Email => "email",
+            Primitive::Uri => "uri",
+            Primitive::TimeZone => "timezone",
+            Primitive::Object => "object",
+            Primitive::Any => "any",
+        }
+    }
+
+    /// Carried as a JSON string (possibly with a format).
+    pub fn is_string_like(self) -> bool {
+        !matches!(
+            self,
+            Primitive::Int | Primitive::Number | Primitive::Bool | Primitive::Object | Primitive::Any
+        )
+    }
+
+    pub fn is_numeric(self) -> bool {
+        matches!(self, Primitive::Int | Primitive::Number)
+    }
+
+    /// The JSON Schema `format` of a string-like primitive.
+    pub fn format(self) -> Option<&'static str> {
+        match self {
+            Primitive::Uuid => Some("uuid"),
+            Primitive::Date => Some("date"),
+            Primitive::DateTime => Some("date-time"),
+            Primitive::Email => Some("email"),
+            Primitive::Uri => Some("uri"),
+            Primitive::TimeZone => Some("iana-time-zone"),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Constraints {
+    pub minimum: Option<f64>,
+    pub maximum: Option<f64>,
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
+    pub min_items: Option<u64>,
+    pub max_items: Option<u64>,
+    pub pattern: Option<String>,
+    /// A closed set of allowed values, e.g. radius 10, 20, 25, 50, 100.
+    pub one_of: Vec<Literal>,
+}
+
+impl Constraints {
+    pub fn is_empty(&self) -> bool {
+        *self == Constraints::default()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Literal {
+    String(String),
+    Int(i64),
+    Number(f64),
+    Bool(bool),
+    Null,
+    List(Vec<Literal>),
+}
+
+impl Literal {
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Literal::Int(n) => Some(*n as f64),
+            Literal::Number(n) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Literal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Literal::String(s) => write!(f, "{s:?}"),
+            Literal::Int(n) => write!(f, "{n}"),
+            Literal::Number(n) => write!(f, "{n}"),
+            Literal::Bool(b) => write!(f, "{b}"),
+            Literal::Null => write!(f, "null"),
+            Literal::List(items) => {
+                write!(f, "[")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                write!(f, "]")
+            }
+        }
+    }
+}

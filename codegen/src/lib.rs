@@ -1,0 +1,48 @@
+//! The covenant spec language: parser, validated IR, diagnostics, and (later) emitters.
+//!
+//! One entry point, [`check_source`], is shared by the CLI and the proc macros, so a spec
+//! means the same thing wherever it is compiled.
+
+pub mod ast;
+pub mod codes;
+pub mod diagnostic;
+pub mod ir;
+pub mod lexer;
+mod lower;
+pub mod parser;
+pub mod source;
+pub mod summary;
+
+pub use diagnostic::{Diagnostic, Diagnostics, Severity};
+pub use ir::Spec;
+pub use source::{SourceFile, Span};
+
+/// The result of checking one spec: the IR when it is valid, and every diagnostic
+/// (warnings included) either way.
+#[derive(Debug)]
+pub struct Checked {
+    pub spec: Option<Spec>,
+    pub diagnostics: Diagnostics,
+}
+
+/// Parses and validates a spec. Never panics on any input.
+pub fn check_source(file: &SourceFile) -> Checked {
+    let mut diagnostics = Diagnostics::default();
+    let ast = parser::parse(&file.text, &mut diagnostics);
+    // Lowering a tree with syntax errors would only add noise about the missing parts.
+    let spec = if diagnostics.has_errors() {
+        None
+    } else {
+        lower::lower(&ast, &mut diagnostics)
+    };
+    diagnostics.sort();
+    Checked { spec, diagnostics }
+}
+
+/// Reads and checks a spec file.
+pub fn check_path(path: &std::path::Path) -> std::io::Result<(SourceFile, Checked)> {
+    let text = std::fs::read_to_string(path)?;
+    let file = SourceFile::new(path.display().to_string(), text);
+    let checked = check_source(&file);
+    Ok((file, checked))
+}

@@ -1,0 +1,252 @@
+//! Which annotations exist, where each may stand, and reading their arguments.
+
+use super::Lowerer;
+use crate::ast::{Annotation, Attrs, Value, ValueKind};
+use crate::codes;
+use crate::ir::{Deprecation, Provenance};
+use crate::source::Span;
+
+/// The kinds of places an annotation can stand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Site {
+    Field,
+    Param,
+    Model,
+    Enum,
+    EnumValue,
+    Endpoint,
+    Response,
+    Event,
+    Auth,
+    Api,
+    /// limits, rate limits, states, changelog entries and the like.
+    Other,
+}
+
+use Site::*;
+
+const ANYWHERE: &[Site] = &[Field, Param, Model, Enum, EnumValue, Endpoint, Response, Event, Auth, Api, Other];
+const VALUES: &[Site] = &[Field, Param];
+
+/// Every annotation the language knows, with the places it may stand.
+const KNOWN: &[(&str, &[Site])] = &[
+    ("source", ANYWHERE),
+    ("since", ANYWHERE),
+    ("deprecated", &[Field, Param, Model, EnumValue, Endpoint, Event, Auth]),
+    ("min", VALUES),
+    ("max", VALUES),
+    ("min_length", VALUES),
+    ("max_length", VALUES),
+    ("pattern", VALUES),
+    ("min_items", VALUES),
+    ("max_items", VALUES),
+    ("one_of", VALUES),
+    ("request_only", &[Field]),
+    ("response_only", &[Field]),
+    ("format_only", &[Field]),
+    ("catalogue", &[Enum]),
+    ("requires_feature", &[Endpoint, Api]),
+    ("requires_plan", &[Endpoint, Api]),
+    ("idempotent", &[Endpoint]),
+    ("paginated", &[Endpoint]),
+    ("tracked_by", &[Endpoint]),
+    ("exactly_one_of", &[Endpoint]),
+];
+
+/// The annotations of one item or member, checked against its site.
+pub(super) struct Annots<'a> {
+    list: Vec<&'a Annotation>,
+}
+
+impl<'a> Annots<'a> {
+    pub fn get(&self, name: &str) -> Option<&'a Annotation> {
+        self.list.iter().copied().find(|a| a.name.text == name)
+    }
+    pub fn has(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+}
+
+impl Lowerer<'_> {
+    /// Checks each annotation is known, allowed at `site`, and not repeated.
+    pub(super) fn annots<'a>(&mut self, attrs: &'a Attrs, site: Site) -> Annots<'a> {
+        let mut list: Vec<&'a Annotation> = Vec::new();
+        for a in &attrs.annotations {
+            let name = a.name.text.as_str();
+            match KNOWN.iter().find(|(known, _)| *known == name) {
+                None => {
+                    let names: Vec<&str> = KNOWN.iter().map(|(n, _)| *n).collect();
+                    let help = match closest(name, &names) {
+                        Some(s) => format!("did you mean `@{s}`?"),
+                        None => format!("known annotations: {}", names.join(", ")),
+                    };
+                    self.error(codes::UNKNOWN_ANNOTATION, a.name.span, format!("unknown annotation `@{name}`"))
+                        .label("not an annotation of the language")
+                        .help(help);
+                }
+                Some((_, sites)) if !sites.contains(&site) => {
+                    self.error(codes::BAD_ANNOTATION, a.span, format!("`@{name}` cannot stand on {}", describe(site)))
+                        .label("not allowed here");
+                }
+                Some(_) => {
+                    if let Some(first) = list.iter().find(|b| b.name.text == name) {
+                        let first = first.span;
+                        self.error(codes::BAD_ANNOTATION, a.span, format!("`@{name}` is given twice"))
+                            .label("repeated")
+                            .note(first, "first given here");
+                    } else {
+                        list.push(a);
+                    }
+                }
+            }
+        }
+        Annots { list }
+    }
+
+    pub(super) fn bad_args(&mut self, a: &Annotation, expected: &str) {
+        self.error(codes::BAD_ANNOTATION, a.span, format!("`@{}` expects {expected}", a.name.text))
+            .label("wrong arguments");
+    }
+
+    /// The single positional argument of `@name(value)`.
+    pub(super) fn single_arg<'a>(&mut self, a: &'a Annotation, expected: &str) -> Option<&'a Value> {
+        match a.args.as_slice() {
+            [arg] if arg.name.is_none() => Some(&arg.value),
+            _ => {
+                self.bad_args(a, expected);
+                None
+            }
+        }
+    }
+
+    pub(super) fn number_arg(&mut self, a: &Annotation) -> Option<f64> {
+        let value = self.single_arg(a, "one number")?;
+        match value.kind {
+            ValueKind::Int(n) => Some(n as f64),
+            ValueKind::Float(f) => Some(f),
+            _ => {
+                self.bad_args(a, "one number");
+                None
+            }
+        }
+    }
+
+    pub(super) fn count_arg(&mut self, a: &Annotation) -> Option<u64> {
+        let value = self.single_arg(a, "one whole number of at least 0")?;
+        match value.kind {
+            ValueKind::Int(n) if n >= 0 => Some(n as u64),
+            _ => {
+                self.bad_args(a, "one whole number of at least 0");
+                None
+            }
+        }
+    }
+
+    pub(super) fn string_arg(&mut self, a: &Annotation) -> Option<String> {
+        let value = self.single_arg(a, "one string")?;
+        match &value.kind {
+            ValueKind::Str(s) => Some(s.clone()),
+            _ => {
+                self.bad_args(a, "one string");
+                None
+            }
+        }
+    }
+
+    /// A bare name argument, e.g. `@format_only(request)`.
+    pub(super) fn word_arg(&mut self, a: &Annotation, allowed: &[&str]) -> Option<String> {
+        let expected = format!("one of: {}", allowed.join(", "));
+        let value = self.single_arg(a, &expected)?;
+        match &value.kind {
+            ValueKind::Ref(path) if path.len() == 1 && allowed.contains(&path[0].text.as_str()) => {
+                Some(path[0].text.clone())
+            }
+            ValueKind::Str(s) if allowed.contains(&s.as_str()) => Some(s.clone()),
+            _ => {
+                self.bad_args(a, &expected);
+                None
+            }
+        }
+    }
+
+    /// Named arguments `@name(key: value, …)`; unknown or positional ones are reported.
+    pub(super) fn named_args<'a>(&mut self, a: &'a Annotation, allowed: &[&str]) -> Vec<(&'a str, &'a Value)> {
+        let mut out = Vec::new();
+        for arg in &a.args {
+            match &arg.name {
+                Some(n) if allowed.contains(&n.text.as_str()) => out.push((n.text.as_str(), &arg.value)),
+                _ => {
+                    let span = arg.name.as_ref().map_or(arg.value.span, |n| n.span);
+                    self.error(codes::BAD_ANNOTATION, span, format!("`@{}` takes named arguments", a.name.text))
+                        .label("not one of them")
+                        .help(format!("its arguments are: {}", allowed.join(", ")));
+                }
+            }
+        }
+        out
+    }
+
+    pub(super) fn provenance(&mut self, annots: &Annots) -> Provenance {
+        match annots.get("source") {
+            None => Provenance::Document,
+            Some(a) => match self.word_arg(a, &["document", "deployed_client"]).as_deref() {
+                Some("deployed_client") => Provenance::DeployedClient,
+                _ => Provenance::Document,
+            },
+        }
+    }
+
+    /// `@deprecated("note", use: replacement, since: "2025-04")`. The replacement is
+    /// returned with its span so the caller can queue its resolution.
+    pub(super) fn deprecation(&mut self, annots: &Annots) -> Option<(Deprecation, Option<(String, Span)>)> {
+        let a = annots.get("deprecated")?;
+        let mut dep = Deprecation::default();
+        let mut target = None;
+        for arg in &a.args {
+            match (arg.name.as_ref().map(|n| n.text.as_str()), &arg.value.kind) {
+                (None, ValueKind::Str(s)) => dep.note = Some(s.clone()),
+                (Some("since"), ValueKind::Str(s)) => dep.since = Some(s.clone()),
+                (Some("use"), ValueKind::Ref(path)) if path.len() == 1 => {
+                    dep.replacement = Some(path[0].text.clone());
+                    target = Some((path[0].text.clone(), path[0].span));
+                }
+                (Some("use"), ValueKind::Str(s)) => {
+                    dep.replacement = Some(s.clone());
+                    target = Some((s.clone(), arg.value.span));
+                }
+                _ => {
+                    self.error(codes::BAD_ANNOTATION, arg.value.span, "`@deprecated` argument not understood")
+                        .label("unexpected argument")
+                        .help("write @deprecated(\"why\", use: replacement, since: \"YYYY-MM\")");
+                }
+            }
+        }
+        Some((dep, target))
+    }
+}
+
+fn describe(site: Site) -> &'static str {
+    match site {
+        Field => "a model field",
+        Param => "an endpoint parameter",
+        Model => "a model",
+        Enum => "an enum",
+        EnumValue => "an enum value",
+        Endpoint => "an endpoint",
+        Response => "a response",
+        Event => "an event",
+        Auth => "an auth scheme",
+        Api => "an api",
+        Other => "this item",
+    }
+}
+
+/// The known name nearest to a misspelt one, if any is near enough to suggest.
+pub(super) fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    candidates
+        .iter()
+        .map(|c| (strsim::damerau_levenshtein(name, c), *c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 4))
+        .min()
+        .map(|(_, c)| c)
+}

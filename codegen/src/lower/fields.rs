@@ -1,0 +1,382 @@
+//! Types, fields, constraints and defaults.
+
+use super::annotations::{Annots, Site, closest};
+use super::references::ReplacementScope;
+use super::{Lowerer, TypeDecl};
+use crate::ast::{self, TypeAtomKind, ValueKind};
+use crate::codes;
+use crate::ir::*;
+use crate::source::Span;
+
+/// The parts of a type that matter for constraint checks.
+enum Base {
+    Prim(Primitive),
+    List,
+    Other,
+}
+
+impl Lowerer<'_> {
+    /// Resolves `A | B[] | null` into a type and whether `null` was among the alternatives.
+    pub(super) fn lower_type(&mut self, expr: &ast::TypeExpr) -> Option<(Type, bool)> {
+        let mut nullable = false;
+        let mut types = Vec::new();
+        let mut ok = true;
+        for atom in &expr.alternatives {
+            if let TypeAtomKind::Null = atom.kind {
+                nullable = true;
+                continue;
+            }
+            match self.lower_atom(atom) {
+                Some(t) => types.push(t),
+                None => ok = false,
+            }
+        }
+        if !ok {
+            return None;
+        }
+        match types.len() {
+            0 => {
+                self.error(codes::UNKNOWN_TYPE, expr.span, "a type cannot be only `null`")
+                    .label("no type besides null")
+                    .help("write the value's type and add `| null`, e.g. `string | null`");
+                None
+            }
+            1 => Some((types.pop()?, nullable)),
+            _ => Some((Type::Union(types), nullable)),
+        }
+    }
+
+    fn lower_atom(&mut self, atom: &ast::TypeAtom) -> Option<Type> {
+        match &atom.kind {
+            TypeAtomKind::Null => None,
+            TypeAtomKind::NotShown(what) => Some(Type::NotShown(what.as_ref().map(|s| s.value.clone()))),
+            TypeAtomKind::List(inner) => Some(Type::List(Box::new(self.lower_atom(inner)?))),
+            TypeAtomKind::Group(expr) => match self.lower_type(expr)? {
+                (ty, false) => Some(ty),
+                (_, true) => {
+                    self.error(codes::UNKNOWN_TYPE, atom.span, "`null` inside parentheses is not supported")
+                        .label("nullable only at the top of a field's type")
+                        .help("write `(A | B)[] | null` for a list that may be null");
+                    None
+                }
+            },
+            TypeAtomKind::Named(name) => {
+                if let Some(p) = Primitive::from_name(&name.text) {
+                    return Some(Type::Primitive(p));
+                }
+                if let Some((decl, _)) = self.types.get(&name.text).copied() {
+                    self.used_types.insert(decl);
+                    return Some(match decl {
+                        TypeDecl::Model(id) => Type::Model(id),
+                        TypeDecl::Enum(id) => Type::Enum(id),
+                    });
+                }
+                self.unknown_type(name);
+                None
+            }
+        }
+    }
+
+    pub(super) fn unknown_type(&mut self, name: &ast::Ident) {
+        const PRIMITIVES: &[&str] = &[
+            "string", "int", "number", "bool", "uuid", "date", "datetime", "email", "uri", "timezone", "object", "any",
+        ];
+        let mut candidates: Vec<&str> = self.types.keys().map(String::as_str).collect();
+        candidates.extend_from_slice(PRIMITIVES);
+        candidates.sort_unstable();
+        let help = match closest(&name.text, &candidates) {
+            Some(c) => format!("did you mean `{c}`?"),
+            None => "declare it with `model` or `enum`, or use a built-in type (string, int, number, bool, \
+                     uuid, date, datetime, email, uri, timezone, object, any)"
+                .to_string(),
+        };
+        self.error(codes::UNKNOWN_TYPE, name.span, format!("unknown type `{}`", name.text))
+            .label("not declared anywhere in the spec")
+            .help(help);
+    }
+
+    /// Lowers one field or parameter. `scope` is where `@deprecated(use: …)` resolves.
+    pub(super) fn lower_field(
+        &mut self,
+        attrs: &ast::Attrs,
+        decl: &ast::FieldDecl,
+        site: Site,
+        scope: ReplacementScope,
+        enums: &[Enum],
+    ) -> Option<Field> {
+        let enums = Some(enums);
+        let annots = self.annots(attrs, site);
+        let (ty, nullable) = self.lower_type(&decl.ty)?;
+        let presence = Presence::new(decl.optional.is_some(), nullable);
+        let constraints = self.constraints(&annots, &ty, decl.ty.span);
+        let default = decl
+            .default
+            .as_ref()
+            .and_then(|v| self.default_value(v, &ty, presence, &constraints, enums));
+        if let (Some(value), false) = (&decl.default, presence.may_be_absent()) {
+            self.error(codes::DEFAULT_ON_REQUIRED, value.span, format!("`{}` is required, so its default never applies", decl.name.text))
+                .label("default of a required field")
+                .note(decl.name.span, "add `?` after the name to make it optional")
+                .help("a default fills in a field that is left out");
+        }
+        let (visibility, format_scope) = self.shape_annotations(&annots, &ty, decl.ty.span);
+        let deprecated = self.deprecation(&annots).map(|(dep, target)| {
+            if let Some((name, span)) = target {
+                self.queue_replacement(scope, name, span);
+            }
+            dep
+        });
+        Some(Field {
+            name: decl.name.text.clone(),
+            doc: attrs.doc.clone(),
+            ty,
+            presence,
+            default,
+            constraints,
+            visibility,
+            format_scope,
+            deprecated,
+            provenance: self.provenance(&annots),
+        })
+    }
+
+    fn shape_annotations(&mut self, annots: &Annots, ty: &Type, ty_span: Span) -> (Visibility, FormatScope) {
+        let visibility = match (annots.get("request_only"), annots.get("response_only")) {
+            (Some(_), Some(b)) => {
+                self.error(codes::BAD_ANNOTATION, b.span, "a field cannot be both request-only and response-only")
+                    .label("contradicts `@request_only`");
+                Visibility::Always
+            }
+            (Some(_), None) => Visibility::RequestOnly,
+            (None, Some(_)) => Visibility::ResponseOnly,
+            (None, None) => Visibility::Always,
+        };
+        let mut format_scope = FormatScope::Always;
+        if let Some(a) = annots.get("format_only") {
+            if self.word_arg(a, &["request"]).is_some() {
+                match ty {
+                    Type::Primitive(p) if p.format().is_some() => format_scope = FormatScope::RequestOnly,
+                    _ => {
+                        self.error(codes::CONSTRAINT_TYPE_MISMATCH, a.span, "`@format_only` needs a formatted string type")
+                            .label("the field's type has no format")
+                            .note(ty_span, "this type")
+                            .help("use it on uuid, date, datetime, email, uri or timezone fields");
+                    }
+                }
+            }
+        }
+        (visibility, format_scope)
+    }
+
+    fn base(&self, ty: &Type) -> Base {
+        match ty {
+            Type::Primitive(p) => Base::Prim(*p),
+            Type::List(_) => Base::List,
+            _ => Base::Other,
+        }
+    }
+
+    fn constraints(&mut self, annots: &Annots, ty: &Type, ty_span: Span) -> Constraints {
+        let mut c = Constraints::default();
+        let base = self.base(ty);
+        let numeric = matches!(base, Base::Prim(p) if p.is_numeric());
+        let stringy = matches!(base, Base::Prim(p) if p.is_string_like());
+        let listy = matches!(base, Base::List);
+        let checks: [(&str, bool, &str); 8] = [
+            ("min", numeric, "a number"),
+            ("max", numeric, "a number"),
+            ("min_length", stringy, "a string"),
+            ("max_length", stringy, "a string"),
+            ("pattern", stringy, "a string"),
+            ("min_items", listy, "a list"),
+            ("max_items", listy, "a list"),
+            ("one_of", numeric || stringy, "a number or a string"),
+        ];
+        for (name, fits, needs) in checks {
+            let Some(a) = annots.get(name) else { continue };
+            if !fits {
+                self.error(codes::CONSTRAINT_TYPE_MISMATCH, a.span, format!("`@{name}` needs {needs}"))
+                    .label(format!("does not apply to this type"))
+                    .note(ty_span, "the value's type");
+                continue;
+            }
+            match name {
+                "min" => c.minimum = self.number_arg(a),
+                "max" => c.maximum = self.number_arg(a),
+                "min_length" => c.min_length = self.count_arg(a),
+                "max_length" => c.max_length = self.count_arg(a),
+                "min_items" => c.min_items = self.count_arg(a),
+                "max_items" => c.max_items = self.count_arg(a),
+                "pattern" => c.pattern = self.pattern(a),
+                _ => c.one_of = self.one_of(a, numeric),
+            }
+        }
+        let ranges = [
+            ("min", "max", c.minimum, c.maximum),
+            ("min_length", "max_length", c.min_length.map(|n| n as f64), c.max_length.map(|n| n as f64)),
+            ("min_items", "max_items", c.min_items.map(|n| n as f64), c.max_items.map(|n| n as f64)),
+        ];
+        for (lo_name, hi_name, lo, hi) in ranges {
+            if let (Some(lo), Some(hi)) = (lo, hi) {
+                if lo > hi {
+                    let span = annots.get(lo_name).map_or(ty_span, |a| a.span);
+                    let hi_span = annots.get(hi_name).map_or(ty_span, |a| a.span);
+                    self.error(codes::EMPTY_RANGE, span, format!("`@{lo_name}({lo})` is above `@{hi_name}({hi})`"))
+                        .label("no value can satisfy both")
+                        .note(hi_span, "the upper bound");
+                }
+            }
+        }
+        c
+    }
+
+    fn pattern(&mut self, a: &ast::Annotation) -> Option<String> {
+        let pattern = self.string_arg(a)?;
+        if let Err(e) = regex_syntax::Parser::new().parse(&pattern) {
+            let reason = match &e {
+                regex_syntax::Error::Parse(p) => p.kind().to_string(),
+                regex_syntax::Error::Translate(t) => t.kind().to_string(),
+                other => other.to_string(),
+            };
+            self.error(codes::BAD_PATTERN, a.span, format!("invalid regular expression: {reason}"))
+                .label("this pattern does not compile")
+                .help("patterns use ECMA-262 syntax as in JSON Schema; escape special characters with `\\\\`");
+            return None;
+        }
+        Some(pattern)
+    }
+
+    fn one_of(&mut self, a: &ast::Annotation, numeric: bool) -> Vec<Literal> {
+        let mut values = Vec::new();
+        for arg in &a.args {
+            match (&arg.value.kind, numeric) {
+                (ValueKind::Int(n), true) => values.push(Literal::Int(*n)),
+                (ValueKind::Float(f), true) => values.push(Literal::Number(*f)),
+                (ValueKind::Str(s), false) => values.push(Literal::String(s.clone())),
+                _ => {
+                    let kind = if numeric { "numbers" } else { "strings" };
+                    self.error(codes::BAD_ANNOTATION, arg.value.span, format!("`@one_of` of this field takes {kind}"))
+                        .label("does not match the field's type");
+                }
+            }
+        }
+        if values.is_empty() && a.args.is_empty() {
+            self.bad_args(a, "at least one value");
+        }
+        values
+    }
+
+    /// Converts a default and checks it against the type and constraints.
+    fn default_value(
+        &mut self,
+        value: &ast::Value,
+        ty: &Type,
+        presence: Presence,
+        c: &Constraints,
+        enums: Option<&[Enum]>,
+    ) -> Option<Literal> {
+        if let ValueKind::Null = value.kind {
+            if presence.may_be_null() {
+                return Some(Literal::Null);
+            }
+            self.error(codes::DEFAULT_WRONG_TYPE, value.span, "default `null` on a field that cannot be null")
+                .label("not nullable")
+                .help("add `| null` to the type, or pick another default");
+            return None;
+        }
+        let Some(lit) = self.literal_for(value, ty, enums) else {
+            let expected = self.type_name(ty, enums);
+            self.error(codes::DEFAULT_WRONG_TYPE, value.span, "default does not match the field's type")
+                .label(format!("not a valid {expected}"));
+            return None;
+        };
+        if let Some(problem) = violation(&lit, c) {
+            self.error(codes::DEFAULT_VIOLATES_CONSTRAINT, value.span, format!("default {lit} {problem}"))
+                .label("outside the field's constraints")
+                .help("a default must itself be a valid value");
+            return None;
+        }
+        Some(lit)
+    }
+
+    fn literal_for(&self, value: &ast::Value, ty: &Type, enums: Option<&[Enum]>) -> Option<Literal> {
+        match (ty, &value.kind) {
+            (Type::Primitive(Primitive::Int), ValueKind::Int(n)) => Some(Literal::Int(*n)),
+            (Type::Primitive(Primitive::Number), ValueKind::Int(n)) => Some(Literal::Int(*n)),
+            (Type::Primitive(Primitive::Number), ValueKind::Float(f)) => Some(Literal::Number(*f)),
+            (Type::Primitive(Primitive::Bool), ValueKind::Bool(b)) => Some(Literal::Bool(*b)),
+            (Type::Primitive(p), ValueKind::Str(s)) if p.is_string_like() => Some(Literal::String(s.clone())),
+            (Type::Primitive(Primitive::Any), _) => None,
+            (Type::Enum(id), kind) => {
+                let e = enums?.get(id.index())?;
+                let text = match kind {
+                    ValueKind::Ref(path) if path.len() == 1 => path[0].text.clone(),
+                    ValueKind::Str(s) => s.clone(),
+                    ValueKind::Int(n) => n.to_string(),
+                    _ => return None,
+                };
+                e.values.iter().any(|v| v.name == text).then(|| match e.repr {
+                    EnumRepr::Int => Literal::Int(text.parse().unwrap_or_default()),
+                    EnumRepr::String => Literal::String(text),
+                })
+            }
+            (Type::List(inner), ValueKind::List(items)) => items
+                .iter()
+                .map(|item| self.literal_for(item, inner, enums))
+                .collect::<Option<Vec<_>>>()
+                .map(Literal::List),
+            (Type::Union(alts), _) => alts.iter().find_map(|t| self.literal_for(value, t, enums)),
+            _ => None,
+        }
+    }
+
+    fn type_name(&self, ty: &Type, enums: Option<&[Enum]>) -> String {
+        match ty {
+            Type::Primitive(p) => p.name().to_string(),
+            Type::Enum(id) => enums
+                .and_then(|e| e.get(id.index()))
+                .map_or("enum value".to_string(), |e| format!("`{}` value", e.name)),
+            Type::List(_) => "list".to_string(),
+            _ => "value of this type".to_string(),
+        }
+    }
+}
+
+/// What a literal breaks of the constraints, if anything.
+fn violation(lit: &Literal, c: &Constraints) -> Option<String> {
+    if let Some(n) = lit.as_f64() {
+        if let Some(min) = c.minimum.filter(|m| n < *m) {
+            return Some(format!("is below the minimum {min}"));
+        }
+        if let Some(max) = c.maximum.filter(|m| n > *m) {
+            return Some(format!("is above the maximum {max}"));
+        }
+    }
+    if let Literal::String(s) = lit {
+        let len = s.chars().count() as u64;
+        if let Some(min) = c.min_length.filter(|m| len < *m) {
+            return Some(format!("is shorter than {min} characters"));
+        }
+        if let Some(max) = c.max_length.filter(|m| len > *m) {
+            return Some(format!("is longer than {max} characters"));
+        }
+    }
+    if let Literal::List(items) = lit {
+        let len = items.len() as u64;
+        if let Some(min) = c.min_items.filter(|m| len < *m) {
+            return Some(format!("has fewer than {min} items"));
+        }
+        if let Some(max) = c.max_items.filter(|m| len > *m) {
+            return Some(format!("has more than {max} items"));
+        }
+    }
+    let same = |a: &Literal| match (a.as_f64(), lit.as_f64()) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == lit,
+    };
+    if !c.one_of.is_empty() && !c.one_of.iter().any(same) {
+        let allowed: Vec<String> = c.one_of.iter().map(ToString::to_string).collect();
+        return Some(format!("is not one of {}", allowed.join(", ")));
+    }
+    None
+}

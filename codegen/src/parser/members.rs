@@ -1,0 +1,150 @@
+//! Members of blocks: model fields, endpoint clauses, event clauses, states, tiers.
+
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::lexer::Tok;
+
+impl Parser<'_> {
+    pub(super) fn model_member(&mut self) -> PResult<ModelMember> {
+        if self.at_word("not_shown") && self.peek_at(1).kind == Tok::Str {
+            self.bump();
+            return Ok(ModelMember::NotShown(self.string("what the source leaves open")?));
+        }
+        Ok(ModelMember::Field(self.field()?))
+    }
+
+    pub(super) fn endpoint_member(&mut self) -> PResult<EndpointMember> {
+        let t = self.peek();
+        if t.kind != Tok::Ident {
+            return Err(self.unexpected("an endpoint clause"));
+        }
+        let word = self.text_of(t);
+        // A clause keyword directly followed by `:` or `?:` would be a field; endpoints
+        // have none, so every word here is a clause.
+        match word {
+            "api" => {
+                self.bump();
+                Ok(EndpointMember::Api(self.ident("an API name")?))
+            }
+            "auth" => {
+                self.bump();
+                let optional = self.eat(Tok::Question).is_some();
+                let mut schemes = vec![self.ident("an auth scheme")?];
+                while self.eat(Tok::Pipe).is_some() {
+                    schemes.push(self.ident("an auth scheme")?);
+                }
+                Ok(EndpointMember::Auth { optional, schemes })
+            }
+            "public" => Ok(EndpointMember::Public(self.bump().span)),
+            "tags" => {
+                self.bump();
+                let mut tags = vec![self.ident("a tag")?];
+                while self.eat(Tok::Comma).is_some() {
+                    tags.push(self.ident("a tag")?);
+                }
+                Ok(EndpointMember::Tags(tags))
+            }
+            "path" | "query" | "header" => {
+                self.bump();
+                let location = match word {
+                    "path" => ParamLocation::Path,
+                    "query" => ParamLocation::Query,
+                    _ => ParamLocation::Header,
+                };
+                Ok(EndpointMember::Param(location, self.field()?))
+            }
+            "body" => {
+                let keyword = self.bump();
+                Ok(EndpointMember::Body(self.body_decl(keyword.span)?))
+            }
+            "response" => {
+                let keyword = self.bump();
+                let mut statuses = vec![self.status()?];
+                while self.eat(Tok::Comma).is_some() {
+                    statuses.push(self.status()?);
+                }
+                let body = if self.at(Tok::Colon) || self.at(Tok::LBrace) {
+                    self.eat(Tok::Colon);
+                    Some(self.body_decl(keyword.span)?)
+                } else {
+                    None
+                };
+                Ok(EndpointMember::Response { statuses, body })
+            }
+            "error" => {
+                self.bump();
+                Ok(EndpointMember::Error(self.error_decl()?))
+            }
+            "not_shown" => {
+                self.bump();
+                Ok(EndpointMember::NotShown(self.string("what the source leaves open")?))
+            }
+            _ => Err(self.unexpected(
+                "an endpoint clause (api, auth, public, tags, path, query, header, body, \
+                 response, error, not_shown)",
+            )),
+        }
+    }
+
+    /// A type, or `{ fields }` written in place.
+    fn body_decl(&mut self, at: crate::source::Span) -> PResult<BodyDecl> {
+        if self.at(Tok::LBrace) {
+            let name = Ident {
+                text: String::new(),
+                span: at,
+            };
+            return Ok(BodyDecl::Inline(self.model_body(name)?));
+        }
+        Ok(BodyDecl::Type(self.type_expr()?))
+    }
+
+    pub(super) fn event_member(&mut self) -> PResult<EventMember> {
+        if self.at_word("not_shown") && self.peek_at(1).kind == Tok::Str {
+            self.bump();
+            return Ok(EventMember::NotShown(self.string("what the source leaves open")?));
+        }
+        if self.at_word("placeholder") && self.peek_at(1).kind == Tok::Ident {
+            self.bump();
+            return Ok(EventMember::Placeholder(self.field()?));
+        }
+        Ok(EventMember::Field(self.field()?))
+    }
+
+    pub(super) fn rate_member(&mut self) -> PResult<RateMember> {
+        if self.at_word("not_shown") && self.peek_at(1).kind == Tok::Str {
+            self.bump();
+            return Ok(RateMember::NotShown(self.string("what the source leaves open")?));
+        }
+        if (self.at_word("tier") || self.at_word("default")) && self.peek_at(1).kind == Tok::LParen {
+            let keyword = self.bump();
+            let is_default = self.text_of(keyword) == "default";
+            return Ok(RateMember::Tier {
+                is_default,
+                args: self.args_in_parens()?,
+            });
+        }
+        Ok(RateMember::Prop(self.prop()?))
+    }
+
+    /// `state`, `from -> to on trigger when "condition"`, or `not_shown "…"`.
+    pub(super) fn state_member(&mut self) -> PResult<StateMember> {
+        if self.at_word("not_shown") && self.peek_at(1).kind == Tok::Str {
+            self.bump();
+            return Ok(StateMember::NotShown(self.string("what the source leaves open")?));
+        }
+        let from = self.ident("a state")?;
+        if self.eat(Tok::Arrow).is_none() {
+            return Ok(StateMember::State(from));
+        }
+        let to = self.ident("the next state")?;
+        let on = match self.eat_word("on") {
+            Some(_) => Some(self.ident("the endpoint or event that triggers it")?),
+            None => None,
+        };
+        let when = match self.eat_word("when") {
+            Some(_) => Some(self.string("the condition")?),
+            None => None,
+        };
+        Ok(StateMember::Transition { from, to, on, when })
+    }
+}

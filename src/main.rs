@@ -1,0 +1,31 @@
+//! `covenant`: the one command line of the toolkit.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Compile one declarative API spec into models, server, client, schemas and conformance runs.
+#[derive(Parser)]
+#[command(name = "covenant", version, about)]
+#[command(after_help = "Exit status: 0 success, 1 the spec (or the checked output) is invalid, \
+                        2 usage or I/O error.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate a spec and print its summary, or its diagnostics.
+    ///
+    /// Exit status: 0 valid, 1 invalid spec, 2 usage or I/O error.
+    Check(commands::check::CheckArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check(args) => commands::check::run(&args),
+    }
+}
