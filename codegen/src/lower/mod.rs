@@ -326,7 +326,10 @@ impl<'d> Lowerer<'d> {
             _sealed: (),
         };
         self.check_replacements(&spec);
-        self.warn_unused(&spec);
+        // With errors, a type may look unused only because a reference to it failed.
+        if !self.diags.has_errors() {
+            self.warn_unused(&spec);
+        }
         spec.not_shown = std::mem::take(&mut self.not_shown);
         spec.not_shown.sort_by_key(|n| n.span);
         spec

@@ -126,18 +126,20 @@ impl Lowerer<'_> {
             },
         };
         let mut applies_to = Vec::new();
+        let mut unresolved = false;
         for prop in &decl.props {
             if prop.node.key.text != "applies" {
                 self.unknown_setting(&prop.node, "a limit", &["applies"]);
                 continue;
             }
             for v in &prop.node.values {
-                if let Some(t) = self.limit_target(v, endpoints, models) {
-                    applies_to.push(t);
+                match self.limit_target(v, endpoints, models) {
+                    Some(t) => applies_to.push(t),
+                    None => unresolved = true,
                 }
             }
         }
-        if value == LimitValue::FromConstraints && !applies_to.iter().any(|t| t.param.is_some()) {
+        if value == LimitValue::FromConstraints && !unresolved && !applies_to.iter().any(|t| t.param.is_some()) {
             self.error(codes::BAD_SETTING, decl.name.span, format!("limit `{}` states no value", decl.name.text))
                 .label("no value and no constrained input")
                 .help("give `= <quantity>`, or `applies endpoint.param` naming inputs whose constraints state it");

@@ -411,6 +411,15 @@ impl<'a> Parser<'a> {
             };
             return Ok(self.list_suffix(atom));
         }
+        if self.at(Tok::LBracket) {
+            let t = self.peek();
+            self.diags.push(
+                Diagnostic::error(codes::SYNTAX, t.span, "expected a type, found `[`")
+                    .label("lists are written after their item type")
+                    .help("write a list as `T[]`, e.g. `string[]`"),
+            );
+            return Err(Failed);
+        }
         let name = self.ident("a type")?;
         let atom = match name.text.as_str() {
             "null" => TypeAtom {
@@ -478,6 +487,13 @@ impl<'a> Parser<'a> {
         self.expect(Tok::Colon, "`:` and the field's type")?;
         let ty = self.type_expr()?;
         let default = match self.eat(Tok::Eq) {
+            Some(eq) if self.line_first[self.pos] || self.at(Tok::RBrace) => {
+                self.diags.push(
+                    Diagnostic::error(codes::SYNTAX, eq.span, "expected a default value after `=`")
+                        .label("nothing follows on this line"),
+                );
+                return Err(Failed);
+            }
             Some(_) => Some(self.value()?),
             None => None,
         };
