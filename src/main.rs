@@ -8,8 +8,10 @@ use std::process::ExitCode;
 /// Compile one declarative API spec into models, server, client, schemas and conformance runs.
 #[derive(Parser)]
 #[command(name = "covenant", version, about)]
-#[command(after_help = "Exit status: 0 success, 1 the spec (or the checked output) is invalid, \
-                        2 usage or I/O error.")]
+#[command(
+    after_help = "Exit status: 0 success, 1 the spec (or the checked output) is invalid, \
+                        2 usage or I/O error."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -317,5 +317,8 @@ pub enum ValueKind {
     Ref(Vec<Ident>),
     List(Vec<Value>),
     /// `20 seconds`, `7 days`.
-    Quantity { amount: f64, unit: Ident },
+    Quantity {
+        amount: f64,
+        unit: Ident,
+    },
 }

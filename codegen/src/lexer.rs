@@ -107,9 +107,13 @@ pub fn lex(text: &str, diags: &mut Diagnostics) -> Vec<Token> {
             Ok(Tok::UnterminatedStr) => {
                 flush_unknown(&mut unknown_run, diags);
                 diags.push(
-                    Diagnostic::error(crate::codes::UNTERMINATED_STRING, span, "unterminated string")
-                        .label("this string has no closing `\"` on its line")
-                        .help("strings cannot span lines; close it with `\"`"),
+                    Diagnostic::error(
+                        crate::codes::UNTERMINATED_STRING,
+                        span,
+                        "unterminated string",
+                    )
+                    .label("this string has no closing `\"` on its line")
+                    .help("strings cannot span lines; close it with `\"`"),
                 );
                 tokens.push(Token {
                     kind: Tok::Str,
@@ -144,9 +148,13 @@ pub fn lex(text: &str, diags: &mut Diagnostics) -> Vec<Token> {
 fn flush_unknown(run: &mut Option<Span>, diags: &mut Diagnostics) {
     if let Some(span) = run.take() {
         diags.push(
-            Diagnostic::error(crate::codes::UNEXPECTED_CHARACTER, span, "unexpected character")
-                .label("not part of the spec language")
-                .help("comments start with `//`, doc comments with `///`"),
+            Diagnostic::error(
+                crate::codes::UNEXPECTED_CHARACTER,
+                span,
+                "unexpected character",
+            )
+            .label("not part of the spec language")
+            .help("comments start with `//`, doc comments with `///`"),
         );
     }
 }
@@ -166,7 +174,14 @@ mod tests {
     fn doc_comments_are_kept_and_comments_dropped() {
         assert_eq!(
             kinds("/// doc\n// note\nmodel A {}"),
-            vec![Tok::DocComment, Tok::Ident, Tok::Ident, Tok::LBrace, Tok::RBrace, Tok::Eof]
+            vec![
+                Tok::DocComment,
+                Tok::Ident,
+                Tok::Ident,
+                Tok::LBrace,
+                Tok::RBrace,
+                Tok::Eof
+            ]
         );
     }
 

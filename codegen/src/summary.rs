@@ -29,19 +29,34 @@ pub struct Summary {
 impl Summary {
     pub fn of(spec: &Spec) -> Self {
         let all_fields = || {
-            spec.models
-                .iter()
-                .flat_map(|m| m.fields.iter())
-                .chain(spec.endpoints.iter().flat_map(|e| e.params.iter().map(|p| &p.field)))
+            spec.models.iter().flat_map(|m| m.fields.iter()).chain(
+                spec.endpoints
+                    .iter()
+                    .flat_map(|e| e.params.iter().map(|p| &p.field)),
+            )
         };
         let mut presence = [0; 4];
         for f in all_fields() {
             presence[f.presence as usize] += 1;
         }
-        let from_client = spec.models.iter().filter(|m| m.provenance == Provenance::DeployedClient).count()
-            + all_fields().filter(|f| f.provenance == Provenance::DeployedClient).count()
-            + spec.endpoints.iter().filter(|e| e.provenance == Provenance::DeployedClient).count()
-            + spec.enums.iter().filter(|e| e.provenance == Provenance::DeployedClient).count()
+        let from_client = spec
+            .models
+            .iter()
+            .filter(|m| m.provenance == Provenance::DeployedClient)
+            .count()
+            + all_fields()
+                .filter(|f| f.provenance == Provenance::DeployedClient)
+                .count()
+            + spec
+                .endpoints
+                .iter()
+                .filter(|e| e.provenance == Provenance::DeployedClient)
+                .count()
+            + spec
+                .enums
+                .iter()
+                .filter(|e| e.provenance == Provenance::DeployedClient)
+                .count()
             + spec
                 .enums
                 .iter()
@@ -76,7 +91,10 @@ impl Summary {
         let rows: [(&str, String); 12] = [
             ("apis", self.apis.to_string()),
             ("auth schemes", self.auth_schemes.to_string()),
-            ("models", format!("{} ({} fields)", self.models, self.fields)),
+            (
+                "models",
+                format!("{} ({} fields)", self.models, self.fields),
+            ),
             (
                 "field cases",
                 format!(
@@ -86,7 +104,10 @@ impl Summary {
             ),
             (
                 "enums",
-                format!("{} ({} open, {} values)", self.enums, self.open_enums, self.enum_values),
+                format!(
+                    "{} ({} open, {} values)",
+                    self.enums, self.open_enums, self.enum_values
+                ),
             ),
             ("endpoints", self.endpoints.to_string()),
             ("events", self.events.to_string()),
@@ -96,10 +117,16 @@ impl Summary {
             ),
             ("state machines", self.state_machines.to_string()),
             ("deprecations", self.deprecations.to_string()),
-            ("not shown", format!("{} places the source leaves open", self.not_shown)),
+            (
+                "not shown",
+                format!("{} places the source leaves open", self.not_shown),
+            ),
             (
                 "changelog",
-                format!("{} dated changes; {} facts from the deployed client", self.changes, self.from_deployed_client),
+                format!(
+                    "{} dated changes; {} facts from the deployed client",
+                    self.changes, self.from_deployed_client
+                ),
             ),
         ];
         for (label, value) in rows {

@@ -27,7 +27,10 @@ fn every_diagnostic_has_a_location_line() {
         let text = std::fs::read_to_string(path).expect("read ui spec");
         let file = SourceFile::new("spec.covenant", text);
         let rendered = check_source(&file).diagnostics.render(&file);
-        for block in rendered.split("\n\n").filter(|b| b.starts_with("error[") || b.starts_with("warning[")) {
+        for block in rendered
+            .split("\n\n")
+            .filter(|b| b.starts_with("error[") || b.starts_with("warning["))
+        {
             let arrow = block.lines().nth(1).unwrap_or_default();
             assert!(
                 arrow.trim_start().starts_with("--> spec.covenant:"),

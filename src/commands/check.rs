@@ -64,7 +64,8 @@ fn spec_files(path: &Path) -> Result<Vec<PathBuf>, String> {
         }
         return Ok(vec![path.to_path_buf()]);
     }
-    let entries = std::fs::read_dir(path).map_err(|e| format!("cannot list {}: {e}", path.display()))?;
+    let entries =
+        std::fs::read_dir(path).map_err(|e| format!("cannot list {}: {e}", path.display()))?;
     let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "covenant"))

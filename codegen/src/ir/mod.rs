@@ -1,5 +1,5 @@
 //! The validated intermediate representation. Only [`crate::lower`] constructs a [`Spec`]
-//! (it has a private field), so code holding one knows every reference in it resolves and
+//! (it is `#[non_exhaustive]`), so code holding one knows every reference in it resolves and
 //! every constraint in it is consistent.
 //!
 //! Entities live in arenas and refer to each other by id; declaration order is kept, so
@@ -23,6 +23,7 @@ macro_rules! ids {
 ids!(ApiId, AuthId, EnumId, ModelId, EndpointId, EventId);
 
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Spec {
     pub service: Service,
     pub apis: Vec<Api>,
@@ -40,7 +41,6 @@ pub struct Spec {
     /// Every place the source leaves open, in source order.
     pub not_shown: Vec<NotShown>,
     pub spans: SpanTable,
-    pub(crate) _sealed: (),
 }
 
 impl Spec {
@@ -67,6 +67,24 @@ impl Spec {
     }
     pub fn endpoint_named(&self, name: &str) -> Option<&Endpoint> {
         self.endpoints.iter().find(|e| e.name == name)
+    }
+
+    /// Whether `event_type` is an instance of the event's pattern: `{placeholder}` segments
+    /// match any value of their enum, other segments match literally.
+    pub fn event_produces(&self, event: &Event, event_type: &str) -> bool {
+        let pattern: Vec<&str> = event.pattern.split('.').collect();
+        let actual: Vec<&str> = event_type.split('.').collect();
+        pattern.len() == actual.len()
+            && pattern.iter().zip(&actual).all(|(p, a)| {
+                match p.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                    None => p == a,
+                    Some(name) => event
+                        .placeholders
+                        .iter()
+                        .find(|(n, _)| n == name)
+                        .is_some_and(|(_, id)| self.enum_(*id).values.iter().any(|v| v.name == *a)),
+                }
+            })
     }
 
     /// Every deprecation in the spec, with a human-readable path to what it marks.
@@ -229,9 +247,9 @@ impl Model {
 
     /// Whether the request and response shapes differ, so emitters produce both.
     pub fn has_variants(&self) -> bool {
-        self.fields
-            .iter()
-            .any(|f| f.visibility != Visibility::Always || f.format_scope == FormatScope::RequestOnly)
+        self.fields.iter().any(|f| {
+            f.visibility != Visibility::Always || f.format_scope == FormatScope::RequestOnly
+        })
     }
 
     pub fn field(&self, name: &str) -> Option<&Field> {

@@ -1,6 +1,6 @@
 //! Fields, types and constraints.
 
-use super::{EnumId, ModelId, Deprecation, Provenance};
+use super::{Deprecation, EnumId, ModelId, Provenance};
 
 #[derive(Clone, Debug)]
 pub struct Field {
@@ -133,7 +133,11 @@ impl Primitive {
     pub fn is_string_like(self) -> bool {
         !matches!(
             self,
-            Primitive::Int | Primitive::Number | Primitive::Bool | Primitive::Object | Primitive::Any
+            Primitive::Int
+                | Primitive::Number
+                | Primitive::Bool
+                | Primitive::Object
+                | Primitive::Any
         )
     }
 

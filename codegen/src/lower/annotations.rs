@@ -25,14 +25,19 @@ pub(super) enum Site {
 
 use Site::*;
 
-const ANYWHERE: &[Site] = &[Field, Param, Model, Enum, EnumValue, Endpoint, Response, Event, Auth, Api, Other];
+const ANYWHERE: &[Site] = &[
+    Field, Param, Model, Enum, EnumValue, Endpoint, Response, Event, Auth, Api, Other,
+];
 const VALUES: &[Site] = &[Field, Param];
 
 /// Every annotation the language knows, with the places it may stand.
 const KNOWN: &[(&str, &[Site])] = &[
     ("source", ANYWHERE),
     ("since", ANYWHERE),
-    ("deprecated", &[Field, Param, Model, EnumValue, Endpoint, Event, Auth]),
+    (
+        "deprecated",
+        &[Field, Param, Model, EnumValue, Endpoint, Event, Auth],
+    ),
     ("min", VALUES),
     ("max", VALUES),
     ("min_length", VALUES),
@@ -80,20 +85,32 @@ impl Lowerer<'_> {
                         Some(s) => format!("did you mean `@{s}`?"),
                         None => format!("known annotations: {}", names.join(", ")),
                     };
-                    self.error(codes::UNKNOWN_ANNOTATION, a.name.span, format!("unknown annotation `@{name}`"))
-                        .label("not an annotation of the language")
-                        .help(help);
+                    self.error(
+                        codes::UNKNOWN_ANNOTATION,
+                        a.name.span,
+                        format!("unknown annotation `@{name}`"),
+                    )
+                    .label("not an annotation of the language")
+                    .help(help);
                 }
                 Some((_, sites)) if !sites.contains(&site) => {
-                    self.error(codes::BAD_ANNOTATION, a.span, format!("`@{name}` cannot stand on {}", describe(site)))
-                        .label("not allowed here");
+                    self.error(
+                        codes::BAD_ANNOTATION,
+                        a.span,
+                        format!("`@{name}` cannot stand on {}", describe(site)),
+                    )
+                    .label("not allowed here");
                 }
                 Some(_) => {
                     if let Some(first) = list.iter().find(|b| b.name.text == name) {
                         let first = first.span;
-                        self.error(codes::BAD_ANNOTATION, a.span, format!("`@{name}` is given twice"))
-                            .label("repeated")
-                            .note(first, "first given here");
+                        self.error(
+                            codes::BAD_ANNOTATION,
+                            a.span,
+                            format!("`@{name}` is given twice"),
+                        )
+                        .label("repeated")
+                        .note(first, "first given here");
                     } else {
                         list.push(a);
                     }
@@ -104,12 +121,20 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn bad_args(&mut self, a: &Annotation, expected: &str) {
-        self.error(codes::BAD_ANNOTATION, a.span, format!("`@{}` expects {expected}", a.name.text))
-            .label("wrong arguments");
+        self.error(
+            codes::BAD_ANNOTATION,
+            a.span,
+            format!("`@{}` expects {expected}", a.name.text),
+        )
+        .label("wrong arguments");
     }
 
     /// The single positional argument of `@name(value)`.
-    pub(super) fn single_arg<'a>(&mut self, a: &'a Annotation, expected: &str) -> Option<&'a Value> {
+    pub(super) fn single_arg<'a>(
+        &mut self,
+        a: &'a Annotation,
+        expected: &str,
+    ) -> Option<&'a Value> {
         match a.args.as_slice() {
             [arg] if arg.name.is_none() => Some(&arg.value),
             _ => {
@@ -170,16 +195,26 @@ impl Lowerer<'_> {
     }
 
     /// Named arguments `@name(key: value, …)`; unknown or positional ones are reported.
-    pub(super) fn named_args<'a>(&mut self, a: &'a Annotation, allowed: &[&str]) -> Vec<(&'a str, &'a Value)> {
+    pub(super) fn named_args<'a>(
+        &mut self,
+        a: &'a Annotation,
+        allowed: &[&str],
+    ) -> Vec<(&'a str, &'a Value)> {
         let mut out = Vec::new();
         for arg in &a.args {
             match &arg.name {
-                Some(n) if allowed.contains(&n.text.as_str()) => out.push((n.text.as_str(), &arg.value)),
+                Some(n) if allowed.contains(&n.text.as_str()) => {
+                    out.push((n.text.as_str(), &arg.value))
+                }
                 _ => {
                     let span = arg.name.as_ref().map_or(arg.value.span, |n| n.span);
-                    self.error(codes::BAD_ANNOTATION, span, format!("`@{}` takes named arguments", a.name.text))
-                        .label("not one of them")
-                        .help(format!("its arguments are: {}", allowed.join(", ")));
+                    self.error(
+                        codes::BAD_ANNOTATION,
+                        span,
+                        format!("`@{}` takes named arguments", a.name.text),
+                    )
+                    .label("not one of them")
+                    .help(format!("its arguments are: {}", allowed.join(", ")));
                 }
             }
         }
@@ -189,7 +224,10 @@ impl Lowerer<'_> {
     pub(super) fn provenance(&mut self, annots: &Annots) -> Provenance {
         match annots.get("source") {
             None => Provenance::Document,
-            Some(a) => match self.word_arg(a, &["document", "deployed_client"]).as_deref() {
+            Some(a) => match self
+                .word_arg(a, &["document", "deployed_client"])
+                .as_deref()
+            {
                 Some("deployed_client") => Provenance::DeployedClient,
                 _ => Provenance::Document,
             },
@@ -198,7 +236,10 @@ impl Lowerer<'_> {
 
     /// `@deprecated("note", use: replacement, since: "2025-04")`. The replacement is
     /// returned with its span so the caller can queue its resolution.
-    pub(super) fn deprecation(&mut self, annots: &Annots) -> Option<(Deprecation, Option<(String, Span)>)> {
+    pub(super) fn deprecation(
+        &mut self,
+        annots: &Annots,
+    ) -> Option<(Deprecation, Option<(String, Span)>)> {
         let a = annots.get("deprecated")?;
         let mut dep = Deprecation::default();
         let mut target = None;
@@ -215,9 +256,13 @@ impl Lowerer<'_> {
                     target = Some((s.clone(), arg.value.span));
                 }
                 _ => {
-                    self.error(codes::BAD_ANNOTATION, arg.value.span, "`@deprecated` argument not understood")
-                        .label("unexpected argument")
-                        .help("write @deprecated(\"why\", use: replacement, since: \"YYYY-MM\")");
+                    self.error(
+                        codes::BAD_ANNOTATION,
+                        arg.value.span,
+                        "`@deprecated` argument not understood",
+                    )
+                    .label("unexpected argument")
+                    .help("write @deprecated(\"why\", use: replacement, since: \"YYYY-MM\")");
                 }
             }
         }

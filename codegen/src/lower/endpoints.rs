@@ -64,9 +64,13 @@ impl Lowerer<'_> {
                 EndpointMember::Param(location, field) => {
                     if let Some(first) = param_spans.get(&field.name.text) {
                         let first = *first;
-                        self.error(codes::DUPLICATE_MEMBER, field.name.span, format!("parameter `{}` is declared twice", field.name.text))
-                            .label("repeated parameter")
-                            .note(first, "first declared here");
+                        self.error(
+                            codes::DUPLICATE_MEMBER,
+                            field.name.span,
+                            format!("parameter `{}` is declared twice", field.name.text),
+                        )
+                        .label("repeated parameter")
+                        .note(first, "first declared here");
                         continue;
                     }
                     param_spans.insert(field.name.text.clone(), field.name.span);
@@ -76,35 +80,56 @@ impl Lowerer<'_> {
                         ast::ParamLocation::Header => ParamLocation::Header,
                     };
                     if location == ParamLocation::Path && field.optional.is_some() {
-                        self.error(codes::OPTIONAL_PATH_PARAM, field.name.span, format!("path parameter `{}` cannot be optional", field.name.text))
-                            .label("a path segment is always present")
-                            .help("remove the `?`");
+                        self.error(
+                            codes::OPTIONAL_PATH_PARAM,
+                            field.name.span,
+                            format!("path parameter `{}` cannot be optional", field.name.text),
+                        )
+                        .label("a path segment is always present")
+                        .help("remove the `?`");
                     }
                     let scope = ReplacementScope::Param(ep.name.clone());
-                    if let Some(f) = self.lower_field(&member.attrs, field, Site::Param, scope, enums) {
+                    if let Some(f) =
+                        self.lower_field(&member.attrs, field, Site::Param, scope, enums)
+                    {
                         ep.params.push(Param { location, field: f });
                     }
                 }
                 EndpointMember::Body(body) => {
                     if matches!(parsed_method, Some(Method::Get | Method::Delete)) {
-                        self.error(codes::BODY_NOT_ALLOWED, member.span, format!("a {} request has no body", method.as_str()))
-                            .label("body not allowed")
-                            .help("send these inputs as query parameters");
+                        self.error(
+                            codes::BODY_NOT_ALLOWED,
+                            member.span,
+                            format!("a {} request has no body", method.as_str()),
+                        )
+                        .label("body not allowed")
+                        .help("send these inputs as query parameters");
                     }
                     if ep.body.is_some() {
-                        self.error(codes::DUPLICATE_MEMBER, member.span, "an endpoint has one request body")
-                            .label("second body");
+                        self.error(
+                            codes::DUPLICATE_MEMBER,
+                            member.span,
+                            "an endpoint has one request body",
+                        )
+                        .label("second body");
                     }
                     ep.body = self.body_type(body);
                 }
-                EndpointMember::Response { statuses: codes_, body } => {
+                EndpointMember::Response {
+                    statuses: codes_,
+                    body,
+                } => {
                     let body = body.as_ref().and_then(|b| self.body_type(b));
                     let annots = self.annots(&member.attrs, Site::Response);
                     for status in codes_ {
                         if !(100..=399).contains(&status.code) {
-                            self.error(codes::BAD_STATUS, status.span, format!("`response {}` is not a success status", status.code))
-                                .label("responses use 100 to 399")
-                                .help("declare error statuses with `error`");
+                            self.error(
+                                codes::BAD_STATUS,
+                                status.span,
+                                format!("`response {}` is not a success status", status.code),
+                            )
+                            .label("responses use 100 to 399")
+                            .help("declare error statuses with `error`");
                             continue;
                         }
                         if self.repeated_status(&mut statuses, status) {
@@ -126,9 +151,12 @@ impl Lowerer<'_> {
                         ep.errors.push(r);
                     }
                 }
-                EndpointMember::NotShown(what) => ep.not_shown.push(self.record_not_shown(what, owner.clone())),
+                EndpointMember::NotShown(what) => ep
+                    .not_shown
+                    .push(self.record_not_shown(what, owner.clone())),
             }
         }
+        ep.auth.public = public.is_some();
         ep.api = self.endpoint_api(decl, api_name, apis);
         self.check_auth(decl, &ep, public);
         self.check_path(decl, &ep);
@@ -146,19 +174,24 @@ impl Lowerer<'_> {
             }
             dep
         });
-        ep.paging = annots.get("paginated").and_then(|a| self.paging(a, &ep, models));
-        if let Some(a) = annots.get("exactly_one_of") {
-            if let Some(group) = self.exclusive_group(a, &ep) {
-                ep.exactly_one_of.push(group);
-            }
+        ep.paging = annots
+            .get("paginated")
+            .and_then(|a| self.paging(a, &ep, models));
+        if let Some(a) = annots.get("exactly_one_of")
+            && let Some(group) = self.exclusive_group(a, &ep)
+        {
+            ep.exactly_one_of.push(group);
         }
-        if let Some(a) = annots.get("tracked_by") {
-            if let Some(ast::Value { kind: ValueKind::Ref(path), .. }) = self.single_arg(a, "an endpoint name") {
-                if let [name] = path.as_slice() {
-                    ep.tracked_by = self.resolve_endpoint(name);
-                } else {
-                    self.bad_args(a, "an endpoint name");
-                }
+        if let Some(a) = annots.get("tracked_by")
+            && let Some(ast::Value {
+                kind: ValueKind::Ref(path),
+                ..
+            }) = self.single_arg(a, "an endpoint name")
+        {
+            if let [name] = path.as_slice() {
+                ep.tracked_by = self.resolve_endpoint(name);
+            } else {
+                self.bad_args(a, "an endpoint name");
             }
         }
         ep
@@ -168,9 +201,13 @@ impl Lowerer<'_> {
         let code = status.code.clamp(0, u16::MAX as i64) as u16;
         if let Some(first) = seen.get(&code) {
             let first = *first;
-            self.error(codes::BAD_STATUS, status.span, format!("status {} is declared twice", status.code))
-                .label("repeated status")
-                .note(first, "first declared here");
+            self.error(
+                codes::BAD_STATUS,
+                status.span,
+                format!("status {} is declared twice", status.code),
+            )
+            .label("repeated status")
+            .note(first, "first declared here");
             return true;
         }
         seen.insert(code, status.span);
@@ -186,12 +223,18 @@ impl Lowerer<'_> {
             "DELETE" => Method::Delete,
             other => {
                 let help = match other.to_ascii_uppercase().as_str() {
-                    up @ ("GET" | "POST" | "PUT" | "PATCH" | "DELETE") => format!("write it in capitals: `{up}`"),
+                    up @ ("GET" | "POST" | "PUT" | "PATCH" | "DELETE") => {
+                        format!("write it in capitals: `{up}`")
+                    }
                     _ => "methods are GET, POST, PUT, PATCH and DELETE".to_string(),
                 };
-                self.error(codes::BAD_METHOD, m.span, format!("unknown HTTP method `{other}`"))
-                    .label("not a method")
-                    .help(help);
+                self.error(
+                    codes::BAD_METHOD,
+                    m.span,
+                    format!("unknown HTTP method `{other}`"),
+                )
+                .label("not a method")
+                .help(help);
                 return None;
             }
         })
@@ -208,26 +251,43 @@ impl Lowerer<'_> {
                 Some(ty)
             }
             // Named in pass 1, keyed by its body's span, which is unique.
-            ast::BodyDecl::Inline(decl) => self.inline_models.get(&decl.body_span).copied().map(Type::Model),
+            ast::BodyDecl::Inline(decl) => self
+                .inline_models
+                .get(&decl.body_span)
+                .copied()
+                .map(Type::Model),
         }
     }
 
-    fn endpoint_api(&mut self, decl: &ast::EndpointDecl, name: Option<&ast::Ident>, apis: &[Api]) -> ApiId {
+    fn endpoint_api(
+        &mut self,
+        decl: &ast::EndpointDecl,
+        name: Option<&ast::Ident>,
+        apis: &[Api],
+    ) -> ApiId {
         match name {
             Some(n) => match self.apis.get(&n.text) {
                 Some((id, _)) => *id,
                 None => {
                     let known: Vec<&str> = apis.iter().map(|a| a.name.as_str()).collect();
-                    self.error(codes::UNKNOWN_API, n.span, format!("unknown api `{}`", n.text))
-                        .label("no `api` item has this name")
-                        .help(format!("declared apis: {}", known.join(", ")));
+                    self.error(
+                        codes::UNKNOWN_API,
+                        n.span,
+                        format!("unknown api `{}`", n.text),
+                    )
+                    .label("no `api` item has this name")
+                    .help(format!("declared apis: {}", known.join(", ")));
                     ApiId(0)
                 }
             },
             None if apis.is_empty() => {
-                self.error(codes::UNKNOWN_API, decl.name.span, "endpoints need an `api` to belong to")
-                    .label("no api declared in the spec")
-                    .help("declare one: `api main { base \"{base_url}\" }`");
+                self.error(
+                    codes::UNKNOWN_API,
+                    decl.name.span,
+                    "endpoints need an `api` to belong to",
+                )
+                .label("no api declared in the spec")
+                .help("declare one: `api main { base \"{base_url}\" }`");
                 ApiId(0)
             }
             None => ApiId(0),
@@ -237,19 +297,32 @@ impl Lowerer<'_> {
     fn check_auth(&mut self, decl: &ast::EndpointDecl, ep: &Endpoint, public: Option<Span>) {
         match (public, ep.auth.any_of.is_empty()) {
             (Some(span), false) => {
-                self.error(codes::NO_AUTH, span, format!("endpoint `{}` is both public and authenticated", ep.name))
-                    .label("`public` contradicts the `auth` clause")
-                    .help("remove one of them");
+                self.error(
+                    codes::NO_AUTH,
+                    span,
+                    format!("endpoint `{}` is both public and authenticated", ep.name),
+                )
+                .label("`public` contradicts the `auth` clause")
+                .help("remove one of them");
             }
             (None, true) => {
-                let has_clause = decl
-                    .members
-                    .iter()
-                    .any(|m| matches!(&m.node, EndpointMember::Auth { optional: false, .. }));
+                let has_clause = decl.members.iter().any(|m| {
+                    matches!(
+                        &m.node,
+                        EndpointMember::Auth {
+                            optional: false,
+                            ..
+                        }
+                    )
+                });
                 if !has_clause {
-                    self.error(codes::NO_AUTH, decl.name.span, format!("endpoint `{}` says nothing about auth", ep.name))
-                        .label("no `auth` and no `public`")
-                        .help("add `auth <scheme>`, or `public` if it really needs no credentials");
+                    self.error(
+                        codes::NO_AUTH,
+                        decl.name.span,
+                        format!("endpoint `{}` says nothing about auth", ep.name),
+                    )
+                    .label("no `auth` and no `public`")
+                    .help("add `auth <scheme>`, or `public` if it really needs no credentials");
                 }
             }
             _ => {}
@@ -262,31 +335,53 @@ impl Lowerer<'_> {
             Ok(p) => p,
             Err(offset) => {
                 let at = decl.path.span.start as usize + 1 + offset;
-                self.error(codes::PATH_PLACEHOLDER_UNDECLARED, Span::new(at, at + 1), "unbalanced `{` or `}` in path")
-                    .label("placeholders are written `{name}`");
+                self.error(
+                    codes::PATH_PLACEHOLDER_UNDECLARED,
+                    Span::new(at, at + 1),
+                    "unbalanced `{` or `}` in path",
+                )
+                .label("placeholders are written `{name}`");
                 return;
             }
         };
         if !ep.path.starts_with('/') {
-            self.error(codes::PATH_OUTSIDE_VERSIONS, decl.path.span, "a path starts with `/`")
-                .label("relative path");
+            self.error(
+                codes::PATH_OUTSIDE_VERSIONS,
+                decl.path.span,
+                "a path starts with `/`",
+            )
+            .label("relative path");
         }
         for (name, offset) in &placeholders {
-            if !ep.params_in(ParamLocation::Path).any(|p| &p.field.name == name) {
+            if !ep
+                .params_in(ParamLocation::Path)
+                .any(|p| &p.field.name == name)
+            {
                 let at = decl.path.span.start as usize + 1 + offset;
-                self.error(codes::PATH_PLACEHOLDER_UNDECLARED, Span::new(at, at + name.len() + 2), format!("path placeholder `{{{name}}}` has no parameter"))
-                    .label("not declared")
-                    .help(format!("declare it: `path {name}: string`"));
+                self.error(
+                    codes::PATH_PLACEHOLDER_UNDECLARED,
+                    Span::new(at, at + name.len() + 2),
+                    format!("path placeholder `{{{name}}}` has no parameter"),
+                )
+                .label("not declared")
+                .help(format!("declare it: `path {name}: string`"));
             }
         }
         for member in &decl.members {
-            if let EndpointMember::Param(ast::ParamLocation::Path, field) = &member.node {
-                if !placeholders.iter().any(|(n, _)| *n == field.name.text) {
-                    self.error(codes::PATH_PARAM_NOT_IN_PATH, field.name.span, format!("path parameter `{}` is not in the path", field.name.text))
-                        .label("no matching placeholder")
-                        .note(decl.path.span, "the path")
-                        .help(format!("add `{{{}}}` to the path, or make it a `query` parameter", field.name.text));
-                }
+            if let EndpointMember::Param(ast::ParamLocation::Path, field) = &member.node
+                && !placeholders.iter().any(|(n, _)| *n == field.name.text)
+            {
+                self.error(
+                    codes::PATH_PARAM_NOT_IN_PATH,
+                    field.name.span,
+                    format!("path parameter `{}` is not in the path", field.name.text),
+                )
+                .label("no matching placeholder")
+                .note(decl.path.span, "the path")
+                .help(format!(
+                    "add `{{{}}}` to the path, or make it a `query` parameter",
+                    field.name.text
+                ));
             }
         }
     }
@@ -296,14 +391,20 @@ impl Lowerer<'_> {
             return;
         }
         let path = &decl.path.value;
-        let versioned = api
-            .versions
-            .iter()
-            .any(|v| path == v || path.strip_prefix(v.as_str()).is_some_and(|rest| rest.starts_with('/')));
+        let versioned = api.versions.iter().any(|v| {
+            path == v
+                || path
+                    .strip_prefix(v.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        });
         if !versioned {
-            self.error(codes::PATH_OUTSIDE_VERSIONS, decl.path.span, format!("path is outside the versions of api `{}`", api.name))
-                .label(format!("does not start with {}", api.versions.join(" or ")))
-                .help("the version is part of the path; add `api <name>` if it belongs to another api");
+            self.error(
+                codes::PATH_OUTSIDE_VERSIONS,
+                decl.path.span,
+                format!("path is outside the versions of api `{}`", api.name),
+            )
+            .label(format!("does not start with {}", api.versions.join(" or ")))
+            .help("the version is part of the path; add `api <name>` if it belongs to another api");
         }
     }
 
@@ -314,9 +415,17 @@ impl Lowerer<'_> {
             let shape = route_shape(&ep.path);
             if let Some(first) = seen.get(&(ep.api, ep.method, shape.clone())) {
                 let (first_name, first_span) = (endpoints[*first].name.clone(), spans[*first]);
-                self.error(codes::DUPLICATE_ROUTE, spans[i], format!("`{} {}` is already served by `{first_name}`", ep.method.as_str(), ep.path))
-                    .label("same method and path")
-                    .note(first_span, "first route here");
+                self.error(
+                    codes::DUPLICATE_ROUTE,
+                    spans[i],
+                    format!(
+                        "`{} {}` is already served by `{first_name}`",
+                        ep.method.as_str(),
+                        ep.path
+                    ),
+                )
+                .label("same method and path")
+                .note(first_span, "first route here");
             } else {
                 seen.insert((ep.api, ep.method, shape), i);
             }
@@ -326,25 +435,44 @@ impl Lowerer<'_> {
     fn paging(&mut self, a: &ast::Annotation, ep: &Endpoint, models: &[Model]) -> Option<Paging> {
         let args = self.named_args(a, &["page", "size", "cursor", "next", "items"]);
         let get = |k: &str| {
-            args.iter().find(|(n, _)| *n == k).and_then(|(_, v)| match &v.kind {
-                ValueKind::Ref(p) if p.len() == 1 => Some(p[0].clone()),
-                _ => None,
-            })
+            args.iter()
+                .find(|(n, _)| *n == k)
+                .and_then(|(_, v)| match &v.kind {
+                    ValueKind::Ref(p) if p.len() == 1 => Some(p[0].clone()),
+                    _ => None,
+                })
         };
         let items = get("items");
-        let paging = match (get("page"), get("size"), get("cursor"), get("next"), items.clone()) {
+        let paging = match (
+            get("page"),
+            get("size"),
+            get("cursor"),
+            get("next"),
+            items.clone(),
+        ) {
             (Some(page), Some(size), None, None, Some(items)) => {
                 self.param_exists(ep, &page);
                 self.param_exists(ep, &size);
-                Paging::Page { page: page.text, size: size.text, items: items.text }
+                Paging::Page {
+                    page: page.text,
+                    size: size.text,
+                    items: items.text,
+                }
             }
             (None, None, Some(cursor), Some(next), Some(items)) => {
                 self.param_exists(ep, &cursor);
                 self.response_field_exists(ep, &next, models);
-                Paging::Cursor { param: cursor.text, next: next.text, items: items.text }
+                Paging::Cursor {
+                    param: cursor.text,
+                    next: next.text,
+                    items: items.text,
+                }
             }
             _ => {
-                self.bad_args(a, "`page: p, size: s, items: f` or `cursor: p, next: f, items: f`");
+                self.bad_args(
+                    a,
+                    "`page: p, size: s, items: f` or `cursor: p, next: f, items: f`",
+                );
                 return None;
             }
         };
@@ -364,9 +492,13 @@ impl Lowerer<'_> {
                     match ep.params.iter().find(|p| p.field.name == name.text) {
                         None => self.param_exists(ep, name),
                         Some(p) if !p.field.presence.may_be_absent() => {
-                            self.error(codes::BAD_ANNOTATION, name.span, format!("`{}` is required, so it is always sent", name.text))
-                                .label("must be optional to be one of several")
-                                .help("add `?` after the parameter's name");
+                            self.error(
+                                codes::BAD_ANNOTATION,
+                                name.span,
+                                format!("`{}` is required, so it is always sent", name.text),
+                            )
+                            .label("must be optional to be one of several")
+                            .help("add `?` after the parameter's name");
                         }
                         Some(_) => names.push(name.text.clone()),
                     }
@@ -383,19 +515,29 @@ impl Lowerer<'_> {
 
     fn param_exists(&mut self, ep: &Endpoint, name: &ast::Ident) {
         if !ep.params.iter().any(|p| p.field.name == name.text) {
-            self.error(codes::UNKNOWN_REFERENCE, name.span, format!("endpoint `{}` has no parameter `{}`", ep.name, name.text))
-                .label("unknown parameter");
+            self.error(
+                codes::UNKNOWN_REFERENCE,
+                name.span,
+                format!("endpoint `{}` has no parameter `{}`", ep.name, name.text),
+            )
+            .label("unknown parameter");
         }
     }
 
     fn response_field_exists(&mut self, ep: &Endpoint, name: &ast::Ident, models: &[Model]) {
         let ok = ep.responses.iter().any(|r| match &r.body {
-            Some(Type::Model(id)) => models.get(id.index()).is_some_and(|m| m.field(&name.text).is_some()),
+            Some(Type::Model(id)) => models
+                .get(id.index())
+                .is_some_and(|m| m.field(&name.text).is_some()),
             _ => false,
         });
         if !ok {
-            self.error(codes::UNKNOWN_REFERENCE, name.span, format!("the response of `{}` has no field `{}`", ep.name, name.text))
-                .label("unknown response field");
+            self.error(
+                codes::UNKNOWN_REFERENCE,
+                name.span,
+                format!("the response of `{}` has no field `{}`", ep.name, name.text),
+            )
+            .label("unknown response field");
         }
     }
 
@@ -406,10 +548,16 @@ impl Lowerer<'_> {
                 let mut known: Vec<&str> = self.endpoints.keys().map(String::as_str).collect();
                 known.sort_unstable();
                 let help = super::annotations::closest(&name.text, &known)
-                    .map_or("name an endpoint declared in the spec".to_string(), |c| format!("did you mean `{c}`?"));
-                self.error(codes::UNKNOWN_REFERENCE, name.span, format!("unknown endpoint `{}`", name.text))
-                    .label("no endpoint has this name")
-                    .help(help);
+                    .map_or("name an endpoint declared in the spec".to_string(), |c| {
+                        format!("did you mean `{c}`?")
+                    });
+                self.error(
+                    codes::UNKNOWN_REFERENCE,
+                    name.span,
+                    format!("unknown endpoint `{}`", name.text),
+                )
+                .label("no endpoint has this name")
+                .help(help);
                 None
             }
         }

@@ -9,7 +9,10 @@ use crate::ir::*;
 use std::collections::HashMap;
 
 impl Lowerer<'_> {
-    pub(super) fn lower_service(&mut self, decl: Option<(&ast::PropBlock, &ast::Attrs)>) -> Service {
+    pub(super) fn lower_service(
+        &mut self,
+        decl: Option<(&ast::PropBlock, &ast::Attrs)>,
+    ) -> Service {
         let Some((block, attrs)) = decl else {
             return Service::default();
         };
@@ -29,18 +32,31 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn unknown_setting(&mut self, prop: &ast::Prop, what: &str, known: &[&str]) {
-        self.error(codes::BAD_SETTING, prop.key.span, format!("unknown setting `{}` in {what}", prop.key.text))
-            .label("not understood here")
-            .help(format!("settings of {what}: {}", known.join(", ")));
+        self.error(
+            codes::BAD_SETTING,
+            prop.key.span,
+            format!("unknown setting `{}` in {what}", prop.key.text),
+        )
+        .label("not understood here")
+        .help(format!("settings of {what}: {}", known.join(", ")));
     }
 
     /// The single string of `key "value"`.
     pub(super) fn string_prop(&mut self, prop: &ast::Prop) -> Option<String> {
         match prop.values.as_slice() {
-            [ast::Value { kind: ValueKind::Str(s), .. }] => Some(s.clone()),
+            [
+                ast::Value {
+                    kind: ValueKind::Str(s),
+                    ..
+                },
+            ] => Some(s.clone()),
             _ => {
-                self.error(codes::BAD_SETTING, prop.key.span, format!("`{}` takes one string", prop.key.text))
-                    .label("expected one string value");
+                self.error(
+                    codes::BAD_SETTING,
+                    prop.key.span,
+                    format!("`{}` takes one string", prop.key.text),
+                )
+                .label("expected one string value");
                 None
             }
         }
@@ -53,8 +69,12 @@ impl Lowerer<'_> {
             match &v.kind {
                 ValueKind::Ref(path) if path.len() == 1 => out.push(path[0].clone()),
                 _ => {
-                    self.error(codes::BAD_SETTING, v.span, format!("`{}` takes names", prop.key.text))
-                        .label("not a name");
+                    self.error(
+                        codes::BAD_SETTING,
+                        v.span,
+                        format!("`{}` takes names", prop.key.text),
+                    )
+                    .label("not a name");
                 }
             }
         }
@@ -72,10 +92,16 @@ impl Lowerer<'_> {
                 "versions" => {
                     for v in &prop.node.values {
                         match &v.kind {
-                            ValueKind::Str(s) if s.starts_with('/') && !s.ends_with('/') => versions.push(s.clone()),
+                            ValueKind::Str(s) if s.starts_with('/') && !s.ends_with('/') => {
+                                versions.push(s.clone())
+                            }
                             _ => {
-                                self.error(codes::BAD_SETTING, v.span, "a version is a path prefix such as \"/v2\"")
-                                    .label("expected a string starting with `/`");
+                                self.error(
+                                    codes::BAD_SETTING,
+                                    v.span,
+                                    "a version is a path prefix such as \"/v2\"",
+                                )
+                                .label("expected a string starting with `/`");
                             }
                         }
                     }
@@ -84,9 +110,13 @@ impl Lowerer<'_> {
             }
         }
         if base_url.is_none() {
-            self.error(codes::BAD_SETTING, decl.name.span, format!("api `{}` has no `base`", decl.name.text))
-                .label("missing its base address")
-                .help("add e.g. `base \"{base_url}\"`");
+            self.error(
+                codes::BAD_SETTING,
+                decl.name.span,
+                format!("api `{}` has no `base`", decl.name.text),
+            )
+            .label("missing its base address")
+            .help("add e.g. `base \"{base_url}\"`");
         }
         let errors = decl
             .errors
@@ -105,31 +135,43 @@ impl Lowerer<'_> {
 
     pub(super) fn gates(&mut self, annots: &super::annotations::Annots) -> Vec<Gate> {
         let mut gates = Vec::new();
-        if let Some(a) = annots.get("requires_feature") {
-            if let Some(s) = self.string_arg(a) {
-                gates.push(Gate::Feature(s));
-            }
+        if let Some(a) = annots.get("requires_feature")
+            && let Some(s) = self.string_arg(a)
+        {
+            gates.push(Gate::Feature(s));
         }
-        if let Some(a) = annots.get("requires_plan") {
-            if let Some(s) = self.string_arg(a) {
-                gates.push(Gate::Plan(s));
-            }
+        if let Some(a) = annots.get("requires_plan")
+            && let Some(s) = self.string_arg(a)
+        {
+            gates.push(Gate::Plan(s));
         }
         gates
     }
 
-    pub(super) fn lower_error(&mut self, attrs: &ast::Attrs, decl: &ast::ErrorDecl) -> Option<Response> {
+    pub(super) fn lower_error(
+        &mut self,
+        attrs: &ast::Attrs,
+        decl: &ast::ErrorDecl,
+    ) -> Option<Response> {
         let annots = self.annots(attrs, Site::Response);
         if !(400..=599).contains(&decl.status.code) {
-            self.error(codes::BAD_STATUS, decl.status.span, format!("error status {} is not 4xx or 5xx", decl.status.code))
-                .label("errors use 400 to 599")
-                .help("declare success statuses with `response`");
+            self.error(
+                codes::BAD_STATUS,
+                decl.status.span,
+                format!("error status {} is not 4xx or 5xx", decl.status.code),
+            )
+            .label("errors use 400 to 599")
+            .help("declare success statuses with `response`");
             return None;
         }
         let (body, nullable) = self.lower_type(&decl.ty)?;
         if nullable {
-            self.error(codes::BAD_STATUS, decl.ty.span, "an error body cannot be null")
-                .label("every error response has a JSON body");
+            self.error(
+                codes::BAD_STATUS,
+                decl.ty.span,
+                "an error body cannot be null",
+            )
+            .label("every error response has a JSON body");
         }
         Some(Response {
             status: decl.status.code as u16,
@@ -142,9 +184,13 @@ impl Lowerer<'_> {
     pub(super) fn lower_auth(&mut self, decl: &ast::AuthDecl, attrs: &ast::Attrs) -> AuthScheme {
         let annots = self.annots(attrs, Site::Auth);
         if decl.location.text != "header" {
-            self.error(codes::BAD_SETTING, decl.location.span, format!("credentials cannot travel in `{}`", decl.location.text))
-                .label("unknown place")
-                .help("write `auth name: header \"Header-Name\"`");
+            self.error(
+                codes::BAD_SETTING,
+                decl.location.span,
+                format!("credentials cannot travel in `{}`", decl.location.text),
+            )
+            .label("unknown place")
+            .help("write `auth name: header \"Header-Name\"`");
         }
         let deprecated = self.deprecation(&annots).map(|(dep, target)| {
             if let Some((name, span)) = target {
@@ -165,7 +211,14 @@ impl Lowerer<'_> {
             provenance: self.provenance(&annots),
             not_shown: Vec::new(),
         };
-        const KNOWN: &[&str] = &["principal", "scopes", "same_as", "lifetime", "single_use", "not_shown"];
+        const KNOWN: &[&str] = &[
+            "principal",
+            "scopes",
+            "same_as",
+            "lifetime",
+            "single_use",
+            "not_shown",
+        ];
         for prop in &decl.props {
             let p = &prop.node;
             match p.key.text.as_str() {
@@ -174,7 +227,9 @@ impl Lowerer<'_> {
                         scheme.principal = w.text.clone();
                     }
                 }
-                "scopes" => scheme.scopes = self.word_props(p).into_iter().map(|w| w.text).collect(),
+                "scopes" => {
+                    scheme.scopes = self.word_props(p).into_iter().map(|w| w.text).collect()
+                }
                 "same_as" => {
                     if let Some(w) = self.word_props(p).first() {
                         match self.auths.get(&w.text) {
@@ -184,28 +239,49 @@ impl Lowerer<'_> {
                     }
                 }
                 "lifetime" => match p.values.as_slice() {
-                    [ast::Value { kind: ValueKind::Quantity { amount, unit }, .. }] => {
+                    [
+                        ast::Value {
+                            kind: ValueKind::Quantity { amount, unit },
+                            ..
+                        },
+                    ] => {
                         scheme.lifetime = Some(Quantity {
                             amount: *amount,
                             unit: unit.text.clone(),
                         })
                     }
                     _ => {
-                        self.error(codes::BAD_SETTING, p.key.span, "`lifetime` takes a duration such as `10 minutes`")
-                            .label("expected a duration");
+                        self.error(
+                            codes::BAD_SETTING,
+                            p.key.span,
+                            "`lifetime` takes a duration such as `10 minutes`",
+                        )
+                        .label("expected a duration");
                     }
                 },
                 "single_use" => match p.values.as_slice() {
-                    [ast::Value { kind: ValueKind::Bool(b), .. }] => scheme.single_use = *b,
+                    [
+                        ast::Value {
+                            kind: ValueKind::Bool(b),
+                            ..
+                        },
+                    ] => scheme.single_use = *b,
                     _ => {
-                        self.error(codes::BAD_SETTING, p.key.span, "`single_use` takes true or false")
-                            .label("expected a boolean");
+                        self.error(
+                            codes::BAD_SETTING,
+                            p.key.span,
+                            "`single_use` takes true or false",
+                        )
+                        .label("expected a boolean");
                     }
                 },
                 "not_shown" => {
                     for v in &p.values {
                         if let ValueKind::Str(s) = &v.kind {
-                            let lit = ast::StrLit { value: s.clone(), span: v.span };
+                            let lit = ast::StrLit {
+                                value: s.clone(),
+                                span: v.span,
+                            };
                             let what = self.record_not_shown(&lit, format!("auth {}", scheme.name));
                             scheme.not_shown.push(what);
                         }
@@ -229,9 +305,13 @@ impl Lowerer<'_> {
             Some(c) => format!("did you mean `{c}`?"),
             None => format!("declared schemes: {}", known.join(", ")),
         };
-        self.error(codes::UNKNOWN_AUTH_SCHEME, name.span, format!("unknown auth scheme `{}`", name.text))
-            .label("no `auth` item has this name")
-            .help(help);
+        self.error(
+            codes::UNKNOWN_AUTH_SCHEME,
+            name.span,
+            format!("unknown auth scheme `{}`", name.text),
+        )
+        .label("no `auth` item has this name")
+        .help(help);
     }
 
     pub(super) fn lower_enum(&mut self, decl: &ast::EnumDecl, attrs: &ast::Attrs) -> Enum {
@@ -240,27 +320,38 @@ impl Lowerer<'_> {
             None => EnumRepr::String,
             Some(r) if r.text == "int" => EnumRepr::Int,
             Some(r) => {
-                self.error(codes::UNKNOWN_TYPE, r.span, format!("enum values cannot be of type `{}`", r.text))
-                    .label("only `int` may be given")
-                    .help("leave it out for string values");
+                self.error(
+                    codes::UNKNOWN_TYPE,
+                    r.span,
+                    format!("enum values cannot be of type `{}`", r.text),
+                )
+                .label("only `int` may be given")
+                .help("leave it out for string values");
                 EnumRepr::String
             }
         };
-        let parent = decl.parent.as_ref().and_then(|p| match self.types.get(&p.text).copied() {
-            Some((TypeDecl::Enum(id), _)) => {
-                self.used_types.insert(TypeDecl::Enum(id));
-                Some(id)
-            }
-            Some((TypeDecl::Model(_), _)) => {
-                self.error(codes::UNKNOWN_TYPE, p.span, format!("`{}` is a model, not an enum", p.text))
+        let parent = decl
+            .parent
+            .as_ref()
+            .and_then(|p| match self.types.get(&p.text).copied() {
+                Some((TypeDecl::Enum(id), _)) => {
+                    self.used_types.insert(TypeDecl::Enum(id));
+                    Some(id)
+                }
+                Some((TypeDecl::Model(_), _)) => {
+                    self.error(
+                        codes::UNKNOWN_TYPE,
+                        p.span,
+                        format!("`{}` is a model, not an enum", p.text),
+                    )
                     .label("a subset needs a parent enum");
-                None
-            }
-            None => {
-                self.unknown_type(p);
-                None
-            }
-        });
+                    None
+                }
+                None => {
+                    self.unknown_type(p);
+                    None
+                }
+            });
         let owner = format!("enum {}", decl.name.text);
         let mut values: Vec<EnumValue> = Vec::new();
         let mut seen: HashMap<String, crate::source::Span> = HashMap::new();
@@ -275,21 +366,37 @@ impl Lowerer<'_> {
             };
             let annots = self.annots(&member.attrs, Site::EnumValue);
             if (repr == EnumRepr::Int) != value.is_int {
-                let want = if repr == EnumRepr::Int { "whole numbers" } else { "names or strings" };
-                self.error(codes::DEFAULT_WRONG_TYPE, value.span, format!("values of `{}` are {want}", decl.name.text))
-                    .label("does not match the enum's type");
+                let want = if repr == EnumRepr::Int {
+                    "whole numbers"
+                } else {
+                    "names or strings"
+                };
+                self.error(
+                    codes::DEFAULT_WRONG_TYPE,
+                    value.span,
+                    format!("values of `{}` are {want}", decl.name.text),
+                )
+                .label("does not match the enum's type");
             }
             if let Some(first) = seen.get(&value.text) {
                 let first = *first;
-                self.error(codes::DUPLICATE_MEMBER, value.span, format!("`{}` is listed twice in `{}`", value.text, decl.name.text))
-                    .label("repeated value")
-                    .note(first, "first listed here");
+                self.error(
+                    codes::DUPLICATE_MEMBER,
+                    value.span,
+                    format!("`{}` is listed twice in `{}`", value.text, decl.name.text),
+                )
+                .label("repeated value")
+                .note(first, "first listed here");
                 continue;
             }
             seen.insert(value.text.clone(), value.span);
             let deprecated = self.deprecation(&annots).map(|(dep, target)| {
                 if let Some((name, span)) = target {
-                    self.queue_replacement(ReplacementScope::EnumValue(decl.name.text.clone()), name, span);
+                    self.queue_replacement(
+                        ReplacementScope::EnumValue(decl.name.text.clone()),
+                        name,
+                        span,
+                    );
                 }
                 dep
             });
@@ -303,24 +410,36 @@ impl Lowerer<'_> {
         let catalogue_size = annots.get("catalogue").and_then(|a| {
             let args = self.named_args(a, &["size"]);
             match args.as_slice() {
-                [("size", ast::Value { kind: ValueKind::Int(n), .. })] if *n >= 0 => Some(*n as usize),
+                [
+                    (
+                        "size",
+                        ast::Value {
+                            kind: ValueKind::Int(n),
+                            ..
+                        },
+                    ),
+                ] if *n >= 0 => Some(*n as usize),
                 _ => {
                     self.bad_args(a, "`size: N`, the number of values the catalogue holds");
                     None
                 }
             }
         });
-        if let (Some(size), Some(a)) = (catalogue_size, annots.get("catalogue")) {
-            if size != values.len() {
-                self.error(
-                    codes::CATALOGUE_SIZE_MISMATCH,
-                    decl.name.span,
-                    format!("`{}` lists {} values but its catalogue holds {size}", decl.name.text, values.len()),
-                )
-                .label(format!("{} values listed", values.len()))
-                .note(a.span, format!("stated size {size}"))
-                .help("list every catalogue value, or correct the stated size");
-            }
+        if let (Some(size), Some(a)) = (catalogue_size, annots.get("catalogue"))
+            && size != values.len()
+        {
+            self.error(
+                codes::CATALOGUE_SIZE_MISMATCH,
+                decl.name.span,
+                format!(
+                    "`{}` lists {} values but its catalogue holds {size}",
+                    decl.name.text,
+                    values.len()
+                ),
+            )
+            .label(format!("{} values listed", values.len()))
+            .note(a.span, format!("stated size {size}"))
+            .help("list every catalogue value, or correct the stated size");
         }
         Enum {
             name: decl.name.text.clone(),
@@ -336,11 +455,19 @@ impl Lowerer<'_> {
     }
 
     /// Every value of a subset enum must be a value of its parent.
-    pub(super) fn check_subsets(&mut self, decls: &[(&ast::EnumDecl, &ast::Attrs)], enums: &[Enum]) {
+    pub(super) fn check_subsets(
+        &mut self,
+        decls: &[(&ast::EnumDecl, &ast::Attrs)],
+        enums: &[Enum],
+    ) {
         for ((decl, _), e) in decls.iter().zip(enums) {
-            let Some(parent) = e.parent.map(|p| &enums[p.index()]) else { continue };
+            let Some(parent) = e.parent.map(|p| &enums[p.index()]) else {
+                continue;
+            };
             for member in &decl.members {
-                let ast::EnumMember::Value(v) = &member.node else { continue };
+                let ast::EnumMember::Value(v) = &member.node else {
+                    continue;
+                };
                 if !parent.values.iter().any(|p| p.name == v.text) {
                     let parent_span = decl.parent.as_ref().map_or(decl.name.span, |p| p.span);
                     self.error(
@@ -348,9 +475,12 @@ impl Lowerer<'_> {
                         v.span,
                         format!("`{}` is not a value of `{}`", v.text, parent.name),
                     )
-                    .label(format!("not in the parent enum"))
+                    .label("not in the parent enum".to_string())
                     .note(parent_span, "declared a subset here")
-                    .help(format!("add `{}` to `{}` or remove it here", v.text, parent.name));
+                    .help(format!(
+                        "add `{}` to `{}` or remove it here",
+                        v.text, parent.name
+                    ));
                 }
             }
         }
@@ -374,9 +504,16 @@ impl Lowerer<'_> {
             };
             if let Some(first) = seen.get(&decl.name.text) {
                 let first = *first;
-                self.error(codes::DUPLICATE_MEMBER, decl.name.span, format!("field `{}` is declared twice in `{}`", decl.name.text, src.name))
-                    .label("repeated field")
-                    .note(first, "first declared here");
+                self.error(
+                    codes::DUPLICATE_MEMBER,
+                    decl.name.span,
+                    format!(
+                        "field `{}` is declared twice in `{}`",
+                        decl.name.text, src.name
+                    ),
+                )
+                .label("repeated field")
+                .note(first, "first declared here");
                 continue;
             }
             seen.insert(decl.name.text.clone(), decl.name.span);

@@ -36,9 +36,13 @@ impl Lowerer<'_> {
         }
         match types.len() {
             0 => {
-                self.error(codes::UNKNOWN_TYPE, expr.span, "a type cannot be only `null`")
-                    .label("no type besides null")
-                    .help("write the value's type and add `| null`, e.g. `string | null`");
+                self.error(
+                    codes::UNKNOWN_TYPE,
+                    expr.span,
+                    "a type cannot be only `null`",
+                )
+                .label("no type besides null")
+                .help("write the value's type and add `| null`, e.g. `string | null`");
                 None
             }
             1 => Some((types.pop()?, nullable)),
@@ -49,14 +53,20 @@ impl Lowerer<'_> {
     fn lower_atom(&mut self, atom: &ast::TypeAtom) -> Option<Type> {
         match &atom.kind {
             TypeAtomKind::Null => None,
-            TypeAtomKind::NotShown(what) => Some(Type::NotShown(what.as_ref().map(|s| s.value.clone()))),
+            TypeAtomKind::NotShown(what) => {
+                Some(Type::NotShown(what.as_ref().map(|s| s.value.clone())))
+            }
             TypeAtomKind::List(inner) => Some(Type::List(Box::new(self.lower_atom(inner)?))),
             TypeAtomKind::Group(expr) => match self.lower_type(expr)? {
                 (ty, false) => Some(ty),
                 (_, true) => {
-                    self.error(codes::UNKNOWN_TYPE, atom.span, "`null` inside parentheses is not supported")
-                        .label("nullable only at the top of a field's type")
-                        .help("write `(A | B)[] | null` for a list that may be null");
+                    self.error(
+                        codes::UNKNOWN_TYPE,
+                        atom.span,
+                        "`null` inside parentheses is not supported",
+                    )
+                    .label("nullable only at the top of a field's type")
+                    .help("write `(A | B)[] | null` for a list that may be null");
                     None
                 }
             },
@@ -79,7 +89,8 @@ impl Lowerer<'_> {
 
     pub(super) fn unknown_type(&mut self, name: &ast::Ident) {
         const PRIMITIVES: &[&str] = &[
-            "string", "int", "number", "bool", "uuid", "date", "datetime", "email", "uri", "timezone", "object", "any",
+            "string", "int", "number", "bool", "uuid", "date", "datetime", "email", "uri",
+            "timezone", "object", "any",
         ];
         let mut candidates: Vec<&str> = self.types.keys().map(String::as_str).collect();
         candidates.extend_from_slice(PRIMITIVES);
@@ -90,9 +101,13 @@ impl Lowerer<'_> {
                      uuid, date, datetime, email, uri, timezone, object, any)"
                 .to_string(),
         };
-        self.error(codes::UNKNOWN_TYPE, name.span, format!("unknown type `{}`", name.text))
-            .label("not declared anywhere in the spec")
-            .help(help);
+        self.error(
+            codes::UNKNOWN_TYPE,
+            name.span,
+            format!("unknown type `{}`", name.text),
+        )
+        .label("not declared anywhere in the spec")
+        .help(help);
     }
 
     /// Lowers one field or parameter. `scope` is where `@deprecated(use: …)` resolves.
@@ -114,10 +129,17 @@ impl Lowerer<'_> {
             .as_ref()
             .and_then(|v| self.default_value(v, &ty, presence, &constraints, enums));
         if let (Some(value), false) = (&decl.default, presence.may_be_absent()) {
-            self.error(codes::DEFAULT_ON_REQUIRED, value.span, format!("`{}` is required, so its default never applies", decl.name.text))
-                .label("default of a required field")
-                .note(decl.name.span, "add `?` after the name to make it optional")
-                .help("a default fills in a field that is left out");
+            self.error(
+                codes::DEFAULT_ON_REQUIRED,
+                value.span,
+                format!(
+                    "`{}` is required, so its default never applies",
+                    decl.name.text
+                ),
+            )
+            .label("default of a required field")
+            .note(decl.name.span, "add `?` after the name to make it optional")
+            .help("a default fills in a field that is left out");
         }
         let (visibility, format_scope) = self.shape_annotations(&annots, &ty, decl.ty.span);
         let deprecated = self.deprecation(&annots).map(|(dep, target)| {
@@ -140,11 +162,20 @@ impl Lowerer<'_> {
         })
     }
 
-    fn shape_annotations(&mut self, annots: &Annots, ty: &Type, ty_span: Span) -> (Visibility, FormatScope) {
+    fn shape_annotations(
+        &mut self,
+        annots: &Annots,
+        ty: &Type,
+        ty_span: Span,
+    ) -> (Visibility, FormatScope) {
         let visibility = match (annots.get("request_only"), annots.get("response_only")) {
             (Some(_), Some(b)) => {
-                self.error(codes::BAD_ANNOTATION, b.span, "a field cannot be both request-only and response-only")
-                    .label("contradicts `@request_only`");
+                self.error(
+                    codes::BAD_ANNOTATION,
+                    b.span,
+                    "a field cannot be both request-only and response-only",
+                )
+                .label("contradicts `@request_only`");
                 Visibility::Always
             }
             (Some(_), None) => Visibility::RequestOnly,
@@ -152,16 +183,22 @@ impl Lowerer<'_> {
             (None, None) => Visibility::Always,
         };
         let mut format_scope = FormatScope::Always;
-        if let Some(a) = annots.get("format_only") {
-            if self.word_arg(a, &["request"]).is_some() {
-                match ty {
-                    Type::Primitive(p) if p.format().is_some() => format_scope = FormatScope::RequestOnly,
-                    _ => {
-                        self.error(codes::CONSTRAINT_TYPE_MISMATCH, a.span, "`@format_only` needs a formatted string type")
-                            .label("the field's type has no format")
-                            .note(ty_span, "this type")
-                            .help("use it on uuid, date, datetime, email, uri or timezone fields");
-                    }
+        if let Some(a) = annots.get("format_only")
+            && self.word_arg(a, &["request"]).is_some()
+        {
+            match ty {
+                Type::Primitive(p) if p.format().is_some() => {
+                    format_scope = FormatScope::RequestOnly
+                }
+                _ => {
+                    self.error(
+                        codes::CONSTRAINT_TYPE_MISMATCH,
+                        a.span,
+                        "`@format_only` needs a formatted string type",
+                    )
+                    .label("the field's type has no format")
+                    .note(ty_span, "this type")
+                    .help("use it on uuid, date, datetime, email, uri or timezone fields");
                 }
             }
         }
@@ -195,9 +232,13 @@ impl Lowerer<'_> {
         for (name, fits, needs) in checks {
             let Some(a) = annots.get(name) else { continue };
             if !fits {
-                self.error(codes::CONSTRAINT_TYPE_MISMATCH, a.span, format!("`@{name}` needs {needs}"))
-                    .label(format!("does not apply to this type"))
-                    .note(ty_span, "the value's type");
+                self.error(
+                    codes::CONSTRAINT_TYPE_MISMATCH,
+                    a.span,
+                    format!("`@{name}` needs {needs}"),
+                )
+                .label("does not apply to this type".to_string())
+                .note(ty_span, "the value's type");
                 continue;
             }
             match name {
@@ -213,18 +254,32 @@ impl Lowerer<'_> {
         }
         let ranges = [
             ("min", "max", c.minimum, c.maximum),
-            ("min_length", "max_length", c.min_length.map(|n| n as f64), c.max_length.map(|n| n as f64)),
-            ("min_items", "max_items", c.min_items.map(|n| n as f64), c.max_items.map(|n| n as f64)),
+            (
+                "min_length",
+                "max_length",
+                c.min_length.map(|n| n as f64),
+                c.max_length.map(|n| n as f64),
+            ),
+            (
+                "min_items",
+                "max_items",
+                c.min_items.map(|n| n as f64),
+                c.max_items.map(|n| n as f64),
+            ),
         ];
         for (lo_name, hi_name, lo, hi) in ranges {
-            if let (Some(lo), Some(hi)) = (lo, hi) {
-                if lo > hi {
-                    let span = annots.get(lo_name).map_or(ty_span, |a| a.span);
-                    let hi_span = annots.get(hi_name).map_or(ty_span, |a| a.span);
-                    self.error(codes::EMPTY_RANGE, span, format!("`@{lo_name}({lo})` is above `@{hi_name}({hi})`"))
-                        .label("no value can satisfy both")
-                        .note(hi_span, "the upper bound");
-                }
+            if let (Some(lo), Some(hi)) = (lo, hi)
+                && lo > hi
+            {
+                let span = annots.get(lo_name).map_or(ty_span, |a| a.span);
+                let hi_span = annots.get(hi_name).map_or(ty_span, |a| a.span);
+                self.error(
+                    codes::EMPTY_RANGE,
+                    span,
+                    format!("`@{lo_name}({lo})` is above `@{hi_name}({hi})`"),
+                )
+                .label("no value can satisfy both")
+                .note(hi_span, "the upper bound");
             }
         }
         c
@@ -255,8 +310,12 @@ impl Lowerer<'_> {
                 (ValueKind::Str(s), false) => values.push(Literal::String(s.clone())),
                 _ => {
                     let kind = if numeric { "numbers" } else { "strings" };
-                    self.error(codes::BAD_ANNOTATION, arg.value.span, format!("`@one_of` of this field takes {kind}"))
-                        .label("does not match the field's type");
+                    self.error(
+                        codes::BAD_ANNOTATION,
+                        arg.value.span,
+                        format!("`@one_of` of this field takes {kind}"),
+                    )
+                    .label("does not match the field's type");
                 }
             }
         }
@@ -279,33 +338,52 @@ impl Lowerer<'_> {
             if presence.may_be_null() {
                 return Some(Literal::Null);
             }
-            self.error(codes::DEFAULT_WRONG_TYPE, value.span, "default `null` on a field that cannot be null")
-                .label("not nullable")
-                .help("add `| null` to the type, or pick another default");
+            self.error(
+                codes::DEFAULT_WRONG_TYPE,
+                value.span,
+                "default `null` on a field that cannot be null",
+            )
+            .label("not nullable")
+            .help("add `| null` to the type, or pick another default");
             return None;
         }
         let Some(lit) = self.literal_for(value, ty, enums) else {
             let expected = self.type_name(ty, enums);
-            self.error(codes::DEFAULT_WRONG_TYPE, value.span, "default does not match the field's type")
-                .label(format!("not a valid {expected}"));
+            self.error(
+                codes::DEFAULT_WRONG_TYPE,
+                value.span,
+                "default does not match the field's type",
+            )
+            .label(format!("not a valid {expected}"));
             return None;
         };
         if let Some(problem) = violation(&lit, c) {
-            self.error(codes::DEFAULT_VIOLATES_CONSTRAINT, value.span, format!("default {lit} {problem}"))
-                .label("outside the field's constraints")
-                .help("a default must itself be a valid value");
+            self.error(
+                codes::DEFAULT_VIOLATES_CONSTRAINT,
+                value.span,
+                format!("default {lit} {problem}"),
+            )
+            .label("outside the field's constraints")
+            .help("a default must itself be a valid value");
             return None;
         }
         Some(lit)
     }
 
-    fn literal_for(&self, value: &ast::Value, ty: &Type, enums: Option<&[Enum]>) -> Option<Literal> {
+    fn literal_for(
+        &self,
+        value: &ast::Value,
+        ty: &Type,
+        enums: Option<&[Enum]>,
+    ) -> Option<Literal> {
         match (ty, &value.kind) {
             (Type::Primitive(Primitive::Int), ValueKind::Int(n)) => Some(Literal::Int(*n)),
             (Type::Primitive(Primitive::Number), ValueKind::Int(n)) => Some(Literal::Int(*n)),
             (Type::Primitive(Primitive::Number), ValueKind::Float(f)) => Some(Literal::Number(*f)),
             (Type::Primitive(Primitive::Bool), ValueKind::Bool(b)) => Some(Literal::Bool(*b)),
-            (Type::Primitive(p), ValueKind::Str(s)) if p.is_string_like() => Some(Literal::String(s.clone())),
+            (Type::Primitive(p), ValueKind::Str(s)) if p.is_string_like() => {
+                Some(Literal::String(s.clone()))
+            }
             (Type::Primitive(Primitive::Any), _) => None,
             (Type::Enum(id), kind) => {
                 let e = enums?.get(id.index())?;
@@ -315,10 +393,13 @@ impl Lowerer<'_> {
                     ValueKind::Int(n) => n.to_string(),
                     _ => return None,
                 };
-                e.values.iter().any(|v| v.name == text).then(|| match e.repr {
-                    EnumRepr::Int => Literal::Int(text.parse().unwrap_or_default()),
-                    EnumRepr::String => Literal::String(text),
-                })
+                e.values
+                    .iter()
+                    .any(|v| v.name == text)
+                    .then(|| match e.repr {
+                        EnumRepr::Int => Literal::Int(text.parse().unwrap_or_default()),
+                        EnumRepr::String => Literal::String(text),
+                    })
             }
             (Type::List(inner), ValueKind::List(items)) => items
                 .iter()

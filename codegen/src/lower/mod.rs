@@ -91,7 +91,12 @@ impl<'d> Lowerer<'d> {
         }
     }
 
-    fn error(&mut self, code: &'static str, span: Span, message: impl Into<String>) -> DiagBuilder<'_> {
+    fn error(
+        &mut self,
+        code: &'static str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> DiagBuilder<'_> {
         DiagBuilder {
             diags: self.diags,
             diag: Some(Diagnostic::error(code, span, message)),
@@ -101,9 +106,13 @@ impl<'d> Lowerer<'d> {
     /// Records a "not shown" marker; an empty description says nothing and is an error.
     fn record_not_shown(&mut self, what: &ast::StrLit, owner: String) -> String {
         if what.value.trim().is_empty() {
-            self.error(codes::EMPTY_NOT_SHOWN, what.span, "`not_shown` needs to say what is not shown")
-                .label("empty description")
-                .help("write what the source leaves open, e.g. not_shown \"Allowed values of gender\"");
+            self.error(
+                codes::EMPTY_NOT_SHOWN,
+                what.span,
+                "`not_shown` needs to say what is not shown",
+            )
+            .label("empty description")
+            .help("write what the source leaves open, e.g. not_shown \"Allowed values of gender\"");
         }
         self.not_shown.push(NotShown {
             what: what.value.clone(),
@@ -121,7 +130,12 @@ impl<'d> Lowerer<'d> {
             match &item.kind {
                 ast::ItemKind::Service(block) => {
                     if let Some((first, _)) = decls.service {
-                        self.duplicate("service", &block.name.text, block.name.span, first.name.span);
+                        self.duplicate(
+                            "service",
+                            &block.name.text,
+                            block.name.span,
+                            first.name.span,
+                        );
                     } else {
                         decls.service = Some((block, attrs));
                     }
@@ -161,7 +175,11 @@ impl<'d> Lowerer<'d> {
                             name: m.name.text.clone(),
                             decl: m,
                             attrs: Some(attrs),
-                            origin: if envelope { ModelOrigin::Envelope } else { ModelOrigin::Declared },
+                            origin: if envelope {
+                                ModelOrigin::Envelope
+                            } else {
+                                ModelOrigin::Declared
+                            },
                         });
                     }
                 }
@@ -201,18 +219,32 @@ impl<'d> Lowerer<'d> {
     }
 
     /// Bodies written in place become models named after the endpoint.
-    fn declare_inline_bodies<'a>(&mut self, ep: &'a ast::EndpointDecl, models: &mut Vec<ModelSource<'a>>) {
+    fn declare_inline_bodies<'a>(
+        &mut self,
+        ep: &'a ast::EndpointDecl,
+        models: &mut Vec<ModelSource<'a>>,
+    ) {
         let base = ep.name.text.to_upper_camel_case();
         let inline_responses = ep
             .members
             .iter()
-            .filter(|m| matches!(&m.node, ast::EndpointMember::Response { body: Some(ast::BodyDecl::Inline(_)), .. }))
+            .filter(|m| {
+                matches!(
+                    &m.node,
+                    ast::EndpointMember::Response {
+                        body: Some(ast::BodyDecl::Inline(_)),
+                        ..
+                    }
+                )
+            })
             .count();
         for member in &ep.members {
             let (decl, name, origin) = match &member.node {
-                ast::EndpointMember::Body(ast::BodyDecl::Inline(decl)) => {
-                    (decl, format!("{base}Request"), ModelOrigin::RequestBody(ep.name.text.clone()))
-                }
+                ast::EndpointMember::Body(ast::BodyDecl::Inline(decl)) => (
+                    decl,
+                    format!("{base}Request"),
+                    ModelOrigin::RequestBody(ep.name.text.clone()),
+                ),
                 ast::EndpointMember::Response {
                     statuses,
                     body: Some(ast::BodyDecl::Inline(decl)),
@@ -245,10 +277,14 @@ impl<'d> Lowerer<'d> {
     }
 
     fn duplicate(&mut self, kind: &str, name: &str, span: Span, first: Span) {
-        self.error(codes::DUPLICATE, span, format!("{kind} `{name}` is defined more than once"))
-            .label("defined again here")
-            .note(first, "first defined here")
-            .help("each name may be defined once; rename or remove one of them");
+        self.error(
+            codes::DUPLICATE,
+            span,
+            format!("{kind} `{name}` is defined more than once"),
+        )
+        .label("defined again here")
+        .note(first, "first defined here")
+        .help("each name may be defined once; rename or remove one of them");
     }
 
     /// Registers a name; false (and a diagnostic) when the namespace already has it.
@@ -280,12 +316,27 @@ impl<'d> Lowerer<'d> {
     /// Passes 2 to 7, in dependency order.
     fn build(&mut self, decls: &Decls) -> Spec {
         let service = self.lower_service(decls.service);
-        let enums: Vec<Enum> = decls.enums.iter().map(|(e, a)| self.lower_enum(e, a)).collect();
+        let enums: Vec<Enum> = decls
+            .enums
+            .iter()
+            .map(|(e, a)| self.lower_enum(e, a))
+            .collect();
         self.check_subsets(&decls.enums, &enums);
-        let models: Vec<Model> = decls.models.iter().map(|m| self.lower_model(m, &enums)).collect();
-        let apis: Vec<Api> = decls.apis.iter().map(|(a, attrs)| self.lower_api(a, attrs)).collect();
-        let auth_schemes: Vec<AuthScheme> =
-            decls.auths.iter().map(|(a, attrs)| self.lower_auth(a, attrs)).collect();
+        let models: Vec<Model> = decls
+            .models
+            .iter()
+            .map(|m| self.lower_model(m, &enums))
+            .collect();
+        let apis: Vec<Api> = decls
+            .apis
+            .iter()
+            .map(|(a, attrs)| self.lower_api(a, attrs))
+            .collect();
+        let auth_schemes: Vec<AuthScheme> = decls
+            .auths
+            .iter()
+            .map(|(a, attrs)| self.lower_auth(a, attrs))
+            .collect();
         let mut spans = SpanTable {
             apis: decls.apis.iter().map(|(a, _)| a.name.span).collect(),
             auth_schemes: decls.auths.iter().map(|(a, _)| a.name.span).collect(),
@@ -301,9 +352,21 @@ impl<'d> Lowerer<'d> {
             .collect();
         self.check_routes(&endpoints, &spans.endpoints);
         let events = self.lower_events(decls, &models, &enums);
-        let limits = decls.limits.iter().map(|(l, a)| self.lower_limit(l, a, &endpoints, &models)).collect();
-        let rate_limits = decls.rate_limits.iter().map(|(r, a)| self.lower_rate_limit(r, a)).collect();
-        let state_machines = decls.states.iter().map(|(s, a)| self.lower_states(s, a)).collect();
+        let limits = decls
+            .limits
+            .iter()
+            .map(|(l, a)| self.lower_limit(l, a, &endpoints, &models))
+            .collect();
+        let rate_limits = decls
+            .rate_limits
+            .iter()
+            .map(|(r, a)| self.lower_rate_limit(r, a))
+            .collect();
+        let state_machines = decls
+            .states
+            .iter()
+            .map(|(s, a)| self.lower_states(s, a))
+            .collect();
         let changelog = self.lower_changelog(&decls.changelog);
         for what in &decls.not_shown {
             self.record_not_shown(what, "spec".into());
@@ -323,7 +386,6 @@ impl<'d> Lowerer<'d> {
             changelog,
             not_shown: Vec::new(),
             spans: std::mem::take(&mut spans),
-            _sealed: (),
         };
         self.check_replacements(&spec);
         // With errors, a type may look unused only because a reference to it failed.

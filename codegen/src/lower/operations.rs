@@ -9,14 +9,19 @@ use crate::ir::*;
 use crate::source::Span;
 
 impl Lowerer<'_> {
-    pub(super) fn lower_events(&mut self, decls: &Decls, models: &[Model], enums: &[Enum]) -> Vec<Event> {
+    pub(super) fn lower_events(
+        &mut self,
+        decls: &Decls,
+        models: &[Model],
+        enums: &[Enum],
+    ) -> Vec<Event> {
         let envelope = decls.envelope.and_then(|id| models.get(id.index()));
-        if envelope.is_none() {
-            if let Some((first, _)) = decls.events.first() {
-                self.error(codes::NO_ENVELOPE, first.name.span, "events need an `envelope`")
+        if envelope.is_none()
+            && let Some((first, _)) = decls.events.first()
+        {
+            self.error(codes::NO_ENVELOPE, first.name.span, "events need an `envelope`")
                     .label("no envelope declared")
                     .help("declare the fields every event carries: `envelope Event { event_type: string  data: object }`");
-            }
         }
         decls
             .events
@@ -25,7 +30,13 @@ impl Lowerer<'_> {
             .collect()
     }
 
-    fn lower_event(&mut self, decl: &ast::EventDecl, attrs: &ast::Attrs, envelope: Option<&Model>, enums: &[Enum]) -> Event {
+    fn lower_event(
+        &mut self,
+        decl: &ast::EventDecl,
+        attrs: &ast::Attrs,
+        envelope: Option<&Model>,
+        enums: &[Enum],
+    ) -> Event {
         let annots = self.annots(attrs, Site::Event);
         let owner = format!("event {}", decl.name.text);
         let mut event = Event {
@@ -41,42 +52,67 @@ impl Lowerer<'_> {
         let in_pattern = match super::endpoints::placeholders(&decl.pattern.value) {
             Ok(p) => p,
             Err(_) => {
-                self.error(codes::EVENT_PLACEHOLDER_MISMATCH, decl.pattern.span, "unbalanced `{` or `}` in event type")
-                    .label("placeholders are written `{name}`");
+                self.error(
+                    codes::EVENT_PLACEHOLDER_MISMATCH,
+                    decl.pattern.span,
+                    "unbalanced `{` or `}` in event type",
+                )
+                .label("placeholders are written `{name}`");
                 Vec::new()
             }
         };
         for member in &decl.members {
             match &member.node {
-                ast::EventMember::NotShown(what) => event.not_shown.push(self.record_not_shown(what, owner.clone())),
+                ast::EventMember::NotShown(what) => event
+                    .not_shown
+                    .push(self.record_not_shown(what, owner.clone())),
                 ast::EventMember::Placeholder(field) => {
                     if !in_pattern.iter().any(|(n, _)| *n == field.name.text) {
-                        self.error(codes::EVENT_PLACEHOLDER_MISMATCH, field.name.span, format!("`{{{}}}` is not in the event type", field.name.text))
-                            .label("placeholder never used")
-                            .note(decl.pattern.span, "the event type");
+                        self.error(
+                            codes::EVENT_PLACEHOLDER_MISMATCH,
+                            field.name.span,
+                            format!("`{{{}}}` is not in the event type", field.name.text),
+                        )
+                        .label("placeholder never used")
+                        .note(decl.pattern.span, "the event type");
                         continue;
                     }
                     match self.lower_type(&field.ty) {
-                        Some((Type::Enum(id), false)) => event.placeholders.push((field.name.text.clone(), id)),
+                        Some((Type::Enum(id), false)) => {
+                            event.placeholders.push((field.name.text.clone(), id))
+                        }
                         Some(_) => {
-                            self.error(codes::EVENT_PLACEHOLDER_MISMATCH, field.ty.span, "a placeholder's values come from an enum")
-                                .label("not an enum")
-                                .help("declare the allowed values as an (open) enum");
+                            self.error(
+                                codes::EVENT_PLACEHOLDER_MISMATCH,
+                                field.ty.span,
+                                "a placeholder's values come from an enum",
+                            )
+                            .label("not an enum")
+                            .help("declare the allowed values as an (open) enum");
                         }
                         None => {}
                     }
                 }
                 ast::EventMember::Field(field) => {
-                    if let Some(env) = envelope {
-                        if env.field(&field.name.text).is_none() {
-                            self.error(codes::UNKNOWN_REFERENCE, field.name.span, format!("the envelope has no field `{}`", field.name.text))
-                                .label("events give types to envelope fields only")
-                                .help(format!("add `{}` to envelope `{}` first", field.name.text, env.name));
-                            continue;
-                        }
+                    if let Some(env) = envelope
+                        && env.field(&field.name.text).is_none()
+                    {
+                        self.error(
+                            codes::UNKNOWN_REFERENCE,
+                            field.name.span,
+                            format!("the envelope has no field `{}`", field.name.text),
+                        )
+                        .label("events give types to envelope fields only")
+                        .help(format!(
+                            "add `{}` to envelope `{}` first",
+                            field.name.text, env.name
+                        ));
+                        continue;
                     }
                     let scope = ReplacementScope::EventField(event.name.clone());
-                    if let Some(f) = self.lower_field(&member.attrs, field, Site::Field, scope, enums) {
+                    if let Some(f) =
+                        self.lower_field(&member.attrs, field, Site::Field, scope, enums)
+                    {
                         event.fields.push(f);
                     }
                 }
@@ -85,9 +121,13 @@ impl Lowerer<'_> {
         for (name, offset) in &in_pattern {
             if !event.placeholders.iter().any(|(n, _)| n == name) {
                 let at = decl.pattern.span.start as usize + 1 + offset;
-                self.error(codes::EVENT_PLACEHOLDER_MISMATCH, Span::new(at, at + name.len() + 2), format!("`{{{name}}}` has no `placeholder` declaration"))
-                    .label("unbound placeholder")
-                    .help(format!("add `placeholder {name}: SomeEnum` to the event"));
+                self.error(
+                    codes::EVENT_PLACEHOLDER_MISMATCH,
+                    Span::new(at, at + name.len() + 2),
+                    format!("`{{{name}}}` has no `placeholder` declaration"),
+                )
+                .label("unbound placeholder")
+                .help(format!("add `placeholder {name}: SomeEnum` to the event"));
             }
         }
         event.deprecated = self.deprecation(&annots).map(|(dep, target)| {
@@ -110,10 +150,18 @@ impl Lowerer<'_> {
         let value = match &decl.value {
             None => LimitValue::FromConstraints,
             Some(v) => match &v.kind {
-                ValueKind::Quantity { amount, unit } => LimitValue::Quantity(Quantity { amount: *amount, unit: unit.text.clone() }),
-                ValueKind::Ref(path) if path.len() == 1 && path[0].text.starts_with("not_shown:") => {
+                ValueKind::Quantity { amount, unit } => LimitValue::Quantity(Quantity {
+                    amount: *amount,
+                    unit: unit.text.clone(),
+                }),
+                ValueKind::Ref(path)
+                    if path.len() == 1 && path[0].text.starts_with("not_shown:") =>
+                {
                     let what = path[0].text.trim_start_matches("not_shown:").to_string();
-                    let lit = ast::StrLit { value: what.clone(), span: v.span };
+                    let lit = ast::StrLit {
+                        value: what.clone(),
+                        span: v.span,
+                    };
                     self.record_not_shown(&lit, format!("limit {}", decl.name.text));
                     LimitValue::NotShown(what)
                 }
@@ -139,19 +187,36 @@ impl Lowerer<'_> {
                 }
             }
         }
-        if value == LimitValue::FromConstraints && !unresolved && !applies_to.iter().any(|t| t.param.is_some()) {
+        if value == LimitValue::FromConstraints
+            && !unresolved
+            && !applies_to.iter().any(|t| t.param.is_some())
+        {
             self.error(codes::BAD_SETTING, decl.name.span, format!("limit `{}` states no value", decl.name.text))
                 .label("no value and no constrained input")
                 .help("give `= <quantity>`, or `applies endpoint.param` naming inputs whose constraints state it");
         }
-        Limit { name: decl.name.text.clone(), doc: attrs.doc.clone(), value, applies_to }
+        Limit {
+            name: decl.name.text.clone(),
+            doc: attrs.doc.clone(),
+            value,
+            applies_to,
+        }
     }
 
     /// `endpoint`, or `endpoint.input` naming a parameter or a field of its request body.
-    fn limit_target(&mut self, v: &ast::Value, endpoints: &[Endpoint], models: &[Model]) -> Option<LimitTarget> {
+    fn limit_target(
+        &mut self,
+        v: &ast::Value,
+        endpoints: &[Endpoint],
+        models: &[Model],
+    ) -> Option<LimitTarget> {
         let ValueKind::Ref(path) = &v.kind else {
-            self.error(codes::UNKNOWN_REFERENCE, v.span, "`applies` names endpoints or `endpoint.param`")
-                .label("not a name");
+            self.error(
+                codes::UNKNOWN_REFERENCE,
+                v.span,
+                "`applies` names endpoints or `endpoint.param`",
+            )
+            .label("not a name");
             return None;
         };
         let endpoint = self.resolve_endpoint(&path[0])?;
@@ -161,12 +226,18 @@ impl Lowerer<'_> {
                 let ep = endpoints.get(endpoint.index())?;
                 let in_params = ep.params.iter().any(|q| q.field.name == p.text);
                 let in_body = match &ep.body {
-                    Some(Type::Model(id)) => models.get(id.index()).is_some_and(|m| m.field(&p.text).is_some()),
+                    Some(Type::Model(id)) => models
+                        .get(id.index())
+                        .is_some_and(|m| m.field(&p.text).is_some()),
                     _ => false,
                 };
                 if !in_params && !in_body {
-                    self.error(codes::UNKNOWN_REFERENCE, p.span, format!("endpoint `{}` has no input `{}`", ep.name, p.text))
-                        .label("neither a parameter nor a field of its body");
+                    self.error(
+                        codes::UNKNOWN_REFERENCE,
+                        p.span,
+                        format!("endpoint `{}` has no input `{}`", ep.name, p.text),
+                    )
+                    .label("neither a parameter nor a field of its body");
                     return None;
                 }
                 Some(p.text.clone())
@@ -175,7 +246,11 @@ impl Lowerer<'_> {
         Some(LimitTarget { endpoint, param })
     }
 
-    pub(super) fn lower_rate_limit(&mut self, decl: &ast::RateLimitDecl, attrs: &ast::Attrs) -> RateLimit {
+    pub(super) fn lower_rate_limit(
+        &mut self,
+        decl: &ast::RateLimitDecl,
+        attrs: &ast::Attrs,
+    ) -> RateLimit {
         self.annots(attrs, Site::Other);
         let mut rl = RateLimit {
             name: decl.name.text.clone(),
@@ -188,7 +263,9 @@ impl Lowerer<'_> {
         let owner = format!("rate_limit {}", rl.name);
         for member in &decl.members {
             match &member.node {
-                ast::RateMember::NotShown(what) => rl.not_shown.push(self.record_not_shown(what, owner.clone())),
+                ast::RateMember::NotShown(what) => rl
+                    .not_shown
+                    .push(self.record_not_shown(what, owner.clone())),
                 ast::RateMember::Prop(p) => match p.key.text.as_str() {
                     "applies" => {
                         for name in self.word_props(p) {
@@ -198,7 +275,11 @@ impl Lowerer<'_> {
                         }
                     }
                     "per" => rl.per = self.word_props(p).first().map(|w| w.text.clone()),
-                    _ => self.unknown_setting(p, "a rate limit", &["applies", "per", "tier(…)", "default(…)"]),
+                    _ => self.unknown_setting(
+                        p,
+                        "a rate limit",
+                        &["applies", "per", "tier(…)", "default(…)"],
+                    ),
                 },
                 ast::RateMember::Tier { is_default, args } => {
                     if let Some(tier) = self.tier(member, *is_default, args) {
@@ -210,7 +291,12 @@ impl Lowerer<'_> {
         rl
     }
 
-    fn tier(&mut self, member: &ast::Member<ast::RateMember>, is_default: bool, args: &[ast::Arg]) -> Option<RateTier> {
+    fn tier(
+        &mut self,
+        member: &ast::Member<ast::RateMember>,
+        is_default: bool,
+        args: &[ast::Arg],
+    ) -> Option<RateTier> {
         let mut tier = RateTier {
             doc: member.attrs.doc.clone(),
             providers: None,
@@ -231,11 +317,17 @@ impl Lowerer<'_> {
                 (Some("concurrent"), _) if count.is_some() => tier.concurrent = count,
                 (Some("count"), _) if count.is_some() => tier.count = count,
                 (Some("per"), ValueKind::Quantity { amount, unit }) => {
-                    tier.window = Some(Quantity { amount: *amount, unit: unit.text.clone() })
+                    tier.window = Some(Quantity {
+                        amount: *amount,
+                        unit: unit.text.clone(),
+                    })
                 }
                 (Some("note"), ValueKind::Str(s)) => tier.note = Some(s.clone()),
                 _ => {
-                    let span = arg.name.as_ref().map_or(arg.value.span, |n| n.span.to(arg.value.span));
+                    let span = arg
+                        .name
+                        .as_ref()
+                        .map_or(arg.value.span, |n| n.span.to(arg.value.span));
                     self.error(codes::BAD_SETTING, span, "tier argument not understood")
                         .label("unexpected argument")
                         .help("tiers take providers: N, concurrent: N, count: N, per: <duration>, note: \"…\" (default tiers take no providers)");
@@ -244,14 +336,22 @@ impl Lowerer<'_> {
         }
         let rate = tier.count.is_some() && tier.window.is_some();
         if tier.concurrent.is_none() && !rate {
-            self.error(codes::BAD_SETTING, member.span, "a tier states `concurrent: N` or `count: N, per: <duration>`")
-                .label("no rate given");
+            self.error(
+                codes::BAD_SETTING,
+                member.span,
+                "a tier states `concurrent: N` or `count: N, per: <duration>`",
+            )
+            .label("no rate given");
             return None;
         }
         Some(tier)
     }
 
-    pub(super) fn lower_states(&mut self, decl: &ast::StatesDecl, attrs: &ast::Attrs) -> StateMachine {
+    pub(super) fn lower_states(
+        &mut self,
+        decl: &ast::StatesDecl,
+        attrs: &ast::Attrs,
+    ) -> StateMachine {
         self.annots(attrs, Site::Other);
         let mut sm = StateMachine {
             name: decl.name.text.clone(),
@@ -266,22 +366,37 @@ impl Lowerer<'_> {
             match &member.node {
                 ast::StateMember::State(name) => {
                     if let Some(i) = sm.states.iter().position(|s| s.name == name.text) {
-                        self.error(codes::DUPLICATE_MEMBER, name.span, format!("state `{}` is declared twice", name.text))
-                            .label("repeated state")
-                            .note(spans[i], "first declared here");
+                        self.error(
+                            codes::DUPLICATE_MEMBER,
+                            name.span,
+                            format!("state `{}` is declared twice", name.text),
+                        )
+                        .label("repeated state")
+                        .note(spans[i], "first declared here");
                         continue;
                     }
                     spans.push(name.span);
-                    sm.states.push(State { name: name.text.clone(), doc: member.attrs.doc.clone() });
+                    sm.states.push(State {
+                        name: name.text.clone(),
+                        doc: member.attrs.doc.clone(),
+                    });
                 }
-                ast::StateMember::NotShown(what) => sm.not_shown.push(self.record_not_shown(what, owner.clone())),
+                ast::StateMember::NotShown(what) => sm
+                    .not_shown
+                    .push(self.record_not_shown(what, owner.clone())),
                 ast::StateMember::Transition { .. } => {}
             }
         }
         for member in &decl.members {
-            let ast::StateMember::Transition { from, to, on, when } = &member.node else { continue };
+            let ast::StateMember::Transition { from, to, on, when } = &member.node else {
+                continue;
+            };
             let annots = self.annots(&member.attrs, Site::Other);
-            let (Some(from_i), Some(to_i)) = (self.state_index(&sm, from), self.state_index(&sm, to)) else { continue };
+            let (Some(from_i), Some(to_i)) =
+                (self.state_index(&sm, from), self.state_index(&sm, to))
+            else {
+                continue;
+            };
             let trigger = on.as_ref().and_then(|t| match (self.endpoints.get(&t.text), self.events.get(&t.text)) {
                 (Some((id, _)), _) => Some(Trigger::Endpoint(*id)),
                 (None, Some(_)) => Some(Trigger::Named(t.text.clone())),
@@ -308,24 +423,38 @@ impl Lowerer<'_> {
         let found = sm.states.iter().position(|s| s.name == name.text);
         if found.is_none() {
             let names: Vec<&str> = sm.states.iter().map(|s| s.name.as_str()).collect();
-            self.error(codes::UNKNOWN_STATE, name.span, format!("`{}` is not a state of `{}`", name.text, sm.name))
-                .label("unknown state")
-                .help(format!("declared states: {}", names.join(", ")));
+            self.error(
+                codes::UNKNOWN_STATE,
+                name.span,
+                format!("`{}` is not a state of `{}`", name.text, sm.name),
+            )
+            .label("unknown state")
+            .help(format!("declared states: {}", names.join(", ")));
         }
         found
     }
 
-    pub(super) fn lower_changelog(&mut self, entries: &[&ast::Member<ast::ChangeEntry>]) -> Vec<Change> {
+    pub(super) fn lower_changelog(
+        &mut self,
+        entries: &[&ast::Member<ast::ChangeEntry>],
+    ) -> Vec<Change> {
         let mut out = Vec::new();
         for entry in entries {
             self.annots(&entry.attrs, Site::Other);
             let date = &entry.node.date;
             if !is_date(&date.value) {
-                self.error(codes::BAD_DATE, date.span, format!("`{}` is not a date", date.value))
-                    .label("expected YYYY-MM or YYYY-MM-DD");
+                self.error(
+                    codes::BAD_DATE,
+                    date.span,
+                    format!("`{}` is not a date", date.value),
+                )
+                .label("expected YYYY-MM or YYYY-MM-DD");
                 continue;
             }
-            out.push(Change { date: date.value.clone(), text: entry.node.text.value.clone() });
+            out.push(Change {
+                date: date.value.clone(),
+                text: entry.node.text.value.clone(),
+            });
         }
         out
     }

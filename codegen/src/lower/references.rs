@@ -27,39 +27,57 @@ pub(crate) struct PendingReplacement {
 
 impl Lowerer<'_> {
     pub(super) fn queue_replacement(&mut self, scope: ReplacementScope, name: String, span: Span) {
-        self.pending_replacements.push(PendingReplacement { scope, name, span });
+        self.pending_replacements
+            .push(PendingReplacement { scope, name, span });
     }
 
     pub(super) fn check_replacements(&mut self, spec: &Spec) {
         for p in std::mem::take(&mut self.pending_replacements) {
             let (found, where_) = match &p.scope {
                 ReplacementScope::Field(model) => (
-                    spec.model_named(model).is_some_and(|m| m.field(&p.name).is_some()),
+                    spec.model_named(model)
+                        .is_some_and(|m| m.field(&p.name).is_some()),
                     format!("a field of `{model}`"),
                 ),
                 ReplacementScope::Param(ep) => (
-                    spec.endpoint_named(ep).is_some_and(|e| e.params.iter().any(|q| q.field.name == p.name)),
+                    spec.endpoint_named(ep)
+                        .is_some_and(|e| e.params.iter().any(|q| q.field.name == p.name)),
                     format!("a parameter of `{ep}`"),
                 ),
                 ReplacementScope::EventField(ev) => (
-                    spec.events.iter().any(|e| &e.name == ev && e.fields.iter().any(|f| f.name == p.name)),
+                    spec.events
+                        .iter()
+                        .any(|e| &e.name == ev && e.fields.iter().any(|f| f.name == p.name)),
                     format!("a field of event `{ev}`"),
                 ),
                 ReplacementScope::EnumValue(e) => (
-                    spec.enum_named(e).is_some_and(|e| e.values.iter().any(|v| v.name == p.name)),
+                    spec.enum_named(e)
+                        .is_some_and(|e| e.values.iter().any(|v| v.name == p.name)),
                     format!("a value of `{e}`"),
                 ),
-                ReplacementScope::Endpoint => (spec.endpoint_named(&p.name).is_some(), "an endpoint".to_string()),
+                ReplacementScope::Endpoint => (
+                    spec.endpoint_named(&p.name).is_some(),
+                    "an endpoint".to_string(),
+                ),
                 ReplacementScope::Event => (
-                    spec.events.iter().any(|e| e.name == p.name || event_type_matches(spec, e, &p.name)),
+                    spec.events
+                        .iter()
+                        .any(|e| e.name == p.name || spec.event_produces(e, &p.name)),
                     "an event name or an event type the spec produces".to_string(),
                 ),
-                ReplacementScope::Auth => (spec.auth_schemes.iter().any(|a| a.name == p.name), "an auth scheme".to_string()),
+                ReplacementScope::Auth => (
+                    spec.auth_schemes.iter().any(|a| a.name == p.name),
+                    "an auth scheme".to_string(),
+                ),
             };
             if !found {
-                self.error(codes::DEPRECATION_TARGET_MISSING, p.span, format!("deprecation points at `{}`, which does not exist", p.name))
-                    .label(format!("not {where_}"))
-                    .help("name what replaces the deprecated thing, or drop `use:`");
+                self.error(
+                    codes::DEPRECATION_TARGET_MISSING,
+                    p.span,
+                    format!("deprecation points at `{}`, which does not exist", p.name),
+                )
+                .label(format!("not {where_}"))
+                .help("name what replaces the deprecated thing, or drop `use:`");
             }
         }
     }
@@ -70,36 +88,26 @@ impl Lowerer<'_> {
             let id = TypeDecl::Model(ModelId(i as u32));
             if m.origin == ModelOrigin::Declared && !self.used_types.contains(&id) {
                 self.diags.push(
-                    Diagnostic::warning(codes::UNUSED, spec.spans.models[i], format!("model `{}` is never used", m.name))
-                        .label("no field, body, response or event refers to it"),
+                    Diagnostic::warning(
+                        codes::UNUSED,
+                        spec.spans.models[i],
+                        format!("model `{}` is never used", m.name),
+                    )
+                    .label("no field, body, response or event refers to it"),
                 );
             }
         }
         for (i, e) in spec.enums.iter().enumerate() {
             if !self.used_types.contains(&TypeDecl::Enum(EnumId(i as u32))) {
                 self.diags.push(
-                    Diagnostic::warning(codes::UNUSED, spec.spans.enums[i], format!("enum `{}` is never used", e.name))
-                        .label("no field, parameter, placeholder or subset refers to it"),
+                    Diagnostic::warning(
+                        codes::UNUSED,
+                        spec.spans.enums[i],
+                        format!("enum `{}` is never used", e.name),
+                    )
+                    .label("no field, parameter, placeholder or subset refers to it"),
                 );
             }
         }
     }
-}
-
-/// Whether `event_type` is an instance of the event's pattern: `{placeholder}` segments match
-/// any value of their enum, other segments match literally.
-pub(crate) fn event_type_matches(spec: &Spec, event: &Event, event_type: &str) -> bool {
-    let pattern: Vec<&str> = event.pattern.split('.').collect();
-    let actual: Vec<&str> = event_type.split('.').collect();
-    pattern.len() == actual.len()
-        && pattern.iter().zip(&actual).all(|(p, a)| {
-            match p.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                None => p == a,
-                Some(name) => event
-                    .placeholders
-                    .iter()
-                    .find(|(n, _)| n == name)
-                    .is_some_and(|(_, id)| spec.enum_(*id).values.iter().any(|v| v.name == *a)),
-            }
-        })
 }

@@ -92,12 +92,16 @@ impl Parser<'_> {
                     t.kind.describe().to_string()
                 };
                 self.diags.push(
-                    Diagnostic::error(codes::SYNTAX, t.span, format!("expected an item, found {found}"))
-                        .label("not the start of an item")
-                        .help(
-                            "items start with service, api, auth, enum, open enum, model, envelope, \
+                    Diagnostic::error(
+                        codes::SYNTAX,
+                        t.span,
+                        format!("expected an item, found {found}"),
+                    )
+                    .label("not the start of an item")
+                    .help(
+                        "items start with service, api, auth, enum, open enum, model, envelope, \
                              endpoint, event, limit, rate_limit, states, changelog or not_shown",
-                        ),
+                    ),
                 );
                 return Err(Failed);
             }
@@ -190,7 +194,9 @@ impl Parser<'_> {
             match t.kind {
                 Tok::Ident if p.text_of(t) == "not_shown" => {
                     p.bump();
-                    Ok(EnumMember::NotShown(p.string("what the source leaves open")?))
+                    Ok(EnumMember::NotShown(
+                        p.string("what the source leaves open")?,
+                    ))
                 }
                 Tok::Ident | Tok::Int => {
                     p.bump();

@@ -8,7 +8,9 @@ impl Parser<'_> {
     pub(super) fn model_member(&mut self) -> PResult<ModelMember> {
         if self.at_word("not_shown") && self.peek_at(1).kind == Tok::Str {
             self.bump();
-            return Ok(ModelMember::NotShown(self.string("what the source leaves open")?));
+            return Ok(ModelMember::NotShown(
+                self.string("what the source leaves open")?,
+            ));
         }
         Ok(ModelMember::Field(self.field()?))
     }
@@ -77,7 +79,9 @@ impl Parser<'_> {
             }
             "not_shown" => {
                 self.bump();
-                Ok(EndpointMember::NotShown(self.string("what the source leaves open")?))
+                Ok(EndpointMember::NotShown(
+                    self.string("what the source leaves open")?,
+                ))
             }
             _ => Err(self.unexpected(
                 "an endpoint clause (api, auth, public, tags, path, query, header, body, \
@@ -101,7 +105,9 @@ impl Parser<'_> {
     pub(super) fn event_member(&mut self) -> PResult<EventMember> {
         if self.at_word("not_shown") && self.peek_at(1).kind == Tok::Str {
             self.bump();
-            return Ok(EventMember::NotShown(self.string("what the source leaves open")?));
+            return Ok(EventMember::NotShown(
+                self.string("what the source leaves open")?,
+            ));
         }
         if self.at_word("placeholder") && self.peek_at(1).kind == Tok::Ident {
             self.bump();
@@ -113,9 +119,12 @@ impl Parser<'_> {
     pub(super) fn rate_member(&mut self) -> PResult<RateMember> {
         if self.at_word("not_shown") && self.peek_at(1).kind == Tok::Str {
             self.bump();
-            return Ok(RateMember::NotShown(self.string("what the source leaves open")?));
+            return Ok(RateMember::NotShown(
+                self.string("what the source leaves open")?,
+            ));
         }
-        if (self.at_word("tier") || self.at_word("default")) && self.peek_at(1).kind == Tok::LParen {
+        if (self.at_word("tier") || self.at_word("default")) && self.peek_at(1).kind == Tok::LParen
+        {
             let keyword = self.bump();
             let is_default = self.text_of(keyword) == "default";
             return Ok(RateMember::Tier {
@@ -130,7 +139,9 @@ impl Parser<'_> {
     pub(super) fn state_member(&mut self) -> PResult<StateMember> {
         if self.at_word("not_shown") && self.peek_at(1).kind == Tok::Str {
             self.bump();
-            return Ok(StateMember::NotShown(self.string("what the source leaves open")?));
+            return Ok(StateMember::NotShown(
+                self.string("what the source leaves open")?,
+            ));
         }
         let from = self.ident("a state")?;
         if self.eat(Tok::Arrow).is_none() {

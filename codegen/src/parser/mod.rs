@@ -172,12 +172,18 @@ impl<'a> Parser<'a> {
         let t = self.peek();
         let found = match t.kind {
             Tok::Ident => format!("`{}`", self.text_of(t)),
-            Tok::Str | Tok::Int | Tok::Float => format!("{} `{}`", t.kind.describe(), self.text_of(t)),
+            Tok::Str | Tok::Int | Tok::Float => {
+                format!("{} `{}`", t.kind.describe(), self.text_of(t))
+            }
             other => other.describe().to_string(),
         };
         self.diags.push(
-            Diagnostic::error(codes::SYNTAX, t.span, format!("expected {expected}, found {found}"))
-                .label(format!("expected {expected}")),
+            Diagnostic::error(
+                codes::SYNTAX,
+                t.span,
+                format!("expected {expected}, found {found}"),
+            )
+            .label(format!("expected {expected}")),
         );
         Failed
     }
@@ -208,7 +214,11 @@ impl<'a> Parser<'a> {
             if t.kind == Tok::Eof {
                 return;
             }
-            if self.pos > start && self.depth == 0 && self.line_first[self.pos] && self.starts_item() {
+            if self.pos > start
+                && self.depth == 0
+                && self.line_first[self.pos]
+                && self.starts_item()
+            {
                 return;
             }
             self.bump();
