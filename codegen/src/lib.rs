@@ -26,6 +26,18 @@ pub struct Checked {
 }
 
 /// Parses and validates a spec. Never panics on any input.
+///
+/// ```
+/// use covenant_codegen::{SourceFile, check_source};
+///
+/// let file = SourceFile::new("pets.covenant", "model Pet {\n    name: Strin\n}\n");
+/// let checked = check_source(&file);
+/// assert!(checked.spec.is_none());
+/// let rendered = checked.diagnostics.render(&file);
+/// assert!(rendered.contains("error[E0102]: unknown type `Strin`"));
+/// assert!(rendered.contains("--> pets.covenant:2:11"));
+/// assert!(rendered.contains("help: did you mean `string`?"));
+/// ```
 pub fn check_source(file: &SourceFile) -> Checked {
     let mut diagnostics = Diagnostics::default();
     let ast = parser::parse(&file.text, &mut diagnostics);
