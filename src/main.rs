@@ -23,11 +23,16 @@ enum Command {
     ///
     /// Exit status: 0 valid, 1 invalid spec, 2 usage or I/O error.
     Check(commands::check::CheckArgs),
+    /// Write generated/ (Rust crate, JSON Schemas, OpenAPI) from the spec, or `--check` it.
+    ///
+    /// Exit status: 0 written or up to date, 1 invalid spec or stale output, 2 usage or I/O error.
+    Generate(commands::generate::GenerateArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => commands::check::run(&args),
+        Command::Generate(args) => commands::generate::run(&args),
     }
 }

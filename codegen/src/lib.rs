@@ -6,6 +6,7 @@
 pub mod ast;
 pub mod codes;
 pub mod diagnostic;
+pub mod emit;
 pub mod ir;
 pub mod lexer;
 mod lower;

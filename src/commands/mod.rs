@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod check;
+pub mod generate;
 
 /// The spec `check` and friends read when given no path.
 pub const DEFAULT_SPEC: &str = "spec/health.covenant";

@@ -1,0 +1,470 @@
+//! Rust models: one struct per model and shape, one enum per enum, with serde attributes
+//! giving the four field cases their exact wire behaviour, and a `Validate` impl each.
+
+mod enums;
+pub mod names;
+mod validate;
+
+use crate::ir::*;
+use names::{field_ident, type_ident};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::{BTreeMap, HashSet};
+
+/// Which shape of a model: what clients send, or what the service returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Shape {
+    Request,
+    Response,
+}
+
+/// Settings of the Rust emitter.
+#[derive(Clone, Debug)]
+pub struct RustSettings {
+    /// The runtime crate's path; generated modules alias it as `rt`.
+    pub runtime_crate: String,
+}
+
+impl Default for RustSettings {
+    fn default() -> Self {
+        RustSettings {
+            runtime_crate: "::covenant_runtime".to_string(),
+        }
+    }
+}
+
+/// Everything the emitter derives from the spec before writing code.
+pub struct RustModels<'a> {
+    spec: &'a Spec,
+    rt: TokenStream,
+    /// The runtime crate, aliased as `rt` at the top of each module.
+    crate_path: TokenStream,
+    /// The runtime path as text, for serde attributes that take paths in strings.
+    rt_path: String,
+    /// Models whose request shape differs from the response shape, directly or through a field.
+    with_variants: HashSet<ModelId>,
+    /// Union types met in fields, by generated name.
+    unions: BTreeMap<String, Vec<Type>>,
+}
+
+impl<'a> RustModels<'a> {
+    pub fn new(spec: &'a Spec, settings: &RustSettings) -> Self {
+        let crate_path: TokenStream = settings
+            .runtime_crate
+            .parse()
+            .unwrap_or_else(|_| quote!(::covenant_runtime));
+        RustModels {
+            spec,
+            rt: quote!(rt),
+            crate_path,
+            rt_path: "rt".to_string(),
+            with_variants: models_with_variants(spec),
+            unions: BTreeMap::new(),
+        }
+    }
+
+    /// The Rust name of a model in a shape.
+    pub fn struct_name(&self, id: ModelId, shape: Shape) -> Ident {
+        let model = self.spec.model(id);
+        if shape == Shape::Request && self.with_variants.contains(&id) {
+            let taken =
+                |n: &str| self.spec.model_named(n).is_some() || self.spec.enum_named(n).is_some();
+            let name = [
+                format!("{}Request", model.name),
+                format!("{}Input", model.name),
+            ]
+            .into_iter()
+            .find(|n| !taken(n))
+            .unwrap_or_else(|| format!("{}RequestShape", model.name));
+            return type_ident(&name);
+        }
+        type_ident(&model.name)
+    }
+
+    pub fn has_variants(&self, id: ModelId) -> bool {
+        self.with_variants.contains(&id)
+    }
+
+    /// The whole models module.
+    pub fn file(&mut self) -> syn::File {
+        let mut items = Vec::new();
+        let crate_path = &self.crate_path;
+        items.push(quote! {
+            #[allow(unused_imports)]
+            use serde::{Deserialize, Serialize};
+            #[allow(unused_imports)]
+            use #crate_path as rt;
+        });
+        for (i, model) in self.spec.models.iter().enumerate() {
+            let id = ModelId(i as u32);
+            items.push(self.model_struct(id, Shape::Response));
+            if self.with_variants.contains(&id) {
+                items.push(self.model_struct(id, Shape::Request));
+            }
+            let _ = model;
+        }
+        for e in &self.spec.enums {
+            items.push(enums::enum_items(e, &self.rt));
+        }
+        let unions = std::mem::take(&mut self.unions);
+        for (name, types) in &unions {
+            items.push(self.union_enum(name, types));
+        }
+        self.unions = unions;
+        items.push(self.defaults_module());
+        let tokens = quote!(#(#items)*);
+        syn::parse2(tokens).expect("generated models parse as Rust")
+    }
+
+    fn model_struct(&mut self, id: ModelId, shape: Shape) -> TokenStream {
+        let model = self.spec.model(id);
+        let name = self.struct_name(id, shape);
+        let doc = model_doc(model, shape, self.with_variants.contains(&id));
+        let fields: Vec<&Field> = model.fields.iter().filter(|f| in_shape(f, shape)).collect();
+        let mut field_tokens = Vec::new();
+        for f in &fields {
+            field_tokens.push(self.field_tokens(model, f, shape));
+        }
+        let extra = model.is_open().then(|| {
+            quote! {
+                /// Fields the source does not show, kept as sent.
+                #[serde(flatten)]
+                pub extra: serde_json::Map<String, serde_json::Value>,
+            }
+        });
+        let deprecated = model.deprecated.as_ref().map(deprecated_attr);
+        let validate = validate::impl_validate(self, &name, &fields, model, shape);
+        quote! {
+            #(#[doc = #doc])*
+            #deprecated
+            #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+            pub struct #name {
+                #(#field_tokens)*
+                #extra
+            }
+            #validate
+        }
+    }
+
+    fn field_tokens(&mut self, model: &Model, f: &Field, shape: Shape) -> TokenStream {
+        let ident = field_ident(&f.name);
+        let rename = (ident.to_string().trim_start_matches("r#") != f.name).then(|| {
+            let wire = &f.name;
+            quote!(#[serde(rename = #wire)])
+        });
+        let inner = self.value_type(
+            &f.ty,
+            shape,
+            &format!(
+                "{}{}",
+                model.name,
+                heck::ToUpperCamelCase::to_upper_camel_case(f.name.as_str())
+            ),
+        );
+        let (ty, serde_attr) = self.presence_wrap(inner, f, &model.name);
+        let docs = field_doc(f);
+        let deprecated = f.deprecated.as_ref().map(deprecated_attr);
+        quote! {
+            #(#[doc = #docs])*
+            #deprecated
+            #rename
+            #serde_attr
+            pub #ident: #ty,
+        }
+    }
+
+    /// Wraps a value type in the Rust shape of its presence, with the serde attributes that
+    /// give each case its wire behaviour.
+    pub fn presence_wrap(
+        &self,
+        inner: TokenStream,
+        f: &Field,
+        owner: &str,
+    ) -> (TokenStream, TokenStream) {
+        let rt = &self.rt;
+        let non_null = format!("{}::serde_helpers::present_non_null", self.rt_path);
+        let nullable = format!("{}::serde_helpers::required_nullable", self.rt_path);
+        let is_absent = format!("{}::Tristate::is_absent", self.rt_path);
+        let default_fn = f.default.as_ref().map(|_| default_fn_path(owner, &f.name));
+        match (f.presence, default_fn) {
+            (Presence::Required, _) => (inner, quote!()),
+            (Presence::Optional, Some(path)) => (inner, quote!(#[serde(default = #path)])),
+            (Presence::Optional, None) => (
+                quote!(Option<#inner>),
+                quote!(#[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = #non_null)]),
+            ),
+            (Presence::Nullable, _) => (
+                quote!(Option<#inner>),
+                quote!(#[serde(deserialize_with = #nullable)]),
+            ),
+            (Presence::OptionalNullable, Some(path)) => (
+                quote!(Option<#inner>),
+                quote!(#[serde(default = #path, deserialize_with = #nullable)]),
+            ),
+            (Presence::OptionalNullable, None) => (
+                quote!(#rt::Tristate<#inner>),
+                quote!(#[serde(default, skip_serializing_if = #is_absent)]),
+            ),
+        }
+    }
+
+    /// The Rust type of a value, before presence wrapping. `hint` names unions.
+    pub fn value_type(&mut self, ty: &Type, shape: Shape, hint: &str) -> TokenStream {
+        let rt = &self.rt;
+        match ty {
+            Type::Primitive(p) => match p {
+                Primitive::String | Primitive::Email | Primitive::Uri | Primitive::TimeZone => {
+                    quote!(String)
+                }
+                Primitive::Int => quote!(i64),
+                Primitive::Number => quote!(f64),
+                Primitive::Bool => quote!(bool),
+                Primitive::Uuid => quote!(#rt::Uuid),
+                Primitive::Date => quote!(#rt::Date),
+                Primitive::DateTime => quote!(#rt::DateTime),
+                Primitive::Object => quote!(serde_json::Map<String, serde_json::Value>),
+                Primitive::Any => quote!(serde_json::Value),
+            },
+            Type::Model(id) => {
+                let name = self.struct_name(*id, shape);
+                quote!(#name)
+            }
+            Type::Enum(id) => {
+                let name = type_ident(&self.spec.enum_(*id).name);
+                quote!(#name)
+            }
+            Type::List(inner) => {
+                let inner = self.value_type(inner, shape, &format!("{hint}Item"));
+                quote!(Vec<#inner>)
+            }
+            Type::Union(types) => {
+                self.unions.insert(hint.to_string(), types.clone());
+                let name = type_ident(hint);
+                quote!(#name)
+            }
+            Type::NotShown(_) => quote!(serde_json::Value),
+        }
+    }
+
+    fn union_enum(&mut self, name: &str, types: &[Type]) -> TokenStream {
+        let ident = type_ident(name);
+        let labels: Vec<String> = types.iter().map(|t| self.type_label(t)).collect();
+        let label_refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+        let variants = names::variant_idents(&label_refs, "");
+        let tys: Vec<TokenStream> = types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| self.value_type(t, Shape::Response, &format!("{name}{i}")))
+            .collect();
+        let doc = format!(" One of: {}.", labels.join(", "));
+        let rt = &self.rt;
+        quote! {
+            #[doc = #doc]
+            #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+            #[serde(untagged)]
+            pub enum #ident {
+                #(#variants(#tys),)*
+            }
+            impl #rt::Validate for #ident {
+                fn validate_at(&self, _path: &mut Vec<#rt::PathSegment>, _out: &mut Vec<#rt::Violation>) {}
+            }
+        }
+    }
+
+    fn type_label(&self, t: &Type) -> String {
+        match t {
+            Type::Primitive(p) => p.name().to_string(),
+            Type::Model(id) => self.spec.model(*id).name.clone(),
+            Type::Enum(id) => self.spec.enum_(*id).name.clone(),
+            Type::List(inner) => format!("{}List", self.type_label(inner)),
+            Type::Union(_) => "Union".to_string(),
+            Type::NotShown(_) => "Value".to_string(),
+        }
+    }
+
+    fn defaults_module(&mut self) -> TokenStream {
+        let mut fns = Vec::new();
+        for model in &self.spec.models {
+            for f in &model.fields {
+                if let Some(default) = &f.default {
+                    fns.push(self.default_fn(&model.name, f, default));
+                }
+            }
+        }
+        quote! {
+            /// Defaults the spec gives, applied when a field is absent.
+            #[allow(non_snake_case)]
+            mod defaults {
+                #[allow(unused_imports)]
+                use super::*;
+                #(#fns)*
+            }
+        }
+    }
+
+    pub fn default_fn(&mut self, owner: &str, f: &Field, default: &Literal) -> TokenStream {
+        let name = format_ident!(
+            "{}__{}",
+            owner,
+            field_ident(&f.name).to_string().trim_start_matches("r#")
+        );
+        let inner = self.value_type(&f.ty, Shape::Response, owner);
+        let value = literal_expr(self.spec, &f.ty, default);
+        let (ty, expr) = if f.presence == Presence::OptionalNullable {
+            let expr = if matches!(default, Literal::Null) {
+                quote!(None)
+            } else {
+                quote!(Some(#value))
+            };
+            (quote!(Option<#inner>), expr)
+        } else {
+            (inner, value)
+        };
+        quote! {
+            pub(super) fn #name() -> #ty { #expr }
+        }
+    }
+}
+
+/// Models whose request and response shapes differ, directly or through their fields.
+fn models_with_variants(spec: &Spec) -> HashSet<ModelId> {
+    let mut set: HashSet<ModelId> = (0..spec.models.len() as u32)
+        .map(ModelId)
+        .filter(|id| spec.model(*id).has_variants())
+        .collect();
+    loop {
+        let before = set.len();
+        for (i, m) in spec.models.iter().enumerate() {
+            if m.fields.iter().any(|f| refers_to_any(&f.ty, &set)) {
+                set.insert(ModelId(i as u32));
+            }
+        }
+        if set.len() == before {
+            return set;
+        }
+    }
+}
+
+fn refers_to_any(ty: &Type, set: &HashSet<ModelId>) -> bool {
+    match ty {
+        Type::Model(id) => set.contains(id),
+        Type::List(inner) => refers_to_any(inner, set),
+        Type::Union(types) => types.iter().any(|t| refers_to_any(t, set)),
+        _ => false,
+    }
+}
+
+pub fn in_shape(f: &Field, shape: Shape) -> bool {
+    !matches!(
+        (f.visibility, shape),
+        (Visibility::RequestOnly, Shape::Response) | (Visibility::ResponseOnly, Shape::Request)
+    )
+}
+
+/// `"defaults::Model__field"`, the path serde calls for a default.
+fn default_fn_path(owner: &str, field: &str) -> String {
+    format!(
+        "defaults::{owner}__{}",
+        field_ident(field).to_string().trim_start_matches("r#")
+    )
+}
+
+fn literal_expr(spec: &Spec, ty: &Type, lit: &Literal) -> TokenStream {
+    match (ty, lit) {
+        (Type::Enum(id), Literal::String(s)) => {
+            let e = spec.enum_(*id);
+            let values: Vec<&str> = e.values.iter().map(|v| v.name.as_str()).collect();
+            let idents = names::variant_idents(&values, enums::UNKNOWN_VARIANT);
+            let name = type_ident(&e.name);
+            match values.iter().position(|v| v == s) {
+                Some(i) => {
+                    let variant = &idents[i];
+                    quote!(#name::#variant)
+                }
+                // Lowering only accepts defaults among the listed values.
+                None => quote!(#name::KNOWN[0].parse().unwrap()),
+            }
+        }
+        (Type::Enum(_), Literal::Int(n)) => literal_expr(spec, ty, &Literal::String(n.to_string())),
+        (Type::Primitive(Primitive::Number), Literal::Int(n)) => {
+            let f = *n as f64;
+            quote!(#f)
+        }
+        (_, Literal::Int(n)) => quote!(#n),
+        (_, Literal::Number(f)) => quote!(#f),
+        (_, Literal::Bool(b)) => quote!(#b),
+        (_, Literal::String(s)) => quote!(String::from(#s)),
+        (_, Literal::Null) => quote!(None),
+        (Type::List(inner), Literal::List(items)) => {
+            let items = items.iter().map(|i| literal_expr(spec, inner, i));
+            quote!(vec![#(#items),*])
+        }
+        (_, Literal::List(_)) => quote!(Default::default()),
+    }
+}
+
+fn deprecated_attr(d: &Deprecation) -> TokenStream {
+    let mut note = d.note.clone().unwrap_or_else(|| "deprecated".to_string());
+    if let Some(r) = &d.replacement {
+        note.push_str(&format!("; use `{r}`"));
+    }
+    quote!(#[deprecated(note = #note)])
+}
+
+/// Doc lines (each with a leading space, as `///` would give).
+fn doc_lines(text: &str) -> Vec<String> {
+    text.lines().map(|l| format!(" {l}")).collect()
+}
+
+fn model_doc(model: &Model, shape: Shape, has_variants: bool) -> Vec<String> {
+    let mut lines = model.doc.as_deref().map(doc_lines).unwrap_or_default();
+    if has_variants {
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.push(match shape {
+            Shape::Request => format!(" The request shape of `{}`.", model.name),
+            Shape::Response => {
+                " The response shape; requests use the `Request` variant.".to_string()
+            }
+        });
+    }
+    for ns in &model.not_shown {
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.push(format!(" Not shown by the source: {ns}."));
+    }
+    if model.provenance == Provenance::DeployedClient {
+        lines.push(String::new());
+        lines.push(" Source: the deployed client library.".to_string());
+    }
+    lines
+}
+
+fn field_doc(f: &Field) -> Vec<String> {
+    let mut lines = f.doc.as_deref().map(doc_lines).unwrap_or_default();
+    let mut facts = Vec::new();
+    if let Some(d) = &f.default {
+        facts.push(format!("Default: `{d}`."));
+    }
+    if f.provenance == Provenance::DeployedClient {
+        facts.push("Source: the deployed client library.".to_string());
+    }
+    if let Type::NotShown(Some(what)) = &f.ty {
+        facts.push(format!("Not shown by the source: {what}."));
+    }
+    if !facts.is_empty() && !lines.is_empty() {
+        lines.push(String::new());
+    }
+    lines.extend(facts.into_iter().map(|f| format!(" {f}")));
+    lines
+}
+
+/// Formats generated tokens as a Rust file with a header saying where it comes from.
+pub fn render_file(file: &syn::File, spec_name: &str) -> String {
+    format!(
+        "// Generated by `covenant generate` from {spec_name}. Do not edit: change the spec and regenerate.\n\n{}",
+        prettyplease::unparse(file)
+    )
+}
