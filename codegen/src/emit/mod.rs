@@ -1,9 +1,12 @@
 //! Emitters: everything the validated IR compiles into, as an in-memory file tree so the
 //! CLI can write it or compare it, and the proc macro can expand the Rust part.
 
+pub mod openapi;
 pub mod rust;
+pub mod schema;
+pub mod shapes;
 
-use crate::ir::Spec;
+use crate::ir::{Endpoint, Response, Spec};
 use std::collections::BTreeMap;
 
 /// Settings of one generation run.
@@ -33,12 +36,98 @@ pub const MANAGED_DIRS: &[&str] = &["src", "schemas", "openapi"];
 pub fn generate(spec: &Spec, settings: &Settings) -> Files {
     let mut files = Files::new();
     let mut models = rust::RustModels::new(spec, &settings.rust);
-    files.insert(
-        "src/models.rs".into(),
-        rust::render_file(&models.file(), &settings.spec_name),
-    );
+    let models_rs = rust::render_file(&models.file(), &settings.spec_name);
+    files.insert("src/models.rs".into(), models_rs);
     files.insert("src/lib.rs".into(), lib_rs(spec, &settings.spec_name));
+    files.extend(schema_files(spec));
+    files.extend(openapi::documents(spec));
     files
+}
+
+/// The base of every schema `$id`. The `.invalid` domain (RFC 2606) is never resolved:
+/// the ids name the files; tools resolve `$ref`s between them locally.
+pub fn schema_base(spec: &Spec) -> String {
+    use heck::ToKebabCase;
+    format!("https://schemas.invalid/{}/", spec.service.name.to_kebab_case())
+}
+
+/// One schema file per model shape, enum, event, endpoint request body and response status.
+pub fn schema_files(spec: &Spec) -> Files {
+    let shapes = shapes::Shapes::new(spec);
+    let base = schema_base(spec);
+    let mut files = Files::new();
+    let mut put = |path: String, schema: serde_json::Value| {
+        files.insert(format!("schemas/{path}"), schema_file(&base, &path, schema));
+    };
+    let top = schema::SchemaBuilder {
+        spec,
+        shapes: &shapes,
+        style: schema::RefStyle::Files { depth: 1 },
+    };
+    for (id, shape) in shapes.all() {
+        put(format!("models/{}.json", shapes.name(id, shape)), top.model_schema(id, shape));
+    }
+    for e in &spec.enums {
+        put(format!("enums/{}.json", e.name), top.enum_schema(e));
+    }
+    for event in &spec.events {
+        put(format!("events/{}.json", event.name), top.event_schema(event));
+    }
+    let nested = schema::SchemaBuilder {
+        spec,
+        shapes: &shapes,
+        style: schema::RefStyle::Files { depth: 2 },
+    };
+    for ep in &spec.endpoints {
+        if let Some(body) = &ep.body {
+            let mut s = nested.type_schema(body, shapes::Shape::Request, true);
+            titled(&mut s, format!("{} request body", ep.name));
+            put(format!("endpoints/{}/request.json", ep.name), s);
+        }
+        for r in all_responses(spec, ep) {
+            let mut s = match &r.body {
+                Some(t) => nested.type_schema(t, shapes::Shape::Response, true),
+                None => serde_json::json!({ "description": "No body." }),
+            };
+            titled(&mut s, format!("{} {} response", ep.name, r.status));
+            put(format!("endpoints/{}/{}.json", ep.name, r.status), s);
+        }
+    }
+    files
+}
+
+/// An endpoint's responses: its successes, its errors, then the API's errors it does not
+/// override.
+pub fn all_responses<'a>(spec: &'a Spec, ep: &'a Endpoint) -> impl Iterator<Item = &'a Response> {
+    let api_errors = &spec.api(ep.api).errors;
+    ep.responses
+        .iter()
+        .chain(&ep.errors)
+        .chain(api_errors.iter().filter(|e| !ep.errors.iter().any(|o| o.status == e.status)))
+}
+
+fn titled(schema: &mut serde_json::Value, title: String) {
+    if let Some(obj) = schema.as_object_mut() {
+        obj.shift_insert(0, "title".into(), serde_json::Value::String(title));
+    }
+}
+
+/// A schema file: `$schema` and `$id` first, pretty-printed with a final newline.
+fn schema_file(base: &str, path: &str, schema: serde_json::Value) -> String {
+    let mut out = serde_json::Map::new();
+    out.insert("$schema".into(), schema::DRAFT.into());
+    out.insert("$id".into(), format!("{base}{path}").into());
+    if let serde_json::Value::Object(fields) = schema {
+        out.extend(fields);
+    }
+    json_text(&serde_json::Value::Object(out))
+}
+
+/// Stable JSON text: two-space indent, keys in emission order, final newline.
+pub fn json_text(value: &serde_json::Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).expect("JSON values serialize");
+    text.push('\n');
+    text
 }
 
 fn lib_rs(spec: &Spec, spec_name: &str) -> String {

@@ -485,3 +485,15 @@ pub struct Change {
     pub date: String,
     pub text: String,
 }
+
+/// The `{name}` placeholders of a path, URL or event type, in order.
+pub fn placeholders(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('{') {
+        let Some(len) = rest[start..].find('}') else { break };
+        out.push(rest[start + 1..start + len].to_string());
+        rest = &rest[start + len + 1..];
+    }
+    out
+}

@@ -3,20 +3,16 @@
 
 mod enums;
 pub mod names;
-mod validate;
+pub mod validate;
 
 use crate::ir::*;
 use names::{field_ident, type_ident};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
-/// Which shape of a model: what clients send, or what the service returns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Shape {
-    Request,
-    Response,
-}
+pub use super::shapes::{Shape, in_shape};
+use super::shapes::Shapes;
 
 /// Settings of the Rust emitter.
 #[derive(Clone, Debug)]
@@ -41,8 +37,7 @@ pub struct RustModels<'a> {
     crate_path: TokenStream,
     /// The runtime path as text, for serde attributes that take paths in strings.
     rt_path: String,
-    /// Models whose request shape differs from the response shape, directly or through a field.
-    with_variants: HashSet<ModelId>,
+    shapes: Shapes<'a>,
     /// Union types met in fields, by generated name.
     unions: BTreeMap<String, Vec<Type>>,
 }
@@ -58,31 +53,14 @@ impl<'a> RustModels<'a> {
             rt: quote!(rt),
             crate_path,
             rt_path: "rt".to_string(),
-            with_variants: models_with_variants(spec),
+            shapes: Shapes::new(spec),
             unions: BTreeMap::new(),
         }
     }
 
     /// The Rust name of a model in a shape.
     pub fn struct_name(&self, id: ModelId, shape: Shape) -> Ident {
-        let model = self.spec.model(id);
-        if shape == Shape::Request && self.with_variants.contains(&id) {
-            let taken =
-                |n: &str| self.spec.model_named(n).is_some() || self.spec.enum_named(n).is_some();
-            let name = [
-                format!("{}Request", model.name),
-                format!("{}Input", model.name),
-            ]
-            .into_iter()
-            .find(|n| !taken(n))
-            .unwrap_or_else(|| format!("{}RequestShape", model.name));
-            return type_ident(&name);
-        }
-        type_ident(&model.name)
-    }
-
-    pub fn has_variants(&self, id: ModelId) -> bool {
-        self.with_variants.contains(&id)
+        type_ident(&self.shapes.name(id, shape))
     }
 
     /// The whole models module.
@@ -95,13 +73,8 @@ impl<'a> RustModels<'a> {
             #[allow(unused_imports)]
             use #crate_path as rt;
         });
-        for (i, model) in self.spec.models.iter().enumerate() {
-            let id = ModelId(i as u32);
-            items.push(self.model_struct(id, Shape::Response));
-            if self.with_variants.contains(&id) {
-                items.push(self.model_struct(id, Shape::Request));
-            }
-            let _ = model;
+        for (id, shape) in self.shapes.all() {
+            items.push(self.model_struct(id, shape));
         }
         for e in &self.spec.enums {
             items.push(enums::enum_items(e, &self.rt));
@@ -119,7 +92,7 @@ impl<'a> RustModels<'a> {
     fn model_struct(&mut self, id: ModelId, shape: Shape) -> TokenStream {
         let model = self.spec.model(id);
         let name = self.struct_name(id, shape);
-        let doc = model_doc(model, shape, self.with_variants.contains(&id));
+        let doc = model_doc(model, shape, self.shapes.has_variants(id));
         let fields: Vec<&Field> = model.fields.iter().filter(|f| in_shape(f, shape)).collect();
         let mut field_tokens = Vec::new();
         for f in &fields {
@@ -324,41 +297,6 @@ impl<'a> RustModels<'a> {
             pub(super) fn #name() -> #ty { #expr }
         }
     }
-}
-
-/// Models whose request and response shapes differ, directly or through their fields.
-fn models_with_variants(spec: &Spec) -> HashSet<ModelId> {
-    let mut set: HashSet<ModelId> = (0..spec.models.len() as u32)
-        .map(ModelId)
-        .filter(|id| spec.model(*id).has_variants())
-        .collect();
-    loop {
-        let before = set.len();
-        for (i, m) in spec.models.iter().enumerate() {
-            if m.fields.iter().any(|f| refers_to_any(&f.ty, &set)) {
-                set.insert(ModelId(i as u32));
-            }
-        }
-        if set.len() == before {
-            return set;
-        }
-    }
-}
-
-fn refers_to_any(ty: &Type, set: &HashSet<ModelId>) -> bool {
-    match ty {
-        Type::Model(id) => set.contains(id),
-        Type::List(inner) => refers_to_any(inner, set),
-        Type::Union(types) => types.iter().any(|t| refers_to_any(t, set)),
-        _ => false,
-    }
-}
-
-pub fn in_shape(f: &Field, shape: Shape) -> bool {
-    !matches!(
-        (f.visibility, shape),
-        (Visibility::RequestOnly, Shape::Response) | (Visibility::ResponseOnly, Shape::Request)
-    )
 }
 
 /// `"defaults::Model__field"`, the path serde calls for a default.

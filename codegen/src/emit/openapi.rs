@@ -1,0 +1,390 @@
+//! OpenAPI 3.1 documents, one per API of the spec, with the events under `webhooks` of the
+//! first API. Schemas are the JSON Schema builder's, referenced as components.
+
+use super::Files;
+use super::schema::{RefStyle, SchemaBuilder, deprecation_json, description};
+use super::shapes::{Shape, Shapes};
+use crate::ir::*;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+
+pub fn documents(spec: &Spec) -> Files {
+    let shapes = Shapes::new(spec);
+    let builder = SchemaBuilder {
+        spec,
+        shapes: &shapes,
+        style: RefStyle::Components,
+    };
+    let mut files = Files::new();
+    for (i, api) in spec.apis.iter().enumerate() {
+        let id = ApiId(i as u32);
+        let endpoints: Vec<&Endpoint> = spec.endpoints.iter().filter(|e| e.api == id).collect();
+        if endpoints.is_empty() {
+            continue;
+        }
+        let doc = Document {
+            spec,
+            builder: &builder,
+            api,
+            endpoints,
+            with_events: i == 0,
+        };
+        files.insert(format!("openapi/{}.json", api.name), super::json_text(&doc.build()));
+    }
+    files
+}
+
+struct Document<'a> {
+    spec: &'a Spec,
+    builder: &'a SchemaBuilder<'a>,
+    api: &'a Api,
+    endpoints: Vec<&'a Endpoint>,
+    with_events: bool,
+}
+
+impl Document<'_> {
+    fn build(&self) -> Value {
+        let spec = self.spec;
+        let title = spec.service.title.clone().unwrap_or_else(|| spec.service.name.clone());
+        let mut info = Map::new();
+        info.insert("title".into(), json!(format!("{title}: {} API", self.api.name)));
+        info.insert("version".into(), json!(spec.service.version.clone().unwrap_or_else(|| "0".into())));
+        let info_doc = [self.api.doc.clone(), spec.service.doc.clone()].into_iter().flatten().collect::<Vec<_>>();
+        if !info_doc.is_empty() {
+            info.insert("description".into(), json!(info_doc.join("\n\n")));
+        }
+        let mut doc = Map::new();
+        doc.insert("openapi".into(), json!("3.1.0"));
+        doc.insert("jsonSchemaDialect".into(), json!(super::schema::DRAFT));
+        doc.insert("info".into(), Value::Object(info));
+        doc.insert("servers".into(), json!([self.server()]));
+        doc.insert("tags".into(), self.tags());
+        doc.insert("paths".into(), self.paths());
+        if self.with_events && !spec.events.is_empty() {
+            doc.insert("webhooks".into(), self.webhooks());
+        }
+        let mut components = Map::new();
+        components.insert("schemas".into(), self.component_schemas());
+        components.insert("securitySchemes".into(), self.security_schemes());
+        doc.insert("components".into(), Value::Object(components));
+        if !self.api.gates.is_empty() {
+            doc.insert("x-gates".into(), gates_json(&self.api.gates));
+        }
+        if self.with_events {
+            let open: Vec<Value> = spec
+                .not_shown
+                .iter()
+                .filter(|n| n.owner == "spec")
+                .map(|n| json!(n.what))
+                .collect();
+            if !open.is_empty() {
+                doc.insert("x-not-shown".into(), Value::Array(open));
+            }
+        }
+        Value::Object(doc)
+    }
+
+    fn server(&self) -> Value {
+        let base = &self.api.base_url;
+        let variables: Map<String, Value> = crate::ir::placeholders(base)
+            .into_iter()
+            .map(|name| {
+                let description = format!("The address the document calls `{{{name}}}`.");
+                (name, json!({ "default": "http://localhost:8080", "description": description }))
+            })
+            .collect();
+        if variables.is_empty() {
+            json!({ "url": base })
+        } else {
+            json!({ "url": base, "variables": variables })
+        }
+    }
+
+    fn tags(&self) -> Value {
+        let tags: BTreeSet<&str> = self.endpoints.iter().flat_map(|e| e.tags.iter().map(String::as_str)).collect();
+        Value::Array(tags.into_iter().map(|t| json!({ "name": t })).collect())
+    }
+
+    fn paths(&self) -> Value {
+        let mut paths = Map::new();
+        for ep in &self.endpoints {
+            let item = paths.entry(ep.path.clone()).or_insert_with(|| json!({}));
+            if let Value::Object(item) = item {
+                item.insert(ep.method.as_str().to_lowercase(), self.operation(ep));
+            }
+        }
+        Value::Object(paths)
+    }
+
+    fn operation(&self, ep: &Endpoint) -> Value {
+        let mut op = Map::new();
+        op.insert("operationId".into(), json!(ep.name));
+        if let Some(doc) = &ep.doc {
+            let mut lines = doc.lines();
+            op.insert("summary".into(), json!(lines.next().unwrap_or_default()));
+        }
+        if let Some(d) = description(ep.doc.as_deref(), &ep.not_shown) {
+            op.insert("description".into(), json!(d));
+        }
+        if !ep.tags.is_empty() {
+            op.insert("tags".into(), json!(ep.tags));
+        }
+        if let Some(dep) = &ep.deprecated {
+            op.insert("deprecated".into(), json!(true));
+            op.insert("x-deprecation".into(), deprecation_json(dep));
+        }
+        let params: Vec<Value> = ep.params.iter().map(|p| self.parameter(p)).collect();
+        if !params.is_empty() {
+            op.insert("parameters".into(), Value::Array(params));
+        }
+        if let Some(body) = &ep.body {
+            op.insert(
+                "requestBody".into(),
+                json!({
+                    "required": true,
+                    "content": { "application/json": { "schema": self.builder.type_schema(body, Shape::Request, true) } }
+                }),
+            );
+        }
+        op.insert("responses".into(), self.responses(ep));
+        op.insert("security".into(), self.security(ep));
+        if !ep.gates.is_empty() {
+            op.insert("x-gates".into(), gates_json(&ep.gates));
+        }
+        op.insert("x-idempotent".into(), json!(ep.idempotent));
+        if let Some(paging) = &ep.paging {
+            op.insert("x-paging".into(), paging_json(paging));
+        }
+        if let Some(t) = ep.tracked_by {
+            op.insert("x-tracked-by".into(), json!(self.spec.endpoint(t).name));
+        }
+        if !ep.exactly_one_of.is_empty() {
+            op.insert("x-exactly-one-of".into(), json!(ep.exactly_one_of));
+        }
+        if ep.provenance == Provenance::DeployedClient {
+            op.insert("x-source".into(), json!("deployed-client"));
+        }
+        Value::Object(op)
+    }
+
+    fn parameter(&self, p: &Param) -> Value {
+        let location = match p.location {
+            ParamLocation::Path => "path",
+            ParamLocation::Query => "query",
+            ParamLocation::Header => "header",
+        };
+        let mut schema = self.builder.field_schema(&p.field, Shape::Request);
+        let mut out = Map::new();
+        out.insert("name".into(), json!(p.field.name));
+        out.insert("in".into(), json!(location));
+        out.insert("required".into(), json!(!p.field.presence.may_be_absent()));
+        if let Some(obj) = schema.as_object_mut() {
+            if let Some(d) = obj.remove("description") {
+                out.insert("description".into(), d);
+            }
+            if obj.remove("deprecated").is_some() {
+                out.insert("deprecated".into(), json!(true));
+            }
+        }
+        out.insert("schema".into(), schema);
+        Value::Object(out)
+    }
+
+    fn responses(&self, ep: &Endpoint) -> Value {
+        let mut out = Map::new();
+        for r in super::all_responses(self.spec, ep) {
+            let fallback = if r.status < 400 { "Success." } else { "Error." };
+            let mut resp = Map::new();
+            resp.insert("description".into(), json!(r.doc.clone().unwrap_or_else(|| fallback.to_string())));
+            if let Some(body) = &r.body {
+                resp.insert(
+                    "content".into(),
+                    json!({ "application/json": { "schema": self.builder.type_schema(body, Shape::Response, true) } }),
+                );
+            }
+            out.insert(r.status.to_string(), Value::Object(resp));
+        }
+        Value::Object(out)
+    }
+
+    /// One requirement per accepted scheme; optional schemes are added to each.
+    fn security(&self, ep: &Endpoint) -> Value {
+        if ep.auth.public {
+            return json!([]);
+        }
+        let optional: Vec<&str> = ep.auth.optional.iter().map(|id| self.spec.auth(*id).name.as_str()).collect();
+        let mut reqs = Vec::new();
+        for id in &ep.auth.any_of {
+            let name = &self.spec.auth(*id).name;
+            if !optional.is_empty() {
+                let mut with = Map::new();
+                with.insert(name.clone(), json!([]));
+                for o in &optional {
+                    with.insert((*o).to_string(), json!([]));
+                }
+                reqs.push(Value::Object(with));
+            }
+            reqs.push(json!({ name.clone(): [] }));
+        }
+        Value::Array(reqs)
+    }
+
+    fn security_schemes(&self) -> Value {
+        let used: BTreeSet<AuthId> = self
+            .endpoints
+            .iter()
+            .flat_map(|e| e.auth.any_of.iter().chain(&e.auth.optional).copied())
+            .collect();
+        let mut out = Map::new();
+        for id in used {
+            let scheme = self.spec.auth(id);
+            let mut s = Map::new();
+            s.insert("type".into(), json!("apiKey"));
+            s.insert("in".into(), json!("header"));
+            s.insert("name".into(), json!(scheme.header));
+            if let Some(d) = description(scheme.doc.as_deref(), &scheme.not_shown) {
+                s.insert("description".into(), json!(d));
+            }
+            s.insert("x-principal".into(), json!(scheme.principal));
+            if !scheme.scopes.is_empty() {
+                s.insert("x-scopes".into(), json!(scheme.scopes));
+            }
+            if let Some(alias) = scheme.alias_of {
+                s.insert("x-same-as".into(), json!(self.spec.auth(alias).name));
+            }
+            if let Some(l) = &scheme.lifetime {
+                s.insert("x-lifetime".into(), json!(format!("{} {}", l.amount, l.unit)));
+            }
+            if scheme.single_use {
+                s.insert("x-single-use".into(), json!(true));
+            }
+            if let Some(dep) = &scheme.deprecated {
+                s.insert("x-deprecated".into(), json!(true));
+                s.insert("x-deprecation".into(), deprecation_json(dep));
+            }
+            out.insert(scheme.name.clone(), Value::Object(s));
+        }
+        Value::Object(out)
+    }
+
+    fn webhooks(&self) -> Value {
+        let mut out = Map::new();
+        for event in &self.spec.events {
+            let mut op = Map::new();
+            op.insert("operationId".into(), json!(event.name));
+            op.insert("summary".into(), json!(event.pattern));
+            if let Some(d) = &event.doc {
+                op.insert("description".into(), json!(d));
+            }
+            op.insert(
+                "requestBody".into(),
+                json!({ "required": true, "content": { "application/json": { "schema": self.builder.event_schema(event) } } }),
+            );
+            op.insert("responses".into(), json!({ "200": { "description": "Received." } }));
+            if let Some(dep) = &event.deprecated {
+                op.insert("deprecated".into(), json!(true));
+                op.insert("x-deprecation".into(), deprecation_json(dep));
+            }
+            out.insert(event.name.clone(), json!({ "post": Value::Object(op) }));
+        }
+        Value::Object(out)
+    }
+
+    /// The model shapes and enums this document reaches, in declaration order.
+    fn component_schemas(&self) -> Value {
+        let mut reach = Reach::default();
+        for ep in &self.endpoints {
+            for p in &ep.params {
+                reach.ty(self.spec, self.builder.shapes, &p.field.ty, Shape::Request);
+            }
+            if let Some(b) = &ep.body {
+                reach.ty(self.spec, self.builder.shapes, b, Shape::Request);
+            }
+            let api_errors = self.api.errors.iter();
+            for r in ep.responses.iter().chain(&ep.errors).chain(api_errors) {
+                if let Some(b) = &r.body {
+                    reach.ty(self.spec, self.builder.shapes, b, Shape::Response);
+                }
+            }
+        }
+        if self.with_events {
+            for event in &self.spec.events {
+                for f in &event.fields {
+                    reach.ty(self.spec, self.builder.shapes, &f.ty, Shape::Response);
+                }
+                for (_, id) in &event.placeholders {
+                    reach.enums.insert(*id);
+                }
+            }
+            if let Some(env) = self.spec.envelope {
+                reach.ty(self.spec, self.builder.shapes, &Type::Model(env), Shape::Response);
+            }
+        }
+        let mut out = Map::new();
+        for (id, shape) in self.builder.shapes.all() {
+            if reach.models.contains(&(id, self.canonical(id, shape))) && self.canonical(id, shape) == shape {
+                out.insert(self.builder.shapes.name(id, shape), self.builder.model_schema(id, shape));
+            }
+        }
+        for (i, e) in self.spec.enums.iter().enumerate() {
+            if reach.enums.contains(&EnumId(i as u32)) {
+                out.insert(e.name.clone(), self.builder.enum_schema(e));
+            }
+        }
+        Value::Object(out)
+    }
+
+    /// Models without variants have one schema, filed under the response shape.
+    fn canonical(&self, id: ModelId, shape: Shape) -> Shape {
+        if self.builder.shapes.has_variants(id) { shape } else { Shape::Response }
+    }
+}
+
+/// Model shapes and enums reachable from some roots.
+#[derive(Default)]
+struct Reach {
+    models: BTreeSet<(ModelId, Shape)>,
+    enums: BTreeSet<EnumId>,
+}
+
+impl Reach {
+    fn ty(&mut self, spec: &Spec, shapes: &Shapes, ty: &Type, shape: Shape) {
+        match ty {
+            Type::Model(id) => {
+                let key = (*id, if shapes.has_variants(*id) { shape } else { Shape::Response });
+                if self.models.insert(key) {
+                    for f in &spec.model(*id).fields {
+                        self.ty(spec, shapes, &f.ty, shape);
+                    }
+                }
+            }
+            Type::Enum(id) => {
+                self.enums.insert(*id);
+            }
+            Type::List(inner) => self.ty(spec, shapes, inner, shape),
+            Type::Union(types) => types.iter().for_each(|t| self.ty(spec, shapes, t, shape)),
+            _ => {}
+        }
+    }
+}
+
+fn gates_json(gates: &[Gate]) -> Value {
+    Value::Array(
+        gates
+            .iter()
+            .map(|g| match g {
+                Gate::Feature(f) => json!({ "feature": f, "note": "Disabled until enabled for the team." }),
+                Gate::Plan(p) => json!({ "plan": p }),
+            })
+            .collect(),
+    )
+}
+
+fn paging_json(p: &Paging) -> Value {
+    match p {
+        Paging::Page { page, size, items } => json!({ "style": "page", "page": page, "size": size, "items": items }),
+        Paging::Cursor { param, next, items } => {
+            json!({ "style": "cursor", "cursor": param, "next": next, "items": items })
+        }
+    }
+}

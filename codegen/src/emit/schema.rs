@@ -1,0 +1,337 @@
+//! JSON Schema (draft 2020-12) of models, enums, endpoint bodies and events. The same
+//! builder serves standalone schema files (relative `$ref`s between files) and OpenAPI
+//! components (`#/components/schemas/…`).
+
+use super::rust::validate::TIMEZONE_PATTERN;
+use super::shapes::{Shape, Shapes, format_applies, in_shape};
+use crate::ir::*;
+use serde_json::{Map, Value, json};
+
+pub const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// How a schema points at a named model or enum.
+#[derive(Clone, Debug)]
+pub enum RefStyle {
+    /// Files under a folder: `../models/User.json`, with `depth` folders between the schema
+    /// and the root.
+    Files { depth: usize },
+    /// `#/components/schemas/User`.
+    Components,
+}
+
+pub struct SchemaBuilder<'a> {
+    pub spec: &'a Spec,
+    pub shapes: &'a Shapes<'a>,
+    pub style: RefStyle,
+}
+
+impl<'a> SchemaBuilder<'a> {
+    fn reference(&self, kind: &str, name: &str) -> Value {
+        match &self.style {
+            RefStyle::Files { depth } => json!({ "$ref": format!("{}{kind}/{name}.json", "../".repeat(*depth)) }),
+            RefStyle::Components => json!({ "$ref": format!("#/components/schemas/{name}") }),
+        }
+    }
+
+    pub fn model_ref(&self, id: ModelId, shape: Shape) -> Value {
+        self.reference("models", &self.shapes.name(id, shape))
+    }
+
+    /// The schema of a value of `ty`, before presence and field metadata.
+    pub fn type_schema(&self, ty: &Type, shape: Shape, format: bool) -> Value {
+        match ty {
+            Type::Primitive(p) => primitive_schema(*p, format),
+            Type::Model(id) => self.model_ref(*id, shape),
+            Type::Enum(id) => self.reference("enums", &self.spec.enum_(*id).name),
+            Type::List(inner) => json!({ "type": "array", "items": self.type_schema(inner, shape, format) }),
+            Type::Union(types) => {
+                json!({ "anyOf": types.iter().map(|t| self.type_schema(t, shape, format)).collect::<Vec<_>>() })
+            }
+            Type::NotShown(what) => {
+                let what = what.as_deref().unwrap_or("this value");
+                json!({ "description": format!("Not shown by the source: {what}. Any JSON value.") })
+            }
+        }
+    }
+
+    /// A field's schema: type, constraints, nullability, default, docs, deprecation.
+    pub fn field_schema(&self, f: &Field, shape: Shape) -> Value {
+        let mut schema = self.type_schema(&f.ty, shape, format_applies(f, shape));
+        let obj = schema.as_object_mut().expect("type schemas are objects");
+        add_constraints(obj, &f.constraints);
+        if f.presence.may_be_null() {
+            make_nullable(&mut schema);
+        }
+        let obj = schema.as_object_mut().expect("still an object");
+        if let Some(doc) = &f.doc {
+            obj.insert("description".into(), Value::String(doc.clone()));
+        }
+        if let Some(default) = &f.default {
+            obj.insert("default".into(), literal_json(default));
+        }
+        if let Some(dep) = &f.deprecated {
+            obj.insert("deprecated".into(), Value::Bool(true));
+            obj.insert("x-deprecation".into(), deprecation_json(dep));
+        }
+        if f.provenance == Provenance::DeployedClient {
+            obj.insert("x-source".into(), json!("deployed-client"));
+        }
+        schema
+    }
+
+    pub fn model_schema(&self, id: ModelId, shape: Shape) -> Value {
+        let model = self.spec.model(id);
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        for f in model.fields.iter().filter(|f| in_shape(f, shape)) {
+            properties.insert(f.name.clone(), self.field_schema(f, shape));
+            if !f.presence.may_be_absent() {
+                required.push(Value::String(f.name.clone()));
+            }
+        }
+        let mut out = Map::new();
+        out.insert("title".into(), json!(self.shapes.name(id, shape)));
+        if let Some(doc) = description(model.doc.as_deref(), &model.not_shown) {
+            out.insert("description".into(), json!(doc));
+        }
+        out.insert("type".into(), json!("object"));
+        out.insert("properties".into(), Value::Object(properties));
+        if !required.is_empty() {
+            out.insert("required".into(), Value::Array(required));
+        }
+        if model.is_open() {
+            out.insert("additionalProperties".into(), json!(true));
+            out.insert("x-not-shown".into(), json!(model.not_shown));
+        }
+        if let Some(dep) = &model.deprecated {
+            out.insert("deprecated".into(), json!(true));
+            out.insert("x-deprecation".into(), deprecation_json(dep));
+        }
+        if model.provenance == Provenance::DeployedClient {
+            out.insert("x-source".into(), json!("deployed-client"));
+        }
+        Value::Object(out)
+    }
+
+    pub fn enum_schema(&self, e: &Enum) -> Value {
+        let values: Vec<Value> = e
+            .values
+            .iter()
+            .map(|v| match e.repr {
+                EnumRepr::String => json!(v.name),
+                EnumRepr::Int => json!(v.name.parse::<i64>().unwrap_or_default()),
+            })
+            .collect();
+        let json_type = match e.repr {
+            EnumRepr::String => "string",
+            EnumRepr::Int => "integer",
+        };
+        let mut out = Map::new();
+        out.insert("title".into(), json!(e.name));
+        let open_note = if e.open {
+            Some("Open: values beyond those listed may occur and must be tolerated.".to_string())
+        } else {
+            None
+        };
+        let doc = [e.doc.clone(), open_note].into_iter().flatten().collect::<Vec<_>>().join("\n\n");
+        if let Some(doc) = description(Some(&doc).filter(|d| !d.is_empty()).map(|d| d.as_str()), &e.not_shown) {
+            out.insert("description".into(), json!(doc));
+        }
+        out.insert("type".into(), json!(json_type));
+        if e.open {
+            out.insert("anyOf".into(), json!([{ "enum": values }, { "type": json_type }]));
+        } else {
+            out.insert("enum".into(), Value::Array(values));
+        }
+        let deprecated: Map<String, Value> = e
+            .values
+            .iter()
+            .filter_map(|v| v.deprecated.as_ref().map(|d| (v.name.clone(), deprecation_json(d))))
+            .collect();
+        if !deprecated.is_empty() {
+            out.insert("x-deprecated-values".into(), Value::Object(deprecated));
+        }
+        if let Some(size) = e.catalogue_size {
+            out.insert("x-catalogue-size".into(), json!(size));
+        }
+        if !e.not_shown.is_empty() {
+            out.insert("x-not-shown".into(), json!(e.not_shown));
+        }
+        Value::Object(out)
+    }
+
+    /// The whole message of an event: the envelope with the event's fields and event type.
+    pub fn event_schema(&self, event: &Event) -> Value {
+        let envelope = self.spec.envelope.map(|id| self.spec.model(id));
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        let fields = envelope.map(|m| m.fields.as_slice()).unwrap_or_default();
+        for f in fields {
+            let f = event.fields.iter().find(|o| o.name == f.name).unwrap_or(f);
+            properties.insert(f.name.clone(), self.field_schema(f, Shape::Response));
+            if !f.presence.may_be_absent() {
+                required.push(json!(f.name));
+            }
+        }
+        if let Some(Value::Object(slot)) = properties.get_mut("event_type") {
+            slot.insert("pattern".into(), json!(event_type_pattern(self.spec, event)));
+        }
+        let mut out = Map::new();
+        out.insert("title".into(), json!(event.name));
+        let doc = [event.doc.clone(), Some(format!("Event type `{}`.", event.pattern))]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        out.insert("description".into(), json!(description(Some(&doc), &event.not_shown)));
+        out.insert("type".into(), json!("object"));
+        out.insert("properties".into(), Value::Object(properties));
+        out.insert("required".into(), Value::Array(required));
+        if !event.placeholders.is_empty() {
+            let map: Map<String, Value> = event
+                .placeholders
+                .iter()
+                .map(|(name, id)| (name.clone(), self.reference("enums", &self.spec.enum_(*id).name)))
+                .collect();
+            out.insert("x-placeholders".into(), Value::Object(map));
+        }
+        if let Some(dep) = &event.deprecated {
+            out.insert("deprecated".into(), json!(true));
+            out.insert("x-deprecation".into(), deprecation_json(dep));
+        }
+        Value::Object(out)
+    }
+}
+
+/// A regular expression of the event types an event produces: placeholders of closed enums
+/// match their values, placeholders of open enums any segment.
+pub fn event_type_pattern(spec: &Spec, event: &Event) -> String {
+    let parts: Vec<String> = event
+        .pattern
+        .split('.')
+        .map(|seg| match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+            None => regex_escape(seg),
+            Some(name) => match event.placeholders.iter().find(|(n, _)| n == name) {
+                Some((_, id)) if !spec.enum_(*id).open => {
+                    let values: Vec<String> = spec.enum_(*id).values.iter().map(|v| regex_escape(&v.name)).collect();
+                    format!("({})", values.join("|"))
+                }
+                _ => "[A-Za-z0-9_]+".to_string(),
+            },
+        })
+        .collect();
+    format!("^{}$", parts.join("\\."))
+}
+
+fn regex_escape(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| {
+            let special = "\\.+*?()|[]{}^$".contains(c);
+            special.then_some('\\').into_iter().chain(std::iter::once(c))
+        })
+        .collect()
+}
+
+fn primitive_schema(p: Primitive, format: bool) -> Value {
+    match p {
+        Primitive::String => json!({ "type": "string" }),
+        Primitive::Int => json!({ "type": "integer" }),
+        Primitive::Number => json!({ "type": "number" }),
+        Primitive::Bool => json!({ "type": "boolean" }),
+        Primitive::Object => json!({ "type": "object" }),
+        Primitive::Any => json!({}),
+        Primitive::TimeZone => json!({ "type": "string", "pattern": TIMEZONE_PATTERN, "x-format": "iana-time-zone" }),
+        Primitive::Uuid | Primitive::Date | Primitive::DateTime | Primitive::Email | Primitive::Uri => {
+            match p.format().filter(|_| format) {
+                Some(f) => json!({ "type": "string", "format": f }),
+                None => json!({ "type": "string" }),
+            }
+        }
+    }
+}
+
+fn add_constraints(obj: &mut Map<String, Value>, c: &Constraints) {
+    let mut put = |k: &str, v: Value| {
+        obj.insert(k.to_string(), v);
+    };
+    if let Some(n) = c.minimum {
+        put("minimum", number(n));
+    }
+    if let Some(n) = c.maximum {
+        put("maximum", number(n));
+    }
+    if let Some(n) = c.min_length {
+        put("minLength", json!(n));
+    }
+    if let Some(n) = c.max_length {
+        put("maxLength", json!(n));
+    }
+    if let Some(p) = &c.pattern {
+        put("pattern", json!(p));
+    }
+    if let Some(n) = c.min_items {
+        put("minItems", json!(n));
+    }
+    if let Some(n) = c.max_items {
+        put("maxItems", json!(n));
+    }
+    if !c.one_of.is_empty() {
+        put("enum", Value::Array(c.one_of.iter().map(literal_json).collect()));
+    }
+}
+
+/// Lets `null` through: by widening `type` where there is one, else with `anyOf`.
+fn make_nullable(schema: &mut Value) {
+    let Some(obj) = schema.as_object_mut() else { return };
+    if obj.is_empty() || (obj.len() == 1 && obj.contains_key("description")) {
+        return; // already any value
+    }
+    if let Some(Value::String(t)) = obj.get("type").cloned() {
+        if !obj.contains_key("$ref") && !obj.contains_key("anyOf") {
+            obj.insert("type".into(), json!([t, "null"]));
+            if let Some(Value::Array(values)) = obj.get_mut("enum") {
+                values.push(Value::Null);
+            }
+            return;
+        }
+    }
+    let inner = std::mem::take(obj);
+    obj.insert("anyOf".into(), json!([Value::Object(inner), { "type": "null" }]));
+}
+
+/// Whole numbers print as integers, so `10` stays `10` rather than `10.0`.
+fn number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 { json!(n as i64) } else { json!(n) }
+}
+
+pub fn literal_json(l: &Literal) -> Value {
+    match l {
+        Literal::String(s) => json!(s),
+        Literal::Int(n) => json!(n),
+        Literal::Number(n) => number(*n),
+        Literal::Bool(b) => json!(b),
+        Literal::Null => Value::Null,
+        Literal::List(items) => Value::Array(items.iter().map(literal_json).collect()),
+    }
+}
+
+pub fn deprecation_json(d: &Deprecation) -> Value {
+    let mut out = Map::new();
+    if let Some(n) = &d.note {
+        out.insert("note".into(), json!(n));
+    }
+    if let Some(r) = &d.replacement {
+        out.insert("replacement".into(), json!(r));
+    }
+    if let Some(s) = &d.since {
+        out.insert("since".into(), json!(s));
+    }
+    Value::Object(out)
+}
+
+/// A doc comment followed by one "Not shown" line per marker.
+pub fn description(doc: Option<&str>, not_shown: &[String]) -> Option<String> {
+    let mut parts: Vec<String> = doc.map(str::to_string).into_iter().collect();
+    parts.extend(not_shown.iter().map(|n| format!("Not shown by the source: {n}.")));
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
