@@ -11,6 +11,7 @@ pub mod ir;
 pub mod lexer;
 mod lower;
 pub mod parser;
+pub mod samples;
 pub mod source;
 pub mod summary;
 

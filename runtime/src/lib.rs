@@ -40,6 +40,48 @@ pub mod serde_helpers {
     }
 }
 
+#[doc(hidden)]
+pub use serde as __serde;
+
+/// Implements `Serialize` and `Deserialize` for a struct derived with
+/// `#[serde(remote = "Self")]`, accepting only JSON objects: a derived impl would also read a
+/// JSON array positionally, which no schema allows.
+#[macro_export]
+macro_rules! json_object {
+    ($ty:ident) => {
+        impl $crate::__serde::Serialize for $ty {
+            fn serialize<S: $crate::__serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                $ty::serialize(self, serializer)
+            }
+        }
+        impl<'de> $crate::__serde::Deserialize<'de> for $ty {
+            fn deserialize<D: $crate::__serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                struct ObjectOnly;
+                impl<'de> $crate::__serde::de::Visitor<'de> for ObjectOnly {
+                    type Value = $ty;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(concat!("a JSON object (", stringify!($ty), ")"))
+                    }
+                    fn visit_map<A: $crate::__serde::de::MapAccess<'de>>(
+                        self,
+                        map: A,
+                    ) -> Result<$ty, A::Error> {
+                        $ty::deserialize($crate::__serde::de::value::MapAccessDeserializer::new(
+                            map,
+                        ))
+                    }
+                }
+                deserializer.deserialize_map(ObjectOnly)
+            }
+        }
+    };
+}
+
 /// For generated open enums: the value of an unknown variant is kept as sent.
 pub trait OpenEnum: Sized {
     /// The known values, in declaration order.

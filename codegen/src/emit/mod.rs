@@ -48,7 +48,10 @@ pub fn generate(spec: &Spec, settings: &Settings) -> Files {
 /// the ids name the files; tools resolve `$ref`s between them locally.
 pub fn schema_base(spec: &Spec) -> String {
     use heck::ToKebabCase;
-    format!("https://schemas.invalid/{}/", spec.service.name.to_kebab_case())
+    format!(
+        "https://schemas.invalid/{}/",
+        spec.service.name.to_kebab_case()
+    )
 }
 
 /// One schema file per model shape, enum, event, endpoint request body and response status.
@@ -65,13 +68,19 @@ pub fn schema_files(spec: &Spec) -> Files {
         style: schema::RefStyle::Files { depth: 1 },
     };
     for (id, shape) in shapes.all() {
-        put(format!("models/{}.json", shapes.name(id, shape)), top.model_schema(id, shape));
+        put(
+            format!("models/{}.json", shapes.name(id, shape)),
+            top.model_schema(id, shape),
+        );
     }
     for e in &spec.enums {
         put(format!("enums/{}.json", e.name), top.enum_schema(e));
     }
     for event in &spec.events {
-        put(format!("events/{}.json", event.name), top.event_schema(event));
+        put(
+            format!("events/{}.json", event.name),
+            top.event_schema(event),
+        );
     }
     let nested = schema::SchemaBuilder {
         spec,
@@ -100,10 +109,11 @@ pub fn schema_files(spec: &Spec) -> Files {
 /// override.
 pub fn all_responses<'a>(spec: &'a Spec, ep: &'a Endpoint) -> impl Iterator<Item = &'a Response> {
     let api_errors = &spec.api(ep.api).errors;
-    ep.responses
-        .iter()
-        .chain(&ep.errors)
-        .chain(api_errors.iter().filter(|e| !ep.errors.iter().any(|o| o.status == e.status)))
+    ep.responses.iter().chain(&ep.errors).chain(
+        api_errors
+            .iter()
+            .filter(|e| !ep.errors.iter().any(|o| o.status == e.status)),
+    )
 }
 
 fn titled(schema: &mut serde_json::Value, title: String) {

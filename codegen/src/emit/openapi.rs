@@ -29,7 +29,10 @@ pub fn documents(spec: &Spec) -> Files {
             endpoints,
             with_events: i == 0,
         };
-        files.insert(format!("openapi/{}.json", api.name), super::json_text(&doc.build()));
+        files.insert(
+            format!("openapi/{}.json", api.name),
+            super::json_text(&doc.build()),
+        );
     }
     files
 }
@@ -45,11 +48,24 @@ struct Document<'a> {
 impl Document<'_> {
     fn build(&self) -> Value {
         let spec = self.spec;
-        let title = spec.service.title.clone().unwrap_or_else(|| spec.service.name.clone());
+        let title = spec
+            .service
+            .title
+            .clone()
+            .unwrap_or_else(|| spec.service.name.clone());
         let mut info = Map::new();
-        info.insert("title".into(), json!(format!("{title}: {} API", self.api.name)));
-        info.insert("version".into(), json!(spec.service.version.clone().unwrap_or_else(|| "0".into())));
-        let info_doc = [self.api.doc.clone(), spec.service.doc.clone()].into_iter().flatten().collect::<Vec<_>>();
+        info.insert(
+            "title".into(),
+            json!(format!("{title}: {} API", self.api.name)),
+        );
+        info.insert(
+            "version".into(),
+            json!(spec.service.version.clone().unwrap_or_else(|| "0".into())),
+        );
+        let info_doc = [self.api.doc.clone(), spec.service.doc.clone()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>();
         if !info_doc.is_empty() {
             info.insert("description".into(), json!(info_doc.join("\n\n")));
         }
@@ -90,7 +106,10 @@ impl Document<'_> {
             .into_iter()
             .map(|name| {
                 let description = format!("The address the document calls `{{{name}}}`.");
-                (name, json!({ "default": "http://localhost:8080", "description": description }))
+                (
+                    name,
+                    json!({ "default": "http://localhost:8080", "description": description }),
+                )
             })
             .collect();
         if variables.is_empty() {
@@ -101,7 +120,11 @@ impl Document<'_> {
     }
 
     fn tags(&self) -> Value {
-        let tags: BTreeSet<&str> = self.endpoints.iter().flat_map(|e| e.tags.iter().map(String::as_str)).collect();
+        let tags: BTreeSet<&str> = self
+            .endpoints
+            .iter()
+            .flat_map(|e| e.tags.iter().map(String::as_str))
+            .collect();
         Value::Array(tags.into_iter().map(|t| json!({ "name": t })).collect())
     }
 
@@ -195,7 +218,10 @@ impl Document<'_> {
         for r in super::all_responses(self.spec, ep) {
             let fallback = if r.status < 400 { "Success." } else { "Error." };
             let mut resp = Map::new();
-            resp.insert("description".into(), json!(r.doc.clone().unwrap_or_else(|| fallback.to_string())));
+            resp.insert(
+                "description".into(),
+                json!(r.doc.clone().unwrap_or_else(|| fallback.to_string())),
+            );
             if let Some(body) = &r.body {
                 resp.insert(
                     "content".into(),
@@ -212,7 +238,12 @@ impl Document<'_> {
         if ep.auth.public {
             return json!([]);
         }
-        let optional: Vec<&str> = ep.auth.optional.iter().map(|id| self.spec.auth(*id).name.as_str()).collect();
+        let optional: Vec<&str> = ep
+            .auth
+            .optional
+            .iter()
+            .map(|id| self.spec.auth(*id).name.as_str())
+            .collect();
         let mut reqs = Vec::new();
         for id in &ep.auth.any_of {
             let name = &self.spec.auth(*id).name;
@@ -253,7 +284,10 @@ impl Document<'_> {
                 s.insert("x-same-as".into(), json!(self.spec.auth(alias).name));
             }
             if let Some(l) = &scheme.lifetime {
-                s.insert("x-lifetime".into(), json!(format!("{} {}", l.amount, l.unit)));
+                s.insert(
+                    "x-lifetime".into(),
+                    json!(format!("{} {}", l.amount, l.unit)),
+                );
             }
             if scheme.single_use {
                 s.insert("x-single-use".into(), json!(true));
@@ -280,7 +314,10 @@ impl Document<'_> {
                 "requestBody".into(),
                 json!({ "required": true, "content": { "application/json": { "schema": self.builder.event_schema(event) } } }),
             );
-            op.insert("responses".into(), json!({ "200": { "description": "Received." } }));
+            op.insert(
+                "responses".into(),
+                json!({ "200": { "description": "Received." } }),
+            );
             if let Some(dep) = &event.deprecated {
                 op.insert("deprecated".into(), json!(true));
                 op.insert("x-deprecation".into(), deprecation_json(dep));
@@ -317,13 +354,23 @@ impl Document<'_> {
                 }
             }
             if let Some(env) = self.spec.envelope {
-                reach.ty(self.spec, self.builder.shapes, &Type::Model(env), Shape::Response);
+                reach.ty(
+                    self.spec,
+                    self.builder.shapes,
+                    &Type::Model(env),
+                    Shape::Response,
+                );
             }
         }
         let mut out = Map::new();
         for (id, shape) in self.builder.shapes.all() {
-            if reach.models.contains(&(id, self.canonical(id, shape))) && self.canonical(id, shape) == shape {
-                out.insert(self.builder.shapes.name(id, shape), self.builder.model_schema(id, shape));
+            if reach.models.contains(&(id, self.canonical(id, shape)))
+                && self.canonical(id, shape) == shape
+            {
+                out.insert(
+                    self.builder.shapes.name(id, shape),
+                    self.builder.model_schema(id, shape),
+                );
             }
         }
         for (i, e) in self.spec.enums.iter().enumerate() {
@@ -336,7 +383,11 @@ impl Document<'_> {
 
     /// Models without variants have one schema, filed under the response shape.
     fn canonical(&self, id: ModelId, shape: Shape) -> Shape {
-        if self.builder.shapes.has_variants(id) { shape } else { Shape::Response }
+        if self.builder.shapes.has_variants(id) {
+            shape
+        } else {
+            Shape::Response
+        }
     }
 }
 
@@ -351,7 +402,14 @@ impl Reach {
     fn ty(&mut self, spec: &Spec, shapes: &Shapes, ty: &Type, shape: Shape) {
         match ty {
             Type::Model(id) => {
-                let key = (*id, if shapes.has_variants(*id) { shape } else { Shape::Response });
+                let key = (
+                    *id,
+                    if shapes.has_variants(*id) {
+                        shape
+                    } else {
+                        Shape::Response
+                    },
+                );
                 if self.models.insert(key) {
                     for f in &spec.model(*id).fields {
                         self.ty(spec, shapes, &f.ty, shape);
@@ -373,7 +431,9 @@ fn gates_json(gates: &[Gate]) -> Value {
         gates
             .iter()
             .map(|g| match g {
-                Gate::Feature(f) => json!({ "feature": f, "note": "Disabled until enabled for the team." }),
+                Gate::Feature(f) => {
+                    json!({ "feature": f, "note": "Disabled until enabled for the team." })
+                }
                 Gate::Plan(p) => json!({ "plan": p }),
             })
             .collect(),
@@ -382,7 +442,9 @@ fn gates_json(gates: &[Gate]) -> Value {
 
 fn paging_json(p: &Paging) -> Value {
     match p {
-        Paging::Page { page, size, items } => json!({ "style": "page", "page": page, "size": size, "items": items }),
+        Paging::Page { page, size, items } => {
+            json!({ "style": "page", "page": page, "size": size, "items": items })
+        }
         Paging::Cursor { param, next, items } => {
             json!({ "style": "cursor", "cursor": param, "next": next, "items": items })
         }

@@ -28,7 +28,9 @@ pub struct SchemaBuilder<'a> {
 impl<'a> SchemaBuilder<'a> {
     fn reference(&self, kind: &str, name: &str) -> Value {
         match &self.style {
-            RefStyle::Files { depth } => json!({ "$ref": format!("{}{kind}/{name}.json", "../".repeat(*depth)) }),
+            RefStyle::Files { depth } => {
+                json!({ "$ref": format!("{}{kind}/{name}.json", "../".repeat(*depth)) })
+            }
             RefStyle::Components => json!({ "$ref": format!("#/components/schemas/{name}") }),
         }
     }
@@ -43,7 +45,9 @@ impl<'a> SchemaBuilder<'a> {
             Type::Primitive(p) => primitive_schema(*p, format),
             Type::Model(id) => self.model_ref(*id, shape),
             Type::Enum(id) => self.reference("enums", &self.spec.enum_(*id).name),
-            Type::List(inner) => json!({ "type": "array", "items": self.type_schema(inner, shape, format) }),
+            Type::List(inner) => {
+                json!({ "type": "array", "items": self.type_schema(inner, shape, format) })
+            }
             Type::Union(types) => {
                 json!({ "anyOf": types.iter().map(|t| self.type_schema(t, shape, format)).collect::<Vec<_>>() })
             }
@@ -133,20 +137,34 @@ impl<'a> SchemaBuilder<'a> {
         } else {
             None
         };
-        let doc = [e.doc.clone(), open_note].into_iter().flatten().collect::<Vec<_>>().join("\n\n");
-        if let Some(doc) = description(Some(&doc).filter(|d| !d.is_empty()).map(|d| d.as_str()), &e.not_shown) {
+        let doc = [e.doc.clone(), open_note]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        if let Some(doc) = description(
+            Some(&doc).filter(|d| !d.is_empty()).map(|d| d.as_str()),
+            &e.not_shown,
+        ) {
             out.insert("description".into(), json!(doc));
         }
         out.insert("type".into(), json!(json_type));
         if e.open {
-            out.insert("anyOf".into(), json!([{ "enum": values }, { "type": json_type }]));
+            out.insert(
+                "anyOf".into(),
+                json!([{ "enum": values }, { "type": json_type }]),
+            );
         } else {
             out.insert("enum".into(), Value::Array(values));
         }
         let deprecated: Map<String, Value> = e
             .values
             .iter()
-            .filter_map(|v| v.deprecated.as_ref().map(|d| (v.name.clone(), deprecation_json(d))))
+            .filter_map(|v| {
+                v.deprecated
+                    .as_ref()
+                    .map(|d| (v.name.clone(), deprecation_json(d)))
+            })
             .collect();
         if !deprecated.is_empty() {
             out.insert("x-deprecated-values".into(), Value::Object(deprecated));
@@ -174,16 +192,25 @@ impl<'a> SchemaBuilder<'a> {
             }
         }
         if let Some(Value::Object(slot)) = properties.get_mut("event_type") {
-            slot.insert("pattern".into(), json!(event_type_pattern(self.spec, event)));
+            slot.insert(
+                "pattern".into(),
+                json!(event_type_pattern(self.spec, event)),
+            );
         }
         let mut out = Map::new();
         out.insert("title".into(), json!(event.name));
-        let doc = [event.doc.clone(), Some(format!("Event type `{}`.", event.pattern))]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join("\n\n");
-        out.insert("description".into(), json!(description(Some(&doc), &event.not_shown)));
+        let doc = [
+            event.doc.clone(),
+            Some(format!("Event type `{}`.", event.pattern)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join("\n\n");
+        out.insert(
+            "description".into(),
+            json!(description(Some(&doc), &event.not_shown)),
+        );
         out.insert("type".into(), json!("object"));
         out.insert("properties".into(), Value::Object(properties));
         out.insert("required".into(), Value::Array(required));
@@ -191,7 +218,12 @@ impl<'a> SchemaBuilder<'a> {
             let map: Map<String, Value> = event
                 .placeholders
                 .iter()
-                .map(|(name, id)| (name.clone(), self.reference("enums", &self.spec.enum_(*id).name)))
+                .map(|(name, id)| {
+                    (
+                        name.clone(),
+                        self.reference("enums", &self.spec.enum_(*id).name),
+                    )
+                })
                 .collect();
             out.insert("x-placeholders".into(), Value::Object(map));
         }
@@ -209,16 +241,23 @@ pub fn event_type_pattern(spec: &Spec, event: &Event) -> String {
     let parts: Vec<String> = event
         .pattern
         .split('.')
-        .map(|seg| match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-            None => regex_escape(seg),
-            Some(name) => match event.placeholders.iter().find(|(n, _)| n == name) {
-                Some((_, id)) if !spec.enum_(*id).open => {
-                    let values: Vec<String> = spec.enum_(*id).values.iter().map(|v| regex_escape(&v.name)).collect();
-                    format!("({})", values.join("|"))
-                }
-                _ => "[A-Za-z0-9_]+".to_string(),
+        .map(
+            |seg| match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                None => regex_escape(seg),
+                Some(name) => match event.placeholders.iter().find(|(n, _)| n == name) {
+                    Some((_, id)) if !spec.enum_(*id).open => {
+                        let values: Vec<String> = spec
+                            .enum_(*id)
+                            .values
+                            .iter()
+                            .map(|v| regex_escape(&v.name))
+                            .collect();
+                        format!("({})", values.join("|"))
+                    }
+                    _ => "[A-Za-z0-9_]+".to_string(),
+                },
             },
-        })
+        )
         .collect();
     format!("^{}$", parts.join("\\."))
 }
@@ -227,7 +266,10 @@ fn regex_escape(s: &str) -> String {
     s.chars()
         .flat_map(|c| {
             let special = "\\.+*?()|[]{}^$".contains(c);
-            special.then_some('\\').into_iter().chain(std::iter::once(c))
+            special
+                .then_some('\\')
+                .into_iter()
+                .chain(std::iter::once(c))
         })
         .collect()
 }
@@ -240,13 +282,17 @@ fn primitive_schema(p: Primitive, format: bool) -> Value {
         Primitive::Bool => json!({ "type": "boolean" }),
         Primitive::Object => json!({ "type": "object" }),
         Primitive::Any => json!({}),
-        Primitive::TimeZone => json!({ "type": "string", "pattern": TIMEZONE_PATTERN, "x-format": "iana-time-zone" }),
-        Primitive::Uuid | Primitive::Date | Primitive::DateTime | Primitive::Email | Primitive::Uri => {
-            match p.format().filter(|_| format) {
-                Some(f) => json!({ "type": "string", "format": f }),
-                None => json!({ "type": "string" }),
-            }
+        Primitive::TimeZone => {
+            json!({ "type": "string", "pattern": TIMEZONE_PATTERN, "x-format": "iana-time-zone" })
         }
+        Primitive::Uuid
+        | Primitive::Date
+        | Primitive::DateTime
+        | Primitive::Email
+        | Primitive::Uri => match p.format().filter(|_| format) {
+            Some(f) => json!({ "type": "string", "format": f }),
+            None => json!({ "type": "string" }),
+        },
     }
 }
 
@@ -276,32 +322,45 @@ fn add_constraints(obj: &mut Map<String, Value>, c: &Constraints) {
         put("maxItems", json!(n));
     }
     if !c.one_of.is_empty() {
-        put("enum", Value::Array(c.one_of.iter().map(literal_json).collect()));
+        put(
+            "enum",
+            Value::Array(c.one_of.iter().map(literal_json).collect()),
+        );
     }
 }
 
 /// Lets `null` through: by widening `type` where there is one, else with `anyOf`.
 fn make_nullable(schema: &mut Value) {
-    let Some(obj) = schema.as_object_mut() else { return };
+    let Some(obj) = schema.as_object_mut() else {
+        return;
+    };
     if obj.is_empty() || (obj.len() == 1 && obj.contains_key("description")) {
         return; // already any value
     }
-    if let Some(Value::String(t)) = obj.get("type").cloned() {
-        if !obj.contains_key("$ref") && !obj.contains_key("anyOf") {
-            obj.insert("type".into(), json!([t, "null"]));
-            if let Some(Value::Array(values)) = obj.get_mut("enum") {
-                values.push(Value::Null);
-            }
-            return;
+    if let Some(Value::String(t)) = obj.get("type").cloned()
+        && !obj.contains_key("$ref")
+        && !obj.contains_key("anyOf")
+    {
+        obj.insert("type".into(), json!([t, "null"]));
+        if let Some(Value::Array(values)) = obj.get_mut("enum") {
+            values.push(Value::Null);
         }
+        return;
     }
     let inner = std::mem::take(obj);
-    obj.insert("anyOf".into(), json!([Value::Object(inner), { "type": "null" }]));
+    obj.insert(
+        "anyOf".into(),
+        json!([Value::Object(inner), { "type": "null" }]),
+    );
 }
 
 /// Whole numbers print as integers, so `10` stays `10` rather than `10.0`.
 fn number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9.0e15 { json!(n as i64) } else { json!(n) }
+    if n.fract() == 0.0 && n.abs() < 9.0e15 {
+        json!(n as i64)
+    } else {
+        json!(n)
+    }
 }
 
 pub fn literal_json(l: &Literal) -> Value {
@@ -332,6 +391,10 @@ pub fn deprecation_json(d: &Deprecation) -> Value {
 /// A doc comment followed by one "Not shown" line per marker.
 pub fn description(doc: Option<&str>, not_shown: &[String]) -> Option<String> {
     let mut parts: Vec<String> = doc.map(str::to_string).into_iter().collect();
-    parts.extend(not_shown.iter().map(|n| format!("Not shown by the source: {n}.")));
+    parts.extend(
+        not_shown
+            .iter()
+            .map(|n| format!("Not shown by the source: {n}.")),
+    );
     (!parts.is_empty()).then(|| parts.join("\n\n"))
 }

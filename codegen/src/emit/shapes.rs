@@ -26,12 +26,18 @@ impl<'a> Shapes<'a> {
         loop {
             let before = with_variants.len();
             for (i, m) in spec.models.iter().enumerate() {
-                if m.fields.iter().any(|f| refers_to_any(&f.ty, &with_variants)) {
+                if m.fields
+                    .iter()
+                    .any(|f| refers_to_any(&f.ty, &with_variants))
+                {
                     with_variants.insert(ModelId(i as u32));
                 }
             }
             if with_variants.len() == before {
-                return Shapes { spec, with_variants };
+                return Shapes {
+                    spec,
+                    with_variants,
+                };
             }
         }
     }
@@ -45,11 +51,15 @@ impl<'a> Shapes<'a> {
     pub fn name(&self, id: ModelId, shape: Shape) -> String {
         let model = self.spec.model(id);
         if shape == Shape::Request && self.has_variants(id) {
-            let taken = |n: &str| self.spec.model_named(n).is_some() || self.spec.enum_named(n).is_some();
-            return [format!("{}Request", model.name), format!("{}Input", model.name)]
-                .into_iter()
-                .find(|n| !taken(n))
-                .unwrap_or_else(|| format!("{}RequestShape", model.name));
+            let taken =
+                |n: &str| self.spec.model_named(n).is_some() || self.spec.enum_named(n).is_some();
+            return [
+                format!("{}Request", model.name),
+                format!("{}Input", model.name),
+            ]
+            .into_iter()
+            .find(|n| !taken(n))
+            .unwrap_or_else(|| format!("{}RequestShape", model.name));
         }
         model.name.clone()
     }

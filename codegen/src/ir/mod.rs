@@ -491,7 +491,9 @@ pub fn placeholders(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = text;
     while let Some(start) = rest.find('{') {
-        let Some(len) = rest[start..].find('}') else { break };
+        let Some(len) = rest[start..].find('}') else {
+            break;
+        };
         out.push(rest[start + 1..start + len].to_string());
         rest = &rest[start + len + 1..];
     }

@@ -10,8 +10,13 @@ use quote::quote;
 pub const UNKNOWN_VARIANT: &str = "UnknownValue";
 
 pub fn enum_items(e: &Enum, rt: &TokenStream) -> TokenStream {
-    let _ = rt;
     let name = type_ident(&e.name);
+    let validate = quote! {
+        /// Serde already checked the value; an enum has nothing more to validate.
+        impl #rt::Validate for #name {
+            fn validate_at(&self, _path: &mut Vec<#rt::PathSegment>, _out: &mut Vec<#rt::Violation>) {}
+        }
+    };
     let values: Vec<&str> = e.values.iter().map(|v| v.name.as_str()).collect();
     let variants = variant_idents(&values, UNKNOWN_VARIANT);
     let docs: Vec<Vec<String>> = e
@@ -54,10 +59,11 @@ pub fn enum_items(e: &Enum, rt: &TokenStream) -> TokenStream {
     for ns in &e.not_shown {
         doc.push(format!(" Not shown by the source: {ns}."));
     }
-    match e.repr {
+    let items = match e.repr {
         EnumRepr::String => string_enum(e, &name, &values, &variants, &docs, &deprecated, &doc),
         EnumRepr::Int => int_enum(e, &name, &values, &variants, &doc),
-    }
+    };
+    quote!(#items #validate)
 }
 
 fn string_enum(

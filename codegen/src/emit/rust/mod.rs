@@ -11,8 +11,8 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::BTreeMap;
 
-pub use super::shapes::{Shape, in_shape};
 use super::shapes::Shapes;
+pub use super::shapes::{Shape, in_shape};
 
 /// Settings of the Rust emitter.
 #[derive(Clone, Debug)]
@@ -85,6 +85,7 @@ impl<'a> RustModels<'a> {
         }
         self.unions = unions;
         items.push(self.defaults_module());
+        items.push(self.registry());
         let tokens = quote!(#(#items)*);
         syn::parse2(tokens).expect("generated models parse as Rust")
     }
@@ -107,14 +108,17 @@ impl<'a> RustModels<'a> {
         });
         let deprecated = model.deprecated.as_ref().map(deprecated_attr);
         let validate = validate::impl_validate(self, &name, &fields, model, shape);
+        let rt = &self.rt;
         quote! {
             #(#[doc = #doc])*
             #deprecated
             #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+            #[serde(remote = "Self")]
             pub struct #name {
                 #(#field_tokens)*
                 #extra
             }
+            #rt::json_object!(#name);
             #validate
         }
     }
@@ -125,15 +129,20 @@ impl<'a> RustModels<'a> {
             let wire = &f.name;
             quote!(#[serde(rename = #wire)])
         });
-        let inner = self.value_type(
-            &f.ty,
-            shape,
-            &format!(
-                "{}{}",
-                model.name,
-                heck::ToUpperCamelCase::to_upper_camel_case(f.name.as_str())
-            ),
+        let hint = format!(
+            "{}{}",
+            model.name,
+            heck::ToUpperCamelCase::to_upper_camel_case(f.name.as_str())
         );
+        let inner = match &f.ty {
+            // A format enforced on requests only is a plain string in responses.
+            Type::Primitive(p)
+                if p.format().is_some() && !super::shapes::format_applies(f, shape) =>
+            {
+                quote!(String)
+            }
+            ty => self.value_type(ty, shape, &hint),
+        };
         let (ty, serde_attr) = self.presence_wrap(inner, f, &model.name);
         let docs = field_doc(f);
         let deprecated = f.deprecated.as_ref().map(deprecated_attr);
@@ -252,6 +261,59 @@ impl<'a> RustModels<'a> {
             Type::List(inner) => format!("{}List", self.type_label(inner)),
             Type::Union(_) => "Union".to_string(),
             Type::NotShown(_) => "Value".to_string(),
+        }
+    }
+
+    /// Dispatch by schema name, so tools can parse and validate a JSON value as a type
+    /// chosen at run time (a request body, a response under test).
+    fn registry(&self) -> TokenStream {
+        let rt = &self.rt;
+        let mut names = Vec::new();
+        let mut idents = Vec::new();
+        for (id, shape) in self.shapes.all() {
+            names.push(self.shapes.name(id, shape));
+            idents.push(self.struct_name(id, shape));
+        }
+        for e in &self.spec.enums {
+            names.push(e.name.clone());
+            idents.push(type_ident(&e.name));
+        }
+        quote! {
+            /// Every model shape and enum, by the name of its schema.
+            pub const TYPE_NAMES: &[&str] = &[#(#names),*];
+
+            /// Parses `value` as the named type and validates it; `None` for an unknown name.
+            /// Errors are serde's message or every `validate()` violation.
+            pub fn parse_and_validate(name: &str, value: &serde_json::Value) -> Option<Result<(), Vec<String>>> {
+                fn run<T: serde::de::DeserializeOwned + #rt::Validate>(value: &serde_json::Value) -> Result<(), Vec<String>> {
+                    let parsed = T::deserialize(value).map_err(|e| vec![e.to_string()])?;
+                    parsed.validate().map_err(|violations| violations.iter().map(ToString::to_string).collect())
+                }
+                Some(match name {
+                    #(#names => run::<#idents>(value),)*
+                    _ => return None,
+                })
+            }
+
+            /// Parses `value` as the named type, writes it back, parses that again and checks
+            /// both parses are equal; returns what was written. `None` for an unknown name.
+            pub fn round_trip(name: &str, value: &serde_json::Value) -> Option<Result<serde_json::Value, String>> {
+                fn run<T: serde::de::DeserializeOwned + Serialize + PartialEq + std::fmt::Debug>(
+                    value: &serde_json::Value,
+                ) -> Result<serde_json::Value, String> {
+                    let first = T::deserialize(value).map_err(|e| e.to_string())?;
+                    let written = serde_json::to_value(&first).map_err(|e| e.to_string())?;
+                    let second = T::deserialize(&written).map_err(|e| format!("re-reading {written}: {e}"))?;
+                    if first != second {
+                        return Err(format!("{first:?} came back as {second:?}"));
+                    }
+                    Ok(written)
+                }
+                Some(match name {
+                    #(#names => run::<#idents>(value),)*
+                    _ => return None,
+                })
+            }
         }
     }
 

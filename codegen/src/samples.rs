@@ -1,0 +1,411 @@
+//! Instances of a spec's types, valid and invalid, derived from the IR alone: a full and a
+//! minimal valid instance of each model shape, then one mutation per field and constraint,
+//! each labelled with whether a conforming implementation must accept it. The schema/serde
+//! agreement tests and the conformance runner's negative cases are built from them.
+
+use crate::emit::shapes::{Shape, Shapes, format_applies, in_shape};
+use crate::ir::*;
+use serde_json::{Map, Value, json};
+
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub value: Value,
+    pub valid: bool,
+    /// What the sample exercises, for failure messages.
+    pub what: String,
+}
+
+pub struct Samples<'a> {
+    spec: &'a Spec,
+    shapes: &'a Shapes<'a>,
+}
+
+const STRING_CANDIDATES: &[&str] = &["text", "Abc 1", "a", "0123456789", "x-1_2", "Europe/Paris"];
+
+impl<'a> Samples<'a> {
+    pub fn new(spec: &'a Spec, shapes: &'a Shapes<'a>) -> Self {
+        Samples { spec, shapes }
+    }
+
+    /// Every sample of one model shape.
+    pub fn model(&self, id: ModelId, shape: Shape) -> Vec<Sample> {
+        let model = self.spec.model(id);
+        let full = self.instance(id, shape, true, 0);
+        let mut out = vec![
+            Sample {
+                value: full.clone(),
+                valid: true,
+                what: "every field set".into(),
+            },
+            Sample {
+                value: self.instance(id, shape, false, 0),
+                valid: true,
+                what: "required fields only".into(),
+            },
+        ];
+        let mut extra = full.clone();
+        extra["x_unlisted_field"] = json!("kept or ignored");
+        out.push(Sample {
+            value: extra,
+            valid: true,
+            what: "an unlisted field".into(),
+        });
+        out.push(Sample {
+            value: json!([]),
+            valid: false,
+            what: "an array instead of an object".into(),
+        });
+        let positional: Vec<Value> = full
+            .as_object()
+            .map(|o| o.values().cloned().collect())
+            .unwrap_or_default();
+        out.push(Sample {
+            value: Value::Array(positional),
+            valid: false,
+            what: "the fields as an array".into(),
+        });
+        for f in model.fields.iter().filter(|f| in_shape(f, shape)) {
+            self.field_mutations(&full, f, shape, &mut out);
+        }
+        for f in model.fields.iter().filter(|f| !in_shape(f, shape)) {
+            // A field of the other shape is just an unlisted field here.
+            let mut v = full.clone();
+            v[&f.name] = json!("from the other shape");
+            out.push(Sample {
+                value: v,
+                valid: true,
+                what: format!("{} belongs to the other shape", f.name),
+            });
+        }
+        out
+    }
+
+    /// Every sample of an enum.
+    pub fn enum_(&self, e: &Enum) -> Vec<Sample> {
+        let mut out: Vec<Sample> = e
+            .values
+            .iter()
+            .map(|v| Sample {
+                value: enum_value(e, &v.name),
+                valid: true,
+                what: format!("value {}", v.name),
+            })
+            .collect();
+        let unknown = match e.repr {
+            EnumRepr::String => json!("value_not_in_the_spec"),
+            EnumRepr::Int => json!(987654),
+        };
+        out.push(Sample {
+            value: unknown,
+            valid: e.open,
+            what: "an unknown value".into(),
+        });
+        let wrong = match e.repr {
+            EnumRepr::String => json!(12),
+            EnumRepr::Int => json!("12"),
+        };
+        out.push(Sample {
+            value: wrong,
+            valid: false,
+            what: "a value of the wrong type".into(),
+        });
+        out
+    }
+
+    fn field_mutations(&self, full: &Value, f: &Field, shape: Shape, out: &mut Vec<Sample>) {
+        let name = &f.name;
+        let with = |v: Value| {
+            let mut m = full.clone();
+            m[name] = v;
+            m
+        };
+        let mut without = full.clone();
+        if let Some(obj) = without.as_object_mut() {
+            obj.remove(name);
+        }
+        out.push(Sample {
+            value: without,
+            valid: f.presence.may_be_absent(),
+            what: format!("{name} absent"),
+        });
+        let null_ok = f.presence.may_be_null() || accepts_null(&f.ty);
+        out.push(Sample {
+            value: with(Value::Null),
+            valid: null_ok,
+            what: format!("{name} null"),
+        });
+        if let Some(wrong) = wrong_type(&f.ty) {
+            out.push(Sample {
+                value: with(wrong),
+                valid: false,
+                what: format!("{name} of the wrong type"),
+            });
+        }
+        for (v, valid, what) in
+            self.value_mutations(&f.ty, &f.constraints, format_applies(f, shape))
+        {
+            out.push(Sample {
+                value: with(v),
+                valid,
+                what: format!("{name}: {what}"),
+            });
+        }
+    }
+
+    /// Values of a field's type that test its constraints, formats and enum openness.
+    fn value_mutations(
+        &self,
+        ty: &Type,
+        c: &Constraints,
+        format: bool,
+    ) -> Vec<(Value, bool, String)> {
+        let mut out = Vec::new();
+        match ty {
+            Type::Primitive(p) if p.is_numeric() => {
+                let step = if *p == Primitive::Int { 1.0 } else { 0.5 };
+                if let Some(min) = c.minimum {
+                    out.push((
+                        number(min - step, *p),
+                        false,
+                        format!("below the minimum {min}"),
+                    ));
+                    out.push((
+                        number(min, *p),
+                        c.one_of.is_empty() || one_of_has(c, min),
+                        format!("at the minimum {min}"),
+                    ));
+                }
+                if let Some(max) = c.maximum {
+                    out.push((
+                        number(max + step, *p),
+                        false,
+                        format!("above the maximum {max}"),
+                    ));
+                }
+                if !c.one_of.is_empty() {
+                    out.push((
+                        number(13.0, *p),
+                        one_of_has(c, 13.0),
+                        "outside the allowed set".into(),
+                    ));
+                }
+                if *p == Primitive::Int {
+                    out.push((json!(1.5), false, "a fraction for an integer".into()));
+                }
+            }
+            Type::Primitive(p) if p.is_string_like() => {
+                if let Some(min) = c.min_length.filter(|m| *m > 0) {
+                    out.push((
+                        json!("a".repeat(min as usize - 1)),
+                        false,
+                        format!("shorter than {min}"),
+                    ));
+                }
+                if let Some(max) = c.max_length {
+                    let long = "a".repeat(max as usize + 1);
+                    out.push((json!(long), false, format!("longer than {max}")));
+                }
+                if let Some(pattern) = &c.pattern
+                    && let Ok(re) = regex::Regex::new(pattern)
+                {
+                    for bad in ["!!!", "<>{}", "\u{1F600}", ""] {
+                        if !re.is_match(bad) && self_consistent_len(bad, c) {
+                            out.push((
+                                json!(bad),
+                                false,
+                                format!("{bad:?} does not match the pattern"),
+                            ));
+                            break;
+                        }
+                    }
+                }
+                if !c.one_of.is_empty() {
+                    out.push((
+                        json!("not_in_the_set"),
+                        false,
+                        "outside the allowed set".into(),
+                    ));
+                }
+                if let Some((bad, label)) = bad_format(*p) {
+                    let enforced = format || *p == Primitive::TimeZone;
+                    let valid = !enforced && c.pattern.is_none();
+                    out.push((json!(bad), valid, label.to_string()));
+                }
+            }
+            Type::Enum(id) => {
+                let e = self.spec.enum_(*id);
+                let unknown = match e.repr {
+                    EnumRepr::String => json!("value_not_in_the_spec"),
+                    EnumRepr::Int => json!(987654),
+                };
+                out.push((unknown, e.open, format!("an unknown {} value", e.name)));
+            }
+            Type::List(inner) => {
+                if let Some(min) = c.min_items.filter(|m| *m > 0) {
+                    let items = vec![self.value(inner, Shape::Request, true, 1); min as usize - 1];
+                    out.push((
+                        Value::Array(items),
+                        false,
+                        format!("fewer than {min} items"),
+                    ));
+                }
+                if let Some(max) = c.max_items {
+                    let items = vec![self.value(inner, Shape::Request, true, 1); max as usize + 1];
+                    out.push((Value::Array(items), false, format!("more than {max} items")));
+                }
+                if let Some(wrong) = wrong_type(inner) {
+                    out.push((json!([wrong]), false, "an item of the wrong type".into()));
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// A valid instance of a model shape: every field (`full`) or required ones only.
+    pub fn instance(&self, id: ModelId, shape: Shape, full: bool, depth: usize) -> Value {
+        let model = self.spec.model(id);
+        let mut obj = Map::new();
+        for f in model.fields.iter().filter(|f| in_shape(f, shape)) {
+            if !full && f.presence.may_be_absent() {
+                continue;
+            }
+            if depth > 6 && f.presence.may_be_absent() {
+                continue;
+            }
+            obj.insert(f.name.clone(), self.field_value(f, shape, full, depth));
+        }
+        Value::Object(obj)
+    }
+
+    fn field_value(&self, f: &Field, shape: Shape, full: bool, depth: usize) -> Value {
+        let c = &f.constraints;
+        match &f.ty {
+            Type::Primitive(p) if p.is_numeric() => {
+                if let Some(first) = c.one_of.first() {
+                    return crate::emit::schema::literal_json(first);
+                }
+                let lo = c.minimum.unwrap_or(f64::MIN);
+                let hi = c.maximum.unwrap_or(f64::MAX);
+                let preferred: f64 = if *p == Primitive::Int { 7.0 } else { 7.5 };
+                number(preferred.clamp(lo, hi), *p)
+            }
+            Type::Primitive(p) if p.is_string_like() && (!c.is_empty()) => {
+                if let Some(Literal::String(first)) = c.one_of.first() {
+                    return json!(first);
+                }
+                let base = match self.value(&f.ty, shape, full, depth + 1) {
+                    Value::String(s) => s,
+                    _ => String::new(),
+                };
+                let re = c.pattern.as_deref().and_then(|p| regex::Regex::new(p).ok());
+                let mut candidates = vec![base];
+                candidates.extend(STRING_CANDIDATES.iter().map(|s| s.to_string()));
+                let fits = |s: &str| {
+                    re.as_ref().is_none_or(|r| r.is_match(s)) && self_consistent_len(s, c)
+                };
+                let chosen = candidates.into_iter().find(|s| fits(s));
+                json!(chosen.unwrap_or_else(|| "a".repeat(c.min_length.unwrap_or(1) as usize)))
+            }
+            Type::List(inner) => {
+                let n = c.min_items.unwrap_or(1).max(1) as usize;
+                let n = if depth > 6 {
+                    c.min_items.unwrap_or(0) as usize
+                } else {
+                    n
+                };
+                Value::Array(vec![self.value(inner, shape, full, depth + 1); n])
+            }
+            ty => self.value(ty, shape, full, depth + 1),
+        }
+    }
+
+    fn value(&self, ty: &Type, shape: Shape, full: bool, depth: usize) -> Value {
+        match ty {
+            Type::Primitive(p) => match p {
+                Primitive::String => json!("text"),
+                Primitive::Int => json!(7),
+                Primitive::Number => json!(7.5),
+                Primitive::Bool => json!(true),
+                Primitive::Uuid => json!("0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a"),
+                Primitive::Date => json!("2024-02-29"),
+                Primitive::DateTime => json!("2024-05-01T12:00:00Z"),
+                Primitive::Email => json!("patient@example.com"),
+                Primitive::Uri => json!("https://example.com/logo.png"),
+                Primitive::TimeZone => json!("Europe/Paris"),
+                Primitive::Object => json!({ "key": 1 }),
+                Primitive::Any => json!({ "any": [1, "two"] }),
+            },
+            Type::Model(id) => self.instance(*id, shape, full, depth + 1),
+            Type::Enum(id) => {
+                let e = self.spec.enum_(*id);
+                e.values
+                    .first()
+                    .map_or(json!("value_not_in_the_spec"), |v| enum_value(e, &v.name))
+            }
+            Type::List(inner) => json!([self.value(inner, shape, full, depth + 1)]),
+            Type::Union(types) => types
+                .first()
+                .map_or(Value::Null, |t| self.value(t, shape, full, depth + 1)),
+            Type::NotShown(_) => json!({ "shape": "not shown" }),
+        }
+    }
+
+    pub fn shapes(&self) -> &Shapes<'a> {
+        self.shapes
+    }
+}
+
+fn enum_value(e: &Enum, name: &str) -> Value {
+    match e.repr {
+        EnumRepr::String => json!(name),
+        EnumRepr::Int => json!(name.parse::<i64>().unwrap_or_default()),
+    }
+}
+
+fn number(n: f64, p: Primitive) -> Value {
+    if p == Primitive::Int {
+        json!(n as i64)
+    } else {
+        json!(n)
+    }
+}
+
+fn one_of_has(c: &Constraints, n: f64) -> bool {
+    c.one_of.iter().any(|l| l.as_f64() == Some(n))
+}
+
+fn self_consistent_len(s: &str, c: &Constraints) -> bool {
+    let len = s.chars().count() as u64;
+    c.min_length.is_none_or(|m| len >= m) && c.max_length.is_none_or(|m| len <= m)
+}
+
+/// Types that accept `null` whatever the field's presence: any value, and not-shown shapes.
+fn accepts_null(ty: &Type) -> bool {
+    matches!(ty, Type::Primitive(Primitive::Any) | Type::NotShown(_))
+}
+
+/// A JSON value of another type than `ty`, if `ty` rejects anything.
+fn wrong_type(ty: &Type) -> Option<Value> {
+    Some(match ty {
+        Type::Primitive(Primitive::Any) | Type::NotShown(_) => return None,
+        Type::Primitive(Primitive::Bool) => json!("yes"),
+        Type::Primitive(p) if p.is_numeric() => json!("12"),
+        Type::Primitive(Primitive::Object) | Type::Model(_) => json!("an object was expected"),
+        Type::Primitive(_) => json!(12345),
+        Type::Enum(_) => json!(true),
+        Type::List(_) => json!({ "not": "a list" }),
+        Type::Union(_) => json!({ "not": "any alternative" }),
+    })
+}
+
+fn bad_format(p: Primitive) -> Option<(&'static str, &'static str)> {
+    Some(match p {
+        Primitive::Uuid => ("0b5e4a3c6a5f4a449c431f2e3d4c5b6a", "a uuid without hyphens"),
+        Primitive::Date => ("2024-02-30", "a date that does not exist"),
+        Primitive::DateTime => ("2024-05-01 12:00:00Z", "a date-time with a space"),
+        Primitive::Email => ("not-an-email", "not an e-mail address"),
+        Primitive::TimeZone => ("not a zone", "not a time zone identifier"),
+        _ => return None,
+    })
+}
