@@ -1,0 +1,134 @@
+//! `include_spec!("path/to/spec.covenant")`: the models `covenant generate` writes, expanded
+//! in place at compile time. Thin by design: parsing, validation and emission are
+//! `covenant-codegen`'s, so the macro and the CLI cannot disagree.
+//!
+//! The path is relative to the file that invokes the macro, as with `include_str!`. The
+//! invoking crate needs `covenant-runtime`, `serde`, `serde_json` and `regex`.
+
+use proc_macro::TokenStream;
+use proc_macro2::Span;
+use std::path::{Path, PathBuf};
+use syn::LitStr;
+
+/// Expands to the models of a spec: one struct per model and shape, one enum per enum,
+/// `validate()`, and the name-based `parse_and_validate`.
+///
+/// ```ignore
+/// mod shop {
+///     covenant_macros::include_spec!("../spec/examples/bookshop.covenant");
+/// }
+/// ```
+#[proc_macro]
+pub fn include_spec(input: TokenStream) -> TokenStream {
+    let literal = syn::parse_macro_input!(input as LitStr);
+    let base = literal
+        .span()
+        .unwrap()
+        .local_file()
+        .and_then(|file| file.parent().map(Path::to_path_buf));
+    match expand(&literal, base) {
+        Ok(tokens) => tokens.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// The expansion, or a compile error at the literal. `base` is the invoking file's folder.
+fn expand(literal: &LitStr, base: Option<PathBuf>) -> syn::Result<proc_macro2::TokenStream> {
+    let written = literal.value();
+    let path = resolve(&written, base);
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        syn::Error::new(
+            literal.span(),
+            format!("cannot read spec `{written}` (relative to this file): {e}"),
+        )
+    })?;
+    let file = covenant_codegen::SourceFile::new(written.clone(), text);
+    let checked = covenant_codegen::check_source(&file);
+    let Some(spec) = checked.spec else {
+        return Err(spec_error(literal.span(), &file, &checked.diagnostics));
+    };
+    let settings = covenant_codegen::emit::rust::RustSettings::default();
+    let models = covenant_codegen::emit::rust::RustModels::new(&spec, &settings).file();
+    let tracked = path.display().to_string();
+    Ok(quote::quote! {
+        #models
+        // Rebuild when the spec changes.
+        const _: &[u8] = include_bytes!(#tracked);
+    })
+}
+
+/// The spec's diagnostics as one compile error: the first problem's `file:line:col` and
+/// message on the first line, the rendered diagnostics below.
+fn spec_error(
+    span: Span,
+    file: &covenant_codegen::SourceFile,
+    diags: &covenant_codegen::Diagnostics,
+) -> syn::Error {
+    let first = diags.items.iter().find(|d| d.is_error());
+    let headline = match first {
+        Some(d) => format!("invalid spec: {}: {}", file.location(d.span), d.message),
+        None => "invalid spec".to_string(),
+    };
+    syn::Error::new(
+        span,
+        format!("{headline}\n\n{}", diags.render(file).trim_end()),
+    )
+}
+
+fn resolve(written: &str, base: Option<PathBuf>) -> PathBuf {
+    let written = Path::new(written);
+    if written.is_absolute() {
+        return written.to_path_buf();
+    }
+    let base = base
+        .unwrap_or_else(|| PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default()));
+    base.join(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest_dir() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    }
+
+    #[test]
+    fn expansion_equals_the_checked_in_generated_models() {
+        let literal = LitStr::new("../spec/health.covenant", Span::call_site());
+        let tokens = expand(&literal, Some(manifest_dir())).expect("the service spec expands");
+        let mut file: syn::File = syn::parse2(tokens).expect("the expansion parses");
+        let tracker = file
+            .items
+            .pop()
+            .expect("the include_bytes! tracker comes last");
+        assert!(
+            quote::quote!(#tracker)
+                .to_string()
+                .contains("include_bytes")
+        );
+        let expanded = prettyplease::unparse(&file);
+        let checked_in =
+            std::fs::read_to_string(manifest_dir().join("../generated/src/models.rs")).unwrap();
+        let body = checked_in.split_once("\n\n").map(|(_, body)| body).unwrap();
+        assert!(
+            expanded == body,
+            "the macro and `covenant generate` disagree; run `cargo run -- generate`"
+        );
+    }
+
+    #[test]
+    fn spec_errors_name_the_location() {
+        let dir = std::env::temp_dir().join(format!("covenant-macro-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("bad.covenant"), "model A {\n    b: Missing\n}\n").unwrap();
+        let literal = LitStr::new("bad.covenant", Span::call_site());
+        let message = expand(&literal, Some(dir.clone())).unwrap_err().to_string();
+        assert!(
+            message.starts_with("invalid spec: bad.covenant:2:8: unknown type `Missing`"),
+            "{message}"
+        );
+        assert!(message.contains("--> bad.covenant:2:8"), "{message}");
+        std::fs::remove_dir_all(dir).ok();
+    }
+}

@@ -1,0 +1,4 @@
+const PATH: &str = "spec.covenant";
+covenant_macros::include_spec!(PATH);
+
+fn main() {}

@@ -1,0 +1,3 @@
+covenant_macros::include_spec!("fixtures/syntax.covenant");
+
+fn main() {}

@@ -1,0 +1,3 @@
+covenant_macros::include_spec!("fixtures/unknown_type.covenant");
+
+fn main() {}
