@@ -88,3 +88,118 @@ fn check_rejects_binary_garbage_without_panicking() {
     assert!(stderr.contains("cannot read"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A scratch copy of the spec and of generated/, so tests can edit them.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("covenant-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("spec")).unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(
+        root.join("spec/health.covenant"),
+        dir.join("spec/health.covenant"),
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn generate_check_passes_on_the_checked_in_output() {
+    let (code, stdout, stderr) = covenant(&["generate", "--check"]);
+    assert_eq!(code, 0, "generated/ is stale: {stderr}");
+    assert!(stdout.contains("up to date"), "{stdout}");
+}
+
+#[test]
+fn generate_is_byte_stable_and_check_catches_every_kind_of_drift() {
+    let dir = scratch("generate");
+    let spec = dir.join("spec/health.covenant");
+    let out = dir.join("out");
+    let args = |check: bool| {
+        let mut a = vec![
+            "generate",
+            "--spec",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if check {
+            a.push("--check");
+        }
+        a.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let run = |a: Vec<String>| covenant(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let (code, _, stderr) = run(args(true));
+    assert_eq!(code, 1, "an empty folder is stale");
+    assert!(stderr.contains("missing  src/models.rs"), "{stderr}");
+    assert_eq!(run(args(false)).0, 0);
+    let first = std::fs::read_to_string(out.join("openapi/main.json")).unwrap();
+    let (code, stdout, _) = run(args(false));
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("0 written, 0 removed"),
+        "a second run changes nothing: {stdout}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("openapi/main.json")).unwrap(),
+        first
+    );
+    assert_eq!(run(args(true)).0, 0);
+
+    // One field changes: the check fails and names the Rust, schema and OpenAPI files.
+    let text = std::fs::read_to_string(&spec).unwrap();
+    std::fs::write(
+        &spec,
+        text.replace(
+            "    member_id: string\n",
+            "    member_id: string\n    plan_code?: string\n",
+        ),
+    )
+    .unwrap();
+    let (code, _, stderr) = run(args(true));
+    assert_eq!(code, 1);
+    for stale in [
+        "src/models.rs",
+        "schemas/models/InsuranceRecord.json",
+        "openapi/main.json",
+    ] {
+        assert!(
+            stderr.contains(&format!("differs  {stale}")),
+            "{stale} not reported: {stderr}"
+        );
+    }
+    // A file generation no longer writes is reported, then removed.
+    std::fs::write(out.join("schemas/models/Gone.json"), "{}").unwrap();
+    let (_, _, stderr) = run(args(true));
+    assert!(
+        stderr.contains("extra    schemas/models/Gone.json"),
+        "{stderr}"
+    );
+    assert_eq!(run(args(false)).0, 0);
+    assert!(!out.join("schemas/models/Gone.json").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn generate_refuses_an_invalid_spec_and_writes_nothing() {
+    let dir = scratch("invalid");
+    let spec = dir.join("spec/health.covenant");
+    let text = std::fs::read_to_string(&spec).unwrap();
+    std::fs::write(
+        &spec,
+        text.replace("payor_code: string", "payor_code: strin"),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let (code, _, stderr) = covenant(&[
+        "generate",
+        "--spec",
+        spec.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("unknown type `strin`"), "{stderr}");
+    assert!(!out.exists(), "nothing is written for an invalid spec");
+    std::fs::remove_dir_all(&dir).ok();
+}
