@@ -351,6 +351,11 @@ impl<'a> Samples<'a> {
         }
     }
 
+    /// A full, valid example of a value of `ty`.
+    pub fn example(&self, ty: &Type, shape: Shape) -> Value {
+        self.value(ty, shape, true, 0)
+    }
+
     pub fn shapes(&self) -> &Shapes<'a> {
         self.shapes
     }

@@ -264,13 +264,13 @@ impl rt::Validate for CreateUserRequest {
 }
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
-pub struct CreateUserResponse {
+pub struct CreateUserResult {
     pub user_id: rt::Uuid,
     pub client_user_id: String,
 }
-rt::json_object!(CreateUserResponse);
+rt::json_object!(CreateUserResult);
 #[allow(deprecated, unused_variables)]
-impl rt::Validate for CreateUserResponse {
+impl rt::Validate for CreateUserResult {
     fn validate_at(
         &self,
         _path: &mut Vec<rt::PathSegment>,
@@ -872,7 +872,7 @@ impl rt::Validate for BulkTriggerHistoricalPullRequest {
 }
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
-pub struct ListBulkOpsResponse {
+pub struct ListBulkOpsResult {
     pub data: Vec<BulkOp>,
     #[serde(
         default,
@@ -881,9 +881,9 @@ pub struct ListBulkOpsResponse {
     )]
     pub next_cursor: Option<String>,
 }
-rt::json_object!(ListBulkOpsResponse);
+rt::json_object!(ListBulkOpsResult);
 #[allow(deprecated, unused_variables)]
-impl rt::Validate for ListBulkOpsResponse {
+impl rt::Validate for ListBulkOpsResult {
     fn validate_at(
         &self,
         _path: &mut Vec<rt::PathSegment>,
@@ -1172,14 +1172,14 @@ impl rt::Validate for GeoLocation {
 }
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
-pub struct ListTeamsResponse {
+pub struct ListTeamsResult {
     pub teams: Vec<TeamListItem>,
     #[serde(deserialize_with = "rt::serde_helpers::required_nullable")]
     pub next_cursor: Option<String>,
 }
-rt::json_object!(ListTeamsResponse);
+rt::json_object!(ListTeamsResult);
 #[allow(deprecated, unused_variables)]
-impl rt::Validate for ListTeamsResponse {
+impl rt::Validate for ListTeamsResult {
     fn validate_at(
         &self,
         _path: &mut Vec<rt::PathSegment>,
@@ -3749,7 +3749,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "FallbackTimeZone",
     "FallbackBirthDate",
     "CreateUserRequest",
-    "CreateUserResponse",
+    "CreateUserResult",
     "UserConflictError",
     "UserConflict",
     "SuccessResult",
@@ -3771,7 +3771,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "ConnectionRecipe",
     "BulkImportResult",
     "BulkTriggerHistoricalPullRequest",
-    "ListBulkOpsResponse",
+    "ListBulkOpsResult",
     "BulkOp",
     "Provider",
     "Marker",
@@ -3784,7 +3784,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "PatientServiceCenter",
     "PscMetadata",
     "GeoLocation",
-    "ListTeamsResponse",
+    "ListTeamsResult",
     "TeamListItem",
     "Event",
     "SourceContext",
@@ -3844,7 +3844,7 @@ pub fn parse_and_validate(
             "FallbackTimeZone" => run::<FallbackTimeZone>(value),
             "FallbackBirthDate" => run::<FallbackBirthDate>(value),
             "CreateUserRequest" => run::<CreateUserRequest>(value),
-            "CreateUserResponse" => run::<CreateUserResponse>(value),
+            "CreateUserResult" => run::<CreateUserResult>(value),
             "UserConflictError" => run::<UserConflictError>(value),
             "UserConflict" => run::<UserConflict>(value),
             "SuccessResult" => run::<SuccessResult>(value),
@@ -3868,7 +3868,7 @@ pub fn parse_and_validate(
             "BulkTriggerHistoricalPullRequest" => {
                 run::<BulkTriggerHistoricalPullRequest>(value)
             }
-            "ListBulkOpsResponse" => run::<ListBulkOpsResponse>(value),
+            "ListBulkOpsResult" => run::<ListBulkOpsResult>(value),
             "BulkOp" => run::<BulkOp>(value),
             "Provider" => run::<Provider>(value),
             "Marker" => run::<Marker>(value),
@@ -3881,7 +3881,7 @@ pub fn parse_and_validate(
             "PatientServiceCenter" => run::<PatientServiceCenter>(value),
             "PscMetadata" => run::<PscMetadata>(value),
             "GeoLocation" => run::<GeoLocation>(value),
-            "ListTeamsResponse" => run::<ListTeamsResponse>(value),
+            "ListTeamsResult" => run::<ListTeamsResult>(value),
             "TeamListItem" => run::<TeamListItem>(value),
             "Event" => run::<Event>(value),
             "SourceContext" => run::<SourceContext>(value),
@@ -3948,7 +3948,7 @@ pub fn round_trip(
             "FallbackTimeZone" => run::<FallbackTimeZone>(value),
             "FallbackBirthDate" => run::<FallbackBirthDate>(value),
             "CreateUserRequest" => run::<CreateUserRequest>(value),
-            "CreateUserResponse" => run::<CreateUserResponse>(value),
+            "CreateUserResult" => run::<CreateUserResult>(value),
             "UserConflictError" => run::<UserConflictError>(value),
             "UserConflict" => run::<UserConflict>(value),
             "SuccessResult" => run::<SuccessResult>(value),
@@ -3972,7 +3972,7 @@ pub fn round_trip(
             "BulkTriggerHistoricalPullRequest" => {
                 run::<BulkTriggerHistoricalPullRequest>(value)
             }
-            "ListBulkOpsResponse" => run::<ListBulkOpsResponse>(value),
+            "ListBulkOpsResult" => run::<ListBulkOpsResult>(value),
             "BulkOp" => run::<BulkOp>(value),
             "Provider" => run::<Provider>(value),
             "Marker" => run::<Marker>(value),
@@ -3985,7 +3985,7 @@ pub fn round_trip(
             "PatientServiceCenter" => run::<PatientServiceCenter>(value),
             "PscMetadata" => run::<PscMetadata>(value),
             "GeoLocation" => run::<GeoLocation>(value),
-            "ListTeamsResponse" => run::<ListTeamsResponse>(value),
+            "ListTeamsResult" => run::<ListTeamsResult>(value),
             "TeamListItem" => run::<TeamListItem>(value),
             "Event" => run::<Event>(value),
             "SourceContext" => run::<SourceContext>(value),

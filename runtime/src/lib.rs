@@ -7,13 +7,22 @@
 //!   Schema's `format` keyword checks them, so serde and the schemas agree.
 //! - [`Validate`] and [`Violation`]: constraint checks that report every problem with its path.
 
+#[cfg(feature = "client")]
+pub mod client;
+pub mod desc;
 mod formats;
+#[cfg(feature = "server")]
+pub mod server;
 mod tristate;
 pub mod validate;
 
 pub use formats::{Date, DateTime, FormatError, Uuid};
 pub use tristate::Tristate;
 pub use validate::{PathSegment, Validate, Violation};
+
+/// The shape of an IANA time zone identifier (`Europe/Paris`, `UTC`, `Etc/GMT+5`), checked
+/// by both `validate()` and the schemas.
+pub const TIMEZONE_PATTERN: &str = "^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$";
 
 /// Serde helpers the generated code names in `#[serde(with = …)]` attributes.
 pub mod serde_helpers {

@@ -218,6 +218,29 @@ impl<'d> Lowerer<'d> {
         decls
     }
 
+    /// Generated code names an `Input` struct and a `Response` enum after each endpoint; a
+    /// type of the spec with one of those names would collide with them.
+    fn check_reserved_names(&mut self, endpoints: &[(&ast::EndpointDecl, &ast::Attrs)]) {
+        for (ep, _) in endpoints {
+            let base = ep.name.text.to_upper_camel_case();
+            for generated in [format!("{base}Input"), format!("{base}Response")] {
+                if let Some((_, span)) = self.types.get(&generated).copied() {
+                    self.error(
+                        codes::DUPLICATE,
+                        span,
+                        format!("type `{generated}` collides with generated code"),
+                    )
+                    .label("this name is taken")
+                    .note(
+                        ep.name.span,
+                        format!("generated for endpoint `{}`", ep.name.text),
+                    )
+                    .help("rename the type");
+                }
+            }
+        }
+    }
+
     /// Bodies written in place become models named after the endpoint.
     fn declare_inline_bodies<'a>(
         &mut self,
@@ -250,9 +273,9 @@ impl<'d> Lowerer<'d> {
                     body: Some(ast::BodyDecl::Inline(decl)),
                 } => {
                     let name = if inline_responses > 1 {
-                        format!("{base}Response{}", statuses[0].code)
+                        format!("{base}Result{}", statuses[0].code)
                     } else {
-                        format!("{base}Response")
+                        format!("{base}Result")
                     };
                     (decl, name, ModelOrigin::ResponseBody(ep.name.text.clone()))
                 }
@@ -315,6 +338,7 @@ impl<'d> Lowerer<'d> {
 
     /// Passes 2 to 7, in dependency order.
     fn build(&mut self, decls: &Decls) -> Spec {
+        self.check_reserved_names(&decls.endpoints);
         let service = self.lower_service(decls.service);
         let enums: Vec<Enum> = decls
             .enums

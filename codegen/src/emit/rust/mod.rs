@@ -1,8 +1,13 @@
 //! Rust models: one struct per model and shape, one enum per enum, with serde attributes
 //! giving the four field cases their exact wire behaviour, and a `Validate` impl each.
 
+mod client;
+mod descriptors;
 mod enums;
+mod mock;
 pub mod names;
+mod operations;
+mod server;
 pub mod validate;
 
 use crate::ir::*;
@@ -61,6 +66,56 @@ impl<'a> RustModels<'a> {
     /// The Rust name of a model in a shape.
     pub fn struct_name(&self, id: ModelId, shape: Shape) -> Ident {
         type_ident(&self.shapes.name(id, shape))
+    }
+
+    /// Every generated module: name, the cargo feature it needs, contents. Models come last
+    /// so that unions met in any module are emitted with them.
+    pub fn modules(&mut self) -> Vec<GeneratedModule> {
+        let operations = self.operations();
+        let descriptors = self.descriptors();
+        let server = self.server();
+        let client = self.client();
+        let mock = self.mock();
+        let models = self.file();
+        let crate_path = self.crate_path.clone();
+        let descriptors = quote! {
+            #[allow(unused_imports)]
+            use #crate_path as rt;
+            #descriptors
+        };
+        vec![
+            GeneratedModule::new(
+                "models",
+                None,
+                "one struct per model and shape, one enum per enum, each with `validate()`",
+                models,
+            ),
+            GeneratedModule::parse(
+                "descriptors",
+                None,
+                "static descriptors of types and endpoints, for routers and clients",
+                descriptors,
+            ),
+            GeneratedModule::parse(
+                "operations",
+                None,
+                "per endpoint, an `Input` struct and a response enum with one variant per status",
+                operations,
+            ),
+            GeneratedModule::parse(
+                "server",
+                Some("server"),
+                "the server trait and its routers",
+                server,
+            ),
+            GeneratedModule::parse("client", Some("client"), "the typed client", client),
+            GeneratedModule::parse(
+                "mock",
+                Some("server"),
+                "a mock implementation of the server trait, answering examples from the spec",
+                mock,
+            ),
+        ]
     }
 
     /// The whole models module.
@@ -459,6 +514,42 @@ fn field_doc(f: &Field) -> Vec<String> {
     }
     lines.extend(facts.into_iter().map(|f| format!(" {f}")));
     lines
+}
+
+/// One generated module.
+pub struct GeneratedModule {
+    pub name: &'static str,
+    /// The cargo feature that enables it, if it needs one.
+    pub feature: Option<&'static str>,
+    pub summary: &'static str,
+    pub file: syn::File,
+}
+
+impl GeneratedModule {
+    fn new(
+        name: &'static str,
+        feature: Option<&'static str>,
+        summary: &'static str,
+        file: syn::File,
+    ) -> Self {
+        GeneratedModule {
+            name,
+            feature,
+            summary,
+            file,
+        }
+    }
+
+    fn parse(
+        name: &'static str,
+        feature: Option<&'static str>,
+        summary: &'static str,
+        tokens: TokenStream,
+    ) -> Self {
+        let file = syn::parse2(tokens)
+            .unwrap_or_else(|e| panic!("generated {name} module does not parse: {e}"));
+        GeneratedModule::new(name, feature, summary, file)
+    }
 }
 
 /// Formats generated tokens as a Rust file with a header saying where it comes from.

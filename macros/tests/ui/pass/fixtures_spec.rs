@@ -4,9 +4,9 @@ mod api {
 }
 
 fn main() {
-    let leave: api::UpdateRequest = serde_json::from_str("{}").unwrap();
-    let clear: api::UpdateRequest = serde_json::from_str(r#"{"note": null}"#).unwrap();
-    let set: api::UpdateRequest = serde_json::from_str(r#"{"note": "hi"}"#).unwrap();
+    let leave: api::models::UpdateRequest = serde_json::from_str("{}").unwrap();
+    let clear: api::models::UpdateRequest = serde_json::from_str(r#"{"note": null}"#).unwrap();
+    let set: api::models::UpdateRequest = serde_json::from_str(r#"{"note": "hi"}"#).unwrap();
     assert!(leave.note.is_absent() && clear.note.is_null());
     assert_eq!(set.note.value().map(String::as_str), Some("hi"));
     assert_eq!(serde_json::to_string(&leave).unwrap(), "{}");

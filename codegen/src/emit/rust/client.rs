@@ -1,0 +1,316 @@
+//! The client half: one async method per endpoint, page streams for paginated listings,
+//! waiting helpers for operations a listing tracks, and `call_by_name`.
+
+use super::RustModels;
+use super::descriptors::endpoint_static;
+use super::names::field_ident;
+use super::operations::{input_ident, response_ident, status_variant};
+use crate::emit::shapes::Shape;
+use crate::ir::*;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// Reads a field as `Option<T>` whatever its Rust shape.
+fn read_opt(owner: TokenStream, f: &Field, clone: bool) -> TokenStream {
+    let name = field_ident(&f.name);
+    let take = if clone {
+        quote!(.cloned())
+    } else {
+        quote!(.copied())
+    };
+    match (f.presence, f.default.is_some()) {
+        (Presence::Required, _) | (Presence::Optional, true) => {
+            if clone {
+                quote!(Some(#owner.#name.clone()))
+            } else {
+                quote!(Some(#owner.#name))
+            }
+        }
+        (Presence::OptionalNullable, false) => quote!(#owner.#name.value()#take),
+        _ => quote!(#owner.#name.as_ref()#take),
+    }
+}
+
+/// Reads a numeric field, falling back to `fallback` where it may be unset.
+fn read_or(owner: TokenStream, f: &Field, fallback: TokenStream) -> TokenStream {
+    let name = field_ident(&f.name);
+    match (f.presence, f.default.is_some()) {
+        (Presence::Required, _) | (Presence::Optional, true) => quote!(#owner.#name),
+        _ => {
+            let read = read_opt(owner, f, false);
+            quote!(#read.unwrap_or(#fallback))
+        }
+    }
+}
+
+/// Writes `value` into a field whatever its Rust shape.
+fn write(owner: TokenStream, f: &Field, value: TokenStream) -> TokenStream {
+    let name = field_ident(&f.name);
+    match (f.presence, f.default.is_some()) {
+        (Presence::Required, _) | (Presence::Optional, true) => quote!(#owner.#name = #value),
+        (Presence::OptionalNullable, false) => quote!(#owner.#name = rt::Tristate::Value(#value)),
+        _ => quote!(#owner.#name = Some(#value)),
+    }
+}
+
+/// The items of a list field as a slice.
+fn items(owner: TokenStream, f: &Field) -> TokenStream {
+    let name = field_ident(&f.name);
+    match (f.presence, f.default.is_some()) {
+        (Presence::Required, _) | (Presence::Optional, true) => quote!(#owner.#name.as_slice()),
+        (Presence::OptionalNullable, false) => {
+            quote!(#owner.#name.value().map_or(&[][..], |v| v.as_slice()))
+        }
+        _ => quote!(#owner.#name.as_deref().unwrap_or_default()),
+    }
+}
+
+impl RustModels<'_> {
+    pub fn client(&mut self) -> TokenStream {
+        let crate_path = self.crate_path.clone();
+        let title = self
+            .spec
+            .service
+            .title
+            .clone()
+            .unwrap_or_else(|| self.spec.service.name.clone());
+        let doc = format!(
+            " A typed client of the {title}: one method per endpoint, the spec's types in and out."
+        );
+        let spec = self.spec;
+        let mut methods = Vec::new();
+        for ep in &spec.endpoints {
+            methods.push(self.client_method(ep));
+            if let Some(paging) = &ep.paging {
+                methods.push(self.pages_method(ep, paging));
+            }
+            if let Some(tracker) = ep.tracked_by {
+                methods.push(self.wait_method(ep, spec.endpoint(tracker)));
+            }
+        }
+        let names: Vec<&str> = spec.endpoints.iter().map(|e| e.name.as_str()).collect();
+        let calls = spec.endpoints.iter().map(|e| field_ident(&e.name));
+        quote! {
+            #[allow(unused_imports)]
+            use #crate_path as rt;
+            #[allow(unused_imports)]
+            use super::models::*;
+            use super::descriptors;
+            use super::operations::*;
+
+            #[doc = #doc]
+            ///
+            /// Credentials are configured once, by scheme name; each call sends the one its
+            /// endpoint accepts. Idempotent calls are retried on 429, 5xx and timeouts per the
+            /// config's [`rt::client::RetryPolicy`]; other calls only when it says so.
+            #[derive(Clone, Debug)]
+            pub struct Client {
+                transport: rt::client::Transport,
+            }
+
+            impl Client {
+                pub fn new(config: rt::client::Config) -> Result<Self, rt::client::ClientError> {
+                    Ok(Client { transport: rt::client::Transport::new(config)? })
+                }
+
+                #(#methods)*
+
+                /// Calls an endpoint by its name in the spec with a JSON input (parameters by
+                /// name, the body under `body`); answers the status and JSON body. For tools
+                /// that replay recorded traffic.
+                #[allow(deprecated)]
+                pub async fn call_by_name(&self, endpoint: &str, input: serde_json::Value) -> Result<(u16, serde_json::Value), rt::client::ClientError> {
+                    match endpoint {
+                        #(#names => {
+                            let input = serde_json::from_value(input).map_err(rt::client::ClientError::encode)?;
+                            let response = self.#calls(input).await?;
+                            Ok((response.status(), response.body_json()))
+                        })*
+                        other => Err(rt::client::ClientError::UnknownEndpoint(other.to_string())),
+                    }
+                }
+            }
+        }
+    }
+
+    fn client_method(&self, ep: &Endpoint) -> TokenStream {
+        let method = field_ident(&ep.name);
+        let (input, response) = (input_ident(ep), response_ident(ep));
+        let desc = endpoint_static(&ep.name);
+        let mut doc: Vec<String> = ep
+            .doc
+            .as_deref()
+            .map(|d| d.lines().map(|l| format!(" {l}")).collect())
+            .unwrap_or_default();
+        doc.push(format!(" `{} {}`.", ep.method.as_str(), ep.path));
+        let deprecated = ep.deprecated.as_ref().map(|_| quote!(#[deprecated]));
+        quote! {
+            #(#[doc = #doc])*
+            #deprecated
+            pub async fn #method(&self, input: #input) -> Result<#response, rt::client::ClientError> {
+                let value = serde_json::to_value(&input).map_err(rt::client::ClientError::encode)?;
+                self.transport.send(&descriptors::#desc, &value).await?.decode(#response::from_status_json)
+            }
+        }
+    }
+
+    /// The 200 body's model of a listing, and its Rust type.
+    fn page_model(&mut self, ep: &Endpoint) -> Option<(&Model, TokenStream)> {
+        let ok = ep.responses.iter().find(|r| r.status == 200)?;
+        let Some(Type::Model(id)) = &ok.body else {
+            return None;
+        };
+        let spec = self.spec;
+        let ty = self.value_type(&Type::Model(*id), Shape::Response, "Page");
+        Some((spec.model(*id), ty))
+    }
+
+    fn pages_method(&mut self, ep: &Endpoint, paging: &Paging) -> TokenStream {
+        let Some((page_model, page_ty)) = self.page_model(ep) else {
+            return quote!();
+        };
+        let name = format_ident!("{}_pages", ep.name);
+        let method = field_ident(&ep.name);
+        let (input, response) = (input_ident(ep), response_ident(ep));
+        let param = |n: &str| {
+            ep.params
+                .iter()
+                .find(|p| p.field.name == n)
+                .map(|p| &p.field)
+        };
+        let next = match paging {
+            Paging::Page {
+                page,
+                size,
+                items: items_name,
+            } => {
+                let (Some(page_f), Some(items_f)) = (param(page), page_model.field(items_name))
+                else {
+                    return quote!();
+                };
+                let size_read = param(size).map_or(quote!(i64::MAX), |f| {
+                    read_or(quote!(input), f, quote!(i64::MAX))
+                });
+                let page_read = read_or(quote!(input), page_f, quote!(1));
+                let count = items(quote!(page), items_f);
+                let advance = write(quote!(next), page_f, quote!(current + 1));
+                quote! {
+                    let count = #count.len();
+                    let size = usize::try_from(#size_read).unwrap_or(usize::MAX);
+                    let current = #page_read;
+                    let next = if count == 0 || count < size {
+                        None
+                    } else {
+                        let mut next = input;
+                        #advance;
+                        Some(next)
+                    };
+                }
+            }
+            Paging::Cursor {
+                param: cursor,
+                next: next_name,
+                ..
+            } => {
+                let (Some(cursor_f), Some(next_f)) = (param(cursor), page_model.field(next_name))
+                else {
+                    return quote!();
+                };
+                let next_read = read_opt(quote!(page), next_f, true);
+                let advance = write(quote!(next), cursor_f, quote!(cursor));
+                quote! {
+                    let next = match #next_read.filter(|c| !c.is_empty()) {
+                        Some(cursor) => {
+                            let mut next = input;
+                            #advance;
+                            Some(next)
+                        }
+                        None => None,
+                    };
+                }
+            }
+        };
+        let ok = status_variant(200);
+        let doc = format!(
+            " Every page of `{}`, fetched as the stream is read.",
+            ep.name
+        );
+        quote! {
+            #[doc = #doc]
+            pub fn #name(&self, input: #input) -> impl rt::client::Stream<Item = Result<#page_ty, rt::client::ClientError>> + '_ {
+                rt::client::paginate(input, move |input: #input| async move {
+                    let response = self.#method(input.clone()).await?;
+                    let #response::#ok(page) = response else {
+                        return Err(rt::client::ClientError::NotAPage { status: response.status(), body: response.body_json() });
+                    };
+                    #next
+                    Ok((page, next))
+                })
+            }
+        }
+    }
+
+    fn wait_method(&mut self, ep: &Endpoint, tracker: &Endpoint) -> TokenStream {
+        let queued = ep.responses.iter().any(|r| r.status == 202);
+        let Some(items_name) = tracker.paging.as_ref().map(|p| match p {
+            Paging::Page { items, .. } | Paging::Cursor { items, .. } => items.clone(),
+        }) else {
+            return quote!();
+        };
+        let Some((page_model, _)) = self.page_model(tracker) else {
+            return quote!();
+        };
+        let Some(items_f) = page_model.field(&items_name).cloned() else {
+            return quote!();
+        };
+        let Type::List(item_ty) = &items_f.ty else {
+            return quote!();
+        };
+        if !queued {
+            return quote!();
+        }
+        let item = self.value_type(item_ty, Shape::Response, "TrackedItem");
+        let name = format_ident!("{}_and_wait", ep.name);
+        let method = field_ident(&ep.name);
+        let pages = format_ident!("{}_pages", tracker.name);
+        let (input, response) = (input_ident(ep), response_ident(ep));
+        let listing = input_ident(tracker);
+        let each = items(quote!(page), &items_f);
+        let doc = format!(
+            " Calls `{}`; when the service queues the work (202), reads `{}` every `poll` until \
+             `finished` accepts one of its items, or `deadline` passes. Answers the first \
+             response and the finished item (`None` when it completed within the call).",
+            ep.name, tracker.name
+        );
+        quote! {
+            #[doc = #doc]
+            pub async fn #name(
+                &self,
+                input: #input,
+                finished: impl Fn(&#item) -> bool,
+                poll: std::time::Duration,
+                deadline: std::time::Duration,
+            ) -> Result<(#response, Option<#item>), rt::client::ClientError> {
+                let response = self.#method(input).await?;
+                if response.status() != 202 {
+                    return Ok((response, None));
+                }
+                let started = rt::client::Instant::now();
+                loop {
+                    let listing: #listing = serde_json::from_value(serde_json::json!({})).map_err(rt::client::ClientError::encode)?;
+                    let mut pages = std::pin::pin!(self.#pages(listing));
+                    while let Some(page) = rt::client::StreamExt::next(&mut pages).await {
+                        let page = page?;
+                        if let Some(done) = #each.iter().find(|item| finished(item)) {
+                            return Ok((response, Some(done.clone())));
+                        }
+                    }
+                    if started.elapsed() >= deadline {
+                        return Err(rt::client::ClientError::WaitTimedOut { waited: started.elapsed() });
+                    }
+                    rt::client::sleep(poll).await;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! A mock of the service: the server trait answered with examples derived from the spec, for
+//! tests of clients and routers, and as a stand-in server.
+
+use super::RustModels;
+use super::names::field_ident;
+use super::operations::{input_ident, response_ident};
+use super::server::trait_ident;
+use crate::emit::shapes::{Shape, Shapes};
+use crate::samples::Samples;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+impl RustModels<'_> {
+    pub fn mock(&self) -> TokenStream {
+        let crate_path = &self.crate_path;
+        let trait_name = trait_ident(self.spec);
+        let shapes = Shapes::new(self.spec);
+        let samples = Samples::new(self.spec, &shapes);
+        let mut examples = Vec::new();
+        let mut methods = Vec::new();
+        for ep in &self.spec.endpoints {
+            let ok = ep
+                .responses
+                .iter()
+                .find(|r| (200..300).contains(&r.status))
+                .or(ep.responses.first());
+            let Some(ok) = ok else { continue };
+            let status = ok.status;
+            let body = ok.body.as_ref().map_or(serde_json::Value::Null, |t| {
+                samples.example(t, Shape::Response)
+            });
+            let text = serde_json::to_string(&body).unwrap_or_else(|_| "null".into());
+            let name = &ep.name;
+            examples.push(quote!(#name => Some((#status, #text))));
+            let method = field_ident(&ep.name);
+            let (input, response) = (input_ident(ep), response_ident(ep));
+            methods.push(quote! {
+                async fn #method(&self, _ctx: rt::server::Context<AuthScheme>, _input: #input) -> #response {
+                    example(#name, #response::from_status_json)
+                }
+            });
+        }
+        quote! {
+            #[allow(unused_imports)]
+            use #crate_path as rt;
+            use super::operations::*;
+            use super::server::#trait_name;
+            use std::collections::HashMap;
+
+            /// Answers every endpoint with its first success status and an example body
+            /// derived from the spec. Credentials are those added with [`MockServer::with_key`];
+            /// the principal is the scheme a key was added for.
+            #[derive(Clone, Debug, Default)]
+            pub struct MockServer {
+                keys: HashMap<String, AuthScheme>,
+                closed_gates: Vec<String>,
+            }
+
+            impl MockServer {
+                pub fn new() -> Self {
+                    Self::default()
+                }
+
+                /// Accepts `credential` for `scheme`; sent under another scheme it is a key of the wrong kind.
+                pub fn with_key(mut self, credential: &str, scheme: AuthScheme) -> Self {
+                    self.keys.insert(credential.to_string(), scheme);
+                    self
+                }
+
+                /// Closes a gate (a feature or plan name), so gated endpoints answer 403.
+                pub fn with_closed_gate(mut self, name: &str) -> Self {
+                    self.closed_gates.push(name.to_string());
+                    self
+                }
+
+                /// The status and body every call of `endpoint` answers.
+                pub fn example(endpoint: &str) -> Option<(u16, serde_json::Value)> {
+                    let (status, text): (u16, &str) = match endpoint {
+                        #(#examples,)*
+                        _ => None,
+                    }?;
+                    serde_json::from_str(text).ok().map(|body| (status, body))
+                }
+            }
+
+            fn example<T>(endpoint: &str, read: fn(u16, serde_json::Value) -> Result<T, String>) -> T {
+                let (status, body) = MockServer::example(endpoint).unwrap_or((500, serde_json::Value::Null));
+                match read(status, body) {
+                    Ok(response) => response,
+                    Err(e) => panic!("the spec's example for {endpoint} does not fit its type: {e}"),
+                }
+            }
+
+            #[allow(deprecated)]
+            impl #trait_name for MockServer {
+                type Principal = AuthScheme;
+
+                async fn authenticate(&self, scheme: AuthScheme, credential: &str) -> Result<AuthScheme, rt::server::AuthError> {
+                    match self.keys.get(credential) {
+                        Some(s) if *s == scheme => Ok(scheme),
+                        Some(_) => Err(rt::server::AuthError::WrongKind),
+                        None => Err(rt::server::AuthError::Unknown),
+                    }
+                }
+
+                async fn gate_open(&self, _principal: Option<&AuthScheme>, gate: &'static rt::desc::GateDesc) -> bool {
+                    let name = match gate {
+                        rt::desc::GateDesc::Feature(n) | rt::desc::GateDesc::Plan(n) => *n,
+                    };
+                    !self.closed_gates.iter().any(|g| g == name)
+                }
+
+                #(#methods)*
+            }
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! The server half: a trait with one method per endpoint and a router that authenticates,
+//! checks gates, gathers and validates every input, calls the trait and writes the response.
+
+use super::RustModels;
+use super::descriptors::endpoint_static;
+use super::operations::{input_ident, response_ident, status_variant};
+use crate::ir::*;
+use heck::{ToSnakeCase, ToUpperCamelCase};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::BTreeMap;
+
+pub fn trait_ident(spec: &Spec) -> Ident {
+    format_ident!("{}Server", spec.service.name.to_upper_camel_case())
+}
+
+fn handler_ident(ep: &Endpoint) -> Ident {
+    format_ident!("handle_{}", ep.name)
+}
+
+fn method_ident(ep: &Endpoint) -> Ident {
+    super::names::field_ident(&ep.name)
+}
+
+/// APIs that share a base address are served by one router, named after the first.
+pub fn router_groups(spec: &Spec) -> Vec<(String, Vec<&Endpoint>)> {
+    let mut groups: Vec<(String, String, Vec<&Endpoint>)> = Vec::new();
+    for (i, api) in spec.apis.iter().enumerate() {
+        let endpoints: Vec<&Endpoint> = spec
+            .endpoints
+            .iter()
+            .filter(|e| e.api == ApiId(i as u32))
+            .collect();
+        match groups.iter_mut().find(|(base, _, _)| *base == api.base_url) {
+            Some((_, _, eps)) => eps.extend(endpoints),
+            None => groups.push((api.base_url.clone(), api.name.clone(), endpoints)),
+        }
+    }
+    groups
+        .into_iter()
+        .filter(|(_, _, e)| !e.is_empty())
+        .map(|(_, name, e)| (name, e))
+        .collect()
+}
+
+impl RustModels<'_> {
+    pub fn server(&self) -> TokenStream {
+        let rt = &self.rt;
+        let crate_path = &self.crate_path;
+        let trait_name = trait_ident(self.spec);
+        let methods = self.spec.endpoints.iter().map(|ep| {
+            let method = method_ident(ep);
+            let (input, response) = (input_ident(ep), response_ident(ep));
+            let mut doc: Vec<String> = ep.doc.as_deref().map(|d| d.lines().map(|l| format!(" {l}")).collect()).unwrap_or_default();
+            doc.push(format!(" `{} {}`.", ep.method.as_str(), ep.path));
+            let deprecated = ep.deprecated.as_ref().map(|_| quote!(#[deprecated]));
+            quote! {
+                #(#[doc = #doc])*
+                #deprecated
+                fn #method(&self, ctx: #rt::server::Context<Self::Principal>, input: #input) -> impl Future<Output = #response> + Send;
+            }
+        });
+        let handlers = self.spec.endpoints.iter().map(|ep| self.handler(ep));
+        let responses = self.spec.endpoints.iter().map(|ep| self.response_impl(ep));
+        let routers = self.routers();
+        let service_doc = format!(
+            " The {}: implement it once, serve it with the generated routers.",
+            self.spec
+                .service
+                .title
+                .as_deref()
+                .unwrap_or(&self.spec.service.name)
+        );
+        quote! {
+            #[allow(unused_imports)]
+            use #crate_path as rt;
+            use super::descriptors;
+            use super::operations::*;
+            use rt::server::axum;
+            use axum::extract::{RawPathParams, Request, State};
+            use axum::response::{IntoResponse, Response};
+            use std::future::Future;
+            use std::sync::Arc;
+
+            #[doc = #service_doc]
+            ///
+            /// The router authenticates every request with [`Self::authenticate`] before a
+            /// method runs, so methods see only callers with an accepted credential and inputs
+            /// that passed every constraint of the spec.
+            pub trait #trait_name: Send + Sync + 'static {
+                /// What an accepted credential identifies.
+                type Principal: Clone + Send + Sync + 'static;
+
+                /// Turns a credential into a principal. `Err(Unknown)` answers 401;
+                /// `Err(WrongKind)` (a valid key of another kind) answers 403. The deprecated
+                /// second header of a scheme arrives as that scheme.
+                fn authenticate(&self, scheme: AuthScheme, credential: &str) -> impl Future<Output = Result<Self::Principal, #rt::server::AuthError>> + Send;
+
+                /// Whether a gated endpoint (a feature or plan) is open to the caller; closed
+                /// answers 403. Every gate is open unless this is overridden.
+                fn gate_open(&self, principal: Option<&Self::Principal>, gate: &'static #rt::desc::GateDesc) -> impl Future<Output = bool> + Send {
+                    let _ = (principal, gate);
+                    async { true }
+                }
+
+                #(#methods)*
+            }
+
+            struct App<S> {
+                service: Arc<S>,
+                config: #rt::server::Config,
+            }
+
+            /// Authentication and gates, before any input is read.
+            async fn begin<S: #trait_name>(
+                app: &App<S>,
+                endpoint: &'static #rt::desc::EndpointDesc,
+                parts: &axum::http::request::Parts,
+            ) -> Result<#rt::server::Context<S::Principal>, Response> {
+                let presented = #rt::server::presented_credentials(endpoint, &parts.headers)?;
+                let mut ctx = #rt::server::Context { request_id: #rt::server::request_id(parts), principal: None, also: Vec::new() };
+                for p in presented {
+                    let Some(scheme) = AuthScheme::from_name(p.authenticate_as) else {
+                        return Err(#rt::server::error(axum::http::StatusCode::INTERNAL_SERVER_ERROR, "unknown auth scheme"));
+                    };
+                    match app.service.authenticate(scheme, &p.credential).await {
+                        Ok(principal) if p.required => ctx.principal = Some(principal),
+                        Ok(principal) => ctx.also.push((p.scheme.name, principal)),
+                        Err(e) => return Err(#rt::server::auth_failure(&p, e)),
+                    }
+                }
+                for gate in endpoint.gates {
+                    if !app.service.gate_open(ctx.principal.as_ref(), gate).await {
+                        return Err(#rt::server::gate_closed(gate));
+                    }
+                }
+                Ok(ctx)
+            }
+
+            #(#handlers)*
+            #(#responses)*
+            #routers
+        }
+    }
+
+    fn handler(&self, ep: &Endpoint) -> TokenStream {
+        let rt = &self.rt;
+        let trait_name = trait_ident(self.spec);
+        let handler = handler_ident(ep);
+        let method = method_ident(ep);
+        let input = input_ident(ep);
+        let desc = endpoint_static(&ep.name);
+        quote! {
+            #[allow(deprecated)]
+            async fn #handler<S: #trait_name>(
+                State(app): State<Arc<App<S>>>,
+                path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+                request: Request,
+            ) -> Response {
+                let endpoint = &descriptors::#desc;
+                // The body is Send but not Sync: only the parts are borrowed across awaits.
+                let (parts, body) = request.into_parts();
+                let ctx = match begin(&app, endpoint, &parts).await {
+                    Ok(ctx) => ctx,
+                    Err(response) => return response,
+                };
+                let request = Request::from_parts(parts, body);
+                let path = match #rt::server::path_pairs(path) {
+                    Ok(path) => path,
+                    Err(response) => return response,
+                };
+                let inputs = match #rt::server::read_inputs(endpoint, &path, request, &app.config).await {
+                    Ok(inputs) => inputs,
+                    Err(response) => return response,
+                };
+                let input: #input = match serde_json::from_value(serde_json::Value::Object(inputs)) {
+                    Ok(input) => input,
+                    Err(e) => return #rt::server::input_mismatch(e),
+                };
+                app.service.#method(ctx, input).await.into_response()
+            }
+        }
+    }
+
+    fn response_impl(&self, ep: &Endpoint) -> TokenStream {
+        let rt = &self.rt;
+        let response = response_ident(ep);
+        let arms = crate::emit::all_responses(self.spec, ep).map(|r| {
+            let variant = status_variant(r.status);
+            let status = r.status;
+            if r.body.is_some() {
+                quote!(#response::#variant(body) => #rt::server::json(axum::http::StatusCode::from_u16(#status).unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR), &body))
+            } else {
+                quote!(#response::#variant => #rt::server::respond(#status, serde_json::Value::Null))
+            }
+        });
+        quote! {
+            impl IntoResponse for #response {
+                fn into_response(self) -> Response {
+                    match self { #(#arms,)* }
+                }
+            }
+        }
+    }
+
+    fn routers(&self) -> TokenStream {
+        let rt = &self.rt;
+        let trait_name = trait_ident(self.spec);
+        let groups = router_groups(self.spec);
+        let mut fns = Vec::new();
+        let mut all_routes = Vec::new();
+        let mut seen: BTreeMap<(String, &str), ()> = BTreeMap::new();
+        let mut collide = false;
+        for (name, endpoints) in &groups {
+            let fn_name = format_ident!("{}_router", name.to_snake_case());
+            let routes = route_calls(endpoints);
+            for ep in endpoints {
+                collide |= seen
+                    .insert((ep.path.clone(), ep.method.as_str()), ())
+                    .is_some();
+            }
+            all_routes.extend(routes.iter().cloned());
+            let doc = format!(
+                " The router of the `{name}` API: {} endpoints.",
+                endpoints.len()
+            );
+            fns.push(quote! {
+                #[doc = #doc]
+                pub fn #fn_name<S: #trait_name>(service: Arc<S>, config: #rt::server::Config) -> axum::Router {
+                    finish(axum::Router::new() #(#routes)*, service, config)
+                }
+            });
+        }
+        let merged = (!collide && groups.len() > 1).then(|| {
+            quote! {
+                /// Every endpoint of every API on one router (their paths do not overlap).
+                pub fn router<S: #trait_name>(service: Arc<S>, config: #rt::server::Config) -> axum::Router {
+                    finish(axum::Router::new() #(#all_routes)*, service, config)
+                }
+            }
+        });
+        let single = (groups.len() == 1).then(|| {
+            let (name, _) = &groups[0];
+            let fn_name = format_ident!("{}_router", name.to_snake_case());
+            quote! {
+                /// Every endpoint on one router.
+                pub fn router<S: #trait_name>(service: Arc<S>, config: #rt::server::Config) -> axum::Router {
+                    #fn_name(service, config)
+                }
+            }
+        });
+        quote! {
+            #(#fns)*
+            #merged
+            #single
+
+            fn finish<S: #trait_name>(routes: axum::Router<Arc<App<S>>>, service: Arc<S>, config: #rt::server::Config) -> axum::Router {
+                routes
+                    .fallback(#rt::server::not_found)
+                    .method_not_allowed_fallback(#rt::server::method_not_allowed)
+                    .layer(axum::middleware::from_fn(#rt::server::request_context))
+                    .with_state(Arc::new(App { service, config }))
+            }
+        }
+    }
+}
+
+/// `.route(path, on(GET, handle_a::<S>).on(PATCH, handle_b::<S>))`, one per path.
+fn route_calls(endpoints: &[&Endpoint]) -> Vec<TokenStream> {
+    let mut by_path: BTreeMap<&str, Vec<&Endpoint>> = BTreeMap::new();
+    for ep in endpoints {
+        by_path.entry(ep.path.as_str()).or_default().push(ep);
+    }
+    by_path
+        .into_iter()
+        .map(|(path, eps)| {
+            let mut chain = TokenStream::new();
+            for (i, ep) in eps.iter().enumerate() {
+                let handler = handler_ident(ep);
+                let filter = format_ident!("{}", ep.method.as_str());
+                if i == 0 {
+                    chain = quote!(axum::routing::on(axum::routing::MethodFilter::#filter, #handler::<S>));
+                } else {
+                    chain = quote!(#chain.on(axum::routing::MethodFilter::#filter, #handler::<S>));
+                }
+            }
+            quote!(.route(#path, #chain))
+        })
+        .collect()
+}

@@ -1,0 +1,457 @@
+//! What a generated client needs beyond reqwest: laying a request out from an endpoint's
+//! descriptor, credentials, retries with backoff that honour `Retry-After`, typed errors that
+//! carry the service's `detail`, and paging streams.
+
+use crate::desc::{EndpointDesc, Location};
+pub use futures_util::{Stream, StreamExt};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::future::Future;
+use std::time::Duration;
+pub use tokio::time::{Instant, sleep};
+
+/// Characters left as they are in a path segment (RFC 3986 unreserved).
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// When and how often to try again.
+#[derive(Clone, Debug)]
+pub struct RetryPolicy {
+    /// Further attempts after the first, on 429, 5xx, timeouts and connection errors.
+    pub max_retries: u32,
+    /// Backoff before the first retry; doubled each time up to `max_backoff`.
+    pub initial_backoff: Duration,
+    pub max_backoff: Duration,
+    /// Retry calls that are not idempotent (POST, PATCH) too. Off: a repeated POST could
+    /// act twice.
+    pub retry_non_idempotent: bool,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            max_retries: 2,
+            initial_backoff: Duration::from_millis(200),
+            max_backoff: Duration::from_secs(10),
+            retry_non_idempotent: false,
+        }
+    }
+}
+
+impl RetryPolicy {
+    pub fn never() -> Self {
+        RetryPolicy {
+            max_retries: 0,
+            ..RetryPolicy::default()
+        }
+    }
+
+    fn backoff(&self, attempt: u32) -> Duration {
+        let factor = 2u32.saturating_pow(attempt.min(16));
+        self.initial_backoff
+            .saturating_mul(factor)
+            .min(self.max_backoff)
+    }
+}
+
+/// Settings of a generated client.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The address used for every API whose base is not set in `base_urls`.
+    pub default_base_url: String,
+    /// Addresses by the base the spec writes (`{management_url}`).
+    pub base_urls: HashMap<String, String>,
+    /// Credentials by auth scheme name (`team_api_key`).
+    pub credentials: HashMap<String, String>,
+    /// Per attempt.
+    pub timeout: Duration,
+    pub retry: RetryPolicy,
+}
+
+impl Config {
+    pub fn new(base_url: impl Into<String>) -> Self {
+        Config {
+            default_base_url: base_url.into(),
+            base_urls: HashMap::new(),
+            credentials: HashMap::new(),
+            timeout: Duration::from_secs(30),
+            retry: RetryPolicy::default(),
+        }
+    }
+
+    pub fn with_credential(mut self, scheme: &str, credential: impl Into<String>) -> Self {
+        self.credentials
+            .insert(scheme.to_string(), credential.into());
+        self
+    }
+
+    pub fn with_base_url(mut self, spec_base: &str, url: impl Into<String>) -> Self {
+        self.base_urls.insert(spec_base.to_string(), url.into());
+        self
+    }
+
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+}
+
+/// Why a call did not produce a response of a declared status.
+#[derive(Debug)]
+pub enum ClientError {
+    /// No configured credential is one the endpoint accepts.
+    NoCredential {
+        endpoint: &'static str,
+        accepted: Vec<&'static str>,
+    },
+    /// The input could not be written as JSON.
+    Encode(String),
+    /// Connection failure, after retries.
+    Transport(reqwest::Error),
+    /// No answer within the timeout, after retries.
+    Timeout { endpoint: &'static str },
+    /// A status the spec does not declare for this endpoint, with the service's `detail`
+    /// when the body has one.
+    UnexpectedStatus {
+        status: u16,
+        detail: Option<Value>,
+        body: String,
+    },
+    /// A declared status whose body does not fit its type.
+    Decode {
+        status: u16,
+        message: String,
+        body: String,
+    },
+    /// `call_by_name` with a name the spec does not have.
+    UnknownEndpoint(String),
+    /// A paging or waiting helper met a response that is not the listing's success.
+    NotAPage { status: u16, body: Value },
+    /// A waiting helper gave up.
+    WaitTimedOut { waited: Duration },
+}
+
+impl ClientError {
+    pub fn encode(e: impl std::fmt::Display) -> Self {
+        ClientError::Encode(e.to_string())
+    }
+
+    /// The service's `detail`, where the failure carries one.
+    pub fn detail(&self) -> Option<&Value> {
+        match self {
+            ClientError::UnexpectedStatus { detail, .. } => detail.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for ClientError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClientError::NoCredential { endpoint, accepted } => {
+                write!(
+                    f,
+                    "no credential configured for {endpoint}; it accepts {}",
+                    accepted.join(" or ")
+                )
+            }
+            ClientError::Encode(e) => write!(f, "input does not encode: {e}"),
+            ClientError::Transport(e) => write!(f, "transport error: {e}"),
+            ClientError::Timeout { endpoint } => write!(f, "{endpoint} timed out"),
+            ClientError::UnexpectedStatus {
+                status,
+                detail,
+                body,
+            } => match detail {
+                Some(d) => write!(f, "undeclared status {status}: {d}"),
+                None => write!(f, "undeclared status {status}: {body}"),
+            },
+            ClientError::Decode {
+                status, message, ..
+            } => write!(f, "status {status} body does not fit: {message}"),
+            ClientError::UnknownEndpoint(name) => write!(f, "no endpoint named {name}"),
+            ClientError::NotAPage { status, .. } => {
+                write!(f, "expected a page, got status {status}")
+            }
+            ClientError::WaitTimedOut { waited } => write!(f, "gave up waiting after {waited:?}"),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+/// A response as received.
+#[derive(Debug)]
+pub struct Reply {
+    pub endpoint: &'static EndpointDesc,
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    /// Reads the body into a response type when its status is declared; an empty body is
+    /// `null`. Unknown fields and unknown values of open enums are tolerated by the types.
+    pub fn decode<T>(self, read: fn(u16, Value) -> Result<T, String>) -> Result<T, ClientError> {
+        let text = String::from_utf8_lossy(&self.body).into_owned();
+        let json = if text.trim().is_empty() {
+            Ok(Value::Null)
+        } else {
+            serde_json::from_str::<Value>(&text)
+        };
+        if !self.endpoint.statuses.contains(&self.status) {
+            let detail = json.ok().and_then(|v| v.get("detail").cloned());
+            return Err(ClientError::UnexpectedStatus {
+                status: self.status,
+                detail,
+                body: text,
+            });
+        }
+        let value = json.map_err(|e| ClientError::Decode {
+            status: self.status,
+            message: e.to_string(),
+            body: text.clone(),
+        })?;
+        read(self.status, value).map_err(|message| ClientError::Decode {
+            status: self.status,
+            message,
+            body: text,
+        })
+    }
+}
+
+/// Sends requests laid out from endpoint descriptors.
+#[derive(Clone, Debug)]
+pub struct Transport {
+    http: reqwest::Client,
+    config: Config,
+}
+
+impl Transport {
+    pub fn new(config: Config) -> Result<Self, ClientError> {
+        let http = reqwest::Client::builder()
+            .build()
+            .map_err(ClientError::Transport)?;
+        Ok(Transport { http, config })
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// One call, retried per the policy when the endpoint is idempotent (or retries of
+    /// other calls are asked for).
+    pub async fn send(
+        &self,
+        endpoint: &'static EndpointDesc,
+        input: &Value,
+    ) -> Result<Reply, ClientError> {
+        let request = self.layout(endpoint, input)?;
+        let policy = &self.config.retry;
+        let may_retry = endpoint.idempotent || policy.retry_non_idempotent;
+        let mut attempt = 0;
+        loop {
+            let sent = request
+                .try_clone()
+                .map(|r| r.timeout(self.config.timeout).send());
+            let outcome = match sent {
+                Some(fut) => fut.await,
+                None => {
+                    return Err(ClientError::Encode(
+                        "request body cannot be replayed".into(),
+                    ));
+                }
+            };
+            let retry_after = match &outcome {
+                Ok(response)
+                    if response.status().as_u16() == 429 || response.status().is_server_error() =>
+                {
+                    Some(retry_after(response.headers()).unwrap_or_else(|| policy.backoff(attempt)))
+                }
+                Ok(_) => None,
+                Err(e) if e.is_timeout() || e.is_connect() => Some(policy.backoff(attempt)),
+                Err(_) => None,
+            };
+            if let (Some(wait), true) = (retry_after, may_retry && attempt < policy.max_retries) {
+                tracing::debug!(endpoint = endpoint.name, attempt, ?wait, "retrying");
+                tokio::time::sleep(wait.min(policy.max_backoff)).await;
+                attempt += 1;
+                continue;
+            }
+            return match outcome {
+                Ok(response) => {
+                    let status = response.status().as_u16();
+                    let headers = response.headers().clone();
+                    let body = response
+                        .bytes()
+                        .await
+                        .map_err(ClientError::Transport)?
+                        .to_vec();
+                    Ok(Reply {
+                        endpoint,
+                        status,
+                        headers,
+                        body,
+                    })
+                }
+                Err(e) if e.is_timeout() => Err(ClientError::Timeout {
+                    endpoint: endpoint.name,
+                }),
+                Err(e) => Err(ClientError::Transport(e)),
+            };
+        }
+    }
+
+    /// Method, URL with path and query parameters, headers with credentials, JSON body.
+    fn layout(
+        &self,
+        endpoint: &'static EndpointDesc,
+        input: &Value,
+    ) -> Result<reqwest::RequestBuilder, ClientError> {
+        let base = self
+            .config
+            .base_urls
+            .get(endpoint.base)
+            .unwrap_or(&self.config.default_base_url)
+            .trim_end_matches('/')
+            .to_string();
+        let mut path = endpoint.path.to_string();
+        let mut query: Vec<(String, String)> = Vec::new();
+        let mut headers: Vec<(&'static str, String)> = Vec::new();
+        for p in endpoint.params {
+            let Some(value) = input.get(p.field.name).filter(|v| !v.is_null()) else {
+                continue;
+            };
+            match p.location {
+                Location::Path => {
+                    let text = scalar_text(value);
+                    let encoded = utf8_percent_encode(&text, SEGMENT).to_string();
+                    path = path.replace(&format!("{{{}}}", p.field.name), &encoded);
+                }
+                Location::Query => match value {
+                    Value::Array(items) => query.extend(
+                        items
+                            .iter()
+                            .map(|v| (p.field.name.to_string(), scalar_text(v))),
+                    ),
+                    v => query.push((p.field.name.to_string(), scalar_text(v))),
+                },
+                Location::Header => headers.push((p.field.name, scalar_text(value))),
+            }
+        }
+        let method =
+            reqwest::Method::from_bytes(endpoint.method.as_bytes()).map_err(ClientError::encode)?;
+        let mut url = format!("{base}{path}");
+        if !query.is_empty() {
+            url.push('?');
+            url.push_str(
+                &form_urlencoded::Serializer::new(String::new())
+                    .extend_pairs(&query)
+                    .finish(),
+            );
+        }
+        let mut request = self
+            .http
+            .request(method, url)
+            .header("accept", "application/json");
+        for (name, value) in headers {
+            request = request.header(name, value);
+        }
+        for (header, credential) in self.credentials(endpoint)? {
+            request = request.header(header, credential);
+        }
+        if endpoint.body.is_some() {
+            let body = input.get("body").cloned().unwrap_or(Value::Null);
+            request = request.json(&body);
+        }
+        Ok(request)
+    }
+
+    /// The first accepted scheme with a configured credential (a deprecated second header
+    /// is used only when its primary has none), and every optional one configured.
+    fn credentials(
+        &self,
+        endpoint: &'static EndpointDesc,
+    ) -> Result<Vec<(&'static str, String)>, ClientError> {
+        let creds = &self.config.credentials;
+        let lookup = |scheme: &crate::desc::AuthDesc| {
+            creds
+                .get(scheme.same_as.unwrap_or(scheme.name))
+                .or_else(|| creds.get(scheme.name))
+        };
+        let mut out = Vec::new();
+        if !endpoint.public {
+            let primary = endpoint
+                .auth_any_of
+                .iter()
+                .filter(|s| s.same_as.is_none())
+                .chain(endpoint.auth_any_of.iter().filter(|s| s.same_as.is_some()))
+                .find_map(|s| lookup(s).map(|c| (s.header, c.clone())));
+            match primary {
+                Some(found) => out.push(found),
+                None => {
+                    return Err(ClientError::NoCredential {
+                        endpoint: endpoint.name,
+                        accepted: endpoint.auth_any_of.iter().map(|s| s.name).collect(),
+                    });
+                }
+            }
+        }
+        out.extend(
+            endpoint
+                .auth_optional
+                .iter()
+                .filter_map(|s| creds.get(s.name).map(|c| (s.header, c.clone()))),
+        );
+        Ok(out)
+    }
+}
+
+fn scalar_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// `Retry-After` as seconds or an HTTP date.
+fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    let value = headers
+        .get(reqwest::header::RETRY_AFTER)?
+        .to_str()
+        .ok()?
+        .trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(
+        at.duration_since(std::time::SystemTime::now())
+            .unwrap_or_default(),
+    )
+}
+
+/// Pages as a stream: `fetch` answers one page and the input of the next, if any. An error
+/// ends the stream after it is yielded.
+pub fn paginate<I, T, F, Fut>(first: I, fetch: F) -> impl Stream<Item = Result<T, ClientError>>
+where
+    F: FnMut(I) -> Fut,
+    Fut: Future<Output = Result<(T, Option<I>), ClientError>>,
+{
+    futures_util::stream::unfold((Some(first), fetch), |(next, mut fetch)| async move {
+        let input = next?;
+        match fetch(input).await {
+            Ok((page, next)) => Some((Ok(page), (next, fetch))),
+            Err(e) => Some((Err(e), (None, fetch))),
+        }
+    })
+}
