@@ -351,6 +351,50 @@ impl<'a> Samples<'a> {
         }
     }
 
+    /// A valid value of a field or parameter, within its constraints.
+    pub fn field_example(&self, f: &Field, shape: Shape) -> Value {
+        self.field_value(f, shape, true, 0)
+    }
+
+    /// A valid input of an endpoint: every parameter (only the first of an
+    /// `exactly_one_of` group) by name, and the body under `body`.
+    pub fn endpoint_input(&self, ep: &Endpoint) -> Value {
+        let mut input = Map::new();
+        for p in &ep.params {
+            let excluded = ep
+                .exactly_one_of
+                .iter()
+                .any(|g| g.contains(&p.field.name) && g[0] != p.field.name);
+            if !excluded {
+                input.insert(
+                    p.field.name.clone(),
+                    self.field_example(&p.field, Shape::Request),
+                );
+            }
+        }
+        if let Some(body) = &ep.body {
+            input.insert("body".into(), self.example(body, Shape::Request));
+        }
+        Value::Object(input)
+    }
+
+    /// Invalid values of a field or parameter, each breaking one constraint, format or type.
+    pub fn field_violations(&self, f: &Field, shape: Shape) -> Vec<(Value, String)> {
+        let mut out: Vec<(Value, String)> = self
+            .value_mutations(&f.ty, &f.constraints, format_applies(f, shape))
+            .into_iter()
+            .filter(|(_, valid, _)| !valid)
+            .map(|(v, _, what)| (v, what))
+            .collect();
+        if let Some(wrong) = wrong_type(&f.ty) {
+            out.push((wrong, "of the wrong type".into()));
+        }
+        if !f.presence.may_be_null() && !accepts_null(&f.ty) {
+            out.push((Value::Null, "null".into()));
+        }
+        out
+    }
+
     /// A full, valid example of a value of `ty`.
     pub fn example(&self, ty: &Type, shape: Shape) -> Value {
         self.value(ty, shape, true, 0)

@@ -3582,7 +3582,7 @@ pub static ENDPOINT_LIST_ORDERS: rt::desc::EndpointDesc = rt::desc::EndpointDesc
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16],
 };
 pub static ENDPOINT_GET_WORKOUT_STREAM: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "get_workout_stream",

@@ -1878,17 +1878,35 @@ pub struct ListOrdersInput {
 pub enum ListOrdersResponse {
     /// 200
     Ok(serde_json::Value),
+    /// 404
+    NotFound(NotFoundError),
+    /// 422
+    UnprocessableEntity(ValidationError),
+    /// 401
+    Unauthorized(ErrorMessage),
 }
 impl ListOrdersResponse {
     pub fn status(&self) -> u16 {
         match self {
             ListOrdersResponse::Ok(_) => 200u16,
+            ListOrdersResponse::NotFound(_) => 404u16,
+            ListOrdersResponse::UnprocessableEntity(_) => 422u16,
+            ListOrdersResponse::Unauthorized(_) => 401u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
     pub fn body_json(&self) -> serde_json::Value {
         match self {
             ListOrdersResponse::Ok(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListOrdersResponse::NotFound(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListOrdersResponse::UnprocessableEntity(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListOrdersResponse::Unauthorized(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -1902,6 +1920,21 @@ impl ListOrdersResponse {
             200u16 => {
                 serde_json::from_value(body)
                     .map(ListOrdersResponse::Ok)
+                    .map_err(|e| e.to_string())
+            }
+            404u16 => {
+                serde_json::from_value(body)
+                    .map(ListOrdersResponse::NotFound)
+                    .map_err(|e| e.to_string())
+            }
+            422u16 => {
+                serde_json::from_value(body)
+                    .map(ListOrdersResponse::UnprocessableEntity)
+                    .map_err(|e| e.to_string())
+            }
+            401u16 => {
+                serde_json::from_value(body)
+                    .map(ListOrdersResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             other => Err(format!("status {other} is not declared for this endpoint")),

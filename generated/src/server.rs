@@ -1765,6 +1765,27 @@ impl IntoResponse for ListOrdersResponse {
                     &body,
                 )
             }
+            ListOrdersResponse::NotFound(body) => {
+                rt::server::json(
+                    axum::http::StatusCode::from_u16(404u16)
+                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
+                    &body,
+                )
+            }
+            ListOrdersResponse::UnprocessableEntity(body) => {
+                rt::server::json(
+                    axum::http::StatusCode::from_u16(422u16)
+                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
+                    &body,
+                )
+            }
+            ListOrdersResponse::Unauthorized(body) => {
+                rt::server::json(
+                    axum::http::StatusCode::from_u16(401u16)
+                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
+                    &body,
+                )
+            }
         }
     }
 }

@@ -59,3 +59,149 @@ pub fn schema_validator(spec: &Spec, relative: &str) -> Validator {
         .build(&schema)
         .unwrap_or_else(|e| panic!("schemas/{relative}: {e}"))
 }
+
+use covenant_runtime::desc::{EndpointDesc, Location};
+use covenant_runtime::server::axum;
+
+/// Serves a router on a loopback port for the rest of the test; answers its base URL.
+pub async fn serve(router: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind loopback");
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    format!("http://{addr}")
+}
+
+/// The mock with one key per scheme: `<scheme>-key`.
+pub fn mock() -> health_api::mock::MockServer {
+    use health_api::operations::AuthScheme;
+    AuthScheme::ALL
+        .iter()
+        .fold(health_api::mock::MockServer::new(), |m, s| {
+            m.with_key(&key_of(*s), *s)
+        })
+}
+
+pub fn key_of(scheme: health_api::operations::AuthScheme) -> String {
+    format!("{}-key", scheme.name())
+}
+
+/// A raw request laid out from an endpoint's descriptor and a JSON input, with exactly the
+/// headers given: no credentials are added.
+pub fn raw_request(
+    http: &reqwest::Client,
+    base: &str,
+    endpoint: &EndpointDesc,
+    input: &Value,
+    headers: &[(&str, String)],
+) -> reqwest::RequestBuilder {
+    let mut path = endpoint.path.to_string();
+    let mut query: Vec<(String, String)> = Vec::new();
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    for p in endpoint.params {
+        let Some(v) = input.get(p.field.name).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        match p.location {
+            Location::Path => {
+                let encoded: String = text(v)
+                    .bytes()
+                    .map(|b| {
+                        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                            (b as char).to_string()
+                        } else {
+                            format!("%{b:02X}")
+                        }
+                    })
+                    .collect();
+                path = path.replace(&format!("{{{}}}", p.field.name), &encoded);
+            }
+            Location::Query => match v {
+                Value::Array(items) => {
+                    query.extend(items.iter().map(|i| (p.field.name.to_string(), text(i))))
+                }
+                v => query.push((p.field.name.to_string(), text(v))),
+            },
+            Location::Header => query.push((format!("header:{}", p.field.name), text(v))),
+        }
+    }
+    let qs: Vec<String> = query
+        .iter()
+        .filter(|(k, _)| !k.starts_with("header:"))
+        .map(|(k, v)| {
+            format!(
+                "{k}={}",
+                v.bytes()
+                    .map(|b| if b.is_ascii_alphanumeric() {
+                        (b as char).to_string()
+                    } else {
+                        format!("%{b:02X}")
+                    })
+                    .collect::<String>()
+            )
+        })
+        .collect();
+    let url = if qs.is_empty() {
+        format!("{base}{path}")
+    } else {
+        format!("{base}{path}?{}", qs.join("&"))
+    };
+    let method = reqwest::Method::from_bytes(endpoint.method.as_bytes()).unwrap();
+    let mut request = http.request(method, url);
+    for (k, v) in query
+        .iter()
+        .filter_map(|(k, v)| k.strip_prefix("header:").map(|k| (k, v)))
+    {
+        request = request.header(k, v);
+    }
+    for (name, value) in headers {
+        request = request.header(*name, value);
+    }
+    if endpoint.body.is_some() {
+        if let Some(body) = input.get("body") {
+            request = request.json(body);
+        }
+    }
+    request
+}
+
+/// Sends and reads the status and JSON body (`null` when empty).
+pub async fn send(request: reqwest::RequestBuilder) -> (u16, Value, reqwest::header::HeaderMap) {
+    let response = request.send().await.expect("the server answers");
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let text = response.text().await.unwrap();
+    let body = if text.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("non-JSON body {text:?}: {e}"))
+    };
+    (status, body, headers)
+}
+
+/// The credential headers that satisfy an endpoint's required auth.
+pub fn good_credentials(endpoint: &EndpointDesc) -> Vec<(&'static str, String)> {
+    use health_api::operations::AuthScheme;
+    endpoint
+        .auth_any_of
+        .first()
+        .map(|s| {
+            let scheme = AuthScheme::from_name(s.same_as.unwrap_or(s.name)).unwrap();
+            vec![(s.header, key_of(scheme))]
+        })
+        .unwrap_or_default()
+}
+
+pub fn descriptor(name: &str) -> &'static EndpointDesc {
+    health_api::descriptors::ENDPOINTS
+        .iter()
+        .find(|e| e.name == name)
+        .copied()
+        .expect("endpoint descriptor")
+}
