@@ -146,6 +146,62 @@ impl MockServer {
         serde_json::from_str(text).ok().map(|body| (status, body))
     }
 }
+static CREATE_USER: std::sync::LazyLock<CreateUserResponse> = std::sync::LazyLock::new(||
+example("create_user", CreateUserResponse::from_status_json));
+static GET_USER: std::sync::LazyLock<GetUserResponse> = std::sync::LazyLock::new(|| example(
+    "get_user",
+    GetUserResponse::from_status_json,
+));
+static DELETE_USER: std::sync::LazyLock<DeleteUserResponse> = std::sync::LazyLock::new(||
+example("delete_user", DeleteUserResponse::from_status_json));
+static UNDO_DELETE_USER: std::sync::LazyLock<UndoDeleteUserResponse> = std::sync::LazyLock::new(||
+example("undo_delete_user", UndoDeleteUserResponse::from_status_json));
+static RESOLVE_USER: std::sync::LazyLock<ResolveUserResponse> = std::sync::LazyLock::new(||
+example("resolve_user", ResolveUserResponse::from_status_json));
+static UPDATE_USER: std::sync::LazyLock<UpdateUserResponse> = std::sync::LazyLock::new(||
+example("update_user", UpdateUserResponse::from_status_json));
+static REFRESH_USER: std::sync::LazyLock<RefreshUserResponse> = std::sync::LazyLock::new(||
+example("refresh_user", RefreshUserResponse::from_status_json));
+static UPDATE_PATIENT_INFO: std::sync::LazyLock<UpdatePatientInfoResponse> = std::sync::LazyLock::new(||
+example("update_patient_info", UpdatePatientInfoResponse::from_status_json));
+static GET_LATEST_PATIENT_INFO: std::sync::LazyLock<GetLatestPatientInfoResponse> = std::sync::LazyLock::new(||
+example("get_latest_patient_info", GetLatestPatientInfoResponse::from_status_json));
+static ADD_INSURANCE: std::sync::LazyLock<AddInsuranceResponse> = std::sync::LazyLock::new(||
+example("add_insurance", AddInsuranceResponse::from_status_json));
+static GET_LATEST_INSURANCE: std::sync::LazyLock<GetLatestInsuranceResponse> = std::sync::LazyLock::new(||
+example("get_latest_insurance", GetLatestInsuranceResponse::from_status_json));
+static CREATE_LINK_TOKEN: std::sync::LazyLock<CreateLinkTokenResponse> = std::sync::LazyLock::new(||
+example("create_link_token", CreateLinkTokenResponse::from_status_json));
+static GET_OAUTH_PROVIDER: std::sync::LazyLock<GetOauthProviderResponse> = std::sync::LazyLock::new(||
+example("get_oauth_provider", GetOauthProviderResponse::from_status_json));
+static BULK_IMPORT: std::sync::LazyLock<BulkImportResponse> = std::sync::LazyLock::new(||
+example("bulk_import", BulkImportResponse::from_status_json));
+static BULK_TRIGGER_HISTORICAL_PULL: std::sync::LazyLock<
+    BulkTriggerHistoricalPullResponse,
+> = std::sync::LazyLock::new(|| example(
+    "bulk_trigger_historical_pull",
+    BulkTriggerHistoricalPullResponse::from_status_json,
+));
+static LIST_BULK_OPS: std::sync::LazyLock<ListBulkOpsResponse> = std::sync::LazyLock::new(||
+example("list_bulk_ops", ListBulkOpsResponse::from_status_json));
+static LIST_PROVIDERS: std::sync::LazyLock<ListProvidersResponse> = std::sync::LazyLock::new(||
+example("list_providers", ListProvidersResponse::from_status_json));
+static LIST_MARKERS: std::sync::LazyLock<ListMarkersResponse> = std::sync::LazyLock::new(||
+example("list_markers", ListMarkersResponse::from_status_json));
+static LIST_LAB_TEST_MARKERS: std::sync::LazyLock<ListLabTestMarkersResponse> = std::sync::LazyLock::new(||
+example("list_lab_test_markers", ListLabTestMarkersResponse::from_status_json));
+static LIST_ORDER_SET_MARKERS: std::sync::LazyLock<ListOrderSetMarkersResponse> = std::sync::LazyLock::new(||
+example("list_order_set_markers", ListOrderSetMarkersResponse::from_status_json));
+static LIST_PSC_INFO: std::sync::LazyLock<ListPscInfoResponse> = std::sync::LazyLock::new(||
+example("list_psc_info", ListPscInfoResponse::from_status_json));
+static LIST_TEAMS: std::sync::LazyLock<ListTeamsResponse> = std::sync::LazyLock::new(|| example(
+    "list_teams",
+    ListTeamsResponse::from_status_json,
+));
+static LIST_ORDERS: std::sync::LazyLock<ListOrdersResponse> = std::sync::LazyLock::new(||
+example("list_orders", ListOrdersResponse::from_status_json));
+static GET_WORKOUT_STREAM: std::sync::LazyLock<GetWorkoutStreamResponse> = std::sync::LazyLock::new(||
+example("get_workout_stream", GetWorkoutStreamResponse::from_status_json));
 fn example<T>(
     endpoint: &str,
     read: fn(u16, serde_json::Value) -> Result<T, String>,
@@ -186,173 +242,167 @@ impl HealthDataServer for MockServer {
         _ctx: rt::server::Context<AuthScheme>,
         _input: CreateUserInput,
     ) -> CreateUserResponse {
-        example("create_user", CreateUserResponse::from_status_json)
+        CREATE_USER.clone()
     }
     async fn get_user(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: GetUserInput,
     ) -> GetUserResponse {
-        example("get_user", GetUserResponse::from_status_json)
+        GET_USER.clone()
     }
     async fn delete_user(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: DeleteUserInput,
     ) -> DeleteUserResponse {
-        example("delete_user", DeleteUserResponse::from_status_json)
+        DELETE_USER.clone()
     }
     async fn undo_delete_user(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: UndoDeleteUserInput,
     ) -> UndoDeleteUserResponse {
-        example("undo_delete_user", UndoDeleteUserResponse::from_status_json)
+        UNDO_DELETE_USER.clone()
     }
     async fn resolve_user(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: ResolveUserInput,
     ) -> ResolveUserResponse {
-        example("resolve_user", ResolveUserResponse::from_status_json)
+        RESOLVE_USER.clone()
     }
     async fn update_user(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: UpdateUserInput,
     ) -> UpdateUserResponse {
-        example("update_user", UpdateUserResponse::from_status_json)
+        UPDATE_USER.clone()
     }
     async fn refresh_user(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: RefreshUserInput,
     ) -> RefreshUserResponse {
-        example("refresh_user", RefreshUserResponse::from_status_json)
+        REFRESH_USER.clone()
     }
     async fn update_patient_info(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: UpdatePatientInfoInput,
     ) -> UpdatePatientInfoResponse {
-        example("update_patient_info", UpdatePatientInfoResponse::from_status_json)
+        UPDATE_PATIENT_INFO.clone()
     }
     async fn get_latest_patient_info(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: GetLatestPatientInfoInput,
     ) -> GetLatestPatientInfoResponse {
-        example(
-            "get_latest_patient_info",
-            GetLatestPatientInfoResponse::from_status_json,
-        )
+        GET_LATEST_PATIENT_INFO.clone()
     }
     async fn add_insurance(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: AddInsuranceInput,
     ) -> AddInsuranceResponse {
-        example("add_insurance", AddInsuranceResponse::from_status_json)
+        ADD_INSURANCE.clone()
     }
     async fn get_latest_insurance(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: GetLatestInsuranceInput,
     ) -> GetLatestInsuranceResponse {
-        example("get_latest_insurance", GetLatestInsuranceResponse::from_status_json)
+        GET_LATEST_INSURANCE.clone()
     }
     async fn create_link_token(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: CreateLinkTokenInput,
     ) -> CreateLinkTokenResponse {
-        example("create_link_token", CreateLinkTokenResponse::from_status_json)
+        CREATE_LINK_TOKEN.clone()
     }
     async fn get_oauth_provider(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: GetOauthProviderInput,
     ) -> GetOauthProviderResponse {
-        example("get_oauth_provider", GetOauthProviderResponse::from_status_json)
+        GET_OAUTH_PROVIDER.clone()
     }
     async fn bulk_import(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: BulkImportInput,
     ) -> BulkImportResponse {
-        example("bulk_import", BulkImportResponse::from_status_json)
+        BULK_IMPORT.clone()
     }
     async fn bulk_trigger_historical_pull(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: BulkTriggerHistoricalPullInput,
     ) -> BulkTriggerHistoricalPullResponse {
-        example(
-            "bulk_trigger_historical_pull",
-            BulkTriggerHistoricalPullResponse::from_status_json,
-        )
+        BULK_TRIGGER_HISTORICAL_PULL.clone()
     }
     async fn list_bulk_ops(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: ListBulkOpsInput,
     ) -> ListBulkOpsResponse {
-        example("list_bulk_ops", ListBulkOpsResponse::from_status_json)
+        LIST_BULK_OPS.clone()
     }
     async fn list_providers(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: ListProvidersInput,
     ) -> ListProvidersResponse {
-        example("list_providers", ListProvidersResponse::from_status_json)
+        LIST_PROVIDERS.clone()
     }
     async fn list_markers(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: ListMarkersInput,
     ) -> ListMarkersResponse {
-        example("list_markers", ListMarkersResponse::from_status_json)
+        LIST_MARKERS.clone()
     }
     async fn list_lab_test_markers(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: ListLabTestMarkersInput,
     ) -> ListLabTestMarkersResponse {
-        example("list_lab_test_markers", ListLabTestMarkersResponse::from_status_json)
+        LIST_LAB_TEST_MARKERS.clone()
     }
     async fn list_order_set_markers(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: ListOrderSetMarkersInput,
     ) -> ListOrderSetMarkersResponse {
-        example("list_order_set_markers", ListOrderSetMarkersResponse::from_status_json)
+        LIST_ORDER_SET_MARKERS.clone()
     }
     async fn list_psc_info(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: ListPscInfoInput,
     ) -> ListPscInfoResponse {
-        example("list_psc_info", ListPscInfoResponse::from_status_json)
+        LIST_PSC_INFO.clone()
     }
     async fn list_teams(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: ListTeamsInput,
     ) -> ListTeamsResponse {
-        example("list_teams", ListTeamsResponse::from_status_json)
+        LIST_TEAMS.clone()
     }
     async fn list_orders(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: ListOrdersInput,
     ) -> ListOrdersResponse {
-        example("list_orders", ListOrdersResponse::from_status_json)
+        LIST_ORDERS.clone()
     }
     async fn get_workout_stream(
         &self,
         _ctx: rt::server::Context<AuthScheme>,
         _input: GetWorkoutStreamInput,
     ) -> GetWorkoutStreamResponse {
-        example("get_workout_stream", GetWorkoutStreamResponse::from_status_json)
+        GET_WORKOUT_STREAM.clone()
     }
 }
