@@ -57,7 +57,7 @@ fn flaky(hits: Hits, failures: usize, status: u16, retry_after: Option<&'static 
         Json(user_json()).into_response()
     };
     Router::new()
-        .route("/v2/user/resolve/{id}", routing::get(handler.clone()))
+        .route("/v2/user/resolve/{id}", routing::get(handler))
         .route("/v2/user", routing::post(handler))
         .with_state(hits)
 }

@@ -10,7 +10,7 @@ use covenant_runtime::{client, server};
 use health_api::client::Client;
 use health_api::mock::MockServer;
 use health_api::operations::AuthScheme;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::sync::Arc;
 
 async fn mock_base(config: server::Config) -> String {

@@ -163,10 +163,10 @@ pub fn raw_request(
     for (name, value) in headers {
         request = request.header(*name, value);
     }
-    if endpoint.body.is_some() {
-        if let Some(body) = input.get("body") {
-            request = request.json(body);
-        }
+    if endpoint.body.is_some()
+        && let Some(body) = input.get("body")
+    {
+        request = request.json(body);
     }
     request
 }
