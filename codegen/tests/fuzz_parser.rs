@@ -1,5 +1,6 @@
 //! Property tests in place of a fuzzer: no input, however broken, makes checking panic or
-//! hang, and every error it reports points inside the input. Bounded by case count so CI
+//! hang, every error it reports points inside the input, and every spec that validates also
+//! generates (Rust that parses, schemas, OpenAPI) without panicking. Bounded by case count so CI
 //! time stays fixed; raise PROPTEST_CASES locally to search longer.
 
 use covenant_codegen::{SourceFile, check_source};
@@ -88,6 +89,13 @@ fn check(text: &str) {
     }
     // Rendering must not panic either, whatever the spans.
     let _ = checked.diagnostics.render(&file);
+    if let Some(spec) = &checked.spec {
+        let files = covenant_codegen::emit::generate(spec, &Default::default());
+        for (path, text) in files.iter().filter(|(p, _)| p.ends_with(".rs")) {
+            let body = text.split_once("\n\n").map_or(text.as_str(), |(_, b)| b);
+            assert!(syn::parse_file(body).is_ok(), "{path} does not parse");
+        }
+    }
 }
 
 /// `PROPTEST_CASES` when set, else the default for CI.

@@ -176,6 +176,22 @@ impl Constraints {
     pub fn is_empty(&self) -> bool {
         *self == Constraints::default()
     }
+
+    /// The allowed numbers of a closed numeric set.
+    pub fn one_of_numbers(&self) -> Vec<f64> {
+        self.one_of.iter().filter_map(Literal::as_f64).collect()
+    }
+
+    /// The allowed strings of a closed string set.
+    pub fn one_of_strings(&self) -> Vec<&str> {
+        self.one_of
+            .iter()
+            .filter_map(|l| match l {
+                Literal::String(s) => Some(s.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

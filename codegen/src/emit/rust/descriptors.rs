@@ -203,18 +203,11 @@ impl RustModels<'_> {
         if let Some(p) = &c.pattern {
             parts.push(quote!(pattern: Some(#p)));
         }
-        let numbers: Vec<f64> = c.one_of.iter().filter_map(Literal::as_f64).collect();
+        let numbers = c.one_of_numbers();
         if !numbers.is_empty() {
             parts.push(quote!(one_of_numbers: &[#(#numbers),*]));
         }
-        let strings: Vec<&str> = c
-            .one_of
-            .iter()
-            .filter_map(|l| match l {
-                Literal::String(s) => Some(s.as_str()),
-                _ => None,
-            })
-            .collect();
+        let strings = c.one_of_strings();
         if !strings.is_empty() {
             parts.push(quote!(one_of_strings: &[#(#strings),*]));
         }

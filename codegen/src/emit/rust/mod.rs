@@ -118,16 +118,20 @@ impl<'a> RustModels<'a> {
         ]
     }
 
-    /// The whole models module.
-    pub fn file(&mut self) -> syn::File {
-        let mut items = Vec::new();
+    /// The imports every generated module starts with: serde's derives and the runtime as `rt`.
+    pub(crate) fn preamble(&self) -> TokenStream {
         let crate_path = &self.crate_path;
-        items.push(quote! {
+        quote! {
             #[allow(unused_imports)]
             use serde::{Deserialize, Serialize};
             #[allow(unused_imports)]
             use #crate_path as rt;
-        });
+        }
+    }
+
+    /// The whole models module.
+    pub fn file(&mut self) -> syn::File {
+        let mut items = vec![self.preamble()];
         for (id, shape) in self.shapes.all() {
             items.push(self.model_struct(id, shape));
         }

@@ -52,16 +52,12 @@ pub fn body_field(ep: &Endpoint) -> Ident {
 
 impl RustModels<'_> {
     pub fn operations(&mut self) -> TokenStream {
-        let mut items = Vec::new();
-        let crate_path = &self.crate_path;
-        items.push(quote! {
-            #[allow(unused_imports)]
-            use serde::{Deserialize, Serialize};
-            #[allow(unused_imports)]
-            use #crate_path as rt;
+        let preamble = self.preamble();
+        let mut items = vec![quote! {
+            #preamble
             #[allow(unused_imports)]
             use super::models::*;
-        });
+        }];
         items.push(self.auth_scheme_enum());
         let mut defaults = Vec::new();
         let spec = self.spec;

@@ -96,7 +96,7 @@ fn value_checks(
                 out.push(quote!(#check::maximum(#as_f64, #max, path, out);));
             }
             if !c.one_of.is_empty() {
-                let allowed: Vec<f64> = c.one_of.iter().filter_map(Literal::as_f64).collect();
+                let allowed = c.one_of_numbers();
                 out.push(quote!(#check::one_of_numbers(#as_f64, &[#(#allowed),*], path, out);));
             }
         }
@@ -113,14 +113,7 @@ fn value_checks(
                 out.push(regex_check(rt, pattern, &v));
             }
             if !c.one_of.is_empty() {
-                let allowed: Vec<&str> = c
-                    .one_of
-                    .iter()
-                    .filter_map(|l| match l {
-                        Literal::String(s) => Some(s.as_str()),
-                        _ => None,
-                    })
-                    .collect();
+                let allowed = c.one_of_strings();
                 out.push(quote!(#check::one_of_strings(#v, &[#(#allowed),*], path, out);));
             }
             let format_applies = format_scope == FormatScope::Always || shape == Shape::Request;
