@@ -137,7 +137,11 @@ pub struct ModelDecl {
 #[derive(Clone, Debug)]
 pub enum ModelMember {
     Field(FieldDecl),
-    NotShown(StrLit),
+    /// `not_shown "…"`: a note; `not_shown fields "…"`: the model has more fields than listed.
+    NotShown {
+        what: StrLit,
+        fields: bool,
+    },
 }
 
 /// `name?: Type | null = default`. `?` after the name: may be absent; `| null`: may be null.

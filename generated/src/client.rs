@@ -230,6 +230,11 @@ impl Client {
                 {
                     return Ok((response, Some(done.clone())));
                 }
+                if started.elapsed() >= deadline {
+                    return Err(rt::client::ClientError::WaitTimedOut {
+                        waited: started.elapsed(),
+                    });
+                }
             }
             if started.elapsed() >= deadline {
                 return Err(rt::client::ClientError::WaitTimedOut {
@@ -281,6 +286,11 @@ impl Client {
                     .find(|item| finished(item))
                 {
                     return Ok((response, Some(done.clone())));
+                }
+                if started.elapsed() >= deadline {
+                    return Err(rt::client::ClientError::WaitTimedOut {
+                        waited: started.elapsed(),
+                    });
                 }
             }
             if started.elapsed() >= deadline {
@@ -534,7 +544,7 @@ impl Client {
                 {
                     Some(cursor) => {
                         let mut next = input;
-                        next.next_cursor = rt::Tristate::Value(cursor);
+                        next.next_cursor = Some(cursor);
                         Some(next)
                     }
                     None => None,

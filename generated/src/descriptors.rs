@@ -1439,7 +1439,7 @@ pub static MODEL_BULK_OP: rt::desc::ModelDesc = rt::desc::ModelDesc {
         },
         rt::desc::FieldDesc {
             name: "provider",
-            ty: rt::desc::TypeDesc::Enum(&ENUM_BULK_PROVIDER),
+            ty: rt::desc::TypeDesc::Enum(&ENUM_LINK_PROVIDER),
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
@@ -2431,7 +2431,7 @@ pub static ENUM_BULK_PROVIDER: rt::desc::EnumDesc = rt::desc::EnumDesc {
         "ultrahuman",
         "runkeeper",
     ],
-    open: true,
+    open: false,
     int: false,
 };
 pub static ENUM_LAB_SLUG: rt::desc::EnumDesc = rt::desc::EnumDesc {
@@ -2746,7 +2746,8 @@ pub static ENDPOINT_CREATE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc
     gates: &[],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 400u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_GET_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "get_user",
@@ -2773,7 +2774,8 @@ pub static ENDPOINT_GET_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_DELETE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "delete_user",
@@ -2800,7 +2802,8 @@ pub static ENDPOINT_DELETE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_UNDO_DELETE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "undo_delete_user",
@@ -2838,7 +2841,8 @@ pub static ENDPOINT_UNDO_DELETE_USER: rt::desc::EndpointDesc = rt::desc::Endpoin
     gates: &[],
     idempotent: false,
     exactly_one_of: &[&["user_id", "client_user_id"]],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_RESOLVE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "resolve_user",
@@ -2865,7 +2869,8 @@ pub static ENDPOINT_RESOLVE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDes
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_UPDATE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "update_user",
@@ -2892,7 +2897,8 @@ pub static ENDPOINT_UPDATE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc
     gates: &[],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: Some(200u16),
 };
 pub static ENDPOINT_REFRESH_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "refresh_user",
@@ -2934,7 +2940,8 @@ pub static ENDPOINT_REFRESH_USER: rt::desc::EndpointDesc = rt::desc::EndpointDes
     gates: &[],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_UPDATE_PATIENT_INFO: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "update_patient_info",
@@ -2961,7 +2968,8 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: rt::desc::EndpointDesc = rt::desc::Endp
     gates: &[],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_GET_LATEST_PATIENT_INFO: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "get_latest_patient_info",
@@ -2988,7 +2996,8 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: rt::desc::EndpointDesc = rt::desc::
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_ADD_INSURANCE: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "add_insurance",
@@ -3015,7 +3024,8 @@ pub static ENDPOINT_ADD_INSURANCE: rt::desc::EndpointDesc = rt::desc::EndpointDe
     gates: &[],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_GET_LATEST_INSURANCE: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "get_latest_insurance",
@@ -3053,7 +3063,8 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: rt::desc::EndpointDesc = rt::desc::End
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_CREATE_LINK_TOKEN: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "create_link_token",
@@ -3068,7 +3079,8 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: rt::desc::EndpointDesc = rt::desc::Endpoi
     gates: &[],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_GET_OAUTH_PROVIDER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "get_oauth_provider",
@@ -3095,7 +3107,8 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: rt::desc::EndpointDesc = rt::desc::Endpo
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_BULK_IMPORT: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "bulk_import",
@@ -3122,7 +3135,8 @@ pub static ENDPOINT_BULK_IMPORT: rt::desc::EndpointDesc = rt::desc::EndpointDesc
     gates: &[rt::desc::GateDesc::Feature("bulk_import")],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 202u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "bulk_trigger_historical_pull",
@@ -3149,7 +3163,8 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: rt::desc::EndpointDesc = rt::d
     gates: &[rt::desc::GateDesc::Feature("bulk_historical_pull")],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 202u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_LIST_BULK_OPS: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "list_bulk_ops",
@@ -3198,7 +3213,8 @@ pub static ENDPOINT_LIST_BULK_OPS: rt::desc::EndpointDesc = rt::desc::EndpointDe
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_LIST_PROVIDERS: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "list_providers",
@@ -3225,7 +3241,8 @@ pub static ENDPOINT_LIST_PROVIDERS: rt::desc::EndpointDesc = rt::desc::EndpointD
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_LIST_MARKERS: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "list_markers",
@@ -3325,7 +3342,8 @@ pub static ENDPOINT_LIST_MARKERS: rt::desc::EndpointDesc = rt::desc::EndpointDes
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_LIST_LAB_TEST_MARKERS: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "list_lab_test_markers",
@@ -3392,7 +3410,8 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: rt::desc::EndpointDesc = rt::desc::En
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_LIST_ORDER_SET_MARKERS: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "list_order_set_markers",
@@ -3437,7 +3456,8 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: rt::desc::EndpointDesc = rt::desc::E
     gates: &[],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_LIST_PSC_INFO: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "list_psc_info",
@@ -3491,7 +3511,8 @@ pub static ENDPOINT_LIST_PSC_INFO: rt::desc::EndpointDesc = rt::desc::EndpointDe
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_LIST_TEAMS: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "list_teams",
@@ -3555,7 +3576,8 @@ pub static ENDPOINT_LIST_TEAMS: rt::desc::EndpointDesc = rt::desc::EndpointDesc 
     gates: &[rt::desc::GateDesc::Plan("highest")],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: None,
 };
 pub static ENDPOINT_LIST_ORDERS: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "list_orders",
@@ -3582,7 +3604,8 @@ pub static ENDPOINT_LIST_ORDERS: rt::desc::EndpointDesc = rt::desc::EndpointDesc
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: Some(200u16),
 };
 pub static ENDPOINT_GET_WORKOUT_STREAM: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     name: "get_workout_stream",
@@ -3609,7 +3632,8 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: rt::desc::EndpointDesc = rt::desc::Endpo
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    open_success: Some(200u16),
 };
 /// Every endpoint, in spec order.
 pub static ENDPOINTS: &[&rt::desc::EndpointDesc] = &[

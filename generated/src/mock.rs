@@ -100,7 +100,7 @@ impl MockServer {
             "list_bulk_ops" => {
                 Some((
                     200u16,
-                    "{\"data\":[{\"type\":\"link_bulk_import\",\"status\":\"in_progress\",\"provider\":\"oura\",\"pending\":7,\"processed\":7,\"started_at\":\"2024-05-01T12:00:00Z\",\"ended_at\":\"2024-05-01T12:00:00Z\"}],\"next_cursor\":\"text\"}",
+                    "{\"data\":[{\"type\":\"link_bulk_import\",\"status\":\"in_progress\",\"provider\":\"oura\",\"pending\":7,\"processed\":7,\"started_at\":\"2024-05-01T12:00:00Z\",\"ended_at\":\"2024-05-01T12:00:00Z\"}]}",
                 ))
             }
             "list_providers" => {
@@ -136,7 +136,7 @@ impl MockServer {
             "list_teams" => {
                 Some((
                     200u16,
-                    "{\"teams\":[{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\"}],\"next_cursor\":\"text\"}",
+                    "{\"teams\":[{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\"}],\"next_cursor\":null}",
                 ))
             }
             "list_orders" => Some((200u16, "{\"shape\":\"not shown\"}")),

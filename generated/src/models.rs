@@ -419,9 +419,6 @@ pub struct PatientInfo {
     pub sexual_orientation: rt::Tristate<SexualOrientation>,
     #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
     pub gender_identity: rt::Tristate<GenderIdentity>,
-    /// Fields the source does not show, kept as sent.
-    #[serde(flatten)]
-    pub extra: serde_json::Map<String, serde_json::Value>,
 }
 rt::json_object!(PatientInfo);
 #[allow(deprecated, unused_variables)]
@@ -465,9 +462,6 @@ pub struct PatientInfoRequest {
     pub sexual_orientation: rt::Tristate<SexualOrientation>,
     #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
     pub gender_identity: rt::Tristate<GenderIdentity>,
-    /// Fields the source does not show, kept as sent.
-    #[serde(flatten)]
-    pub extra: serde_json::Map<String, serde_json::Value>,
 }
 rt::json_object!(PatientInfoRequest);
 #[allow(deprecated, unused_variables)]
@@ -532,9 +526,6 @@ pub struct UserAddress {
         deserialize_with = "rt::serde_helpers::present_non_null"
     )]
     pub city: Option<String>,
-    /// Fields the source does not show, kept as sent.
-    #[serde(flatten)]
-    pub extra: serde_json::Map<String, serde_json::Value>,
 }
 rt::json_object!(UserAddress);
 #[allow(deprecated, unused_variables)]
@@ -898,7 +889,8 @@ impl rt::Validate for ListBulkOpsResult {
 pub struct BulkOp {
     pub r#type: BulkOpType,
     pub status: BulkOpStatus,
-    pub provider: BulkProvider,
+    /// Any linkable provider: a response keeps values later catalogues add.
+    pub provider: LinkProvider,
     pub pending: i64,
     pub processed: i64,
     pub started_at: rt::DateTime,
@@ -965,9 +957,6 @@ pub struct Marker {
     /// A non-numeric marker string can occur.
     pub price: String,
     pub expected_results: Vec<ExpectedResult>,
-    /// Fields the source does not show, kept as sent.
-    #[serde(flatten)]
-    pub extra: serde_json::Map<String, serde_json::Value>,
 }
 rt::json_object!(Marker);
 #[allow(deprecated, unused_variables)]
@@ -1652,8 +1641,9 @@ impl rt::Validate for LinkProvider {
     ) {}
 }
 /// The 16 bulk-capable providers: bulk import, bulk historical pull, OAuth provider detail.
+/// The document calls it an enum of 16 values and, unlike the 39, not non-exhaustive.
 ///
-/// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
+/// Closed: any other value is rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BulkProvider {
     Oura,
@@ -1672,7 +1662,6 @@ pub enum BulkProvider {
     MyFitnessPalV2,
     Ultrahuman,
     Runkeeper,
-    UnknownValue(String),
 }
 #[allow(deprecated)]
 impl BulkProvider {
@@ -1713,13 +1702,12 @@ impl BulkProvider {
             Self::MyFitnessPalV2 => "my_fitness_pal_v2",
             Self::Ultrahuman => "ultrahuman",
             Self::Runkeeper => "runkeeper",
-            Self::UnknownValue(value) => value,
         }
     }
 }
 #[allow(deprecated)]
 impl std::str::FromStr for BulkProvider {
-    type Err = std::convert::Infallible;
+    type Err = String;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         match value {
             "oura" => Ok(Self::Oura),
@@ -1738,15 +1726,15 @@ impl std::str::FromStr for BulkProvider {
             "my_fitness_pal_v2" => Ok(Self::MyFitnessPalV2),
             "ultrahuman" => Ok(Self::Ultrahuman),
             "runkeeper" => Ok(Self::Runkeeper),
-            other => Ok(Self::UnknownValue(other.to_string())),
-        }
-    }
-}
-impl From<&str> for BulkProvider {
-    fn from(value: &str) -> Self {
-        match value.parse() {
-            Ok(v) => v,
-            Err(never) => match never {}
+            other => {
+                Err(
+                    format!(
+                        "unknown value {:?} for {}; expected one of: {}", other,
+                        "BulkProvider",
+                        "\"oura\", \"fitbit\", \"garmin\", \"strava\", \"wahoo\", \"ihealth\", \"withings\", \"google_fit\", \"dexcom_v3\", \"polar\", \"cronometer\", \"omron\", \"whoop_v2\", \"my_fitness_pal_v2\", \"ultrahuman\", \"runkeeper\""
+                    ),
+                )
+            }
         }
     }
 }

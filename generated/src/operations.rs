@@ -77,6 +77,10 @@ user creation safe to repeat.*/
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl CreateUserResponse {
     pub fn status(&self) -> u16 {
@@ -86,6 +90,8 @@ impl CreateUserResponse {
             CreateUserResponse::NotFound(_) => 404u16,
             CreateUserResponse::UnprocessableEntity(_) => 422u16,
             CreateUserResponse::Unauthorized(_) => 401u16,
+            CreateUserResponse::Forbidden(_) => 403u16,
+            CreateUserResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -104,6 +110,12 @@ impl CreateUserResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             CreateUserResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            CreateUserResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            CreateUserResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -139,6 +151,16 @@ impl CreateUserResponse {
                     .map(CreateUserResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(CreateUserResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(CreateUserResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -161,6 +183,10 @@ pub enum GetUserResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl GetUserResponse {
     pub fn status(&self) -> u16 {
@@ -169,6 +195,8 @@ impl GetUserResponse {
             GetUserResponse::NotFound(_) => 404u16,
             GetUserResponse::UnprocessableEntity(_) => 422u16,
             GetUserResponse::Unauthorized(_) => 401u16,
+            GetUserResponse::Forbidden(_) => 403u16,
+            GetUserResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -184,6 +212,12 @@ impl GetUserResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             GetUserResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            GetUserResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            GetUserResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -214,6 +248,16 @@ impl GetUserResponse {
                     .map(GetUserResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(GetUserResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(GetUserResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -236,6 +280,10 @@ pub enum DeleteUserResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl DeleteUserResponse {
     pub fn status(&self) -> u16 {
@@ -244,6 +292,8 @@ impl DeleteUserResponse {
             DeleteUserResponse::NotFound(_) => 404u16,
             DeleteUserResponse::UnprocessableEntity(_) => 422u16,
             DeleteUserResponse::Unauthorized(_) => 401u16,
+            DeleteUserResponse::Forbidden(_) => 403u16,
+            DeleteUserResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -259,6 +309,12 @@ impl DeleteUserResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             DeleteUserResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            DeleteUserResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            DeleteUserResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -287,6 +343,16 @@ impl DeleteUserResponse {
             401u16 => {
                 serde_json::from_value(body)
                     .map(DeleteUserResponse::Unauthorized)
+                    .map_err(|e| e.to_string())
+            }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(DeleteUserResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(DeleteUserResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
@@ -323,6 +389,10 @@ pub enum UndoDeleteUserResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl UndoDeleteUserResponse {
     pub fn status(&self) -> u16 {
@@ -331,6 +401,8 @@ impl UndoDeleteUserResponse {
             UndoDeleteUserResponse::NotFound(_) => 404u16,
             UndoDeleteUserResponse::UnprocessableEntity(_) => 422u16,
             UndoDeleteUserResponse::Unauthorized(_) => 401u16,
+            UndoDeleteUserResponse::Forbidden(_) => 403u16,
+            UndoDeleteUserResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -346,6 +418,12 @@ impl UndoDeleteUserResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             UndoDeleteUserResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            UndoDeleteUserResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            UndoDeleteUserResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -376,6 +454,16 @@ impl UndoDeleteUserResponse {
                     .map(UndoDeleteUserResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(UndoDeleteUserResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(UndoDeleteUserResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -398,6 +486,10 @@ pub enum ResolveUserResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl ResolveUserResponse {
     pub fn status(&self) -> u16 {
@@ -406,6 +498,8 @@ impl ResolveUserResponse {
             ResolveUserResponse::NotFound(_) => 404u16,
             ResolveUserResponse::UnprocessableEntity(_) => 422u16,
             ResolveUserResponse::Unauthorized(_) => 401u16,
+            ResolveUserResponse::Forbidden(_) => 403u16,
+            ResolveUserResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -421,6 +515,12 @@ impl ResolveUserResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             ResolveUserResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ResolveUserResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ResolveUserResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -451,6 +551,16 @@ impl ResolveUserResponse {
                     .map(ResolveUserResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(ResolveUserResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(ResolveUserResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -475,6 +585,10 @@ pub enum UpdateUserResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl UpdateUserResponse {
     pub fn status(&self) -> u16 {
@@ -483,6 +597,8 @@ impl UpdateUserResponse {
             UpdateUserResponse::NotFound(_) => 404u16,
             UpdateUserResponse::UnprocessableEntity(_) => 422u16,
             UpdateUserResponse::Unauthorized(_) => 401u16,
+            UpdateUserResponse::Forbidden(_) => 403u16,
+            UpdateUserResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -498,6 +614,12 @@ impl UpdateUserResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             UpdateUserResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            UpdateUserResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            UpdateUserResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -528,6 +650,16 @@ impl UpdateUserResponse {
                     .map(UpdateUserResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(UpdateUserResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(UpdateUserResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -555,6 +687,10 @@ pub enum RefreshUserResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl RefreshUserResponse {
     pub fn status(&self) -> u16 {
@@ -563,6 +699,8 @@ impl RefreshUserResponse {
             RefreshUserResponse::NotFound(_) => 404u16,
             RefreshUserResponse::UnprocessableEntity(_) => 422u16,
             RefreshUserResponse::Unauthorized(_) => 401u16,
+            RefreshUserResponse::Forbidden(_) => 403u16,
+            RefreshUserResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -578,6 +716,12 @@ impl RefreshUserResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             RefreshUserResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            RefreshUserResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            RefreshUserResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -608,6 +752,16 @@ impl RefreshUserResponse {
                     .map(RefreshUserResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(RefreshUserResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(RefreshUserResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -632,6 +786,10 @@ pub enum UpdatePatientInfoResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl UpdatePatientInfoResponse {
     pub fn status(&self) -> u16 {
@@ -640,6 +798,8 @@ impl UpdatePatientInfoResponse {
             UpdatePatientInfoResponse::NotFound(_) => 404u16,
             UpdatePatientInfoResponse::UnprocessableEntity(_) => 422u16,
             UpdatePatientInfoResponse::Unauthorized(_) => 401u16,
+            UpdatePatientInfoResponse::Forbidden(_) => 403u16,
+            UpdatePatientInfoResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -655,6 +815,12 @@ impl UpdatePatientInfoResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             UpdatePatientInfoResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            UpdatePatientInfoResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            UpdatePatientInfoResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -685,6 +851,16 @@ impl UpdatePatientInfoResponse {
                     .map(UpdatePatientInfoResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(UpdatePatientInfoResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(UpdatePatientInfoResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -707,6 +883,10 @@ pub enum GetLatestPatientInfoResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl GetLatestPatientInfoResponse {
     pub fn status(&self) -> u16 {
@@ -715,6 +895,8 @@ impl GetLatestPatientInfoResponse {
             GetLatestPatientInfoResponse::NotFound(_) => 404u16,
             GetLatestPatientInfoResponse::UnprocessableEntity(_) => 422u16,
             GetLatestPatientInfoResponse::Unauthorized(_) => 401u16,
+            GetLatestPatientInfoResponse::Forbidden(_) => 403u16,
+            GetLatestPatientInfoResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -730,6 +912,12 @@ impl GetLatestPatientInfoResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             GetLatestPatientInfoResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            GetLatestPatientInfoResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            GetLatestPatientInfoResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -760,6 +948,16 @@ impl GetLatestPatientInfoResponse {
                     .map(GetLatestPatientInfoResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(GetLatestPatientInfoResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(GetLatestPatientInfoResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -784,6 +982,10 @@ pub enum AddInsuranceResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl AddInsuranceResponse {
     pub fn status(&self) -> u16 {
@@ -792,6 +994,8 @@ impl AddInsuranceResponse {
             AddInsuranceResponse::NotFound(_) => 404u16,
             AddInsuranceResponse::UnprocessableEntity(_) => 422u16,
             AddInsuranceResponse::Unauthorized(_) => 401u16,
+            AddInsuranceResponse::Forbidden(_) => 403u16,
+            AddInsuranceResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -807,6 +1011,12 @@ impl AddInsuranceResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             AddInsuranceResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            AddInsuranceResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            AddInsuranceResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -837,6 +1047,16 @@ impl AddInsuranceResponse {
                     .map(AddInsuranceResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(AddInsuranceResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(AddInsuranceResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -863,6 +1083,10 @@ pub enum GetLatestInsuranceResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl GetLatestInsuranceResponse {
     pub fn status(&self) -> u16 {
@@ -871,6 +1095,8 @@ impl GetLatestInsuranceResponse {
             GetLatestInsuranceResponse::NotFound(_) => 404u16,
             GetLatestInsuranceResponse::UnprocessableEntity(_) => 422u16,
             GetLatestInsuranceResponse::Unauthorized(_) => 401u16,
+            GetLatestInsuranceResponse::Forbidden(_) => 403u16,
+            GetLatestInsuranceResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -886,6 +1112,12 @@ impl GetLatestInsuranceResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             GetLatestInsuranceResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            GetLatestInsuranceResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            GetLatestInsuranceResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -916,6 +1148,16 @@ impl GetLatestInsuranceResponse {
                     .map(GetLatestInsuranceResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(GetLatestInsuranceResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(GetLatestInsuranceResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -938,6 +1180,10 @@ pub enum CreateLinkTokenResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl CreateLinkTokenResponse {
     pub fn status(&self) -> u16 {
@@ -946,6 +1192,8 @@ impl CreateLinkTokenResponse {
             CreateLinkTokenResponse::NotFound(_) => 404u16,
             CreateLinkTokenResponse::UnprocessableEntity(_) => 422u16,
             CreateLinkTokenResponse::Unauthorized(_) => 401u16,
+            CreateLinkTokenResponse::Forbidden(_) => 403u16,
+            CreateLinkTokenResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -961,6 +1209,12 @@ impl CreateLinkTokenResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             CreateLinkTokenResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            CreateLinkTokenResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            CreateLinkTokenResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -991,6 +1245,16 @@ impl CreateLinkTokenResponse {
                     .map(CreateLinkTokenResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(CreateLinkTokenResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(CreateLinkTokenResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1013,6 +1277,10 @@ pub enum GetOauthProviderResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl GetOauthProviderResponse {
     pub fn status(&self) -> u16 {
@@ -1021,6 +1289,8 @@ impl GetOauthProviderResponse {
             GetOauthProviderResponse::NotFound(_) => 404u16,
             GetOauthProviderResponse::UnprocessableEntity(_) => 422u16,
             GetOauthProviderResponse::Unauthorized(_) => 401u16,
+            GetOauthProviderResponse::Forbidden(_) => 403u16,
+            GetOauthProviderResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1036,6 +1306,12 @@ impl GetOauthProviderResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             GetOauthProviderResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            GetOauthProviderResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            GetOauthProviderResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -1064,6 +1340,16 @@ impl GetOauthProviderResponse {
             401u16 => {
                 serde_json::from_value(body)
                     .map(GetOauthProviderResponse::Unauthorized)
+                    .map_err(|e| e.to_string())
+            }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(GetOauthProviderResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(GetOauthProviderResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
@@ -1097,6 +1383,10 @@ pub enum BulkImportResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl BulkImportResponse {
     pub fn status(&self) -> u16 {
@@ -1106,6 +1396,8 @@ impl BulkImportResponse {
             BulkImportResponse::NotFound(_) => 404u16,
             BulkImportResponse::UnprocessableEntity(_) => 422u16,
             BulkImportResponse::Unauthorized(_) => 401u16,
+            BulkImportResponse::Forbidden(_) => 403u16,
+            BulkImportResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1124,6 +1416,12 @@ impl BulkImportResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             BulkImportResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            BulkImportResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            BulkImportResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -1159,6 +1457,16 @@ impl BulkImportResponse {
                     .map(BulkImportResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(BulkImportResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(BulkImportResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1190,6 +1498,10 @@ pub enum BulkTriggerHistoricalPullResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl BulkTriggerHistoricalPullResponse {
     pub fn status(&self) -> u16 {
@@ -1199,6 +1511,8 @@ impl BulkTriggerHistoricalPullResponse {
             BulkTriggerHistoricalPullResponse::NotFound(_) => 404u16,
             BulkTriggerHistoricalPullResponse::UnprocessableEntity(_) => 422u16,
             BulkTriggerHistoricalPullResponse::Unauthorized(_) => 401u16,
+            BulkTriggerHistoricalPullResponse::Forbidden(_) => 403u16,
+            BulkTriggerHistoricalPullResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1217,6 +1531,12 @@ impl BulkTriggerHistoricalPullResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             BulkTriggerHistoricalPullResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            BulkTriggerHistoricalPullResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            BulkTriggerHistoricalPullResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -1250,6 +1570,16 @@ impl BulkTriggerHistoricalPullResponse {
             401u16 => {
                 serde_json::from_value(body)
                     .map(BulkTriggerHistoricalPullResponse::Unauthorized)
+                    .map_err(|e| e.to_string())
+            }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(BulkTriggerHistoricalPullResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(BulkTriggerHistoricalPullResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
@@ -1293,6 +1623,10 @@ pub enum ListBulkOpsResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl ListBulkOpsResponse {
     pub fn status(&self) -> u16 {
@@ -1301,6 +1635,8 @@ impl ListBulkOpsResponse {
             ListBulkOpsResponse::NotFound(_) => 404u16,
             ListBulkOpsResponse::UnprocessableEntity(_) => 422u16,
             ListBulkOpsResponse::Unauthorized(_) => 401u16,
+            ListBulkOpsResponse::Forbidden(_) => 403u16,
+            ListBulkOpsResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1316,6 +1652,12 @@ impl ListBulkOpsResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             ListBulkOpsResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListBulkOpsResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListBulkOpsResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -1346,6 +1688,16 @@ impl ListBulkOpsResponse {
                     .map(ListBulkOpsResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(ListBulkOpsResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(ListBulkOpsResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1354,8 +1706,12 @@ impl ListBulkOpsResponse {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ListProvidersInput {
     /// Query parameter `source_type`.
-    #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
-    pub source_type: rt::Tristate<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub source_type: Option<String>,
 }
 /// The responses `list_providers` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
@@ -1369,6 +1725,10 @@ pub enum ListProvidersResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl ListProvidersResponse {
     pub fn status(&self) -> u16 {
@@ -1377,6 +1737,8 @@ impl ListProvidersResponse {
             ListProvidersResponse::NotFound(_) => 404u16,
             ListProvidersResponse::UnprocessableEntity(_) => 422u16,
             ListProvidersResponse::Unauthorized(_) => 401u16,
+            ListProvidersResponse::Forbidden(_) => 403u16,
+            ListProvidersResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1392,6 +1754,12 @@ impl ListProvidersResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             ListProvidersResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListProvidersResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListProvidersResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -1422,6 +1790,16 @@ impl ListProvidersResponse {
                     .map(ListProvidersResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(ListProvidersResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(ListProvidersResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1431,24 +1809,40 @@ impl ListProvidersResponse {
 pub struct ListMarkersInput {
     /// Query parameter `lab_id`.
     /// Lab partner identifiers.
-    #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
-    pub lab_id: rt::Tristate<Vec<i64>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub lab_id: Option<Vec<i64>>,
     /// Query parameter `lab_slug`.
     /// Takes precedence when both lab_id and lab_slug are given.
-    #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
-    pub lab_slug: rt::Tristate<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub lab_slug: Option<String>,
     /// Query parameter `name`.
     /// A name or test code of a biomarker or panel.
     /// Default: `""`.
     #[serde(default = "defaults::ListMarkersInput__name")]
     pub name: String,
     /// Query parameter `a_la_carte_enabled`.
-    #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
-    pub a_la_carte_enabled: rt::Tristate<bool>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub a_la_carte_enabled: Option<bool>,
     /// Query parameter `lab_account_id`.
     /// Decides availability of markers and lab tests.
-    #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
-    pub lab_account_id: rt::Tristate<rt::Uuid>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub lab_account_id: Option<rt::Uuid>,
     /// Query parameter `page`.
     /// Default: `1`.
     #[serde(default = "defaults::ListMarkersInput__page")]
@@ -1470,6 +1864,10 @@ pub enum ListMarkersResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl ListMarkersResponse {
     pub fn status(&self) -> u16 {
@@ -1478,6 +1876,8 @@ impl ListMarkersResponse {
             ListMarkersResponse::NotFound(_) => 404u16,
             ListMarkersResponse::UnprocessableEntity(_) => 422u16,
             ListMarkersResponse::Unauthorized(_) => 401u16,
+            ListMarkersResponse::Forbidden(_) => 403u16,
+            ListMarkersResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1493,6 +1893,12 @@ impl ListMarkersResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             ListMarkersResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListMarkersResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListMarkersResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -1523,6 +1929,16 @@ impl ListMarkersResponse {
                     .map(ListMarkersResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(ListMarkersResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(ListMarkersResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1533,8 +1949,12 @@ pub struct ListLabTestMarkersInput {
     /// Path parameter `lab_test_id`.
     pub lab_test_id: rt::Uuid,
     /// Query parameter `lab_account_id`.
-    #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
-    pub lab_account_id: rt::Tristate<rt::Uuid>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub lab_account_id: Option<rt::Uuid>,
     /// Query parameter `page`.
     /// Default: `1`.
     #[serde(default = "defaults::ListLabTestMarkersInput__page")]
@@ -1556,6 +1976,10 @@ pub enum ListLabTestMarkersResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl ListLabTestMarkersResponse {
     pub fn status(&self) -> u16 {
@@ -1564,6 +1988,8 @@ impl ListLabTestMarkersResponse {
             ListLabTestMarkersResponse::NotFound(_) => 404u16,
             ListLabTestMarkersResponse::UnprocessableEntity(_) => 422u16,
             ListLabTestMarkersResponse::Unauthorized(_) => 401u16,
+            ListLabTestMarkersResponse::Forbidden(_) => 403u16,
+            ListLabTestMarkersResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1579,6 +2005,12 @@ impl ListLabTestMarkersResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             ListLabTestMarkersResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListLabTestMarkersResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListLabTestMarkersResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -1607,6 +2039,16 @@ impl ListLabTestMarkersResponse {
             401u16 => {
                 serde_json::from_value(body)
                     .map(ListLabTestMarkersResponse::Unauthorized)
+                    .map_err(|e| e.to_string())
+            }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(ListLabTestMarkersResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(ListLabTestMarkersResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
@@ -1639,6 +2081,10 @@ pub enum ListOrderSetMarkersResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl ListOrderSetMarkersResponse {
     pub fn status(&self) -> u16 {
@@ -1647,6 +2093,8 @@ impl ListOrderSetMarkersResponse {
             ListOrderSetMarkersResponse::NotFound(_) => 404u16,
             ListOrderSetMarkersResponse::UnprocessableEntity(_) => 422u16,
             ListOrderSetMarkersResponse::Unauthorized(_) => 401u16,
+            ListOrderSetMarkersResponse::Forbidden(_) => 403u16,
+            ListOrderSetMarkersResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1662,6 +2110,12 @@ impl ListOrderSetMarkersResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             ListOrderSetMarkersResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListOrderSetMarkersResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListOrderSetMarkersResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -1692,6 +2146,16 @@ impl ListOrderSetMarkersResponse {
                     .map(ListOrderSetMarkersResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(ListOrderSetMarkersResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(ListOrderSetMarkersResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1708,8 +2172,12 @@ pub struct ListPscInfoInput {
     pub radius: i64,
     /// Query parameter `capabilities`.
     /// Keeps only locations with these capabilities.
-    #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
-    pub capabilities: rt::Tristate<Vec<Capability>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub capabilities: Option<Vec<Capability>>,
 }
 /// The responses `list_psc_info` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
@@ -1723,6 +2191,10 @@ pub enum ListPscInfoResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl ListPscInfoResponse {
     pub fn status(&self) -> u16 {
@@ -1731,6 +2203,8 @@ impl ListPscInfoResponse {
             ListPscInfoResponse::NotFound(_) => 404u16,
             ListPscInfoResponse::UnprocessableEntity(_) => 422u16,
             ListPscInfoResponse::Unauthorized(_) => 401u16,
+            ListPscInfoResponse::Forbidden(_) => 403u16,
+            ListPscInfoResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1746,6 +2220,12 @@ impl ListPscInfoResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             ListPscInfoResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListPscInfoResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListPscInfoResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -1776,6 +2256,16 @@ impl ListPscInfoResponse {
                     .map(ListPscInfoResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(ListPscInfoResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(ListPscInfoResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1786,15 +2276,27 @@ pub struct ListTeamsInput {
     /// Path parameter `org_id`.
     pub org_id: rt::Uuid,
     /// Query parameter `region`.
-    #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
-    pub region: rt::Tristate<Vec<Region>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub region: Option<Vec<Region>>,
     /// Query parameter `search_query`.
     /// Letters (accented Latin included), digits, space and ( ) , / : ' | & _ - ’
-    #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
-    pub search_query: rt::Tristate<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub search_query: Option<String>,
     /// Query parameter `next_cursor`.
-    #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
-    pub next_cursor: rt::Tristate<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub next_cursor: Option<String>,
 }
 /// The responses `list_teams` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
@@ -1808,6 +2310,10 @@ pub enum ListTeamsResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong management key.
     Unauthorized(ErrorMessage),
+    /// 403: A team API key, or a plan without the management API.
+    Forbidden(ErrorMessage),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
 }
 impl ListTeamsResponse {
     pub fn status(&self) -> u16 {
@@ -1816,6 +2322,8 @@ impl ListTeamsResponse {
             ListTeamsResponse::NotFound(_) => 404u16,
             ListTeamsResponse::UnprocessableEntity(_) => 422u16,
             ListTeamsResponse::Unauthorized(_) => 401u16,
+            ListTeamsResponse::Forbidden(_) => 403u16,
+            ListTeamsResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1831,6 +2339,12 @@ impl ListTeamsResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             ListTeamsResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListTeamsResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListTeamsResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -1861,6 +2375,16 @@ impl ListTeamsResponse {
                     .map(ListTeamsResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(ListTeamsResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(ListTeamsResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1869,8 +2393,12 @@ impl ListTeamsResponse {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ListOrdersInput {
     /// Query parameter `interpretation`.
-    #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
-    pub interpretation: rt::Tristate<Interpretation>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub interpretation: Option<Interpretation>,
 }
 /// The responses `list_orders` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
@@ -1884,6 +2412,10 @@ pub enum ListOrdersResponse {
     UnprocessableEntity(ValidationError),
     /// 401
     Unauthorized(ErrorMessage),
+    /// 403
+    Forbidden(ErrorMessage),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
 }
 impl ListOrdersResponse {
     pub fn status(&self) -> u16 {
@@ -1892,6 +2424,8 @@ impl ListOrdersResponse {
             ListOrdersResponse::NotFound(_) => 404u16,
             ListOrdersResponse::UnprocessableEntity(_) => 422u16,
             ListOrdersResponse::Unauthorized(_) => 401u16,
+            ListOrdersResponse::Forbidden(_) => 403u16,
+            ListOrdersResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1907,6 +2441,12 @@ impl ListOrdersResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             ListOrdersResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListOrdersResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            ListOrdersResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -1937,6 +2477,16 @@ impl ListOrdersResponse {
                     .map(ListOrdersResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(ListOrdersResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(ListOrdersResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1959,6 +2509,10 @@ pub enum GetWorkoutStreamResponse {
     UnprocessableEntity(ValidationError),
     /// 401: Missing or wrong team API key. The document does not show the status or body.
     Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the service's size limit.
+    PayloadTooLarge(ErrorMessage),
 }
 impl GetWorkoutStreamResponse {
     pub fn status(&self) -> u16 {
@@ -1967,6 +2521,8 @@ impl GetWorkoutStreamResponse {
             GetWorkoutStreamResponse::NotFound(_) => 404u16,
             GetWorkoutStreamResponse::UnprocessableEntity(_) => 422u16,
             GetWorkoutStreamResponse::Unauthorized(_) => 401u16,
+            GetWorkoutStreamResponse::Forbidden(_) => 403u16,
+            GetWorkoutStreamResponse::PayloadTooLarge(_) => 413u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1982,6 +2538,12 @@ impl GetWorkoutStreamResponse {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
             GetWorkoutStreamResponse::Unauthorized(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            GetWorkoutStreamResponse::Forbidden(body) => {
+                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+            }
+            GetWorkoutStreamResponse::PayloadTooLarge(body) => {
                 serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -2010,6 +2572,16 @@ impl GetWorkoutStreamResponse {
             401u16 => {
                 serde_json::from_value(body)
                     .map(GetWorkoutStreamResponse::Unauthorized)
+                    .map_err(|e| e.to_string())
+            }
+            403u16 => {
+                serde_json::from_value(body)
+                    .map(GetWorkoutStreamResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                serde_json::from_value(body)
+                    .map(GetWorkoutStreamResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
             other => Err(format!("status {other} is not declared for this endpoint")),

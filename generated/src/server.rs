@@ -26,15 +26,13 @@ pub trait HealthDataServer: Send + Sync + 'static {
         credential: &str,
     ) -> impl Future<Output = Result<Self::Principal, rt::server::AuthError>> + Send;
     /// Whether a gated endpoint (a feature or plan) is open to the caller; closed
-    /// answers 403. Every gate is open unless this is overridden.
+    /// answers 403. No default: the spec's gates are closed until the service opens
+    /// them for a team, so each implementation decides.
     fn gate_open(
         &self,
         principal: Option<&Self::Principal>,
         gate: &'static rt::desc::GateDesc,
-    ) -> impl Future<Output = bool> + Send {
-        let _ = (principal, gate);
-        async { true }
-    }
+    ) -> impl Future<Output = bool> + Send;
     /// Create a user.
     /// `POST /v2/user`.
     fn create_user(
@@ -242,787 +240,450 @@ async fn begin<S: HealthDataServer>(
     }
     Ok(ctx)
 }
-#[allow(deprecated)]
-async fn handle_create_user<S: HealthDataServer>(
-    State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+type PathParams = Result<
+    RawPathParams,
+    axum::extract::rejection::RawPathParamsRejection,
+>;
+/// Every endpoint's request, up to the trait call: authentication and gates, then
+/// every input gathered and checked (one 422 naming all problems), then the typed
+/// input the method takes.
+async fn serve<S, I, R, F, Fut>(
+    app: Arc<App<S>>,
+    endpoint: &'static rt::desc::EndpointDesc,
+    path: PathParams,
     request: Request,
-) -> Response {
-    let endpoint = &descriptors::ENDPOINT_CREATE_USER;
+    call: F,
+) -> Response
+where
+    S: HealthDataServer,
+    I: serde::de::DeserializeOwned,
+    R: IntoResponse,
+    F: FnOnce(Arc<S>, rt::server::Context<S::Principal>, I) -> Fut,
+    Fut: Future<Output = R>,
+{
     let (parts, body) = request.into_parts();
     let ctx = match begin(&app, endpoint, &parts).await {
         Ok(ctx) => ctx,
         Err(response) => return response,
     };
-    let request = Request::from_parts(parts, body);
     let path = match rt::server::path_pairs(path) {
         Ok(path) => path,
         Err(response) => return response,
     };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    let inputs = match rt::server::read_inputs(
+            endpoint,
+            &path,
+            Request::from_parts(parts, body),
+            &app.config,
+        )
         .await
     {
         Ok(inputs) => inputs,
         Err(response) => return response,
     };
-    let input: CreateUserInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
+    let input: I = match serde_json::from_value(serde_json::Value::Object(inputs)) {
         Ok(input) => input,
         Err(e) => return rt::server::input_mismatch(e),
     };
-    app.service.create_user(ctx, input).await.into_response()
+    call(app.service.clone(), ctx, input).await.into_response()
+}
+#[allow(deprecated)]
+async fn handle_create_user<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: PathParams,
+    request: Request,
+) -> Response {
+    serve(
+            app,
+            &descriptors::ENDPOINT_CREATE_USER,
+            path,
+            request,
+            |service, ctx, input| async move { service.create_user(ctx, input).await },
+        )
+        .await
 }
 #[allow(deprecated)]
 async fn handle_get_user<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_GET_USER;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_GET_USER,
+            path,
+            request,
+            |service, ctx, input| async move { service.get_user(ctx, input).await },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: GetUserInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.get_user(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_delete_user<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_DELETE_USER;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_DELETE_USER,
+            path,
+            request,
+            |service, ctx, input| async move { service.delete_user(ctx, input).await },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: DeleteUserInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.delete_user(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_undo_delete_user<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_UNDO_DELETE_USER;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_UNDO_DELETE_USER,
+            path,
+            request,
+            |service, ctx, input| async move {
+                service.undo_delete_user(ctx, input).await
+            },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: UndoDeleteUserInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.undo_delete_user(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_resolve_user<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_RESOLVE_USER;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_RESOLVE_USER,
+            path,
+            request,
+            |service, ctx, input| async move { service.resolve_user(ctx, input).await },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: ResolveUserInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.resolve_user(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_update_user<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_UPDATE_USER;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_UPDATE_USER,
+            path,
+            request,
+            |service, ctx, input| async move { service.update_user(ctx, input).await },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: UpdateUserInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.update_user(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_refresh_user<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_REFRESH_USER;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_REFRESH_USER,
+            path,
+            request,
+            |service, ctx, input| async move { service.refresh_user(ctx, input).await },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: RefreshUserInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.refresh_user(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_update_patient_info<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_UPDATE_PATIENT_INFO;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_UPDATE_PATIENT_INFO,
+            path,
+            request,
+            |service, ctx, input| async move {
+                service.update_patient_info(ctx, input).await
+            },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: UpdatePatientInfoInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.update_patient_info(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_get_latest_patient_info<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_GET_LATEST_PATIENT_INFO;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_GET_LATEST_PATIENT_INFO,
+            path,
+            request,
+            |service, ctx, input| async move {
+                service.get_latest_patient_info(ctx, input).await
+            },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: GetLatestPatientInfoInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.get_latest_patient_info(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_add_insurance<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_ADD_INSURANCE;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_ADD_INSURANCE,
+            path,
+            request,
+            |service, ctx, input| async move { service.add_insurance(ctx, input).await },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: AddInsuranceInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.add_insurance(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_get_latest_insurance<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_GET_LATEST_INSURANCE;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_GET_LATEST_INSURANCE,
+            path,
+            request,
+            |service, ctx, input| async move {
+                service.get_latest_insurance(ctx, input).await
+            },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: GetLatestInsuranceInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.get_latest_insurance(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_create_link_token<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_CREATE_LINK_TOKEN;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_CREATE_LINK_TOKEN,
+            path,
+            request,
+            |service, ctx, input| async move {
+                service.create_link_token(ctx, input).await
+            },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: CreateLinkTokenInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.create_link_token(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_get_oauth_provider<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_GET_OAUTH_PROVIDER;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_GET_OAUTH_PROVIDER,
+            path,
+            request,
+            |service, ctx, input| async move {
+                service.get_oauth_provider(ctx, input).await
+            },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: GetOauthProviderInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.get_oauth_provider(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_bulk_import<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_BULK_IMPORT;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_BULK_IMPORT,
+            path,
+            request,
+            |service, ctx, input| async move { service.bulk_import(ctx, input).await },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: BulkImportInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.bulk_import(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_bulk_trigger_historical_pull<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL,
+            path,
+            request,
+            |service, ctx, input| async move {
+                service.bulk_trigger_historical_pull(ctx, input).await
+            },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: BulkTriggerHistoricalPullInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.bulk_trigger_historical_pull(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_list_bulk_ops<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_LIST_BULK_OPS;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_LIST_BULK_OPS,
+            path,
+            request,
+            |service, ctx, input| async move { service.list_bulk_ops(ctx, input).await },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: ListBulkOpsInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.list_bulk_ops(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_list_providers<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_LIST_PROVIDERS;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_LIST_PROVIDERS,
+            path,
+            request,
+            |service, ctx, input| async move { service.list_providers(ctx, input).await },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: ListProvidersInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.list_providers(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_list_markers<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_LIST_MARKERS;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_LIST_MARKERS,
+            path,
+            request,
+            |service, ctx, input| async move { service.list_markers(ctx, input).await },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: ListMarkersInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.list_markers(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_list_lab_test_markers<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_LIST_LAB_TEST_MARKERS;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_LIST_LAB_TEST_MARKERS,
+            path,
+            request,
+            |service, ctx, input| async move {
+                service.list_lab_test_markers(ctx, input).await
+            },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: ListLabTestMarkersInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.list_lab_test_markers(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_list_order_set_markers<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_LIST_ORDER_SET_MARKERS;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_LIST_ORDER_SET_MARKERS,
+            path,
+            request,
+            |service, ctx, input| async move {
+                service.list_order_set_markers(ctx, input).await
+            },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: ListOrderSetMarkersInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.list_order_set_markers(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_list_psc_info<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_LIST_PSC_INFO;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_LIST_PSC_INFO,
+            path,
+            request,
+            |service, ctx, input| async move { service.list_psc_info(ctx, input).await },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: ListPscInfoInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.list_psc_info(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_list_teams<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_LIST_TEAMS;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_LIST_TEAMS,
+            path,
+            request,
+            |service, ctx, input| async move { service.list_teams(ctx, input).await },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: ListTeamsInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.list_teams(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_list_orders<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_LIST_ORDERS;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_LIST_ORDERS,
+            path,
+            request,
+            |service, ctx, input| async move { service.list_orders(ctx, input).await },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: ListOrdersInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.list_orders(ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_get_workout_stream<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    path: PathParams,
     request: Request,
 ) -> Response {
-    let endpoint = &descriptors::ENDPOINT_GET_WORKOUT_STREAM;
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let request = Request::from_parts(parts, body);
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(endpoint, &path, request, &app.config)
+    serve(
+            app,
+            &descriptors::ENDPOINT_GET_WORKOUT_STREAM,
+            path,
+            request,
+            |service, ctx, input| async move {
+                service.get_workout_stream(ctx, input).await
+            },
+        )
         .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: GetWorkoutStreamInput = match serde_json::from_value(
-        serde_json::Value::Object(inputs),
-    ) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    app.service.get_workout_stream(ctx, input).await.into_response()
 }
 impl IntoResponse for CreateUserResponse {
     fn into_response(self) -> Response {
         match self {
-            CreateUserResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            CreateUserResponse::Ok(body) => rt::server::json_status(200u16, &body),
             CreateUserResponse::BadRequest(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(400u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(400u16, &body)
             }
-            CreateUserResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            CreateUserResponse::NotFound(body) => rt::server::json_status(404u16, &body),
             CreateUserResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             CreateUserResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            CreateUserResponse::Forbidden(body) => rt::server::json_status(403u16, &body),
+            CreateUserResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1030,33 +691,15 @@ impl IntoResponse for CreateUserResponse {
 impl IntoResponse for GetUserResponse {
     fn into_response(self) -> Response {
         match self {
-            GetUserResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
-            GetUserResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            GetUserResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            GetUserResponse::NotFound(body) => rt::server::json_status(404u16, &body),
             GetUserResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
-            GetUserResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+            GetUserResponse::Unauthorized(body) => rt::server::json_status(401u16, &body),
+            GetUserResponse::Forbidden(body) => rt::server::json_status(403u16, &body),
+            GetUserResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1064,33 +707,17 @@ impl IntoResponse for GetUserResponse {
 impl IntoResponse for DeleteUserResponse {
     fn into_response(self) -> Response {
         match self {
-            DeleteUserResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
-            DeleteUserResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            DeleteUserResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            DeleteUserResponse::NotFound(body) => rt::server::json_status(404u16, &body),
             DeleteUserResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             DeleteUserResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            DeleteUserResponse::Forbidden(body) => rt::server::json_status(403u16, &body),
+            DeleteUserResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1098,33 +725,21 @@ impl IntoResponse for DeleteUserResponse {
 impl IntoResponse for UndoDeleteUserResponse {
     fn into_response(self) -> Response {
         match self {
-            UndoDeleteUserResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            UndoDeleteUserResponse::Ok(body) => rt::server::json_status(200u16, &body),
             UndoDeleteUserResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(404u16, &body)
             }
             UndoDeleteUserResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             UndoDeleteUserResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            UndoDeleteUserResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            UndoDeleteUserResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1132,33 +747,19 @@ impl IntoResponse for UndoDeleteUserResponse {
 impl IntoResponse for ResolveUserResponse {
     fn into_response(self) -> Response {
         match self {
-            ResolveUserResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
-            ResolveUserResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            ResolveUserResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            ResolveUserResponse::NotFound(body) => rt::server::json_status(404u16, &body),
             ResolveUserResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             ResolveUserResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            ResolveUserResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            ResolveUserResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1166,33 +767,17 @@ impl IntoResponse for ResolveUserResponse {
 impl IntoResponse for UpdateUserResponse {
     fn into_response(self) -> Response {
         match self {
-            UpdateUserResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
-            UpdateUserResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            UpdateUserResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            UpdateUserResponse::NotFound(body) => rt::server::json_status(404u16, &body),
             UpdateUserResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             UpdateUserResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            UpdateUserResponse::Forbidden(body) => rt::server::json_status(403u16, &body),
+            UpdateUserResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1200,33 +785,19 @@ impl IntoResponse for UpdateUserResponse {
 impl IntoResponse for RefreshUserResponse {
     fn into_response(self) -> Response {
         match self {
-            RefreshUserResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
-            RefreshUserResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            RefreshUserResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            RefreshUserResponse::NotFound(body) => rt::server::json_status(404u16, &body),
             RefreshUserResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             RefreshUserResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            RefreshUserResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            RefreshUserResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1234,33 +805,21 @@ impl IntoResponse for RefreshUserResponse {
 impl IntoResponse for UpdatePatientInfoResponse {
     fn into_response(self) -> Response {
         match self {
-            UpdatePatientInfoResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            UpdatePatientInfoResponse::Ok(body) => rt::server::json_status(200u16, &body),
             UpdatePatientInfoResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(404u16, &body)
             }
             UpdatePatientInfoResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             UpdatePatientInfoResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            UpdatePatientInfoResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            UpdatePatientInfoResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1269,32 +828,22 @@ impl IntoResponse for GetLatestPatientInfoResponse {
     fn into_response(self) -> Response {
         match self {
             GetLatestPatientInfoResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(200u16, &body)
             }
             GetLatestPatientInfoResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(404u16, &body)
             }
             GetLatestPatientInfoResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             GetLatestPatientInfoResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            GetLatestPatientInfoResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            GetLatestPatientInfoResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1302,33 +851,21 @@ impl IntoResponse for GetLatestPatientInfoResponse {
 impl IntoResponse for AddInsuranceResponse {
     fn into_response(self) -> Response {
         match self {
-            AddInsuranceResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            AddInsuranceResponse::Ok(body) => rt::server::json_status(200u16, &body),
             AddInsuranceResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(404u16, &body)
             }
             AddInsuranceResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             AddInsuranceResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            AddInsuranceResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            AddInsuranceResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1337,32 +874,22 @@ impl IntoResponse for GetLatestInsuranceResponse {
     fn into_response(self) -> Response {
         match self {
             GetLatestInsuranceResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(200u16, &body)
             }
             GetLatestInsuranceResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(404u16, &body)
             }
             GetLatestInsuranceResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             GetLatestInsuranceResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            GetLatestInsuranceResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            GetLatestInsuranceResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1370,33 +897,21 @@ impl IntoResponse for GetLatestInsuranceResponse {
 impl IntoResponse for CreateLinkTokenResponse {
     fn into_response(self) -> Response {
         match self {
-            CreateLinkTokenResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            CreateLinkTokenResponse::Ok(body) => rt::server::json_status(200u16, &body),
             CreateLinkTokenResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(404u16, &body)
             }
             CreateLinkTokenResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             CreateLinkTokenResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            CreateLinkTokenResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            CreateLinkTokenResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1404,33 +919,21 @@ impl IntoResponse for CreateLinkTokenResponse {
 impl IntoResponse for GetOauthProviderResponse {
     fn into_response(self) -> Response {
         match self {
-            GetOauthProviderResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            GetOauthProviderResponse::Ok(body) => rt::server::json_status(200u16, &body),
             GetOauthProviderResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(404u16, &body)
             }
             GetOauthProviderResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             GetOauthProviderResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            GetOauthProviderResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            GetOauthProviderResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1438,40 +941,18 @@ impl IntoResponse for GetOauthProviderResponse {
 impl IntoResponse for BulkImportResponse {
     fn into_response(self) -> Response {
         match self {
-            BulkImportResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
-            BulkImportResponse::Accepted(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(202u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
-            BulkImportResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            BulkImportResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            BulkImportResponse::Accepted(body) => rt::server::json_status(202u16, &body),
+            BulkImportResponse::NotFound(body) => rt::server::json_status(404u16, &body),
             BulkImportResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             BulkImportResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            BulkImportResponse::Forbidden(body) => rt::server::json_status(403u16, &body),
+            BulkImportResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1480,39 +961,25 @@ impl IntoResponse for BulkTriggerHistoricalPullResponse {
     fn into_response(self) -> Response {
         match self {
             BulkTriggerHistoricalPullResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(200u16, &body)
             }
             BulkTriggerHistoricalPullResponse::Accepted(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(202u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(202u16, &body)
             }
             BulkTriggerHistoricalPullResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(404u16, &body)
             }
             BulkTriggerHistoricalPullResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             BulkTriggerHistoricalPullResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            BulkTriggerHistoricalPullResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            BulkTriggerHistoricalPullResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1520,33 +987,19 @@ impl IntoResponse for BulkTriggerHistoricalPullResponse {
 impl IntoResponse for ListBulkOpsResponse {
     fn into_response(self) -> Response {
         match self {
-            ListBulkOpsResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
-            ListBulkOpsResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            ListBulkOpsResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            ListBulkOpsResponse::NotFound(body) => rt::server::json_status(404u16, &body),
             ListBulkOpsResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             ListBulkOpsResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            ListBulkOpsResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            ListBulkOpsResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1554,33 +1007,21 @@ impl IntoResponse for ListBulkOpsResponse {
 impl IntoResponse for ListProvidersResponse {
     fn into_response(self) -> Response {
         match self {
-            ListProvidersResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            ListProvidersResponse::Ok(body) => rt::server::json_status(200u16, &body),
             ListProvidersResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(404u16, &body)
             }
             ListProvidersResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             ListProvidersResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            ListProvidersResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            ListProvidersResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1588,33 +1029,19 @@ impl IntoResponse for ListProvidersResponse {
 impl IntoResponse for ListMarkersResponse {
     fn into_response(self) -> Response {
         match self {
-            ListMarkersResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
-            ListMarkersResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            ListMarkersResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            ListMarkersResponse::NotFound(body) => rt::server::json_status(404u16, &body),
             ListMarkersResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             ListMarkersResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            ListMarkersResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            ListMarkersResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1623,32 +1050,22 @@ impl IntoResponse for ListLabTestMarkersResponse {
     fn into_response(self) -> Response {
         match self {
             ListLabTestMarkersResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(200u16, &body)
             }
             ListLabTestMarkersResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(404u16, &body)
             }
             ListLabTestMarkersResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             ListLabTestMarkersResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            ListLabTestMarkersResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            ListLabTestMarkersResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1657,32 +1074,22 @@ impl IntoResponse for ListOrderSetMarkersResponse {
     fn into_response(self) -> Response {
         match self {
             ListOrderSetMarkersResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(200u16, &body)
             }
             ListOrderSetMarkersResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(404u16, &body)
             }
             ListOrderSetMarkersResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             ListOrderSetMarkersResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            ListOrderSetMarkersResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            ListOrderSetMarkersResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1690,33 +1097,19 @@ impl IntoResponse for ListOrderSetMarkersResponse {
 impl IntoResponse for ListPscInfoResponse {
     fn into_response(self) -> Response {
         match self {
-            ListPscInfoResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
-            ListPscInfoResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            ListPscInfoResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            ListPscInfoResponse::NotFound(body) => rt::server::json_status(404u16, &body),
             ListPscInfoResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             ListPscInfoResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            ListPscInfoResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            ListPscInfoResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1724,33 +1117,17 @@ impl IntoResponse for ListPscInfoResponse {
 impl IntoResponse for ListTeamsResponse {
     fn into_response(self) -> Response {
         match self {
-            ListTeamsResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
-            ListTeamsResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            ListTeamsResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            ListTeamsResponse::NotFound(body) => rt::server::json_status(404u16, &body),
             ListTeamsResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             ListTeamsResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            ListTeamsResponse::Forbidden(body) => rt::server::json_status(403u16, &body),
+            ListTeamsResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1758,33 +1135,17 @@ impl IntoResponse for ListTeamsResponse {
 impl IntoResponse for ListOrdersResponse {
     fn into_response(self) -> Response {
         match self {
-            ListOrdersResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
-            ListOrdersResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            ListOrdersResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            ListOrdersResponse::NotFound(body) => rt::server::json_status(404u16, &body),
             ListOrdersResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             ListOrdersResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            ListOrdersResponse::Forbidden(body) => rt::server::json_status(403u16, &body),
+            ListOrdersResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
@@ -1792,38 +1153,26 @@ impl IntoResponse for ListOrdersResponse {
 impl IntoResponse for GetWorkoutStreamResponse {
     fn into_response(self) -> Response {
         match self {
-            GetWorkoutStreamResponse::Ok(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            GetWorkoutStreamResponse::Ok(body) => rt::server::json_status(200u16, &body),
             GetWorkoutStreamResponse::NotFound(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(404u16, &body)
             }
             GetWorkoutStreamResponse::UnprocessableEntity(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(422u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(422u16, &body)
             }
             GetWorkoutStreamResponse::Unauthorized(body) => {
-                rt::server::json(
-                    axum::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                rt::server::json_status(401u16, &body)
+            }
+            GetWorkoutStreamResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            GetWorkoutStreamResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
             }
         }
     }
 }
-/// The router of the `main` API: 23 endpoints.
+/// The router of the `main` and `elsewhere` APIs at `{base_url}`: 23 endpoints.
 pub fn main_router<S: HealthDataServer>(
     service: Arc<S>,
     config: rt::server::Config,
@@ -1980,7 +1329,7 @@ pub fn main_router<S: HealthDataServer>(
         config,
     )
 }
-/// The router of the `management` API: 1 endpoints.
+/// The router of the `management` API at `{management_url}`: 1 endpoints.
 pub fn management_router<S: HealthDataServer>(
     service: Arc<S>,
     config: rt::server::Config,

@@ -317,3 +317,94 @@ async fn calls_without_a_matching_credential_fail_before_sending() {
     );
     let _ = axum::Router::<()>::new();
 }
+
+#[tokio::test]
+async fn a_retry_after_beyond_the_limit_ends_the_retries() {
+    let hits = Hits::default();
+    let base = support::serve(flaky(hits.clone(), 5, 429, Some("3600"))).await;
+    let error = client(&base, RetryPolicy::default())
+        .resolve_user(ResolveUserInput {
+            client_user_id: "p".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(
+        hits.load(Ordering::SeqCst),
+        1,
+        "an hour's wait is not shortened into a retry"
+    );
+    assert!(matches!(
+        error,
+        ClientError::UnexpectedStatus { status: 429, .. }
+    ));
+}
+
+#[tokio::test]
+async fn retry_after_dates_are_read_against_the_injected_clock() {
+    // The server asks to come back at a fixed instant; the client's clock says that instant
+    // is one second away, whatever the machine's clock says.
+    fn one_second_before() -> std::time::SystemTime {
+        std::time::UNIX_EPOCH + Duration::from_secs(1_700_000_000)
+    }
+    let hits = Hits::default();
+    let base = support::serve(flaky(
+        hits.clone(),
+        1,
+        503,
+        Some("Tue, 14 Nov 2023 22:13:21 GMT"),
+    ))
+    .await;
+    let config = Config {
+        now: one_second_before,
+        ..Config::new(&base).with_credential("team_api_key", "k")
+    };
+    let started = Instant::now();
+    let response = Client::new(config)
+        .unwrap()
+        .resolve_user(ResolveUserInput {
+            client_user_id: "p".into(),
+        })
+        .await
+        .unwrap();
+    assert!(matches!(response, ResolveUserResponse::Ok(_)));
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_secs(1) && waited < Duration::from_secs(10),
+        "waited {waited:?}"
+    );
+}
+
+#[tokio::test]
+async fn dot_segments_cannot_redirect_a_call() {
+    let client = client("http://127.0.0.1:9", RetryPolicy::never());
+    for bad in ["..", ".", ""] {
+        let error = client
+            .resolve_user(ResolveUserInput {
+                client_user_id: bad.into(),
+            })
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(error, ClientError::Encode(_)),
+            "{bad:?}: {error:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn any_2xx_answers_an_update_whose_body_is_not_shown() {
+    let app = Router::new().route(
+        "/v2/user/{id}",
+        routing::patch(|| async { StatusCode::NO_CONTENT }),
+    );
+    let base = support::serve(app).await;
+    let input: UpdateUserInput = serde_json::from_value(
+        json!({"user_id": "0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a", "body": {}}),
+    )
+    .unwrap();
+    let response = client(&base, RetryPolicy::default())
+        .update_user(input)
+        .await
+        .unwrap();
+    assert_eq!(response, UpdateUserResponse::Ok(Value::Null));
+}

@@ -153,3 +153,11 @@ fn main_document_has_security_deprecations_and_webhooks() {
         true
     );
 }
+
+#[test]
+fn schemas_and_runtime_check_time_zones_alike() {
+    assert_eq!(
+        covenant_codegen::emit::rust::validate::TIMEZONE_PATTERN,
+        covenant_runtime::TIMEZONE_PATTERN
+    );
+}

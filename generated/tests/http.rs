@@ -221,7 +221,7 @@ fn every_endpoint_declares_the_errors_its_router_answers_with_bodies() {
 }
 
 #[tokio::test]
-async fn undeclared_router_errors_reach_the_client_with_their_detail() {
+async fn router_errors_reach_the_client_as_typed_variants() {
     use health_api::operations::*;
     let mock = support::mock().with_closed_gate("bulk_historical_pull");
     let base = support::serve(health_api::server::router(
@@ -232,22 +232,14 @@ async fn undeclared_router_errors_reach_the_client_with_their_detail() {
     let client = client(&base);
     let input: BulkTriggerHistoricalPullInput =
         serde_json::from_value(json!({"body": {"user_ids": [], "provider": "oura"}})).unwrap();
-    let error = client
-        .bulk_trigger_historical_pull(input)
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(
-            error,
-            client::ClientError::UnexpectedStatus { status: 403, .. }
-        ),
-        "{error:?}"
-    );
+    let response = client.bulk_trigger_historical_pull(input).await.unwrap();
+    let BulkTriggerHistoricalPullResponse::Forbidden(body) = response else {
+        panic!("expected 403, got {response:?}")
+    };
     assert_eq!(
-        error.detail(),
-        Some(&json!("bulk_historical_pull is not enabled for this team"))
+        body.detail,
+        "bulk_historical_pull is not enabled for this team"
     );
-    // A declared error arrives as its variant.
     let wrong = client::Config::new(&base).with_credential("team_api_key", "nope");
     let response = Client::new(wrong)
         .unwrap()

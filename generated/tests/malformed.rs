@@ -21,7 +21,67 @@ struct Violation {
 
 enum Place {
     Param(String),
-    BodyField(String),
+    /// A path of keys and indexes inside the body.
+    Body(Vec<Value>),
+}
+
+/// Violations of each field of a body model, and of the fields of models it holds (the
+/// first item of a list of them), to a bounded depth: each value broken once, and each
+/// required field left out.
+fn body_violations(
+    spec: &Spec,
+    samples: &Samples,
+    id: ModelId,
+    loc: &mut Vec<Value>,
+    path: &mut Vec<Value>,
+    depth: usize,
+    out: &mut Vec<Violation>,
+) {
+    for f in spec
+        .model(id)
+        .fields
+        .iter()
+        .filter(|f| covenant_codegen::emit::shapes::in_shape(f, Shape::Request))
+    {
+        loc.push(json!(f.name));
+        path.push(json!(f.name));
+        for (value, what) in samples.field_violations(f, Shape::Request) {
+            out.push(Violation {
+                loc: loc.clone(),
+                place: Place::Body(path.clone()),
+                value,
+                what,
+            });
+        }
+        if !f.presence.may_be_absent() && f.default.is_none() {
+            out.push(Violation {
+                loc: loc.clone(),
+                place: Place::Body(path.clone()),
+                value: Value::Null,
+                what: "left out".into(),
+            });
+            out.last_mut().unwrap().what = "absent".into();
+        }
+        if depth < 2 {
+            match &f.ty {
+                Type::Model(inner) => {
+                    body_violations(spec, samples, *inner, loc, path, depth + 1, out)
+                }
+                Type::List(item) => {
+                    if let Type::Model(inner) = &**item {
+                        loc.push(json!(0));
+                        path.push(json!(0));
+                        body_violations(spec, samples, *inner, loc, path, depth + 1, out);
+                        path.pop();
+                        loc.pop();
+                    }
+                }
+                _ => {}
+            }
+        }
+        path.pop();
+        loc.pop();
+    }
 }
 
 /// Text-level violations of a parameter (a query string has no JSON types).
@@ -137,23 +197,15 @@ fn violations(spec: &Spec, samples: &Samples, ep: &Endpoint) -> Vec<Violation> {
         }
     }
     if let Some(Type::Model(id)) = &ep.body {
-        let shapes = samples.shapes();
-        for f in spec
-            .model(*id)
-            .fields
-            .iter()
-            .filter(|f| covenant_codegen::emit::shapes::in_shape(f, Shape::Request))
-        {
-            let _ = shapes;
-            for (value, what) in samples.field_violations(f, Shape::Request) {
-                out.push(Violation {
-                    loc: vec![json!("body"), json!(f.name)],
-                    place: Place::BodyField(f.name.clone()),
-                    value,
-                    what,
-                });
-            }
-        }
+        body_violations(
+            spec,
+            samples,
+            *id,
+            &mut vec![json!("body")],
+            &mut Vec::new(),
+            0,
+            &mut out,
+        );
     }
     out
 }
@@ -161,7 +213,24 @@ fn violations(spec: &Spec, samples: &Samples, ep: &Endpoint) -> Vec<Violation> {
 fn apply(input: &mut Value, v: &Violation) {
     match &v.place {
         Place::Param(name) => input[name] = v.value.clone(),
-        Place::BodyField(name) => input["body"][name] = v.value.clone(),
+        Place::Body(path) => {
+            let mut slot = &mut input["body"];
+            for (i, step) in path.iter().enumerate() {
+                let last = i == path.len() - 1;
+                match step {
+                    Value::String(key) if last && v.what == "absent" => {
+                        if let Some(obj) = slot.as_object_mut() {
+                            obj.remove(key);
+                        }
+                        return;
+                    }
+                    Value::String(key) => slot = &mut slot[key.as_str()],
+                    Value::Number(n) => slot = &mut slot[n.as_u64().unwrap() as usize],
+                    _ => unreachable!("paths hold keys and indexes"),
+                }
+            }
+            *slot = v.value.clone();
+        }
     }
 }
 
@@ -236,10 +305,13 @@ async fn three_broken_constraints_are_reported_together() {
     let http = reqwest::Client::new();
     let mut endpoints_checked = 0;
     for ep in &spec.endpoints {
-        // The first violation of three different inputs.
+        // The first violation of three different inputs, none inside another.
         let mut chosen: Vec<Violation> = Vec::new();
         for v in violations(&spec, &samples, ep) {
-            if !chosen.iter().any(|c| c.loc == v.loc) && chosen.len() < 3 {
+            let overlaps = chosen
+                .iter()
+                .any(|c| c.loc.starts_with(&v.loc) || v.loc.starts_with(&c.loc));
+            if !overlaps && chosen.len() < 3 {
                 chosen.push(v);
             }
         }

@@ -29,6 +29,9 @@ pub struct RetryPolicy {
     /// Retry calls that are not idempotent (POST, PATCH) too. Off: a repeated POST could
     /// act twice.
     pub retry_non_idempotent: bool,
+    /// The longest `Retry-After` waited for; a longer one ends the retries and the response
+    /// is returned as it is.
+    pub max_retry_after: Duration,
 }
 
 impl Default for RetryPolicy {
@@ -38,6 +41,7 @@ impl Default for RetryPolicy {
             initial_backoff: Duration::from_millis(200),
             max_backoff: Duration::from_secs(10),
             retry_non_idempotent: false,
+            max_retry_after: Duration::from_secs(120),
         }
     }
 }
@@ -70,6 +74,8 @@ pub struct Config {
     /// Per attempt.
     pub timeout: Duration,
     pub retry: RetryPolicy,
+    /// The wall clock, for `Retry-After` dates; injectable so tests need not wait.
+    pub now: fn() -> std::time::SystemTime,
 }
 
 impl Config {
@@ -80,6 +86,7 @@ impl Config {
             credentials: HashMap::new(),
             timeout: Duration::from_secs(30),
             retry: RetryPolicy::default(),
+            now: std::time::SystemTime::now,
         }
     }
 
@@ -208,7 +215,16 @@ impl Reply {
         } else {
             serde_json::from_str::<Value>(&text)
         };
-        if !self.endpoint.statuses.contains(&self.status) {
+        let status = match self.endpoint.open_success {
+            Some(open)
+                if (200..300).contains(&self.status)
+                    && !self.endpoint.statuses.contains(&self.status) =>
+            {
+                open
+            }
+            _ => self.status,
+        };
+        if !self.endpoint.statuses.contains(&status) {
             let detail = json.ok().and_then(|v| v.get("detail").cloned());
             return Err(ClientError::UnexpectedStatus {
                 status: self.status,
@@ -221,7 +237,7 @@ impl Reply {
             message: e.to_string(),
             body: text.clone(),
         })?;
-        read(self.status, value).map_err(|message| ClientError::Decode {
+        read(status, value).map_err(|message| ClientError::Decode {
             status: self.status,
             message,
             body: text,
@@ -271,19 +287,24 @@ impl Transport {
                     ));
                 }
             };
-            let retry_after = match &outcome {
+            let wait = match &outcome {
                 Ok(response)
                     if response.status().as_u16() == 429 || response.status().is_server_error() =>
                 {
-                    Some(retry_after(response.headers()).unwrap_or_else(|| policy.backoff(attempt)))
+                    match retry_after(response.headers(), self.config.now) {
+                        // The service names its wait: honour it whole, or give up.
+                        Some(after) if after > policy.max_retry_after => None,
+                        Some(after) => Some(after),
+                        None => Some(policy.backoff(attempt)),
+                    }
                 }
                 Ok(_) => None,
                 Err(e) if e.is_timeout() || e.is_connect() => Some(policy.backoff(attempt)),
                 Err(_) => None,
             };
-            if let (Some(wait), true) = (retry_after, may_retry && attempt < policy.max_retries) {
+            if let (Some(wait), true) = (wait, may_retry && attempt < policy.max_retries) {
                 tracing::debug!(endpoint = endpoint.name, attempt, ?wait, "retrying");
-                tokio::time::sleep(wait.min(policy.max_backoff)).await;
+                tokio::time::sleep(wait).await;
                 attempt += 1;
                 continue;
             }
@@ -334,6 +355,14 @@ impl Transport {
             match p.location {
                 Location::Path => {
                     let text = scalar_text(value);
+                    if matches!(text.as_str(), "" | "." | "..") {
+                        // An empty segment changes the route; dot segments are resolved away
+                        // by URL normalisation, sending the call to another endpoint.
+                        return Err(ClientError::Encode(format!(
+                            "path parameter {} cannot be {text:?}",
+                            p.field.name
+                        )));
+                    }
                     let encoded = utf8_percent_encode(&text, SEGMENT).to_string();
                     path = path.replace(&format!("{{{}}}", p.field.name), &encoded);
                 }
@@ -424,7 +453,10 @@ fn scalar_text(v: &Value) -> String {
 }
 
 /// `Retry-After` as seconds or an HTTP date.
-fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+fn retry_after(
+    headers: &reqwest::header::HeaderMap,
+    now: fn() -> std::time::SystemTime,
+) -> Option<Duration> {
     let value = headers
         .get(reqwest::header::RETRY_AFTER)?
         .to_str()
@@ -434,10 +466,7 @@ fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
         return Some(Duration::from_secs(seconds));
     }
     let at = httpdate::parse_http_date(value).ok()?;
-    Some(
-        at.duration_since(std::time::SystemTime::now())
-            .unwrap_or_default(),
-    )
+    Some(at.duration_since(now()).unwrap_or_default())
 }
 
 /// Pages as a stream: `fetch` answers one page and the input of the next, if any. An error

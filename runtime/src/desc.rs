@@ -187,7 +187,8 @@ pub fn check_value(
         TypeDesc::Int => {
             // As serde reads an i64: `5.0` is a number, not an integer.
             expect(
-                v.is_i64() || v.is_u64(),
+                // As serde reads an i64: beyond its range is no integer of the field.
+                v.is_i64(),
                 "int_type",
                 "Input should be a valid integer",
                 loc,
@@ -317,7 +318,7 @@ fn check_format(ty: &TypeDesc, s: &str, loc: &[LocPart], issues: &mut Vec<Issue>
             "Input should be a valid e-mail address",
         ),
         TypeDesc::TimeZone => (
-            cached_regex(crate::TIMEZONE_PATTERN).is_match(s),
+            cached_regex(crate::TIMEZONE_PATTERN).is_some_and(|re| re.is_match(s)),
             "value_error.timezone",
             "Input should be an IANA time zone identifier",
         ),
@@ -405,7 +406,7 @@ fn check_constraints(c: &Constraints, v: &Value, loc: &[LocPart], issues: &mut V
             ));
         }
         if let Some(p) = c.pattern
-            && !cached_regex(p).is_match(s)
+            && !cached_regex(p).is_some_and(|re| re.is_match(s))
         {
             issues.push(Issue::new(
                 loc,
@@ -441,12 +442,15 @@ fn check_constraints(c: &Constraints, v: &Value, loc: &[LocPart], issues: &mut V
 }
 
 /// Patterns compile once per process; descriptors are static, so the cache stays small.
-fn cached_regex(pattern: &'static str) -> Regex {
-    static CACHE: LazyLock<RwLock<HashMap<&'static str, Regex>>> = LazyLock::new(Default::default);
+/// `None` for a pattern that does not compile (lowering refuses those): nothing matches it,
+/// so a broken pattern rejects rather than waves values through.
+fn cached_regex(pattern: &'static str) -> Option<Regex> {
+    static CACHE: LazyLock<RwLock<HashMap<&'static str, Option<Regex>>>> =
+        LazyLock::new(Default::default);
     if let Some(re) = CACHE.read().ok().and_then(|c| c.get(pattern).cloned()) {
         return re;
     }
-    let re = Regex::new(pattern).unwrap_or_else(|_| Regex::new("").expect("empty pattern"));
+    let re = Regex::new(pattern).ok();
     if let Ok(mut cache) = CACHE.write() {
         cache.insert(pattern, re.clone());
     }
@@ -566,6 +570,9 @@ pub struct EndpointDesc {
     pub exactly_one_of: &'static [&'static [&'static str]],
     /// Statuses the spec declares, successes first.
     pub statuses: &'static [u16],
+    /// The success whose body the source does not show, when it is the only one: clients
+    /// read any other 2xx as it.
+    pub open_success: Option<u16>,
 }
 
 /// Checks a request's inputs, gathered as `{param: value, …, "body": value}` with values

@@ -90,9 +90,3 @@ macro_rules! json_object {
         }
     };
 }
-
-/// For generated open enums: the value of an unknown variant is kept as sent.
-pub trait OpenEnum: Sized {
-    /// The known values, in declaration order.
-    const KNOWN: &'static [&'static str];
-}

@@ -258,6 +258,14 @@ pub fn json<T: Serialize + ?Sized>(status: StatusCode, body: &T) -> Response {
     }
 }
 
+/// A JSON body with a status the spec declares.
+pub fn json_status<T: Serialize + ?Sized>(status: u16, body: &T) -> Response {
+    json(
+        StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+        body,
+    )
+}
+
 fn error_text(status: StatusCode, detail: &str) -> Response {
     let body = format!("{{\"detail\":{}}}", Value::String(detail.to_string()));
     (

@@ -33,7 +33,7 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
         return ExitCode::from(EXIT_INVALID);
     };
     let settings = emit::Settings {
-        spec_name: file.name.replace('\\', "/"),
+        spec_name: display_path(&args.spec),
         ..emit::Settings::default()
     };
     let files = emit::generate(&spec, &settings);
@@ -159,4 +159,15 @@ fn files_under(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
         }
     }
     Ok(out)
+}
+
+/// The spec's path as generated headers name it: `./spec/x` and `spec/x` alike, `/` between
+/// parts, so the output does not depend on how the path was typed.
+fn display_path(path: &Path) -> String {
+    let parts: Vec<String> = path
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
 }

@@ -16,6 +16,7 @@ pub fn documents(spec: &Spec) -> Files {
         style: RefStyle::Components,
     };
     let mut files = Files::new();
+    let events_api = spec.endpoints.first().map(|e| e.api);
     for (i, api) in spec.apis.iter().enumerate() {
         let id = ApiId(i as u32);
         let endpoints: Vec<&Endpoint> = spec.endpoints.iter().filter(|e| e.api == id).collect();
@@ -27,7 +28,7 @@ pub fn documents(spec: &Spec) -> Files {
             builder: &builder,
             api,
             endpoints,
-            with_events: i == 0,
+            with_events: events_api == Some(id),
         };
         files.insert(
             format!("openapi/{}.json", api.name),
@@ -276,7 +277,11 @@ impl Document<'_> {
             if let Some(d) = description(scheme.doc.as_deref(), &scheme.not_shown) {
                 s.insert("description".into(), json!(d));
             }
-            s.insert("x-principal".into(), json!(scheme.principal));
+            let principal = match scheme.alias_of {
+                Some(alias) => &self.spec.auth(alias).principal,
+                None => &scheme.principal,
+            };
+            s.insert("x-principal".into(), json!(principal));
             if !scheme.scopes.is_empty() {
                 s.insert("x-scopes".into(), json!(scheme.scopes));
             }

@@ -97,5 +97,9 @@ pub fn in_shape(f: &Field, shape: Shape) -> bool {
 
 /// Whether a field's string format is enforced in a shape.
 pub fn format_applies(f: &Field, shape: Shape) -> bool {
-    f.format_scope == FormatScope::Always || shape == Shape::Request
+    format_scope_applies(f.format_scope, shape)
+}
+
+pub fn format_scope_applies(scope: FormatScope, shape: Shape) -> bool {
+    scope == FormatScope::Always || shape == Shape::Request
 }

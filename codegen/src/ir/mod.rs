@@ -233,8 +233,11 @@ pub struct Model {
     pub name: String,
     pub doc: Option<String>,
     pub fields: Vec<Field>,
-    /// The source says it has more than is listed: further fields are allowed.
+    /// What the source leaves open about the model.
     pub not_shown: Vec<String>,
+    /// The source says it has more fields than listed (`not_shown fields "…"`): they are
+    /// allowed, and kept by the generated types.
+    pub open: bool,
     pub origin: ModelOrigin,
     pub deprecated: Option<Deprecation>,
     pub provenance: Provenance,
@@ -242,7 +245,7 @@ pub struct Model {
 
 impl Model {
     pub fn is_open(&self) -> bool {
-        !self.not_shown.is_empty()
+        self.open
     }
 
     /// Whether the request and response shapes differ, so emitters produce both.

@@ -408,12 +408,32 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Two endpoints of one API may not share method and path shape.
-    pub(super) fn check_routes(&mut self, endpoints: &[Endpoint], spans: &[Span]) {
-        let mut seen: HashMap<(ApiId, Method, String), usize> = HashMap::new();
+    /// Endpoints served at one address (APIs may share a base) may not share method and path
+    /// shape, and paths that agree up to a placeholder must name it alike: a router could not
+    /// tell them apart.
+    pub(super) fn check_routes(&mut self, endpoints: &[Endpoint], spans: &[Span], apis: &[Api]) {
+        let base = |ep: &Endpoint| {
+            apis.get(ep.api.index())
+                .map_or("", |a| a.base_url.as_str())
+                .to_string()
+        };
+        for (i, ep) in endpoints.iter().enumerate() {
+            for (j, other) in endpoints.iter().enumerate().take(i) {
+                if base(ep) != base(other) {
+                    continue;
+                }
+                if let Some((mine, theirs)) = placeholder_clash(&ep.path, &other.path) {
+                    self.error(codes::DUPLICATE_ROUTE, spans[i], format!("`{{{mine}}}` here and `{{{theirs}}}` in `{}` stand at the same place of one route", other.name))
+                        .label("placeholder named differently")
+                        .note(spans[j], "the other route")
+                        .help("name the placeholder alike in both paths");
+                }
+            }
+        }
+        let mut seen: HashMap<(String, Method, String), usize> = HashMap::new();
         for (i, ep) in endpoints.iter().enumerate() {
             let shape = route_shape(&ep.path);
-            if let Some(first) = seen.get(&(ep.api, ep.method, shape.clone())) {
+            if let Some(first) = seen.get(&(base(ep), ep.method, shape.clone())) {
                 let (first_name, first_span) = (endpoints[*first].name.clone(), spans[*first]);
                 self.error(
                     codes::DUPLICATE_ROUTE,
@@ -427,7 +447,7 @@ impl Lowerer<'_> {
                 .label("same method and path")
                 .note(first_span, "first route here");
             } else {
-                seen.insert((ep.api, ep.method, shape), i);
+                seen.insert((base(ep), ep.method, shape), i);
             }
         }
     }
@@ -583,6 +603,25 @@ pub(crate) fn placeholders(path: &str) -> Result<Vec<(String, usize)>, usize> {
         Some(start) => Err(start),
         None => Ok(out),
     }
+}
+
+/// The first position where two paths, equal up to there, hold placeholders of different
+/// names.
+fn placeholder_clash(a: &str, b: &str) -> Option<(String, String)> {
+    let name = |seg: &str| {
+        seg.strip_prefix('{')
+            .and_then(|s| s.strip_suffix('}'))
+            .map(str::to_string)
+    };
+    for (x, y) in a.split('/').zip(b.split('/')) {
+        match (name(x), name(y)) {
+            (Some(p), Some(q)) if p != q => return Some((p, q)),
+            (Some(_), Some(_)) => {}
+            (None, None) if x == y => {}
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The path with every placeholder replaced by `{}`: two routes of one shape collide.

@@ -494,10 +494,12 @@ impl Lowerer<'_> {
         let mut fields: Vec<Field> = Vec::new();
         let mut seen: HashMap<String, crate::source::Span> = HashMap::new();
         let mut not_shown = Vec::new();
+        let mut open = false;
         for member in &src.decl.members {
             let decl = match &member.node {
-                ast::ModelMember::NotShown(what) => {
+                ast::ModelMember::NotShown { what, fields } => {
                     not_shown.push(self.record_not_shown(what, owner.clone()));
+                    open |= *fields;
                     continue;
                 }
                 ast::ModelMember::Field(f) => f,
@@ -528,6 +530,7 @@ impl Lowerer<'_> {
             doc: attrs.doc.clone(),
             fields,
             not_shown,
+            open,
             origin: src.origin.clone(),
             deprecated,
             provenance: self.provenance(&annots),

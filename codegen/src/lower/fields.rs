@@ -217,7 +217,10 @@ impl Lowerer<'_> {
         let mut c = Constraints::default();
         let base = self.base(ty);
         let numeric = matches!(base, Base::Prim(p) if p.is_numeric());
-        let stringy = matches!(base, Base::Prim(p) if p.is_string_like());
+        // Lengths, patterns and sets apply to text held as a string: not to uuid, date and
+        // datetime, whose shape their format already fixes.
+        let stringy = matches!(base, Base::Prim(p) if p.is_string_like()
+            && !matches!(p, Primitive::Uuid | Primitive::Date | Primitive::DateTime));
         let listy = matches!(base, Base::List);
         let checks: [(&str, bool, &str); 8] = [
             ("min", numeric, "a number"),
@@ -287,6 +290,15 @@ impl Lowerer<'_> {
 
     fn pattern(&mut self, a: &ast::Annotation) -> Option<String> {
         let pattern = self.string_arg(a)?;
+        const NOT_ECMA: &[&str] = &[
+            "(?i", "(?m", "(?s", "(?x", "(?u", "(?P<", "\\A", "\\z", "\\Z", "[[:",
+        ];
+        if let Some(construct) = NOT_ECMA.iter().find(|c| pattern.contains(**c)) {
+            self.error(codes::BAD_PATTERN, a.span, format!("`{construct}` is not ECMA-262 regular expression syntax"))
+                .label("JSON Schema validators would read this pattern differently")
+                .help("patterns are ECMA-262 as in JSON Schema; use the subset Rust's regex shares with it");
+            return None;
+        }
         if let Err(e) = regex_syntax::Parser::new().parse(&pattern) {
             let reason = match &e {
                 regex_syntax::Error::Parse(p) => p.kind().to_string(),
@@ -296,6 +308,12 @@ impl Lowerer<'_> {
             self.error(codes::BAD_PATTERN, a.span, format!("invalid regular expression: {reason}"))
                 .label("this pattern does not compile")
                 .help("patterns use ECMA-262 syntax as in JSON Schema; escape special characters with `\\\\`");
+            return None;
+        }
+        if let Err(e) = regex::Regex::new(&pattern) {
+            self.error(codes::BAD_PATTERN, a.span, format!("invalid regular expression: {}", e.to_string().lines().last().unwrap_or_default()))
+                .label("this pattern does not compile")
+                .help("patterns use ECMA-262 syntax as in JSON Schema; escape special characters with `\\`");
             return None;
         }
         Some(pattern)

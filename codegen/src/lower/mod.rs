@@ -374,7 +374,7 @@ impl<'d> Lowerer<'d> {
             .iter()
             .map(|(ep, attrs)| self.lower_endpoint(ep, attrs, &apis, &models, &enums))
             .collect();
-        self.check_routes(&endpoints, &spans.endpoints);
+        self.check_routes(&endpoints, &spans.endpoints, &apis);
         let events = self.lower_events(decls, &models, &enums);
         let limits = decls
             .limits

@@ -6,11 +6,13 @@ use crate::lexer::Tok;
 
 impl Parser<'_> {
     pub(super) fn model_member(&mut self) -> PResult<ModelMember> {
-        if self.at_word("not_shown") && self.peek_at(1).kind == Tok::Str {
+        let fields_next =
+            self.peek_at(1).kind == Tok::Ident && self.text_of(self.peek_at(1)) == "fields";
+        if self.at_word("not_shown") && (self.peek_at(1).kind == Tok::Str || fields_next) {
             self.bump();
-            return Ok(ModelMember::NotShown(
-                self.string("what the source leaves open")?,
-            ));
+            let fields = self.eat_word("fields").is_some();
+            let what = self.string("what the source leaves open")?;
+            return Ok(ModelMember::NotShown { what, fields });
         }
         Ok(ModelMember::Field(self.field()?))
     }

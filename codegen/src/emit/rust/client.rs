@@ -172,12 +172,12 @@ impl RustModels<'_> {
         let name = format_ident!("{}_pages", ep.name);
         let method = field_ident(&ep.name);
         let (input, response) = (input_ident(ep), response_ident(ep));
-        let param = |n: &str| {
-            ep.params
-                .iter()
-                .find(|p| p.field.name == n)
-                .map(|p| &p.field)
-        };
+        let params: Vec<Field> = ep
+            .params
+            .iter()
+            .map(|p| super::operations::param_view(&p.field))
+            .collect();
+        let param = |n: &str| params.iter().find(|f| f.name == n);
         let next = match paging {
             Paging::Page {
                 page,
@@ -303,6 +303,9 @@ impl RustModels<'_> {
                         let page = page?;
                         if let Some(done) = #each.iter().find(|item| finished(item)) {
                             return Ok((response, Some(done.clone())));
+                        }
+                        if started.elapsed() >= deadline {
+                            return Err(rt::client::ClientError::WaitTimedOut { waited: started.elapsed() });
                         }
                     }
                     if started.elapsed() >= deadline {

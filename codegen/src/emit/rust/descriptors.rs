@@ -133,6 +133,18 @@ impl RustModels<'_> {
         let statuses: Vec<u16> = crate::emit::all_responses(self.spec, ep)
             .map(|r| r.status)
             .collect();
+        let successes: Vec<&Response> = ep
+            .responses
+            .iter()
+            .filter(|r| (200..300).contains(&r.status))
+            .collect();
+        let open_success = match successes.as_slice() {
+            [only] if matches!(only.body, Some(Type::NotShown(_))) => {
+                let s = only.status;
+                quote!(Some(#s))
+            }
+            _ => quote!(None),
+        };
         quote! {
             pub static #ident: #rt::desc::EndpointDesc = #rt::desc::EndpointDesc {
                 name: #name,
@@ -148,6 +160,7 @@ impl RustModels<'_> {
                 idempotent: #idempotent,
                 exactly_one_of: &[#(#groups),*],
                 statuses: &[#(#statuses),*],
+                open_success: #open_success,
             };
         }
     }

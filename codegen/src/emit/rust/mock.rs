@@ -27,9 +27,10 @@ impl RustModels<'_> {
                 .or(ep.responses.first());
             let Some(ok) = ok else { continue };
             let status = ok.status;
-            let body = ok.body.as_ref().map_or(serde_json::Value::Null, |t| {
+            let mut body = ok.body.as_ref().map_or(serde_json::Value::Null, |t| {
                 samples.example(t, Shape::Response)
             });
+            end_of_listing(self.spec, ep, &mut body);
             let text = serde_json::to_string(&body).unwrap_or_else(|_| "null".into());
             let name = &ep.name;
             examples.push(quote!(#name => Some((#status, #text))));
@@ -125,5 +126,31 @@ impl RustModels<'_> {
                 #(#methods)*
             }
         }
+    }
+}
+
+/// A cursor listing's example is its last page: the next cursor is left out, null or empty,
+/// so streams over the mock end.
+fn end_of_listing(spec: &crate::ir::Spec, ep: &crate::ir::Endpoint, body: &mut serde_json::Value) {
+    let Some(crate::ir::Paging::Cursor { next, .. }) = &ep.paging else {
+        return;
+    };
+    let Some(crate::ir::Type::Model(id)) = ep
+        .responses
+        .iter()
+        .find(|r| r.status == 200)
+        .and_then(|r| r.body.as_ref())
+    else {
+        return;
+    };
+    let (Some(field), Some(obj)) = (spec.model(*id).field(next), body.as_object_mut()) else {
+        return;
+    };
+    if field.presence.may_be_absent() {
+        obj.remove(next);
+    } else if field.presence.may_be_null() {
+        obj.insert(next.clone(), serde_json::Value::Null);
+    } else {
+        obj.insert(next.clone(), serde_json::Value::String(String::new()));
     }
 }

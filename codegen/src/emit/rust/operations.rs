@@ -41,6 +41,16 @@ pub fn status_variant(status: u16) -> Ident {
     format_ident!("{name}")
 }
 
+/// A parameter as its Rust field sees it: a path, query or header value cannot be null, so
+/// "optional and nullable" is just optional.
+pub fn param_view(f: &Field) -> Field {
+    let mut f = f.clone();
+    if f.presence == Presence::OptionalNullable {
+        f.presence = Presence::Optional;
+    }
+    f
+}
+
 /// The Rust name of the field holding the request body: `body`, unless a parameter has it.
 pub fn body_field(ep: &Endpoint) -> Ident {
     if ep.params.iter().any(|p| p.field.name == "body") {
@@ -138,7 +148,7 @@ impl RustModels<'_> {
         let owner = ident.to_string();
         let mut fields = Vec::new();
         for p in &ep.params {
-            let f = &p.field;
+            let f = &param_view(&p.field);
             let name = field_ident(&f.name);
             let wire = &f.name;
             let rename = (name.to_string().trim_start_matches("r#") != f.name)

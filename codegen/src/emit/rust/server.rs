@@ -22,25 +22,38 @@ fn method_ident(ep: &Endpoint) -> Ident {
     super::names::field_ident(&ep.name)
 }
 
+/// One router per base address, named after the first API at it.
+pub struct RouterGroup<'a> {
+    pub base: String,
+    pub apis: Vec<String>,
+    pub endpoints: Vec<&'a Endpoint>,
+}
+
 /// APIs that share a base address are served by one router, named after the first.
-pub fn router_groups(spec: &Spec) -> Vec<(String, Vec<&Endpoint>)> {
-    let mut groups: Vec<(String, String, Vec<&Endpoint>)> = Vec::new();
+pub fn router_groups(spec: &Spec) -> Vec<RouterGroup<'_>> {
+    let mut groups: Vec<RouterGroup> = Vec::new();
     for (i, api) in spec.apis.iter().enumerate() {
         let endpoints: Vec<&Endpoint> = spec
             .endpoints
             .iter()
             .filter(|e| e.api == ApiId(i as u32))
             .collect();
-        match groups.iter_mut().find(|(base, _, _)| *base == api.base_url) {
-            Some((_, _, eps)) => eps.extend(endpoints),
-            None => groups.push((api.base_url.clone(), api.name.clone(), endpoints)),
+        if endpoints.is_empty() {
+            continue;
+        }
+        match groups.iter_mut().find(|g| g.base == api.base_url) {
+            Some(g) => {
+                g.apis.push(api.name.clone());
+                g.endpoints.extend(endpoints);
+            }
+            None => groups.push(RouterGroup {
+                base: api.base_url.clone(),
+                apis: vec![api.name.clone()],
+                endpoints,
+            }),
         }
     }
     groups
-        .into_iter()
-        .filter(|(_, _, e)| !e.is_empty())
-        .map(|(_, name, e)| (name, e))
-        .collect()
 }
 
 impl RustModels<'_> {
@@ -97,11 +110,9 @@ impl RustModels<'_> {
                 fn authenticate(&self, scheme: AuthScheme, credential: &str) -> impl Future<Output = Result<Self::Principal, #rt::server::AuthError>> + Send;
 
                 /// Whether a gated endpoint (a feature or plan) is open to the caller; closed
-                /// answers 403. Every gate is open unless this is overridden.
-                fn gate_open(&self, principal: Option<&Self::Principal>, gate: &'static #rt::desc::GateDesc) -> impl Future<Output = bool> + Send {
-                    let _ = (principal, gate);
-                    async { true }
-                }
+                /// answers 403. No default: the spec's gates are closed until the service opens
+                /// them for a team, so each implementation decides.
+                fn gate_open(&self, principal: Option<&Self::Principal>, gate: &'static #rt::desc::GateDesc) -> impl Future<Output = bool> + Send;
 
                 #(#methods)*
             }
@@ -137,6 +148,46 @@ impl RustModels<'_> {
                 Ok(ctx)
             }
 
+            type PathParams = Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>;
+
+            /// Every endpoint's request, up to the trait call: authentication and gates, then
+            /// every input gathered and checked (one 422 naming all problems), then the typed
+            /// input the method takes.
+            async fn serve<S, I, R, F, Fut>(
+                app: Arc<App<S>>,
+                endpoint: &'static #rt::desc::EndpointDesc,
+                path: PathParams,
+                request: Request,
+                call: F,
+            ) -> Response
+            where
+                S: #trait_name,
+                I: serde::de::DeserializeOwned,
+                R: IntoResponse,
+                F: FnOnce(Arc<S>, #rt::server::Context<S::Principal>, I) -> Fut,
+                Fut: Future<Output = R>,
+            {
+                // The body is Send but not Sync: only the parts are borrowed across awaits.
+                let (parts, body) = request.into_parts();
+                let ctx = match begin(&app, endpoint, &parts).await {
+                    Ok(ctx) => ctx,
+                    Err(response) => return response,
+                };
+                let path = match #rt::server::path_pairs(path) {
+                    Ok(path) => path,
+                    Err(response) => return response,
+                };
+                let inputs = match #rt::server::read_inputs(endpoint, &path, Request::from_parts(parts, body), &app.config).await {
+                    Ok(inputs) => inputs,
+                    Err(response) => return response,
+                };
+                let input: I = match serde_json::from_value(serde_json::Value::Object(inputs)) {
+                    Ok(input) => input,
+                    Err(e) => return #rt::server::input_mismatch(e),
+                };
+                call(app.service.clone(), ctx, input).await.into_response()
+            }
+
             #(#handlers)*
             #(#responses)*
             #routers
@@ -144,40 +195,14 @@ impl RustModels<'_> {
     }
 
     fn handler(&self, ep: &Endpoint) -> TokenStream {
-        let rt = &self.rt;
         let trait_name = trait_ident(self.spec);
         let handler = handler_ident(ep);
         let method = method_ident(ep);
-        let input = input_ident(ep);
         let desc = endpoint_static(&ep.name);
         quote! {
             #[allow(deprecated)]
-            async fn #handler<S: #trait_name>(
-                State(app): State<Arc<App<S>>>,
-                path: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
-                request: Request,
-            ) -> Response {
-                let endpoint = &descriptors::#desc;
-                // The body is Send but not Sync: only the parts are borrowed across awaits.
-                let (parts, body) = request.into_parts();
-                let ctx = match begin(&app, endpoint, &parts).await {
-                    Ok(ctx) => ctx,
-                    Err(response) => return response,
-                };
-                let request = Request::from_parts(parts, body);
-                let path = match #rt::server::path_pairs(path) {
-                    Ok(path) => path,
-                    Err(response) => return response,
-                };
-                let inputs = match #rt::server::read_inputs(endpoint, &path, request, &app.config).await {
-                    Ok(inputs) => inputs,
-                    Err(response) => return response,
-                };
-                let input: #input = match serde_json::from_value(serde_json::Value::Object(inputs)) {
-                    Ok(input) => input,
-                    Err(e) => return #rt::server::input_mismatch(e),
-                };
-                app.service.#method(ctx, input).await.into_response()
+            async fn #handler<S: #trait_name>(State(app): State<Arc<App<S>>>, path: PathParams, request: Request) -> Response {
+                serve(app, &descriptors::#desc, path, request, |service, ctx, input| async move { service.#method(ctx, input).await }).await
             }
         }
     }
@@ -189,7 +214,7 @@ impl RustModels<'_> {
             let variant = status_variant(r.status);
             let status = r.status;
             if r.body.is_some() {
-                quote!(#response::#variant(body) => #rt::server::json(axum::http::StatusCode::from_u16(#status).unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR), &body))
+                quote!(#response::#variant(body) => #rt::server::json_status(#status, &body))
             } else {
                 quote!(#response::#variant => #rt::server::respond(#status, serde_json::Value::Null))
             }
@@ -211,18 +236,22 @@ impl RustModels<'_> {
         let mut all_routes = Vec::new();
         let mut seen: BTreeMap<(String, &str), ()> = BTreeMap::new();
         let mut collide = false;
-        for (name, endpoints) in &groups {
-            let fn_name = format_ident!("{}_router", name.to_snake_case());
-            let routes = route_calls(endpoints);
-            for ep in endpoints {
+        for group in &groups {
+            let fn_name = format_ident!("{}_router", group.apis[0].to_snake_case());
+            let routes = route_calls(&group.endpoints);
+            for ep in &group.endpoints {
                 collide |= seen
                     .insert((ep.path.clone(), ep.method.as_str()), ())
                     .is_some();
             }
             all_routes.extend(routes.iter().cloned());
+            let apis: Vec<String> = group.apis.iter().map(|a| format!("`{a}`")).collect();
             let doc = format!(
-                " The router of the `{name}` API: {} endpoints.",
-                endpoints.len()
+                " The router of the {} API{} at `{}`: {} endpoints.",
+                apis.join(" and "),
+                if apis.len() > 1 { "s" } else { "" },
+                group.base,
+                group.endpoints.len()
             );
             fns.push(quote! {
                 #[doc = #doc]
@@ -240,8 +269,7 @@ impl RustModels<'_> {
             }
         });
         let single = (groups.len() == 1).then(|| {
-            let (name, _) = &groups[0];
-            let fn_name = format_ident!("{}_router", name.to_snake_case());
+            let fn_name = format_ident!("{}_router", groups[0].apis[0].to_snake_case());
             quote! {
                 /// Every endpoint on one router.
                 pub fn router<S: #trait_name>(service: Arc<S>, config: #rt::server::Config) -> axum::Router {

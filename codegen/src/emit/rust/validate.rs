@@ -7,7 +7,10 @@ use quote::quote;
 
 /// The timezone shape both the schemas and `validate()` check: an IANA identifier such as
 /// `Europe/Paris`, `UTC` or `Etc/GMT+5`.
+/// The runtime's copy must be equal (a test in generated/tests says so).
 pub const TIMEZONE_PATTERN: &str = "^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$";
+
+use crate::emit::shapes::format_scope_applies;
 
 pub fn impl_validate(
     models: &RustModels,
@@ -116,7 +119,7 @@ fn value_checks(
                 let allowed = c.one_of_strings();
                 out.push(quote!(#check::one_of_strings(#v, &[#(#allowed),*], path, out);));
             }
-            let format_applies = format_scope == FormatScope::Always || shape == Shape::Request;
+            let format_applies = format_scope_applies(format_scope, shape);
             match p {
                 Primitive::Email if format_applies => {
                     out.push(quote!(#check::email(#v, path, out);))
@@ -213,9 +216,7 @@ fn type_needs_checks(
     }
     match ty {
         Type::Primitive(Primitive::TimeZone) => true,
-        Type::Primitive(Primitive::Email) => {
-            scope == FormatScope::Always || shape == Shape::Request
-        }
+        Type::Primitive(Primitive::Email) => format_scope_applies(scope, shape),
         Type::List(inner) => type_needs_checks(
             models,
             inner,
