@@ -233,18 +233,18 @@ impl RustModels<'_> {
         let trait_name = trait_ident(self.spec);
         let groups = router_groups(self.spec);
         let mut fns = Vec::new();
-        let mut all_routes = Vec::new();
-        let mut seen: BTreeMap<(String, &str), ()> = BTreeMap::new();
-        let mut collide = false;
-        for group in &groups {
-            let fn_name = format_ident!("{}_router", group.apis[0].to_snake_case());
-            let routes = route_calls(&group.endpoints);
+        let mut route_fns = Vec::new();
+        let mut paths: BTreeMap<&str, usize> = BTreeMap::new();
+        for (i, group) in groups.iter().enumerate() {
+            let name = group.apis[0].to_snake_case();
+            let (router_fn, routes_fn) = (
+                format_ident!("{name}_router"),
+                format_ident!("{name}_routes"),
+            );
             for ep in &group.endpoints {
-                collide |= seen
-                    .insert((ep.path.clone(), ep.method.as_str()), ())
-                    .is_some();
+                paths.entry(ep.path.as_str()).or_insert(i);
             }
-            all_routes.extend(routes.iter().cloned());
+            let routes = route_calls(&group.endpoints);
             let apis: Vec<String> = group.apis.iter().map(|a| format!("`{a}`")).collect();
             let doc = format!(
                 " The router of the {} API{} at `{}`: {} endpoints.",
@@ -254,33 +254,36 @@ impl RustModels<'_> {
                 group.endpoints.len()
             );
             fns.push(quote! {
+                fn #routes_fn<S: #trait_name>() -> axum::Router<Arc<App<S>>> {
+                    axum::Router::new() #(#routes)*
+                }
+
                 #[doc = #doc]
-                pub fn #fn_name<S: #trait_name>(service: Arc<S>, config: #rt::server::Config) -> axum::Router {
-                    finish(axum::Router::new() #(#routes)*, service, config)
+                pub fn #router_fn<S: #trait_name>(service: Arc<S>, config: #rt::server::Config) -> axum::Router {
+                    finish(#routes_fn(), service, config)
                 }
             });
+            route_fns.push(routes_fn);
         }
-        let merged = (!collide && groups.len() > 1).then(|| {
+        // One router for all only when no path is served at two addresses.
+        let shared_path = groups.iter().enumerate().any(|(i, g)| {
+            g.endpoints
+                .iter()
+                .any(|ep| paths.get(ep.path.as_str()) != Some(&i))
+        });
+        let all = (!shared_path && !route_fns.is_empty()).then(|| {
+            let first = &route_fns[0];
+            let rest = &route_fns[1..];
             quote! {
                 /// Every endpoint of every API on one router (their paths do not overlap).
                 pub fn router<S: #trait_name>(service: Arc<S>, config: #rt::server::Config) -> axum::Router {
-                    finish(axum::Router::new() #(#all_routes)*, service, config)
-                }
-            }
-        });
-        let single = (groups.len() == 1).then(|| {
-            let fn_name = format_ident!("{}_router", groups[0].apis[0].to_snake_case());
-            quote! {
-                /// Every endpoint on one router.
-                pub fn router<S: #trait_name>(service: Arc<S>, config: #rt::server::Config) -> axum::Router {
-                    #fn_name(service, config)
+                    finish(#first() #(.merge(#rest()))*, service, config)
                 }
             }
         });
         quote! {
             #(#fns)*
-            #merged
-            #single
+            #all
 
             fn finish<S: #trait_name>(routes: axum::Router<Arc<App<S>>>, service: Arc<S>, config: #rt::server::Config) -> axum::Router {
                 routes
