@@ -3,7 +3,7 @@
 //! each labelled with whether a conforming implementation must accept it. The schema/serde
 //! agreement tests and the conformance runner's negative cases are built from them.
 
-use crate::emit::shapes::{Shape, Shapes, format_applies, in_shape};
+use crate::emit::shapes::{Shape, format_applies, in_shape};
 use crate::ir::*;
 use serde_json::{Map, Value, json};
 
@@ -17,14 +17,13 @@ pub struct Sample {
 
 pub struct Samples<'a> {
     spec: &'a Spec,
-    shapes: &'a Shapes<'a>,
 }
 
 const STRING_CANDIDATES: &[&str] = &["text", "Abc 1", "a", "0123456789", "x-1_2", "Europe/Paris"];
 
 impl<'a> Samples<'a> {
-    pub fn new(spec: &'a Spec, shapes: &'a Shapes<'a>) -> Self {
-        Samples { spec, shapes }
+    pub fn new(spec: &'a Spec) -> Self {
+        Samples { spec }
     }
 
     /// Every sample of one model shape.
@@ -398,10 +397,6 @@ impl<'a> Samples<'a> {
     /// A full, valid example of a value of `ty`.
     pub fn example(&self, ty: &Type, shape: Shape) -> Value {
         self.value(ty, shape, true, 0)
-    }
-
-    pub fn shapes(&self) -> &Shapes<'a> {
-        self.shapes
     }
 }
 

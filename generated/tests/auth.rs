@@ -3,7 +3,6 @@
 
 mod support;
 
-use covenant_codegen::emit::shapes::Shapes;
 use covenant_codegen::samples::Samples;
 use covenant_runtime::server;
 use health_api::operations::AuthScheme;
@@ -12,8 +11,7 @@ use std::sync::Arc;
 #[tokio::test]
 async fn every_endpoint_refuses_missing_wrong_and_misplaced_keys() {
     let spec = support::spec();
-    let shapes = Shapes::new(&spec);
-    let samples = Samples::new(&spec, &shapes);
+    let samples = Samples::new(&spec);
     let base = support::serve(health_api::server::router(
         Arc::new(support::mock()),
         server::Config::default(),

@@ -4,7 +4,6 @@
 
 mod support;
 
-use covenant_codegen::emit::shapes::Shapes;
 use covenant_codegen::samples::Samples;
 use covenant_runtime::{client, server};
 use health_api::client::Client;
@@ -33,8 +32,7 @@ fn client(base: &str) -> Client {
 #[tokio::test]
 async fn every_endpoint_round_trips_through_client_and_router() {
     let spec = support::spec();
-    let shapes = Shapes::new(&spec);
-    let samples = Samples::new(&spec, &shapes);
+    let samples = Samples::new(&spec);
     let base = mock_base(server::Config::default()).await;
     let client = client(&base);
     for ep in &spec.endpoints {

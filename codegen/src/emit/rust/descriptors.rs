@@ -1,7 +1,6 @@
 //! Static descriptors of types and endpoints (`rt::desc`), which the router checks requests
 //! against and the client lays requests out by.
 
-use super::names::type_ident;
 use super::{RustModels, Shape, in_shape};
 use crate::emit::shapes::format_applies;
 use crate::ir::*;
@@ -266,10 +265,5 @@ impl RustModels<'_> {
             }
             Type::NotShown(_) => quote!(#td::NotShown),
         }
-    }
-
-    /// The Rust type name of an enum, for other emitters.
-    pub fn enum_type(&self, id: EnumId) -> Ident {
-        type_ident(&self.spec.enum_(id).name)
     }
 }

@@ -5,7 +5,7 @@ use super::RustModels;
 use super::names::field_ident;
 use super::operations::{input_ident, response_ident};
 use super::server::trait_ident;
-use crate::emit::shapes::{Shape, Shapes};
+use crate::emit::shapes::Shape;
 use crate::samples::Samples;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -14,8 +14,7 @@ impl RustModels<'_> {
     pub fn mock(&self) -> TokenStream {
         let crate_path = &self.crate_path;
         let trait_name = trait_ident(self.spec);
-        let shapes = Shapes::new(self.spec);
-        let samples = Samples::new(self.spec, &shapes);
+        let samples = Samples::new(self.spec);
         let mut examples = Vec::new();
         let mut methods = Vec::new();
         let mut statics = Vec::new();
