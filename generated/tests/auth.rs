@@ -6,17 +6,12 @@ mod support;
 use covenant_codegen::samples::Samples;
 use covenant_runtime::server;
 use health_api::operations::AuthScheme;
-use std::sync::Arc;
 
 #[tokio::test]
 async fn every_endpoint_refuses_missing_wrong_and_misplaced_keys() {
     let spec = support::spec();
     let samples = Samples::new(&spec);
-    let base = support::serve(health_api::server::router(
-        Arc::new(support::mock()),
-        server::Config::default(),
-    ))
-    .await;
+    let base = support::serve_mock(server::Config::default()).await;
     let http = reqwest::Client::new();
     let mut checked = 0;
     for ep in spec.endpoints.iter().filter(|e| !e.auth.public) {
@@ -96,11 +91,7 @@ async fn every_endpoint_refuses_missing_wrong_and_misplaced_keys() {
 
 #[tokio::test]
 async fn the_deprecated_org_key_header_is_accepted_like_the_management_key() {
-    let base = support::serve(health_api::server::router(
-        Arc::new(support::mock()),
-        server::Config::default(),
-    ))
-    .await;
+    let base = support::serve_mock(server::Config::default()).await;
     let http = reqwest::Client::new();
     let desc = support::descriptor("list_teams");
     let input = serde_json::json!({"org_id": "0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a"});

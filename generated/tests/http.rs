@@ -10,15 +10,6 @@ use health_api::client::Client;
 use health_api::mock::MockServer;
 use health_api::operations::AuthScheme;
 use serde_json::json;
-use std::sync::Arc;
-
-async fn mock_base(config: server::Config) -> String {
-    support::serve(health_api::server::router(
-        Arc::new(support::mock()),
-        config,
-    ))
-    .await
-}
 
 fn client(base: &str) -> Client {
     let config = AuthScheme::ALL
@@ -33,7 +24,7 @@ fn client(base: &str) -> Client {
 async fn every_endpoint_round_trips_through_client_and_router() {
     let spec = support::spec();
     let samples = Samples::new(&spec);
-    let base = mock_base(server::Config::default()).await;
+    let base = support::serve_mock(server::Config::default()).await;
     let client = client(&base);
     for ep in &spec.endpoints {
         let input = samples.endpoint_input(ep);
@@ -50,7 +41,7 @@ async fn every_endpoint_round_trips_through_client_and_router() {
 #[tokio::test]
 async fn typed_calls_return_typed_responses() {
     use health_api::operations::*;
-    let base = mock_base(server::Config::default()).await;
+    let base = support::serve_mock(server::Config::default()).await;
     let client = client(&base);
     let response = client
         .resolve_user(ResolveUserInput {
@@ -72,7 +63,7 @@ async fn typed_calls_return_typed_responses() {
 
 #[tokio::test]
 async fn unknown_routes_and_methods_answer_json() {
-    let base = mock_base(server::Config::default()).await;
+    let base = support::serve_mock(server::Config::default()).await;
     let http = reqwest::Client::new();
     let (status, body, _) = support::send(http.get(format!("{base}/v2/nowhere"))).await;
     assert_eq!(status, 404);
@@ -84,7 +75,7 @@ async fn unknown_routes_and_methods_answer_json() {
 
 #[tokio::test]
 async fn malformed_json_is_a_422_naming_the_position() {
-    let base = mock_base(server::Config::default()).await;
+    let base = support::serve_mock(server::Config::default()).await;
     let http = reqwest::Client::new();
     let request = http
         .post(format!("{base}/v2/user"))
@@ -113,7 +104,7 @@ async fn malformed_json_is_a_422_naming_the_position() {
 
 #[tokio::test]
 async fn bodies_over_the_limit_are_refused_with_413() {
-    let base = mock_base(server::Config { body_limit: 64 }).await;
+    let base = support::serve_mock(server::Config { body_limit: 64 }).await;
     let http = reqwest::Client::new();
     let big = json!({"client_user_id": "x".repeat(100)});
     let request = http
@@ -127,7 +118,7 @@ async fn bodies_over_the_limit_are_refused_with_413() {
 
 #[tokio::test]
 async fn empty_bodies_and_tolerant_headers() {
-    let base = mock_base(server::Config::default()).await;
+    let base = support::serve_mock(server::Config::default()).await;
     let http = reqwest::Client::new();
     // A body-less POST with Content-Length: 0 and Accept: */* (deployed clients send both).
     let request = http
@@ -156,7 +147,7 @@ async fn empty_bodies_and_tolerant_headers() {
 
 #[tokio::test]
 async fn requests_carry_ids() {
-    let base = mock_base(server::Config::default()).await;
+    let base = support::serve_mock(server::Config::default()).await;
     let http = reqwest::Client::new();
     let (_, _, headers) = support::send(
         http.get(format!("{base}/v2/nowhere"))
@@ -182,11 +173,7 @@ async fn requests_carry_ids() {
 #[tokio::test]
 async fn closed_gates_answer_403_json() {
     let mock = support::mock().with_closed_gate("bulk_import");
-    let base = support::serve(health_api::server::router(
-        Arc::new(mock),
-        server::Config::default(),
-    ))
-    .await;
+    let base = support::serve_with(mock, server::Config::default()).await;
     let http = reqwest::Client::new();
     let endpoint = support::descriptor("bulk_import");
     let input = json!({"body": {"provider": "oura", "connections": []}});
@@ -222,11 +209,7 @@ fn every_endpoint_declares_the_errors_its_router_answers_with_bodies() {
 async fn router_errors_reach_the_client_as_typed_variants() {
     use health_api::operations::*;
     let mock = support::mock().with_closed_gate("bulk_historical_pull");
-    let base = support::serve(health_api::server::router(
-        Arc::new(mock),
-        server::Config::default(),
-    ))
-    .await;
+    let base = support::serve_with(mock, server::Config::default()).await;
     let client = client(&base);
     let input: BulkTriggerHistoricalPullInput =
         serde_json::from_value(json!({"body": {"user_ids": [], "provider": "oura"}})).unwrap();

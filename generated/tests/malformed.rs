@@ -9,7 +9,6 @@ use covenant_codegen::ir::*;
 use covenant_codegen::samples::Samples;
 use covenant_runtime::server;
 use serde_json::{Value, json};
-use std::sync::Arc;
 
 /// One input and a value that breaks exactly one of its constraints.
 struct Violation {
@@ -245,11 +244,7 @@ fn names_input(issues: &Value, loc: &[Value]) -> bool {
 async fn each_broken_constraint_alone_is_a_422_naming_its_input() {
     let spec = support::spec();
     let samples = Samples::new(&spec);
-    let base = support::serve(health_api::server::router(
-        Arc::new(support::mock()),
-        server::Config::default(),
-    ))
-    .await;
+    let base = support::serve_mock(server::Config::default()).await;
     let http = reqwest::Client::new();
     let mut failures = Vec::new();
     let mut checked = 0;
@@ -294,11 +289,7 @@ async fn each_broken_constraint_alone_is_a_422_naming_its_input() {
 async fn three_broken_constraints_are_reported_together() {
     let spec = support::spec();
     let samples = Samples::new(&spec);
-    let base = support::serve(health_api::server::router(
-        Arc::new(support::mock()),
-        server::Config::default(),
-    ))
-    .await;
+    let base = support::serve_mock(server::Config::default()).await;
     let http = reqwest::Client::new();
     let mut endpoints_checked = 0;
     for ep in &spec.endpoints {
@@ -346,11 +337,7 @@ async fn three_broken_constraints_are_reported_together() {
 
 #[tokio::test]
 async fn exactly_one_of_is_enforced() {
-    let base = support::serve(health_api::server::router(
-        Arc::new(support::mock()),
-        server::Config::default(),
-    ))
-    .await;
+    let base = support::serve_mock(server::Config::default()).await;
     let http = reqwest::Client::new();
     let desc = support::descriptor("undo_delete_user");
     let creds = support::good_credentials(desc);

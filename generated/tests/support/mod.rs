@@ -75,6 +75,23 @@ pub async fn serve(router: axum::Router) -> String {
     format!("http://{addr}")
 }
 
+/// Serves the generated router over a mock, for the rest of the test; answers its base URL.
+pub async fn serve_with(
+    mock: health_api::mock::MockServer,
+    config: covenant_runtime::server::Config,
+) -> String {
+    serve(health_api::server::router(
+        std::sync::Arc::new(mock),
+        config,
+    ))
+    .await
+}
+
+/// Serves the generated router over [`mock`].
+pub async fn serve_mock(config: covenant_runtime::server::Config) -> String {
+    serve_with(mock(), config).await
+}
+
 /// The mock with one key per scheme: `<scheme>-key`.
 pub fn mock() -> health_api::mock::MockServer {
     use health_api::operations::AuthScheme;
