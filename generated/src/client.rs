@@ -6,17 +6,19 @@ use ::covenant_runtime as rt;
 use super::models::*;
 use super::descriptors;
 use super::operations::*;
+/// Settings of the client; credentials are configured once, by scheme.
+pub type Config = rt::client::Config<AuthScheme>;
 /// A typed client of the Health data and lab testing service: one method per endpoint, the spec's types in and out.
 ///
-/// Credentials are configured once, by scheme name; each call sends the one its
+/// Credentials are configured once, by scheme; each call sends the one its
 /// endpoint accepts. Idempotent calls are retried on 429, 5xx and timeouts per the
 /// config's [`rt::client::RetryPolicy`]; other calls only when it says so.
 #[derive(Clone, Debug)]
 pub struct Client {
-    transport: rt::client::Transport,
+    transport: rt::client::Transport<AuthScheme>,
 }
 impl Client {
-    pub fn new(config: rt::client::Config) -> Result<Self, rt::client::ClientError> {
+    pub fn new(config: Config) -> ::std::result::Result<Self, rt::client::ClientError> {
         Ok(Client {
             transport: rt::client::Transport::new(config)?,
         })
@@ -26,182 +28,154 @@ impl Client {
     pub async fn create_user(
         &self,
         input: CreateUserInput,
-    ) -> Result<CreateUserResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<CreateUserResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_CREATE_USER, &value)
+            .send(&descriptors::ENDPOINT_CREATE_USER, &input)
             .await?
-            .decode(CreateUserResponse::from_status_json)
+            .decode(CreateUserResponse::from_status_bytes)
     }
     /// Read a user.
     /// `GET /v2/user/{user_id}`.
     pub async fn get_user(
         &self,
         input: GetUserInput,
-    ) -> Result<GetUserResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<GetUserResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_GET_USER, &value)
+            .send(&descriptors::ENDPOINT_GET_USER, &input)
             .await?
-            .decode(GetUserResponse::from_status_json)
+            .decode(GetUserResponse::from_status_bytes)
     }
     /// Delete a user: the user enters the deletion grace period.
     /// `DELETE /v2/user/{user_id}`.
     pub async fn delete_user(
         &self,
         input: DeleteUserInput,
-    ) -> Result<DeleteUserResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<DeleteUserResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_DELETE_USER, &value)
+            .send(&descriptors::ENDPOINT_DELETE_USER, &input)
             .await?
-            .decode(DeleteUserResponse::from_status_json)
+            .decode(DeleteUserResponse::from_status_bytes)
     }
     /// Cancel a pending deletion within the grace period.
     /// `POST /v2/user/undo_delete`.
     pub async fn undo_delete_user(
         &self,
         input: UndoDeleteUserInput,
-    ) -> Result<UndoDeleteUserResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<UndoDeleteUserResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_UNDO_DELETE_USER, &value)
+            .send(&descriptors::ENDPOINT_UNDO_DELETE_USER, &input)
             .await?
-            .decode(UndoDeleteUserResponse::from_status_json)
+            .decode(UndoDeleteUserResponse::from_status_bytes)
     }
     /// Find a user by client ID.
     /// `GET /v2/user/resolve/{client_user_id}`.
     pub async fn resolve_user(
         &self,
         input: ResolveUserInput,
-    ) -> Result<ResolveUserResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<ResolveUserResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_RESOLVE_USER, &value)
+            .send(&descriptors::ENDPOINT_RESOLVE_USER, &input)
             .await?
-            .decode(ResolveUserResponse::from_status_json)
+            .decode(ResolveUserResponse::from_status_bytes)
     }
     /// Update user settings. Every field may be left out (unchanged), null (cleared) or set.
     /// `PATCH /v2/user/{user_id}`.
     pub async fn update_user(
         &self,
         input: UpdateUserInput,
-    ) -> Result<UpdateUserResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<UpdateUserResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_UPDATE_USER, &value)
+            .send(&descriptors::ENDPOINT_UPDATE_USER, &input)
             .await?
-            .decode(UpdateUserResponse::from_status_json)
+            .decode(UpdateUserResponse::from_status_bytes)
     }
     /// Re-fetch the latest data for one user.
     /// `POST /v2/user/refresh/{user_id}`.
     pub async fn refresh_user(
         &self,
         input: RefreshUserInput,
-    ) -> Result<RefreshUserResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<RefreshUserResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_REFRESH_USER, &value)
+            .send(&descriptors::ENDPOINT_REFRESH_USER, &input)
             .await?
-            .decode(RefreshUserResponse::from_status_json)
+            .decode(RefreshUserResponse::from_status_bytes)
     }
     /// Replace or update patient info.
     /// `PATCH /v2/user/{user_id}/info`.
     pub async fn update_patient_info(
         &self,
         input: UpdatePatientInfoInput,
-    ) -> Result<UpdatePatientInfoResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<UpdatePatientInfoResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_UPDATE_PATIENT_INFO, &value)
+            .send(&descriptors::ENDPOINT_UPDATE_PATIENT_INFO, &input)
             .await?
-            .decode(UpdatePatientInfoResponse::from_status_json)
+            .decode(UpdatePatientInfoResponse::from_status_bytes)
     }
     /// The latest patient info of a user.
     /// `GET /v2/user/{user_id}/info/latest`.
     pub async fn get_latest_patient_info(
         &self,
         input: GetLatestPatientInfoInput,
-    ) -> Result<GetLatestPatientInfoResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<GetLatestPatientInfoResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_GET_LATEST_PATIENT_INFO, &value)
+            .send(&descriptors::ENDPOINT_GET_LATEST_PATIENT_INFO, &input)
             .await?
-            .decode(GetLatestPatientInfoResponse::from_status_json)
+            .decode(GetLatestPatientInfoResponse::from_status_bytes)
     }
     /// Add an insurance record.
     /// `POST /v2/user/{user_id}/insurance`.
     pub async fn add_insurance(
         &self,
         input: AddInsuranceInput,
-    ) -> Result<AddInsuranceResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<AddInsuranceResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_ADD_INSURANCE, &value)
+            .send(&descriptors::ENDPOINT_ADD_INSURANCE, &input)
             .await?
-            .decode(AddInsuranceResponse::from_status_json)
+            .decode(AddInsuranceResponse::from_status_bytes)
     }
     /// The latest insurance record of a user.
     /// `GET /v2/user/{user_id}/insurance/latest`.
     pub async fn get_latest_insurance(
         &self,
         input: GetLatestInsuranceInput,
-    ) -> Result<GetLatestInsuranceResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<GetLatestInsuranceResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_GET_LATEST_INSURANCE, &value)
+            .send(&descriptors::ENDPOINT_GET_LATEST_INSURANCE, &input)
             .await?
-            .decode(GetLatestInsuranceResponse::from_status_json)
+            .decode(GetLatestInsuranceResponse::from_status_bytes)
     }
     /// Create a short-lived link token and the address of the hosted link widget.
     /// `POST /v2/link/token`.
     pub async fn create_link_token(
         &self,
         input: CreateLinkTokenInput,
-    ) -> Result<CreateLinkTokenResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<CreateLinkTokenResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_CREATE_LINK_TOKEN, &value)
+            .send(&descriptors::ENDPOINT_CREATE_LINK_TOKEN, &input)
             .await?
-            .decode(CreateLinkTokenResponse::from_status_json)
+            .decode(CreateLinkTokenResponse::from_status_bytes)
     }
     /// Read OAuth provider detail.
     /// `GET /v2/link/provider/oauth/{oauth_provider}`.
     pub async fn get_oauth_provider(
         &self,
         input: GetOauthProviderInput,
-    ) -> Result<GetOauthProviderResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<GetOauthProviderResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_GET_OAUTH_PROVIDER, &value)
+            .send(&descriptors::ENDPOINT_GET_OAUTH_PROVIDER, &input)
             .await?
-            .decode(GetOauthProviderResponse::from_status_json)
+            .decode(GetOauthProviderResponse::from_status_bytes)
     }
     /// Import existing OAuth connections. Queued into one persistent background operation.
     /// `POST /v2/link/bulk_import`.
     pub async fn bulk_import(
         &self,
         input: BulkImportInput,
-    ) -> Result<BulkImportResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<BulkImportResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_BULK_IMPORT, &value)
+            .send(&descriptors::ENDPOINT_BULK_IMPORT, &input)
             .await?
-            .decode(BulkImportResponse::from_status_json)
+            .decode(BulkImportResponse::from_status_bytes)
     }
     /// Calls `bulk_import`; when the service queues the work (202), reads `list_bulk_ops` every `poll` until `finished` accepts one of its items, or `deadline` passes. Answers the first response and the finished item (`None` when it completed within the call).
     pub async fn bulk_import_and_wait(
@@ -217,7 +191,7 @@ impl Client {
         }
         let started = rt::client::Instant::now();
         loop {
-            let listing: ListBulkOpsInput = serde_json::from_value(serde_json::json!({}))
+            let listing: ListBulkOpsInput = ::serde_json::from_str("{}")
                 .map_err(rt::client::ClientError::encode)?;
             let mut pages = std::pin::pin!(self.list_bulk_ops_pages(listing));
             while let Some(page) = rt::client::StreamExt::next(&mut pages).await {
@@ -249,13 +223,14 @@ impl Client {
     pub async fn bulk_trigger_historical_pull(
         &self,
         input: BulkTriggerHistoricalPullInput,
-    ) -> Result<BulkTriggerHistoricalPullResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<
+        BulkTriggerHistoricalPullResponse,
+        rt::client::ClientError,
+    > {
         self.transport
-            .send(&descriptors::ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL, &value)
+            .send(&descriptors::ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL, &input)
             .await?
-            .decode(BulkTriggerHistoricalPullResponse::from_status_json)
+            .decode(BulkTriggerHistoricalPullResponse::from_status_bytes)
     }
     /// Calls `bulk_trigger_historical_pull`; when the service queues the work (202), reads `list_bulk_ops` every `poll` until `finished` accepts one of its items, or `deadline` passes. Answers the first response and the finished item (`None` when it completed within the call).
     pub async fn bulk_trigger_historical_pull_and_wait(
@@ -274,7 +249,7 @@ impl Client {
         }
         let started = rt::client::Instant::now();
         loop {
-            let listing: ListBulkOpsInput = serde_json::from_value(serde_json::json!({}))
+            let listing: ListBulkOpsInput = ::serde_json::from_str("{}")
                 .map_err(rt::client::ClientError::encode)?;
             let mut pages = std::pin::pin!(self.list_bulk_ops_pages(listing));
             while let Some(page) = rt::client::StreamExt::next(&mut pages).await {
@@ -306,13 +281,11 @@ impl Client {
     pub async fn list_bulk_ops(
         &self,
         input: ListBulkOpsInput,
-    ) -> Result<ListBulkOpsResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<ListBulkOpsResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_LIST_BULK_OPS, &value)
+            .send(&descriptors::ENDPOINT_LIST_BULK_OPS, &input)
             .await?
-            .decode(ListBulkOpsResponse::from_status_json)
+            .decode(ListBulkOpsResponse::from_status_bytes)
     }
     /// Every page of `list_bulk_ops`, fetched as the stream is read.
     pub fn list_bulk_ops_pages(
@@ -328,7 +301,6 @@ impl Client {
                 let ListBulkOpsResponse::Ok(page) = response else {
                     return Err(rt::client::ClientError::NotAPage {
                         status: response.status(),
-                        body: response.body_json(),
                     });
                 };
                 let next = match page
@@ -353,26 +325,22 @@ impl Client {
     pub async fn list_providers(
         &self,
         input: ListProvidersInput,
-    ) -> Result<ListProvidersResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<ListProvidersResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_LIST_PROVIDERS, &value)
+            .send(&descriptors::ENDPOINT_LIST_PROVIDERS, &input)
             .await?
-            .decode(ListProvidersResponse::from_status_json)
+            .decode(ListProvidersResponse::from_status_bytes)
     }
     /// List markers.
     /// `GET /v3/lab_tests/markers`.
     pub async fn list_markers(
         &self,
         input: ListMarkersInput,
-    ) -> Result<ListMarkersResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<ListMarkersResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_LIST_MARKERS, &value)
+            .send(&descriptors::ENDPOINT_LIST_MARKERS, &input)
             .await?
-            .decode(ListMarkersResponse::from_status_json)
+            .decode(ListMarkersResponse::from_status_bytes)
     }
     /// Every page of `list_markers`, fetched as the stream is read.
     pub fn list_markers_pages(
@@ -388,7 +356,6 @@ impl Client {
                 let ListMarkersResponse::Ok(page) = response else {
                     return Err(rt::client::ClientError::NotAPage {
                         status: response.status(),
-                        body: response.body_json(),
                     });
                 };
                 let count = page.markers.as_slice().len();
@@ -410,13 +377,11 @@ impl Client {
     pub async fn list_lab_test_markers(
         &self,
         input: ListLabTestMarkersInput,
-    ) -> Result<ListLabTestMarkersResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<ListLabTestMarkersResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_LIST_LAB_TEST_MARKERS, &value)
+            .send(&descriptors::ENDPOINT_LIST_LAB_TEST_MARKERS, &input)
             .await?
-            .decode(ListLabTestMarkersResponse::from_status_json)
+            .decode(ListLabTestMarkersResponse::from_status_bytes)
     }
     /// Every page of `list_lab_test_markers`, fetched as the stream is read.
     pub fn list_lab_test_markers_pages(
@@ -432,7 +397,6 @@ impl Client {
                 let ListLabTestMarkersResponse::Ok(page) = response else {
                     return Err(rt::client::ClientError::NotAPage {
                         status: response.status(),
-                        body: response.body_json(),
                     });
                 };
                 let count = page.markers.as_slice().len();
@@ -454,13 +418,11 @@ impl Client {
     pub async fn list_order_set_markers(
         &self,
         input: ListOrderSetMarkersInput,
-    ) -> Result<ListOrderSetMarkersResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<ListOrderSetMarkersResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_LIST_ORDER_SET_MARKERS, &value)
+            .send(&descriptors::ENDPOINT_LIST_ORDER_SET_MARKERS, &input)
             .await?
-            .decode(ListOrderSetMarkersResponse::from_status_json)
+            .decode(ListOrderSetMarkersResponse::from_status_bytes)
     }
     /// Every page of `list_order_set_markers`, fetched as the stream is read.
     pub fn list_order_set_markers_pages(
@@ -476,7 +438,6 @@ impl Client {
                 let ListOrderSetMarkersResponse::Ok(page) = response else {
                     return Err(rt::client::ClientError::NotAPage {
                         status: response.status(),
-                        body: response.body_json(),
                     });
                 };
                 let count = page.markers.as_slice().len();
@@ -498,26 +459,22 @@ impl Client {
     pub async fn list_psc_info(
         &self,
         input: ListPscInfoInput,
-    ) -> Result<ListPscInfoResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<ListPscInfoResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_LIST_PSC_INFO, &value)
+            .send(&descriptors::ENDPOINT_LIST_PSC_INFO, &input)
             .await?
-            .decode(ListPscInfoResponse::from_status_json)
+            .decode(ListPscInfoResponse::from_status_bytes)
     }
     /// List the teams of an organization. Accepts only a management key.
     /// `GET /v1/org/{org_id}/team`.
     pub async fn list_teams(
         &self,
         input: ListTeamsInput,
-    ) -> Result<ListTeamsResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<ListTeamsResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_LIST_TEAMS, &value)
+            .send(&descriptors::ENDPOINT_LIST_TEAMS, &input)
             .await?
-            .decode(ListTeamsResponse::from_status_json)
+            .decode(ListTeamsResponse::from_status_bytes)
     }
     /// Every page of `list_teams`, fetched as the stream is read.
     pub fn list_teams_pages(
@@ -533,7 +490,6 @@ impl Client {
                 let ListTeamsResponse::Ok(page) = response else {
                     return Err(rt::client::ClientError::NotAPage {
                         status: response.status(),
-                        body: response.body_json(),
                     });
                 };
                 let next = match page
@@ -558,26 +514,22 @@ impl Client {
     pub async fn list_orders(
         &self,
         input: ListOrdersInput,
-    ) -> Result<ListOrdersResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<ListOrdersResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_LIST_ORDERS, &value)
+            .send(&descriptors::ENDPOINT_LIST_ORDERS, &input)
             .await?
-            .decode(ListOrdersResponse::from_status_json)
+            .decode(ListOrdersResponse::from_status_bytes)
     }
     /// A workout's stream data.
     /// `GET /v2/timeseries/workouts/{workout_id}/stream`.
     pub async fn get_workout_stream(
         &self,
         input: GetWorkoutStreamInput,
-    ) -> Result<GetWorkoutStreamResponse, rt::client::ClientError> {
-        let value = serde_json::to_value(&input)
-            .map_err(rt::client::ClientError::encode)?;
+    ) -> ::std::result::Result<GetWorkoutStreamResponse, rt::client::ClientError> {
         self.transport
-            .send(&descriptors::ENDPOINT_GET_WORKOUT_STREAM, &value)
+            .send(&descriptors::ENDPOINT_GET_WORKOUT_STREAM, &input)
             .await?
-            .decode(GetWorkoutStreamResponse::from_status_json)
+            .decode(GetWorkoutStreamResponse::from_status_bytes)
     }
     /// Calls an endpoint by its name in the spec with a JSON input (parameters by
     /// name, the body under `body`); answers the status and JSON body. For tools
@@ -586,152 +538,224 @@ impl Client {
     pub async fn call_by_name(
         &self,
         endpoint: &str,
-        input: serde_json::Value,
-    ) -> Result<(u16, serde_json::Value), rt::client::ClientError> {
+        input: ::serde_json::Value,
+    ) -> ::std::result::Result<(u16, ::serde_json::Value), rt::client::ClientError> {
         match endpoint {
             "create_user" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.create_user(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "get_user" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.get_user(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "delete_user" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.delete_user(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "undo_delete_user" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.undo_delete_user(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "resolve_user" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.resolve_user(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "update_user" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.update_user(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "refresh_user" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.refresh_user(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "update_patient_info" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.update_patient_info(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "get_latest_patient_info" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.get_latest_patient_info(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "add_insurance" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.add_insurance(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "get_latest_insurance" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.get_latest_insurance(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "create_link_token" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.create_link_token(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "get_oauth_provider" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.get_oauth_provider(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "bulk_import" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.bulk_import(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "bulk_trigger_historical_pull" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.bulk_trigger_historical_pull(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "list_bulk_ops" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.list_bulk_ops(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "list_providers" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.list_providers(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "list_markers" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.list_markers(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "list_lab_test_markers" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.list_lab_test_markers(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "list_order_set_markers" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.list_order_set_markers(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "list_psc_info" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.list_psc_info(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "list_teams" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.list_teams(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "list_orders" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.list_orders(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             "get_workout_stream" => {
-                let input = serde_json::from_value(input)
+                let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.get_workout_stream(input).await?;
-                Ok((response.status(), response.body_json()))
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
             }
             other => Err(rt::client::ClientError::UnknownEndpoint(other.to_string())),
         }

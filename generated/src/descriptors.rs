@@ -2,275 +2,9 @@
 
 #[allow(unused_imports)]
 use ::covenant_runtime as rt;
-pub static MODEL_ERROR_MESSAGE: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "ErrorMessage",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "detail",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_NOT_FOUND_ERROR: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "NotFoundError",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "detail",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_VALIDATION_ERROR: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "ValidationError",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "detail",
-            ty: rt::desc::TypeDesc::List(
-                &rt::desc::TypeDesc::Model(&MODEL_VALIDATION_ISSUE),
-            ),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_VALIDATION_ISSUE: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "ValidationIssue",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "loc",
-            ty: rt::desc::TypeDesc::List(
-                &rt::desc::TypeDesc::Union(
-                    &[rt::desc::TypeDesc::String, rt::desc::TypeDesc::Int],
-                ),
-            ),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "msg",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "type",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_USER: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "User",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "user_id",
-            ty: rt::desc::TypeDesc::Uuid,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "team_id",
-            ty: rt::desc::TypeDesc::Uuid,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "client_user_id",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "created_on",
-            ty: rt::desc::TypeDesc::DateTime,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "connected_sources",
-            ty: rt::desc::TypeDesc::List(
-                &rt::desc::TypeDesc::Model(&MODEL_CONNECTED_SOURCE),
-            ),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "fallback_time_zone",
-            ty: rt::desc::TypeDesc::Model(&MODEL_FALLBACK_TIME_ZONE),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "fallback_birth_date",
-            ty: rt::desc::TypeDesc::Model(&MODEL_FALLBACK_BIRTH_DATE),
-            presence: rt::desc::Presence::Optional,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "ingestion_start",
-            ty: rt::desc::TypeDesc::Date,
-            presence: rt::desc::Presence::OptionalNullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "ingestion_end",
-            ty: rt::desc::TypeDesc::Date,
-            presence: rt::desc::Presence::OptionalNullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_CONNECTED_SOURCE: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "ConnectedSource",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "created_on",
-            ty: rt::desc::TypeDesc::DateTime,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "source",
-            ty: rt::desc::TypeDesc::Model(&MODEL_SOURCE_SUMMARY),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "provider",
-            ty: rt::desc::TypeDesc::Model(&MODEL_SOURCE_SUMMARY),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_SOURCE_SUMMARY: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "SourceSummary",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "logo",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "name",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "slug",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_FALLBACK_TIME_ZONE: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "FallbackTimeZone",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "id",
-            ty: rt::desc::TypeDesc::TimeZone,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "source_slug",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "updated_at",
-            ty: rt::desc::TypeDesc::DateTime,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_FALLBACK_BIRTH_DATE: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "FallbackBirthDate",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "value",
-            ty: rt::desc::TypeDesc::Date,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "source_slug",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "updated_at",
-            ty: rt::desc::TypeDesc::DateTime,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
+use super::operations::{AuthScheme, Gate};
+/// An endpoint of this spec.
+pub type Endpoint = rt::desc::EndpointDesc<AuthScheme, Gate>;
 pub static MODEL_CREATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "CreateUserRequest",
     fields: &[
@@ -316,90 +50,6 @@ pub static MODEL_CREATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
         },
     ],
 };
-pub static MODEL_CREATE_USER_RESULT: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "CreateUserResult",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "user_id",
-            ty: rt::desc::TypeDesc::Uuid,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "client_user_id",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_USER_CONFLICT_ERROR: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "UserConflictError",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "detail",
-            ty: rt::desc::TypeDesc::Model(&MODEL_USER_CONFLICT),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_USER_CONFLICT: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "UserConflict",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "error_type",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "error_message",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "user_id",
-            ty: rt::desc::TypeDesc::Uuid,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "created_on",
-            ty: rt::desc::TypeDesc::DateTime,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_SUCCESS_RESULT: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "SuccessResult",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "success",
-            ty: rt::desc::TypeDesc::Bool,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
 pub static MODEL_UPDATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "UpdateUserRequest",
     fields: &[
@@ -438,152 +88,6 @@ pub static MODEL_UPDATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
         rt::desc::FieldDesc {
             name: "client_user_id",
             ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::OptionalNullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_REFRESH_RESULT: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "RefreshResult",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "success",
-            ty: rt::desc::TypeDesc::Bool,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "user_id",
-            ty: rt::desc::TypeDesc::Uuid,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "refreshed_sources",
-            ty: rt::desc::TypeDesc::List(&rt::desc::TypeDesc::String),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "in_progress_sources",
-            ty: rt::desc::TypeDesc::List(&rt::desc::TypeDesc::String),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "failed_sources",
-            ty: rt::desc::TypeDesc::List(&rt::desc::TypeDesc::String),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_PATIENT_INFO: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "PatientInfo",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "first_name",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "last_name",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "email",
-            ty: rt::desc::TypeDesc::Email,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: false,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "phone_number",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "gender",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "dob",
-            ty: rt::desc::TypeDesc::Date,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "address",
-            ty: rt::desc::TypeDesc::Model(&MODEL_USER_ADDRESS),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "medical_proxy",
-            ty: rt::desc::TypeDesc::Model(&MODEL_GUARANTOR_DETAILS),
-            presence: rt::desc::Presence::Optional,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "race",
-            ty: rt::desc::TypeDesc::Enum(&ENUM_RACE),
-            presence: rt::desc::Presence::OptionalNullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "ethnicity",
-            ty: rt::desc::TypeDesc::Enum(&ENUM_ETHNICITY),
-            presence: rt::desc::Presence::OptionalNullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "sexual_orientation",
-            ty: rt::desc::TypeDesc::Enum(&ENUM_SEXUAL_ORIENTATION),
-            presence: rt::desc::Presence::OptionalNullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "gender_identity",
-            ty: rt::desc::TypeDesc::Enum(&ENUM_GENDER_IDENTITY),
             presence: rt::desc::Presence::OptionalNullable,
             has_default: false,
             format: true,
@@ -814,75 +318,6 @@ pub static MODEL_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
         },
     ],
 };
-pub static MODEL_INSURANCE_RECORD: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "InsuranceRecord",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "payor_code",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "member_id",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "group_id",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::OptionalNullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "relationship",
-            ty: rt::desc::TypeDesc::Enum(&ENUM_RELATIONSHIP),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "insured",
-            ty: rt::desc::TypeDesc::Model(&MODEL_PERSON_DETAILS),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "guarantor",
-            ty: rt::desc::TypeDesc::Model(&MODEL_GUARANTOR_DETAILS),
-            presence: rt::desc::Presence::Optional,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "is_primary",
-            ty: rt::desc::TypeDesc::Bool,
-            presence: rt::desc::Presence::Optional,
-            has_default: true,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "company",
-            ty: rt::desc::TypeDesc::Model(&MODEL_COMPANY_DETAILS),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
 pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "InsuranceRecordRequest",
     fields: &[
@@ -1066,27 +501,6 @@ pub static MODEL_GUARANTOR_DETAILS: rt::desc::ModelDesc = rt::desc::ModelDesc {
         },
     ],
 };
-pub static MODEL_COMPANY_DETAILS: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "CompanyDetails",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "name",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "address",
-            ty: rt::desc::TypeDesc::Model(&MODEL_ADDRESS),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
 pub static MODEL_CREATE_LINK_TOKEN_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "CreateLinkTokenRequest",
     fields: &[
@@ -1146,120 +560,6 @@ pub static MODEL_CREATE_LINK_TOKEN_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
                 one_of_strings: &["redirect"],
                 ..rt::desc::Constraints::NONE
             },
-        },
-    ],
-};
-pub static MODEL_LINK_TOKEN_RESULT: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "LinkTokenResult",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "link_token",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "link_web_url",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_O_AUTH_PROVIDER_DETAIL: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "OAuthProviderDetail",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "name",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "slug",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "description",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "id",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "group",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::OptionalNullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "oauth_url",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::OptionalNullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "auth_type",
-            ty: rt::desc::TypeDesc::Enum(&ENUM_AUTH_TYPE),
-            presence: rt::desc::Presence::Optional,
-            has_default: true,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "source_type",
-            ty: rt::desc::TypeDesc::Enum(&ENUM_SOURCE_TYPE),
-            presence: rt::desc::Presence::Optional,
-            has_default: true,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "is_active",
-            ty: rt::desc::TypeDesc::Bool,
-            presence: rt::desc::Presence::OptionalNullable,
-            has_default: true,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "backfill_num_days",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::OptionalNullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "logo",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
         },
     ],
 };
@@ -1347,27 +647,6 @@ pub static MODEL_CONNECTION_RECIPE: rt::desc::ModelDesc = rt::desc::ModelDesc {
         },
     ],
 };
-pub static MODEL_BULK_IMPORT_RESULT: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "BulkImportResult",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "user_ids_imported",
-            ty: rt::desc::TypeDesc::List(&rt::desc::TypeDesc::Uuid),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "user_ids_failed",
-            ty: rt::desc::TypeDesc::List(&rt::desc::TypeDesc::Uuid),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
 pub static MODEL_BULK_TRIGGER_HISTORICAL_PULL_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "BulkTriggerHistoricalPullRequest",
     fields: &[
@@ -1394,393 +673,6 @@ pub static MODEL_BULK_TRIGGER_HISTORICAL_PULL_REQUEST: rt::desc::ModelDesc = rt:
             has_default: true,
             format: true,
             constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_LIST_BULK_OPS_RESULT: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "ListBulkOpsResult",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "data",
-            ty: rt::desc::TypeDesc::List(&rt::desc::TypeDesc::Model(&MODEL_BULK_OP)),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "next_cursor",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Optional,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_BULK_OP: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "BulkOp",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "type",
-            ty: rt::desc::TypeDesc::Enum(&ENUM_BULK_OP_TYPE),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "status",
-            ty: rt::desc::TypeDesc::Enum(&ENUM_BULK_OP_STATUS),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "provider",
-            ty: rt::desc::TypeDesc::Enum(&ENUM_LINK_PROVIDER),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "pending",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "processed",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "started_at",
-            ty: rt::desc::TypeDesc::DateTime,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "ended_at",
-            ty: rt::desc::TypeDesc::DateTime,
-            presence: rt::desc::Presence::Optional,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_PROVIDER: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "Provider",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "name",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "slug",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "description",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "logo",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Nullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "auth_type",
-            ty: rt::desc::TypeDesc::Enum(&ENUM_AUTH_TYPE),
-            presence: rt::desc::Presence::OptionalNullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "supported_resources",
-            ty: rt::desc::TypeDesc::List(
-                &rt::desc::TypeDesc::Enum(&ENUM_PROVIDER_RESOURCE),
-            ),
-            presence: rt::desc::Presence::Optional,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_MARKER: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "Marker",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "id",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "name",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "slug",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "description",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "lab_id",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "provider_id",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "type",
-            ty: rt::desc::TypeDesc::Enum(&ENUM_MARKER_TYPE),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "unit",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Nullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "price",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "expected_results",
-            ty: rt::desc::TypeDesc::List(
-                &rt::desc::TypeDesc::Model(&MODEL_EXPECTED_RESULT),
-            ),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_EXPECTED_RESULT: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "ExpectedResult",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "id",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "name",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "slug",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "lab_id",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "provider_id",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "loinc",
-            ty: rt::desc::TypeDesc::Model(&MODEL_LOINC),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "required",
-            ty: rt::desc::TypeDesc::Bool,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_LOINC: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "Loinc",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "id",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "name",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "slug",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "code",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "unit",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Nullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_MARKER_LIST: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "MarkerList",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "markers",
-            ty: rt::desc::TypeDesc::List(&rt::desc::TypeDesc::Model(&MODEL_MARKER)),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "total",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Nullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints {
-                minimum: Some(0f64),
-                ..rt::desc::Constraints::NONE
-            },
-        },
-        rt::desc::FieldDesc {
-            name: "page",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Nullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints {
-                minimum: Some(0f64),
-                ..rt::desc::Constraints::NONE
-            },
-        },
-        rt::desc::FieldDesc {
-            name: "size",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Nullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints {
-                minimum: Some(0f64),
-                ..rt::desc::Constraints::NONE
-            },
-        },
-        rt::desc::FieldDesc {
-            name: "pages",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Nullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints {
-                minimum: Some(0f64),
-                ..rt::desc::Constraints::NONE
-            },
         },
     ],
 };
@@ -1812,553 +704,6 @@ pub static MODEL_ADD_ON: rt::desc::ModelDesc = rt::desc::ModelDesc {
             name: "provider_ids",
             ty: rt::desc::TypeDesc::List(&rt::desc::TypeDesc::String),
             presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_PSC_LISTING: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "PscListing",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "lab_id",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "slug",
-            ty: rt::desc::TypeDesc::Enum(&ENUM_LAB_SLUG),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "patient_service_centers",
-            ty: rt::desc::TypeDesc::List(
-                &rt::desc::TypeDesc::Model(&MODEL_PATIENT_SERVICE_CENTER),
-            ),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_PATIENT_SERVICE_CENTER: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "PatientServiceCenter",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "metadata",
-            ty: rt::desc::TypeDesc::Model(&MODEL_PSC_METADATA),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "distance",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "capabilities",
-            ty: rt::desc::TypeDesc::List(&rt::desc::TypeDesc::Enum(&ENUM_CAPABILITY)),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "site_code",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "supported_bill_types",
-            ty: rt::desc::TypeDesc::List(&rt::desc::TypeDesc::Enum(&ENUM_BILL_TYPE)),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "location",
-            ty: rt::desc::TypeDesc::Model(&MODEL_GEO_LOCATION),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_PSC_METADATA: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "PscMetadata",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "name",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "state",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "city",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "zip_code",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "first_line",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "second_line",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "phone_number",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "fax_number",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "hours",
-            ty: rt::desc::TypeDesc::NotShown,
-            presence: rt::desc::Presence::Nullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_GEO_LOCATION: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "GeoLocation",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "lng",
-            ty: rt::desc::TypeDesc::Number,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "lat",
-            ty: rt::desc::TypeDesc::Number,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_LIST_TEAMS_RESULT: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "ListTeamsResult",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "teams",
-            ty: rt::desc::TypeDesc::List(
-                &rt::desc::TypeDesc::Model(&MODEL_TEAM_LIST_ITEM),
-            ),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "next_cursor",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Nullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_TEAM_LIST_ITEM: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "TeamListItem",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "id",
-            ty: rt::desc::TypeDesc::Uuid,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "name",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "created_on",
-            ty: rt::desc::TypeDesc::DateTime,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "region",
-            ty: rt::desc::TypeDesc::Enum(&ENUM_REGION),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_EVENT: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "Event",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "event_type",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "data",
-            ty: rt::desc::TypeDesc::Object,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "team_id",
-            ty: rt::desc::TypeDesc::Uuid,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "user_id",
-            ty: rt::desc::TypeDesc::Uuid,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "client_user_id",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_SOURCE_CONTEXT: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "SourceContext",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "name",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Optional,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "logo",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Optional,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "slug",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Optional,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_SUMMARY_DATA: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "SummaryData",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "id",
-            ty: rt::desc::TypeDesc::NotShown,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "user_id",
-            ty: rt::desc::TypeDesc::Uuid,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "source",
-            ty: rt::desc::TypeDesc::Model(&MODEL_SOURCE_CONTEXT),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_TIMESERIES_DATA: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "TimeseriesData",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "user_id",
-            ty: rt::desc::TypeDesc::Uuid,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "source",
-            ty: rt::desc::TypeDesc::Model(&MODEL_SOURCE_CONTEXT),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "source_id",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "data",
-            ty: rt::desc::TypeDesc::List(&rt::desc::TypeDesc::Model(&MODEL_SAMPLE)),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_SAMPLE: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "Sample",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "timestamp",
-            ty: rt::desc::TypeDesc::DateTime,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "timezone_offset",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "type",
-            ty: rt::desc::TypeDesc::NotShown,
-            presence: rt::desc::Presence::Nullable,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "unit",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "value",
-            ty: rt::desc::TypeDesc::Number,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_WORKOUT_STREAM_DATA: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "WorkoutStreamData",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "message",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "provider_id",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "sport",
-            ty: rt::desc::TypeDesc::Model(&MODEL_SPORT),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "workout_id",
-            ty: rt::desc::TypeDesc::Uuid,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "source",
-            ty: rt::desc::TypeDesc::Model(&MODEL_SOURCE_CONTEXT),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "user_id",
-            ty: rt::desc::TypeDesc::Uuid,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_SPORT: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "Sport",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "id",
-            ty: rt::desc::TypeDesc::Int,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "name",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "slug",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_CONNECTION_CREATED_DATA: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "ConnectionCreatedData",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "source",
-            ty: rt::desc::TypeDesc::Model(&MODEL_CONNECTION_PROVIDER),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "provider",
-            ty: rt::desc::TypeDesc::Model(&MODEL_CONNECTION_PROVIDER),
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
-pub static MODEL_CONNECTION_PROVIDER: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "ConnectionProvider",
-    fields: &[],
-};
-pub static MODEL_HISTORICAL_DATA: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "HistoricalData",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "is_final",
-            ty: rt::desc::TypeDesc::Bool,
-            presence: rt::desc::Presence::Optional,
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
@@ -2434,178 +779,6 @@ pub static ENUM_BULK_PROVIDER: rt::desc::EnumDesc = rt::desc::EnumDesc {
     open: false,
     int: false,
 };
-pub static ENUM_LAB_SLUG: rt::desc::EnumDesc = rt::desc::EnumDesc {
-    name: "LabSlug",
-    values: &[
-        "ayumetrix",
-        "spiriplex",
-        "ussl",
-        "quest",
-        "labcorp",
-        "bioreference",
-        "us_biotek",
-        "manual",
-        "sanocardio",
-        "ihd",
-        "nexus",
-        "my_uti",
-        "sonora_quest",
-        "crl",
-    ],
-    open: true,
-    int: false,
-};
-pub static ENUM_PROVIDER_RESOURCE: rt::desc::EnumDesc = rt::desc::EnumDesc {
-    name: "ProviderResource",
-    values: &[
-        "profile",
-        "activity",
-        "sleep",
-        "body",
-        "workouts",
-        "workout_stream",
-        "connection",
-        "order",
-        "result",
-        "match_review",
-        "appointment",
-        "glucose",
-        "heartrate",
-        "hrv",
-        "ige",
-        "igg",
-        "blood_oxygen",
-        "blood_pressure",
-        "cholesterol",
-        "device",
-        "device_legacy",
-        "weight",
-        "fat",
-        "body_temperature",
-        "body_temperature_delta",
-        "meal",
-        "water",
-        "caffeine",
-        "mindfulness_minutes",
-        "steps",
-        "calories_active",
-        "distance",
-        "floors_climbed",
-        "respiratory_rate",
-        "vo2_max",
-        "calories_basal",
-        "stress_level",
-        "menstrual_cycle",
-        "sleep_cycle",
-        "electrocardiogram",
-        "electrocardiogram_voltage",
-        "afib_burden",
-        "heart_rate_alert",
-        "stand_hour",
-        "stand_duration",
-        "sleep_apnea_alert",
-        "sleep_breathing_disturbance",
-        "wheelchair_push",
-        "forced_expiratory_volume_1",
-        "forced_vital_capacity",
-        "peak_expiratory_flow_rate",
-        "inhaler_usage",
-        "fall",
-        "uv_exposure",
-        "daylight_exposure",
-        "handwashing",
-        "basal_body_temperature",
-        "heart_rate_recovery_one_minute",
-        "body_mass_index",
-        "lean_body_mass",
-        "waist_circumference",
-        "workout_distance",
-        "workout_swimming_stroke",
-        "workout_duration",
-        "insulin_injection",
-        "carbohydrates",
-        "note",
-        "sleep_stream",
-        "hypnogram",
-    ],
-    open: true,
-    int: false,
-};
-pub static ENUM_SUMMARY_RESOURCE: rt::desc::EnumDesc = rt::desc::EnumDesc {
-    name: "SummaryResource",
-    values: &["activity", "body", "meal", "profile", "sleep", "workouts", "sleep_cycle"],
-    open: true,
-    int: false,
-};
-pub static ENUM_TIMESERIES_RESOURCE: rt::desc::EnumDesc = rt::desc::EnumDesc {
-    name: "TimeseriesResource",
-    values: &[
-        "glucose",
-        "heartrate",
-        "hrv",
-        "ige",
-        "igg",
-        "blood_oxygen",
-        "blood_pressure",
-        "cholesterol",
-        "weight",
-        "fat",
-        "body_temperature",
-        "body_temperature_delta",
-        "water",
-        "caffeine",
-        "mindfulness_minutes",
-        "steps",
-        "calories_active",
-        "distance",
-        "floors_climbed",
-        "respiratory_rate",
-        "vo2_max",
-        "calories_basal",
-        "stress_level",
-        "electrocardiogram_voltage",
-        "afib_burden",
-        "heart_rate_alert",
-        "stand_hour",
-        "stand_duration",
-        "sleep_apnea_alert",
-        "sleep_breathing_disturbance",
-        "wheelchair_push",
-        "forced_expiratory_volume_1",
-        "forced_vital_capacity",
-        "peak_expiratory_flow_rate",
-        "inhaler_usage",
-        "fall",
-        "uv_exposure",
-        "daylight_exposure",
-        "handwashing",
-        "basal_body_temperature",
-        "heart_rate_recovery_one_minute",
-        "body_mass_index",
-        "lean_body_mass",
-        "waist_circumference",
-        "workout_distance",
-        "workout_swimming_stroke",
-        "workout_duration",
-        "insulin_injection",
-        "carbohydrates",
-        "note",
-    ],
-    open: true,
-    int: false,
-};
-pub static ENUM_AUTH_TYPE: rt::desc::EnumDesc = rt::desc::EnumDesc {
-    name: "AuthType",
-    values: &["oauth", "team_oauth", "sdk", "password", "email", "app"],
-    open: true,
-    int: false,
-};
-pub static ENUM_SOURCE_TYPE: rt::desc::EnumDesc = rt::desc::EnumDesc {
-    name: "SourceType",
-    values: &["app", "ble", "device", "lab", "provider"],
-    open: false,
-    int: false,
-};
 pub static ENUM_RACE: rt::desc::EnumDesc = rt::desc::EnumDesc {
     name: "Race",
     values: &[
@@ -2662,41 +835,12 @@ pub static ENUM_INSURED_GENDER: rt::desc::EnumDesc = rt::desc::EnumDesc {
     open: false,
     int: false,
 };
-pub static ENUM_BULK_OP_TYPE: rt::desc::EnumDesc = rt::desc::EnumDesc {
-    name: "BulkOpType",
-    values: &["link_bulk_import", "link_bulk_historical_trigger"],
-    open: false,
-    int: false,
-};
-pub static ENUM_BULK_OP_STATUS: rt::desc::EnumDesc = rt::desc::EnumDesc {
-    name: "BulkOpStatus",
-    values: &["in_progress", "success", "failure", "aborted"],
-    open: true,
-    int: false,
-};
-pub static ENUM_MARKER_TYPE: rt::desc::EnumDesc = rt::desc::EnumDesc {
-    name: "MarkerType",
-    values: &["biomarker", "panel"],
-    open: true,
-    int: false,
-};
 pub static ENUM_CAPABILITY: rt::desc::EnumDesc = rt::desc::EnumDesc {
     name: "Capability",
     values: &[
         "stat",
         "appointment_scheduling_via_service",
         "appointment_scheduling_with_lab",
-    ],
-    open: true,
-    int: false,
-};
-pub static ENUM_BILL_TYPE: rt::desc::EnumDesc = rt::desc::EnumDesc {
-    name: "BillType",
-    values: &[
-        "client_bill",
-        "commercial_insurance",
-        "patient_bill_passthrough",
-        "patient_bill",
     ],
     open: true,
     int: false,
@@ -2713,33 +857,13 @@ pub static ENUM_REGION: rt::desc::EnumDesc = rt::desc::EnumDesc {
     open: false,
     int: false,
 };
-pub static AUTH_TEAM_API_KEY: rt::desc::AuthDesc = rt::desc::AuthDesc {
-    name: "team_api_key",
-    header: "x-service-api-key",
-    same_as: None,
-};
-pub static AUTH_LINK_TOKEN: rt::desc::AuthDesc = rt::desc::AuthDesc {
-    name: "link_token",
-    header: "x-service-link-token",
-    same_as: None,
-};
-pub static AUTH_MANAGEMENT_KEY: rt::desc::AuthDesc = rt::desc::AuthDesc {
-    name: "management_key",
-    header: "X-Management-Key",
-    same_as: None,
-};
-pub static AUTH_ORG_KEY: rt::desc::AuthDesc = rt::desc::AuthDesc {
-    name: "org_key",
-    header: "X-Service-Org-Key",
-    same_as: Some("management_key"),
-};
-pub static ENDPOINT_CREATE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
     name: "create_user",
     base: "{base_url}",
-    method: "POST",
+    method: rt::http::Method::POST,
     path: "/v2/user",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[],
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_CREATE_USER_REQUEST)),
@@ -2749,13 +873,13 @@ pub static ENDPOINT_CREATE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc
     statuses: &[200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_GET_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
     name: "get_user",
     base: "{base_url}",
-    method: "GET",
+    method: rt::http::Method::GET,
     path: "/v2/user/{user_id}",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -2777,13 +901,13 @@ pub static ENDPOINT_GET_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_DELETE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     name: "delete_user",
     base: "{base_url}",
-    method: "DELETE",
+    method: rt::http::Method::DELETE,
     path: "/v2/user/{user_id}",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -2805,13 +929,13 @@ pub static ENDPOINT_DELETE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_UNDO_DELETE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     name: "undo_delete_user",
     base: "{base_url}",
-    method: "POST",
+    method: rt::http::Method::POST,
     path: "/v2/user/undo_delete",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -2844,13 +968,13 @@ pub static ENDPOINT_UNDO_DELETE_USER: rt::desc::EndpointDesc = rt::desc::Endpoin
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_RESOLVE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
     name: "resolve_user",
     base: "{base_url}",
-    method: "GET",
+    method: rt::http::Method::GET,
     path: "/v2/user/resolve/{client_user_id}",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -2872,13 +996,13 @@ pub static ENDPOINT_RESOLVE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDes
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_UPDATE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
     name: "update_user",
     base: "{base_url}",
-    method: "PATCH",
+    method: rt::http::Method::PATCH,
     path: "/v2/user/{user_id}",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -2900,13 +1024,13 @@ pub static ENDPOINT_UPDATE_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: Some(200u16),
 };
-pub static ENDPOINT_REFRESH_USER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
     name: "refresh_user",
     base: "{base_url}",
-    method: "POST",
+    method: rt::http::Method::POST,
     path: "/v2/user/refresh/{user_id}",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -2943,13 +1067,13 @@ pub static ENDPOINT_REFRESH_USER: rt::desc::EndpointDesc = rt::desc::EndpointDes
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_UPDATE_PATIENT_INFO: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     name: "update_patient_info",
     base: "{base_url}",
-    method: "PATCH",
+    method: rt::http::Method::PATCH,
     path: "/v2/user/{user_id}/info",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -2971,13 +1095,13 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: rt::desc::EndpointDesc = rt::desc::Endp
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_GET_LATEST_PATIENT_INFO: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     name: "get_latest_patient_info",
     base: "{base_url}",
-    method: "GET",
+    method: rt::http::Method::GET,
     path: "/v2/user/{user_id}/info/latest",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -2999,13 +1123,13 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: rt::desc::EndpointDesc = rt::desc::
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_ADD_INSURANCE: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     name: "add_insurance",
     base: "{base_url}",
-    method: "POST",
+    method: rt::http::Method::POST,
     path: "/v2/user/{user_id}/insurance",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -3027,13 +1151,13 @@ pub static ENDPOINT_ADD_INSURANCE: rt::desc::EndpointDesc = rt::desc::EndpointDe
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_GET_LATEST_INSURANCE: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     name: "get_latest_insurance",
     base: "{base_url}",
-    method: "GET",
+    method: rt::http::Method::GET,
     path: "/v2/user/{user_id}/insurance/latest",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -3066,13 +1190,13 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: rt::desc::EndpointDesc = rt::desc::End
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_CREATE_LINK_TOKEN: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
     name: "create_link_token",
     base: "{base_url}",
-    method: "POST",
+    method: rt::http::Method::POST,
     path: "/v2/link/token",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[],
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_CREATE_LINK_TOKEN_REQUEST)),
@@ -3082,14 +1206,14 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: rt::desc::EndpointDesc = rt::desc::Endpoi
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_GET_OAUTH_PROVIDER: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     name: "get_oauth_provider",
     base: "{base_url}",
-    method: "GET",
+    method: rt::http::Method::GET,
     path: "/v2/link/provider/oauth/{oauth_provider}",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
-    auth_optional: &[&AUTH_LINK_TOKEN],
+    auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_optional: &[AuthScheme::LinkToken],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -3110,13 +1234,13 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: rt::desc::EndpointDesc = rt::desc::Endpo
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_BULK_IMPORT: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
     name: "bulk_import",
     base: "{base_url}",
-    method: "POST",
+    method: rt::http::Method::POST,
     path: "/v2/link/bulk_import",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -3132,19 +1256,19 @@ pub static ENDPOINT_BULK_IMPORT: rt::desc::EndpointDesc = rt::desc::EndpointDesc
         },
     ],
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_BULK_IMPORT_REQUEST)),
-    gates: &[rt::desc::GateDesc::Feature("bulk_import")],
+    gates: &[Gate::BulkImport],
     idempotent: false,
     exactly_one_of: &[],
     statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointDesc {
     name: "bulk_trigger_historical_pull",
     base: "{base_url}",
-    method: "POST",
+    method: rt::http::Method::POST,
     path: "/v2/link/bulk_trigger_historical_pull",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -3160,19 +1284,19 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: rt::desc::EndpointDesc = rt::d
         },
     ],
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_BULK_TRIGGER_HISTORICAL_PULL_REQUEST)),
-    gates: &[rt::desc::GateDesc::Feature("bulk_historical_pull")],
+    gates: &[Gate::BulkHistoricalPull],
     idempotent: false,
     exactly_one_of: &[],
     statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_LIST_BULK_OPS: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
     name: "list_bulk_ops",
     base: "{base_url}",
-    method: "GET",
+    method: rt::http::Method::GET,
     path: "/v2/link/bulk_op",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -3216,13 +1340,13 @@ pub static ENDPOINT_LIST_BULK_OPS: rt::desc::EndpointDesc = rt::desc::EndpointDe
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_LIST_PROVIDERS: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
     name: "list_providers",
     base: "{base_url}",
-    method: "GET",
+    method: rt::http::Method::GET,
     path: "/v2/providers",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -3244,13 +1368,13 @@ pub static ENDPOINT_LIST_PROVIDERS: rt::desc::EndpointDesc = rt::desc::EndpointD
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_LIST_MARKERS: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     name: "list_markers",
     base: "{base_url}",
-    method: "GET",
+    method: rt::http::Method::GET,
     path: "/v3/lab_tests/markers",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -3345,13 +1469,13 @@ pub static ENDPOINT_LIST_MARKERS: rt::desc::EndpointDesc = rt::desc::EndpointDes
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_LIST_LAB_TEST_MARKERS: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     name: "list_lab_test_markers",
     base: "{base_url}",
-    method: "GET",
+    method: rt::http::Method::GET,
     path: "/v3/lab_tests/{lab_test_id}/markers",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -3413,13 +1537,13 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: rt::desc::EndpointDesc = rt::desc::En
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_LIST_ORDER_SET_MARKERS: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
     name: "list_order_set_markers",
     base: "{base_url}",
-    method: "POST",
+    method: rt::http::Method::POST,
     path: "/v3/lab_tests/list_order_set_markers",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -3459,13 +1583,13 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: rt::desc::EndpointDesc = rt::desc::E
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_LIST_PSC_INFO: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
     name: "list_psc_info",
     base: "{base_url}",
-    method: "GET",
+    method: rt::http::Method::GET,
     path: "/v3/order/{order_id}/psc/info",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -3514,13 +1638,13 @@ pub static ENDPOINT_LIST_PSC_INFO: rt::desc::EndpointDesc = rt::desc::EndpointDe
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_LIST_TEAMS: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
     name: "list_teams",
     base: "{management_url}",
-    method: "GET",
+    method: rt::http::Method::GET,
     path: "/v1/org/{org_id}/team",
     public: false,
-    auth_any_of: &[&AUTH_MANAGEMENT_KEY, &AUTH_ORG_KEY],
+    auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -3555,7 +1679,7 @@ pub static ENDPOINT_LIST_TEAMS: rt::desc::EndpointDesc = rt::desc::EndpointDesc 
                 format: true,
                 constraints: rt::desc::Constraints {
                     max_length: Some(80usize),
-                    pattern: Some("^[A-Za-zÀ-ÖØ-öø-ɏ0-9 (),/:'|&_’-]{0,80}$"),
+                    pattern: Some(&super::models::SEARCH_QUERY_PATTERN),
                     ..rt::desc::Constraints::NONE
                 },
             },
@@ -3573,19 +1697,19 @@ pub static ENDPOINT_LIST_TEAMS: rt::desc::EndpointDesc = rt::desc::EndpointDesc 
         },
     ],
     body: None,
-    gates: &[rt::desc::GateDesc::Plan("highest")],
+    gates: &[Gate::HighestPlan],
     idempotent: true,
     exactly_one_of: &[],
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: None,
 };
-pub static ENDPOINT_LIST_ORDERS: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
     name: "list_orders",
     base: "{base_url}",
-    method: "GET",
+    method: rt::http::Method::GET,
     path: "/orders",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -3607,13 +1731,13 @@ pub static ENDPOINT_LIST_ORDERS: rt::desc::EndpointDesc = rt::desc::EndpointDesc
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
     open_success: Some(200u16),
 };
-pub static ENDPOINT_GET_WORKOUT_STREAM: rt::desc::EndpointDesc = rt::desc::EndpointDesc {
+pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
     name: "get_workout_stream",
     base: "{base_url}",
-    method: "GET",
+    method: rt::http::Method::GET,
     path: "/v2/timeseries/workouts/{workout_id}/stream",
     public: false,
-    auth_any_of: &[&AUTH_TEAM_API_KEY],
+    auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
     params: &[
         rt::desc::ParamDesc {
@@ -3636,7 +1760,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: rt::desc::EndpointDesc = rt::desc::Endpo
     open_success: Some(200u16),
 };
 /// Every endpoint, in spec order.
-pub static ENDPOINTS: &[&rt::desc::EndpointDesc] = &[
+pub static ENDPOINTS: &[&Endpoint] = &[
     &ENDPOINT_CREATE_USER,
     &ENDPOINT_GET_USER,
     &ENDPOINT_DELETE_USER,

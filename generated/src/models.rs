@@ -4,6 +4,9 @@
 use serde::{Deserialize, Serialize};
 #[allow(unused_imports)]
 use ::covenant_runtime as rt;
+pub static SEARCH_QUERY_PATTERN: rt::Pattern = rt::Pattern::new(
+    "^[A-Za-zÀ-ÖØ-öø-ɏ0-9 (),/:'|&_’-]{0,80}$",
+);
 /// An error whose `detail` is a message. Every error response has a JSON body: deployed
 /// clients treat an empty error body as success.
 ///
@@ -14,14 +17,7 @@ pub struct ErrorMessage {
     pub detail: String,
 }
 rt::json_object!(ErrorMessage);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for ErrorMessage {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for ErrorMessage {}
 /// Not found: `detail` names what was missing.
 ///
 /// Source: the deployed client library.
@@ -31,14 +27,7 @@ pub struct NotFoundError {
     pub detail: String,
 }
 rt::json_object!(NotFoundError);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for NotFoundError {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for NotFoundError {}
 /// A request that breaks the interface's constraints.
 ///
 /// Source: the deployed client library.
@@ -48,14 +37,7 @@ pub struct ValidationError {
     pub detail: Vec<ValidationIssue>,
 }
 rt::json_object!(ValidationError);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for ValidationError {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for ValidationError {}
 /// One violated constraint.
 ///
 /// Source: the deployed client library.
@@ -68,14 +50,7 @@ pub struct ValidationIssue {
     pub r#type: String,
 }
 rt::json_object!(ValidationIssue);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for ValidationIssue {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for ValidationIssue {}
 /// A user as returned by resolve and get.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -104,19 +79,19 @@ pub struct User {
     pub ingestion_end: rt::Tristate<rt::Date>,
 }
 rt::json_object!(User);
-#[allow(deprecated, unused_variables)]
+#[allow(deprecated)]
 impl rt::Validate for User {
     fn validate_at(
         &self,
-        path: &mut Vec<rt::PathSegment>,
-        out: &mut Vec<rt::Violation>,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
     ) {
-        path.push(rt::PathSegment::Key("fallback_time_zone".to_string()));
+        loc.push(rt::LocPart::key("fallback_time_zone"));
         let v = &self.fallback_time_zone;
         {
-            rt::Validate::validate_at(v, path, out);
+            rt::Validate::validate_at(v, loc, out);
         }
-        path.pop();
+        loc.pop();
     }
 }
 /// A provider connected for a user.
@@ -134,14 +109,7 @@ pub struct ConnectedSource {
     pub provider: SourceSummary,
 }
 rt::json_object!(ConnectedSource);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for ConnectedSource {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for ConnectedSource {}
 /// Name, slug and logo of a provider.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -152,14 +120,7 @@ pub struct SourceSummary {
     pub slug: String,
 }
 rt::json_object!(SourceSummary);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for SourceSummary {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for SourceSummary {}
 /// Used when a data source gives data with no time zone attribution.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -170,26 +131,19 @@ pub struct FallbackTimeZone {
     pub updated_at: rt::DateTime,
 }
 rt::json_object!(FallbackTimeZone);
-#[allow(deprecated, unused_variables)]
+#[allow(deprecated)]
 impl rt::Validate for FallbackTimeZone {
     fn validate_at(
         &self,
-        path: &mut Vec<rt::PathSegment>,
-        out: &mut Vec<rt::Violation>,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
     ) {
-        path.push(rt::PathSegment::Key("id".to_string()));
+        loc.push(rt::LocPart::key("id"));
         let v = &self.id;
         {
-            {
-                static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-                {
-                    regex::Regex::new("^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$")
-                        .expect("pattern checked by covenant")
-                });
-                rt::validate::check::pattern(v, &RE, path, out);
-            }
+            rt::check::time_zone(v, loc, out);
         }
-        path.pop();
+        loc.pop();
     }
 }
 /// Used to compute maximum heart rate for providers that do not give the user's age.
@@ -202,14 +156,7 @@ pub struct FallbackBirthDate {
     pub updated_at: rt::DateTime,
 }
 rt::json_object!(FallbackBirthDate);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for FallbackBirthDate {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for FallbackBirthDate {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreateUserRequest {
@@ -241,25 +188,18 @@ pub struct CreateUserRequest {
     pub ingestion_end: Option<rt::Date>,
 }
 rt::json_object!(CreateUserRequest);
-#[allow(deprecated, unused_variables)]
+#[allow(deprecated)]
 impl rt::Validate for CreateUserRequest {
     fn validate_at(
         &self,
-        path: &mut Vec<rt::PathSegment>,
-        out: &mut Vec<rt::Violation>,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
     ) {
-        path.push(rt::PathSegment::Key("fallback_time_zone".to_string()));
+        loc.push(rt::LocPart::key("fallback_time_zone"));
         if let Some(v) = &self.fallback_time_zone {
-            {
-                static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-                {
-                    regex::Regex::new("^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$")
-                        .expect("pattern checked by covenant")
-                });
-                rt::validate::check::pattern(v, &RE, path, out);
-            }
+            rt::check::time_zone(v, loc, out);
         }
-        path.pop();
+        loc.pop();
     }
 }
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -269,14 +209,7 @@ pub struct CreateUserResult {
     pub client_user_id: String,
 }
 rt::json_object!(CreateUserResult);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for CreateUserResult {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for CreateUserResult {}
 /// The create-user conflict.
 ///
 /// Source: the deployed client library.
@@ -286,14 +219,7 @@ pub struct UserConflictError {
     pub detail: UserConflict,
 }
 rt::json_object!(UserConflictError);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for UserConflictError {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for UserConflictError {}
 ///
 /// Source: the deployed client library.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -305,14 +231,7 @@ pub struct UserConflict {
     pub created_on: rt::DateTime,
 }
 rt::json_object!(UserConflict);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for UserConflict {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for UserConflict {}
 ///
 /// Source: the deployed client library.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -321,14 +240,7 @@ pub struct SuccessResult {
     pub success: bool,
 }
 rt::json_object!(SuccessResult);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for SuccessResult {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for SuccessResult {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct UpdateUserRequest {
@@ -345,25 +257,18 @@ pub struct UpdateUserRequest {
     pub client_user_id: rt::Tristate<String>,
 }
 rt::json_object!(UpdateUserRequest);
-#[allow(deprecated, unused_variables)]
+#[allow(deprecated)]
 impl rt::Validate for UpdateUserRequest {
     fn validate_at(
         &self,
-        path: &mut Vec<rt::PathSegment>,
-        out: &mut Vec<rt::Violation>,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
     ) {
-        path.push(rt::PathSegment::Key("fallback_time_zone".to_string()));
+        loc.push(rt::LocPart::key("fallback_time_zone"));
         if let rt::Tristate::Value(v) = &self.fallback_time_zone {
-            {
-                static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-                {
-                    regex::Regex::new("^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$")
-                        .expect("pattern checked by covenant")
-                });
-                rt::validate::check::pattern(v, &RE, path, out);
-            }
+            rt::check::time_zone(v, loc, out);
         }
-        path.pop();
+        loc.pop();
     }
 }
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -378,14 +283,7 @@ pub struct RefreshResult {
     pub failed_sources: Vec<String>,
 }
 rt::json_object!(RefreshResult);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for RefreshResult {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for RefreshResult {}
 /// Patient demographics, stored per user. Names are subject to lab-imposed validation rules.
 ///
 /// The response shape; requests use the `Request` variant.
@@ -421,14 +319,7 @@ pub struct PatientInfo {
     pub gender_identity: rt::Tristate<GenderIdentity>,
 }
 rt::json_object!(PatientInfo);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for PatientInfo {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for PatientInfo {}
 /// Patient demographics, stored per user. Names are subject to lab-imposed validation rules.
 ///
 /// The request shape of `PatientInfo`.
@@ -464,19 +355,19 @@ pub struct PatientInfoRequest {
     pub gender_identity: rt::Tristate<GenderIdentity>,
 }
 rt::json_object!(PatientInfoRequest);
-#[allow(deprecated, unused_variables)]
+#[allow(deprecated)]
 impl rt::Validate for PatientInfoRequest {
     fn validate_at(
         &self,
-        path: &mut Vec<rt::PathSegment>,
-        out: &mut Vec<rt::Violation>,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
     ) {
-        path.push(rt::PathSegment::Key("email".to_string()));
+        loc.push(rt::LocPart::key("email"));
         let v = &self.email;
         {
-            rt::validate::check::email(v, path, out);
+            rt::check::email(v, loc, out);
         }
-        path.pop();
+        loc.pop();
     }
 }
 /// A patient's address as sent to the patient-info endpoint. Deployed clients send `zip`
@@ -528,14 +419,7 @@ pub struct UserAddress {
     pub city: Option<String>,
 }
 rt::json_object!(UserAddress);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for UserAddress {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for UserAddress {}
 /// An address inside insurance records.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -551,14 +435,7 @@ pub struct Address {
     pub access_notes: String,
 }
 rt::json_object!(Address);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for Address {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for Address {}
 /// An insurance record. `company` is in responses only.
 ///
 /// The response shape; requests use the `Request` variant.
@@ -584,14 +461,7 @@ pub struct InsuranceRecord {
     pub company: CompanyDetails,
 }
 rt::json_object!(InsuranceRecord);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for InsuranceRecord {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for InsuranceRecord {}
 /// An insurance record. `company` is in responses only.
 ///
 /// The request shape of `InsuranceRecord`.
@@ -616,14 +486,7 @@ pub struct InsuranceRecordRequest {
     pub is_primary: bool,
 }
 rt::json_object!(InsuranceRecordRequest);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for InsuranceRecordRequest {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for InsuranceRecordRequest {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PersonDetails {
@@ -636,14 +499,7 @@ pub struct PersonDetails {
     pub phone_number: String,
 }
 rt::json_object!(PersonDetails);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for PersonDetails {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for PersonDetails {}
 /// Its address arrives in the patient-info shape.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -657,14 +513,7 @@ pub struct GuarantorDetails {
     pub email: String,
 }
 rt::json_object!(GuarantorDetails);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for GuarantorDetails {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for GuarantorDetails {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CompanyDetails {
@@ -672,14 +521,7 @@ pub struct CompanyDetails {
     pub address: Address,
 }
 rt::json_object!(CompanyDetails);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for CompanyDetails {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for CompanyDetails {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreateLinkTokenRequest {
@@ -704,28 +546,28 @@ pub struct CreateLinkTokenRequest {
     pub on_close: rt::Tristate<String>,
 }
 rt::json_object!(CreateLinkTokenRequest);
-#[allow(deprecated, unused_variables)]
+#[allow(deprecated)]
 impl rt::Validate for CreateLinkTokenRequest {
     fn validate_at(
         &self,
-        path: &mut Vec<rt::PathSegment>,
-        out: &mut Vec<rt::Violation>,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
     ) {
-        path.push(rt::PathSegment::Key("filter_on_providers".to_string()));
+        loc.push(rt::LocPart::key("filter_on_providers"));
         if let rt::Tristate::Value(v) = &self.filter_on_providers {
-            rt::validate::check::min_items(v.len(), 1usize, path, out);
+            rt::check::min_items(v.len(), 1usize, loc, out);
         }
-        path.pop();
-        path.push(rt::PathSegment::Key("on_error".to_string()));
+        loc.pop();
+        loc.push(rt::LocPart::key("on_error"));
         if let rt::Tristate::Value(v) = &self.on_error {
-            rt::validate::check::one_of_strings(v, &["redirect"], path, out);
+            rt::check::one_of_strings(v, &["redirect"], loc, out);
         }
-        path.pop();
-        path.push(rt::PathSegment::Key("on_close".to_string()));
+        loc.pop();
+        loc.push(rt::LocPart::key("on_close"));
         if let rt::Tristate::Value(v) = &self.on_close {
-            rt::validate::check::one_of_strings(v, &["redirect"], path, out);
+            rt::check::one_of_strings(v, &["redirect"], loc, out);
         }
-        path.pop();
+        loc.pop();
     }
 }
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -737,14 +579,7 @@ pub struct LinkTokenResult {
     pub link_web_url: String,
 }
 rt::json_object!(LinkTokenResult);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for LinkTokenResult {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for LinkTokenResult {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct OAuthProviderDetail {
@@ -776,14 +611,7 @@ pub struct OAuthProviderDetail {
     pub logo: String,
 }
 rt::json_object!(OAuthProviderDetail);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for OAuthProviderDetail {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for OAuthProviderDetail {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct BulkImportRequest {
@@ -794,14 +622,7 @@ pub struct BulkImportRequest {
     pub wait_for_completion: bool,
 }
 rt::json_object!(BulkImportRequest);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for BulkImportRequest {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for BulkImportRequest {}
 /// An existing connection to import.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -820,14 +641,7 @@ pub struct ConnectionRecipe {
     pub oauth_scopes: rt::Tristate<Vec<String>>,
 }
 rt::json_object!(ConnectionRecipe);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for ConnectionRecipe {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for ConnectionRecipe {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct BulkImportResult {
@@ -835,14 +649,7 @@ pub struct BulkImportResult {
     pub user_ids_failed: Vec<rt::Uuid>,
 }
 rt::json_object!(BulkImportResult);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for BulkImportResult {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for BulkImportResult {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct BulkTriggerHistoricalPullRequest {
@@ -853,14 +660,7 @@ pub struct BulkTriggerHistoricalPullRequest {
     pub wait_for_completion: bool,
 }
 rt::json_object!(BulkTriggerHistoricalPullRequest);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for BulkTriggerHistoricalPullRequest {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for BulkTriggerHistoricalPullRequest {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ListBulkOpsResult {
@@ -873,14 +673,7 @@ pub struct ListBulkOpsResult {
     pub next_cursor: Option<String>,
 }
 rt::json_object!(ListBulkOpsResult);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for ListBulkOpsResult {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for ListBulkOpsResult {}
 /// A bulk operation: queued, runs in the background, can complete.
 ///
 /// Source: the deployed client library.
@@ -902,14 +695,7 @@ pub struct BulkOp {
     pub ended_at: Option<rt::DateTime>,
 }
 rt::json_object!(BulkOp);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for BulkOp {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for BulkOp {}
 /// A provider catalogue entry.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -930,14 +716,7 @@ pub struct Provider {
     pub supported_resources: Option<Vec<ProviderResource>>,
 }
 rt::json_object!(Provider);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for Provider {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for Provider {}
 /// A biomarker or panel (ClientFacingMarkerComplete).
 ///
 /// Not shown by the source: Format of price.
@@ -959,14 +738,7 @@ pub struct Marker {
     pub expected_results: Vec<ExpectedResult>,
 }
 rt::json_object!(Marker);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for Marker {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for Marker {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ExpectedResult {
@@ -980,14 +752,7 @@ pub struct ExpectedResult {
     pub required: bool,
 }
 rt::json_object!(ExpectedResult);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for ExpectedResult {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for ExpectedResult {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Loinc {
@@ -999,14 +764,7 @@ pub struct Loinc {
     pub unit: Option<String>,
 }
 rt::json_object!(Loinc);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for Loinc {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for Loinc {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct MarkerList {
@@ -1021,33 +779,33 @@ pub struct MarkerList {
     pub pages: Option<i64>,
 }
 rt::json_object!(MarkerList);
-#[allow(deprecated, unused_variables)]
+#[allow(deprecated)]
 impl rt::Validate for MarkerList {
     fn validate_at(
         &self,
-        path: &mut Vec<rt::PathSegment>,
-        out: &mut Vec<rt::Violation>,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
     ) {
-        path.push(rt::PathSegment::Key("total".to_string()));
+        loc.push(rt::LocPart::key("total"));
         if let Some(v) = &self.total {
-            rt::validate::check::minimum(*v as f64, 0f64, path, out);
+            rt::check::minimum(*v as f64, 0f64, loc, out);
         }
-        path.pop();
-        path.push(rt::PathSegment::Key("page".to_string()));
+        loc.pop();
+        loc.push(rt::LocPart::key("page"));
         if let Some(v) = &self.page {
-            rt::validate::check::minimum(*v as f64, 0f64, path, out);
+            rt::check::minimum(*v as f64, 0f64, loc, out);
         }
-        path.pop();
-        path.push(rt::PathSegment::Key("size".to_string()));
+        loc.pop();
+        loc.push(rt::LocPart::key("size"));
         if let Some(v) = &self.size {
-            rt::validate::check::minimum(*v as f64, 0f64, path, out);
+            rt::check::minimum(*v as f64, 0f64, loc, out);
         }
-        path.pop();
-        path.push(rt::PathSegment::Key("pages".to_string()));
+        loc.pop();
+        loc.push(rt::LocPart::key("pages"));
         if let Some(v) = &self.pages {
-            rt::validate::check::minimum(*v as f64, 0f64, path, out);
+            rt::check::minimum(*v as f64, 0f64, loc, out);
         }
-        path.pop();
+        loc.pop();
     }
 }
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -1057,28 +815,14 @@ pub struct ListOrderSetMarkersRequest {
     pub add_on: AddOn,
 }
 rt::json_object!(ListOrderSetMarkersRequest);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for ListOrderSetMarkersRequest {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for ListOrderSetMarkersRequest {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct AddOn {
     pub provider_ids: Vec<String>,
 }
 rt::json_object!(AddOn);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for AddOn {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for AddOn {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PscListing {
@@ -1087,14 +831,7 @@ pub struct PscListing {
     pub patient_service_centers: Vec<PatientServiceCenter>,
 }
 rt::json_object!(PscListing);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for PscListing {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for PscListing {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PatientServiceCenter {
@@ -1110,14 +847,7 @@ pub struct PatientServiceCenter {
     pub location: GeoLocation,
 }
 rt::json_object!(PatientServiceCenter);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for PatientServiceCenter {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for PatientServiceCenter {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PscMetadata {
@@ -1134,14 +864,7 @@ pub struct PscMetadata {
     pub hours: Option<serde_json::Value>,
 }
 rt::json_object!(PscMetadata);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for PscMetadata {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for PscMetadata {}
 ///
 /// Source: the deployed client library.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -1151,14 +874,7 @@ pub struct GeoLocation {
     pub lat: f64,
 }
 rt::json_object!(GeoLocation);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for GeoLocation {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for GeoLocation {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ListTeamsResult {
@@ -1167,14 +883,7 @@ pub struct ListTeamsResult {
     pub next_cursor: Option<String>,
 }
 rt::json_object!(ListTeamsResult);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for ListTeamsResult {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for ListTeamsResult {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct TeamListItem {
@@ -1184,14 +893,7 @@ pub struct TeamListItem {
     pub region: Region,
 }
 rt::json_object!(TeamListItem);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for TeamListItem {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for TeamListItem {}
 /// Every webhook message. Top-level team_id, user_id and client_user_id since 2024-03.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -1206,14 +908,7 @@ pub struct Event {
     pub client_user_id: String,
 }
 rt::json_object!(Event);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for Event {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for Event {}
 /// The source context of data events and summaries: the provider slug, the source type and
 /// optionally an app id.
 ///
@@ -1247,14 +942,7 @@ pub struct SourceContext {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 rt::json_object!(SourceContext);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for SourceContext {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for SourceContext {}
 /// A summary: the whole object sits in `data` next to `source` and `user_id`. The latest
 /// received version of a summary id replaces all earlier versions.
 ///
@@ -1272,14 +960,7 @@ pub struct SummaryData {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 rt::json_object!(SummaryData);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for SummaryData {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for SummaryData {}
 /// A batch of samples. A sample is identified by resource type, source provider, source
 /// type and timestamp; the latest value for that combination replaces earlier ones.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -1291,14 +972,7 @@ pub struct TimeseriesData {
     pub data: Vec<Sample>,
 }
 rt::json_object!(TimeseriesData);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for TimeseriesData {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for TimeseriesData {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Sample {
@@ -1312,14 +986,7 @@ pub struct Sample {
     pub value: f64,
 }
 rt::json_object!(Sample);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for Sample {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for Sample {}
 /// Shallow because of the webhook message size limit; read the stream through
 /// get_workout_stream.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -1333,14 +1000,7 @@ pub struct WorkoutStreamData {
     pub user_id: rt::Uuid,
 }
 rt::json_object!(WorkoutStreamData);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for WorkoutStreamData {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for WorkoutStreamData {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Sport {
@@ -1349,14 +1009,7 @@ pub struct Sport {
     pub slug: String,
 }
 rt::json_object!(Sport);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for Sport {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for Sport {}
 /// Not shown by the source: Other fields of the connection-created payload.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -1370,14 +1023,7 @@ pub struct ConnectionCreatedData {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 rt::json_object!(ConnectionCreatedData);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for ConnectionCreatedData {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for ConnectionCreatedData {}
 /// Not shown by the source: Fields of the provider object of provider.connection.created.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -1387,14 +1033,7 @@ pub struct ConnectionProvider {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 rt::json_object!(ConnectionProvider);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for ConnectionProvider {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for ConnectionProvider {}
 /// Historical pull completion.
 ///
 /// Not shown by the source: Historical event payload fields.
@@ -1413,14 +1052,7 @@ pub struct HistoricalData {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 rt::json_object!(HistoricalData);
-#[allow(deprecated, unused_variables)]
-impl rt::Validate for HistoricalData {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for HistoricalData {}
 /// Providers a link token may name, and `filter_on_providers` entries. The values come from
 /// the provider catalogue: 38 are known to deployed clients; the document counts 39.
 ///
@@ -1632,14 +1264,8 @@ impl<'de> Deserialize<'de> for LinkProvider {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for LinkProvider {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for LinkProvider {}
 /// The 16 bulk-capable providers: bulk import, bulk historical pull, OAuth provider detail.
 /// The document calls it an enum of 16 values and, unlike the 39, not non-exhaustive.
 ///
@@ -1756,14 +1382,8 @@ impl<'de> Deserialize<'de> for BulkProvider {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for BulkProvider {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for BulkProvider {}
 /// Lab slugs. 12 are known to deployed clients; the document counts 14.
 ///
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
@@ -1875,14 +1495,8 @@ impl<'de> Deserialize<'de> for LabSlug {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for LabSlug {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for LabSlug {}
 /// What a provider supplies.
 ///
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
@@ -2213,14 +1827,8 @@ impl<'de> Deserialize<'de> for ProviderResource {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for ProviderResource {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for ProviderResource {}
 /// Resources delivered as summaries (`daily.data.<resource>.*` with the summary in `data`).
 ///
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
@@ -2302,14 +1910,8 @@ impl<'de> Deserialize<'de> for SummaryResource {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for SummaryResource {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for SummaryResource {}
 /// Resources delivered as timeseries samples. Workout streams have their own shallow event.
 ///
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
@@ -2563,14 +2165,8 @@ impl<'de> Deserialize<'de> for TimeseriesResource {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for TimeseriesResource {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for TimeseriesResource {}
 /// How a provider is linked.
 ///
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
@@ -2648,14 +2244,8 @@ impl<'de> Deserialize<'de> for AuthType {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for AuthType {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for AuthType {}
 /// The kind of data source.
 ///
 /// Closed: any other value is rejected.
@@ -2727,14 +2317,8 @@ impl<'de> Deserialize<'de> for SourceType {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for SourceType {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for SourceType {}
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Race {
@@ -2814,14 +2398,8 @@ impl<'de> Deserialize<'de> for Race {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for Race {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for Race {}
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Ethnicity {
@@ -2889,14 +2467,8 @@ impl<'de> Deserialize<'de> for Ethnicity {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for Ethnicity {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for Ethnicity {}
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SexualOrientation {
@@ -2968,14 +2540,8 @@ impl<'de> Deserialize<'de> for SexualOrientation {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for SexualOrientation {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for SexualOrientation {}
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GenderIdentity {
@@ -3059,14 +2625,8 @@ impl<'de> Deserialize<'de> for GenderIdentity {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for GenderIdentity {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for GenderIdentity {}
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Relationship {
@@ -3126,14 +2686,8 @@ impl<'de> Deserialize<'de> for Relationship {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for Relationship {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for Relationship {}
 /// Closed: any other value is rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum InsuredGender {
@@ -3193,14 +2747,8 @@ impl<'de> Deserialize<'de> for InsuredGender {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for InsuredGender {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for InsuredGender {}
 /// Closed: any other value is rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BulkOpType {
@@ -3258,14 +2806,8 @@ impl<'de> Deserialize<'de> for BulkOpType {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for BulkOpType {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for BulkOpType {}
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BulkOpStatus {
@@ -3333,14 +2875,8 @@ impl<'de> Deserialize<'de> for BulkOpStatus {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for BulkOpStatus {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for BulkOpStatus {}
 /// The document shows `biomarker` and leaves the other values open; deployed clients
 /// know `panel` too.
 ///
@@ -3400,14 +2936,8 @@ impl<'de> Deserialize<'de> for MarkerType {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for MarkerType {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for MarkerType {}
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Capability {
@@ -3473,14 +3003,8 @@ impl<'de> Deserialize<'de> for Capability {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for Capability {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for Capability {}
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BillType {
@@ -3548,14 +3072,8 @@ impl<'de> Deserialize<'de> for BillType {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for BillType {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for BillType {}
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Interpretation {
@@ -3615,14 +3133,8 @@ impl<'de> Deserialize<'de> for Interpretation {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for Interpretation {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for Interpretation {}
 /// Closed: any other value is rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Region {
@@ -3676,14 +3188,8 @@ impl<'de> Deserialize<'de> for Region {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
-/// Serde already checked the value; an enum has nothing more to validate.
-impl rt::Validate for Region {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for Region {}
 /// One of: string, int.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -3691,13 +3197,7 @@ pub enum ValidationIssueLocItem {
     String(String),
     Int(i64),
 }
-impl rt::Validate for ValidationIssueLocItem {
-    fn validate_at(
-        &self,
-        _path: &mut Vec<rt::PathSegment>,
-        _out: &mut Vec<rt::Violation>,
-    ) {}
-}
+impl rt::Validate for ValidationIssueLocItem {}
 /// Defaults the spec gives, applied when a field is absent.
 #[allow(non_snake_case)]
 mod defaults {

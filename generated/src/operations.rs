@@ -46,13 +46,64 @@ impl AuthScheme {
             AuthScheme::OrgKey => "X-Service-Org-Key",
         }
     }
-    pub fn from_name(name: &str) -> Option<AuthScheme> {
-        match name {
-            "team_api_key" => Some(AuthScheme::TeamApiKey),
-            "link_token" => Some(AuthScheme::LinkToken),
-            "management_key" => Some(AuthScheme::ManagementKey),
-            "org_key" => Some(AuthScheme::OrgKey),
-            _ => None,
+    /// The scheme a credential in this header authenticates as: itself, or the
+    /// scheme it is a second header of.
+    pub fn primary(self) -> AuthScheme {
+        match self {
+            AuthScheme::TeamApiKey => AuthScheme::TeamApiKey,
+            AuthScheme::LinkToken => AuthScheme::LinkToken,
+            AuthScheme::ManagementKey => AuthScheme::ManagementKey,
+            AuthScheme::OrgKey => AuthScheme::ManagementKey,
+        }
+    }
+}
+impl rt::Scheme for AuthScheme {
+    fn name(self) -> &'static str {
+        AuthScheme::name(self)
+    }
+    fn header(self) -> &'static str {
+        AuthScheme::header(self)
+    }
+    fn primary(self) -> AuthScheme {
+        AuthScheme::primary(self)
+    }
+}
+/// The features and plans endpoints require: the router asks the server's
+/// `gate_open` for each before a gated endpoint runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Gate {
+    /// The `bulk_import` feature, off until the service enables it for the team.
+    BulkImport,
+    /// The `bulk_historical_pull` feature, off until the service enables it for the team.
+    BulkHistoricalPull,
+    /// The `highest` plan.
+    HighestPlan,
+}
+impl Gate {
+    pub const ALL: &'static [Gate] = &[
+        Gate::BulkImport,
+        Gate::BulkHistoricalPull,
+        Gate::HighestPlan,
+    ];
+    /// The feature's or plan's name in the spec.
+    pub fn name(self) -> &'static str {
+        match self {
+            Gate::BulkImport => "bulk_import",
+            Gate::BulkHistoricalPull => "bulk_historical_pull",
+            Gate::HighestPlan => "highest",
+        }
+    }
+}
+impl rt::Gate for Gate {
+    fn refusal(self) -> String {
+        match self {
+            Gate::BulkImport => "bulk_import is not enabled for this team".to_string(),
+            Gate::BulkHistoricalPull => {
+                "bulk_historical_pull is not enabled for this team".to_string()
+            }
+            Gate::HighestPlan => {
+                "This endpoint is available on the highest plan only".to_string()
+            }
         }
     }
 }
@@ -61,6 +112,21 @@ impl AuthScheme {
 pub struct CreateUserInput {
     /// The request body.
     pub body: CreateUserRequest,
+}
+#[allow(deprecated)]
+impl rt::Validate for CreateUserInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
 }
 /// The responses `create_user` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
@@ -95,69 +161,63 @@ impl CreateUserResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            CreateUserResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            CreateUserResponse::BadRequest(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            CreateUserResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            CreateUserResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            CreateUserResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            CreateUserResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            CreateUserResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            CreateUserResponse::Ok(body) => ::serde_json::to_value(body),
+            CreateUserResponse::BadRequest(body) => ::serde_json::to_value(body),
+            CreateUserResponse::NotFound(body) => ::serde_json::to_value(body),
+            CreateUserResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            CreateUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            CreateUserResponse::Forbidden(body) => ::serde_json::to_value(body),
+            CreateUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(CreateUserResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             400u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(CreateUserResponse::BadRequest)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(CreateUserResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(CreateUserResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(CreateUserResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(CreateUserResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(CreateUserResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -171,6 +231,7 @@ pub struct GetUserInput {
     /// Path parameter `user_id`.
     pub user_id: rt::Uuid,
 }
+impl rt::Validate for GetUserInput {}
 /// The responses `get_user` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -200,61 +261,57 @@ impl GetUserResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            GetUserResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            GetUserResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            GetUserResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            GetUserResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            GetUserResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            GetUserResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            GetUserResponse::Ok(body) => ::serde_json::to_value(body),
+            GetUserResponse::NotFound(body) => ::serde_json::to_value(body),
+            GetUserResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            GetUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            GetUserResponse::Forbidden(body) => ::serde_json::to_value(body),
+            GetUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetUserResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetUserResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetUserResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetUserResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetUserResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetUserResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -268,6 +325,7 @@ pub struct DeleteUserInput {
     /// Path parameter `user_id`.
     pub user_id: rt::Uuid,
 }
+impl rt::Validate for DeleteUserInput {}
 /// The responses `delete_user` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -297,61 +355,57 @@ impl DeleteUserResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            DeleteUserResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            DeleteUserResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            DeleteUserResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            DeleteUserResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            DeleteUserResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            DeleteUserResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            DeleteUserResponse::Ok(body) => ::serde_json::to_value(body),
+            DeleteUserResponse::NotFound(body) => ::serde_json::to_value(body),
+            DeleteUserResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            DeleteUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            DeleteUserResponse::Forbidden(body) => ::serde_json::to_value(body),
+            DeleteUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(DeleteUserResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(DeleteUserResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(DeleteUserResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(DeleteUserResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(DeleteUserResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(DeleteUserResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -376,6 +430,25 @@ pub struct UndoDeleteUserInput {
         deserialize_with = "rt::serde_helpers::present_non_null"
     )]
     pub client_user_id: Option<String>,
+}
+#[allow(deprecated)]
+impl rt::Validate for UndoDeleteUserInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("query"));
+        rt::check::exactly_one_of(
+            &[
+                ("user_id", self.user_id.is_some()),
+                ("client_user_id", self.client_user_id.is_some()),
+            ],
+            loc,
+            out,
+        );
+        loc.pop();
+    }
 }
 /// The responses `undo_delete_user` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
@@ -406,61 +479,59 @@ impl UndoDeleteUserResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            UndoDeleteUserResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            UndoDeleteUserResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            UndoDeleteUserResponse::Ok(body) => ::serde_json::to_value(body),
+            UndoDeleteUserResponse::NotFound(body) => ::serde_json::to_value(body),
             UndoDeleteUserResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            UndoDeleteUserResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            UndoDeleteUserResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            UndoDeleteUserResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            UndoDeleteUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            UndoDeleteUserResponse::Forbidden(body) => ::serde_json::to_value(body),
+            UndoDeleteUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UndoDeleteUserResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UndoDeleteUserResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UndoDeleteUserResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UndoDeleteUserResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UndoDeleteUserResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UndoDeleteUserResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -474,6 +545,7 @@ pub struct ResolveUserInput {
     /// Path parameter `client_user_id`.
     pub client_user_id: String,
 }
+impl rt::Validate for ResolveUserInput {}
 /// The responses `resolve_user` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -503,61 +575,59 @@ impl ResolveUserResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ResolveUserResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ResolveUserResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ResolveUserResponse::Ok(body) => ::serde_json::to_value(body),
+            ResolveUserResponse::NotFound(body) => ::serde_json::to_value(body),
             ResolveUserResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            ResolveUserResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ResolveUserResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ResolveUserResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ResolveUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            ResolveUserResponse::Forbidden(body) => ::serde_json::to_value(body),
+            ResolveUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ResolveUserResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ResolveUserResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ResolveUserResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ResolveUserResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ResolveUserResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ResolveUserResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -572,6 +642,21 @@ pub struct UpdateUserInput {
     pub user_id: rt::Uuid,
     /// The request body.
     pub body: UpdateUserRequest,
+}
+#[allow(deprecated)]
+impl rt::Validate for UpdateUserInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
 }
 /// The responses `update_user` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
@@ -602,61 +687,57 @@ impl UpdateUserResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            UpdateUserResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            UpdateUserResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            UpdateUserResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            UpdateUserResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            UpdateUserResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            UpdateUserResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            UpdateUserResponse::Ok(body) => ::serde_json::to_value(body),
+            UpdateUserResponse::NotFound(body) => ::serde_json::to_value(body),
+            UpdateUserResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            UpdateUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            UpdateUserResponse::Forbidden(body) => ::serde_json::to_value(body),
+            UpdateUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UpdateUserResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UpdateUserResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UpdateUserResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UpdateUserResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UpdateUserResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UpdateUserResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -674,6 +755,24 @@ pub struct RefreshUserInput {
     /// Default: `10`.
     #[serde(default = "defaults::RefreshUserInput__timeout")]
     pub timeout: f64,
+}
+#[allow(deprecated)]
+impl rt::Validate for RefreshUserInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("query"));
+        loc.push(rt::LocPart::key("timeout"));
+        let v = &self.timeout;
+        {
+            rt::check::minimum(*v, 5f64, loc, out);
+            rt::check::maximum(*v, 60f64, loc, out);
+        }
+        loc.pop();
+        loc.pop();
+    }
 }
 /// The responses `refresh_user` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
@@ -704,61 +803,59 @@ impl RefreshUserResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            RefreshUserResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            RefreshUserResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            RefreshUserResponse::Ok(body) => ::serde_json::to_value(body),
+            RefreshUserResponse::NotFound(body) => ::serde_json::to_value(body),
             RefreshUserResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            RefreshUserResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            RefreshUserResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            RefreshUserResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            RefreshUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            RefreshUserResponse::Forbidden(body) => ::serde_json::to_value(body),
+            RefreshUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(RefreshUserResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(RefreshUserResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(RefreshUserResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(RefreshUserResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(RefreshUserResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(RefreshUserResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -773,6 +870,21 @@ pub struct UpdatePatientInfoInput {
     pub user_id: String,
     /// The request body.
     pub body: PatientInfoRequest,
+}
+#[allow(deprecated)]
+impl rt::Validate for UpdatePatientInfoInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
 }
 /// The responses `update_patient_info` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
@@ -803,61 +915,61 @@ impl UpdatePatientInfoResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            UpdatePatientInfoResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            UpdatePatientInfoResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            UpdatePatientInfoResponse::Ok(body) => ::serde_json::to_value(body),
+            UpdatePatientInfoResponse::NotFound(body) => ::serde_json::to_value(body),
             UpdatePatientInfoResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            UpdatePatientInfoResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            UpdatePatientInfoResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            UpdatePatientInfoResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            UpdatePatientInfoResponse::Forbidden(body) => ::serde_json::to_value(body),
             UpdatePatientInfoResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UpdatePatientInfoResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UpdatePatientInfoResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UpdatePatientInfoResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UpdatePatientInfoResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UpdatePatientInfoResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(UpdatePatientInfoResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -871,6 +983,7 @@ pub struct GetLatestPatientInfoInput {
     /// Path parameter `user_id`.
     pub user_id: rt::Uuid,
 }
+impl rt::Validate for GetLatestPatientInfoInput {}
 /// The responses `get_latest_patient_info` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -900,61 +1013,63 @@ impl GetLatestPatientInfoResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            GetLatestPatientInfoResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            GetLatestPatientInfoResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            GetLatestPatientInfoResponse::Ok(body) => ::serde_json::to_value(body),
+            GetLatestPatientInfoResponse::NotFound(body) => ::serde_json::to_value(body),
             GetLatestPatientInfoResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
             GetLatestPatientInfoResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            GetLatestPatientInfoResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            GetLatestPatientInfoResponse::Forbidden(body) => ::serde_json::to_value(body),
             GetLatestPatientInfoResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetLatestPatientInfoResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetLatestPatientInfoResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetLatestPatientInfoResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetLatestPatientInfoResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetLatestPatientInfoResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetLatestPatientInfoResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -970,6 +1085,7 @@ pub struct AddInsuranceInput {
     /// The request body.
     pub body: InsuranceRecordRequest,
 }
+impl rt::Validate for AddInsuranceInput {}
 /// The responses `add_insurance` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -999,61 +1115,59 @@ impl AddInsuranceResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            AddInsuranceResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            AddInsuranceResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            AddInsuranceResponse::Ok(body) => ::serde_json::to_value(body),
+            AddInsuranceResponse::NotFound(body) => ::serde_json::to_value(body),
             AddInsuranceResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            AddInsuranceResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            AddInsuranceResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            AddInsuranceResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            AddInsuranceResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            AddInsuranceResponse::Forbidden(body) => ::serde_json::to_value(body),
+            AddInsuranceResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(AddInsuranceResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(AddInsuranceResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(AddInsuranceResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(AddInsuranceResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(AddInsuranceResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(AddInsuranceResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -1071,6 +1185,7 @@ pub struct GetLatestInsuranceInput {
     #[serde(default = "defaults::GetLatestInsuranceInput__is_primary")]
     pub is_primary: bool,
 }
+impl rt::Validate for GetLatestInsuranceInput {}
 /// The responses `get_latest_insurance` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -1100,61 +1215,63 @@ impl GetLatestInsuranceResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            GetLatestInsuranceResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            GetLatestInsuranceResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            GetLatestInsuranceResponse::Ok(body) => ::serde_json::to_value(body),
+            GetLatestInsuranceResponse::NotFound(body) => ::serde_json::to_value(body),
             GetLatestInsuranceResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
             GetLatestInsuranceResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            GetLatestInsuranceResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            GetLatestInsuranceResponse::Forbidden(body) => ::serde_json::to_value(body),
             GetLatestInsuranceResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetLatestInsuranceResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetLatestInsuranceResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetLatestInsuranceResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetLatestInsuranceResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetLatestInsuranceResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetLatestInsuranceResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -1167,6 +1284,21 @@ impl GetLatestInsuranceResponse {
 pub struct CreateLinkTokenInput {
     /// The request body.
     pub body: CreateLinkTokenRequest,
+}
+#[allow(deprecated)]
+impl rt::Validate for CreateLinkTokenInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
 }
 /// The responses `create_link_token` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
@@ -1197,61 +1329,61 @@ impl CreateLinkTokenResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            CreateLinkTokenResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            CreateLinkTokenResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            CreateLinkTokenResponse::Ok(body) => ::serde_json::to_value(body),
+            CreateLinkTokenResponse::NotFound(body) => ::serde_json::to_value(body),
             CreateLinkTokenResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            CreateLinkTokenResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            CreateLinkTokenResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            CreateLinkTokenResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            CreateLinkTokenResponse::Forbidden(body) => ::serde_json::to_value(body),
             CreateLinkTokenResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(CreateLinkTokenResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(CreateLinkTokenResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(CreateLinkTokenResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(CreateLinkTokenResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(CreateLinkTokenResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(CreateLinkTokenResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -1265,6 +1397,7 @@ pub struct GetOauthProviderInput {
     /// Path parameter `oauth_provider`.
     pub oauth_provider: BulkProvider,
 }
+impl rt::Validate for GetOauthProviderInput {}
 /// The responses `get_oauth_provider` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -1294,61 +1427,61 @@ impl GetOauthProviderResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            GetOauthProviderResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            GetOauthProviderResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            GetOauthProviderResponse::Ok(body) => ::serde_json::to_value(body),
+            GetOauthProviderResponse::NotFound(body) => ::serde_json::to_value(body),
             GetOauthProviderResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            GetOauthProviderResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            GetOauthProviderResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            GetOauthProviderResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            GetOauthProviderResponse::Forbidden(body) => ::serde_json::to_value(body),
             GetOauthProviderResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetOauthProviderResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetOauthProviderResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetOauthProviderResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetOauthProviderResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetOauthProviderResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetOauthProviderResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -1369,6 +1502,7 @@ pub struct BulkImportInput {
     /// The request body.
     pub body: BulkImportRequest,
 }
+impl rt::Validate for BulkImportInput {}
 /// The responses `bulk_import` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -1401,69 +1535,63 @@ impl BulkImportResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            BulkImportResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            BulkImportResponse::Accepted(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            BulkImportResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            BulkImportResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            BulkImportResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            BulkImportResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            BulkImportResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            BulkImportResponse::Ok(body) => ::serde_json::to_value(body),
+            BulkImportResponse::Accepted(body) => ::serde_json::to_value(body),
+            BulkImportResponse::NotFound(body) => ::serde_json::to_value(body),
+            BulkImportResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            BulkImportResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            BulkImportResponse::Forbidden(body) => ::serde_json::to_value(body),
+            BulkImportResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(BulkImportResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             202u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(BulkImportResponse::Accepted)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(BulkImportResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(BulkImportResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(BulkImportResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(BulkImportResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(BulkImportResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -1484,6 +1612,7 @@ pub struct BulkTriggerHistoricalPullInput {
     /// The request body.
     pub body: BulkTriggerHistoricalPullRequest,
 }
+impl rt::Validate for BulkTriggerHistoricalPullInput {}
 /// The responses `bulk_trigger_historical_pull` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -1516,69 +1645,75 @@ impl BulkTriggerHistoricalPullResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            BulkTriggerHistoricalPullResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            BulkTriggerHistoricalPullResponse::Ok(body) => ::serde_json::to_value(body),
             BulkTriggerHistoricalPullResponse::Accepted(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
             BulkTriggerHistoricalPullResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
             BulkTriggerHistoricalPullResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
             BulkTriggerHistoricalPullResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
             BulkTriggerHistoricalPullResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
             BulkTriggerHistoricalPullResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(BulkTriggerHistoricalPullResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             202u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(BulkTriggerHistoricalPullResponse::Accepted)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(BulkTriggerHistoricalPullResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(BulkTriggerHistoricalPullResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(BulkTriggerHistoricalPullResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(BulkTriggerHistoricalPullResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(BulkTriggerHistoricalPullResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -1611,6 +1746,7 @@ pub struct ListBulkOpsInput {
     )]
     pub page_size: Option<i64>,
 }
+impl rt::Validate for ListBulkOpsInput {}
 /// The responses `list_bulk_ops` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -1640,61 +1776,59 @@ impl ListBulkOpsResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListBulkOpsResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListBulkOpsResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ListBulkOpsResponse::Ok(body) => ::serde_json::to_value(body),
+            ListBulkOpsResponse::NotFound(body) => ::serde_json::to_value(body),
             ListBulkOpsResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            ListBulkOpsResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListBulkOpsResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListBulkOpsResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ListBulkOpsResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            ListBulkOpsResponse::Forbidden(body) => ::serde_json::to_value(body),
+            ListBulkOpsResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListBulkOpsResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListBulkOpsResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListBulkOpsResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListBulkOpsResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListBulkOpsResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListBulkOpsResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -1713,6 +1847,7 @@ pub struct ListProvidersInput {
     )]
     pub source_type: Option<String>,
 }
+impl rt::Validate for ListProvidersInput {}
 /// The responses `list_providers` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -1742,61 +1877,59 @@ impl ListProvidersResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListProvidersResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListProvidersResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ListProvidersResponse::Ok(body) => ::serde_json::to_value(body),
+            ListProvidersResponse::NotFound(body) => ::serde_json::to_value(body),
             ListProvidersResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            ListProvidersResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListProvidersResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListProvidersResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ListProvidersResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            ListProvidersResponse::Forbidden(body) => ::serde_json::to_value(body),
+            ListProvidersResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListProvidersResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListProvidersResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListProvidersResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListProvidersResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListProvidersResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListProvidersResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -1852,6 +1985,32 @@ pub struct ListMarkersInput {
     #[serde(default = "defaults::ListMarkersInput__size")]
     pub size: i64,
 }
+#[allow(deprecated)]
+impl rt::Validate for ListMarkersInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("query"));
+        loc.push(rt::LocPart::key("page"));
+        let v = &self.page;
+        {
+            rt::check::minimum(*v as f64, 1f64, loc, out);
+        }
+        loc.pop();
+        loc.pop();
+        loc.push(rt::LocPart::key("query"));
+        loc.push(rt::LocPart::key("size"));
+        let v = &self.size;
+        {
+            rt::check::minimum(*v as f64, 1f64, loc, out);
+            rt::check::maximum(*v as f64, 100f64, loc, out);
+        }
+        loc.pop();
+        loc.pop();
+    }
+}
 /// The responses `list_markers` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -1881,61 +2040,59 @@ impl ListMarkersResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListMarkersResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListMarkersResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ListMarkersResponse::Ok(body) => ::serde_json::to_value(body),
+            ListMarkersResponse::NotFound(body) => ::serde_json::to_value(body),
             ListMarkersResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            ListMarkersResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListMarkersResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListMarkersResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ListMarkersResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            ListMarkersResponse::Forbidden(body) => ::serde_json::to_value(body),
+            ListMarkersResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListMarkersResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListMarkersResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListMarkersResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListMarkersResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListMarkersResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListMarkersResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -1963,6 +2120,32 @@ pub struct ListLabTestMarkersInput {
     /// Default: `50`.
     #[serde(default = "defaults::ListLabTestMarkersInput__size")]
     pub size: i64,
+}
+#[allow(deprecated)]
+impl rt::Validate for ListLabTestMarkersInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("query"));
+        loc.push(rt::LocPart::key("page"));
+        let v = &self.page;
+        {
+            rt::check::minimum(*v as f64, 1f64, loc, out);
+        }
+        loc.pop();
+        loc.pop();
+        loc.push(rt::LocPart::key("query"));
+        loc.push(rt::LocPart::key("size"));
+        let v = &self.size;
+        {
+            rt::check::minimum(*v as f64, 1f64, loc, out);
+            rt::check::maximum(*v as f64, 100f64, loc, out);
+        }
+        loc.pop();
+        loc.pop();
+    }
 }
 /// The responses `list_lab_test_markers` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
@@ -1993,61 +2176,63 @@ impl ListLabTestMarkersResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListLabTestMarkersResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListLabTestMarkersResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ListLabTestMarkersResponse::Ok(body) => ::serde_json::to_value(body),
+            ListLabTestMarkersResponse::NotFound(body) => ::serde_json::to_value(body),
             ListLabTestMarkersResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
             ListLabTestMarkersResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            ListLabTestMarkersResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ListLabTestMarkersResponse::Forbidden(body) => ::serde_json::to_value(body),
             ListLabTestMarkersResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListLabTestMarkersResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListLabTestMarkersResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListLabTestMarkersResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListLabTestMarkersResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListLabTestMarkersResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListLabTestMarkersResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -2068,6 +2253,32 @@ pub struct ListOrderSetMarkersInput {
     pub size: i64,
     /// The request body.
     pub body: ListOrderSetMarkersRequest,
+}
+#[allow(deprecated)]
+impl rt::Validate for ListOrderSetMarkersInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("query"));
+        loc.push(rt::LocPart::key("page"));
+        let v = &self.page;
+        {
+            rt::check::minimum(*v as f64, 1f64, loc, out);
+        }
+        loc.pop();
+        loc.pop();
+        loc.push(rt::LocPart::key("query"));
+        loc.push(rt::LocPart::key("size"));
+        let v = &self.size;
+        {
+            rt::check::minimum(*v as f64, 1f64, loc, out);
+            rt::check::maximum(*v as f64, 100f64, loc, out);
+        }
+        loc.pop();
+        loc.pop();
+    }
 }
 /// The responses `list_order_set_markers` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
@@ -2098,61 +2309,63 @@ impl ListOrderSetMarkersResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListOrderSetMarkersResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListOrderSetMarkersResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ListOrderSetMarkersResponse::Ok(body) => ::serde_json::to_value(body),
+            ListOrderSetMarkersResponse::NotFound(body) => ::serde_json::to_value(body),
             ListOrderSetMarkersResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
             ListOrderSetMarkersResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            ListOrderSetMarkersResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ListOrderSetMarkersResponse::Forbidden(body) => ::serde_json::to_value(body),
             ListOrderSetMarkersResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListOrderSetMarkersResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListOrderSetMarkersResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListOrderSetMarkersResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListOrderSetMarkersResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListOrderSetMarkersResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListOrderSetMarkersResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -2178,6 +2391,28 @@ pub struct ListPscInfoInput {
         deserialize_with = "rt::serde_helpers::present_non_null"
     )]
     pub capabilities: Option<Vec<Capability>>,
+}
+#[allow(deprecated)]
+impl rt::Validate for ListPscInfoInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("query"));
+        loc.push(rt::LocPart::key("radius"));
+        let v = &self.radius;
+        {
+            rt::check::one_of_numbers(
+                *v as f64,
+                &[10f64, 20f64, 25f64, 50f64, 100f64],
+                loc,
+                out,
+            );
+        }
+        loc.pop();
+        loc.pop();
+    }
 }
 /// The responses `list_psc_info` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
@@ -2208,61 +2443,59 @@ impl ListPscInfoResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListPscInfoResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListPscInfoResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ListPscInfoResponse::Ok(body) => ::serde_json::to_value(body),
+            ListPscInfoResponse::NotFound(body) => ::serde_json::to_value(body),
             ListPscInfoResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            ListPscInfoResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListPscInfoResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListPscInfoResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ListPscInfoResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            ListPscInfoResponse::Forbidden(body) => ::serde_json::to_value(body),
+            ListPscInfoResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListPscInfoResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListPscInfoResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListPscInfoResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListPscInfoResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListPscInfoResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListPscInfoResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -2298,6 +2531,23 @@ pub struct ListTeamsInput {
     )]
     pub next_cursor: Option<String>,
 }
+#[allow(deprecated)]
+impl rt::Validate for ListTeamsInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("query"));
+        loc.push(rt::LocPart::key("search_query"));
+        if let Some(v) = &self.search_query {
+            rt::check::max_length(v, 80usize, loc, out);
+            rt::check::pattern(v, &super::models::SEARCH_QUERY_PATTERN, loc, out);
+        }
+        loc.pop();
+        loc.pop();
+    }
+}
 /// The responses `list_teams` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -2327,61 +2577,57 @@ impl ListTeamsResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListTeamsResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListTeamsResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListTeamsResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListTeamsResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListTeamsResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListTeamsResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ListTeamsResponse::Ok(body) => ::serde_json::to_value(body),
+            ListTeamsResponse::NotFound(body) => ::serde_json::to_value(body),
+            ListTeamsResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            ListTeamsResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            ListTeamsResponse::Forbidden(body) => ::serde_json::to_value(body),
+            ListTeamsResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListTeamsResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListTeamsResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListTeamsResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListTeamsResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListTeamsResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListTeamsResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -2400,6 +2646,7 @@ pub struct ListOrdersInput {
     )]
     pub interpretation: Option<Interpretation>,
 }
+impl rt::Validate for ListOrdersInput {}
 /// The responses `list_orders` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -2429,61 +2676,57 @@ impl ListOrdersResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListOrdersResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListOrdersResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListOrdersResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListOrdersResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListOrdersResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            ListOrdersResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            ListOrdersResponse::Ok(body) => ::serde_json::to_value(body),
+            ListOrdersResponse::NotFound(body) => ::serde_json::to_value(body),
+            ListOrdersResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            ListOrdersResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            ListOrdersResponse::Forbidden(body) => ::serde_json::to_value(body),
+            ListOrdersResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListOrdersResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListOrdersResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListOrdersResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListOrdersResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListOrdersResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(ListOrdersResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
@@ -2497,6 +2740,7 @@ pub struct GetWorkoutStreamInput {
     /// Path parameter `workout_id`.
     pub workout_id: rt::Uuid,
 }
+impl rt::Validate for GetWorkoutStreamInput {}
 /// The responses `get_workout_stream` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -2526,61 +2770,61 @@ impl GetWorkoutStreamResponse {
         }
     }
     /// The body as JSON; `null` for a response without one.
-    pub fn body_json(&self) -> serde_json::Value {
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            GetWorkoutStreamResponse::Ok(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            GetWorkoutStreamResponse::NotFound(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            GetWorkoutStreamResponse::Ok(body) => ::serde_json::to_value(body),
+            GetWorkoutStreamResponse::NotFound(body) => ::serde_json::to_value(body),
             GetWorkoutStreamResponse::UnprocessableEntity(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
-            GetWorkoutStreamResponse::Unauthorized(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
-            GetWorkoutStreamResponse::Forbidden(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
-            }
+            GetWorkoutStreamResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            GetWorkoutStreamResponse::Forbidden(body) => ::serde_json::to_value(body),
             GetWorkoutStreamResponse::PayloadTooLarge(body) => {
-                serde_json::to_value(body).unwrap_or(serde_json::Value::Null)
+                ::serde_json::to_value(body)
             }
         }
     }
-    /// Reads a response of a declared status; the error names what did not fit.
-    pub fn from_status_json(
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
         status: u16,
-        body: serde_json::Value,
-    ) -> Result<Self, String> {
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
         match status {
             200u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetWorkoutStreamResponse::Ok)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetWorkoutStreamResponse::NotFound)
                     .map_err(|e| e.to_string())
             }
             422u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetWorkoutStreamResponse::UnprocessableEntity)
                     .map_err(|e| e.to_string())
             }
             401u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetWorkoutStreamResponse::Unauthorized)
                     .map_err(|e| e.to_string())
             }
             403u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetWorkoutStreamResponse::Forbidden)
                     .map_err(|e| e.to_string())
             }
             413u16 => {
-                serde_json::from_value(body)
+                ::serde_json::from_slice(body)
                     .map(GetWorkoutStreamResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }

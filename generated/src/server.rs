@@ -5,10 +5,12 @@ use ::covenant_runtime as rt;
 use super::descriptors;
 use super::operations::*;
 use rt::server::axum;
-use axum::extract::{RawPathParams, Request, State};
+use axum::extract::{Request, State};
 use axum::response::{IntoResponse, Response};
-use std::future::Future;
-use std::sync::Arc;
+use ::std::future::Future;
+use ::std::sync::Arc;
+/// What every method learns of its request: the request id and the caller.
+pub type Context<P> = rt::server::Context<P, AuthScheme>;
 /// The Health data and lab testing service: implement it once, serve it with the generated routers.
 ///
 /// The router authenticates every request with [`Self::authenticate`] before a
@@ -24,181 +26,183 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         scheme: AuthScheme,
         credential: &str,
-    ) -> impl Future<Output = Result<Self::Principal, rt::server::AuthError>> + Send;
+    ) -> impl Future<
+        Output = ::std::result::Result<Self::Principal, rt::server::AuthError>,
+    > + Send;
     /// Whether a gated endpoint (a feature or plan) is open to the caller; closed
     /// answers 403. No default: the spec's gates are closed until the service opens
     /// them for a team, so each implementation decides.
     fn gate_open(
         &self,
-        principal: Option<&Self::Principal>,
-        gate: &'static rt::desc::GateDesc,
+        principal: ::std::option::Option<&Self::Principal>,
+        gate: Gate,
     ) -> impl Future<Output = bool> + Send;
     /// Create a user.
     /// `POST /v2/user`.
     fn create_user(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: CreateUserInput,
     ) -> impl Future<Output = CreateUserResponse> + Send;
     /// Read a user.
     /// `GET /v2/user/{user_id}`.
     fn get_user(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: GetUserInput,
     ) -> impl Future<Output = GetUserResponse> + Send;
     /// Delete a user: the user enters the deletion grace period.
     /// `DELETE /v2/user/{user_id}`.
     fn delete_user(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: DeleteUserInput,
     ) -> impl Future<Output = DeleteUserResponse> + Send;
     /// Cancel a pending deletion within the grace period.
     /// `POST /v2/user/undo_delete`.
     fn undo_delete_user(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: UndoDeleteUserInput,
     ) -> impl Future<Output = UndoDeleteUserResponse> + Send;
     /// Find a user by client ID.
     /// `GET /v2/user/resolve/{client_user_id}`.
     fn resolve_user(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: ResolveUserInput,
     ) -> impl Future<Output = ResolveUserResponse> + Send;
     /// Update user settings. Every field may be left out (unchanged), null (cleared) or set.
     /// `PATCH /v2/user/{user_id}`.
     fn update_user(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: UpdateUserInput,
     ) -> impl Future<Output = UpdateUserResponse> + Send;
     /// Re-fetch the latest data for one user.
     /// `POST /v2/user/refresh/{user_id}`.
     fn refresh_user(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: RefreshUserInput,
     ) -> impl Future<Output = RefreshUserResponse> + Send;
     /// Replace or update patient info.
     /// `PATCH /v2/user/{user_id}/info`.
     fn update_patient_info(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: UpdatePatientInfoInput,
     ) -> impl Future<Output = UpdatePatientInfoResponse> + Send;
     /// The latest patient info of a user.
     /// `GET /v2/user/{user_id}/info/latest`.
     fn get_latest_patient_info(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: GetLatestPatientInfoInput,
     ) -> impl Future<Output = GetLatestPatientInfoResponse> + Send;
     /// Add an insurance record.
     /// `POST /v2/user/{user_id}/insurance`.
     fn add_insurance(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: AddInsuranceInput,
     ) -> impl Future<Output = AddInsuranceResponse> + Send;
     /// The latest insurance record of a user.
     /// `GET /v2/user/{user_id}/insurance/latest`.
     fn get_latest_insurance(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: GetLatestInsuranceInput,
     ) -> impl Future<Output = GetLatestInsuranceResponse> + Send;
     /// Create a short-lived link token and the address of the hosted link widget.
     /// `POST /v2/link/token`.
     fn create_link_token(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: CreateLinkTokenInput,
     ) -> impl Future<Output = CreateLinkTokenResponse> + Send;
     /// Read OAuth provider detail.
     /// `GET /v2/link/provider/oauth/{oauth_provider}`.
     fn get_oauth_provider(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: GetOauthProviderInput,
     ) -> impl Future<Output = GetOauthProviderResponse> + Send;
     /// Import existing OAuth connections. Queued into one persistent background operation.
     /// `POST /v2/link/bulk_import`.
     fn bulk_import(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: BulkImportInput,
     ) -> impl Future<Output = BulkImportResponse> + Send;
     /// Trigger historical pulls for many users. Batched and throttled per provider.
     /// `POST /v2/link/bulk_trigger_historical_pull`.
     fn bulk_trigger_historical_pull(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: BulkTriggerHistoricalPullInput,
     ) -> impl Future<Output = BulkTriggerHistoricalPullResponse> + Send;
     /// Progress of bulk operations.
     /// `GET /v2/link/bulk_op`.
     fn list_bulk_ops(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: ListBulkOpsInput,
     ) -> impl Future<Output = ListBulkOpsResponse> + Send;
     /// List providers.
     /// `GET /v2/providers`.
     fn list_providers(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: ListProvidersInput,
     ) -> impl Future<Output = ListProvidersResponse> + Send;
     /// List markers.
     /// `GET /v3/lab_tests/markers`.
     fn list_markers(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: ListMarkersInput,
     ) -> impl Future<Output = ListMarkersResponse> + Send;
     /// List markers of one lab test.
     /// `GET /v3/lab_tests/{lab_test_id}/markers`.
     fn list_lab_test_markers(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: ListLabTestMarkersInput,
     ) -> impl Future<Output = ListLabTestMarkersResponse> + Send;
     /// List markers of an order set.
     /// `POST /v3/lab_tests/list_order_set_markers`.
     fn list_order_set_markers(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: ListOrderSetMarkersInput,
     ) -> impl Future<Output = ListOrderSetMarkersResponse> + Send;
     /// Patient service centers where an order can be drawn.
     /// `GET /v3/order/{order_id}/psc/info`.
     fn list_psc_info(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: ListPscInfoInput,
     ) -> impl Future<Output = ListPscInfoResponse> + Send;
     /// List the teams of an organization. Accepts only a management key.
     /// `GET /v1/org/{org_id}/team`.
     fn list_teams(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: ListTeamsInput,
     ) -> impl Future<Output = ListTeamsResponse> + Send;
     /// Orders, filtered by result interpretation. Its responses carry `interpretation`.
     /// `GET /orders`.
     fn list_orders(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: ListOrdersInput,
     ) -> impl Future<Output = ListOrdersResponse> + Send;
     /// A workout's stream data.
     /// `GET /v2/timeseries/workouts/{workout_id}/stream`.
     fn get_workout_stream(
         &self,
-        ctx: rt::server::Context<Self::Principal>,
+        ctx: Context<Self::Principal>,
         input: GetWorkoutStreamInput,
     ) -> impl Future<Output = GetWorkoutStreamResponse> + Send;
 }
@@ -206,464 +210,408 @@ struct App<S> {
     service: Arc<S>,
     config: rt::server::Config,
 }
-/// Authentication and gates, before any input is read.
-async fn begin<S: HealthDataServer>(
-    app: &App<S>,
-    endpoint: &'static rt::desc::EndpointDesc,
-    parts: &axum::http::request::Parts,
-) -> Result<rt::server::Context<S::Principal>, Response> {
-    let presented = rt::server::presented_credentials(endpoint, &parts.headers)?;
-    let mut ctx = rt::server::Context {
-        request_id: rt::server::request_id(parts),
-        principal: None,
-        also: Vec::new(),
-    };
-    for p in presented {
-        let Some(scheme) = AuthScheme::from_name(p.authenticate_as) else {
-            return Err(
-                rt::server::error(
-                    axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-                    "unknown auth scheme",
-                ),
-            );
-        };
-        match app.service.authenticate(scheme, &p.credential).await {
-            Ok(principal) if p.required => ctx.principal = Some(principal),
-            Ok(principal) => ctx.also.push((p.scheme.name, principal)),
-            Err(e) => return Err(rt::server::auth_failure(&p, e)),
-        }
+impl<S: HealthDataServer> rt::server::Service for App<S> {
+    type Principal = S::Principal;
+    type Scheme = AuthScheme;
+    type Gate = Gate;
+    fn authenticate(
+        &self,
+        scheme: AuthScheme,
+        credential: &str,
+    ) -> impl Future<
+        Output = ::std::result::Result<S::Principal, rt::server::AuthError>,
+    > + Send {
+        self.service.authenticate(scheme, credential)
     }
-    for gate in endpoint.gates {
-        if !app.service.gate_open(ctx.principal.as_ref(), gate).await {
-            return Err(rt::server::gate_closed(gate));
-        }
+    fn gate_open(
+        &self,
+        principal: ::std::option::Option<&S::Principal>,
+        gate: Gate,
+    ) -> impl Future<Output = bool> + Send {
+        self.service.gate_open(principal, gate)
     }
-    Ok(ctx)
-}
-type PathParams = Result<
-    RawPathParams,
-    axum::extract::rejection::RawPathParamsRejection,
->;
-/// Every endpoint's request, up to the trait call: authentication and gates, then
-/// every input gathered and checked (one 422 naming all problems), then the typed
-/// input the method takes.
-async fn serve<S, I, R, F, Fut>(
-    app: Arc<App<S>>,
-    endpoint: &'static rt::desc::EndpointDesc,
-    path: PathParams,
-    request: Request,
-    call: F,
-) -> Response
-where
-    S: HealthDataServer,
-    I: serde::de::DeserializeOwned,
-    R: IntoResponse,
-    F: FnOnce(Arc<S>, rt::server::Context<S::Principal>, I) -> Fut,
-    Fut: Future<Output = R>,
-{
-    let (parts, body) = request.into_parts();
-    let ctx = match begin(&app, endpoint, &parts).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let path = match rt::server::path_pairs(path) {
-        Ok(path) => path,
-        Err(response) => return response,
-    };
-    let inputs = match rt::server::read_inputs(
-            endpoint,
-            &path,
-            Request::from_parts(parts, body),
-            &app.config,
-        )
-        .await
-    {
-        Ok(inputs) => inputs,
-        Err(response) => return response,
-    };
-    let input: I = match serde_json::from_value(serde_json::Value::Object(inputs)) {
-        Ok(input) => input,
-        Err(e) => return rt::server::input_mismatch(e),
-    };
-    call(app.service.clone(), ctx, input).await.into_response()
 }
 #[allow(deprecated)]
 async fn handle_create_user<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_CREATE_USER,
             path,
             request,
-            |service, ctx, input| async move { service.create_user(ctx, input).await },
+            |ctx, input| app.service.create_user(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_get_user<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_GET_USER,
             path,
             request,
-            |service, ctx, input| async move { service.get_user(ctx, input).await },
+            |ctx, input| app.service.get_user(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_delete_user<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_DELETE_USER,
             path,
             request,
-            |service, ctx, input| async move { service.delete_user(ctx, input).await },
+            |ctx, input| app.service.delete_user(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_undo_delete_user<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_UNDO_DELETE_USER,
             path,
             request,
-            |service, ctx, input| async move {
-                service.undo_delete_user(ctx, input).await
-            },
+            |ctx, input| app.service.undo_delete_user(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_resolve_user<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_RESOLVE_USER,
             path,
             request,
-            |service, ctx, input| async move { service.resolve_user(ctx, input).await },
+            |ctx, input| app.service.resolve_user(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_update_user<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_UPDATE_USER,
             path,
             request,
-            |service, ctx, input| async move { service.update_user(ctx, input).await },
+            |ctx, input| app.service.update_user(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_refresh_user<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_REFRESH_USER,
             path,
             request,
-            |service, ctx, input| async move { service.refresh_user(ctx, input).await },
+            |ctx, input| app.service.refresh_user(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_update_patient_info<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_UPDATE_PATIENT_INFO,
             path,
             request,
-            |service, ctx, input| async move {
-                service.update_patient_info(ctx, input).await
-            },
+            |ctx, input| app.service.update_patient_info(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_get_latest_patient_info<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_GET_LATEST_PATIENT_INFO,
             path,
             request,
-            |service, ctx, input| async move {
-                service.get_latest_patient_info(ctx, input).await
-            },
+            |ctx, input| app.service.get_latest_patient_info(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_add_insurance<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_ADD_INSURANCE,
             path,
             request,
-            |service, ctx, input| async move { service.add_insurance(ctx, input).await },
+            |ctx, input| app.service.add_insurance(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_get_latest_insurance<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_GET_LATEST_INSURANCE,
             path,
             request,
-            |service, ctx, input| async move {
-                service.get_latest_insurance(ctx, input).await
-            },
+            |ctx, input| app.service.get_latest_insurance(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_create_link_token<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_CREATE_LINK_TOKEN,
             path,
             request,
-            |service, ctx, input| async move {
-                service.create_link_token(ctx, input).await
-            },
+            |ctx, input| app.service.create_link_token(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_get_oauth_provider<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_GET_OAUTH_PROVIDER,
             path,
             request,
-            |service, ctx, input| async move {
-                service.get_oauth_provider(ctx, input).await
-            },
+            |ctx, input| app.service.get_oauth_provider(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_bulk_import<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_BULK_IMPORT,
             path,
             request,
-            |service, ctx, input| async move { service.bulk_import(ctx, input).await },
+            |ctx, input| app.service.bulk_import(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_bulk_trigger_historical_pull<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL,
             path,
             request,
-            |service, ctx, input| async move {
-                service.bulk_trigger_historical_pull(ctx, input).await
-            },
+            |ctx, input| app.service.bulk_trigger_historical_pull(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_list_bulk_ops<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_LIST_BULK_OPS,
             path,
             request,
-            |service, ctx, input| async move { service.list_bulk_ops(ctx, input).await },
+            |ctx, input| app.service.list_bulk_ops(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_list_providers<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_LIST_PROVIDERS,
             path,
             request,
-            |service, ctx, input| async move { service.list_providers(ctx, input).await },
+            |ctx, input| app.service.list_providers(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_list_markers<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_LIST_MARKERS,
             path,
             request,
-            |service, ctx, input| async move { service.list_markers(ctx, input).await },
+            |ctx, input| app.service.list_markers(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_list_lab_test_markers<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_LIST_LAB_TEST_MARKERS,
             path,
             request,
-            |service, ctx, input| async move {
-                service.list_lab_test_markers(ctx, input).await
-            },
+            |ctx, input| app.service.list_lab_test_markers(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_list_order_set_markers<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_LIST_ORDER_SET_MARKERS,
             path,
             request,
-            |service, ctx, input| async move {
-                service.list_order_set_markers(ctx, input).await
-            },
+            |ctx, input| app.service.list_order_set_markers(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_list_psc_info<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_LIST_PSC_INFO,
             path,
             request,
-            |service, ctx, input| async move { service.list_psc_info(ctx, input).await },
+            |ctx, input| app.service.list_psc_info(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_list_teams<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_LIST_TEAMS,
             path,
             request,
-            |service, ctx, input| async move { service.list_teams(ctx, input).await },
+            |ctx, input| app.service.list_teams(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_list_orders<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_LIST_ORDERS,
             path,
             request,
-            |service, ctx, input| async move { service.list_orders(ctx, input).await },
+            |ctx, input| app.service.list_orders(ctx, input),
         )
         .await
 }
 #[allow(deprecated)]
 async fn handle_get_workout_stream<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
-    path: PathParams,
+    path: rt::server::PathParams,
     request: Request,
 ) -> Response {
-    serve(
-            app,
+    rt::server::serve(
+            &*app,
+            &app.config,
             &descriptors::ENDPOINT_GET_WORKOUT_STREAM,
             path,
             request,
-            |service, ctx, input| async move {
-                service.get_workout_stream(ctx, input).await
-            },
+            |ctx, input| app.service.get_workout_stream(ctx, input),
         )
         .await
 }

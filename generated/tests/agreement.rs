@@ -113,11 +113,11 @@ fn validate_reports_every_violation_with_its_path() {
         .unwrap_err();
     assert_eq!(errors.len(), 3, "{errors:?}");
     assert!(
-        errors[0].starts_with("$.filter_on_providers: must have at least 1 items"),
+        errors[0].starts_with("$.filter_on_providers: List should have at least 1 items"),
         "{errors:?}"
     );
     assert!(
-        errors[1].starts_with("$.on_error: must be one of \"redirect\""),
+        errors[1].starts_with("$.on_error: Input should be 'redirect'"),
         "{errors:?}"
     );
     assert!(errors[2].starts_with("$.on_close:"), "{errors:?}");

@@ -17,12 +17,12 @@ async fn every_endpoint_refuses_missing_wrong_and_misplaced_keys() {
     for ep in spec.endpoints.iter().filter(|e| !e.auth.public) {
         let desc = support::descriptor(&ep.name);
         let input = samples.endpoint_input(ep);
-        let header = desc.auth_any_of[0].header;
+        let header = desc.auth_any_of[0].header();
         let accepted: Vec<&str> = desc
             .auth_any_of
             .iter()
             .chain(desc.auth_optional)
-            .map(|s| s.same_as.unwrap_or(s.name))
+            .map(|s| s.primary().name())
             .collect();
 
         let (status, body, _) =
@@ -71,13 +71,15 @@ async fn every_endpoint_refuses_missing_wrong_and_misplaced_keys() {
 
         for optional in desc.auth_optional {
             let mut creds = support::good_credentials(desc);
-            creds.push((optional.header, "not-a-token".into()));
+            creds.push((optional.header(), "not-a-token".into()));
             let (status, _, _) =
                 support::send(support::raw_request(&http, &base, desc, &input, &creds)).await;
             assert_eq!(
-                status, 401,
+                status,
+                401,
                 "{}: a wrong optional {} is refused",
-                ep.name, optional.name
+                ep.name,
+                optional.name()
             );
         }
         checked += 1;

@@ -27,8 +27,8 @@ fn user_json() -> Value {
 
 fn client(base: &str, retry: RetryPolicy) -> Client {
     let config = Config::new(base)
-        .with_credential("team_api_key", "k")
-        .with_credential("management_key", "m")
+        .with_credential(AuthScheme::TeamApiKey, "k")
+        .with_credential(AuthScheme::ManagementKey, "m")
         .with_retry(RetryPolicy {
             initial_backoff: Duration::from_millis(5),
             ..retry
@@ -145,7 +145,7 @@ async fn slow_answers_time_out() {
     );
     let base = support::serve(slow).await;
     let config = Config::new(&base)
-        .with_credential("team_api_key", "k")
+        .with_credential(AuthScheme::TeamApiKey, "k")
         .with_timeout(Duration::from_millis(100))
         .with_retry(RetryPolicy::never());
     let error = Client::new(config)
@@ -356,7 +356,7 @@ async fn retry_after_dates_are_read_against_the_injected_clock() {
     .await;
     let config = Config {
         now: one_second_before,
-        ..Config::new(&base).with_credential("team_api_key", "k")
+        ..Config::new(&base).with_credential(AuthScheme::TeamApiKey, "k")
     };
     let started = Instant::now();
     let response = Client::new(config)

@@ -157,7 +157,7 @@ fn main_document_has_security_deprecations_and_webhooks() {
 #[test]
 fn schemas_and_runtime_check_time_zones_alike() {
     assert_eq!(
-        covenant_codegen::emit::rust::validate::TIMEZONE_PATTERN,
+        covenant_codegen::ir::TIMEZONE_PATTERN,
         covenant_runtime::TIMEZONE_PATTERN
     );
 }

@@ -8,14 +8,14 @@ use covenant_codegen::samples::Samples;
 use covenant_runtime::{client, server};
 use health_api::client::Client;
 use health_api::mock::MockServer;
-use health_api::operations::AuthScheme;
+use health_api::operations::{AuthScheme, Gate};
 use serde_json::json;
 
 fn client(base: &str) -> Client {
     let config = AuthScheme::ALL
         .iter()
         .fold(client::Config::new(base), |c, s| {
-            c.with_credential(s.name(), support::key_of(*s))
+            c.with_credential(*s, support::key_of(*s))
         });
     Client::new(config).unwrap()
 }
@@ -172,7 +172,7 @@ async fn requests_carry_ids() {
 
 #[tokio::test]
 async fn closed_gates_answer_403_json() {
-    let mock = support::mock().with_closed_gate("bulk_import");
+    let mock = support::mock().with_closed_gate(Gate::BulkImport);
     let base = support::serve_with(mock, server::Config::default()).await;
     let http = reqwest::Client::new();
     let endpoint = support::descriptor("bulk_import");
@@ -208,7 +208,7 @@ fn every_endpoint_declares_the_errors_its_router_answers_with_bodies() {
 #[tokio::test]
 async fn router_errors_reach_the_client_as_typed_variants() {
     use health_api::operations::*;
-    let mock = support::mock().with_closed_gate("bulk_historical_pull");
+    let mock = support::mock().with_closed_gate(Gate::BulkHistoricalPull);
     let base = support::serve_with(mock, server::Config::default()).await;
     let client = client(&base);
     let input: BulkTriggerHistoricalPullInput =
@@ -221,7 +221,7 @@ async fn router_errors_reach_the_client_as_typed_variants() {
         body.detail,
         "bulk_historical_pull is not enabled for this team"
     );
-    let wrong = client::Config::new(&base).with_credential("team_api_key", "nope");
+    let wrong = client::Config::new(&base).with_credential(AuthScheme::TeamApiKey, "nope");
     let response = Client::new(wrong)
         .unwrap()
         .get_user(GetUserInput {

@@ -5,20 +5,26 @@
 //!   "leave", "clear" or "set" and each round-trips exactly.
 //! - [`Date`], [`DateTime`], [`Uuid`]: strings with a format, parsed as strictly as JSON
 //!   Schema's `format` keyword checks them, so serde and the schemas agree.
-//! - [`Validate`] and [`Violation`]: constraint checks that report every problem with its path.
+//! - [`Validate`], [`Issue`] and [`check`]: the one constraint engine, used by models'
+//!   `validate()`, the router's 422 and the client, reporting every problem with its location.
 
 #[cfg(feature = "client")]
 pub mod client;
 pub mod desc;
 mod formats;
+pub mod issue;
 #[cfg(feature = "server")]
 pub mod server;
+mod text;
 mod tristate;
 pub mod validate;
+pub mod walk;
 
+pub use desc::{Gate, Scheme};
 pub use formats::{Date, DateTime, FormatError, Uuid};
+pub use issue::{Issue, IssueKind, LocPart, Pattern, TIME_ZONE, check};
 pub use tristate::Tristate;
-pub use validate::{PathSegment, Validate, Violation};
+pub use validate::Validate;
 
 /// The shape of an IANA time zone identifier (`Europe/Paris`, `UTC`, `Etc/GMT+5`), checked
 /// by both `validate()` and the schemas.
@@ -51,6 +57,9 @@ pub mod serde_helpers {
 
 #[doc(hidden)]
 pub use serde as __serde;
+
+/// The `http` crate, whose `Method` the descriptors name.
+pub use http;
 
 /// Implements `Serialize` and `Deserialize` for a struct derived with
 /// `#[serde(remote = "Self")]`, accepting only JSON objects: a derived impl would also read a

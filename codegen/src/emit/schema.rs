@@ -2,8 +2,8 @@
 //! builder serves standalone schema files (relative `$ref`s between files) and OpenAPI
 //! components (`#/components/schemas/…`).
 
-use super::rust::validate::TIMEZONE_PATTERN;
 use super::shapes::{Shape, Shapes, format_applies, in_shape};
+use crate::ir::TIMEZONE_PATTERN;
 use crate::ir::*;
 use serde_json::{Map, Value, json};
 

@@ -74,6 +74,11 @@ pub enum Type {
     NotShown(Option<String>),
 }
 
+/// The shape of an IANA time zone identifier (`Europe/Paris`, `UTC`, `Etc/GMT+5`): the one
+/// pattern the schemas and `validate()` check a `timezone` with. The runtime's copy must be
+/// equal (a test in generated/tests says so).
+pub const TIMEZONE_PATTERN: &str = "^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$";
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Primitive {
     String,

@@ -60,8 +60,9 @@ pub fn schema_validator(spec: &Spec, relative: &str) -> Validator {
         .unwrap_or_else(|e| panic!("schemas/{relative}: {e}"))
 }
 
-use covenant_runtime::desc::{EndpointDesc, Location};
+use covenant_runtime::desc::Location;
 use covenant_runtime::server::axum;
+use health_api::descriptors::Endpoint;
 
 /// Serves a router on a loopback port for the rest of the test; answers its base URL.
 pub async fn serve(router: axum::Router) -> String {
@@ -111,7 +112,7 @@ pub fn key_of(scheme: health_api::operations::AuthScheme) -> String {
 pub fn raw_request(
     http: &reqwest::Client,
     base: &str,
-    endpoint: &EndpointDesc,
+    endpoint: &Endpoint,
     input: &Value,
     headers: &[(&str, String)],
 ) -> reqwest::RequestBuilder {
@@ -169,7 +170,7 @@ pub fn raw_request(
     } else {
         format!("{base}{path}?{}", qs.join("&"))
     };
-    let method = reqwest::Method::from_bytes(endpoint.method.as_bytes()).unwrap();
+    let method = endpoint.method.clone();
     let mut request = http.request(method, url);
     for (k, v) in query
         .iter()
@@ -203,19 +204,15 @@ pub async fn send(request: reqwest::RequestBuilder) -> (u16, Value, reqwest::hea
 }
 
 /// The credential headers that satisfy an endpoint's required auth.
-pub fn good_credentials(endpoint: &EndpointDesc) -> Vec<(&'static str, String)> {
-    use health_api::operations::AuthScheme;
+pub fn good_credentials(endpoint: &Endpoint) -> Vec<(&'static str, String)> {
     endpoint
         .auth_any_of
         .first()
-        .map(|s| {
-            let scheme = AuthScheme::from_name(s.same_as.unwrap_or(s.name)).unwrap();
-            vec![(s.header, key_of(scheme))]
-        })
+        .map(|s| vec![(s.header(), key_of(s.primary()))])
         .unwrap_or_default()
 }
 
-pub fn descriptor(name: &str) -> &'static EndpointDesc {
+pub fn descriptor(name: &str) -> &'static Endpoint {
     health_api::descriptors::ENDPOINTS
         .iter()
         .find(|e| e.name == name)

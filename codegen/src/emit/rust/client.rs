@@ -98,18 +98,21 @@ impl RustModels<'_> {
             use super::descriptors;
             use super::operations::*;
 
+            /// Settings of the client; credentials are configured once, by scheme.
+            pub type Config = rt::client::Config<AuthScheme>;
+
             #[doc = #doc]
             ///
-            /// Credentials are configured once, by scheme name; each call sends the one its
+            /// Credentials are configured once, by scheme; each call sends the one its
             /// endpoint accepts. Idempotent calls are retried on 429, 5xx and timeouts per the
             /// config's [`rt::client::RetryPolicy`]; other calls only when it says so.
             #[derive(Clone, Debug)]
             pub struct Client {
-                transport: rt::client::Transport,
+                transport: rt::client::Transport<AuthScheme>,
             }
 
             impl Client {
-                pub fn new(config: rt::client::Config) -> Result<Self, rt::client::ClientError> {
+                pub fn new(config: Config) -> ::std::result::Result<Self, rt::client::ClientError> {
                     Ok(Client { transport: rt::client::Transport::new(config)? })
                 }
 
@@ -119,12 +122,13 @@ impl RustModels<'_> {
                 /// name, the body under `body`); answers the status and JSON body. For tools
                 /// that replay recorded traffic.
                 #[allow(deprecated)]
-                pub async fn call_by_name(&self, endpoint: &str, input: serde_json::Value) -> Result<(u16, serde_json::Value), rt::client::ClientError> {
+                pub async fn call_by_name(&self, endpoint: &str, input: ::serde_json::Value) -> ::std::result::Result<(u16, ::serde_json::Value), rt::client::ClientError> {
                     match endpoint {
                         #(#names => {
-                            let input = serde_json::from_value(input).map_err(rt::client::ClientError::encode)?;
+                            let input = ::serde_json::from_value(input).map_err(rt::client::ClientError::encode)?;
                             let response = self.#calls(input).await?;
-                            Ok((response.status(), response.body_json()))
+                            let body = response.body_json().map_err(rt::client::ClientError::encode)?;
+                            Ok((response.status(), body))
                         })*
                         other => Err(rt::client::ClientError::UnknownEndpoint(other.to_string())),
                     }
@@ -147,9 +151,8 @@ impl RustModels<'_> {
         quote! {
             #(#[doc = #doc])*
             #deprecated
-            pub async fn #method(&self, input: #input) -> Result<#response, rt::client::ClientError> {
-                let value = serde_json::to_value(&input).map_err(rt::client::ClientError::encode)?;
-                self.transport.send(&descriptors::#desc, &value).await?.decode(#response::from_status_json)
+            pub async fn #method(&self, input: #input) -> ::std::result::Result<#response, rt::client::ClientError> {
+                self.transport.send(&descriptors::#desc, &input).await?.decode(#response::from_status_bytes)
             }
         }
     }
@@ -241,7 +244,7 @@ impl RustModels<'_> {
                 rt::client::paginate(input, move |input: #input| async move {
                     let response = self.#method(input.clone()).await?;
                     let #response::#ok(page) = response else {
-                        return Err(rt::client::ClientError::NotAPage { status: response.status(), body: response.body_json() });
+                        return Err(rt::client::ClientError::NotAPage { status: response.status() });
                     };
                     #next
                     Ok((page, next))
@@ -297,7 +300,7 @@ impl RustModels<'_> {
                 }
                 let started = rt::client::Instant::now();
                 loop {
-                    let listing: #listing = serde_json::from_value(serde_json::json!({})).map_err(rt::client::ClientError::encode)?;
+                    let listing: #listing = ::serde_json::from_str("{}").map_err(rt::client::ClientError::encode)?;
                     let mut pages = std::pin::pin!(self.#pages(listing));
                     while let Some(page) = rt::client::StreamExt::next(&mut pages).await {
                         let page = page?;

@@ -1,12 +1,14 @@
-//! Static descriptors of types and endpoints (`rt::desc`), which the router checks requests
-//! against and the client lays requests out by.
+//! Static descriptors of endpoints and of the request types they reach (`rt::desc`): the
+//! router explains a rejected request with them, the client lays requests out by them.
 
+use super::operations::{auth_variants, gate_variant, param_location};
 use super::{RustModels, Shape, in_shape};
 use crate::emit::shapes::format_applies;
 use crate::ir::*;
-use heck::ToShoutySnakeCase;
+use heck::{ToShoutySnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
+use std::collections::BTreeSet;
 
 pub fn model_static(shape_name: &str) -> Ident {
     format_ident!("MODEL_{}", shape_name.to_shouty_snake_case())
@@ -14,10 +16,6 @@ pub fn model_static(shape_name: &str) -> Ident {
 
 pub fn enum_static(name: &str) -> Ident {
     format_ident!("ENUM_{}", name.to_shouty_snake_case())
-}
-
-pub fn auth_static(name: &str) -> Ident {
-    format_ident!("AUTH_{}", name.to_shouty_snake_case())
 }
 
 pub fn endpoint_static(name: &str) -> Ident {
@@ -28,22 +26,24 @@ impl RustModels<'_> {
     /// The descriptors module's items.
     pub fn descriptors(&self) -> TokenStream {
         let rt = &self.rt;
+        let (models, enums) = self.request_reach();
         let mut items = Vec::new();
-        for (id, shape) in self.shapes.all() {
-            let name = self.shapes.name(id, shape);
+        for id in models {
+            let name = self.shapes.name(id, Shape::Request);
             let ident = model_static(&name);
             let fields = self
                 .spec
                 .model(id)
                 .fields
                 .iter()
-                .filter(|f| in_shape(f, shape))
-                .map(|f| self.field_desc(f, shape));
+                .filter(|f| in_shape(f, Shape::Request))
+                .map(|f| self.field_desc(f, Shape::Request));
             items.push(quote! {
                 pub static #ident: #rt::desc::ModelDesc = #rt::desc::ModelDesc { name: #name, fields: &[#(#fields),*] };
             });
         }
-        for e in &self.spec.enums {
+        for id in enums {
+            let e = self.spec.enum_(id);
             let ident = enum_static(&e.name);
             let name = &e.name;
             let values = e.values.iter().map(|v| v.name.as_str());
@@ -51,20 +51,6 @@ impl RustModels<'_> {
             let int = e.repr == EnumRepr::Int;
             items.push(quote! {
                 pub static #ident: #rt::desc::EnumDesc = #rt::desc::EnumDesc { name: #name, values: &[#(#values),*], open: #open, int: #int };
-            });
-        }
-        for a in &self.spec.auth_schemes {
-            let ident = auth_static(&a.name);
-            let (name, header) = (&a.name, &a.header);
-            let same_as = match a.alias_of {
-                Some(id) => {
-                    let target = &self.spec.auth(id).name;
-                    quote!(Some(#target))
-                }
-                None => quote!(None),
-            };
-            items.push(quote! {
-                pub static #ident: #rt::desc::AuthDesc = #rt::desc::AuthDesc { name: #name, header: #header, same_as: #same_as };
             });
         }
         for ep in &self.spec.endpoints {
@@ -77,39 +63,61 @@ impl RustModels<'_> {
             .map(|e| endpoint_static(&e.name))
             .collect();
         quote! {
+            use super::operations::{AuthScheme, Gate};
+
+            /// An endpoint of this spec.
+            pub type Endpoint = #rt::desc::EndpointDesc<AuthScheme, Gate>;
+
             #(#items)*
             /// Every endpoint, in spec order.
-            pub static ENDPOINTS: &[&#rt::desc::EndpointDesc] = &[#(&#all),*];
+            pub static ENDPOINTS: &[&Endpoint] = &[#(&#all),*];
         }
+    }
+
+    /// The models (request shape) and enums an endpoint's parameters and body reach: the
+    /// only types the router ever walks.
+    fn request_reach(&self) -> (BTreeSet<ModelId>, BTreeSet<EnumId>) {
+        let mut models = BTreeSet::new();
+        let mut enums = BTreeSet::new();
+        let mut pending: Vec<&Type> = Vec::new();
+        for ep in &self.spec.endpoints {
+            pending.extend(ep.params.iter().map(|p| &p.field.ty));
+            pending.extend(ep.body.iter());
+        }
+        while let Some(ty) = pending.pop() {
+            match ty {
+                Type::Model(id) => {
+                    if models.insert(*id) {
+                        let fields = self.spec.model(*id).fields.iter();
+                        pending.extend(
+                            fields
+                                .filter(|f| in_shape(f, Shape::Request))
+                                .map(|f| &f.ty),
+                        );
+                    }
+                }
+                Type::Enum(id) => drop(enums.insert(*id)),
+                Type::List(inner) => pending.push(inner),
+                Type::Union(types) => pending.extend(types.iter()),
+                Type::Primitive(_) | Type::NotShown(_) => {}
+            }
+        }
+        (models, enums)
     }
 
     fn endpoint_desc(&self, ep: &Endpoint) -> TokenStream {
         let rt = &self.rt;
         let ident = endpoint_static(&ep.name);
-        let (name, method, path, public, idempotent) = (
-            &ep.name,
-            ep.method.as_str(),
-            &ep.path,
-            ep.auth.public,
-            ep.idempotent,
-        );
+        let (name, path, public, idempotent) = (&ep.name, &ep.path, ep.auth.public, ep.idempotent);
         let base = &self.spec.api(ep.api).base_url;
-        let any_of = ep
-            .auth
-            .any_of
-            .iter()
-            .map(|id| auth_static(&self.spec.auth(*id).name));
-        let optional = ep
-            .auth
-            .optional
-            .iter()
-            .map(|id| auth_static(&self.spec.auth(*id).name));
+        let schemes = auth_variants(self.spec);
+        let scheme = |id: &AuthId| &schemes[id.0 as usize];
+        let any_of = ep.auth.any_of.iter().map(scheme);
+        let optional = ep.auth.optional.iter().map(scheme);
+        let method = format_ident!("{}", ep.method.as_str());
         let params = ep.params.iter().map(|p| {
-            let location = match p.location {
-                ParamLocation::Path => quote!(#rt::desc::Location::Path),
-                ParamLocation::Query => quote!(#rt::desc::Location::Query),
-                ParamLocation::Header => quote!(#rt::desc::Location::Header),
-            };
+            let location = format_ident!("{}", param_location(p.location).to_upper_camel_case());
+            let location = quote!(#rt::desc::Location::#location);
             let field = self.field_desc(&p.field, Shape::Request);
             quote!(#rt::desc::ParamDesc { location: #location, field: #field })
         });
@@ -124,10 +132,7 @@ impl RustModels<'_> {
             .gates
             .iter()
             .chain(&self.spec.api(ep.api).gates)
-            .map(|g| match g {
-                Gate::Feature(f) => quote!(#rt::desc::GateDesc::Feature(#f)),
-                Gate::Plan(p) => quote!(#rt::desc::GateDesc::Plan(#p)),
-            });
+            .map(|g| gate_variant(self.spec, g));
         let groups = ep.exactly_one_of.iter().map(|g| quote!(&[#(#g),*]));
         let statuses: Vec<u16> = crate::emit::all_responses(self.spec, ep)
             .map(|r| r.status)
@@ -145,17 +150,17 @@ impl RustModels<'_> {
             _ => quote!(None),
         };
         quote! {
-            pub static #ident: #rt::desc::EndpointDesc = #rt::desc::EndpointDesc {
+            pub static #ident: Endpoint = #rt::desc::EndpointDesc {
                 name: #name,
                 base: #base,
-                method: #method,
+                method: #rt::http::Method::#method,
                 path: #path,
                 public: #public,
-                auth_any_of: &[#(&#any_of),*],
-                auth_optional: &[#(&#optional),*],
+                auth_any_of: &[#(AuthScheme::#any_of),*],
+                auth_optional: &[#(AuthScheme::#optional),*],
                 params: &[#(#params),*],
                 body: #body,
-                gates: &[#(#gates),*],
+                gates: &[#(Gate::#gates),*],
                 idempotent: #idempotent,
                 exactly_one_of: &[#(#groups),*],
                 statuses: &[#(#statuses),*],
@@ -212,8 +217,8 @@ impl RustModels<'_> {
                 parts.push(quote!(#key: #v));
             }
         }
-        if let Some(p) = &c.pattern {
-            parts.push(quote!(pattern: Some(#p)));
+        if let Some(p) = c.pattern.as_ref().and_then(|p| self.patterns.get(p)) {
+            parts.push(quote!(pattern: Some(&super::models::#p)));
         }
         let numbers = c.one_of_numbers();
         if !numbers.is_empty() {

@@ -12,10 +12,8 @@ pub const UNKNOWN_VARIANT: &str = "UnknownValue";
 pub fn enum_items(e: &Enum, rt: &TokenStream) -> TokenStream {
     let name = type_ident(&e.name);
     let validate = quote! {
-        /// Serde already checked the value; an enum has nothing more to validate.
-        impl #rt::Validate for #name {
-            fn validate_at(&self, _path: &mut Vec<#rt::PathSegment>, _out: &mut Vec<#rt::Violation>) {}
-        }
+        /// Serde already checked the value: nothing more to validate.
+        impl #rt::Validate for #name {}
     };
     let values: Vec<&str> = e.values.iter().map(|v| v.name.as_str()).collect();
     let variants = variant_idents(&values, UNKNOWN_VARIANT);

@@ -40,10 +40,10 @@ impl RustModels<'_> {
                 heck::ToShoutySnakeCase::to_shouty_snake_case(name.as_str())
             );
             statics.push(quote! {
-                static #cached: std::sync::LazyLock<#response> = std::sync::LazyLock::new(|| example(#name, #response::from_status_json));
+                static #cached: std::sync::LazyLock<#response> = std::sync::LazyLock::new(|| example(#name, #response::from_status_bytes));
             });
             methods.push(quote! {
-                async fn #method(&self, _ctx: rt::server::Context<AuthScheme>, _input: #input) -> #response {
+                async fn #method(&self, _ctx: super::server::Context<AuthScheme>, _input: #input) -> #response {
                     #cached.clone()
                 }
             });
@@ -61,7 +61,7 @@ impl RustModels<'_> {
             #[derive(Clone, Debug, Default)]
             pub struct MockServer {
                 keys: HashMap<String, AuthScheme>,
-                closed_gates: Vec<String>,
+                closed_gates: Vec<Gate>,
             }
 
             impl MockServer {
@@ -75,19 +75,16 @@ impl RustModels<'_> {
                     self
                 }
 
-                /// Closes a gate (a feature or plan name), so gated endpoints answer 403.
-                pub fn with_closed_gate(mut self, name: &str) -> Self {
-                    self.closed_gates.push(name.to_string());
+                /// Closes a gate (a feature or plan), so gated endpoints answer 403.
+                pub fn with_closed_gate(mut self, gate: Gate) -> Self {
+                    self.closed_gates.push(gate);
                     self
                 }
 
                 /// The status and body every call of `endpoint` answers.
-                pub fn example(endpoint: &str) -> Option<(u16, serde_json::Value)> {
-                    let (status, text): (u16, &str) = match endpoint {
-                        #(#examples,)*
-                        _ => None,
-                    }?;
-                    serde_json::from_str(text).ok().map(|body| (status, body))
+                pub fn example(endpoint: &str) -> ::std::option::Option<(u16, ::serde_json::Value)> {
+                    let (status, text) = example_text(endpoint)?;
+                    ::serde_json::from_str(text).ok().map(|body| (status, body))
                 }
             }
 
@@ -95,9 +92,17 @@ impl RustModels<'_> {
             // implementation to measure the router against.
             #(#statics)*
 
-            fn example<T>(endpoint: &str, read: fn(u16, serde_json::Value) -> Result<T, String>) -> T {
-                let (status, body) = MockServer::example(endpoint).unwrap_or((500, serde_json::Value::Null));
-                match read(status, body) {
+            /// The status and JSON text of `endpoint`'s example.
+            fn example_text(endpoint: &str) -> ::std::option::Option<(u16, &'static str)> {
+                match endpoint {
+                    #(#examples,)*
+                    _ => None,
+                }
+            }
+
+            fn example<T>(endpoint: &str, read: fn(u16, &[u8]) -> ::std::result::Result<T, ::std::string::String>) -> T {
+                let (status, text) = example_text(endpoint).unwrap_or((500, "null"));
+                match read(status, text.as_bytes()) {
                     Ok(response) => response,
                     Err(e) => panic!("the spec's example for {endpoint} does not fit its type: {e}"),
                 }
@@ -115,11 +120,8 @@ impl RustModels<'_> {
                     }
                 }
 
-                async fn gate_open(&self, _principal: Option<&AuthScheme>, gate: &'static rt::desc::GateDesc) -> bool {
-                    let name = match gate {
-                        rt::desc::GateDesc::Feature(n) | rt::desc::GateDesc::Plan(n) => *n,
-                    };
-                    !self.closed_gates.iter().any(|g| g == name)
+                async fn gate_open(&self, _principal: ::std::option::Option<&AuthScheme>, gate: Gate) -> bool {
+                    !self.closed_gates.contains(&gate)
                 }
 
                 #(#methods)*

@@ -45,6 +45,8 @@ pub struct RustModels<'a> {
     shapes: Shapes<'a>,
     /// Union types met in fields, by generated name.
     unions: BTreeMap<String, Vec<Type>>,
+    /// The static each distinct pattern compiles into, by pattern.
+    patterns: BTreeMap<String, Ident>,
 }
 
 impl<'a> RustModels<'a> {
@@ -60,6 +62,7 @@ impl<'a> RustModels<'a> {
             rt_path: "rt".to_string(),
             shapes: Shapes::new(spec),
             unions: BTreeMap::new(),
+            patterns: validate::collect_patterns(spec),
         }
     }
 
@@ -131,7 +134,7 @@ impl<'a> RustModels<'a> {
 
     /// The whole models module.
     pub fn file(&mut self) -> syn::File {
-        let mut items = vec![self.preamble()];
+        let mut items = vec![self.preamble(), validate::pattern_statics(self)];
         for (id, shape) in self.shapes.all() {
             items.push(self.model_struct(id, shape));
         }
@@ -166,7 +169,7 @@ impl<'a> RustModels<'a> {
             }
         });
         let deprecated = model.deprecated.as_ref().map(deprecated_attr);
-        let validate = validate::impl_validate(self, &name, &fields, model, shape);
+        let validate = validate::impl_validate(self, &name, &fields, shape);
         let rt = &self.rt;
         quote! {
             #(#[doc = #doc])*
@@ -306,9 +309,7 @@ impl<'a> RustModels<'a> {
             pub enum #ident {
                 #(#variants(#tys),)*
             }
-            impl #rt::Validate for #ident {
-                fn validate_at(&self, _path: &mut Vec<#rt::PathSegment>, _out: &mut Vec<#rt::Violation>) {}
-            }
+            impl #rt::Validate for #ident {}
         }
     }
 

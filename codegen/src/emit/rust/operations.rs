@@ -1,5 +1,6 @@
 //! Per endpoint: an `Input` struct (every parameter and the body) and a response enum with
-//! one variant per declared status; and the `AuthScheme` enum. Shared by server and client.
+//! one variant per declared status; and the `AuthScheme` and `Gate` enums. Shared by server
+//! and client.
 
 use super::names::{field_ident, type_ident, variant_idents};
 use super::{RustModels, Shape};
@@ -51,6 +52,55 @@ pub fn param_view(f: &Field) -> Field {
     f
 }
 
+/// Every gate of the spec, endpoints' and APIs', in spec order without repeats.
+pub fn all_gates(spec: &Spec) -> Vec<Gate> {
+    let mut out: Vec<Gate> = Vec::new();
+    let api_gates = spec.apis.iter().flat_map(|a| a.gates.iter());
+    let endpoint_gates = spec.endpoints.iter().flat_map(|e| e.gates.iter());
+    for g in endpoint_gates.chain(api_gates) {
+        if !out.contains(g) {
+            out.push(g.clone());
+        }
+    }
+    out
+}
+
+/// The gates' variants in the generated `Gate` enum, in [`all_gates`] order: the feature's
+/// name, or the plan's with `Plan`.
+pub fn gate_variants(gates: &[Gate]) -> Vec<Ident> {
+    let names: Vec<String> = gates
+        .iter()
+        .map(|g| match g {
+            Gate::Feature(n) => n.clone(),
+            Gate::Plan(n) => format!("{n}_plan"),
+        })
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    variant_idents(&names, "")
+}
+
+/// A gate's variant in the generated `Gate` enum.
+pub fn gate_variant(spec: &Spec, gate: &Gate) -> Ident {
+    let gates = all_gates(spec);
+    let index = gates.iter().position(|g| g == gate).unwrap_or_default();
+    gate_variants(&gates).swap_remove(index)
+}
+
+/// The variants of the generated `AuthScheme` enum, by scheme id.
+pub fn auth_variants(spec: &Spec) -> Vec<Ident> {
+    let names: Vec<&str> = spec.auth_schemes.iter().map(|a| a.name.as_str()).collect();
+    variant_idents(&names, "")
+}
+
+/// Where a parameter travels, as the 422's `loc` names it.
+pub fn param_location(location: ParamLocation) -> &'static str {
+    match location {
+        ParamLocation::Path => "path",
+        ParamLocation::Query => "query",
+        ParamLocation::Header => "header",
+    }
+}
+
 /// The Rust name of the field holding the request body: `body`, unless a parameter has it.
 pub fn body_field(ep: &Endpoint) -> Ident {
     if ep.params.iter().any(|p| p.field.name == "body") {
@@ -69,6 +119,7 @@ impl RustModels<'_> {
             use super::models::*;
         }];
         items.push(self.auth_scheme_enum());
+        items.push(self.gate_enum());
         let mut defaults = Vec::new();
         let spec = self.spec;
         for ep in &spec.endpoints {
@@ -100,7 +151,7 @@ impl RustModels<'_> {
             .iter()
             .map(|a| a.header.as_str())
             .collect();
-        let variants = variant_idents(&names, "");
+        let variants = auth_variants(self.spec);
         let docs: Vec<String> = self
             .spec
             .auth_schemes
@@ -116,6 +167,14 @@ impl RustModels<'_> {
                 )
             })
             .collect();
+        let primaries = self.spec.auth_schemes.iter().map(|a| {
+            let target = a
+                .alias_of
+                .map_or(a.name.as_str(), |id| self.spec.auth(id).name.as_str());
+            let idx = names.iter().position(|n| *n == target).unwrap_or_default();
+            &variants[idx]
+        });
+        let rt = &self.rt;
         quote! {
             /// The credentials the service accepts, one per header.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -136,8 +195,66 @@ impl RustModels<'_> {
                     match self { #(AuthScheme::#variants => #headers,)* }
                 }
 
-                pub fn from_name(name: &str) -> Option<AuthScheme> {
-                    match name { #(#names => Some(AuthScheme::#variants),)* _ => None }
+                /// The scheme a credential in this header authenticates as: itself, or the
+                /// scheme it is a second header of.
+                pub fn primary(self) -> AuthScheme {
+                    match self { #(AuthScheme::#variants => AuthScheme::#primaries,)* }
+                }
+            }
+
+            impl #rt::Scheme for AuthScheme {
+                fn name(self) -> &'static str {
+                    AuthScheme::name(self)
+                }
+
+                fn header(self) -> &'static str {
+                    AuthScheme::header(self)
+                }
+
+                fn primary(self) -> AuthScheme {
+                    AuthScheme::primary(self)
+                }
+            }
+        }
+    }
+
+    fn gate_enum(&self) -> TokenStream {
+        let rt = &self.rt;
+        let gates = all_gates(self.spec);
+        let variants = gate_variants(&gates);
+        let names = gates.iter().map(|g| match g {
+            Gate::Feature(n) | Gate::Plan(n) => n.as_str(),
+        });
+        let docs = gates.iter().map(|g| match g {
+            Gate::Feature(n) => {
+                format!(" The `{n}` feature, off until the service enables it for the team.")
+            }
+            Gate::Plan(n) => format!(" The `{n}` plan."),
+        });
+        let refusals = gates.iter().map(|g| match g {
+            Gate::Feature(n) => format!("{n} is not enabled for this team"),
+            Gate::Plan(n) => format!("This endpoint is available on the {n} plan only"),
+        });
+        quote! {
+            /// The features and plans endpoints require: the router asks the server's
+            /// `gate_open` for each before a gated endpoint runs.
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub enum Gate {
+                #(#[doc = #docs] #variants,)*
+            }
+
+            impl Gate {
+                pub const ALL: &'static [Gate] = &[#(Gate::#variants),*];
+
+                /// The feature's or plan's name in the spec.
+                pub fn name(self) -> &'static str {
+                    match self { #(Gate::#variants => #names,)* }
+                }
+            }
+
+            impl #rt::Gate for Gate {
+                fn refusal(self) -> String {
+                    match self { #(Gate::#variants => #refusals.to_string(),)* }
                 }
             }
         }
@@ -162,11 +279,7 @@ impl RustModels<'_> {
             if let Some(d) = &f.default {
                 defaults.push(self.default_fn(&owner, f, d));
             }
-            let location = match p.location {
-                ParamLocation::Path => "Path",
-                ParamLocation::Query => "Query",
-                ParamLocation::Header => "Header",
-            };
+            let location = heck::ToTitleCase::to_title_case(param_location(p.location));
             let mut doc = vec![format!(" {location} parameter `{wire}`.")];
             if let Some(d) = &f.doc {
                 doc.extend(d.lines().map(|l| format!(" {l}")));
@@ -199,13 +312,65 @@ impl RustModels<'_> {
             ep.method.as_str(),
             ep.path
         );
+        let validate = self.input_validate(ep, &ident);
         quote! {
             #[doc = #doc]
             #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
             pub struct #ident {
                 #(#fields)*
             }
+            #validate
         }
+    }
+
+    /// The input's checks: each parameter's constraints under its location, the body's, and
+    /// each exactly-one-of group.
+    fn input_validate(&self, ep: &Endpoint, ident: &Ident) -> TokenStream {
+        let rt = &self.rt;
+        let mut checks = Vec::new();
+        for p in &ep.params {
+            let f = param_view(&p.field);
+            if let Some(check) = super::validate::field_checks(self, &f, Shape::Request) {
+                let location = param_location(p.location);
+                checks.push(quote! {
+                    loc.push(#rt::LocPart::key(#location));
+                    #check
+                    loc.pop();
+                });
+            }
+        }
+        if let Some(ty) = &ep.body {
+            let body = Field {
+                name: "body".to_string(),
+                doc: None,
+                ty: ty.clone(),
+                presence: Presence::Required,
+                default: None,
+                constraints: Constraints::default(),
+                visibility: Visibility::Always,
+                format_scope: FormatScope::Always,
+                deprecated: None,
+                provenance: Provenance::default(),
+            };
+            checks.extend(super::validate::field_checks(self, &body, Shape::Request));
+        }
+        for group in &ep.exactly_one_of {
+            let location = ep
+                .params
+                .iter()
+                .find(|p| Some(&p.field.name) == group.first())
+                .map_or("body", |p| param_location(p.location));
+            let sent = group.iter().map(|name| {
+                let field = field_ident(name);
+                quote!((#name, self.#field.is_some()))
+            });
+            checks.push(quote! {
+                loc.push(#rt::LocPart::key(#location));
+                #rt::check::exactly_one_of(&[#(#sent),*], loc, out);
+                loc.pop();
+            });
+        }
+        super::validate::validate_impl(rt, ident, checks)
     }
 
     fn response_enum(&mut self, ep: &Endpoint) -> TokenStream {
@@ -230,12 +395,12 @@ impl RustModels<'_> {
                 Some(body) => {
                     let ty = self.value_type(body, Shape::Response, &format!("{ident}{status}"));
                     variants.push(quote!(#[doc = #doc] #variant(#ty)));
-                    to_json.push(quote!(#ident::#variant(body) => serde_json::to_value(body).unwrap_or(serde_json::Value::Null)));
-                    from_json.push(quote!(#status => serde_json::from_value(body).map(#ident::#variant).map_err(|e| e.to_string())));
+                    to_json.push(quote!(#ident::#variant(body) => ::serde_json::to_value(body)));
+                    from_json.push(quote!(#status => ::serde_json::from_slice(body).map(#ident::#variant).map_err(|e| e.to_string())));
                 }
                 None => {
                     variants.push(quote!(#[doc = #doc] #variant));
-                    to_json.push(quote!(#ident::#variant => serde_json::Value::Null));
+                    to_json.push(quote!(#ident::#variant => Ok(::serde_json::Value::Null)));
                     from_json.push(quote!(#status => Ok(#ident::#variant)));
                 }
             }
@@ -271,12 +436,14 @@ impl RustModels<'_> {
                 }
 
                 /// The body as JSON; `null` for a response without one.
-                pub fn body_json(&self) -> serde_json::Value {
+                pub fn body_json(&self) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
                     match self { #(#to_json,)* }
                 }
 
-                /// Reads a response of a declared status; the error names what did not fit.
-                pub fn from_status_json(status: u16, body: serde_json::Value) -> Result<Self, String> {
+                /// Reads a response body of a declared status; an empty body reads as `null`.
+                /// The error names what did not fit.
+                pub fn from_status_bytes(status: u16, body: &[u8]) -> ::std::result::Result<Self, ::std::string::String> {
+                    let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) { b"null" } else { body };
                     match status {
                         #(#from_json,)*
                         other => Err(format!("status {other} is not declared for this endpoint")),

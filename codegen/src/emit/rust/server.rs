@@ -70,7 +70,7 @@ impl RustModels<'_> {
             quote! {
                 #(#[doc = #doc])*
                 #deprecated
-                fn #method(&self, ctx: #rt::server::Context<Self::Principal>, input: #input) -> impl Future<Output = #response> + Send;
+                fn #method(&self, ctx: Context<Self::Principal>, input: #input) -> impl Future<Output = #response> + Send;
             }
         });
         let handlers = self.spec.endpoints.iter().map(|ep| self.handler(ep));
@@ -90,10 +90,13 @@ impl RustModels<'_> {
             use super::descriptors;
             use super::operations::*;
             use rt::server::axum;
-            use axum::extract::{RawPathParams, Request, State};
+            use axum::extract::{Request, State};
             use axum::response::{IntoResponse, Response};
-            use std::future::Future;
-            use std::sync::Arc;
+            use ::std::future::Future;
+            use ::std::sync::Arc;
+
+            /// What every method learns of its request: the request id and the caller.
+            pub type Context<P> = #rt::server::Context<P, AuthScheme>;
 
             #[doc = #service_doc]
             ///
@@ -107,12 +110,12 @@ impl RustModels<'_> {
                 /// Turns a credential into a principal. `Err(Unknown)` answers 401;
                 /// `Err(WrongKind)` (a valid key of another kind) answers 403. The deprecated
                 /// second header of a scheme arrives as that scheme.
-                fn authenticate(&self, scheme: AuthScheme, credential: &str) -> impl Future<Output = Result<Self::Principal, #rt::server::AuthError>> + Send;
+                fn authenticate(&self, scheme: AuthScheme, credential: &str) -> impl Future<Output = ::std::result::Result<Self::Principal, #rt::server::AuthError>> + Send;
 
                 /// Whether a gated endpoint (a feature or plan) is open to the caller; closed
                 /// answers 403. No default: the spec's gates are closed until the service opens
                 /// them for a team, so each implementation decides.
-                fn gate_open(&self, principal: Option<&Self::Principal>, gate: &'static #rt::desc::GateDesc) -> impl Future<Output = bool> + Send;
+                fn gate_open(&self, principal: ::std::option::Option<&Self::Principal>, gate: Gate) -> impl Future<Output = bool> + Send;
 
                 #(#methods)*
             }
@@ -122,70 +125,18 @@ impl RustModels<'_> {
                 config: #rt::server::Config,
             }
 
-            /// Authentication and gates, before any input is read.
-            async fn begin<S: #trait_name>(
-                app: &App<S>,
-                endpoint: &'static #rt::desc::EndpointDesc,
-                parts: &axum::http::request::Parts,
-            ) -> Result<#rt::server::Context<S::Principal>, Response> {
-                let presented = #rt::server::presented_credentials(endpoint, &parts.headers)?;
-                let mut ctx = #rt::server::Context { request_id: #rt::server::request_id(parts), principal: None, also: Vec::new() };
-                for p in presented {
-                    let Some(scheme) = AuthScheme::from_name(p.authenticate_as) else {
-                        return Err(#rt::server::error(axum::http::StatusCode::INTERNAL_SERVER_ERROR, "unknown auth scheme"));
-                    };
-                    match app.service.authenticate(scheme, &p.credential).await {
-                        Ok(principal) if p.required => ctx.principal = Some(principal),
-                        Ok(principal) => ctx.also.push((p.scheme.name, principal)),
-                        Err(e) => return Err(#rt::server::auth_failure(&p, e)),
-                    }
-                }
-                for gate in endpoint.gates {
-                    if !app.service.gate_open(ctx.principal.as_ref(), gate).await {
-                        return Err(#rt::server::gate_closed(gate));
-                    }
-                }
-                Ok(ctx)
-            }
+            impl<S: #trait_name> #rt::server::Service for App<S> {
+                type Principal = S::Principal;
+                type Scheme = AuthScheme;
+                type Gate = Gate;
 
-            type PathParams = Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>;
+                fn authenticate(&self, scheme: AuthScheme, credential: &str) -> impl Future<Output = ::std::result::Result<S::Principal, #rt::server::AuthError>> + Send {
+                    self.service.authenticate(scheme, credential)
+                }
 
-            /// Every endpoint's request, up to the trait call: authentication and gates, then
-            /// every input gathered and checked (one 422 naming all problems), then the typed
-            /// input the method takes.
-            async fn serve<S, I, R, F, Fut>(
-                app: Arc<App<S>>,
-                endpoint: &'static #rt::desc::EndpointDesc,
-                path: PathParams,
-                request: Request,
-                call: F,
-            ) -> Response
-            where
-                S: #trait_name,
-                I: serde::de::DeserializeOwned,
-                R: IntoResponse,
-                F: FnOnce(Arc<S>, #rt::server::Context<S::Principal>, I) -> Fut,
-                Fut: Future<Output = R>,
-            {
-                // The body is Send but not Sync: only the parts are borrowed across awaits.
-                let (parts, body) = request.into_parts();
-                let ctx = match begin(&app, endpoint, &parts).await {
-                    Ok(ctx) => ctx,
-                    Err(response) => return response,
-                };
-                let path = match #rt::server::path_pairs(path) {
-                    Ok(path) => path,
-                    Err(response) => return response,
-                };
-                let inputs = match #rt::server::read_inputs(endpoint, &path, Request::from_parts(parts, body), &app.config).await {
-                    Ok(inputs) => inputs,
-                    Err(response) => return response,
-                };
-                let input: I = match serde_json::from_value(serde_json::Value::Object(inputs)) {
-                    Ok(input) => input,
-                    Err(e) => return #rt::server::input_mismatch(e),
-                };
-                call(app.service.clone(), ctx, input).await.into_response()
+                fn gate_open(&self, principal: ::std::option::Option<&S::Principal>, gate: Gate) -> impl Future<Output = bool> + Send {
+                    self.service.gate_open(principal, gate)
+                }
             }
 
             #(#handlers)*
@@ -195,14 +146,15 @@ impl RustModels<'_> {
     }
 
     fn handler(&self, ep: &Endpoint) -> TokenStream {
+        let rt = &self.rt;
         let trait_name = trait_ident(self.spec);
         let handler = handler_ident(ep);
         let method = method_ident(ep);
         let desc = endpoint_static(&ep.name);
         quote! {
             #[allow(deprecated)]
-            async fn #handler<S: #trait_name>(State(app): State<Arc<App<S>>>, path: PathParams, request: Request) -> Response {
-                serve(app, &descriptors::#desc, path, request, |service, ctx, input| async move { service.#method(ctx, input).await }).await
+            async fn #handler<S: #trait_name>(State(app): State<Arc<App<S>>>, path: #rt::server::PathParams, request: Request) -> Response {
+                #rt::server::serve(&*app, &app.config, &descriptors::#desc, path, request, |ctx, input| app.service.#method(ctx, input)).await
             }
         }
     }
@@ -216,7 +168,7 @@ impl RustModels<'_> {
             if r.body.is_some() {
                 quote!(#response::#variant(body) => #rt::server::json_status(#status, &body))
             } else {
-                quote!(#response::#variant => #rt::server::respond(#status, serde_json::Value::Null))
+                quote!(#response::#variant => #rt::server::empty(#status))
             }
         });
         quote! {

@@ -1,22 +1,20 @@
-//! `Validate` impls: the constraints serde cannot check, each violation with its path.
+//! `Validate` impls: the constraints serde cannot check, each issue with its location. The
+//! checks are the runtime's (`rt::check`), the same the router's walk over JSON runs.
 
 use super::{RustModels, Shape};
-use crate::ir::*;
-use proc_macro2::{Ident, TokenStream};
-use quote::quote;
-
-/// The timezone shape both the schemas and `validate()` check: an IANA identifier such as
-/// `Europe/Paris`, `UTC` or `Etc/GMT+5`.
-/// The runtime's copy must be equal (a test in generated/tests says so).
-pub const TIMEZONE_PATTERN: &str = "^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$";
-
 use crate::emit::shapes::format_scope_applies;
+use crate::ir::*;
+use heck::ToShoutySnakeCase;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::BTreeMap;
 
+/// `impl Validate` for a type with these fields: the default (nothing to find) when serde
+/// enforces every constraint already.
 pub fn impl_validate(
     models: &RustModels,
     name: &Ident,
     fields: &[&Field],
-    _model: &Model,
     shape: Shape,
 ) -> TokenStream {
     let rt = &models.rt;
@@ -24,19 +22,66 @@ pub fn impl_validate(
         .iter()
         .filter_map(|f| field_checks(models, f, shape))
         .collect();
-    let (path, out) = if checks.is_empty() {
-        (quote!(_path), quote!(_out))
-    } else {
-        (quote!(path), quote!(out))
-    };
+    validate_impl(rt, name, checks)
+}
+
+/// `impl Validate for name` running `checks` (which use `loc` and `out`).
+pub fn validate_impl(rt: &TokenStream, name: &Ident, checks: Vec<TokenStream>) -> TokenStream {
+    if checks.is_empty() {
+        return quote!(impl #rt::Validate for #name {});
+    }
     quote! {
-        #[allow(deprecated, unused_variables)]
+        #[allow(deprecated)]
         impl #rt::Validate for #name {
-            fn validate_at(&self, #path: &mut Vec<#rt::PathSegment>, #out: &mut Vec<#rt::Violation>) {
+            fn validate_at(&self, loc: &mut ::std::vec::Vec<#rt::LocPart>, out: &mut ::std::vec::Vec<#rt::Issue>) {
                 #(#checks)*
             }
         }
     }
+}
+
+/// One `static` per distinct pattern of the spec, named after the first field that has it,
+/// so each compiles once and descriptors and `validate()` share it.
+pub fn collect_patterns(spec: &Spec) -> BTreeMap<String, Ident> {
+    let mut by_pattern: BTreeMap<String, Ident> = BTreeMap::new();
+    let mut taken: Vec<String> = Vec::new();
+    let model_fields = spec
+        .models
+        .iter()
+        .flat_map(|m| m.fields.iter().map(move |f| (m.name.as_str(), f)));
+    let param_fields = spec
+        .endpoints
+        .iter()
+        .flat_map(|e| e.params.iter().map(move |p| (e.name.as_str(), &p.field)));
+    for (owner, f) in model_fields.chain(param_fields) {
+        let Some(pattern) = &f.constraints.pattern else {
+            continue;
+        };
+        if by_pattern.contains_key(pattern) {
+            continue;
+        }
+        let mut name = format!("{}_PATTERN", f.name.to_shouty_snake_case());
+        if taken.contains(&name) {
+            name = format!("{}_{name}", owner.to_shouty_snake_case());
+        }
+        while taken.contains(&name) {
+            name.push('_');
+        }
+        taken.push(name.clone());
+        by_pattern.insert(pattern.clone(), format_ident!("{name}"));
+    }
+    by_pattern
+}
+
+/// The statics of [`collect_patterns`].
+pub fn pattern_statics(models: &RustModels) -> TokenStream {
+    let rt = &models.rt;
+    let mut sorted: Vec<(&Ident, &String)> = models.patterns.iter().map(|(p, i)| (i, p)).collect();
+    sorted.sort_by_key(|(ident, _)| ident.to_string());
+    let statics = sorted.iter().map(
+        |(ident, pattern)| quote!(pub static #ident: #rt::Pattern = #rt::Pattern::new(#pattern);),
+    );
+    quote!(#(#statics)*)
 }
 
 /// The checks of one field, or `None` when it has nothing to check.
@@ -66,9 +111,9 @@ pub fn field_checks(models: &RustModels, f: &Field, shape: Shape) -> Option<Toke
         }
     };
     Some(quote! {
-        path.push(#rt::PathSegment::Key(#wire.to_string()));
+        loc.push(#rt::LocPart::key(#wire));
         #access
-        path.pop();
+        loc.pop();
     })
 }
 
@@ -82,7 +127,7 @@ fn value_checks(
     v: TokenStream,
 ) -> Option<TokenStream> {
     let rt = &models.rt;
-    let check = quote!(#rt::validate::check);
+    let check = quote!(#rt::check);
     let mut out = Vec::new();
     match ty {
         Type::Primitive(p) if p.is_numeric() => {
@@ -93,49 +138,49 @@ fn value_checks(
                 quote!(*#v)
             };
             if let Some(min) = c.minimum {
-                out.push(quote!(#check::minimum(#as_f64, #min, path, out);));
+                out.push(quote!(#check::minimum(#as_f64, #min, loc, out);));
             }
             if let Some(max) = c.maximum {
-                out.push(quote!(#check::maximum(#as_f64, #max, path, out);));
+                out.push(quote!(#check::maximum(#as_f64, #max, loc, out);));
             }
             if !c.one_of.is_empty() {
                 let allowed = c.one_of_numbers();
-                out.push(quote!(#check::one_of_numbers(#as_f64, &[#(#allowed),*], path, out);));
+                out.push(quote!(#check::one_of_numbers(#as_f64, &[#(#allowed),*], loc, out);));
             }
         }
         Type::Primitive(p) if p.is_string_like() => {
             if let Some(min) = c.min_length {
                 let min = min as usize;
-                out.push(quote!(#check::min_length(#v, #min, path, out);));
+                out.push(quote!(#check::min_length(#v, #min, loc, out);));
             }
             if let Some(max) = c.max_length {
                 let max = max as usize;
-                out.push(quote!(#check::max_length(#v, #max, path, out);));
+                out.push(quote!(#check::max_length(#v, #max, loc, out);));
             }
-            if let Some(pattern) = &c.pattern {
-                out.push(regex_check(rt, pattern, &v));
+            if let Some(pattern) = c.pattern.as_ref().and_then(|p| models.patterns.get(p)) {
+                out.push(quote!(#check::pattern(#v, &super::models::#pattern, loc, out);));
             }
             if !c.one_of.is_empty() {
                 let allowed = c.one_of_strings();
-                out.push(quote!(#check::one_of_strings(#v, &[#(#allowed),*], path, out);));
+                out.push(quote!(#check::one_of_strings(#v, &[#(#allowed),*], loc, out);));
             }
             let format_applies = format_scope_applies(format_scope, shape);
             match p {
                 Primitive::Email if format_applies => {
-                    out.push(quote!(#check::email(#v, path, out);))
+                    out.push(quote!(#check::email(#v, loc, out);))
                 }
-                Primitive::TimeZone => out.push(regex_check(rt, TIMEZONE_PATTERN, &v)),
+                Primitive::TimeZone => out.push(quote!(#check::time_zone(#v, loc, out);)),
                 _ => {}
             }
         }
         Type::List(inner) => {
             if let Some(min) = c.min_items {
                 let min = min as usize;
-                out.push(quote!(#check::min_items(#v.len(), #min, path, out);));
+                out.push(quote!(#check::min_items(#v.len(), #min, loc, out);));
             }
             if let Some(max) = c.max_items {
                 let max = max as usize;
-                out.push(quote!(#check::max_items(#v.len(), #max, path, out);));
+                out.push(quote!(#check::max_items(#v.len(), #max, loc, out);));
             }
             let item = value_checks(
                 models,
@@ -148,33 +193,23 @@ fn value_checks(
             if let Some(item) = item {
                 out.push(quote! {
                     for (i, item) in #v.iter().enumerate() {
-                        path.push(#rt::PathSegment::Index(i));
+                        loc.push(#rt::LocPart::Index(i));
                         #item
-                        path.pop();
+                        loc.pop();
                     }
                 });
             }
         }
         Type::Model(id) if model_needs_checks(models, *id, shape, &mut Vec::new()) => {
-            out.push(quote!(#rt::Validate::validate_at(#v, path, out);));
+            out.push(quote!(#rt::Validate::validate_at(#v, loc, out);));
         }
         _ => {}
     }
     (!out.is_empty()).then(|| quote!(#(#out)*))
 }
 
-fn regex_check(rt: &TokenStream, pattern: &str, v: &TokenStream) -> TokenStream {
-    quote! {
-        {
-            static RE: std::sync::LazyLock<regex::Regex> =
-                std::sync::LazyLock::new(|| regex::Regex::new(#pattern).expect("pattern checked by covenant"));
-            #rt::validate::check::pattern(#v, &RE, path, out);
-        }
-    }
-}
-
 /// Whether validating a model can find anything, so parents skip calls that cannot.
-fn model_needs_checks(
+pub fn model_needs_checks(
     models: &RustModels,
     id: ModelId,
     shape: Shape,

@@ -1,22 +1,18 @@
-//! What a generated client needs beyond reqwest: laying a request out from an endpoint's
-//! descriptor, credentials, retries with backoff that honour `Retry-After`, typed errors that
-//! carry the service's `detail`, and paging streams.
+//! What a generated client needs beyond reqwest: laying a typed input out as a request,
+//! credentials, retries with backoff that honour `Retry-After`, typed errors that carry the
+//! service's `detail`, and paging streams.
 
-use crate::desc::{EndpointDesc, Location};
+mod layout;
+
+pub use layout::{Layout, LayoutError, layout};
+
+use crate::desc::{EndpointDesc, Scheme};
 pub use futures_util::{Stream, StreamExt};
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::future::Future;
 use std::time::Duration;
 pub use tokio::time::{Instant, sleep};
-
-/// Characters left as they are in a path segment (RFC 3986 unreserved).
-const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
 
 /// When and how often to try again.
 #[derive(Clone, Debug)]
@@ -62,15 +58,15 @@ impl RetryPolicy {
     }
 }
 
-/// Settings of a generated client.
+/// Settings of a generated client whose spec has the auth schemes `A`.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct Config<A> {
     /// The address used for every API whose base is not set in `base_urls`.
     pub default_base_url: String,
     /// Addresses by the base the spec writes (`{management_url}`).
     pub base_urls: HashMap<String, String>,
-    /// Credentials by auth scheme name (`team_api_key`).
-    pub credentials: HashMap<String, String>,
+    /// Credentials by auth scheme.
+    pub credentials: HashMap<A, String>,
     /// Per attempt.
     pub timeout: Duration,
     pub retry: RetryPolicy,
@@ -78,7 +74,7 @@ pub struct Config {
     pub now: fn() -> std::time::SystemTime,
 }
 
-impl Config {
+impl<A: Scheme> Config<A> {
     pub fn new(base_url: impl Into<String>) -> Self {
         Config {
             default_base_url: base_url.into(),
@@ -90,9 +86,8 @@ impl Config {
         }
     }
 
-    pub fn with_credential(mut self, scheme: &str, credential: impl Into<String>) -> Self {
-        self.credentials
-            .insert(scheme.to_string(), credential.into());
+    pub fn with_credential(mut self, scheme: A, credential: impl Into<String>) -> Self {
+        self.credentials.insert(scheme, credential.into());
         self
     }
 
@@ -120,7 +115,7 @@ pub enum ClientError {
         endpoint: &'static str,
         accepted: Vec<&'static str>,
     },
-    /// The input could not be written as JSON.
+    /// The input could not be laid out as a request.
     Encode(String),
     /// Connection failure, after retries.
     Transport(reqwest::Error),
@@ -142,7 +137,7 @@ pub enum ClientError {
     /// `call_by_name` with a name the spec does not have.
     UnknownEndpoint(String),
     /// A paging or waiting helper met a response that is not the listing's success.
-    NotAPage { status: u16, body: Value },
+    NotAPage { status: u16 },
     /// A waiting helper gave up.
     WaitTimedOut { waited: Duration },
 }
@@ -199,79 +194,72 @@ impl std::error::Error for ClientError {}
 /// A response as received.
 #[derive(Debug)]
 pub struct Reply {
-    pub endpoint: &'static EndpointDesc,
+    /// The statuses the endpoint declares.
+    pub declared: &'static [u16],
+    /// The success any other 2xx reads as, when the source does not show the success.
+    pub open_success: Option<u16>,
     pub status: u16,
     pub headers: reqwest::header::HeaderMap,
     pub body: Vec<u8>,
 }
 
 impl Reply {
-    /// Reads the body into a response type when its status is declared; an empty body is
-    /// `null`. Unknown fields and unknown values of open enums are tolerated by the types.
-    pub fn decode<T>(self, read: fn(u16, Value) -> Result<T, String>) -> Result<T, ClientError> {
-        let text = String::from_utf8_lossy(&self.body).into_owned();
-        let json = if text.trim().is_empty() {
-            Ok(Value::Null)
-        } else {
-            serde_json::from_str::<Value>(&text)
-        };
-        let status = match self.endpoint.open_success {
+    /// Reads the body bytes into a response type when its status is declared. Unknown
+    /// fields and unknown values of open enums are tolerated by the types.
+    pub fn decode<T>(self, read: fn(u16, &[u8]) -> Result<T, String>) -> Result<T, ClientError> {
+        let status = match self.open_success {
             Some(open)
-                if (200..300).contains(&self.status)
-                    && !self.endpoint.statuses.contains(&self.status) =>
+                if (200..300).contains(&self.status) && !self.declared.contains(&self.status) =>
             {
                 open
             }
             _ => self.status,
         };
-        if !self.endpoint.statuses.contains(&status) {
-            let detail = json.ok().and_then(|v| v.get("detail").cloned());
+        if !self.declared.contains(&status) {
+            let detail = serde_json::from_slice::<Value>(&self.body)
+                .ok()
+                .and_then(|v| v.get("detail").cloned());
             return Err(ClientError::UnexpectedStatus {
                 status: self.status,
                 detail,
-                body: text,
+                body: String::from_utf8_lossy(&self.body).into_owned(),
             });
         }
-        let value = json.map_err(|e| ClientError::Decode {
-            status: self.status,
-            message: e.to_string(),
-            body: text.clone(),
-        })?;
-        read(status, value).map_err(|message| ClientError::Decode {
+        read(status, &self.body).map_err(|message| ClientError::Decode {
             status: self.status,
             message,
-            body: text,
+            body: String::from_utf8_lossy(&self.body).into_owned(),
         })
     }
 }
 
 /// Sends requests laid out from endpoint descriptors.
 #[derive(Clone, Debug)]
-pub struct Transport {
+pub struct Transport<A> {
     http: reqwest::Client,
-    config: Config,
+    config: Config<A>,
 }
 
-impl Transport {
-    pub fn new(config: Config) -> Result<Self, ClientError> {
+impl<A: Scheme> Transport<A> {
+    pub fn new(config: Config<A>) -> Result<Self, ClientError> {
         let http = reqwest::Client::builder()
             .build()
             .map_err(ClientError::Transport)?;
         Ok(Transport { http, config })
     }
 
-    pub fn config(&self) -> &Config {
+    pub fn config(&self) -> &Config<A> {
         &self.config
     }
 
     /// One call, retried per the policy when the endpoint is idempotent (or retries of
     /// other calls are asked for).
-    pub async fn send(
+    pub async fn send<I: serde::Serialize, G>(
         &self,
-        endpoint: &'static EndpointDesc,
-        input: &Value,
+        endpoint: &'static EndpointDesc<A, G>,
+        input: &I,
     ) -> Result<Reply, ClientError> {
-        let request = self.layout(endpoint, input)?;
+        let request = self.request(endpoint, input)?;
         let policy = &self.config.retry;
         let may_retry = endpoint.idempotent || policy.retry_non_idempotent;
         let mut attempt = 0;
@@ -312,13 +300,10 @@ impl Transport {
                 Ok(response) => {
                     let status = response.status().as_u16();
                     let headers = response.headers().clone();
-                    let body = response
-                        .bytes()
-                        .await
-                        .map_err(ClientError::Transport)?
-                        .to_vec();
+                    let body = Vec::from(response.bytes().await.map_err(ClientError::Transport)?);
                     Ok(Reply {
-                        endpoint,
+                        declared: endpoint.statuses,
+                        open_success: endpoint.open_success,
                         status,
                         headers,
                         body,
@@ -333,104 +318,68 @@ impl Transport {
     }
 
     /// Method, URL with path and query parameters, headers with credentials, JSON body.
-    fn layout(
+    fn request<I: serde::Serialize, G>(
         &self,
-        endpoint: &'static EndpointDesc,
-        input: &Value,
+        endpoint: &'static EndpointDesc<A, G>,
+        input: &I,
     ) -> Result<reqwest::RequestBuilder, ClientError> {
+        let parts = layout(endpoint, input).map_err(ClientError::encode)?;
         let base = self
             .config
             .base_urls
             .get(endpoint.base)
             .unwrap_or(&self.config.default_base_url)
-            .trim_end_matches('/')
-            .to_string();
-        let mut path = endpoint.path.to_string();
-        let mut query: Vec<(String, String)> = Vec::new();
-        let mut headers: Vec<(&'static str, String)> = Vec::new();
-        for p in endpoint.params {
-            let Some(value) = input.get(p.field.name).filter(|v| !v.is_null()) else {
-                continue;
-            };
-            match p.location {
-                Location::Path => {
-                    let text = scalar_text(value);
-                    if matches!(text.as_str(), "" | "." | "..") {
-                        // An empty segment changes the route; dot segments are resolved away
-                        // by URL normalisation, sending the call to another endpoint.
-                        return Err(ClientError::Encode(format!(
-                            "path parameter {} cannot be {text:?}",
-                            p.field.name
-                        )));
-                    }
-                    let encoded = utf8_percent_encode(&text, SEGMENT).to_string();
-                    path = path.replace(&format!("{{{}}}", p.field.name), &encoded);
-                }
-                Location::Query => match value {
-                    Value::Array(items) => query.extend(
-                        items
-                            .iter()
-                            .map(|v| (p.field.name.to_string(), scalar_text(v))),
-                    ),
-                    v => query.push((p.field.name.to_string(), scalar_text(v))),
-                },
-                Location::Header => headers.push((p.field.name, scalar_text(value))),
-            }
-        }
-        let method =
-            reqwest::Method::from_bytes(endpoint.method.as_bytes()).map_err(ClientError::encode)?;
-        let mut url = format!("{base}{path}");
-        if !query.is_empty() {
+            .trim_end_matches('/');
+        let mut url = format!("{base}{}", parts.path);
+        if !parts.query.is_empty() {
             url.push('?');
             url.push_str(
                 &form_urlencoded::Serializer::new(String::new())
-                    .extend_pairs(&query)
+                    .extend_pairs(&parts.query)
                     .finish(),
             );
         }
         let mut request = self
             .http
-            .request(method, url)
+            .request(endpoint.method.clone(), url)
             .header("accept", "application/json");
-        for (name, value) in headers {
+        for (name, value) in parts.headers {
             request = request.header(name, value);
         }
         for (header, credential) in self.credentials(endpoint)? {
             request = request.header(header, credential);
         }
-        if endpoint.body.is_some() {
-            let body = input.get("body").cloned().unwrap_or(Value::Null);
-            request = request.json(&body);
+        if let Some(body) = parts.body {
+            request = request
+                .header("content-type", "application/json")
+                .body(body);
         }
         Ok(request)
     }
 
     /// The first accepted scheme with a configured credential (a deprecated second header
     /// is used only when its primary has none), and every optional one configured.
-    fn credentials(
+    fn credentials<G>(
         &self,
-        endpoint: &'static EndpointDesc,
+        endpoint: &'static EndpointDesc<A, G>,
     ) -> Result<Vec<(&'static str, String)>, ClientError> {
         let creds = &self.config.credentials;
-        let lookup = |scheme: &crate::desc::AuthDesc| {
-            creds
-                .get(scheme.same_as.unwrap_or(scheme.name))
-                .or_else(|| creds.get(scheme.name))
-        };
+        let lookup = |scheme: A| creds.get(&scheme.primary()).or_else(|| creds.get(&scheme));
         let mut out = Vec::new();
         if !endpoint.public {
+            let is_primary = |s: &&A| s.primary() == **s;
             let primary = endpoint
                 .auth_any_of
                 .iter()
-                .filter(|s| s.same_as.is_none())
-                .chain(endpoint.auth_any_of.iter().filter(|s| s.same_as.is_some()))
-                .find_map(|s| lookup(s).map(|c| (s.header, c.clone())));
+                .filter(is_primary)
+                .chain(endpoint.auth_any_of.iter().filter(|s| !is_primary(s)))
+                .find_map(|&s| lookup(s).map(|c| (s.header(), c.clone())));
             match primary {
                 Some(found) => out.push(found),
                 None => {
                     return Err(ClientError::NoCredential {
                         endpoint: endpoint.name,
-                        accepted: endpoint.auth_any_of.iter().map(|s| s.name).collect(),
+                        accepted: endpoint.auth_any_of.iter().map(|s| s.name()).collect(),
                     });
                 }
             }
@@ -439,16 +388,9 @@ impl Transport {
             endpoint
                 .auth_optional
                 .iter()
-                .filter_map(|s| creds.get(s.name).map(|c| (s.header, c.clone()))),
+                .filter_map(|&s| creds.get(&s).map(|c| (s.header(), c.clone()))),
         );
         Ok(out)
-    }
-}
-
-fn scalar_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
     }
 }
 

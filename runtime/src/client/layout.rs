@@ -1,0 +1,306 @@
+//! Laying a typed input out as a request: each field of the input struct goes to the path,
+//! the query, a header or the body, as the endpoint's descriptor says. Serialized straight
+//! from the typed input: parameters to text, the body to JSON bytes.
+
+use crate::desc::{EndpointDesc, Location};
+use serde::ser::{self, Impossible, Serialize, SerializeSeq, SerializeStruct, Serializer};
+use std::fmt;
+
+/// A request's parts, before the base address and credentials are added.
+#[derive(Debug, Default)]
+pub struct Layout {
+    /// The path with its placeholders filled in, still without the base address.
+    pub path: String,
+    pub query: Vec<(&'static str, String)>,
+    pub headers: Vec<(&'static str, String)>,
+    pub body: Option<Vec<u8>>,
+}
+
+/// Why an input did not lay out.
+#[derive(Debug)]
+pub struct LayoutError(pub String);
+
+impl fmt::Display for LayoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LayoutError {}
+
+impl ser::Error for LayoutError {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        LayoutError(msg.to_string())
+    }
+}
+
+/// Lays `input` out for `endpoint`.
+pub fn layout<I: Serialize, A, G>(
+    endpoint: &EndpointDesc<A, G>,
+    input: &I,
+) -> Result<Layout, LayoutError> {
+    let mut out = Layout {
+        path: endpoint.path.to_string(),
+        ..Layout::default()
+    };
+    input.serialize(InputWriter {
+        endpoint_params: endpoint.params,
+        out: &mut out,
+    })?;
+    Ok(out)
+}
+
+/// Characters left as they are in a path segment (RFC 3986 unreserved).
+const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+struct InputWriter<'a> {
+    endpoint_params: &'static [crate::desc::ParamDesc],
+    out: &'a mut Layout,
+}
+
+impl InputWriter<'_> {
+    fn place(&mut self, name: &'static str, texts: Vec<String>) -> Result<(), LayoutError> {
+        let Some(param) = self.endpoint_params.iter().find(|p| p.field.name == name) else {
+            return Err(LayoutError(format!(
+                "the endpoint has no input named {name}"
+            )));
+        };
+        match param.location {
+            Location::Path => {
+                let Some(text) = texts.last() else {
+                    return Ok(());
+                };
+                if matches!(text.as_str(), "" | "." | "..") {
+                    // An empty segment changes the route; dot segments are resolved away by
+                    // URL normalisation, sending the call to another endpoint.
+                    return Err(LayoutError(format!(
+                        "path parameter {name} cannot be {text:?}"
+                    )));
+                }
+                let encoded = percent_encoding::utf8_percent_encode(text, SEGMENT).to_string();
+                self.out.path = self.out.path.replace(&format!("{{{name}}}"), &encoded);
+            }
+            Location::Query => self.out.query.extend(texts.into_iter().map(|t| (name, t))),
+            Location::Header => self
+                .out
+                .headers
+                .extend(texts.into_iter().map(|t| (name, t))),
+        }
+        Ok(())
+    }
+}
+
+impl SerializeStruct for InputWriter<'_> {
+    type Ok = ();
+    type Error = LayoutError;
+
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), LayoutError> {
+        if key == "body" {
+            let bytes = serde_json::to_vec(value).map_err(|e| LayoutError(e.to_string()))?;
+            self.out.body = Some(bytes);
+            return Ok(());
+        }
+        let texts = value.serialize(TextWriter)?;
+        self.place(key, texts)
+    }
+
+    fn end(self) -> Result<(), LayoutError> {
+        Ok(())
+    }
+}
+
+/// The serializer methods a writer does not support: each answers an error naming `what`.
+macro_rules! unsupported {
+    ($what:literal; $($method:ident($($arg:ident: $ty:ty),*)),* $(,)?) => {$(
+        fn $method(self, $(_: $ty),*) -> Result<Self::Ok, LayoutError> {
+            Err(LayoutError(concat!("cannot lay out ", $what).into()))
+        }
+    )*};
+}
+
+macro_rules! unsupported_compounds {
+    ($what:literal) => {
+        type SerializeTuple = Impossible<Self::Ok, LayoutError>;
+        type SerializeTupleStruct = Impossible<Self::Ok, LayoutError>;
+        type SerializeTupleVariant = Impossible<Self::Ok, LayoutError>;
+        type SerializeMap = Impossible<Self::Ok, LayoutError>;
+        type SerializeStructVariant = Impossible<Self::Ok, LayoutError>;
+
+        fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, LayoutError> {
+            Err(LayoutError(concat!("cannot lay out ", $what).into()))
+        }
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleStruct, LayoutError> {
+            Err(LayoutError(concat!("cannot lay out ", $what).into()))
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleVariant, LayoutError> {
+            Err(LayoutError(concat!("cannot lay out ", $what).into()))
+        }
+        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, LayoutError> {
+            Err(LayoutError(concat!("cannot lay out ", $what).into()))
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStructVariant, LayoutError> {
+            Err(LayoutError(concat!("cannot lay out ", $what).into()))
+        }
+        fn serialize_newtype_variant<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<Self::Ok, LayoutError> {
+            Err(LayoutError(concat!("cannot lay out ", $what).into()))
+        }
+    };
+}
+
+impl<'a> Serializer for InputWriter<'a> {
+    type Ok = ();
+    type Error = LayoutError;
+    type SerializeSeq = Impossible<(), LayoutError>;
+    type SerializeStruct = Self;
+    unsupported_compounds!("an input that is not a struct");
+    unsupported!("an input that is not a struct";
+        serialize_bool(v: bool), serialize_i8(v: i8), serialize_i16(v: i16),
+        serialize_i32(v: i32), serialize_i64(v: i64), serialize_u8(v: u8),
+        serialize_u16(v: u16), serialize_u32(v: u32), serialize_u64(v: u64),
+        serialize_f32(v: f32), serialize_f64(v: f64), serialize_char(v: char),
+        serialize_str(v: &str), serialize_bytes(v: &[u8]), serialize_none(),
+        serialize_unit(), serialize_unit_struct(name: &'static str),
+        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str),
+    );
+
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), LayoutError> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<(), LayoutError> {
+        value.serialize(self)
+    }
+
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, LayoutError> {
+        Err(LayoutError(
+            "cannot lay out an input that is not a struct".into(),
+        ))
+    }
+
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self, LayoutError> {
+        Ok(self)
+    }
+}
+
+/// A parameter's value as text: one string per occurrence (none when absent, one per item
+/// of a list).
+struct TextWriter;
+
+/// The items of a list parameter.
+struct TextItems(Vec<String>);
+
+impl SerializeSeq for TextItems {
+    type Ok = Vec<String>;
+    type Error = LayoutError;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), LayoutError> {
+        self.0.extend(value.serialize(TextWriter)?);
+        Ok(())
+    }
+
+    fn end(self) -> Result<Vec<String>, LayoutError> {
+        Ok(self.0)
+    }
+}
+
+macro_rules! display_text {
+    ($($method:ident: $ty:ty),* $(,)?) => {$(
+        fn $method(self, v: $ty) -> Result<Vec<String>, LayoutError> {
+            Ok(vec![v.to_string()])
+        }
+    )*};
+}
+
+impl Serializer for TextWriter {
+    type Ok = Vec<String>;
+    type Error = LayoutError;
+    type SerializeSeq = TextItems;
+    type SerializeStruct = Impossible<Vec<String>, LayoutError>;
+    unsupported_compounds!("a parameter that is not text, a number, a boolean or a list");
+    unsupported!("a parameter that is not text, a number, a boolean or a list";
+        serialize_bytes(v: &[u8]), serialize_unit_struct(name: &'static str),
+    );
+    display_text!(
+        serialize_bool: bool, serialize_i8: i8, serialize_i16: i16, serialize_i32: i32,
+        serialize_i64: i64, serialize_u8: u8, serialize_u16: u16, serialize_u32: u32,
+        serialize_u64: u64, serialize_f32: f32, serialize_f64: f64, serialize_char: char,
+        serialize_str: &str,
+    );
+
+    fn serialize_none(self) -> Result<Vec<String>, LayoutError> {
+        Ok(Vec::new())
+    }
+
+    fn serialize_unit(self) -> Result<Vec<String>, LayoutError> {
+        Ok(Vec::new())
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Vec<String>, LayoutError> {
+        value.serialize(self)
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<Vec<String>, LayoutError> {
+        Ok(vec![variant.to_string()])
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<Vec<String>, LayoutError> {
+        value.serialize(self)
+    }
+
+    fn serialize_seq(self, len: Option<usize>) -> Result<TextItems, LayoutError> {
+        Ok(TextItems(Vec::with_capacity(len.unwrap_or(0))))
+    }
+
+    fn serialize_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStruct, LayoutError> {
+        Err(LayoutError(
+            "cannot lay out a parameter that is an object".into(),
+        ))
+    }
+}

@@ -1,0 +1,378 @@
+//! The one vocabulary of problems with a value: where ([`LocPart`]s), what ([`IssueKind`]) and
+//! a message. Models' `validate()`, the router's 422 and the client share it.
+
+use serde::Serialize;
+use std::borrow::Cow;
+use std::fmt;
+
+/// One step of a location: `["body", "connections", 2, "user_id"]`. Keys are usually field
+/// names known at compile time, so pushing one does not allocate.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum LocPart {
+    Key(Cow<'static, str>),
+    Index(usize),
+}
+
+impl LocPart {
+    /// A key known at compile time.
+    pub const fn key(name: &'static str) -> Self {
+        LocPart::Key(Cow::Borrowed(name))
+    }
+}
+
+impl From<&'static str> for LocPart {
+    fn from(s: &'static str) -> Self {
+        LocPart::key(s)
+    }
+}
+
+impl From<usize> for LocPart {
+    fn from(i: usize) -> Self {
+        LocPart::Index(i)
+    }
+}
+
+/// What is wrong, as a stable machine-readable kind. The names are the ones clients of
+/// FastAPI-style services already parse (`string_too_short` for a string, `too_short` for a
+/// list).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum IssueKind {
+    #[serde(rename = "missing")]
+    Missing,
+    #[serde(rename = "null_not_allowed")]
+    NullNotAllowed,
+    #[serde(rename = "bool_type")]
+    BoolType,
+    #[serde(rename = "int_type")]
+    IntType,
+    #[serde(rename = "float_type")]
+    FloatType,
+    #[serde(rename = "string_type")]
+    StringType,
+    #[serde(rename = "dict_type")]
+    DictType,
+    #[serde(rename = "model_type")]
+    ModelType,
+    #[serde(rename = "list_type")]
+    ListType,
+    #[serde(rename = "union_type")]
+    UnionType,
+    #[serde(rename = "bool_parsing")]
+    BoolParsing,
+    #[serde(rename = "int_parsing")]
+    IntParsing,
+    #[serde(rename = "float_parsing")]
+    FloatParsing,
+    #[serde(rename = "uuid_parsing")]
+    UuidParsing,
+    #[serde(rename = "date_parsing")]
+    DateParsing,
+    #[serde(rename = "datetime_parsing")]
+    DatetimeParsing,
+    #[serde(rename = "value_error.email")]
+    Email,
+    #[serde(rename = "value_error.timezone")]
+    TimeZone,
+    #[serde(rename = "enum")]
+    Enum,
+    #[serde(rename = "literal_error")]
+    Literal,
+    #[serde(rename = "greater_than_equal")]
+    GreaterThanEqual,
+    #[serde(rename = "less_than_equal")]
+    LessThanEqual,
+    #[serde(rename = "string_too_short")]
+    StringTooShort,
+    #[serde(rename = "string_too_long")]
+    StringTooLong,
+    #[serde(rename = "string_pattern_mismatch")]
+    StringPatternMismatch,
+    /// A list with fewer items than allowed.
+    #[serde(rename = "too_short")]
+    TooShort,
+    /// A list with more items than allowed.
+    #[serde(rename = "too_long")]
+    TooLong,
+    #[serde(rename = "json_invalid")]
+    JsonInvalid,
+    #[serde(rename = "exactly_one_of")]
+    ExactlyOneOf,
+    /// Anything else a type refuses.
+    #[serde(rename = "value_error")]
+    Value,
+}
+
+/// One problem, in the shape clients of the service already parse:
+/// `{"loc": [...], "msg": "...", "type": "..."}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Issue {
+    pub loc: Vec<LocPart>,
+    pub msg: String,
+    #[serde(rename = "type")]
+    pub kind: IssueKind,
+}
+
+impl Issue {
+    pub fn new(loc: &[LocPart], kind: IssueKind, msg: impl Into<String>) -> Self {
+        Issue {
+            loc: loc.to_vec(),
+            msg: msg.into(),
+            kind,
+        }
+    }
+
+    /// The location as a JSON path, e.g. `$.body.connections[2].user_id`.
+    pub fn json_path(&self) -> String {
+        let mut out = String::from("$");
+        for part in &self.loc {
+            match part {
+                LocPart::Key(k) => {
+                    out.push('.');
+                    out.push_str(k);
+                }
+                LocPart::Index(i) => out.push_str(&format!("[{i}]")),
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for Issue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.json_path(), self.msg)
+    }
+}
+
+/// A regular expression of the spec, compiled the first time it is used and then shared:
+/// generated code declares one `static` per pattern.
+pub struct Pattern {
+    source: &'static str,
+    compiled: std::sync::OnceLock<Option<regex::Regex>>,
+}
+
+impl Pattern {
+    pub const fn new(source: &'static str) -> Self {
+        Pattern {
+            source,
+            compiled: std::sync::OnceLock::new(),
+        }
+    }
+
+    pub fn as_str(&self) -> &'static str {
+        self.source
+    }
+
+    /// A pattern that does not compile (lowering refuses those) matches nothing, so it
+    /// rejects rather than waves values through.
+    pub fn is_match(&self, s: &str) -> bool {
+        self.compiled
+            .get_or_init(|| regex::Regex::new(self.source).ok())
+            .as_ref()
+            .is_some_and(|re| re.is_match(s))
+    }
+}
+
+impl fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Pattern").field(&self.source).finish()
+    }
+}
+
+/// The shape of an IANA time zone identifier (`Europe/Paris`, `UTC`, `Etc/GMT+5`), checked
+/// by both `validate()` and the schemas.
+pub static TIME_ZONE: Pattern = Pattern::new(crate::TIMEZONE_PATTERN);
+
+/// The constraint checks, one implementation for typed values (`validate()`) and for JSON
+/// values (the descriptor walk). Each pushes an issue at `loc` when it fails.
+pub mod check {
+    use super::{Issue, IssueKind, LocPart, Pattern};
+
+    fn push(out: &mut Vec<Issue>, loc: &[LocPart], kind: IssueKind, msg: String) {
+        out.push(Issue::new(loc, kind, msg));
+    }
+
+    pub fn minimum(v: f64, min: f64, loc: &[LocPart], out: &mut Vec<Issue>) {
+        if v < min {
+            let msg = format!("Input should be greater than or equal to {min}");
+            push(out, loc, IssueKind::GreaterThanEqual, msg);
+        }
+    }
+
+    pub fn maximum(v: f64, max: f64, loc: &[LocPart], out: &mut Vec<Issue>) {
+        if v > max {
+            let msg = format!("Input should be less than or equal to {max}");
+            push(out, loc, IssueKind::LessThanEqual, msg);
+        }
+    }
+
+    /// Lengths count characters (Unicode scalar values), as JSON Schema does.
+    pub fn min_length(s: &str, min: usize, loc: &[LocPart], out: &mut Vec<Issue>) {
+        if s.chars().count() < min {
+            let msg = format!("String should have at least {min} characters");
+            push(out, loc, IssueKind::StringTooShort, msg);
+        }
+    }
+
+    pub fn max_length(s: &str, max: usize, loc: &[LocPart], out: &mut Vec<Issue>) {
+        // A string of at most `max` bytes has at most `max` characters: skip the count.
+        if s.len() > max && s.chars().count() > max {
+            let msg = format!("String should have at most {max} characters");
+            push(out, loc, IssueKind::StringTooLong, msg);
+        }
+    }
+
+    pub fn min_items(len: usize, min: usize, loc: &[LocPart], out: &mut Vec<Issue>) {
+        if len < min {
+            let msg = format!("List should have at least {min} items");
+            push(out, loc, IssueKind::TooShort, msg);
+        }
+    }
+
+    pub fn max_items(len: usize, max: usize, loc: &[LocPart], out: &mut Vec<Issue>) {
+        if len > max {
+            let msg = format!("List should have at most {max} items");
+            push(out, loc, IssueKind::TooLong, msg);
+        }
+    }
+
+    pub fn pattern(s: &str, pattern: &Pattern, loc: &[LocPart], out: &mut Vec<Issue>) {
+        if !pattern.is_match(s) {
+            let msg = format!("String should match pattern '{}'", pattern.as_str());
+            push(out, loc, IssueKind::StringPatternMismatch, msg);
+        }
+    }
+
+    pub fn one_of_numbers(v: f64, allowed: &[f64], loc: &[LocPart], out: &mut Vec<Issue>) {
+        if !allowed.contains(&v) {
+            let names: Vec<String> = allowed.iter().map(f64::to_string).collect();
+            let msg = format!("Input should be {}", join_or(&names));
+            push(out, loc, IssueKind::Literal, msg);
+        }
+    }
+
+    pub fn one_of_strings(v: &str, allowed: &[&str], loc: &[LocPart], out: &mut Vec<Issue>) {
+        if !allowed.contains(&v) {
+            let names: Vec<String> = allowed.iter().map(|s| format!("'{s}'")).collect();
+            let msg = format!("Input should be {}", join_or(&names));
+            push(out, loc, IssueKind::Literal, msg);
+        }
+    }
+
+    pub fn email(s: &str, loc: &[LocPart], out: &mut Vec<Issue>) {
+        if !crate::formats::is_email(s) {
+            let msg = "Input should be a valid e-mail address".to_string();
+            push(out, loc, IssueKind::Email, msg);
+        }
+    }
+
+    pub fn time_zone(s: &str, loc: &[LocPart], out: &mut Vec<Issue>) {
+        if !super::TIME_ZONE.is_match(s) {
+            let msg = "Input should be an IANA time zone identifier".to_string();
+            push(out, loc, IssueKind::TimeZone, msg);
+        }
+    }
+
+    /// A value of a closed set, named by the set's values.
+    pub fn enum_member(v: &str, allowed: &[&str], loc: &[LocPart], out: &mut Vec<Issue>) {
+        if !allowed.contains(&v) {
+            let names: Vec<String> = allowed.iter().map(|s| format!("'{s}'")).collect();
+            let msg = format!("Input should be {}", join_or(&names));
+            push(out, loc, IssueKind::Enum, msg);
+        }
+    }
+
+    /// Of the named inputs, exactly one must be sent. `sent` pairs each name with whether
+    /// it was; the issue is located at `loc` (the inputs' common location).
+    pub fn exactly_one_of(sent: &[(&str, bool)], loc: &[LocPart], out: &mut Vec<Issue>) {
+        let given: Vec<&str> = sent.iter().filter(|(_, s)| *s).map(|(n, _)| *n).collect();
+        if given.len() == 1 {
+            return;
+        }
+        let names: Vec<&str> = sent.iter().map(|(n, _)| *n).collect();
+        let names = names.join(", ");
+        let msg = if given.is_empty() {
+            format!("Exactly one of {names} is required")
+        } else {
+            format!(
+                "Exactly one of {names} may be sent, not {}",
+                given.join(" and ")
+            )
+        };
+        push(out, loc, IssueKind::ExactlyOneOf, msg);
+    }
+
+    pub(crate) fn join_or(items: &[String]) -> String {
+        match items {
+            [] => String::new(),
+            [one] => one.clone(),
+            [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_and_lists_have_distinct_kinds() {
+        let mut out = Vec::new();
+        check::min_length("ab", 3, &[LocPart::key("name")], &mut out);
+        check::min_items(2, 3, &[LocPart::key("tags")], &mut out);
+        let kinds: Vec<IssueKind> = out.iter().map(|i| i.kind).collect();
+        assert_eq!(kinds, [IssueKind::StringTooShort, IssueKind::TooShort]);
+        let json = serde_json::to_value(&out).unwrap();
+        assert_eq!(json[0]["type"], "string_too_short");
+        assert_eq!(json[1]["type"], "too_short");
+    }
+
+    #[test]
+    fn max_length_counts_characters_not_bytes() {
+        let mut out = Vec::new();
+        check::max_length("ééé", 3, &[], &mut out);
+        assert!(out.is_empty());
+        check::max_length("éééé", 3, &[], &mut out);
+        assert_eq!(out[0].kind, IssueKind::StringTooLong);
+    }
+
+    #[test]
+    fn patterns_compile_once_and_broken_ones_match_nothing() {
+        static DIGITS: Pattern = Pattern::new("^[0-9]+$");
+        static BROKEN: Pattern = Pattern::new("([");
+        assert!(DIGITS.is_match("123"));
+        assert!(!DIGITS.is_match("12a"));
+        assert!(!BROKEN.is_match(""));
+    }
+
+    #[test]
+    fn exactly_one_of_names_what_was_sent() {
+        let loc = [LocPart::key("query")];
+        let mut out = Vec::new();
+        check::exactly_one_of(&[("a", false), ("b", false)], &loc, &mut out);
+        check::exactly_one_of(&[("a", true), ("b", true)], &loc, &mut out);
+        check::exactly_one_of(&[("a", true), ("b", false)], &loc, &mut out);
+        let msgs: Vec<&str> = out.iter().map(|i| i.msg.as_str()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "Exactly one of a, b is required",
+                "Exactly one of a, b may be sent, not a and b"
+            ]
+        );
+    }
+
+    #[test]
+    fn json_paths_read_like_jq() {
+        let issue = Issue::new(
+            &[
+                LocPart::key("body"),
+                LocPart::key("items"),
+                LocPart::Index(2),
+            ],
+            IssueKind::Missing,
+            "Field required",
+        );
+        assert_eq!(issue.json_path(), "$.body.items[2]");
+    }
+}

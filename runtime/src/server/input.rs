@@ -1,0 +1,344 @@
+//! Reading a request's inputs into the endpoint's typed input. The happy path deserializes
+//! parameters from their text and the body from its bytes straight into the input type, then
+//! runs its generated `validate()`; only a request that does not deserialize takes the slow
+//! walk over JSON values that names every problem.
+
+use crate::desc::EndpointDesc;
+use crate::issue::{Issue, IssueKind, LocPart};
+use crate::validate::Validate;
+use crate::walk;
+use axum::http::request::Parts;
+use serde::de::value::{
+    BorrowedStrDeserializer, Error as DeError, MapDeserializer, SeqDeserializer,
+};
+use serde::de::{Deserializer, Error as _, IntoDeserializer, Unexpected, Visitor};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+/// The raw inputs of one request: each parameter's occurrences as text, and the body.
+pub struct RawInputs<'a> {
+    params: Vec<(&'static str, Vec<&'a str>)>,
+    /// `None` when the request has no body, or only white space.
+    body: Option<&'a [u8]>,
+}
+
+impl<'a> RawInputs<'a> {
+    /// Gathers the inputs an endpoint declares from the matched path, the query pairs, the
+    /// headers and the body.
+    pub fn gather<A, G>(
+        endpoint: &EndpointDesc<A, G>,
+        path: &'a [(&'a str, &'a str)],
+        query: &'a [(Cow<'a, str>, Cow<'a, str>)],
+        parts: &'a Parts,
+        body: Option<&'a [u8]>,
+    ) -> Self {
+        use crate::desc::Location;
+        let params = endpoint
+            .params
+            .iter()
+            .map(|p| {
+                let name = p.field.name;
+                let raws: Vec<&'a str> = match p.location {
+                    Location::Path => path
+                        .iter()
+                        .filter(|(k, _)| *k == name)
+                        .map(|(_, v)| *v)
+                        .collect(),
+                    Location::Query => query
+                        .iter()
+                        .filter(|(k, _)| k == name)
+                        .map(|(_, v)| v.as_ref())
+                        .collect(),
+                    Location::Header => parts
+                        .headers
+                        .get_all(name)
+                        .iter()
+                        .filter_map(|v| v.to_str().ok())
+                        .collect(),
+                };
+                (name, raws)
+            })
+            .collect();
+        let body = body.filter(|b| !b.iter().all(u8::is_ascii_whitespace));
+        RawInputs { params, body }
+    }
+
+    /// The typed input, or the serde error that stopped it.
+    pub fn deserialize<I: serde::de::DeserializeOwned>(&self) -> Result<I, DeError> {
+        let entries = self
+            .params
+            .iter()
+            .filter(|(_, raws)| !raws.is_empty())
+            .map(|(name, raws)| (*name, InputValue::Text(raws)))
+            .chain(self.body.map(|b| ("body", InputValue::Body(b))));
+        I::deserialize(MapDeserializer::new(entries))
+    }
+
+    /// Every problem of inputs that did not deserialize, found by walking the endpoint's
+    /// descriptors over them as JSON values.
+    pub fn explain<A, G>(&self, endpoint: &EndpointDesc<A, G>) -> Vec<Issue> {
+        let mut inputs = Map::new();
+        let mut issues = Vec::new();
+        for (p, (_, raws)) in endpoint.params.iter().zip(&self.params) {
+            if raws.is_empty() {
+                continue;
+            }
+            let loc = [
+                LocPart::key(p.location.as_str()),
+                LocPart::key(p.field.name),
+            ];
+            match walk::coerce_param(&p.field.ty, raws, &loc) {
+                Ok(v) => drop(inputs.insert(p.field.name.to_string(), v)),
+                Err(issue) => issues.push(issue),
+            }
+        }
+        let mut parse_failed = false;
+        if let Some(bytes) = self.body {
+            match serde_json::from_slice::<Value>(bytes) {
+                Ok(v) => drop(inputs.insert("body".to_string(), v)),
+                Err(e) => {
+                    parse_failed = true;
+                    issues.push(json_error(bytes, &e));
+                }
+            }
+        }
+        let checked = walk::check_inputs(endpoint, &inputs, self.body.is_some());
+        // A body that does not parse has been reported; do not also call it missing.
+        let body_loc = [LocPart::key("body")];
+        issues.extend(
+            checked
+                .into_iter()
+                .filter(|i| !(parse_failed && i.loc == body_loc)),
+        );
+        issues
+    }
+}
+
+/// Reads the typed input of a request, or every problem with it.
+pub fn read<I, A, G>(endpoint: &EndpointDesc<A, G>, raw: &RawInputs<'_>) -> Result<I, Vec<Issue>>
+where
+    I: serde::de::DeserializeOwned + Validate,
+{
+    match raw.deserialize::<I>() {
+        Ok(input) => input.validate().map(|()| input),
+        Err(e) => {
+            let issues = raw.explain(endpoint);
+            if issues.is_empty() {
+                // The descriptors and the types disagree: still the caller's input, still 422.
+                let loc: &[LocPart] = if raw.body.is_some() {
+                    &[LocPart::key("body")]
+                } else {
+                    &[]
+                };
+                Err(vec![Issue::new(loc, IssueKind::Value, e.to_string())])
+            } else {
+                Err(issues)
+            }
+        }
+    }
+}
+
+/// A JSON syntax error, located by character offset.
+fn json_error(bytes: &[u8], e: &serde_json::Error) -> Issue {
+    let text = String::from_utf8_lossy(bytes);
+    let offset: usize = text
+        .lines()
+        .take(e.line().saturating_sub(1))
+        .map(|l| l.chars().count() + 1)
+        .sum::<usize>()
+        + e.column().saturating_sub(1);
+    Issue::new(
+        &[LocPart::key("body"), LocPart::Index(offset)],
+        IssueKind::JsonInvalid,
+        format!("JSON decode error: {e}"),
+    )
+}
+
+/// One input of the map the typed input deserializes from.
+enum InputValue<'de> {
+    Text(&'de [&'de str]),
+    Body(&'de [u8]),
+}
+
+impl<'de> IntoDeserializer<'de, DeError> for InputValue<'de> {
+    type Deserializer = Self;
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+/// Each method goes to the text reader or to serde_json over the body bytes.
+macro_rules! dispatch {
+    ($($method:ident($($arg:ident: $ty:ty),*)),* $(,)?) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, DeError> {
+            match self {
+                InputValue::Text(raws) => Text(raws).$method($($arg,)* visitor),
+                InputValue::Body(bytes) => from_body(bytes, |de| de.$method($($arg,)* visitor)),
+            }
+        }
+    )*};
+}
+
+impl<'de> Deserializer<'de> for InputValue<'de> {
+    type Error = DeError;
+    dispatch!(
+        deserialize_any(), deserialize_bool(), deserialize_i8(), deserialize_i16(),
+        deserialize_i32(), deserialize_i64(), deserialize_u8(), deserialize_u16(),
+        deserialize_u32(), deserialize_u64(), deserialize_f32(), deserialize_f64(),
+        deserialize_char(), deserialize_str(), deserialize_string(), deserialize_bytes(),
+        deserialize_byte_buf(), deserialize_option(), deserialize_unit(),
+        deserialize_unit_struct(name: &'static str),
+        deserialize_newtype_struct(name: &'static str), deserialize_seq(),
+        deserialize_tuple(len: usize),
+        deserialize_tuple_struct(name: &'static str, len: usize), deserialize_map(),
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]),
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]),
+        deserialize_identifier(), deserialize_ignored_any(),
+    );
+}
+
+/// Runs serde_json over the whole body, trailing characters included.
+fn from_body<'de, T>(
+    bytes: &'de [u8],
+    read: impl FnOnce(
+        &mut serde_json::Deserializer<serde_json::de::SliceRead<'de>>,
+    ) -> Result<T, serde_json::Error>,
+) -> Result<T, DeError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = read(&mut de).map_err(DeError::custom)?;
+    de.end().map_err(DeError::custom)?;
+    Ok(value)
+}
+
+/// A parameter as text: each occurrence for a list, the last one for anything else; numbers
+/// and booleans parse from it as the type asks.
+#[derive(Clone, Copy)]
+struct Text<'de>(&'de [&'de str]);
+
+impl<'de> Text<'de> {
+    fn last(self) -> &'de str {
+        self.0.last().copied().unwrap_or_default()
+    }
+
+    fn invalid<V: Visitor<'de>>(self, visitor: &V) -> DeError {
+        DeError::invalid_value(Unexpected::Str(self.last()), visitor)
+    }
+}
+
+impl<'de> IntoDeserializer<'de, DeError> for Text<'de> {
+    type Deserializer = Self;
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+macro_rules! text_ints {
+    ($($method:ident: $parse:ty => $visit:ident),* $(,)?) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+            match self.last().parse::<$parse>() {
+                Ok(n) => visitor.$visit(n),
+                Err(_) => Err(self.invalid(&visitor)),
+            }
+        }
+    )*};
+}
+
+impl<'de> Deserializer<'de> for Text<'de> {
+    type Error = DeError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        visitor.visit_borrowed_str(self.last())
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match crate::text::parse_bool(self.last()) {
+            Some(b) => visitor.visit_bool(b),
+            None => Err(self.invalid(&visitor)),
+        }
+    }
+
+    text_ints!(
+        deserialize_i8: i64 => visit_i64, deserialize_i16: i64 => visit_i64,
+        deserialize_i32: i64 => visit_i64, deserialize_i64: i64 => visit_i64,
+        deserialize_u8: u64 => visit_u64, deserialize_u16: u64 => visit_u64,
+        deserialize_u32: u64 => visit_u64, deserialize_u64: u64 => visit_u64,
+    );
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_f64(visitor)
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match crate::text::parse_number(self.last()) {
+            Some(n) => visitor.visit_f64(n),
+            None => Err(self.invalid(&visitor)),
+        }
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        visitor.visit_borrowed_bytes(self.last().as_bytes())
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_bytes(visitor)
+    }
+
+    /// A parameter that is there has a value: absence is the map entry's.
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        let items = self.0.iter().map(|raw| Text(std::slice::from_ref(raw)));
+        visitor.visit_seq(SeqDeserializer::new(items))
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        Err(DeError::invalid_type(
+            Unexpected::Str(self.last()),
+            &visitor,
+        ))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.deserialize_map(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        visitor.visit_enum(BorrowedStrDeserializer::<DeError>::new(self.last()))
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        visitor.visit_unit()
+    }
+
+    serde::forward_to_deserialize_any! {
+        i128 u128 char str string unit unit_struct tuple_struct identifier
+    }
+}

@@ -1,0 +1,185 @@
+//! What a generated router needs beyond axum: the request pipeline (credentials, gates, typed
+//! inputs with every problem reported at once), and JSON bodies on every error.
+
+// The errors here are HTTP responses on their way out to the caller; boxing them would only
+// add an allocation to every rejected request.
+#![allow(clippy::result_large_err)]
+
+pub use axum;
+
+mod input;
+mod pipeline;
+
+pub use pipeline::{ContextOf, PathParams, Service, serve};
+
+use crate::issue::Issue;
+use axum::extract::Request;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::sync::atomic::{AtomicU64, Ordering};
+use tracing::Instrument;
+
+/// Settings of a generated router.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Larger request bodies are refused with 413 before they are parsed.
+    pub body_limit: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            body_limit: 16 * 1024 * 1024,
+        }
+    }
+}
+
+/// Why a credential was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AuthError {
+    /// Not a credential the service knows: 401.
+    Unknown,
+    /// A valid credential of another kind (a management key in the team key header): 403.
+    WrongKind,
+}
+
+/// Who is calling, and which request this is.
+#[derive(Clone, Debug)]
+pub struct Context<P, A> {
+    pub request_id: String,
+    /// The principal of the required credential; `None` only on public endpoints.
+    pub principal: Option<P>,
+    /// Principals of optional credentials also presented, by scheme.
+    pub also: Vec<(A, P)>,
+}
+
+impl<P, A: PartialEq> Context<P, A> {
+    /// The principal of an optional credential of `scheme`, when one was presented.
+    pub fn also_as(&self, scheme: A) -> Option<&P> {
+        self.also.iter().find(|(s, _)| *s == scheme).map(|(_, p)| p)
+    }
+}
+
+/// `{"detail": …}` with a status: the shape of every error the service returns.
+pub fn error(status: StatusCode, detail: impl Serialize) -> Response {
+    json(status, &json!({ "detail": detail }))
+}
+
+/// 422 with one item per problem.
+pub fn validation_error(issues: Vec<Issue>) -> Response {
+    error(StatusCode::UNPROCESSABLE_ENTITY, issues)
+}
+
+pub fn json<T: Serialize + ?Sized>(status: StatusCode, body: &T) -> Response {
+    match serde_json::to_vec(body) {
+        Ok(bytes) => (
+            status,
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            bytes,
+        )
+            .into_response(),
+        Err(e) => error_text(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &format!("response did not serialize: {e}"),
+        ),
+    }
+}
+
+/// A JSON body with a status the spec declares.
+pub fn json_status<T: Serialize + ?Sized>(status: u16, body: &T) -> Response {
+    json(
+        StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+        body,
+    )
+}
+
+fn error_text(status: StatusCode, detail: &str) -> Response {
+    let body = format!("{{\"detail\":{}}}", Value::String(detail.to_string()));
+    (
+        status,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response()
+}
+
+/// A response of a declared status without a body.
+pub fn empty(status: u16) -> Response {
+    StatusCode::from_u16(status)
+        .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+        .into_response()
+}
+
+/// Fallback for unknown routes.
+pub async fn not_found(request: Request) -> Response {
+    error(
+        StatusCode::NOT_FOUND,
+        format!("No route for {} {}", request.method(), request.uri().path()),
+    )
+}
+
+/// Fallback for a known path with a method it does not serve.
+pub async fn method_not_allowed(request: Request) -> Response {
+    error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!(
+            "Method {} is not allowed on {}",
+            request.method(),
+            request.uri().path()
+        ),
+    )
+}
+
+/// The id of the request being served.
+#[derive(Clone, Debug)]
+pub struct RequestId(pub String);
+
+/// Middleware: gives each request an id (the caller's `x-request-id` when it is sane), runs
+/// it in a tracing span carrying that id, and echoes the id on the response.
+pub async fn request_context(mut request: Request, next: Next) -> Response {
+    let id = request
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| !v.is_empty() && v.len() <= 128 && v.bytes().all(|b| b.is_ascii_graphic()))
+        .map(str::to_string)
+        .unwrap_or_else(next_request_id);
+    let span = tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id = %id);
+    request.extensions_mut().insert(RequestId(id.clone()));
+    let mut response = next.run(request).instrument(span).await;
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        response.headers_mut().insert("x-request-id", value);
+    }
+    response
+}
+
+/// A process-unique id: a random prefix fixed at start, then a counter. Cheaper than a
+/// random id per request, and as unique within a process's logs.
+fn next_request_id() -> String {
+    static PREFIX: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| uuid::Uuid::new_v4().simple().to_string()[..12].to_string());
+    static COUNTER: AtomicU64 = AtomicU64::new(1);
+    format!(
+        "{}-{:08x}",
+        *PREFIX,
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// The request id a middleware stored, or a fresh one when the router runs without it.
+pub fn request_id(parts: &axum::http::request::Parts) -> String {
+    parts
+        .extensions
+        .get::<RequestId>()
+        .map(|r| r.0.clone())
+        .unwrap_or_else(next_request_id)
+}

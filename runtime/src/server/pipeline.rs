@@ -1,0 +1,195 @@
+//! Every endpoint's request up to the trait call, the same for any spec: credentials and
+//! gates, then the typed input (or one 422 naming every problem), then the method.
+
+use super::{AuthError, Config, Context, error, validation_error};
+use crate::desc::{EndpointDesc, Gate, Scheme};
+use crate::validate::Validate;
+use axum::extract::{RawPathParams, Request, rejection::RawPathParamsRejection};
+use axum::http::{HeaderMap, StatusCode, header, request::Parts};
+use axum::response::{IntoResponse, Response};
+use std::future::Future;
+
+/// What the pipeline needs of a service: its credentials and its gates. The generated
+/// router implements it over the generated server trait.
+pub trait Service: Send + Sync + 'static {
+    /// What an accepted credential identifies.
+    type Principal: Clone + Send + Sync + 'static;
+    type Scheme: Scheme;
+    type Gate: Gate;
+
+    fn authenticate(
+        &self,
+        scheme: Self::Scheme,
+        credential: &str,
+    ) -> impl Future<Output = Result<Self::Principal, AuthError>> + Send;
+
+    fn gate_open(
+        &self,
+        principal: Option<&Self::Principal>,
+        gate: Self::Gate,
+    ) -> impl Future<Output = bool> + Send;
+}
+
+/// The matched path's parameters as axum extracts them.
+pub type PathParams = Result<RawPathParams, RawPathParamsRejection>;
+
+/// The context of an endpoint whose service is `S`.
+pub type ContextOf<S> = Context<<S as Service>::Principal, <S as Service>::Scheme>;
+
+/// Serves one request: authenticate, check gates, read the typed input, call.
+pub async fn serve<S, I, R, F, Fut>(
+    service: &S,
+    config: &Config,
+    endpoint: &'static EndpointDesc<S::Scheme, S::Gate>,
+    path: PathParams,
+    request: Request,
+    call: F,
+) -> Response
+where
+    S: Service,
+    I: serde::de::DeserializeOwned + Validate,
+    R: IntoResponse,
+    F: FnOnce(ContextOf<S>, I) -> Fut,
+    Fut: Future<Output = R>,
+{
+    // The body is Send but not Sync: only the parts are borrowed across awaits.
+    let (parts, body) = request.into_parts();
+    let ctx = match begin(service, endpoint, &parts).await {
+        Ok(ctx) => ctx,
+        Err(response) => return response,
+    };
+    let path = match path {
+        Ok(params) => params,
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("Invalid path: {e}")),
+    };
+    let path: Vec<(&str, &str)> = path.iter().collect();
+    let query: Vec<_> = parts
+        .uri
+        .query()
+        .map(|q| form_urlencoded::parse(q.as_bytes()).collect())
+        .unwrap_or_default();
+    let bytes = match endpoint.body {
+        Some(_) => match read_body(&parts.headers, body, config.body_limit).await {
+            Ok(bytes) => Some(bytes),
+            Err(response) => return response,
+        },
+        None => None,
+    };
+    let raw = super::input::RawInputs::gather(endpoint, &path, &query, &parts, bytes.as_deref());
+    match super::input::read::<I, _, _>(endpoint, &raw) {
+        Ok(input) => call(ctx, input).await.into_response(),
+        Err(issues) => validation_error(issues),
+    }
+}
+
+/// Authentication and gates, before any input is read.
+async fn begin<S: Service>(
+    service: &S,
+    endpoint: &EndpointDesc<S::Scheme, S::Gate>,
+    parts: &Parts,
+) -> Result<ContextOf<S>, Response> {
+    let mut ctx = Context {
+        request_id: super::request_id(parts),
+        principal: None,
+        also: Vec::new(),
+    };
+    for p in presented_credentials(endpoint, &parts.headers)? {
+        let scheme = p.scheme.primary();
+        match service.authenticate(scheme, p.credential).await {
+            Ok(principal) if p.required => ctx.principal = Some(principal),
+            Ok(principal) => ctx.also.push((scheme, principal)),
+            Err(e) => return Err(auth_failure(p.scheme, e)),
+        }
+    }
+    for &gate in endpoint.gates {
+        if !service.gate_open(ctx.principal.as_ref(), gate).await {
+            return Err(error(StatusCode::FORBIDDEN, gate.refusal()));
+        }
+    }
+    Ok(ctx)
+}
+
+/// A credential found in a request's headers.
+#[derive(Debug)]
+struct Presented<'a, A> {
+    scheme: A,
+    credential: &'a str,
+    required: bool,
+}
+
+/// The credentials a request presents for an endpoint, or the 401 for a missing one.
+fn presented_credentials<'a, A: Scheme, G>(
+    endpoint: &EndpointDesc<A, G>,
+    headers: &'a HeaderMap,
+) -> Result<Vec<Presented<'a, A>>, Response> {
+    let read = |scheme: A, required: bool| {
+        let value = headers.get(scheme.header())?.to_str().ok()?.trim();
+        (!value.is_empty()).then_some(Presented {
+            scheme,
+            credential: value,
+            required,
+        })
+    };
+    let mut out = Vec::new();
+    if !endpoint.public {
+        match endpoint.auth_any_of.iter().find_map(|&s| read(s, true)) {
+            Some(p) => out.push(p),
+            None => {
+                let names: Vec<&str> = endpoint.auth_any_of.iter().map(|s| s.header()).collect();
+                let detail = format!(
+                    "Missing credentials: send the {} header",
+                    names.join(" or ")
+                );
+                return Err(error(StatusCode::UNAUTHORIZED, detail));
+            }
+        }
+    }
+    out.extend(
+        endpoint
+            .auth_optional
+            .iter()
+            .filter_map(|&s| read(s, false)),
+    );
+    Ok(out)
+}
+
+/// The response to a refused credential.
+fn auth_failure<A: Scheme>(scheme: A, e: AuthError) -> Response {
+    let header = scheme.header();
+    match e {
+        AuthError::Unknown => error(
+            StatusCode::UNAUTHORIZED,
+            format!("Invalid credentials in the {header} header"),
+        ),
+        AuthError::WrongKind => error(
+            StatusCode::FORBIDDEN,
+            format!(
+                "The credential in the {header} header is of another kind and is not accepted here"
+            ),
+        ),
+    }
+}
+
+async fn read_body(
+    headers: &HeaderMap,
+    body: axum::body::Body,
+    limit: usize,
+) -> Result<axum::body::Bytes, Response> {
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(too_large(limit));
+    }
+    axum::body::to_bytes(body, limit)
+        .await
+        .map_err(|_| too_large(limit))
+}
+
+fn too_large(limit: usize) -> Response {
+    error(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("Request body is larger than {limit} bytes"),
+    )
+}

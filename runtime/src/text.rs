@@ -1,0 +1,16 @@
+//! How parameters read from text: one place, so the typed reader and the walk that
+//! explains a rejection agree.
+
+/// `true`/`false` and the spellings form and query strings use for them.
+pub fn parse_bool(raw: &str) -> Option<bool> {
+    match raw.to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Some(true),
+        "false" | "0" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+/// A finite number: JSON has no `NaN` or infinities.
+pub fn parse_number(raw: &str) -> Option<f64> {
+    raw.parse::<f64>().ok().filter(|f| f.is_finite())
+}

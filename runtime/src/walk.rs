@@ -1,0 +1,400 @@
+//! The exhaustive walk of a rejected request: serde stops at the first error, a 422 must name
+//! all of them. The router runs this only after typed deserialization failed, over the
+//! request's inputs gathered as JSON values; the constraint checks are the same functions
+//! the generated `validate()` calls.
+
+use crate::desc::{Constraints, EndpointDesc, EnumDesc, FieldDesc, Presence, TypeDesc};
+use crate::issue::{Issue, IssueKind, LocPart, check};
+use serde_json::Value;
+
+/// Checks a field of an object: presence, null, then the value.
+pub fn check_field(
+    field: &FieldDesc,
+    value: Option<&Value>,
+    loc: &mut Vec<LocPart>,
+    issues: &mut Vec<Issue>,
+) {
+    loc.push(LocPart::key(field.name));
+    match value {
+        None => {
+            let required = matches!(field.presence, Presence::Required | Presence::Nullable);
+            if required && !field.has_default {
+                issues.push(Issue::new(loc, IssueKind::Missing, "Field required"));
+            }
+        }
+        Some(Value::Null) => {
+            let nullable = matches!(
+                field.presence,
+                Presence::Nullable | Presence::OptionalNullable
+            );
+            if !nullable && !accepts_null(&field.ty) {
+                let msg = "Input should not be null";
+                issues.push(Issue::new(loc, IssueKind::NullNotAllowed, msg));
+            }
+        }
+        Some(v) => check_value(&field.ty, &field.constraints, field.format, v, loc, issues),
+    }
+    loc.pop();
+}
+
+fn accepts_null(ty: &TypeDesc) -> bool {
+    matches!(ty, TypeDesc::Any | TypeDesc::NotShown)
+}
+
+/// Checks a present, non-null value against its type and constraints.
+pub fn check_value(
+    ty: &TypeDesc,
+    c: &Constraints,
+    format: bool,
+    v: &Value,
+    loc: &mut Vec<LocPart>,
+    issues: &mut Vec<Issue>,
+) {
+    let before = issues.len();
+    match ty {
+        TypeDesc::Any | TypeDesc::NotShown => {}
+        TypeDesc::Bool => expect(v.is_boolean(), IssueKind::BoolType, loc, issues),
+        // As serde reads an i64: `5.0` and values beyond its range are no integer of the field.
+        TypeDesc::Int => expect(v.is_i64(), IssueKind::IntType, loc, issues),
+        TypeDesc::Number => expect(v.is_number(), IssueKind::FloatType, loc, issues),
+        TypeDesc::Object => expect(v.is_object(), IssueKind::DictType, loc, issues),
+        TypeDesc::String | TypeDesc::Uri => {
+            expect(v.is_string(), IssueKind::StringType, loc, issues)
+        }
+        TypeDesc::Uuid
+        | TypeDesc::Date
+        | TypeDesc::DateTime
+        | TypeDesc::Email
+        | TypeDesc::TimeZone => match v.as_str() {
+            None => expect(false, IssueKind::StringType, loc, issues),
+            Some(s) if format || matches!(ty, TypeDesc::TimeZone) => {
+                check_format(ty, s, loc, issues)
+            }
+            Some(_) => {}
+        },
+        TypeDesc::Enum(e) => check_enum(e, v, loc, issues),
+        TypeDesc::Model(m) => match v.as_object() {
+            None => issues.push(Issue::new(
+                loc,
+                IssueKind::ModelType,
+                format!("Input should be an object ({})", m.name),
+            )),
+            Some(obj) => {
+                for field in m.fields {
+                    check_field(field, obj.get(field.name), loc, issues);
+                }
+            }
+        },
+        TypeDesc::List(inner) => match v.as_array() {
+            None => expect(false, IssueKind::ListType, loc, issues),
+            Some(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    loc.push(LocPart::Index(i));
+                    if item.is_null() && !accepts_null(inner) {
+                        let msg = "Input should not be null";
+                        issues.push(Issue::new(loc, IssueKind::NullNotAllowed, msg));
+                    } else {
+                        check_value(inner, &Constraints::NONE, format, item, loc, issues);
+                    }
+                    loc.pop();
+                }
+            }
+        },
+        TypeDesc::Union(alternatives) => {
+            let fits = alternatives.iter().any(|alt| {
+                let mut scratch = Vec::new();
+                let mut at = loc.clone();
+                check_value(alt, &Constraints::NONE, format, v, &mut at, &mut scratch);
+                scratch.is_empty()
+            });
+            expect(fits, IssueKind::UnionType, loc, issues);
+        }
+    }
+    if issues.len() == before {
+        check_constraints(c, v, loc, issues);
+    }
+}
+
+/// The message of a type mismatch.
+fn type_message(kind: IssueKind) -> &'static str {
+    match kind {
+        IssueKind::BoolType => "Input should be a valid boolean",
+        IssueKind::IntType => "Input should be a valid integer",
+        IssueKind::FloatType => "Input should be a valid number",
+        IssueKind::DictType => "Input should be a valid object",
+        IssueKind::StringType => "Input should be a valid string",
+        IssueKind::ListType => "Input should be a valid list",
+        IssueKind::UnionType => "Input matches none of the allowed types",
+        _ => "Input is not valid",
+    }
+}
+
+fn expect(ok: bool, kind: IssueKind, loc: &[LocPart], issues: &mut Vec<Issue>) {
+    if !ok {
+        issues.push(Issue::new(loc, kind, type_message(kind)));
+    }
+}
+
+fn check_format(ty: &TypeDesc, s: &str, loc: &[LocPart], issues: &mut Vec<Issue>) {
+    let (ok, kind, msg) = match ty {
+        TypeDesc::Uuid => (
+            s.parse::<crate::Uuid>().is_ok(),
+            IssueKind::UuidParsing,
+            "Input should be a valid UUID",
+        ),
+        TypeDesc::Date => (
+            s.parse::<crate::Date>().is_ok(),
+            IssueKind::DateParsing,
+            "Input should be a valid date (YYYY-MM-DD)",
+        ),
+        TypeDesc::DateTime => (
+            s.parse::<crate::DateTime>().is_ok(),
+            IssueKind::DatetimeParsing,
+            "Input should be a valid RFC 3339 date-time",
+        ),
+        TypeDesc::Email => return check::email(s, loc, issues),
+        TypeDesc::TimeZone => return check::time_zone(s, loc, issues),
+        _ => return,
+    };
+    if !ok {
+        issues.push(Issue::new(loc, kind, msg));
+    }
+}
+
+fn check_enum(e: &EnumDesc, v: &Value, loc: &[LocPart], issues: &mut Vec<Issue>) {
+    match (e.int, v) {
+        (true, Value::Number(n)) if n.is_i64() => {
+            if !e.open {
+                check::enum_member(&n.to_string(), e.values, loc, issues);
+            }
+        }
+        (false, Value::String(s)) => {
+            if !e.open {
+                check::enum_member(s, e.values, loc, issues);
+            }
+        }
+        (true, _) => expect(false, IssueKind::IntType, loc, issues),
+        (false, _) => expect(false, IssueKind::StringType, loc, issues),
+    }
+}
+
+fn check_constraints(c: &Constraints, v: &Value, loc: &[LocPart], issues: &mut Vec<Issue>) {
+    if let Some(n) = v.as_f64().filter(|_| v.is_number()) {
+        if let Some(min) = c.minimum {
+            check::minimum(n, min, loc, issues);
+        }
+        if let Some(max) = c.maximum {
+            check::maximum(n, max, loc, issues);
+        }
+        if !c.one_of_numbers.is_empty() {
+            check::one_of_numbers(n, c.one_of_numbers, loc, issues);
+        }
+    }
+    if let Some(s) = v.as_str() {
+        if let Some(min) = c.min_length {
+            check::min_length(s, min, loc, issues);
+        }
+        if let Some(max) = c.max_length {
+            check::max_length(s, max, loc, issues);
+        }
+        if let Some(p) = c.pattern {
+            check::pattern(s, p, loc, issues);
+        }
+        if !c.one_of_strings.is_empty() {
+            check::one_of_strings(s, c.one_of_strings, loc, issues);
+        }
+    }
+    if let Some(items) = v.as_array() {
+        if let Some(min) = c.min_items {
+            check::min_items(items.len(), min, loc, issues);
+        }
+        if let Some(max) = c.max_items {
+            check::max_items(items.len(), max, loc, issues);
+        }
+    }
+}
+
+/// Turns the raw text of a path, query or header parameter into the JSON value its type
+/// reads, or an issue. Lists take every occurrence; other types the last one.
+pub fn coerce_param(ty: &TypeDesc, raws: &[&str], loc: &[LocPart]) -> Result<Value, Issue> {
+    match ty {
+        TypeDesc::List(inner) => raws
+            .iter()
+            .enumerate()
+            .map(|(i, raw)| {
+                let mut item_loc = loc.to_vec();
+                item_loc.push(LocPart::Index(i));
+                coerce_scalar(inner, raw, &item_loc)
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array),
+        _ => coerce_scalar(ty, raws.last().copied().unwrap_or_default(), loc),
+    }
+}
+
+fn coerce_scalar(ty: &TypeDesc, raw: &str, loc: &[LocPart]) -> Result<Value, Issue> {
+    let int = || {
+        raw.parse::<i64>().map(Value::from).map_err(|_| {
+            let msg = "Input should be a valid integer, unable to parse string as an integer";
+            Issue::new(loc, IssueKind::IntParsing, msg)
+        })
+    };
+    match ty {
+        TypeDesc::Int => int(),
+        TypeDesc::Enum(e) if e.int => int(),
+        TypeDesc::Number => crate::text::parse_number(raw)
+            .map(Value::from)
+            .ok_or_else(|| {
+                let msg = "Input should be a valid number, unable to parse string as a number";
+                Issue::new(loc, IssueKind::FloatParsing, msg)
+            }),
+        TypeDesc::Bool => crate::text::parse_bool(raw)
+            .map(Value::Bool)
+            .ok_or_else(|| {
+                let msg = "Input should be a valid boolean, unable to interpret input";
+                Issue::new(loc, IssueKind::BoolParsing, msg)
+            }),
+        _ => Ok(Value::String(raw.to_string())),
+    }
+}
+
+/// Checks a request's inputs, gathered as `{param: value, …, "body": value}` with values
+/// already coerced from text; every problem is returned.
+pub fn check_inputs<A, G>(
+    endpoint: &EndpointDesc<A, G>,
+    inputs: &serde_json::Map<String, Value>,
+    body_present: bool,
+) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    let mut loc = Vec::new();
+    for p in endpoint.params {
+        loc.push(LocPart::key(p.location.as_str()));
+        check_field(&p.field, inputs.get(p.field.name), &mut loc, &mut issues);
+        loc.pop();
+    }
+    for group in endpoint.exactly_one_of {
+        let sent: Vec<(&str, bool)> = group
+            .iter()
+            .map(|n| (*n, inputs.contains_key(*n)))
+            .collect();
+        let at = [LocPart::key(endpoint.location_of(group[0]))];
+        check::exactly_one_of(&sent, &at, &mut issues);
+    }
+    if let Some(ty) = endpoint.body {
+        loc.push(LocPart::key("body"));
+        match inputs.get("body") {
+            Some(v) if body_present => {
+                check_value(ty, &Constraints::NONE, true, v, &mut loc, &mut issues)
+            }
+            _ => issues.push(Issue::new(&loc, IssueKind::Missing, "Field required")),
+        }
+        loc.pop();
+    }
+    issues
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    static PET: crate::desc::ModelDesc = crate::desc::ModelDesc {
+        name: "Pet",
+        fields: &[
+            FieldDesc {
+                name: "name",
+                ty: TypeDesc::String,
+                presence: Presence::Required,
+                has_default: false,
+                format: true,
+                constraints: Constraints {
+                    max_length: Some(3),
+                    ..Constraints::NONE
+                },
+            },
+            FieldDesc {
+                name: "tags",
+                ty: TypeDesc::List(&TypeDesc::Uuid),
+                presence: Presence::OptionalNullable,
+                has_default: false,
+                format: true,
+                constraints: Constraints {
+                    min_items: Some(1),
+                    ..Constraints::NONE
+                },
+            },
+            FieldDesc {
+                name: "kind",
+                ty: TypeDesc::Enum(&EnumDesc {
+                    name: "Kind",
+                    values: &["cat", "dog"],
+                    open: false,
+                    int: false,
+                }),
+                presence: Presence::Optional,
+                has_default: false,
+                format: true,
+                constraints: Constraints::NONE,
+            },
+        ],
+    };
+
+    #[test]
+    fn every_problem_is_reported_with_its_location() {
+        let mut issues = Vec::new();
+        let value = json!({"name": "Rexy", "tags": ["nope"], "kind": null});
+        check_value(
+            &TypeDesc::Model(&PET),
+            &Constraints::NONE,
+            true,
+            &value,
+            &mut vec![LocPart::key("body")],
+            &mut issues,
+        );
+        let found: Vec<(String, IssueKind)> = issues
+            .iter()
+            .map(|i| (serde_json::to_string(&i.loc).unwrap(), i.kind))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (r#"["body","name"]"#.to_string(), IssueKind::StringTooLong),
+                (r#"["body","tags",0]"#.to_string(), IssueKind::UuidParsing),
+                (r#"["body","kind"]"#.to_string(), IssueKind::NullNotAllowed),
+            ]
+        );
+    }
+
+    #[test]
+    fn closed_enums_name_the_allowed_values() {
+        let mut issues = Vec::new();
+        let e = EnumDesc {
+            name: "Region",
+            values: &["us", "eu"],
+            open: false,
+            int: false,
+        };
+        let loc = [LocPart::key("query"), LocPart::key("region")];
+        check_enum(&e, &json!("apac"), &loc, &mut issues);
+        assert_eq!(issues[0].msg, "Input should be 'us' or 'eu'");
+        assert_eq!(issues[0].kind, IssueKind::Enum);
+    }
+
+    #[test]
+    fn params_coerce_from_text() {
+        let loc = [LocPart::key("query"), LocPart::key("x")];
+        assert_eq!(
+            coerce_param(&TypeDesc::Number, &["7.5"], &loc).unwrap(),
+            json!(7.5)
+        );
+        assert_eq!(
+            coerce_param(&TypeDesc::List(&TypeDesc::Int), &["1", "2"], &loc).unwrap(),
+            json!([1, 2])
+        );
+        assert_eq!(
+            coerce_param(&TypeDesc::Int, &["x"], &loc).unwrap_err().kind,
+            IssueKind::IntParsing
+        );
+        assert!(coerce_param(&TypeDesc::Number, &["NaN"], &loc).is_err());
+    }
+}
