@@ -1290,6 +1290,5 @@ fn finish<S: HealthDataServer>(
     routes
         .fallback(rt::server::not_found)
         .method_not_allowed_fallback(rt::server::method_not_allowed)
-        .layer(axum::middleware::from_fn(rt::server::request_context))
         .with_state(Arc::new(App { service, config }))
 }

@@ -27,7 +27,7 @@ impl<'a> RawInputs<'a> {
     /// headers and the body.
     pub fn gather<A, G>(
         endpoint: &EndpointDesc<A, G>,
-        path: &'a [(&'a str, &'a str)],
+        path: &'a axum::extract::RawPathParams,
         query: &'a [(Cow<'a, str>, Cow<'a, str>)],
         parts: &'a Parts,
         body: Option<&'a [u8]>,
@@ -42,7 +42,7 @@ impl<'a> RawInputs<'a> {
                     Location::Path => path
                         .iter()
                         .filter(|(k, _)| *k == name)
-                        .map(|(_, v)| *v)
+                        .map(|(_, v)| v)
                         .collect(),
                     Location::Query => query
                         .iter()

@@ -14,13 +14,11 @@ pub use pipeline::{ContextOf, PathParams, Service, serve};
 
 use crate::issue::Issue;
 use axum::extract::Request;
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::middleware::Next;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicU64, Ordering};
-use tracing::Instrument;
 
 /// Settings of a generated router.
 #[derive(Clone, Debug)]
@@ -121,42 +119,36 @@ pub fn empty(status: u16) -> Response {
 
 /// Fallback for unknown routes.
 pub async fn not_found(request: Request) -> Response {
-    error(
-        StatusCode::NOT_FOUND,
-        format!("No route for {} {}", request.method(), request.uri().path()),
-    )
+    let detail = format!("No route for {} {}", request.method(), request.uri().path());
+    with_request_id(request.headers(), error(StatusCode::NOT_FOUND, detail))
 }
 
 /// Fallback for a known path with a method it does not serve.
 pub async fn method_not_allowed(request: Request) -> Response {
-    error(
-        StatusCode::METHOD_NOT_ALLOWED,
-        format!(
-            "Method {} is not allowed on {}",
-            request.method(),
-            request.uri().path()
-        ),
+    let detail = format!(
+        "Method {} is not allowed on {}",
+        request.method(),
+        request.uri().path()
+    );
+    with_request_id(
+        request.headers(),
+        error(StatusCode::METHOD_NOT_ALLOWED, detail),
     )
 }
 
-/// The id of the request being served.
-#[derive(Clone, Debug)]
-pub struct RequestId(pub String);
-
-/// Middleware: gives each request an id (the caller's `x-request-id` when it is sane), runs
-/// it in a tracing span carrying that id, and echoes the id on the response.
-pub async fn request_context(mut request: Request, next: Next) -> Response {
-    let id = request
-        .headers()
+/// The id of a request: the caller's `x-request-id` when it is sane, else a fresh one.
+pub fn request_id(headers: &HeaderMap) -> String {
+    headers
         .get("x-request-id")
         .and_then(|v| v.to_str().ok())
         .filter(|v| !v.is_empty() && v.len() <= 128 && v.bytes().all(|b| b.is_ascii_graphic()))
         .map(str::to_string)
-        .unwrap_or_else(next_request_id);
-    let span = tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id = %id);
-    request.extensions_mut().insert(RequestId(id.clone()));
-    let mut response = next.run(request).instrument(span).await;
-    if let Ok(value) = HeaderValue::from_str(&id) {
+        .unwrap_or_else(next_request_id)
+}
+
+/// Echoes the request's id on a response the pipeline did not serve.
+fn with_request_id(headers: &HeaderMap, mut response: Response) -> Response {
+    if let Ok(value) = HeaderValue::from_str(&request_id(headers)) {
         response.headers_mut().insert("x-request-id", value);
     }
     response
@@ -173,13 +165,4 @@ fn next_request_id() -> String {
         *PREFIX,
         COUNTER.fetch_add(1, Ordering::Relaxed)
     )
-}
-
-/// The request id a middleware stored, or a fresh one when the router runs without it.
-pub fn request_id(parts: &axum::http::request::Parts) -> String {
-    parts
-        .extensions
-        .get::<RequestId>()
-        .map(|r| r.0.clone())
-        .unwrap_or_else(next_request_id)
 }

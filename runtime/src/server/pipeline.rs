@@ -5,9 +5,10 @@ use super::{AuthError, Config, Context, error, validation_error};
 use crate::desc::{EndpointDesc, Gate, Scheme};
 use crate::validate::Validate;
 use axum::extract::{RawPathParams, Request, rejection::RawPathParamsRejection};
-use axum::http::{HeaderMap, StatusCode, header, request::Parts};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header, request::Parts};
 use axum::response::{IntoResponse, Response};
 use std::future::Future;
+use tracing::Instrument;
 
 /// What the pipeline needs of a service: its credentials and its gates. The generated
 /// router implements it over the generated server trait.
@@ -36,7 +37,9 @@ pub type PathParams = Result<RawPathParams, RawPathParamsRejection>;
 /// The context of an endpoint whose service is `S`.
 pub type ContextOf<S> = Context<<S as Service>::Principal, <S as Service>::Scheme>;
 
-/// Serves one request: authenticate, check gates, read the typed input, call.
+/// Serves one request: authenticate, check gates, read the typed input, call. The request
+/// runs in a tracing span carrying its id (the caller's `x-request-id` when it is sane),
+/// which the response echoes.
 pub async fn serve<S, I, R, F, Fut>(
     service: &S,
     config: &Config,
@@ -54,7 +57,46 @@ where
 {
     // The body is Send but not Sync: only the parts are borrowed across awaits.
     let (parts, body) = request.into_parts();
-    let ctx = match begin(service, endpoint, &parts).await {
+    let request_id = super::request_id(&parts.headers);
+    let echo = HeaderValue::from_str(&request_id).ok();
+    let span = tracing::info_span!(
+        "request",
+        endpoint = endpoint.name,
+        method = %parts.method,
+        path = %parts.uri.path(),
+        request_id = %request_id,
+    );
+    let mut response = respond(
+        service, config, endpoint, path, parts, body, request_id, call,
+    )
+    .instrument(span)
+    .await;
+    if let Some(id) = echo {
+        response.headers_mut().insert("x-request-id", id);
+    }
+    response
+}
+
+/// [`serve`] within its span.
+#[allow(clippy::too_many_arguments)]
+async fn respond<S, I, R, F, Fut>(
+    service: &S,
+    config: &Config,
+    endpoint: &'static EndpointDesc<S::Scheme, S::Gate>,
+    path: PathParams,
+    parts: Parts,
+    body: axum::body::Body,
+    request_id: String,
+    call: F,
+) -> Response
+where
+    S: Service,
+    I: serde::de::DeserializeOwned + Validate,
+    R: IntoResponse,
+    F: FnOnce(ContextOf<S>, I) -> Fut,
+    Fut: Future<Output = R>,
+{
+    let ctx = match begin(service, endpoint, &parts, request_id).await {
         Ok(ctx) => ctx,
         Err(response) => return response,
     };
@@ -62,7 +104,6 @@ where
         Ok(params) => params,
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("Invalid path: {e}")),
     };
-    let path: Vec<(&str, &str)> = path.iter().collect();
     let query: Vec<_> = parts
         .uri
         .query()
@@ -87,9 +128,10 @@ async fn begin<S: Service>(
     service: &S,
     endpoint: &EndpointDesc<S::Scheme, S::Gate>,
     parts: &Parts,
+    request_id: String,
 ) -> Result<ContextOf<S>, Response> {
     let mut ctx = Context {
-        request_id: super::request_id(parts),
+        request_id,
         principal: None,
         also: Vec::new(),
     };
