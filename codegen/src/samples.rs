@@ -66,8 +66,19 @@ impl<'a> Samples<'a> {
         for f in model.fields.iter().filter(|f| in_shape(f, shape)) {
             self.field_mutations(&full, f, shape, &mut out);
         }
-        for f in model.fields.iter().filter(|f| !in_shape(f, shape)) {
-            // A field of the other shape is just an unlisted field here.
+        let in_this_shape = |name: &str| {
+            model
+                .fields
+                .iter()
+                .any(|f| f.name == name && in_shape(f, shape))
+        };
+        for f in model
+            .fields
+            .iter()
+            .filter(|f| !in_shape(f, shape) && !in_this_shape(&f.name))
+        {
+            // A field of the other shape is just an unlisted field here (unless this shape
+            // has its own field of that name).
             let mut v = full.clone();
             v[&f.name] = json!("from the other shape");
             out.push(Sample {

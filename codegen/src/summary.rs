@@ -22,7 +22,10 @@ pub struct Summary {
     pub changes: usize,
     pub deprecations: usize,
     pub not_shown: usize,
+    /// Facts the deployed client library fills where the document is silent.
     pub from_deployed_client: usize,
+    /// Choices the toolkit makes where neither the document nor the deployed client says.
+    pub toolkit_choices: usize,
     pub presence: [usize; 4],
 }
 
@@ -39,30 +42,8 @@ impl Summary {
         for f in all_fields() {
             presence[f.presence as usize] += 1;
         }
-        let from_client = spec
-            .models
-            .iter()
-            .filter(|m| m.provenance == Provenance::DeployedClient)
-            .count()
-            + all_fields()
-                .filter(|f| f.provenance == Provenance::DeployedClient)
-                .count()
-            + spec
-                .endpoints
-                .iter()
-                .filter(|e| e.provenance == Provenance::DeployedClient)
-                .count()
-            + spec
-                .enums
-                .iter()
-                .filter(|e| e.provenance == Provenance::DeployedClient)
-                .count()
-            + spec
-                .enums
-                .iter()
-                .flat_map(|e| &e.values)
-                .filter(|v| v.provenance == Provenance::DeployedClient)
-                .count();
+        let sourced = spec.sourced_facts();
+        let count = |p: Provenance| sourced.iter().filter(|(_, q)| *q == p).count();
         Summary {
             apis: spec.apis.len(),
             auth_schemes: spec.auth_schemes.len(),
@@ -79,7 +60,8 @@ impl Summary {
             changes: spec.changelog.len(),
             deprecations: spec.deprecations().len(),
             not_shown: spec.not_shown.len(),
-            from_deployed_client: from_client,
+            from_deployed_client: count(Provenance::DeployedClient),
+            toolkit_choices: count(Provenance::Toolkit),
             presence,
         }
     }
@@ -88,7 +70,7 @@ impl Summary {
         let title = spec.service.title.as_deref().unwrap_or(&spec.service.name);
         let mut out = String::new();
         let _ = writeln!(out, "{file_name}: valid spec of {title}");
-        let rows: [(&str, String); 12] = [
+        let rows: [(&str, String); 13] = [
             ("apis", self.apis.to_string()),
             ("auth schemes", self.auth_schemes.to_string()),
             (
@@ -122,12 +104,13 @@ impl Summary {
                 format!("{} places the source leaves open", self.not_shown),
             ),
             (
-                "changelog",
+                "provenance",
                 format!(
-                    "{} dated changes; {} facts from the deployed client",
-                    self.changes, self.from_deployed_client
+                    "{} facts from the deployed client, {} toolkit choices",
+                    self.from_deployed_client, self.toolkit_choices
                 ),
             ),
+            ("changelog", format!("{} dated changes", self.changes)),
         ];
         for (label, value) in rows {
             let _ = writeln!(out, "  {label:<15} {value}");

@@ -69,6 +69,10 @@ fn missing(spec: &Spec, words: &[&str]) -> Option<String> {
             .events
             .iter()
             .any(|e| spec.event_produces(e, ty) && e.deprecated.is_some()),
+        ["deprecated_field", model, name] => spec
+            .model_named(model)
+            .and_then(|m| m.field(name))
+            .is_some_and(|f| f.deprecated.is_some()),
         ["not_shown", text @ ..] => {
             let text = text.join(" ").to_lowercase();
             spec.not_shown

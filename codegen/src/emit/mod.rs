@@ -6,7 +6,7 @@ pub mod rust;
 pub mod schema;
 pub mod shapes;
 
-use crate::ir::{Endpoint, Response, Spec};
+use crate::ir::{Endpoint, Provenance, Response, Spec};
 use std::collections::BTreeMap;
 
 /// Settings of one generation run.
@@ -99,6 +99,7 @@ pub fn schema_files(spec: &Spec) -> Files {
         if let Some(body) = &ep.body {
             let mut s = nested.type_schema(body, shapes::Shape::Request, true);
             titled(&mut s, format!("{} request body", ep.name));
+            sourced(&mut s, ep.provenance);
             put(format!("endpoints/{}/request.json", ep.name), s);
         }
         for r in all_responses(spec, ep) {
@@ -107,6 +108,7 @@ pub fn schema_files(spec: &Spec) -> Files {
                 None => serde_json::json!({ "description": "No body." }),
             };
             titled(&mut s, format!("{} {} response", ep.name, r.status));
+            sourced(&mut s, response_provenance(ep, r));
             put(format!("endpoints/{}/{}.json", ep.name, r.status), s);
         }
     }
@@ -122,6 +124,23 @@ pub fn all_responses<'a>(spec: &'a Spec, ep: &'a Endpoint) -> impl Iterator<Item
             .iter()
             .filter(|e| !ep.errors.iter().any(|o| o.status == e.status)),
     )
+}
+
+/// Where a response's facts come from: its own `@source`; a success response without one is
+/// part of its endpoint's shape and comes from where the endpoint does. Error statuses are
+/// marked one by one.
+pub fn response_provenance(ep: &Endpoint, r: &Response) -> Provenance {
+    if r.provenance.is_document() && r.status < 400 {
+        ep.provenance
+    } else {
+        r.provenance
+    }
+}
+
+fn sourced(schema: &mut serde_json::Value, provenance: Provenance) {
+    if let Some(obj) = schema.as_object_mut() {
+        schema::put_source(obj, provenance);
+    }
 }
 
 fn titled(schema: &mut serde_json::Value, title: String) {

@@ -2,8 +2,11 @@
 //! first API. Schemas are the JSON Schema builder's, referenced as components.
 
 use super::Files;
-use super::schema::{RefStyle, SchemaBuilder, deprecation_json, description};
-use super::shapes::{Shape, Shapes};
+use super::schema::{
+    RefStyle, SchemaBuilder, add_constraints, deprecation_json, description, literal_json,
+    put_source,
+};
+use super::shapes::{Shape, Shapes, in_shape};
 use crate::ir::*;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -97,8 +100,81 @@ impl Document<'_> {
             if !open.is_empty() {
                 doc.insert("x-not-shown".into(), Value::Array(open));
             }
+            // Limits that govern no endpoint in particular: the service as a whole.
+            let general: Vec<Value> = spec
+                .limits
+                .iter()
+                .filter(|l| l.applies_to.is_empty())
+                .map(|l| self.limit_json(l, None))
+                .collect();
+            if !general.is_empty() {
+                doc.insert("x-limits".into(), Value::Array(general));
+            }
         }
         Value::Object(doc)
+    }
+
+    /// The limits that govern an endpoint or one of its inputs, one entry per target.
+    fn limits_of(&self, ep: &Endpoint) -> Vec<Value> {
+        let mut out = Vec::new();
+        for limit in &self.spec.limits {
+            for target in &limit.applies_to {
+                if self.spec.endpoint(target.endpoint).name == ep.name {
+                    out.push(self.limit_json(limit, Some((ep, target.param.as_deref()))));
+                }
+            }
+        }
+        out
+    }
+
+    /// One limit: its name, what it says, its value (a quantity, the constraints of the input
+    /// it governs, or a note that the source does not show it) and where it comes from.
+    fn limit_json(&self, limit: &Limit, target: Option<(&Endpoint, Option<&str>)>) -> Value {
+        let mut out = Map::new();
+        out.insert("name".into(), json!(limit.name));
+        if let Some(doc) = &limit.doc {
+            out.insert("description".into(), json!(doc));
+        }
+        if let Some((_, Some(input))) = target {
+            out.insert("input".into(), json!(input));
+        }
+        match &limit.value {
+            LimitValue::Quantity(q) => {
+                out.insert("value".into(), json!(quantity_text(q)));
+            }
+            LimitValue::NotShown(what) => {
+                out.insert("x-not-shown".into(), json!(what));
+            }
+            LimitValue::FromConstraints => {
+                let field = target.and_then(|(ep, input)| self.input_field(ep, input?));
+                if let Some(f) = field {
+                    let mut constraints = Map::new();
+                    add_constraints(&mut constraints, &f.constraints);
+                    if let Some(d) = &f.default {
+                        constraints.insert("default".into(), literal_json(d));
+                    }
+                    out.insert("constraints".into(), Value::Object(constraints));
+                }
+            }
+        }
+        put_source(&mut out, limit.provenance);
+        Value::Object(out)
+    }
+
+    /// A parameter of the endpoint, or a field of its request body, by name.
+    fn input_field<'e>(&'e self, ep: &'e Endpoint, name: &str) -> Option<&'e Field> {
+        if let Some(p) = ep.params.iter().find(|p| p.field.name == name) {
+            return Some(&p.field);
+        }
+        match &ep.body {
+            Some(Type::Model(id)) => self
+                .spec
+                .model(*id)
+                .fields
+                .iter()
+                .find(|f| f.name == name && in_shape(f, Shape::Request)),
+            _ => None,
+        }
     }
 
     fn server(&self) -> Value {
@@ -147,7 +223,19 @@ impl Document<'_> {
             let mut lines = doc.lines();
             op.insert("summary".into(), json!(lines.next().unwrap_or_default()));
         }
-        if let Some(d) = description(ep.doc.as_deref(), &ep.not_shown) {
+        let safe = ep
+            .safe_to_repeat
+            .as_ref()
+            .map(|why| format!("Safe to repeat: {}.", why.trim_end_matches('.')));
+        let doc = [ep.doc.clone(), safe]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        if let Some(d) = description(
+            Some(&doc).filter(|d| !d.is_empty()).map(String::as_str),
+            &ep.not_shown,
+        ) {
             op.insert("description".into(), json!(d));
         }
         if !ep.tags.is_empty() {
@@ -175,7 +263,13 @@ impl Document<'_> {
         if !ep.gates.is_empty() {
             op.insert("x-gates".into(), gates_json(&ep.gates));
         }
-        op.insert("x-idempotent".into(), json!(ep.idempotent));
+        // Idempotent in the HTTP sense only; a call that is not may still be safe to repeat.
+        if ep.idempotent {
+            op.insert("x-idempotent".into(), json!(true));
+        }
+        if let Some(why) = &ep.safe_to_repeat {
+            op.insert("x-safe-to-repeat".into(), json!(why));
+        }
         if let Some(paging) = &ep.paging {
             op.insert("x-paging".into(), paging_json(paging));
         }
@@ -185,9 +279,25 @@ impl Document<'_> {
         if !ep.exactly_one_of.is_empty() {
             op.insert("x-exactly-one-of".into(), json!(ep.exactly_one_of));
         }
-        if ep.provenance == Provenance::DeployedClient {
-            op.insert("x-source".into(), json!("deployed-client"));
+        let limits = self.limits_of(ep);
+        if !limits.is_empty() {
+            op.insert("x-limits".into(), Value::Array(limits));
         }
+        let rate_limits: Vec<Value> = self
+            .spec
+            .rate_limits
+            .iter()
+            .filter(|rl| {
+                rl.applies_to
+                    .iter()
+                    .any(|id| self.spec.endpoint(*id).name == ep.name)
+            })
+            .map(rate_limit_json)
+            .collect();
+        if !rate_limits.is_empty() {
+            op.insert("x-rate-limits".into(), Value::Array(rate_limits));
+        }
+        put_source(&mut op, ep.provenance);
         Value::Object(op)
     }
 
@@ -209,6 +319,9 @@ impl Document<'_> {
             if obj.remove("deprecated").is_some() {
                 out.insert("deprecated".into(), json!(true));
             }
+            if let Some(source) = obj.remove("x-source") {
+                out.insert("x-source".into(), source);
+            }
         }
         out.insert("schema".into(), schema);
         Value::Object(out)
@@ -229,6 +342,7 @@ impl Document<'_> {
                     json!({ "application/json": { "schema": self.builder.type_schema(body, Shape::Response, true) } }),
                 );
             }
+            put_source(&mut resp, r.provenance);
             out.insert(r.status.to_string(), Value::Object(resp));
         }
         Value::Object(out)
@@ -289,18 +403,22 @@ impl Document<'_> {
                 s.insert("x-same-as".into(), json!(self.spec.auth(alias).name));
             }
             if let Some(l) = &scheme.lifetime {
-                s.insert(
-                    "x-lifetime".into(),
-                    json!(format!("{} {}", l.amount, l.unit)),
-                );
+                let mut lifetime = Map::new();
+                lifetime.insert("value".into(), json!(quantity_text(l)));
+                put_source(&mut lifetime, scheme.lifetime_provenance);
+                s.insert("x-lifetime".into(), Value::Object(lifetime));
             }
             if scheme.single_use {
-                s.insert("x-single-use".into(), json!(true));
+                let mut single_use = Map::new();
+                single_use.insert("value".into(), json!(true));
+                put_source(&mut single_use, scheme.single_use_provenance);
+                s.insert("x-single-use".into(), Value::Object(single_use));
             }
             if let Some(dep) = &scheme.deprecated {
                 s.insert("x-deprecated".into(), json!(true));
                 s.insert("x-deprecation".into(), deprecation_json(dep));
             }
+            put_source(&mut s, scheme.provenance);
             out.insert(scheme.name.clone(), Value::Object(s));
         }
         Value::Object(out)
@@ -327,6 +445,7 @@ impl Document<'_> {
                 op.insert("deprecated".into(), json!(true));
                 op.insert("x-deprecation".into(), deprecation_json(dep));
             }
+            put_source(&mut op, event.provenance);
             out.insert(event.name.clone(), json!({ "post": Value::Object(op) }));
         }
         Value::Object(out)
@@ -416,7 +535,7 @@ impl Reach {
                     },
                 );
                 if self.models.insert(key) {
-                    for f in &spec.model(*id).fields {
+                    for f in spec.model(*id).fields.iter().filter(|f| in_shape(f, shape)) {
                         self.ty(spec, shapes, &f.ty, shape);
                     }
                 }
@@ -443,6 +562,56 @@ fn gates_json(gates: &[Gate]) -> Value {
             })
             .collect(),
     )
+}
+
+fn quantity_text(q: &Quantity) -> String {
+    format!("{} {}", q.amount, q.unit)
+}
+
+fn rate_limit_json(rl: &RateLimit) -> Value {
+    let mut out = Map::new();
+    out.insert("name".into(), json!(rl.name));
+    if let Some(doc) = &rl.doc {
+        out.insert("description".into(), json!(doc));
+    }
+    if let Some(per) = &rl.per {
+        out.insert("per".into(), json!(per));
+    }
+    let tiers: Vec<Value> = rl
+        .tiers
+        .iter()
+        .map(|t| {
+            let mut tier = Map::new();
+            if t.is_default {
+                tier.insert("default".into(), json!(true));
+            }
+            if let Some(doc) = &t.doc {
+                tier.insert("description".into(), json!(doc));
+            }
+            if let Some(n) = t.providers {
+                tier.insert("providers".into(), json!(n));
+            }
+            if let Some(n) = t.concurrent {
+                tier.insert("concurrent".into(), json!(n));
+            }
+            if let Some(n) = t.count {
+                tier.insert("count".into(), json!(n));
+            }
+            if let Some(w) = &t.window {
+                tier.insert("per".into(), json!(quantity_text(w)));
+            }
+            if let Some(note) = &t.note {
+                tier.insert("note".into(), json!(note));
+            }
+            Value::Object(tier)
+        })
+        .collect();
+    out.insert("tiers".into(), Value::Array(tiers));
+    if !rl.not_shown.is_empty() {
+        out.insert("x-not-shown".into(), json!(rl.not_shown));
+    }
+    put_source(&mut out, rl.provenance);
+    Value::Object(out)
 }
 
 fn paging_json(p: &Paging) -> Value {

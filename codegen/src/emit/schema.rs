@@ -77,9 +77,7 @@ impl<'a> SchemaBuilder<'a> {
             obj.insert("deprecated".into(), Value::Bool(true));
             obj.insert("x-deprecation".into(), deprecation_json(dep));
         }
-        if f.provenance == Provenance::DeployedClient {
-            obj.insert("x-source".into(), json!("deployed-client"));
-        }
+        put_source(obj, f.provenance);
         schema
     }
 
@@ -111,9 +109,7 @@ impl<'a> SchemaBuilder<'a> {
             out.insert("deprecated".into(), json!(true));
             out.insert("x-deprecation".into(), deprecation_json(dep));
         }
-        if model.provenance == Provenance::DeployedClient {
-            out.insert("x-source".into(), json!("deployed-client"));
-        }
+        put_source(&mut out, model.provenance);
         Value::Object(out)
     }
 
@@ -169,12 +165,17 @@ impl<'a> SchemaBuilder<'a> {
         if !deprecated.is_empty() {
             out.insert("x-deprecated-values".into(), Value::Object(deprecated));
         }
+        let described = enum_values_json(e);
+        if !described.is_empty() {
+            out.insert("x-enum-values".into(), Value::Object(described));
+        }
         if let Some(size) = e.catalogue_size {
             out.insert("x-catalogue-size".into(), json!(size));
         }
         if !e.not_shown.is_empty() {
             out.insert("x-not-shown".into(), json!(e.not_shown));
         }
+        put_source(&mut out, e.provenance);
         Value::Object(out)
     }
 
@@ -231,8 +232,33 @@ impl<'a> SchemaBuilder<'a> {
             out.insert("deprecated".into(), json!(true));
             out.insert("x-deprecation".into(), deprecation_json(dep));
         }
+        put_source(&mut out, event.provenance);
         Value::Object(out)
     }
+}
+
+/// `x-source` where a fact does not come from the document: `deployed-client` or `toolkit`.
+pub fn put_source(obj: &mut Map<String, Value>, provenance: Provenance) {
+    if let Some(source) = provenance.x_source() {
+        obj.insert("x-source".into(), json!(source));
+    }
+}
+
+/// What a JSON Schema `enum` cannot say about single values: their descriptions and where
+/// they come from, keyed by value. Only values with something to say are listed.
+fn enum_values_json(e: &Enum) -> Map<String, Value> {
+    e.values
+        .iter()
+        .filter(|v| v.doc.is_some() || !v.provenance.is_document())
+        .map(|v| {
+            let mut about = Map::new();
+            if let Some(doc) = &v.doc {
+                about.insert("description".into(), json!(doc));
+            }
+            put_source(&mut about, v.provenance);
+            (v.name.clone(), Value::Object(about))
+        })
+        .collect()
 }
 
 /// A regular expression of the event types an event produces: a placeholder matches the
@@ -298,7 +324,7 @@ fn primitive_schema(p: Primitive, format: bool) -> Value {
     }
 }
 
-fn add_constraints(obj: &mut Map<String, Value>, c: &Constraints) {
+pub fn add_constraints(obj: &mut Map<String, Value>, c: &Constraints) {
     let mut put = |k: &str, v: Value| {
         obj.insert(k.to_string(), v);
     };
@@ -387,6 +413,7 @@ pub fn deprecation_json(d: &Deprecation) -> Value {
     if let Some(s) = &d.since {
         out.insert("since".into(), json!(s));
     }
+    put_source(&mut out, d.provenance);
     Value::Object(out)
 }
 

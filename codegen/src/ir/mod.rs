@@ -87,6 +87,83 @@ impl Spec {
             })
     }
 
+    /// Every fact not taken from the document, with a human-readable path to it and where it
+    /// comes from, in declaration order within each kind.
+    pub fn sourced_facts(&self) -> Vec<(String, Provenance)> {
+        let mut out = Vec::new();
+        let mut put = |path: String, p: Provenance| {
+            if !p.is_document() {
+                out.push((path, p));
+            }
+        };
+        for api in &self.apis {
+            for r in &api.errors {
+                put(format!("api {} error {}", api.name, r.status), r.provenance);
+            }
+        }
+        for a in &self.auth_schemes {
+            put(format!("auth {}", a.name), a.provenance);
+            if a.lifetime.is_some() {
+                put(format!("auth {} lifetime", a.name), a.lifetime_provenance);
+            }
+            if a.single_use {
+                put(
+                    format!("auth {} single_use", a.name),
+                    a.single_use_provenance,
+                );
+            }
+            if let Some(d) = &a.deprecated {
+                put(format!("auth {} deprecation", a.name), d.provenance);
+            }
+        }
+        for e in &self.enums {
+            put(format!("enum {}", e.name), e.provenance);
+            for v in &e.values {
+                put(format!("{}.{}", e.name, v.name), v.provenance);
+                if let Some(d) = &v.deprecated {
+                    put(format!("{}.{} deprecation", e.name, v.name), d.provenance);
+                }
+            }
+        }
+        for m in &self.models {
+            put(format!("model {}", m.name), m.provenance);
+            for f in &m.fields {
+                put(format!("{}.{}", m.name, f.name), f.provenance);
+                if let Some(d) = &f.deprecated {
+                    put(format!("{}.{} deprecation", m.name, f.name), d.provenance);
+                }
+            }
+        }
+        for ep in &self.endpoints {
+            put(format!("endpoint {}", ep.name), ep.provenance);
+            for p in &ep.params {
+                put(format!("{}.{}", ep.name, p.field.name), p.field.provenance);
+            }
+            for r in ep.responses.iter().chain(&ep.errors) {
+                put(format!("{} {}", ep.name, r.status), r.provenance);
+            }
+        }
+        for ev in &self.events {
+            put(format!("event {}", ev.name), ev.provenance);
+        }
+        for l in &self.limits {
+            put(format!("limit {}", l.name), l.provenance);
+        }
+        for rl in &self.rate_limits {
+            put(format!("rate_limit {}", rl.name), rl.provenance);
+        }
+        for sm in &self.state_machines {
+            for st in &sm.states {
+                put(format!("states {}.{}", sm.name, st.name), st.provenance);
+            }
+            for t in &sm.transitions {
+                let (from, to) = (&sm.states[t.from].name, &sm.states[t.to].name);
+                put(format!("states {} {from} -> {to}", sm.name), t.provenance);
+            }
+        }
+        out
+    }
+
     /// Every deprecation in the spec, with a human-readable path to what it marks.
     pub fn deprecations(&self) -> Vec<(String, &Deprecation)> {
         let mut out = Vec::new();
@@ -142,13 +219,39 @@ pub struct Service {
     pub doc: Option<String>,
 }
 
-/// Where a fact comes from: the interface document, or the deployed client library that
-/// fills what the document leaves open.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Where a fact comes from: the interface document, the deployed client library that fills
+/// what the document leaves open, or the toolkit's own choice where neither says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Provenance {
     #[default]
     Document,
     DeployedClient,
+    Toolkit,
+}
+
+impl Provenance {
+    /// The word `@source(…)` takes.
+    pub fn word(self) -> &'static str {
+        match self {
+            Provenance::Document => "document",
+            Provenance::DeployedClient => "deployed_client",
+            Provenance::Toolkit => "toolkit",
+        }
+    }
+
+    /// The value of the `x-source` extension of JSON Schemas and OpenAPI documents; `None`
+    /// for the document, whose facts need no marker.
+    pub fn x_source(self) -> Option<&'static str> {
+        match self {
+            Provenance::Document => None,
+            Provenance::DeployedClient => Some("deployed-client"),
+            Provenance::Toolkit => Some("toolkit"),
+        }
+    }
+
+    pub fn is_document(self) -> bool {
+        self == Provenance::Document
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -157,6 +260,9 @@ pub struct Deprecation {
     /// What to use instead, resolved against the deprecated thing's siblings.
     pub replacement: Option<String>,
     pub since: Option<String>,
+    /// Where the deprecation itself is stated (`@deprecated(…, source: deployed_client)`),
+    /// which may differ from where the deprecated thing comes from.
+    pub provenance: Provenance,
 }
 
 /// One place the source leaves open. Emitters make it an open schema with this text.
@@ -193,7 +299,11 @@ pub struct AuthScheme {
     /// A second header for the same credentials, kept for deployed clients.
     pub alias_of: Option<AuthId>,
     pub lifetime: Option<Quantity>,
+    /// Where the lifetime comes from (`@source(…)` on the `lifetime` setting).
+    pub lifetime_provenance: Provenance,
     pub single_use: bool,
+    /// Where `single_use` comes from (`@source(…)` on the setting).
+    pub single_use_provenance: Provenance,
     pub deprecated: Option<Deprecation>,
     pub provenance: Provenance,
     pub not_shown: Vec<String>,
@@ -285,7 +395,10 @@ pub struct Endpoint {
     /// Errors specific to this endpoint; the API's errors apply too.
     pub errors: Vec<Response>,
     pub gates: Vec<Gate>,
+    /// Idempotent in the HTTP sense (RFC 9110 §9.2.2): by its method, or `@idempotent`.
     pub idempotent: bool,
+    /// Not idempotent, yet a repeat does no harm, for this reason (`@safe_to_repeat("…")`).
+    pub safe_to_repeat: Option<String>,
     pub paging: Option<Paging>,
     /// Groups of optional parameters of which a request sends exactly one.
     pub exactly_one_of: Vec<Vec<String>>,
@@ -404,6 +517,7 @@ pub struct Limit {
     pub value: LimitValue,
     /// Endpoints, or `endpoint.param` inputs, the limit governs.
     pub applies_to: Vec<LimitTarget>,
+    pub provenance: Provenance,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -435,6 +549,7 @@ pub struct RateLimit {
     pub per: Option<String>,
     pub tiers: Vec<RateTier>,
     pub not_shown: Vec<String>,
+    pub provenance: Provenance,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -464,6 +579,7 @@ pub struct StateMachine {
 pub struct State {
     pub name: String,
     pub doc: Option<String>,
+    pub provenance: Provenance,
 }
 
 #[derive(Clone, Debug)]

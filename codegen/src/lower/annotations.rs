@@ -53,6 +53,7 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("requires_feature", &[Endpoint, Api]),
     ("requires_plan", &[Endpoint, Api]),
     ("idempotent", &[Endpoint]),
+    ("safe_to_repeat", &[Endpoint]),
     ("paginated", &[Endpoint]),
     ("tracked_by", &[Endpoint]),
     ("exactly_one_of", &[Endpoint]),
@@ -224,13 +225,28 @@ impl Lowerer<'_> {
     pub(super) fn provenance(&mut self, annots: &Annots) -> Provenance {
         match annots.get("source") {
             None => Provenance::Document,
-            Some(a) => match self
-                .word_arg(a, &["document", "deployed_client"])
-                .as_deref()
-            {
-                Some("deployed_client") => Provenance::DeployedClient,
-                _ => Provenance::Document,
-            },
+            Some(a) => {
+                let word = self.word_arg(a, PROVENANCE_WORDS);
+                word.as_deref()
+                    .and_then(provenance_named)
+                    .unwrap_or_default()
+            }
+        }
+    }
+
+    /// Reports `@source` where it would be lost: on a member whose provenance the IR does
+    /// not keep apart from its owner's.
+    pub(super) fn unrecorded_source(&mut self, annots: &Annots, owner: &str) {
+        if let Some(a) = annots.get("source") {
+            self.error(
+                codes::BAD_ANNOTATION,
+                a.span,
+                "`@source` cannot stand on this member",
+            )
+            .label("its provenance would be lost")
+            .help(format!(
+                "mark {owner} instead, or say where the fact comes from in a doc comment"
+            ));
         }
     }
 
@@ -255,6 +271,11 @@ impl Lowerer<'_> {
                     dep.replacement = Some(s.clone());
                     target = Some((s.clone(), arg.value.span));
                 }
+                (Some("source"), ValueKind::Ref(path))
+                    if path.len() == 1 && provenance_named(&path[0].text).is_some() =>
+                {
+                    dep.provenance = provenance_named(&path[0].text).unwrap_or_default();
+                }
                 _ => {
                     self.error(
                         codes::BAD_ANNOTATION,
@@ -262,12 +283,25 @@ impl Lowerer<'_> {
                         "`@deprecated` argument not understood",
                     )
                     .label("unexpected argument")
-                    .help("write @deprecated(\"why\", use: replacement, since: \"YYYY-MM\")");
+                    .help("write @deprecated(\"why\", use: replacement, since: \"YYYY-MM\", source: deployed_client)");
                 }
             }
         }
         Some((dep, target))
     }
+}
+
+/// The words `@source(…)` and `@deprecated(…, source: …)` take.
+const PROVENANCE_WORDS: &[&str] = &["document", "deployed_client", "toolkit"];
+
+fn provenance_named(word: &str) -> Option<Provenance> {
+    [
+        Provenance::Document,
+        Provenance::DeployedClient,
+        Provenance::Toolkit,
+    ]
+    .into_iter()
+    .find(|p| p.word() == word)
 }
 
 fn describe(site: Site) -> &'static str {

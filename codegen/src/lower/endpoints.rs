@@ -35,6 +35,7 @@ impl Lowerer<'_> {
             errors: Vec::new(),
             gates: self.gates(&annots),
             idempotent: method.is_idempotent() || annots.has("idempotent"),
+            safe_to_repeat: None,
             paging: None,
             exactly_one_of: Vec::new(),
             tracked_by: None,
@@ -174,6 +175,9 @@ impl Lowerer<'_> {
             }
             dep
         });
+        if let Some(a) = annots.get("safe_to_repeat") {
+            ep.safe_to_repeat = self.safe_to_repeat(a, &ep);
+        }
         ep.paging = annots
             .get("paginated")
             .and_then(|a| self.paging(a, &ep, models));
@@ -195,6 +199,26 @@ impl Lowerer<'_> {
             }
         }
         ep
+    }
+
+    /// `@safe_to_repeat("why")`: a call that is not idempotent, yet harmless to repeat.
+    fn safe_to_repeat(&mut self, a: &ast::Annotation, ep: &Endpoint) -> Option<String> {
+        let why = self.string_arg(a)?;
+        if why.trim().is_empty() {
+            self.bad_args(a, "one string saying why a repeat does no harm");
+            return None;
+        }
+        if ep.idempotent {
+            self.error(
+                codes::BAD_ANNOTATION,
+                a.span,
+                format!("`{}` is idempotent already", ep.name),
+            )
+            .label("says nothing more")
+            .help("`@safe_to_repeat` is for calls that are not idempotent yet harmless to repeat, such as a create answered with a conflict naming the existing record");
+            return None;
+        }
+        Some(why)
     }
 
     fn repeated_status(&mut self, seen: &mut HashMap<u16, Span>, status: &ast::Status) -> bool {

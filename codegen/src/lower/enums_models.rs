@@ -206,7 +206,9 @@ impl Lowerer<'_> {
             scopes: Vec::new(),
             alias_of: None,
             lifetime: None,
+            lifetime_provenance: Provenance::Document,
             single_use: false,
+            single_use_provenance: Provenance::Document,
             deprecated,
             provenance: self.provenance(&annots),
             not_shown: Vec::new(),
@@ -221,14 +223,26 @@ impl Lowerer<'_> {
         ];
         for prop in &decl.props {
             let p = &prop.node;
+            let annots = self.annots(&prop.attrs, Site::Other);
+            let source = self.provenance(&annots);
+            match p.key.text.as_str() {
+                "lifetime" => scheme.lifetime_provenance = source,
+                "single_use" => scheme.single_use_provenance = source,
+                _ => self.unrecorded_source(&annots, "the auth scheme"),
+            }
             match p.key.text.as_str() {
                 "principal" => {
                     if let Some(w) = self.word_props(p).first() {
                         scheme.principal = w.text.clone();
                     }
                 }
+                // Several `scopes` lines add up, so each scope can carry its own annotations.
                 "scopes" => {
-                    scheme.scopes = self.word_props(p).into_iter().map(|w| w.text).collect()
+                    for w in self.word_props(p) {
+                        if !scheme.scopes.contains(&w.text) {
+                            scheme.scopes.push(w.text);
+                        }
+                    }
                 }
                 "same_as" => {
                     if let Some(w) = self.word_props(p).first() {
@@ -492,7 +506,8 @@ impl Lowerer<'_> {
         let annots = self.annots(attrs, Site::Model);
         let owner = format!("model {}", src.name);
         let mut fields: Vec<Field> = Vec::new();
-        let mut seen: HashMap<String, crate::source::Span> = HashMap::new();
+        // Each name with the shapes it is declared for so far, and where first declared.
+        let mut seen: HashMap<String, (crate::source::Span, Sides)> = HashMap::new();
         let mut not_shown = Vec::new();
         let mut open = false;
         for member in &src.decl.members {
@@ -504,21 +519,47 @@ impl Lowerer<'_> {
                 }
                 ast::ModelMember::Field(f) => f,
             };
-            if let Some(first) = seen.get(&decl.name.text) {
-                let first = *first;
-                self.error(
-                    codes::DUPLICATE_MEMBER,
-                    decl.name.span,
-                    format!(
-                        "field `{}` is declared twice in `{}`",
-                        decl.name.text, src.name
-                    ),
-                )
-                .label("repeated field")
-                .note(first, "first declared here");
-                continue;
+            let sides = Sides::of(&member.attrs);
+            if let Some((first, taken)) = seen.get(&decl.name.text).copied() {
+                // A request-only and a response-only field may share a name: each shape
+                // has one field of that name, e.g. an address of another shape per side.
+                if taken.overlaps(sides) {
+                    self.error(
+                        codes::DUPLICATE_MEMBER,
+                        decl.name.span,
+                        format!(
+                            "field `{}` is declared twice in `{}`",
+                            decl.name.text, src.name
+                        ),
+                    )
+                    .label("repeated field")
+                    .note(first, "first declared here")
+                    .help("only a `@request_only` and a `@response_only` field may share a name");
+                    continue;
+                }
+                if decl.default.is_some()
+                    && fields
+                        .iter()
+                        .any(|f| f.name == decl.name.text && f.default.is_some())
+                {
+                    self.error(
+                        codes::DUPLICATE_MEMBER,
+                        decl.name.span,
+                        format!(
+                            "both shapes of `{}.{}` give a default",
+                            src.name, decl.name.text
+                        ),
+                    )
+                    .label("second default")
+                    .note(first, "the other shape's field")
+                    .help("give the default on one side only");
+                    continue;
+                }
             }
-            seen.insert(decl.name.text.clone(), decl.name.span);
+            let entry = seen
+                .entry(decl.name.text.clone())
+                .or_insert((decl.name.span, Sides::default()));
+            entry.1 = entry.1.with(sides);
             let scope = ReplacementScope::Field(src.name.clone());
             if let Some(field) = self.lower_field(&member.attrs, decl, Site::Field, scope, enums) {
                 fields.push(field);
@@ -534,6 +575,44 @@ impl Lowerer<'_> {
             origin: src.origin.clone(),
             deprecated,
             provenance: self.provenance(&annots),
+        }
+    }
+}
+
+/// The shapes a field declaration belongs to, read from its annotations.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sides {
+    request: bool,
+    response: bool,
+}
+
+impl Sides {
+    fn of(attrs: &ast::Attrs) -> Self {
+        let has = |name: &str| attrs.annotations.iter().any(|a| a.name.text == name);
+        match (has("request_only"), has("response_only")) {
+            (true, false) => Sides {
+                request: true,
+                response: false,
+            },
+            (false, true) => Sides {
+                request: false,
+                response: true,
+            },
+            _ => Sides {
+                request: true,
+                response: true,
+            },
+        }
+    }
+
+    fn overlaps(self, other: Sides) -> bool {
+        (self.request && other.request) || (self.response && other.response)
+    }
+
+    fn with(self, other: Sides) -> Sides {
+        Sides {
+            request: self.request || other.request,
+            response: self.response || other.response,
         }
     }
 }

@@ -146,7 +146,8 @@ impl Lowerer<'_> {
         endpoints: &[Endpoint],
         models: &[Model],
     ) -> Limit {
-        self.annots(attrs, Site::Other);
+        let annots = self.annots(attrs, Site::Other);
+        let provenance = self.provenance(&annots);
         let value = match &decl.value {
             None => LimitValue::FromConstraints,
             Some(v) => match &v.kind {
@@ -176,6 +177,8 @@ impl Lowerer<'_> {
         let mut applies_to = Vec::new();
         let mut unresolved = false;
         for prop in &decl.props {
+            let annots = self.annots(&prop.attrs, Site::Other);
+            self.unrecorded_source(&annots, "the limit");
             if prop.node.key.text != "applies" {
                 self.unknown_setting(&prop.node, "a limit", &["applies"]);
                 continue;
@@ -200,6 +203,7 @@ impl Lowerer<'_> {
             doc: attrs.doc.clone(),
             value,
             applies_to,
+            provenance,
         }
     }
 
@@ -251,7 +255,8 @@ impl Lowerer<'_> {
         decl: &ast::RateLimitDecl,
         attrs: &ast::Attrs,
     ) -> RateLimit {
-        self.annots(attrs, Site::Other);
+        let annots = self.annots(attrs, Site::Other);
+        let provenance = self.provenance(&annots);
         let mut rl = RateLimit {
             name: decl.name.text.clone(),
             doc: attrs.doc.clone(),
@@ -259,9 +264,12 @@ impl Lowerer<'_> {
             per: None,
             tiers: Vec::new(),
             not_shown: Vec::new(),
+            provenance,
         };
         let owner = format!("rate_limit {}", rl.name);
         for member in &decl.members {
+            let annots = self.annots(&member.attrs, Site::Other);
+            self.unrecorded_source(&annots, "the rate limit");
             match &member.node {
                 ast::RateMember::NotShown(what) => rl
                     .not_shown
@@ -365,6 +373,8 @@ impl Lowerer<'_> {
         for member in &decl.members {
             match &member.node {
                 ast::StateMember::State(name) => {
+                    let annots = self.annots(&member.attrs, Site::Other);
+                    let provenance = self.provenance(&annots);
                     if let Some(i) = sm.states.iter().position(|s| s.name == name.text) {
                         self.error(
                             codes::DUPLICATE_MEMBER,
@@ -379,6 +389,7 @@ impl Lowerer<'_> {
                     sm.states.push(State {
                         name: name.text.clone(),
                         doc: member.attrs.doc.clone(),
+                        provenance,
                     });
                 }
                 ast::StateMember::NotShown(what) => sm
