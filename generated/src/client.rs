@@ -166,7 +166,9 @@ impl Client {
             .await?
             .decode(GetOauthProviderResponse::from_status_bytes)
     }
-    /// Import existing OAuth connections. Queued into one persistent background operation.
+    /// Import existing OAuth connections. Queued into one persistent background operation; any
+    /// number of connections can be submitted in a short time. Needs the team's own OAuth
+    /// application credentials for the provider to be configured beforehand.
     /// `POST /v2/link/bulk_import`.
     pub async fn bulk_import(
         &self,

@@ -156,7 +156,7 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
         },
         rt::desc::FieldDesc {
             name: "medical_proxy",
-            ty: rt::desc::TypeDesc::Model(&MODEL_GUARANTOR_DETAILS),
+            ty: rt::desc::TypeDesc::Model(&MODEL_GUARANTOR_DETAILS_REQUEST),
             presence: rt::desc::Presence::Optional,
             has_default: false,
             format: true,
@@ -257,67 +257,6 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
         },
     ],
 };
-pub static MODEL_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "Address",
-    fields: &[
-        rt::desc::FieldDesc {
-            name: "first_line",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "second_line",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Optional,
-            has_default: true,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "city",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "state",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "zip",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "country",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-        rt::desc::FieldDesc {
-            name: "access_notes",
-            ty: rt::desc::TypeDesc::String,
-            presence: rt::desc::Presence::Required,
-            has_default: false,
-            format: true,
-            constraints: rt::desc::Constraints::NONE,
-        },
-    ],
-};
 pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "InsuranceRecordRequest",
     fields: &[
@@ -355,7 +294,7 @@ pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::Model
         },
         rt::desc::FieldDesc {
             name: "insured",
-            ty: rt::desc::TypeDesc::Model(&MODEL_PERSON_DETAILS),
+            ty: rt::desc::TypeDesc::Model(&MODEL_PERSON_DETAILS_REQUEST),
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
@@ -363,7 +302,7 @@ pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::Model
         },
         rt::desc::FieldDesc {
             name: "guarantor",
-            ty: rt::desc::TypeDesc::Model(&MODEL_GUARANTOR_DETAILS),
+            ty: rt::desc::TypeDesc::Model(&MODEL_GUARANTOR_DETAILS_REQUEST),
             presence: rt::desc::Presence::Optional,
             has_default: false,
             format: true,
@@ -379,8 +318,8 @@ pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::Model
         },
     ],
 };
-pub static MODEL_PERSON_DETAILS: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "PersonDetails",
+pub static MODEL_PERSON_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
+    name: "PersonDetailsRequest",
     fields: &[
         rt::desc::FieldDesc {
             name: "first_name",
@@ -408,7 +347,7 @@ pub static MODEL_PERSON_DETAILS: rt::desc::ModelDesc = rt::desc::ModelDesc {
         },
         rt::desc::FieldDesc {
             name: "address",
-            ty: rt::desc::TypeDesc::Model(&MODEL_ADDRESS),
+            ty: rt::desc::TypeDesc::Model(&MODEL_USER_ADDRESS),
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
@@ -440,8 +379,8 @@ pub static MODEL_PERSON_DETAILS: rt::desc::ModelDesc = rt::desc::ModelDesc {
         },
     ],
 };
-pub static MODEL_GUARANTOR_DETAILS: rt::desc::ModelDesc = rt::desc::ModelDesc {
-    name: "GuarantorDetails",
+pub static MODEL_GUARANTOR_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
+    name: "GuarantorDetailsRequest",
     fields: &[
         rt::desc::FieldDesc {
             name: "first_name",

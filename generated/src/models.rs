@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 #[allow(unused_imports)]
 use ::covenant_runtime as rt;
 pub static SEARCH_QUERY_PATTERN: rt::Pattern = rt::Pattern::new(
-    "^[A-Za-zÀ-ÖØ-öø-ɏ0-9 (),/:'|&_’-]{0,80}$",
+    "^(?:[A-Za-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u024F\\u1E00-\\u1EFF][\\u0300-\\u036F]*|[0-9 (),/:'|&_\\u2019-])*$",
 );
 /// An error whose `detail` is a message. Every error response has a JSON body: deployed
 /// clients treat an empty error body as success.
@@ -99,6 +99,8 @@ impl rt::Validate for User {
 #[serde(remote = "Self")]
 pub struct ConnectedSource {
     pub created_on: rt::DateTime,
+    /// The document lists `source` without deprecating it; the deprecation in favour of
+    /// `provider` is the deployed client's.
     #[deprecated(
         note = "Provider names and logos come from the providers endpoint; read `provider`; use `provider`"
     )]
@@ -344,7 +346,7 @@ pub struct PatientInfoRequest {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "rt::serde_helpers::present_non_null"
     )]
-    pub medical_proxy: Option<GuarantorDetails>,
+    pub medical_proxy: Option<GuarantorDetailsRequest>,
     #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
     pub race: rt::Tristate<Race>,
     #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
@@ -420,7 +422,7 @@ pub struct UserAddress {
 }
 rt::json_object!(UserAddress);
 impl rt::Validate for UserAddress {}
-/// An address inside insurance records.
+/// An address as returned inside insurance records.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Address {
@@ -474,25 +476,33 @@ pub struct InsuranceRecordRequest {
     #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
     pub group_id: rt::Tristate<String>,
     pub relationship: Relationship,
-    pub insured: PersonDetails,
+    pub insured: PersonDetailsRequest,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "rt::serde_helpers::present_non_null"
     )]
-    pub guarantor: Option<GuarantorDetails>,
+    pub guarantor: Option<GuarantorDetailsRequest>,
     /// Default: `true`.
     #[serde(default = "defaults::InsuranceRecord__is_primary")]
     pub is_primary: bool,
 }
 rt::json_object!(InsuranceRecordRequest);
 impl rt::Validate for InsuranceRecordRequest {}
+/// The insured person. Its address takes the shape of its side: requests send the
+/// patient-info shape, insurance records return the insurance shape.
+///
+/// The response shape; requests use the `Request` variant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PersonDetails {
     pub first_name: String,
     pub last_name: String,
+    /// The document does not give the values; the deployed client's fill them.
+    ///
+    /// Source: the deployed client library.
     pub gender: InsuredGender,
+    /// As returned inside insurance records.
     pub address: Address,
     pub dob: rt::Date,
     pub email: String,
@@ -500,13 +510,38 @@ pub struct PersonDetails {
 }
 rt::json_object!(PersonDetails);
 impl rt::Validate for PersonDetails {}
-/// Its address arrives in the patient-info shape.
+/// The insured person. Its address takes the shape of its side: requests send the
+/// patient-info shape, insurance records return the insurance shape.
+///
+/// The request shape of `PersonDetails`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct PersonDetailsRequest {
+    pub first_name: String,
+    pub last_name: String,
+    /// The document does not give the values; the deployed client's fill them.
+    ///
+    /// Source: the deployed client library.
+    pub gender: InsuredGender,
+    /// As sent: the patient-info shape.
+    pub address: UserAddress,
+    pub dob: rt::Date,
+    pub email: String,
+    pub phone_number: String,
+}
+rt::json_object!(PersonDetailsRequest);
+impl rt::Validate for PersonDetailsRequest {}
+/// A guarantor or medical proxy. Its address takes the shape of its side: requests send the
+/// patient-info shape (as deployed clients do), responses return the insurance shape.
+///
+/// The response shape; requests use the `Request` variant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct GuarantorDetails {
     pub first_name: String,
     pub last_name: String,
-    pub address: UserAddress,
+    /// As returned.
+    pub address: Address,
     pub phone_number: String,
     pub household_income: f64,
     pub household_size: f64,
@@ -514,6 +549,24 @@ pub struct GuarantorDetails {
 }
 rt::json_object!(GuarantorDetails);
 impl rt::Validate for GuarantorDetails {}
+/// A guarantor or medical proxy. Its address takes the shape of its side: requests send the
+/// patient-info shape (as deployed clients do), responses return the insurance shape.
+///
+/// The request shape of `GuarantorDetails`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct GuarantorDetailsRequest {
+    pub first_name: String,
+    pub last_name: String,
+    /// As sent: the patient-info shape.
+    pub address: UserAddress,
+    pub phone_number: String,
+    pub household_income: f64,
+    pub household_size: f64,
+    pub email: String,
+}
+rt::json_object!(GuarantorDetailsRequest);
+impl rt::Validate for GuarantorDetailsRequest {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CompanyDetails {
@@ -533,6 +586,7 @@ pub struct CreateLinkTokenRequest {
     pub redirect_url: rt::Tristate<String>,
     /// Allowlist of what the link widget shows; default all linkable providers. No
     /// effect on programmatic link use.
+    #[deprecated(note = "The document's limits call it a deprecated link widget input")]
     #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
     pub filter_on_providers: rt::Tristate<Vec<LinkProvider>>,
     /// `redirect`: password and e-mail provider forms redirect to `redirect_url` with
@@ -623,16 +677,26 @@ pub struct BulkImportRequest {
 }
 rt::json_object!(BulkImportRequest);
 impl rt::Validate for BulkImportRequest {}
-/// An existing connection to import.
+/// An existing connection to import. The document lists the fields and their types but not
+/// which are mandatory: which are required, and that `oauth_scopes` may be left out or null,
+/// comes from the deployed client.
+///
+/// Not shown by the source: Which connection fields are mandatory.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ConnectionRecipe {
+    /// Source: the deployed client library.
     pub user_id: rt::Uuid,
+    /// Source: the deployed client library.
     pub access_token: String,
     /// OAuth 1 providers carry the token secret here.
+    ///
+    /// Source: the deployed client library.
     pub refresh_token: String,
+    /// Source: the deployed client library.
     pub provider_id: String,
-    /// UNIX epoch seconds; OAuth 1 providers use 2147483647.
+    /// UNIX epoch seconds (the document leaves the unit open); OAuth 1 providers use
+    /// 2147483647.
     ///
     /// Source: the deployed client library.
     pub expires_at: i64,
@@ -676,13 +740,16 @@ rt::json_object!(ListBulkOpsResult);
 impl rt::Validate for ListBulkOpsResult {}
 /// A bulk operation: queued, runs in the background, can complete.
 ///
+/// Not shown by the source: Bulk operation record fields.
+///
 /// Source: the deployed client library.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct BulkOp {
     pub r#type: BulkOpType,
     pub status: BulkOpStatus,
-    /// Any linkable provider: a response keeps values later catalogues add.
+    /// The deployed client names the field but not its values; taking any linkable
+    /// provider, so a response keeps values later catalogues add, is the toolkit's choice.
     pub provider: LinkProvider,
     pub pending: i64,
     pub processed: i64,
@@ -1912,11 +1979,21 @@ impl<'de> Deserialize<'de> for SummaryResource {
 }
 /// Serde already checked the value: nothing more to validate.
 impl rt::Validate for SummaryResource {}
-/// Resources delivered as timeseries samples. Workout streams have their own shallow event.
+/// Resources delivered as timeseries samples (`daily.data.<resource>.*` with a batch of samples
+/// in `data.data`). The document says every `daily.data` event carries a summary or a batch of
+/// timeseries samples, for a resource of the provider resource list; it lists the summaries
+/// and gives glucose, steps and heart rate as examples of timeseries. That every other
+/// resource except workout streams (their own shallow event) is a timeseries is the toolkit's
+/// reading, so `daily.data.<resource>` covers the whole provider resource list.
 ///
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TimeseriesResource {
+    Connection,
+    Order,
+    Result,
+    MatchReview,
+    Appointment,
     Glucose,
     Heartrate,
     Hrv,
@@ -1925,6 +2002,8 @@ pub enum TimeseriesResource {
     BloodOxygen,
     BloodPressure,
     Cholesterol,
+    Device,
+    DeviceLegacy,
     Weight,
     Fat,
     BodyTemperature,
@@ -1940,6 +2019,8 @@ pub enum TimeseriesResource {
     Vo2Max,
     CaloriesBasal,
     StressLevel,
+    MenstrualCycle,
+    Electrocardiogram,
     ElectrocardiogramVoltage,
     AfibBurden,
     HeartRateAlert,
@@ -1967,12 +2048,20 @@ pub enum TimeseriesResource {
     InsulinInjection,
     Carbohydrates,
     Note,
+    SleepStream,
+    #[deprecated(note = "Replaced by the sleep_cycle summary")]
+    Hypnogram,
     UnknownValue(String),
 }
 #[allow(deprecated)]
 impl TimeseriesResource {
     /// The values the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &[
+        "connection",
+        "order",
+        "result",
+        "match_review",
+        "appointment",
         "glucose",
         "heartrate",
         "hrv",
@@ -1981,6 +2070,8 @@ impl TimeseriesResource {
         "blood_oxygen",
         "blood_pressure",
         "cholesterol",
+        "device",
+        "device_legacy",
         "weight",
         "fat",
         "body_temperature",
@@ -1996,6 +2087,8 @@ impl TimeseriesResource {
         "vo2_max",
         "calories_basal",
         "stress_level",
+        "menstrual_cycle",
+        "electrocardiogram",
         "electrocardiogram_voltage",
         "afib_burden",
         "heart_rate_alert",
@@ -2023,9 +2116,16 @@ impl TimeseriesResource {
         "insulin_injection",
         "carbohydrates",
         "note",
+        "sleep_stream",
+        "hypnogram",
     ];
     pub fn as_str(&self) -> &str {
         match self {
+            Self::Connection => "connection",
+            Self::Order => "order",
+            Self::Result => "result",
+            Self::MatchReview => "match_review",
+            Self::Appointment => "appointment",
             Self::Glucose => "glucose",
             Self::Heartrate => "heartrate",
             Self::Hrv => "hrv",
@@ -2034,6 +2134,8 @@ impl TimeseriesResource {
             Self::BloodOxygen => "blood_oxygen",
             Self::BloodPressure => "blood_pressure",
             Self::Cholesterol => "cholesterol",
+            Self::Device => "device",
+            Self::DeviceLegacy => "device_legacy",
             Self::Weight => "weight",
             Self::Fat => "fat",
             Self::BodyTemperature => "body_temperature",
@@ -2049,6 +2151,8 @@ impl TimeseriesResource {
             Self::Vo2Max => "vo2_max",
             Self::CaloriesBasal => "calories_basal",
             Self::StressLevel => "stress_level",
+            Self::MenstrualCycle => "menstrual_cycle",
+            Self::Electrocardiogram => "electrocardiogram",
             Self::ElectrocardiogramVoltage => "electrocardiogram_voltage",
             Self::AfibBurden => "afib_burden",
             Self::HeartRateAlert => "heart_rate_alert",
@@ -2076,6 +2180,8 @@ impl TimeseriesResource {
             Self::InsulinInjection => "insulin_injection",
             Self::Carbohydrates => "carbohydrates",
             Self::Note => "note",
+            Self::SleepStream => "sleep_stream",
+            Self::Hypnogram => "hypnogram",
             Self::UnknownValue(value) => value,
         }
     }
@@ -2085,6 +2191,11 @@ impl std::str::FromStr for TimeseriesResource {
     type Err = std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         match value {
+            "connection" => Ok(Self::Connection),
+            "order" => Ok(Self::Order),
+            "result" => Ok(Self::Result),
+            "match_review" => Ok(Self::MatchReview),
+            "appointment" => Ok(Self::Appointment),
             "glucose" => Ok(Self::Glucose),
             "heartrate" => Ok(Self::Heartrate),
             "hrv" => Ok(Self::Hrv),
@@ -2093,6 +2204,8 @@ impl std::str::FromStr for TimeseriesResource {
             "blood_oxygen" => Ok(Self::BloodOxygen),
             "blood_pressure" => Ok(Self::BloodPressure),
             "cholesterol" => Ok(Self::Cholesterol),
+            "device" => Ok(Self::Device),
+            "device_legacy" => Ok(Self::DeviceLegacy),
             "weight" => Ok(Self::Weight),
             "fat" => Ok(Self::Fat),
             "body_temperature" => Ok(Self::BodyTemperature),
@@ -2108,6 +2221,8 @@ impl std::str::FromStr for TimeseriesResource {
             "vo2_max" => Ok(Self::Vo2Max),
             "calories_basal" => Ok(Self::CaloriesBasal),
             "stress_level" => Ok(Self::StressLevel),
+            "menstrual_cycle" => Ok(Self::MenstrualCycle),
+            "electrocardiogram" => Ok(Self::Electrocardiogram),
             "electrocardiogram_voltage" => Ok(Self::ElectrocardiogramVoltage),
             "afib_burden" => Ok(Self::AfibBurden),
             "heart_rate_alert" => Ok(Self::HeartRateAlert),
@@ -2135,6 +2250,8 @@ impl std::str::FromStr for TimeseriesResource {
             "insulin_injection" => Ok(Self::InsulinInjection),
             "carbohydrates" => Ok(Self::Carbohydrates),
             "note" => Ok(Self::Note),
+            "sleep_stream" => Ok(Self::SleepStream),
+            "hypnogram" => Ok(Self::Hypnogram),
             other => Ok(Self::UnknownValue(other.to_string())),
         }
     }
@@ -2881,6 +2998,7 @@ impl rt::Validate for BulkOpStatus {}
 /// know `panel` too.
 ///
 /// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
+/// Not shown by the source: Other values of marker `type`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MarkerType {
     Biomarker,
@@ -3250,7 +3368,9 @@ pub const TYPE_NAMES: &[&str] = &[
     "InsuranceRecord",
     "InsuranceRecordRequest",
     "PersonDetails",
+    "PersonDetailsRequest",
     "GuarantorDetails",
+    "GuarantorDetailsRequest",
     "CompanyDetails",
     "CreateLinkTokenRequest",
     "LinkTokenResult",
@@ -3345,7 +3465,9 @@ pub fn parse_and_validate(
             "InsuranceRecord" => run::<InsuranceRecord>(value),
             "InsuranceRecordRequest" => run::<InsuranceRecordRequest>(value),
             "PersonDetails" => run::<PersonDetails>(value),
+            "PersonDetailsRequest" => run::<PersonDetailsRequest>(value),
             "GuarantorDetails" => run::<GuarantorDetails>(value),
+            "GuarantorDetailsRequest" => run::<GuarantorDetailsRequest>(value),
             "CompanyDetails" => run::<CompanyDetails>(value),
             "CreateLinkTokenRequest" => run::<CreateLinkTokenRequest>(value),
             "LinkTokenResult" => run::<LinkTokenResult>(value),
@@ -3449,7 +3571,9 @@ pub fn round_trip(
             "InsuranceRecord" => run::<InsuranceRecord>(value),
             "InsuranceRecordRequest" => run::<InsuranceRecordRequest>(value),
             "PersonDetails" => run::<PersonDetails>(value),
+            "PersonDetailsRequest" => run::<PersonDetailsRequest>(value),
             "GuarantorDetails" => run::<GuarantorDetails>(value),
+            "GuarantorDetailsRequest" => run::<GuarantorDetailsRequest>(value),
             "CompanyDetails" => run::<CompanyDetails>(value),
             "CreateLinkTokenRequest" => run::<CreateLinkTokenRequest>(value),
             "LinkTokenResult" => run::<LinkTokenResult>(value),

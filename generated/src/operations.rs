@@ -9,14 +9,17 @@ use super::models::*;
 /// The credentials the service accepts, one per header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AuthScheme {
-    /// `x-service-api-key`: The team API key (`<API_KEY>`); identifies the team. Management keys are not accepted here.
+    /** `x-service-api-key`: The team API key (`<API_KEY>`); identifies the team. Management keys are not accepted here.
+Team API keys can be managed through a management key.*/
     TeamApiKey,
     /// `x-service-link-token`: Short-lived token for custom link widget calls, issued by the link token endpoint.
     LinkToken,
-    /** `X-Management-Key`: A management key: an Org Management Key has full control of the organization (creating
-or deleting teams); a Team Management Key controls one or more teams but cannot reach
-org-level resources. A Team Management Key bound to two or more teams can only be made
-through the Create Management Key endpoint. Management keys are not team API keys.*/
+    /** `X-Management-Key`: A management key, in the X-Management-Key header (since 2025-04). Two kinds are accepted:
+an Org Management Key has full control of the organization (creating or deleting teams);
+a Team Management Key (team-scoped, since 2025-05) controls one or more teams but cannot
+reach org-level resources or actions. A Team Management Key bound to two or more teams can
+only be made through the Create Management Key endpoint, not through the dashboard.
+Management keys are not team API keys on the main API, but they can manage team API keys.*/
     ManagementKey,
     /// `X-Service-Org-Key`: The former management header; still accepted, with the same keys as X-Management-Key.
     OrgKey,
@@ -135,7 +138,8 @@ pub enum CreateUserResponse {
     /// 200
     Ok(CreateUserResult),
     /** 400: The `client_user_id` already belongs to a user; the body names that user, which makes
-user creation safe to repeat.*/
+user creation safe to repeat. The status is the document's; the body's shape is the
+deployed client's.*/
     BadRequest(UserConflictError),
     /// 404: Unknown resource.
     NotFound(NotFoundError),
@@ -145,7 +149,7 @@ user creation safe to repeat.*/
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl CreateUserResponse {
@@ -246,7 +250,7 @@ pub enum GetUserResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl GetUserResponse {
@@ -340,7 +344,7 @@ pub enum DeleteUserResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl DeleteUserResponse {
@@ -464,7 +468,7 @@ pub enum UndoDeleteUserResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl UndoDeleteUserResponse {
@@ -560,7 +564,7 @@ pub enum ResolveUserResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl ResolveUserResponse {
@@ -672,7 +676,7 @@ pub enum UpdateUserResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl UpdateUserResponse {
@@ -788,7 +792,7 @@ pub enum RefreshUserResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl RefreshUserResponse {
@@ -900,7 +904,7 @@ pub enum UpdatePatientInfoResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl UpdatePatientInfoResponse {
@@ -998,7 +1002,7 @@ pub enum GetLatestPatientInfoResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl GetLatestPatientInfoResponse {
@@ -1100,7 +1104,7 @@ pub enum AddInsuranceResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl AddInsuranceResponse {
@@ -1200,7 +1204,7 @@ pub enum GetLatestInsuranceResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl GetLatestInsuranceResponse {
@@ -1314,7 +1318,7 @@ pub enum CreateLinkTokenResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl CreateLinkTokenResponse {
@@ -1412,7 +1416,7 @@ pub enum GetOauthProviderResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl GetOauthProviderResponse {
@@ -1519,7 +1523,7 @@ pub enum BulkImportResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl BulkImportResponse {
@@ -1629,7 +1633,7 @@ pub enum BulkTriggerHistoricalPullResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl BulkTriggerHistoricalPullResponse {
@@ -1761,7 +1765,7 @@ pub enum ListBulkOpsResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl ListBulkOpsResponse {
@@ -1862,7 +1866,7 @@ pub enum ListProvidersResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl ListProvidersResponse {
@@ -2025,7 +2029,7 @@ pub enum ListMarkersResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl ListMarkersResponse {
@@ -2161,7 +2165,7 @@ pub enum ListLabTestMarkersResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl ListLabTestMarkersResponse {
@@ -2294,7 +2298,7 @@ pub enum ListOrderSetMarkersResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl ListOrderSetMarkersResponse {
@@ -2428,7 +2432,7 @@ pub enum ListPscInfoResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl ListPscInfoResponse {
@@ -2516,7 +2520,8 @@ pub struct ListTeamsInput {
     )]
     pub region: Option<Vec<Region>>,
     /// Query parameter `search_query`.
-    /// Letters (accented Latin included), digits, space and ( ) , / : ' | & _ - ’
+    /// Up to 80 characters: letters (accented Latin letters included), digits, space and
+    /// ( ) , / : ' | & _ - and the right single quotation mark (’).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -2755,7 +2760,7 @@ pub enum GetWorkoutStreamResponse {
     Unauthorized(ErrorMessage),
     /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
     Forbidden(ErrorMessage),
-    /// 413: A request body over the service's size limit.
+    /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
 }
 impl GetWorkoutStreamResponse {

@@ -128,7 +128,9 @@ pub trait HealthDataServer: Send + Sync + 'static {
         ctx: Context<Self::Principal>,
         input: GetOauthProviderInput,
     ) -> impl Future<Output = GetOauthProviderResponse> + Send;
-    /// Import existing OAuth connections. Queued into one persistent background operation.
+    /// Import existing OAuth connections. Queued into one persistent background operation; any
+    /// number of connections can be submitted in a short time. Needs the team's own OAuth
+    /// application credentials for the provider to be configured beforehand.
     /// `POST /v2/link/bulk_import`.
     fn bulk_import(
         &self,
