@@ -27,6 +27,11 @@ enum Command {
     ///
     /// Exit status: 0 written or up to date, 1 invalid spec or stale output, 2 usage or I/O error.
     Generate(commands::generate::GenerateArgs),
+    /// Serve the generated mock of the service spec over HTTP (`--mock`), and write
+    /// `DATA_DIR/credentials.json` with its address and keys.
+    ///
+    /// Exit status: 0 stopped by Ctrl-C or SIGTERM, 2 cannot listen or write the data folder.
+    Serve(commands::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,5 +39,6 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => commands::check::run(&args),
         Command::Generate(args) => commands::generate::run(&args),
+        Command::Serve(args) => commands::serve::run(&args),
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod generate;
+pub mod serve;
 
 /// The spec `check` and friends read when given no path.
 pub const DEFAULT_SPEC: &str = "spec/health.covenant";
