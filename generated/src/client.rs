@@ -184,8 +184,8 @@ impl Client {
         &self,
         input: BulkImportInput,
         finished: impl Fn(&BulkOp) -> bool,
-        poll: std::time::Duration,
-        deadline: std::time::Duration,
+        poll: ::std::time::Duration,
+        deadline: ::std::time::Duration,
     ) -> Result<(BulkImportResponse, Option<BulkOp>), rt::client::ClientError> {
         let response = self.bulk_import(input).await?;
         if response.status() != 202 {
@@ -195,7 +195,7 @@ impl Client {
         loop {
             let listing: ListBulkOpsInput = ::serde_json::from_str("{}")
                 .map_err(rt::client::ClientError::encode)?;
-            let mut pages = std::pin::pin!(self.list_bulk_ops_pages(listing));
+            let mut pages = ::std::pin::pin!(self.list_bulk_ops_pages(listing));
             while let Some(page) = rt::client::StreamExt::next(&mut pages).await {
                 let page = page?;
                 if let Some(done) = page
@@ -239,8 +239,8 @@ impl Client {
         &self,
         input: BulkTriggerHistoricalPullInput,
         finished: impl Fn(&BulkOp) -> bool,
-        poll: std::time::Duration,
-        deadline: std::time::Duration,
+        poll: ::std::time::Duration,
+        deadline: ::std::time::Duration,
     ) -> Result<
         (BulkTriggerHistoricalPullResponse, Option<BulkOp>),
         rt::client::ClientError,
@@ -253,7 +253,7 @@ impl Client {
         loop {
             let listing: ListBulkOpsInput = ::serde_json::from_str("{}")
                 .map_err(rt::client::ClientError::encode)?;
-            let mut pages = std::pin::pin!(self.list_bulk_ops_pages(listing));
+            let mut pages = ::std::pin::pin!(self.list_bulk_ops_pages(listing));
             while let Some(page) = rt::client::StreamExt::next(&mut pages).await {
                 let page = page?;
                 if let Some(done) = page

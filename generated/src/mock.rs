@@ -4,7 +4,7 @@
 use ::covenant_runtime as rt;
 use super::operations::*;
 use super::server::HealthDataServer;
-use std::collections::HashMap;
+use ::std::collections::HashMap;
 /// Answers every endpoint with its first success status and an example body
 /// derived from the spec. Credentials are those added with [`MockServer::with_key`];
 /// the principal is the scheme a key was added for.
@@ -33,61 +33,59 @@ impl MockServer {
         ::serde_json::from_str(text).ok().map(|body| (status, body))
     }
 }
-static CREATE_USER: std::sync::LazyLock<CreateUserResponse> = std::sync::LazyLock::new(||
+static CREATE_USER: ::std::sync::LazyLock<CreateUserResponse> = ::std::sync::LazyLock::new(||
 example("create_user", CreateUserResponse::from_status_bytes));
-static GET_USER: std::sync::LazyLock<GetUserResponse> = std::sync::LazyLock::new(|| example(
+static GET_USER: ::std::sync::LazyLock<GetUserResponse> = ::std::sync::LazyLock::new(|| example(
     "get_user",
     GetUserResponse::from_status_bytes,
 ));
-static DELETE_USER: std::sync::LazyLock<DeleteUserResponse> = std::sync::LazyLock::new(||
+static DELETE_USER: ::std::sync::LazyLock<DeleteUserResponse> = ::std::sync::LazyLock::new(||
 example("delete_user", DeleteUserResponse::from_status_bytes));
-static UNDO_DELETE_USER: std::sync::LazyLock<UndoDeleteUserResponse> = std::sync::LazyLock::new(||
+static UNDO_DELETE_USER: ::std::sync::LazyLock<UndoDeleteUserResponse> = ::std::sync::LazyLock::new(||
 example("undo_delete_user", UndoDeleteUserResponse::from_status_bytes));
-static RESOLVE_USER: std::sync::LazyLock<ResolveUserResponse> = std::sync::LazyLock::new(||
+static RESOLVE_USER: ::std::sync::LazyLock<ResolveUserResponse> = ::std::sync::LazyLock::new(||
 example("resolve_user", ResolveUserResponse::from_status_bytes));
-static UPDATE_USER: std::sync::LazyLock<UpdateUserResponse> = std::sync::LazyLock::new(||
+static UPDATE_USER: ::std::sync::LazyLock<UpdateUserResponse> = ::std::sync::LazyLock::new(||
 example("update_user", UpdateUserResponse::from_status_bytes));
-static REFRESH_USER: std::sync::LazyLock<RefreshUserResponse> = std::sync::LazyLock::new(||
+static REFRESH_USER: ::std::sync::LazyLock<RefreshUserResponse> = ::std::sync::LazyLock::new(||
 example("refresh_user", RefreshUserResponse::from_status_bytes));
-static UPDATE_PATIENT_INFO: std::sync::LazyLock<UpdatePatientInfoResponse> = std::sync::LazyLock::new(||
+static UPDATE_PATIENT_INFO: ::std::sync::LazyLock<UpdatePatientInfoResponse> = ::std::sync::LazyLock::new(||
 example("update_patient_info", UpdatePatientInfoResponse::from_status_bytes));
-static GET_LATEST_PATIENT_INFO: std::sync::LazyLock<GetLatestPatientInfoResponse> = std::sync::LazyLock::new(||
+static GET_LATEST_PATIENT_INFO: ::std::sync::LazyLock<GetLatestPatientInfoResponse> = ::std::sync::LazyLock::new(||
 example("get_latest_patient_info", GetLatestPatientInfoResponse::from_status_bytes));
-static ADD_INSURANCE: std::sync::LazyLock<AddInsuranceResponse> = std::sync::LazyLock::new(||
+static ADD_INSURANCE: ::std::sync::LazyLock<AddInsuranceResponse> = ::std::sync::LazyLock::new(||
 example("add_insurance", AddInsuranceResponse::from_status_bytes));
-static GET_LATEST_INSURANCE: std::sync::LazyLock<GetLatestInsuranceResponse> = std::sync::LazyLock::new(||
+static GET_LATEST_INSURANCE: ::std::sync::LazyLock<GetLatestInsuranceResponse> = ::std::sync::LazyLock::new(||
 example("get_latest_insurance", GetLatestInsuranceResponse::from_status_bytes));
-static CREATE_LINK_TOKEN: std::sync::LazyLock<CreateLinkTokenResponse> = std::sync::LazyLock::new(||
+static CREATE_LINK_TOKEN: ::std::sync::LazyLock<CreateLinkTokenResponse> = ::std::sync::LazyLock::new(||
 example("create_link_token", CreateLinkTokenResponse::from_status_bytes));
-static GET_OAUTH_PROVIDER: std::sync::LazyLock<GetOauthProviderResponse> = std::sync::LazyLock::new(||
+static GET_OAUTH_PROVIDER: ::std::sync::LazyLock<GetOauthProviderResponse> = ::std::sync::LazyLock::new(||
 example("get_oauth_provider", GetOauthProviderResponse::from_status_bytes));
-static BULK_IMPORT: std::sync::LazyLock<BulkImportResponse> = std::sync::LazyLock::new(||
+static BULK_IMPORT: ::std::sync::LazyLock<BulkImportResponse> = ::std::sync::LazyLock::new(||
 example("bulk_import", BulkImportResponse::from_status_bytes));
-static BULK_TRIGGER_HISTORICAL_PULL: std::sync::LazyLock<
+static BULK_TRIGGER_HISTORICAL_PULL: ::std::sync::LazyLock<
     BulkTriggerHistoricalPullResponse,
-> = std::sync::LazyLock::new(|| example(
+> = ::std::sync::LazyLock::new(|| example(
     "bulk_trigger_historical_pull",
     BulkTriggerHistoricalPullResponse::from_status_bytes,
 ));
-static LIST_BULK_OPS: std::sync::LazyLock<ListBulkOpsResponse> = std::sync::LazyLock::new(||
+static LIST_BULK_OPS: ::std::sync::LazyLock<ListBulkOpsResponse> = ::std::sync::LazyLock::new(||
 example("list_bulk_ops", ListBulkOpsResponse::from_status_bytes));
-static LIST_PROVIDERS: std::sync::LazyLock<ListProvidersResponse> = std::sync::LazyLock::new(||
+static LIST_PROVIDERS: ::std::sync::LazyLock<ListProvidersResponse> = ::std::sync::LazyLock::new(||
 example("list_providers", ListProvidersResponse::from_status_bytes));
-static LIST_MARKERS: std::sync::LazyLock<ListMarkersResponse> = std::sync::LazyLock::new(||
+static LIST_MARKERS: ::std::sync::LazyLock<ListMarkersResponse> = ::std::sync::LazyLock::new(||
 example("list_markers", ListMarkersResponse::from_status_bytes));
-static LIST_LAB_TEST_MARKERS: std::sync::LazyLock<ListLabTestMarkersResponse> = std::sync::LazyLock::new(||
+static LIST_LAB_TEST_MARKERS: ::std::sync::LazyLock<ListLabTestMarkersResponse> = ::std::sync::LazyLock::new(||
 example("list_lab_test_markers", ListLabTestMarkersResponse::from_status_bytes));
-static LIST_ORDER_SET_MARKERS: std::sync::LazyLock<ListOrderSetMarkersResponse> = std::sync::LazyLock::new(||
+static LIST_ORDER_SET_MARKERS: ::std::sync::LazyLock<ListOrderSetMarkersResponse> = ::std::sync::LazyLock::new(||
 example("list_order_set_markers", ListOrderSetMarkersResponse::from_status_bytes));
-static LIST_PSC_INFO: std::sync::LazyLock<ListPscInfoResponse> = std::sync::LazyLock::new(||
+static LIST_PSC_INFO: ::std::sync::LazyLock<ListPscInfoResponse> = ::std::sync::LazyLock::new(||
 example("list_psc_info", ListPscInfoResponse::from_status_bytes));
-static LIST_TEAMS: std::sync::LazyLock<ListTeamsResponse> = std::sync::LazyLock::new(|| example(
-    "list_teams",
-    ListTeamsResponse::from_status_bytes,
-));
-static LIST_ORDERS: std::sync::LazyLock<ListOrdersResponse> = std::sync::LazyLock::new(||
+static LIST_TEAMS: ::std::sync::LazyLock<ListTeamsResponse> = ::std::sync::LazyLock::new(||
+example("list_teams", ListTeamsResponse::from_status_bytes));
+static LIST_ORDERS: ::std::sync::LazyLock<ListOrdersResponse> = ::std::sync::LazyLock::new(||
 example("list_orders", ListOrdersResponse::from_status_bytes));
-static GET_WORKOUT_STREAM: std::sync::LazyLock<GetWorkoutStreamResponse> = std::sync::LazyLock::new(||
+static GET_WORKOUT_STREAM: ::std::sync::LazyLock<GetWorkoutStreamResponse> = ::std::sync::LazyLock::new(||
 example("get_workout_stream", GetWorkoutStreamResponse::from_status_bytes));
 /// The status and JSON text of `endpoint`'s example.
 fn example_text(endpoint: &str) -> ::std::option::Option<(u16, &'static str)> {

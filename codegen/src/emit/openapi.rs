@@ -278,6 +278,28 @@ impl Document<'_> {
         }
         if !ep.exactly_one_of.is_empty() {
             op.insert("x-exactly-one-of".into(), json!(ep.exactly_one_of));
+            // No OpenAPI keyword spans parameters: the rule goes in the text a reader sees.
+            let rules: Vec<String> = ep
+                .exactly_one_of
+                .iter()
+                .map(|group| {
+                    let names: Vec<String> = group.iter().map(|n| format!("`{n}`")).collect();
+                    format!(
+                        "Send exactly one of {}; otherwise the answer is 422.",
+                        names.join(", ")
+                    )
+                })
+                .collect();
+            let text = op
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let description = if text.is_empty() {
+                rules.join("\n\n")
+            } else {
+                format!("{text}\n\n{}", rules.join("\n\n"))
+            };
+            op.insert("description".into(), json!(description));
         }
         let limits = self.limits_of(ep);
         if !limits.is_empty() {

@@ -304,7 +304,8 @@ fn regex_escape(s: &str) -> String {
 fn primitive_schema(p: Primitive, format: bool) -> Value {
     match p {
         Primitive::String => json!({ "type": "string" }),
-        Primitive::Int => json!({ "type": "integer" }),
+        // The router reads integers as 64-bit: say so, so clients and fuzzers stay in range.
+        Primitive::Int => json!({ "type": "integer", "format": "int64" }),
         Primitive::Number => json!({ "type": "number" }),
         Primitive::Bool => json!({ "type": "boolean" }),
         Primitive::Object => json!({ "type": "object" }),
@@ -317,10 +318,29 @@ fn primitive_schema(p: Primitive, format: bool) -> Value {
         Primitive::Uri => json!({ "type": "string", "x-format": "uri" }),
         Primitive::Uuid | Primitive::Date | Primitive::DateTime | Primitive::Email => {
             match p.format().filter(|_| format) {
-                Some(f) => json!({ "type": "string", "format": f }),
+                // `format` alone is an annotation to many readers: the shape the router
+                // enforces is also a pattern, which every validator asserts.
+                Some(f) => match format_shape(p) {
+                    Some(shape) => json!({ "type": "string", "format": f, "pattern": shape }),
+                    None => json!({ "type": "string", "format": f }),
+                },
                 None => json!({ "type": "string" }),
             }
         }
+    }
+}
+
+/// The textual shape of a format, as the runtime's strict parsers read it.
+fn format_shape(p: Primitive) -> Option<&'static str> {
+    match p {
+        Primitive::Uuid => {
+            Some("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+        }
+        Primitive::Date => Some("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"),
+        Primitive::DateTime => Some(
+            "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$",
+        ),
+        _ => None,
     }
 }
 

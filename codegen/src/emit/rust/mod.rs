@@ -7,6 +7,7 @@ mod enums;
 mod mock;
 pub mod names;
 mod operations;
+mod paths;
 mod server;
 pub mod validate;
 
@@ -149,7 +150,7 @@ impl<'a> RustModels<'a> {
         items.push(self.defaults_module());
         items.push(self.registry());
         let tokens = quote!(#(#items)*);
-        syn::parse2(tokens).expect("generated models parse as Rust")
+        syn::parse2(paths::absolute(tokens)).expect("generated models parse as Rust")
     }
 
     fn model_struct(&mut self, id: ModelId, shape: Shape) -> TokenStream {
@@ -551,7 +552,7 @@ impl GeneratedModule {
         summary: &'static str,
         tokens: TokenStream,
     ) -> Self {
-        let file = syn::parse2(tokens)
+        let file = syn::parse2(paths::absolute(tokens))
             .unwrap_or_else(|e| panic!("generated {name} module does not parse: {e}"));
         GeneratedModule::new(name, feature, summary, file)
     }
