@@ -11,7 +11,7 @@ pub enum Severity {
 }
 
 /// One problem found in a spec. Codes are stable so tests and users can refer to them;
-/// the catalogue is in [`crate::codes`].
+/// the catalogue is in [`crate::diagnostic_codes`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,

@@ -108,7 +108,7 @@ pub fn lex(text: &str, diags: &mut Diagnostics) -> Vec<Token> {
                 flush_unknown(&mut unknown_run, diags);
                 diags.push(
                     Diagnostic::error(
-                        crate::codes::UNTERMINATED_STRING,
+                        crate::diagnostic_codes::UNTERMINATED_STRING,
                         span,
                         "unterminated string",
                     )
@@ -149,7 +149,7 @@ fn flush_unknown(run: &mut Option<Span>, diags: &mut Diagnostics) {
     if let Some(span) = run.take() {
         diags.push(
             Diagnostic::error(
-                crate::codes::UNEXPECTED_CHARACTER,
+                crate::diagnostic_codes::UNEXPECTED_CHARACTER,
                 span,
                 "unexpected character",
             )

@@ -4,8 +4,8 @@
 //! means the same thing wherever it is compiled.
 
 pub mod ast;
-pub mod codes;
 pub mod diagnostic;
+pub mod diagnostic_codes;
 pub mod emit;
 pub mod ir;
 pub mod lexer;

@@ -3,7 +3,7 @@
 //! each labelled with whether a conforming implementation must accept it. The schema/serde
 //! agreement tests and the conformance runner's negative cases are built from them.
 
-use crate::emit::shapes::{Shape, format_applies, in_shape};
+use crate::ir::shapes::{Shape, format_applies, in_shape};
 use crate::ir::*;
 use serde_json::{Map, Value, json};
 
@@ -293,7 +293,7 @@ impl<'a> Samples<'a> {
         match &f.ty {
             Type::Primitive(p) if p.is_numeric() => {
                 if let Some(first) = c.one_of.first() {
-                    return crate::emit::schema::literal_json(first);
+                    return first.to_json();
                 }
                 let lo = c.minimum.unwrap_or(f64::MIN);
                 let hi = c.maximum.unwrap_or(f64::MAX);

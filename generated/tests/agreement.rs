@@ -4,7 +4,7 @@
 
 mod support;
 
-use covenant_codegen::emit::shapes::Shapes;
+use covenant_codegen::ir::shapes::Shapes;
 use covenant_codegen::samples::{Sample, Samples};
 use health_api::models::parse_and_validate;
 use serde_json::Value;

@@ -4,7 +4,7 @@
 
 mod support;
 
-use covenant_codegen::emit::shapes::Shape;
+use covenant_codegen::ir::shapes::Shape;
 use covenant_codegen::ir::*;
 use covenant_codegen::samples::Samples;
 use covenant_runtime::server;
@@ -40,7 +40,7 @@ fn body_violations(
         .model(id)
         .fields
         .iter()
-        .filter(|f| covenant_codegen::emit::shapes::in_shape(f, Shape::Request))
+        .filter(|f| covenant_codegen::ir::shapes::in_shape(f, Shape::Request))
     {
         loc.push(json!(f.name));
         path.push(json!(f.name));

@@ -4,7 +4,7 @@
 
 mod support;
 
-use covenant_codegen::emit::shapes::{Shape, Shapes, in_shape};
+use covenant_codegen::ir::shapes::{Shape, Shapes, in_shape};
 use covenant_codegen::ir::*;
 use health_api::models::round_trip;
 use proptest::prelude::*;
@@ -147,7 +147,7 @@ fn constrained(
         let values: Vec<Value> = c
             .one_of
             .iter()
-            .map(covenant_codegen::emit::schema::literal_json)
+            .map(covenant_codegen::ir::Literal::to_json)
             .collect();
         return prop::sample::select(values).boxed();
     }

@@ -87,7 +87,7 @@ fn expand(
         return Err(spec_error(literal.span(), &file, &checked.diagnostics));
     };
     let settings = covenant_codegen::emit::rust::RustSettings::default();
-    let modules = covenant_codegen::emit::rust::RustModels::new(&spec, &settings).modules();
+    let modules = covenant_codegen::emit::rust::RustBackend::new(&spec, &settings).modules();
     let included = modules
         .into_iter()
         .filter(|m| m.feature.is_none_or(|f| halves.iter().any(|h| h == f)));

@@ -4,7 +4,6 @@
 pub mod openapi;
 pub mod rust;
 pub mod schema;
-pub mod shapes;
 
 use crate::ir::{Endpoint, Provenance, Response, Spec};
 use std::collections::BTreeMap;
@@ -35,7 +34,7 @@ pub const MANAGED_DIRS: &[&str] = &["src", "schemas", "openapi"];
 
 pub fn generate(spec: &Spec, settings: &Settings) -> Files {
     let mut files = Files::new();
-    let mut rust = rust::RustModels::new(spec, &settings.rust);
+    let mut rust = rust::RustBackend::new(spec, &settings.rust);
     let modules = rust.modules();
     for m in &modules {
         files.insert(
@@ -64,7 +63,7 @@ pub fn schema_base(spec: &Spec) -> String {
 
 /// One schema file per model shape, enum, event, endpoint request body and response status.
 pub fn schema_files(spec: &Spec) -> Files {
-    let shapes = shapes::Shapes::new(spec);
+    let shapes = crate::ir::shapes::Shapes::new(spec);
     let base = schema_base(spec);
     let mut files = Files::new();
     let mut put = |path: String, schema: serde_json::Value| {
@@ -97,14 +96,14 @@ pub fn schema_files(spec: &Spec) -> Files {
     };
     for ep in &spec.endpoints {
         if let Some(body) = &ep.body {
-            let mut s = nested.type_schema(body, shapes::Shape::Request, true);
+            let mut s = nested.type_schema(body, crate::ir::shapes::Shape::Request, true);
             titled(&mut s, format!("{} request body", ep.name));
             sourced(&mut s, ep.provenance);
             put(format!("endpoints/{}/request.json", ep.name), s);
         }
         for r in all_responses(spec, ep) {
             let mut s = match &r.body {
-                Some(t) => nested.type_schema(t, shapes::Shape::Response, true),
+                Some(t) => nested.type_schema(t, crate::ir::shapes::Shape::Response, true),
                 None => serde_json::json!({ "description": "No body." }),
             };
             titled(&mut s, format!("{} {} response", ep.name, r.status));

@@ -3,10 +3,9 @@
 
 use super::Files;
 use super::schema::{
-    RefStyle, SchemaBuilder, add_constraints, deprecation_json, description, literal_json,
-    put_source,
+    RefStyle, SchemaBuilder, add_constraints, deprecation_json, description, put_source,
 };
-use super::shapes::{Shape, Shapes, in_shape};
+use crate::ir::shapes::{Shape, Shapes, in_shape};
 use crate::ir::*;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -151,7 +150,7 @@ impl Document<'_> {
                     let mut constraints = Map::new();
                     add_constraints(&mut constraints, &f.constraints);
                     if let Some(d) = &f.default {
-                        constraints.insert("default".into(), literal_json(d));
+                        constraints.insert("default".into(), d.to_json());
                     }
                     out.insert("constraints".into(), Value::Object(constraints));
                 }

@@ -2,8 +2,8 @@
 //! builder serves standalone schema files (relative `$ref`s between files) and OpenAPI
 //! components (`#/components/schemas/…`).
 
-use super::shapes::{Shape, Shapes, format_applies, in_shape};
 use crate::ir::TIMEZONE_PATTERN;
+use crate::ir::shapes::{Shape, Shapes, format_applies, in_shape};
 use crate::ir::*;
 use serde_json::{Map, Value, json};
 
@@ -71,7 +71,7 @@ impl<'a> SchemaBuilder<'a> {
             obj.insert("description".into(), Value::String(doc.clone()));
         }
         if let Some(default) = &f.default {
-            obj.insert("default".into(), literal_json(default));
+            obj.insert("default".into(), default.to_json());
         }
         if let Some(dep) = &f.deprecated {
             obj.insert("deprecated".into(), Value::Bool(true));
@@ -372,7 +372,7 @@ pub fn add_constraints(obj: &mut Map<String, Value>, c: &Constraints) {
     if !c.one_of.is_empty() {
         put(
             "enum",
-            Value::Array(c.one_of.iter().map(literal_json).collect()),
+            Value::Array(c.one_of.iter().map(Literal::to_json).collect()),
         );
     }
 }
@@ -408,17 +408,6 @@ fn number(n: f64) -> Value {
         json!(n as i64)
     } else {
         json!(n)
-    }
-}
-
-pub fn literal_json(l: &Literal) -> Value {
-    match l {
-        Literal::String(s) => json!(s),
-        Literal::Int(n) => json!(n),
-        Literal::Number(n) => number(*n),
-        Literal::Bool(b) => json!(b),
-        Literal::Null => Value::Null,
-        Literal::List(items) => Value::Array(items.iter().map(literal_json).collect()),
     }
 }
 

@@ -5,6 +5,7 @@
 //! Entities live in arenas and refer to each other by id; declaration order is kept, so
 //! emission from the same spec is deterministic.
 
+pub mod shapes;
 mod types;
 
 pub use types::*;

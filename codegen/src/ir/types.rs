@@ -240,3 +240,21 @@ impl std::fmt::Display for Literal {
         }
     }
 }
+
+impl Literal {
+    /// The literal as JSON; whole numbers print as integers, so `10` stays `10`.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match self {
+            Literal::String(s) => Value::String(s.clone()),
+            Literal::Int(n) => Value::from(*n),
+            Literal::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Value::from(*n as i64),
+            Literal::Number(n) => {
+                serde_json::Number::from_f64(*n).map_or(Value::Null, Value::Number)
+            }
+            Literal::Bool(b) => Value::Bool(*b),
+            Literal::Null => Value::Null,
+            Literal::List(items) => Value::Array(items.iter().map(Literal::to_json).collect()),
+        }
+    }
+}

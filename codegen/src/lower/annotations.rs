@@ -2,7 +2,7 @@
 
 use super::Lowerer;
 use crate::ast::{Annotation, Attrs, Value, ValueKind};
-use crate::codes;
+use crate::diagnostic_codes;
 use crate::ir::{Deprecation, Provenance};
 use crate::source::Span;
 
@@ -87,7 +87,7 @@ impl Lowerer<'_> {
                         None => format!("known annotations: {}", names.join(", ")),
                     };
                     self.error(
-                        codes::UNKNOWN_ANNOTATION,
+                        diagnostic_codes::UNKNOWN_ANNOTATION,
                         a.name.span,
                         format!("unknown annotation `@{name}`"),
                     )
@@ -96,7 +96,7 @@ impl Lowerer<'_> {
                 }
                 Some((_, sites)) if !sites.contains(&site) => {
                     self.error(
-                        codes::BAD_ANNOTATION,
+                        diagnostic_codes::BAD_ANNOTATION,
                         a.span,
                         format!("`@{name}` cannot stand on {}", describe(site)),
                     )
@@ -106,7 +106,7 @@ impl Lowerer<'_> {
                     if let Some(first) = list.iter().find(|b| b.name.text == name) {
                         let first = first.span;
                         self.error(
-                            codes::BAD_ANNOTATION,
+                            diagnostic_codes::BAD_ANNOTATION,
                             a.span,
                             format!("`@{name}` is given twice"),
                         )
@@ -123,7 +123,7 @@ impl Lowerer<'_> {
 
     pub(super) fn bad_args(&mut self, a: &Annotation, expected: &str) {
         self.error(
-            codes::BAD_ANNOTATION,
+            diagnostic_codes::BAD_ANNOTATION,
             a.span,
             format!("`@{}` expects {expected}", a.name.text),
         )
@@ -210,7 +210,7 @@ impl Lowerer<'_> {
                 _ => {
                     let span = arg.name.as_ref().map_or(arg.value.span, |n| n.span);
                     self.error(
-                        codes::BAD_ANNOTATION,
+                        diagnostic_codes::BAD_ANNOTATION,
                         span,
                         format!("`@{}` takes named arguments", a.name.text),
                     )
@@ -239,7 +239,7 @@ impl Lowerer<'_> {
     pub(super) fn unrecorded_source(&mut self, annots: &Annots, owner: &str) {
         if let Some(a) = annots.get("source") {
             self.error(
-                codes::BAD_ANNOTATION,
+                diagnostic_codes::BAD_ANNOTATION,
                 a.span,
                 "`@source` cannot stand on this member",
             )
@@ -278,7 +278,7 @@ impl Lowerer<'_> {
                 }
                 _ => {
                     self.error(
-                        codes::BAD_ANNOTATION,
+                        diagnostic_codes::BAD_ANNOTATION,
                         arg.value.span,
                         "`@deprecated` argument not understood",
                     )

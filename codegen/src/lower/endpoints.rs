@@ -4,7 +4,7 @@ use super::Lowerer;
 use super::annotations::Site;
 use super::references::ReplacementScope;
 use crate::ast::{self, EndpointMember, ValueKind};
-use crate::codes;
+use crate::diagnostic_codes;
 use crate::ir::*;
 use crate::source::Span;
 use std::collections::HashMap;
@@ -66,7 +66,7 @@ impl Lowerer<'_> {
                     if let Some(first) = param_spans.get(&field.name.text) {
                         let first = *first;
                         self.error(
-                            codes::DUPLICATE_MEMBER,
+                            diagnostic_codes::DUPLICATE_MEMBER,
                             field.name.span,
                             format!("parameter `{}` is declared twice", field.name.text),
                         )
@@ -82,7 +82,7 @@ impl Lowerer<'_> {
                     };
                     if location == ParamLocation::Path && field.optional.is_some() {
                         self.error(
-                            codes::OPTIONAL_PATH_PARAM,
+                            diagnostic_codes::OPTIONAL_PATH_PARAM,
                             field.name.span,
                             format!("path parameter `{}` cannot be optional", field.name.text),
                         )
@@ -99,7 +99,7 @@ impl Lowerer<'_> {
                 EndpointMember::Body(body) => {
                     if matches!(parsed_method, Some(Method::Get | Method::Delete)) {
                         self.error(
-                            codes::BODY_NOT_ALLOWED,
+                            diagnostic_codes::BODY_NOT_ALLOWED,
                             member.span,
                             format!("a {} request has no body", method.as_str()),
                         )
@@ -108,7 +108,7 @@ impl Lowerer<'_> {
                     }
                     if ep.body.is_some() {
                         self.error(
-                            codes::DUPLICATE_MEMBER,
+                            diagnostic_codes::DUPLICATE_MEMBER,
                             member.span,
                             "an endpoint has one request body",
                         )
@@ -125,7 +125,7 @@ impl Lowerer<'_> {
                     for status in codes_ {
                         if !(100..=399).contains(&status.code) {
                             self.error(
-                                codes::BAD_STATUS,
+                                diagnostic_codes::BAD_STATUS,
                                 status.span,
                                 format!("`response {}` is not a success status", status.code),
                             )
@@ -165,7 +165,7 @@ impl Lowerer<'_> {
             self.check_version(decl, api);
         }
         if !ep.responses.iter().any(|r| (200..300).contains(&r.status)) {
-            self.error(codes::NO_SUCCESS_RESPONSE, decl.name.span, format!("endpoint `{}` has no success response", ep.name))
+            self.error(diagnostic_codes::NO_SUCCESS_RESPONSE, decl.name.span, format!("endpoint `{}` has no success response", ep.name))
                 .label("no `response 2xx`")
                 .help("add e.g. `response 200: Model`, or `response 200: not_shown(\"Response body\")` where the source leaves it open");
         }
@@ -210,7 +210,7 @@ impl Lowerer<'_> {
         }
         if ep.idempotent {
             self.error(
-                codes::BAD_ANNOTATION,
+                diagnostic_codes::BAD_ANNOTATION,
                 a.span,
                 format!("`{}` is idempotent already", ep.name),
             )
@@ -226,7 +226,7 @@ impl Lowerer<'_> {
         if let Some(first) = seen.get(&code) {
             let first = *first;
             self.error(
-                codes::BAD_STATUS,
+                diagnostic_codes::BAD_STATUS,
                 status.span,
                 format!("status {} is declared twice", status.code),
             )
@@ -253,7 +253,7 @@ impl Lowerer<'_> {
                     _ => "methods are GET, POST, PUT, PATCH and DELETE".to_string(),
                 };
                 self.error(
-                    codes::BAD_METHOD,
+                    diagnostic_codes::BAD_METHOD,
                     m.span,
                     format!("unknown HTTP method `{other}`"),
                 )
@@ -269,8 +269,12 @@ impl Lowerer<'_> {
             ast::BodyDecl::Type(expr) => {
                 let (ty, nullable) = self.lower_type(expr)?;
                 if nullable {
-                    self.error(codes::BODY_NOT_ALLOWED, expr.span, "a body cannot be null")
-                        .label("leave out the body instead");
+                    self.error(
+                        diagnostic_codes::BODY_NOT_ALLOWED,
+                        expr.span,
+                        "a body cannot be null",
+                    )
+                    .label("leave out the body instead");
                 }
                 Some(ty)
             }
@@ -295,7 +299,7 @@ impl Lowerer<'_> {
                 None => {
                     let known: Vec<&str> = apis.iter().map(|a| a.name.as_str()).collect();
                     self.error(
-                        codes::UNKNOWN_API,
+                        diagnostic_codes::UNKNOWN_API,
                         n.span,
                         format!("unknown api `{}`", n.text),
                     )
@@ -306,7 +310,7 @@ impl Lowerer<'_> {
             },
             None if apis.is_empty() => {
                 self.error(
-                    codes::UNKNOWN_API,
+                    diagnostic_codes::UNKNOWN_API,
                     decl.name.span,
                     "endpoints need an `api` to belong to",
                 )
@@ -322,7 +326,7 @@ impl Lowerer<'_> {
         match (public, ep.auth.any_of.is_empty()) {
             (Some(span), false) => {
                 self.error(
-                    codes::NO_AUTH,
+                    diagnostic_codes::NO_AUTH,
                     span,
                     format!("endpoint `{}` is both public and authenticated", ep.name),
                 )
@@ -341,7 +345,7 @@ impl Lowerer<'_> {
                 });
                 if !has_clause {
                     self.error(
-                        codes::NO_AUTH,
+                        diagnostic_codes::NO_AUTH,
                         decl.name.span,
                         format!("endpoint `{}` says nothing about auth", ep.name),
                     )
@@ -360,7 +364,7 @@ impl Lowerer<'_> {
             Err(offset) => {
                 let at = decl.path.span.start as usize + 1 + offset;
                 self.error(
-                    codes::PATH_PLACEHOLDER_UNDECLARED,
+                    diagnostic_codes::PATH_PLACEHOLDER_UNDECLARED,
                     Span::new(at, at + 1),
                     "unbalanced `{` or `}` in path",
                 )
@@ -370,7 +374,7 @@ impl Lowerer<'_> {
         };
         if !ep.path.starts_with('/') {
             self.error(
-                codes::PATH_OUTSIDE_VERSIONS,
+                diagnostic_codes::PATH_OUTSIDE_VERSIONS,
                 decl.path.span,
                 "a path starts with `/`",
             )
@@ -383,7 +387,7 @@ impl Lowerer<'_> {
             {
                 let at = decl.path.span.start as usize + 1 + offset;
                 self.error(
-                    codes::PATH_PLACEHOLDER_UNDECLARED,
+                    diagnostic_codes::PATH_PLACEHOLDER_UNDECLARED,
                     Span::new(at, at + name.len() + 2),
                     format!("path placeholder `{{{name}}}` has no parameter"),
                 )
@@ -396,7 +400,7 @@ impl Lowerer<'_> {
                 && !placeholders.iter().any(|(n, _)| *n == field.name.text)
             {
                 self.error(
-                    codes::PATH_PARAM_NOT_IN_PATH,
+                    diagnostic_codes::PATH_PARAM_NOT_IN_PATH,
                     field.name.span,
                     format!("path parameter `{}` is not in the path", field.name.text),
                 )
@@ -423,7 +427,7 @@ impl Lowerer<'_> {
         });
         if !versioned {
             self.error(
-                codes::PATH_OUTSIDE_VERSIONS,
+                diagnostic_codes::PATH_OUTSIDE_VERSIONS,
                 decl.path.span,
                 format!("path is outside the versions of api `{}`", api.name),
             )
@@ -447,7 +451,7 @@ impl Lowerer<'_> {
                     continue;
                 }
                 if let Some((mine, theirs)) = placeholder_clash(&ep.path, &other.path) {
-                    self.error(codes::DUPLICATE_ROUTE, spans[i], format!("`{{{mine}}}` here and `{{{theirs}}}` in `{}` stand at the same place of one route", other.name))
+                    self.error(diagnostic_codes::DUPLICATE_ROUTE, spans[i], format!("`{{{mine}}}` here and `{{{theirs}}}` in `{}` stand at the same place of one route", other.name))
                         .label("placeholder named differently")
                         .note(spans[j], "the other route")
                         .help("name the placeholder alike in both paths");
@@ -460,7 +464,7 @@ impl Lowerer<'_> {
             if let Some(first) = seen.get(&(base(ep), ep.method, shape.clone())) {
                 let (first_name, first_span) = (endpoints[*first].name.clone(), spans[*first]);
                 self.error(
-                    codes::DUPLICATE_ROUTE,
+                    diagnostic_codes::DUPLICATE_ROUTE,
                     spans[i],
                     format!(
                         "`{} {}` is already served by `{first_name}`",
@@ -537,7 +541,7 @@ impl Lowerer<'_> {
                         None => self.param_exists(ep, name),
                         Some(p) if !p.field.presence.may_be_absent() => {
                             self.error(
-                                codes::BAD_ANNOTATION,
+                                diagnostic_codes::BAD_ANNOTATION,
                                 name.span,
                                 format!("`{}` is required, so it is always sent", name.text),
                             )
@@ -560,7 +564,7 @@ impl Lowerer<'_> {
     fn param_exists(&mut self, ep: &Endpoint, name: &ast::Ident) {
         if !ep.params.iter().any(|p| p.field.name == name.text) {
             self.error(
-                codes::UNKNOWN_REFERENCE,
+                diagnostic_codes::UNKNOWN_REFERENCE,
                 name.span,
                 format!("endpoint `{}` has no parameter `{}`", ep.name, name.text),
             )
@@ -577,7 +581,7 @@ impl Lowerer<'_> {
         });
         if !ok {
             self.error(
-                codes::UNKNOWN_REFERENCE,
+                diagnostic_codes::UNKNOWN_REFERENCE,
                 name.span,
                 format!("the response of `{}` has no field `{}`", ep.name, name.text),
             )
@@ -596,7 +600,7 @@ impl Lowerer<'_> {
                         format!("did you mean `{c}`?")
                     });
                 self.error(
-                    codes::UNKNOWN_REFERENCE,
+                    diagnostic_codes::UNKNOWN_REFERENCE,
                     name.span,
                     format!("unknown endpoint `{}`", name.text),
                 )

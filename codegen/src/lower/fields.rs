@@ -4,7 +4,7 @@ use super::annotations::{Annots, Site, closest};
 use super::references::ReplacementScope;
 use super::{Lowerer, TypeDecl};
 use crate::ast::{self, TypeAtomKind, ValueKind};
-use crate::codes;
+use crate::diagnostic_codes;
 use crate::ir::*;
 use crate::source::Span;
 
@@ -37,7 +37,7 @@ impl Lowerer<'_> {
         match types.len() {
             0 => {
                 self.error(
-                    codes::UNKNOWN_TYPE,
+                    diagnostic_codes::UNKNOWN_TYPE,
                     expr.span,
                     "a type cannot be only `null`",
                 )
@@ -61,7 +61,7 @@ impl Lowerer<'_> {
                 (ty, false) => Some(ty),
                 (_, true) => {
                     self.error(
-                        codes::UNKNOWN_TYPE,
+                        diagnostic_codes::UNKNOWN_TYPE,
                         atom.span,
                         "`null` inside parentheses is not supported",
                     )
@@ -102,7 +102,7 @@ impl Lowerer<'_> {
                 .to_string(),
         };
         self.error(
-            codes::UNKNOWN_TYPE,
+            diagnostic_codes::UNKNOWN_TYPE,
             name.span,
             format!("unknown type `{}`", name.text),
         )
@@ -130,7 +130,7 @@ impl Lowerer<'_> {
             .and_then(|v| self.default_value(v, &ty, presence, &constraints, enums));
         if let (Some(value), false) = (&decl.default, presence.may_be_absent()) {
             self.error(
-                codes::DEFAULT_ON_REQUIRED,
+                diagnostic_codes::DEFAULT_ON_REQUIRED,
                 value.span,
                 format!(
                     "`{}` is required, so its default never applies",
@@ -171,7 +171,7 @@ impl Lowerer<'_> {
         let visibility = match (annots.get("request_only"), annots.get("response_only")) {
             (Some(_), Some(b)) => {
                 self.error(
-                    codes::BAD_ANNOTATION,
+                    diagnostic_codes::BAD_ANNOTATION,
                     b.span,
                     "a field cannot be both request-only and response-only",
                 )
@@ -192,7 +192,7 @@ impl Lowerer<'_> {
                 }
                 _ => {
                     self.error(
-                        codes::CONSTRAINT_TYPE_MISMATCH,
+                        diagnostic_codes::CONSTRAINT_TYPE_MISMATCH,
                         a.span,
                         "`@format_only` needs a formatted string type",
                     )
@@ -236,7 +236,7 @@ impl Lowerer<'_> {
             let Some(a) = annots.get(name) else { continue };
             if !fits {
                 self.error(
-                    codes::CONSTRAINT_TYPE_MISMATCH,
+                    diagnostic_codes::CONSTRAINT_TYPE_MISMATCH,
                     a.span,
                     format!("`@{name}` needs {needs}"),
                 )
@@ -277,7 +277,7 @@ impl Lowerer<'_> {
                 let span = annots.get(lo_name).map_or(ty_span, |a| a.span);
                 let hi_span = annots.get(hi_name).map_or(ty_span, |a| a.span);
                 self.error(
-                    codes::EMPTY_RANGE,
+                    diagnostic_codes::EMPTY_RANGE,
                     span,
                     format!("`@{lo_name}({lo})` is above `@{hi_name}({hi})`"),
                 )
@@ -294,7 +294,7 @@ impl Lowerer<'_> {
             "(?i", "(?m", "(?s", "(?x", "(?u", "(?P<", "\\A", "\\z", "\\Z", "[[:",
         ];
         if let Some(construct) = NOT_ECMA.iter().find(|c| pattern.contains(**c)) {
-            self.error(codes::BAD_PATTERN, a.span, format!("`{construct}` is not ECMA-262 regular expression syntax"))
+            self.error(diagnostic_codes::BAD_PATTERN, a.span, format!("`{construct}` is not ECMA-262 regular expression syntax"))
                 .label("JSON Schema validators would read this pattern differently")
                 .help("patterns are ECMA-262 as in JSON Schema; use the subset Rust's regex shares with it");
             return None;
@@ -305,13 +305,13 @@ impl Lowerer<'_> {
                 regex_syntax::Error::Translate(t) => t.kind().to_string(),
                 other => other.to_string(),
             };
-            self.error(codes::BAD_PATTERN, a.span, format!("invalid regular expression: {reason}"))
+            self.error(diagnostic_codes::BAD_PATTERN, a.span, format!("invalid regular expression: {reason}"))
                 .label("this pattern does not compile")
                 .help("patterns use ECMA-262 syntax as in JSON Schema; escape special characters with `\\\\`");
             return None;
         }
         if let Err(e) = regex::Regex::new(&pattern) {
-            self.error(codes::BAD_PATTERN, a.span, format!("invalid regular expression: {}", e.to_string().lines().last().unwrap_or_default()))
+            self.error(diagnostic_codes::BAD_PATTERN, a.span, format!("invalid regular expression: {}", e.to_string().lines().last().unwrap_or_default()))
                 .label("this pattern does not compile")
                 .help("patterns use ECMA-262 syntax as in JSON Schema; escape special characters with `\\`");
             return None;
@@ -329,7 +329,7 @@ impl Lowerer<'_> {
                 _ => {
                     let kind = if numeric { "numbers" } else { "strings" };
                     self.error(
-                        codes::BAD_ANNOTATION,
+                        diagnostic_codes::BAD_ANNOTATION,
                         arg.value.span,
                         format!("`@one_of` of this field takes {kind}"),
                     )
@@ -357,7 +357,7 @@ impl Lowerer<'_> {
                 return Some(Literal::Null);
             }
             self.error(
-                codes::DEFAULT_WRONG_TYPE,
+                diagnostic_codes::DEFAULT_WRONG_TYPE,
                 value.span,
                 "default `null` on a field that cannot be null",
             )
@@ -368,7 +368,7 @@ impl Lowerer<'_> {
         let Some(lit) = self.literal_for(value, ty, enums) else {
             let expected = self.type_name(ty, enums);
             self.error(
-                codes::DEFAULT_WRONG_TYPE,
+                diagnostic_codes::DEFAULT_WRONG_TYPE,
                 value.span,
                 "default does not match the field's type",
             )
@@ -377,7 +377,7 @@ impl Lowerer<'_> {
         };
         if let Some(problem) = violation(&lit, c) {
             self.error(
-                codes::DEFAULT_VIOLATES_CONSTRAINT,
+                diagnostic_codes::DEFAULT_VIOLATES_CONSTRAINT,
                 value.span,
                 format!("default {lit} {problem}"),
             )

@@ -2,15 +2,15 @@
 //! auth, endpoints, the rest, cross-references), collecting every problem as it goes.
 
 mod annotations;
+mod behaviour;
+mod declarations;
 mod endpoints;
-mod enums_models;
 mod fields;
-mod operations;
 mod references;
 
 use crate::ast;
-use crate::codes;
 use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::diagnostic_codes;
 use crate::ir::*;
 use crate::source::Span;
 use heck::ToUpperCamelCase;
@@ -107,7 +107,7 @@ impl<'d> Lowerer<'d> {
     fn record_not_shown(&mut self, what: &ast::StrLit, owner: String) -> String {
         if what.value.trim().is_empty() {
             self.error(
-                codes::EMPTY_NOT_SHOWN,
+                diagnostic_codes::EMPTY_NOT_SHOWN,
                 what.span,
                 "`not_shown` needs to say what is not shown",
             )
@@ -161,9 +161,13 @@ impl<'d> Lowerer<'d> {
                 ast::ItemKind::Model(m) | ast::ItemKind::Envelope(m) => {
                     let envelope = matches!(item.kind, ast::ItemKind::Envelope(_));
                     if envelope && decls.envelope.is_some() {
-                        self.error(codes::DUPLICATE, item.head, "a spec has one event envelope")
-                            .label("second envelope")
-                            .help("fold the fields into the first envelope");
+                        self.error(
+                            diagnostic_codes::DUPLICATE,
+                            item.head,
+                            "a spec has one event envelope",
+                        )
+                        .label("second envelope")
+                        .help("fold the fields into the first envelope");
                         continue;
                     }
                     let id = ModelId(decls.models.len() as u32);
@@ -226,7 +230,7 @@ impl<'d> Lowerer<'d> {
             for generated in [format!("{base}Input"), format!("{base}Response")] {
                 if let Some((_, span)) = self.types.get(&generated).copied() {
                     self.error(
-                        codes::DUPLICATE,
+                        diagnostic_codes::DUPLICATE,
                         span,
                         format!("type `{generated}` collides with generated code"),
                     )
@@ -301,7 +305,7 @@ impl<'d> Lowerer<'d> {
 
     fn duplicate(&mut self, kind: &str, name: &str, span: Span, first: Span) {
         self.error(
-            codes::DUPLICATE,
+            diagnostic_codes::DUPLICATE,
             span,
             format!("{kind} `{name}` is defined more than once"),
         )

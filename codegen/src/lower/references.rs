@@ -1,8 +1,8 @@
 //! Checks that need the whole spec: deprecation replacements and unused declarations.
 
 use super::{Lowerer, TypeDecl};
-use crate::codes;
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic_codes;
 use crate::ir::*;
 use crate::source::Span;
 
@@ -72,7 +72,7 @@ impl Lowerer<'_> {
             };
             if !found {
                 self.error(
-                    codes::DEPRECATION_TARGET_MISSING,
+                    diagnostic_codes::DEPRECATION_TARGET_MISSING,
                     p.span,
                     format!("deprecation points at `{}`, which does not exist", p.name),
                 )
@@ -89,7 +89,7 @@ impl Lowerer<'_> {
             if m.origin == ModelOrigin::Declared && !self.used_types.contains(&id) {
                 self.diags.push(
                     Diagnostic::warning(
-                        codes::UNUSED,
+                        diagnostic_codes::UNUSED,
                         spec.spans.models[i],
                         format!("model `{}` is never used", m.name),
                     )
@@ -101,7 +101,7 @@ impl Lowerer<'_> {
             if !self.used_types.contains(&TypeDecl::Enum(EnumId(i as u32))) {
                 self.diags.push(
                     Diagnostic::warning(
-                        codes::UNUSED,
+                        diagnostic_codes::UNUSED,
                         spec.spans.enums[i],
                         format!("enum `{}` is never used", e.name),
                     )

@@ -2,8 +2,8 @@
 
 use super::{Failed, PResult, Parser};
 use crate::ast::*;
-use crate::codes;
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic_codes;
 use crate::lexer::Tok;
 
 impl Parser<'_> {
@@ -93,7 +93,7 @@ impl Parser<'_> {
                 };
                 self.diags.push(
                     Diagnostic::error(
-                        codes::SYNTAX,
+                        diagnostic_codes::SYNTAX,
                         t.span,
                         format!("expected an item, found {found}"),
                     )

@@ -6,8 +6,8 @@ mod items;
 mod members;
 
 use crate::ast::*;
-use crate::codes;
 use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::diagnostic_codes;
 use crate::lexer::{Tok, Token, lex};
 use crate::source::Span;
 
@@ -179,7 +179,7 @@ impl<'a> Parser<'a> {
         };
         self.diags.push(
             Diagnostic::error(
-                codes::SYNTAX,
+                diagnostic_codes::SYNTAX,
                 t.span,
                 format!("expected {expected}, found {found}"),
             )
@@ -323,8 +323,12 @@ impl<'a> Parser<'a> {
                         Ok(n) => ValueKind::Int(n),
                         Err(_) => {
                             self.diags.push(
-                                Diagnostic::error(codes::SYNTAX, t.span, "integer out of range")
-                                    .label("does not fit in 64 bits"),
+                                Diagnostic::error(
+                                    diagnostic_codes::SYNTAX,
+                                    t.span,
+                                    "integer out of range",
+                                )
+                                .label("does not fit in 64 bits"),
                             );
                             return Err(Failed);
                         }
@@ -424,9 +428,13 @@ impl<'a> Parser<'a> {
         if self.at(Tok::LBracket) {
             let t = self.peek();
             self.diags.push(
-                Diagnostic::error(codes::SYNTAX, t.span, "expected a type, found `[`")
-                    .label("lists are written after their item type")
-                    .help("write a list as `T[]`, e.g. `string[]`"),
+                Diagnostic::error(
+                    diagnostic_codes::SYNTAX,
+                    t.span,
+                    "expected a type, found `[`",
+                )
+                .label("lists are written after their item type")
+                .help("write a list as `T[]`, e.g. `string[]`"),
             );
             return Err(Failed);
         }
@@ -499,8 +507,12 @@ impl<'a> Parser<'a> {
         let default = match self.eat(Tok::Eq) {
             Some(eq) if self.line_first[self.pos] || self.at(Tok::RBrace) => {
                 self.diags.push(
-                    Diagnostic::error(codes::SYNTAX, eq.span, "expected a default value after `=`")
-                        .label("nothing follows on this line"),
+                    Diagnostic::error(
+                        diagnostic_codes::SYNTAX,
+                        eq.span,
+                        "expected a default value after `=`",
+                    )
+                    .label("nothing follows on this line"),
                 );
                 return Err(Failed);
             }

@@ -1,11 +1,11 @@
 //! The client half: one async method per endpoint, page streams for paginated listings,
 //! waiting helpers for operations a listing tracks, and `call_by_name`.
 
-use super::RustModels;
+use super::RustBackend;
 use super::descriptors::endpoint_static;
 use super::names::field_ident;
 use super::operations::{input_ident, response_ident, status_variant};
-use crate::emit::shapes::Shape;
+use crate::ir::shapes::Shape;
 use crate::ir::*;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -65,7 +65,7 @@ fn items(owner: TokenStream, f: &Field) -> TokenStream {
     }
 }
 
-impl RustModels<'_> {
+impl RustBackend<'_> {
     pub fn client(&mut self) -> TokenStream {
         let crate_path = self.crate_path.clone();
         let title = self

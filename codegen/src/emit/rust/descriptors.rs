@@ -2,8 +2,8 @@
 //! router explains a rejected request with them, the client lays requests out by them.
 
 use super::operations::{auth_variants, gate_variant, param_location};
-use super::{RustModels, Shape, in_shape};
-use crate::emit::shapes::format_applies;
+use super::{RustBackend, Shape, in_shape};
+use crate::ir::shapes::format_applies;
 use crate::ir::*;
 use heck::{ToShoutySnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, TokenStream};
@@ -22,7 +22,7 @@ pub fn endpoint_static(name: &str) -> Ident {
     format_ident!("ENDPOINT_{}", name.to_shouty_snake_case())
 }
 
-impl RustModels<'_> {
+impl RustBackend<'_> {
     /// The descriptors module's items.
     pub fn descriptors(&self) -> TokenStream {
         let rt = &self.rt;

@@ -1,16 +1,16 @@
 //! A mock of the service: the server trait answered with examples derived from the spec, for
 //! tests of clients and routers, and as a stand-in server.
 
-use super::RustModels;
+use super::RustBackend;
 use super::names::field_ident;
 use super::operations::{input_ident, response_ident};
 use super::server::trait_ident;
-use crate::emit::shapes::Shape;
+use crate::ir::shapes::Shape;
 use crate::samples::Samples;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-impl RustModels<'_> {
+impl RustBackend<'_> {
     pub fn mock(&self) -> TokenStream {
         let crate_path = &self.crate_path;
         let trait_name = trait_ident(self.spec);

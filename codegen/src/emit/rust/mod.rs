@@ -17,8 +17,8 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::BTreeMap;
 
-use super::shapes::Shapes;
-pub use super::shapes::{Shape, in_shape};
+use crate::ir::shapes::Shapes;
+pub use crate::ir::shapes::{Shape, in_shape};
 
 /// Settings of the Rust emitter.
 #[derive(Clone, Debug)]
@@ -36,7 +36,7 @@ impl Default for RustSettings {
 }
 
 /// Everything the emitter derives from the spec before writing code.
-pub struct RustModels<'a> {
+pub struct RustBackend<'a> {
     spec: &'a Spec,
     rt: TokenStream,
     /// The runtime crate, aliased as `rt` at the top of each module.
@@ -50,13 +50,13 @@ pub struct RustModels<'a> {
     patterns: BTreeMap<String, Ident>,
 }
 
-impl<'a> RustModels<'a> {
+impl<'a> RustBackend<'a> {
     pub fn new(spec: &'a Spec, settings: &RustSettings) -> Self {
         let crate_path: TokenStream = settings
             .runtime_crate
             .parse()
             .unwrap_or_else(|_| quote!(::covenant_runtime));
-        RustModels {
+        RustBackend {
             spec,
             rt: quote!(rt),
             crate_path,
@@ -200,7 +200,7 @@ impl<'a> RustModels<'a> {
         let inner = match &f.ty {
             // A format enforced on requests only is a plain string in responses.
             Type::Primitive(p)
-                if p.format().is_some() && !super::shapes::format_applies(f, shape) =>
+                if p.format().is_some() && !crate::ir::shapes::format_applies(f, shape) =>
             {
                 quote!(String)
             }

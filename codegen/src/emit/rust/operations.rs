@@ -3,7 +3,7 @@
 //! and client.
 
 use super::names::{field_ident, type_ident, variant_idents};
-use super::{RustModels, Shape};
+use super::{RustBackend, Shape};
 use crate::ir::*;
 use heck::ToUpperCamelCase;
 use proc_macro2::{Ident, TokenStream};
@@ -110,7 +110,7 @@ pub fn body_field(ep: &Endpoint) -> Ident {
     }
 }
 
-impl RustModels<'_> {
+impl RustBackend<'_> {
     pub fn operations(&mut self) -> TokenStream {
         let preamble = self.preamble();
         let mut items = vec![quote! {

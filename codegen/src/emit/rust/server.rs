@@ -1,7 +1,7 @@
 //! The server half: a trait with one method per endpoint and a router that authenticates,
 //! checks gates, gathers and validates every input, calls the trait and writes the response.
 
-use super::RustModels;
+use super::RustBackend;
 use super::descriptors::endpoint_static;
 use super::operations::{input_ident, response_ident, status_variant};
 use crate::ir::*;
@@ -56,7 +56,7 @@ pub fn router_groups(spec: &Spec) -> Vec<RouterGroup<'_>> {
     groups
 }
 
-impl RustModels<'_> {
+impl RustBackend<'_> {
     pub fn server(&self) -> TokenStream {
         let rt = &self.rt;
         let crate_path = &self.crate_path;

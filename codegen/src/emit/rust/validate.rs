@@ -1,8 +1,8 @@
 //! `Validate` impls: the constraints serde cannot check, each issue with its location. The
 //! checks are the runtime's (`rt::check`), the same the router's walk over JSON runs.
 
-use super::{RustModels, Shape};
-use crate::emit::shapes::format_scope_applies;
+use super::{RustBackend, Shape};
+use crate::ir::shapes::format_scope_applies;
 use crate::ir::*;
 use heck::ToShoutySnakeCase;
 use proc_macro2::{Ident, TokenStream};
@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 /// `impl Validate` for a type with these fields: the default (nothing to find) when serde
 /// enforces every constraint already.
 pub fn impl_validate(
-    models: &RustModels,
+    models: &RustBackend,
     name: &Ident,
     fields: &[&Field],
     shape: Shape,
@@ -74,7 +74,7 @@ pub fn collect_patterns(spec: &Spec) -> BTreeMap<String, Ident> {
 }
 
 /// The statics of [`collect_patterns`].
-pub fn pattern_statics(models: &RustModels) -> TokenStream {
+pub fn pattern_statics(models: &RustBackend) -> TokenStream {
     let rt = &models.rt;
     let mut sorted: Vec<(&Ident, &String)> = models.patterns.iter().map(|(p, i)| (i, p)).collect();
     sorted.sort_by_key(|(ident, _)| ident.to_string());
@@ -85,7 +85,7 @@ pub fn pattern_statics(models: &RustModels) -> TokenStream {
 }
 
 /// The checks of one field, or `None` when it has nothing to check.
-pub fn field_checks(models: &RustModels, f: &Field, shape: Shape) -> Option<TokenStream> {
+pub fn field_checks(models: &RustBackend, f: &Field, shape: Shape) -> Option<TokenStream> {
     let rt = &models.rt;
     let body = value_checks(
         models,
@@ -119,7 +119,7 @@ pub fn field_checks(models: &RustModels, f: &Field, shape: Shape) -> Option<Toke
 
 /// Checks of a value `v: &T`, or `None` when the type and constraints need none.
 fn value_checks(
-    models: &RustModels,
+    models: &RustBackend,
     ty: &Type,
     c: &Constraints,
     format_scope: FormatScope,
@@ -210,7 +210,7 @@ fn value_checks(
 
 /// Whether validating a model can find anything, so parents skip calls that cannot.
 pub fn model_needs_checks(
-    models: &RustModels,
+    models: &RustBackend,
     id: ModelId,
     shape: Shape,
     visiting: &mut Vec<ModelId>,
@@ -239,7 +239,7 @@ pub fn model_needs_checks(
 }
 
 fn type_needs_checks(
-    models: &RustModels,
+    models: &RustBackend,
     ty: &Type,
     c: &Constraints,
     scope: FormatScope,

@@ -4,7 +4,7 @@ use super::annotations::Site;
 use super::references::ReplacementScope;
 use super::{Lowerer, ModelSource, TypeDecl};
 use crate::ast::{self, ValueKind};
-use crate::codes;
+use crate::diagnostic_codes;
 use crate::ir::*;
 use std::collections::HashMap;
 
@@ -33,7 +33,7 @@ impl Lowerer<'_> {
 
     pub(super) fn unknown_setting(&mut self, prop: &ast::Prop, what: &str, known: &[&str]) {
         self.error(
-            codes::BAD_SETTING,
+            diagnostic_codes::BAD_SETTING,
             prop.key.span,
             format!("unknown setting `{}` in {what}", prop.key.text),
         )
@@ -52,7 +52,7 @@ impl Lowerer<'_> {
             ] => Some(s.clone()),
             _ => {
                 self.error(
-                    codes::BAD_SETTING,
+                    diagnostic_codes::BAD_SETTING,
                     prop.key.span,
                     format!("`{}` takes one string", prop.key.text),
                 )
@@ -70,7 +70,7 @@ impl Lowerer<'_> {
                 ValueKind::Ref(path) if path.len() == 1 => out.push(path[0].clone()),
                 _ => {
                     self.error(
-                        codes::BAD_SETTING,
+                        diagnostic_codes::BAD_SETTING,
                         v.span,
                         format!("`{}` takes names", prop.key.text),
                     )
@@ -97,7 +97,7 @@ impl Lowerer<'_> {
                             }
                             _ => {
                                 self.error(
-                                    codes::BAD_SETTING,
+                                    diagnostic_codes::BAD_SETTING,
                                     v.span,
                                     "a version is a path prefix such as \"/v2\"",
                                 )
@@ -111,7 +111,7 @@ impl Lowerer<'_> {
         }
         if base_url.is_none() {
             self.error(
-                codes::BAD_SETTING,
+                diagnostic_codes::BAD_SETTING,
                 decl.name.span,
                 format!("api `{}` has no `base`", decl.name.text),
             )
@@ -156,7 +156,7 @@ impl Lowerer<'_> {
         let annots = self.annots(attrs, Site::Response);
         if !(400..=599).contains(&decl.status.code) {
             self.error(
-                codes::BAD_STATUS,
+                diagnostic_codes::BAD_STATUS,
                 decl.status.span,
                 format!("error status {} is not 4xx or 5xx", decl.status.code),
             )
@@ -167,7 +167,7 @@ impl Lowerer<'_> {
         let (body, nullable) = self.lower_type(&decl.ty)?;
         if nullable {
             self.error(
-                codes::BAD_STATUS,
+                diagnostic_codes::BAD_STATUS,
                 decl.ty.span,
                 "an error body cannot be null",
             )
@@ -185,7 +185,7 @@ impl Lowerer<'_> {
         let annots = self.annots(attrs, Site::Auth);
         if decl.location.text != "header" {
             self.error(
-                codes::BAD_SETTING,
+                diagnostic_codes::BAD_SETTING,
                 decl.location.span,
                 format!("credentials cannot travel in `{}`", decl.location.text),
             )
@@ -266,7 +266,7 @@ impl Lowerer<'_> {
                     }
                     _ => {
                         self.error(
-                            codes::BAD_SETTING,
+                            diagnostic_codes::BAD_SETTING,
                             p.key.span,
                             "`lifetime` takes a duration such as `10 minutes`",
                         )
@@ -282,7 +282,7 @@ impl Lowerer<'_> {
                     ] => scheme.single_use = *b,
                     _ => {
                         self.error(
-                            codes::BAD_SETTING,
+                            diagnostic_codes::BAD_SETTING,
                             p.key.span,
                             "`single_use` takes true or false",
                         )
@@ -305,7 +305,7 @@ impl Lowerer<'_> {
             }
         }
         if scheme.principal.is_empty() && scheme.alias_of.is_none() {
-            self.error(codes::BAD_SETTING, decl.name.span, format!("auth `{}` does not say what it identifies", decl.name.text))
+            self.error(diagnostic_codes::BAD_SETTING, decl.name.span, format!("auth `{}` does not say what it identifies", decl.name.text))
                 .label("no `principal`")
                 .help("add `{ principal team }` (or `same_as other_scheme` for a second header of one scheme)");
         }
@@ -320,7 +320,7 @@ impl Lowerer<'_> {
             None => format!("declared schemes: {}", known.join(", ")),
         };
         self.error(
-            codes::UNKNOWN_AUTH_SCHEME,
+            diagnostic_codes::UNKNOWN_AUTH_SCHEME,
             name.span,
             format!("unknown auth scheme `{}`", name.text),
         )
@@ -335,7 +335,7 @@ impl Lowerer<'_> {
             Some(r) if r.text == "int" => EnumRepr::Int,
             Some(r) => {
                 self.error(
-                    codes::UNKNOWN_TYPE,
+                    diagnostic_codes::UNKNOWN_TYPE,
                     r.span,
                     format!("enum values cannot be of type `{}`", r.text),
                 )
@@ -354,7 +354,7 @@ impl Lowerer<'_> {
                 }
                 Some((TypeDecl::Model(_), _)) => {
                     self.error(
-                        codes::UNKNOWN_TYPE,
+                        diagnostic_codes::UNKNOWN_TYPE,
                         p.span,
                         format!("`{}` is a model, not an enum", p.text),
                     )
@@ -386,7 +386,7 @@ impl Lowerer<'_> {
                     "names or strings"
                 };
                 self.error(
-                    codes::DEFAULT_WRONG_TYPE,
+                    diagnostic_codes::DEFAULT_WRONG_TYPE,
                     value.span,
                     format!("values of `{}` are {want}", decl.name.text),
                 )
@@ -395,7 +395,7 @@ impl Lowerer<'_> {
             if let Some(first) = seen.get(&value.text) {
                 let first = *first;
                 self.error(
-                    codes::DUPLICATE_MEMBER,
+                    diagnostic_codes::DUPLICATE_MEMBER,
                     value.span,
                     format!("`{}` is listed twice in `{}`", value.text, decl.name.text),
                 )
@@ -443,7 +443,7 @@ impl Lowerer<'_> {
             && size != values.len()
         {
             self.error(
-                codes::CATALOGUE_SIZE_MISMATCH,
+                diagnostic_codes::CATALOGUE_SIZE_MISMATCH,
                 decl.name.span,
                 format!(
                     "`{}` lists {} values but its catalogue holds {size}",
@@ -485,7 +485,7 @@ impl Lowerer<'_> {
                 if !parent.values.iter().any(|p| p.name == v.text) {
                     let parent_span = decl.parent.as_ref().map_or(decl.name.span, |p| p.span);
                     self.error(
-                        codes::SUBSET_VALUE_NOT_IN_PARENT,
+                        diagnostic_codes::SUBSET_VALUE_NOT_IN_PARENT,
                         v.span,
                         format!("`{}` is not a value of `{}`", v.text, parent.name),
                     )
@@ -525,7 +525,7 @@ impl Lowerer<'_> {
                 // has one field of that name, e.g. an address of another shape per side.
                 if taken.overlaps(sides) {
                     self.error(
-                        codes::DUPLICATE_MEMBER,
+                        diagnostic_codes::DUPLICATE_MEMBER,
                         decl.name.span,
                         format!(
                             "field `{}` is declared twice in `{}`",
@@ -543,7 +543,7 @@ impl Lowerer<'_> {
                         .any(|f| f.name == decl.name.text && f.default.is_some())
                 {
                     self.error(
-                        codes::DUPLICATE_MEMBER,
+                        diagnostic_codes::DUPLICATE_MEMBER,
                         decl.name.span,
                         format!(
                             "both shapes of `{}.{}` give a default",

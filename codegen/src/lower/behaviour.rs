@@ -4,7 +4,7 @@ use super::annotations::Site;
 use super::references::ReplacementScope;
 use super::{Decls, Lowerer};
 use crate::ast::{self, ValueKind};
-use crate::codes;
+use crate::diagnostic_codes;
 use crate::ir::*;
 use crate::source::Span;
 
@@ -19,7 +19,7 @@ impl Lowerer<'_> {
         if envelope.is_none()
             && let Some((first, _)) = decls.events.first()
         {
-            self.error(codes::NO_ENVELOPE, first.name.span, "events need an `envelope`")
+            self.error(diagnostic_codes::NO_ENVELOPE, first.name.span, "events need an `envelope`")
                     .label("no envelope declared")
                     .help("declare the fields every event carries: `envelope Event { event_type: string  data: object }`");
         }
@@ -53,7 +53,7 @@ impl Lowerer<'_> {
             Ok(p) => p,
             Err(_) => {
                 self.error(
-                    codes::EVENT_PLACEHOLDER_MISMATCH,
+                    diagnostic_codes::EVENT_PLACEHOLDER_MISMATCH,
                     decl.pattern.span,
                     "unbalanced `{` or `}` in event type",
                 )
@@ -69,7 +69,7 @@ impl Lowerer<'_> {
                 ast::EventMember::Placeholder(field) => {
                     if !in_pattern.iter().any(|(n, _)| *n == field.name.text) {
                         self.error(
-                            codes::EVENT_PLACEHOLDER_MISMATCH,
+                            diagnostic_codes::EVENT_PLACEHOLDER_MISMATCH,
                             field.name.span,
                             format!("`{{{}}}` is not in the event type", field.name.text),
                         )
@@ -83,7 +83,7 @@ impl Lowerer<'_> {
                         }
                         Some(_) => {
                             self.error(
-                                codes::EVENT_PLACEHOLDER_MISMATCH,
+                                diagnostic_codes::EVENT_PLACEHOLDER_MISMATCH,
                                 field.ty.span,
                                 "a placeholder's values come from an enum",
                             )
@@ -98,7 +98,7 @@ impl Lowerer<'_> {
                         && env.field(&field.name.text).is_none()
                     {
                         self.error(
-                            codes::UNKNOWN_REFERENCE,
+                            diagnostic_codes::UNKNOWN_REFERENCE,
                             field.name.span,
                             format!("the envelope has no field `{}`", field.name.text),
                         )
@@ -122,7 +122,7 @@ impl Lowerer<'_> {
             if !event.placeholders.iter().any(|(n, _)| n == name) {
                 let at = decl.pattern.span.start as usize + 1 + offset;
                 self.error(
-                    codes::EVENT_PLACEHOLDER_MISMATCH,
+                    diagnostic_codes::EVENT_PLACEHOLDER_MISMATCH,
                     Span::new(at, at + name.len() + 2),
                     format!("`{{{name}}}` has no `placeholder` declaration"),
                 )
@@ -167,7 +167,7 @@ impl Lowerer<'_> {
                     LimitValue::NotShown(what)
                 }
                 _ => {
-                    self.error(codes::BAD_SETTING, v.span, "a limit's value is a quantity such as `20 seconds`")
+                    self.error(diagnostic_codes::BAD_SETTING, v.span, "a limit's value is a quantity such as `20 seconds`")
                         .label("not a quantity")
                         .help("or write `= not_shown(\"what\")`, or leave it out when the inputs' constraints state it");
                     LimitValue::FromConstraints
@@ -194,7 +194,7 @@ impl Lowerer<'_> {
             && !unresolved
             && !applies_to.iter().any(|t| t.param.is_some())
         {
-            self.error(codes::BAD_SETTING, decl.name.span, format!("limit `{}` states no value", decl.name.text))
+            self.error(diagnostic_codes::BAD_SETTING, decl.name.span, format!("limit `{}` states no value", decl.name.text))
                 .label("no value and no constrained input")
                 .help("give `= <quantity>`, or `applies endpoint.param` naming inputs whose constraints state it");
         }
@@ -216,7 +216,7 @@ impl Lowerer<'_> {
     ) -> Option<LimitTarget> {
         let ValueKind::Ref(path) = &v.kind else {
             self.error(
-                codes::UNKNOWN_REFERENCE,
+                diagnostic_codes::UNKNOWN_REFERENCE,
                 v.span,
                 "`applies` names endpoints or `endpoint.param`",
             )
@@ -237,7 +237,7 @@ impl Lowerer<'_> {
                 };
                 if !in_params && !in_body {
                     self.error(
-                        codes::UNKNOWN_REFERENCE,
+                        diagnostic_codes::UNKNOWN_REFERENCE,
                         p.span,
                         format!("endpoint `{}` has no input `{}`", ep.name, p.text),
                     )
@@ -336,7 +336,7 @@ impl Lowerer<'_> {
                         .name
                         .as_ref()
                         .map_or(arg.value.span, |n| n.span.to(arg.value.span));
-                    self.error(codes::BAD_SETTING, span, "tier argument not understood")
+                    self.error(diagnostic_codes::BAD_SETTING, span, "tier argument not understood")
                         .label("unexpected argument")
                         .help("tiers take providers: N, concurrent: N, count: N, per: <duration>, note: \"…\" (default tiers take no providers)");
                 }
@@ -345,7 +345,7 @@ impl Lowerer<'_> {
         let rate = tier.count.is_some() && tier.window.is_some();
         if tier.concurrent.is_none() && !rate {
             self.error(
-                codes::BAD_SETTING,
+                diagnostic_codes::BAD_SETTING,
                 member.span,
                 "a tier states `concurrent: N` or `count: N, per: <duration>`",
             )
@@ -377,7 +377,7 @@ impl Lowerer<'_> {
                     let provenance = self.provenance(&annots);
                     if let Some(i) = sm.states.iter().position(|s| s.name == name.text) {
                         self.error(
-                            codes::DUPLICATE_MEMBER,
+                            diagnostic_codes::DUPLICATE_MEMBER,
                             name.span,
                             format!("state `{}` is declared twice", name.text),
                         )
@@ -412,7 +412,7 @@ impl Lowerer<'_> {
                 (Some((id, _)), _) => Some(Trigger::Endpoint(*id)),
                 (None, Some(_)) => Some(Trigger::Named(t.text.clone())),
                 (None, None) => {
-                    self.error(codes::UNKNOWN_REFERENCE, t.span, format!("unknown trigger `{}`", t.text))
+                    self.error(diagnostic_codes::UNKNOWN_REFERENCE, t.span, format!("unknown trigger `{}`", t.text))
                         .label("neither an endpoint nor an event")
                         .help("name the endpoint or event that causes the move, or describe it with `when \"…\"`");
                     None
@@ -435,7 +435,7 @@ impl Lowerer<'_> {
         if found.is_none() {
             let names: Vec<&str> = sm.states.iter().map(|s| s.name.as_str()).collect();
             self.error(
-                codes::UNKNOWN_STATE,
+                diagnostic_codes::UNKNOWN_STATE,
                 name.span,
                 format!("`{}` is not a state of `{}`", name.text, sm.name),
             )
@@ -455,7 +455,7 @@ impl Lowerer<'_> {
             let date = &entry.node.date;
             if !is_date(&date.value) {
                 self.error(
-                    codes::BAD_DATE,
+                    diagnostic_codes::BAD_DATE,
                     date.span,
                     format!("`{}` is not a date", date.value),
                 )
