@@ -20,12 +20,7 @@ pub fn enum_items(e: &Enum, rt: &TokenStream) -> TokenStream {
     let docs: Vec<Vec<String>> = e
         .values
         .iter()
-        .map(|v| {
-            v.doc
-                .as_deref()
-                .map(|d| d.lines().map(|l| format!(" {l}")).collect())
-                .unwrap_or_default()
-        })
+        .map(|v| v.doc.as_deref().map(super::doc_lines).unwrap_or_default())
         .collect();
     let deprecated: Vec<TokenStream> = e
         .values
@@ -41,11 +36,7 @@ pub fn enum_items(e: &Enum, rt: &TokenStream) -> TokenStream {
             None => quote!(),
         })
         .collect();
-    let mut doc: Vec<String> = e
-        .doc
-        .as_deref()
-        .map(|d| d.lines().map(|l| format!(" {l}")).collect())
-        .unwrap_or_default();
+    let mut doc: Vec<String> = e.doc.as_deref().map(super::doc_lines).unwrap_or_default();
     if !doc.is_empty() {
         doc.push(String::new());
     }

@@ -192,11 +192,7 @@ impl<'a> RustBackend<'a> {
             let wire = &f.name;
             quote!(#[serde(rename = #wire)])
         });
-        let hint = format!(
-            "{}{}",
-            model.name,
-            heck::ToUpperCamelCase::to_upper_camel_case(f.name.as_str())
-        );
+        let hint = union_name(&model.name, &f.name);
         let inner = match &f.ty {
             // A format enforced on requests only is a plain string in responses.
             Type::Primitive(p)
@@ -404,8 +400,9 @@ impl<'a> RustBackend<'a> {
             owner,
             field_ident(&f.name).to_string().trim_start_matches("r#")
         );
-        let inner = self.value_type(&f.ty, Shape::Response, owner);
-        let value = literal_expr(self.spec, &f.ty, default);
+        let hint = union_name(owner, &f.name);
+        let inner = self.value_type(&f.ty, Shape::Response, &hint);
+        let value = self.literal_expr(&f.ty, default, &hint);
         let (ty, expr) = if f.presence == Presence::OptionalNullable {
             let expr = if matches!(default, Literal::Null) {
                 quote!(None)
@@ -430,37 +427,82 @@ fn default_fn_path(owner: &str, field: &str) -> String {
     )
 }
 
-fn literal_expr(spec: &Spec, ty: &Type, lit: &Literal) -> TokenStream {
+/// The name of the union type of a field: its owner's name and the field's, so a field's
+/// type, its default and its parameter all name the same union whatever the order of
+/// emission.
+pub fn union_name(owner: &str, field: &str) -> String {
+    format!(
+        "{owner}{}",
+        heck::ToUpperCamelCase::to_upper_camel_case(field)
+    )
+}
+
+/// Whether a literal is a value of a type, to pick the union alternative a default is.
+fn literal_fits(ty: &Type, lit: &Literal) -> bool {
     match (ty, lit) {
-        (Type::Enum(id), Literal::String(s)) => {
-            let e = spec.enum_(*id);
-            let values: Vec<&str> = e.values.iter().map(|v| v.name.as_str()).collect();
-            let idents = names::variant_idents(&values, enums::UNKNOWN_VARIANT);
-            let name = type_ident(&e.name);
-            match values.iter().position(|v| v == s) {
-                Some(i) => {
-                    let variant = &idents[i];
-                    quote!(#name::#variant)
+        (Type::Primitive(p), Literal::String(_)) => p.is_string_like(),
+        (Type::Enum(_), Literal::String(_) | Literal::Int(_)) => true,
+        (Type::Primitive(Primitive::Int | Primitive::Number), Literal::Int(_)) => true,
+        (Type::Primitive(Primitive::Number), Literal::Number(_)) => true,
+        (Type::Primitive(Primitive::Bool), Literal::Bool(_)) => true,
+        (Type::List(_), Literal::List(_)) => true,
+        (Type::Primitive(Primitive::Any) | Type::NotShown(_), _) => true,
+        _ => false,
+    }
+}
+
+impl RustBackend<'_> {
+    /// The Rust expression of a default; `union` names the union type when `ty` is one.
+    fn literal_expr(&self, ty: &Type, lit: &Literal, union: &str) -> TokenStream {
+        let spec = self.spec;
+        match (ty, lit) {
+            (Type::Union(types), _) => {
+                let labels: Vec<String> = types.iter().map(|t| self.type_label(t)).collect();
+                let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+                let variants = names::variant_idents(&labels, "");
+                let name = type_ident(union);
+                match types.iter().position(|t| literal_fits(t, lit)) {
+                    Some(i) => {
+                        let variant = &variants[i];
+                        let value = self.literal_expr(&types[i], lit, &format!("{union}{i}"));
+                        quote!(#name::#variant(#value))
+                    }
+                    // Lowering accepts only defaults of the field's type.
+                    None => quote!(::std::default::Default::default()),
                 }
-                // Lowering only accepts defaults among the listed values.
-                None => quote!(#name::KNOWN[0].parse().unwrap()),
             }
+            (Type::Enum(id), Literal::String(s)) => {
+                let e = spec.enum_(*id);
+                let values: Vec<&str> = e.values.iter().map(|v| v.name.as_str()).collect();
+                let idents = names::variant_idents(&values, enums::UNKNOWN_VARIANT);
+                let name = type_ident(&e.name);
+                match values.iter().position(|v| v == s) {
+                    Some(i) => {
+                        let variant = &idents[i];
+                        quote!(#name::#variant)
+                    }
+                    // Lowering only accepts defaults among the listed values.
+                    None => quote!(#name::KNOWN[0].parse().unwrap()),
+                }
+            }
+            (Type::Enum(_), Literal::Int(n)) => {
+                self.literal_expr(ty, &Literal::String(n.to_string()), union)
+            }
+            (Type::Primitive(Primitive::Number), Literal::Int(n)) => {
+                let f = *n as f64;
+                quote!(#f)
+            }
+            (_, Literal::Int(n)) => quote!(#n),
+            (_, Literal::Number(f)) => quote!(#f),
+            (_, Literal::Bool(b)) => quote!(#b),
+            (_, Literal::String(s)) => quote!(String::from(#s)),
+            (_, Literal::Null) => quote!(None),
+            (Type::List(inner), Literal::List(items)) => {
+                let items = items.iter().map(|i| self.literal_expr(inner, i, union));
+                quote!(vec![#(#items),*])
+            }
+            (_, Literal::List(_)) => quote!(Default::default()),
         }
-        (Type::Enum(_), Literal::Int(n)) => literal_expr(spec, ty, &Literal::String(n.to_string())),
-        (Type::Primitive(Primitive::Number), Literal::Int(n)) => {
-            let f = *n as f64;
-            quote!(#f)
-        }
-        (_, Literal::Int(n)) => quote!(#n),
-        (_, Literal::Number(f)) => quote!(#f),
-        (_, Literal::Bool(b)) => quote!(#b),
-        (_, Literal::String(s)) => quote!(String::from(#s)),
-        (_, Literal::Null) => quote!(None),
-        (Type::List(inner), Literal::List(items)) => {
-            let items = items.iter().map(|i| literal_expr(spec, inner, i));
-            quote!(vec![#(#items),*])
-        }
-        (_, Literal::List(_)) => quote!(Default::default()),
     }
 }
 
@@ -473,7 +515,7 @@ fn deprecated_attr(d: &Deprecation) -> TokenStream {
 }
 
 /// Doc lines (each with a leading space, as `///` would give).
-fn doc_lines(text: &str) -> Vec<String> {
+pub(crate) fn doc_lines(text: &str) -> Vec<String> {
     text.lines().map(|l| format!(" {l}")).collect()
 }
 

@@ -270,11 +270,7 @@ impl RustBackend<'_> {
             let wire = &f.name;
             let rename = (name.to_string().trim_start_matches("r#") != f.name)
                 .then(|| quote!(#[serde(rename = #wire)]));
-            let inner = self.value_type(
-                &f.ty,
-                Shape::Request,
-                &format!("{owner}{}", f.name.to_upper_camel_case()),
-            );
+            let inner = self.value_type(&f.ty, Shape::Request, &super::union_name(&owner, &f.name));
             let (ty, attr) = self.presence_wrap(inner, f, &owner);
             if let Some(d) = &f.default {
                 defaults.push(self.default_fn(&owner, f, d));
@@ -282,7 +278,7 @@ impl RustBackend<'_> {
             let location = heck::ToTitleCase::to_title_case(param_location(p.location));
             let mut doc = vec![format!(" {location} parameter `{wire}`.")];
             if let Some(d) = &f.doc {
-                doc.extend(d.lines().map(|l| format!(" {l}")));
+                doc.extend(super::doc_lines(d));
             }
             if let Some(d) = &f.default {
                 doc.push(format!(" Default: `{d}`."));

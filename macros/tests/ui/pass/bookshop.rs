@@ -14,9 +14,10 @@ fn main() {
     .unwrap();
     assert_eq!(book.genre, shop::models::Genre::UnknownValue("satire".into()));
     assert!(book.validate().is_ok());
+    assert_eq!(book.shelf, shop::models::BookShelf::String("new".into()));
     let negative = shop::models::Book { price: -1, ..book };
     assert_eq!(negative.validate().unwrap_err()[0].json_path(), "$.price");
     assert!(shop::models::parse_and_validate("Book", &serde_json::json!([])).unwrap().is_err());
     let _router = shop::server::router(std::sync::Arc::new(shop::mock::MockServer::new()), Default::default());
-    let _client = shop::client::Client::new(covenant_runtime::client::Config::new("http://localhost:1"));
+    let _client = shop::client::Client::new(shop::client::Config::new("http://localhost:1"));
 }
