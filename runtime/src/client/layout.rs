@@ -304,3 +304,86 @@ impl Serializer for TextWriter {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::desc::{Constraints, FieldDesc, ParamDesc, Presence, TypeDesc};
+
+    const fn param(location: Location, name: &'static str, ty: TypeDesc) -> ParamDesc {
+        ParamDesc {
+            location,
+            field: FieldDesc {
+                name,
+                ty,
+                presence: Presence::Optional,
+                has_default: false,
+                format: true,
+                constraints: Constraints::NONE,
+            },
+        }
+    }
+
+    static PARAMS: [ParamDesc; 4] = [
+        param(Location::Path, "id", TypeDesc::String),
+        param(Location::Query, "tag", TypeDesc::List(&TypeDesc::String)),
+        param(Location::Query, "limit", TypeDesc::Int),
+        param(Location::Header, "x-trace", TypeDesc::String),
+    ];
+
+    static ENDPOINT: EndpointDesc<(), ()> = EndpointDesc {
+        name: "update",
+        base: "{base_url}",
+        method: http::Method::PATCH,
+        path: "/items/{id}",
+        public: true,
+        auth_any_of: &[],
+        auth_optional: &[],
+        params: &PARAMS,
+        body: Some(&TypeDesc::Object),
+        gates: &[],
+        idempotent: false,
+        exactly_one_of: &[],
+        statuses: &[200],
+        open_success: None,
+    };
+
+    #[derive(serde::Serialize)]
+    struct Input {
+        id: String,
+        tag: Vec<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        limit: Option<i64>,
+        #[serde(rename = "x-trace")]
+        trace: Option<String>,
+        body: serde_json::Map<String, serde_json::Value>,
+    }
+
+    fn input(id: &str) -> Input {
+        Input {
+            id: id.to_string(),
+            tag: vec!["a b".into(), "c".into()],
+            limit: Some(5),
+            trace: None,
+            body: serde_json::Map::from_iter([("k".to_string(), 1.into())]),
+        }
+    }
+
+    #[test]
+    fn each_field_goes_where_the_descriptor_says() {
+        let out = layout(&ENDPOINT, &input("x/y é")).unwrap();
+        assert_eq!(out.path, "/items/x%2Fy%20%C3%A9");
+        let query: Vec<(&str, &str)> = out.query.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        assert_eq!(query, [("tag", "a b"), ("tag", "c"), ("limit", "5")]);
+        assert!(out.headers.is_empty(), "an absent header is not sent");
+        assert_eq!(out.body.as_deref(), Some(&br#"{"k":1}"#[..]));
+    }
+
+    #[test]
+    fn a_path_segment_that_would_change_the_route_is_refused() {
+        for id in ["", ".", ".."] {
+            let e = layout(&ENDPOINT, &input(id)).unwrap_err();
+            assert!(e.0.contains("path parameter id"), "{e}");
+        }
+    }
+}

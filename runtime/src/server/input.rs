@@ -23,11 +23,11 @@ pub struct RawInputs<'a> {
 }
 
 impl<'a> RawInputs<'a> {
-    /// Gathers the inputs an endpoint declares from the matched path, the query pairs, the
-    /// headers and the body.
+    /// Gathers the inputs an endpoint declares from the matched path (`path` answers a
+    /// placeholder's value), the query pairs, the headers and the body.
     pub fn gather<A, G>(
         endpoint: &EndpointDesc<A, G>,
-        path: &'a axum::extract::RawPathParams,
+        path: impl Fn(&str) -> Option<&'a str>,
         query: &'a [(Cow<'a, str>, Cow<'a, str>)],
         parts: &'a Parts,
         body: Option<&'a [u8]>,
@@ -39,11 +39,7 @@ impl<'a> RawInputs<'a> {
             .map(|p| {
                 let name = p.field.name;
                 let raws: Vec<&'a str> = match p.location {
-                    Location::Path => path
-                        .iter()
-                        .filter(|(k, _)| *k == name)
-                        .map(|(_, v)| v)
-                        .collect(),
+                    Location::Path => path(name).into_iter().collect(),
                     Location::Query => query
                         .iter()
                         .filter(|(k, _)| k == name)
@@ -79,6 +75,8 @@ impl<'a> RawInputs<'a> {
     pub fn explain<A, G>(&self, endpoint: &EndpointDesc<A, G>) -> Vec<Issue> {
         let mut inputs = Map::new();
         let mut issues = Vec::new();
+        // Inputs already reported as unreadable, so the walk does not also call them missing.
+        let mut unreadable: Vec<Vec<LocPart>> = Vec::new();
         for (p, (_, raws)) in endpoint.params.iter().zip(&self.params) {
             if raws.is_empty() {
                 continue;
@@ -89,26 +87,26 @@ impl<'a> RawInputs<'a> {
             ];
             match walk::coerce_param(&p.field.ty, raws, &loc) {
                 Ok(v) => drop(inputs.insert(p.field.name.to_string(), v)),
-                Err(issue) => issues.push(issue),
+                Err(issue) => {
+                    unreadable.push(loc.to_vec());
+                    issues.push(issue);
+                }
             }
         }
-        let mut parse_failed = false;
         if let Some(bytes) = self.body {
             match serde_json::from_slice::<Value>(bytes) {
                 Ok(v) => drop(inputs.insert("body".to_string(), v)),
                 Err(e) => {
-                    parse_failed = true;
+                    unreadable.push(vec![LocPart::key("body")]);
                     issues.push(json_error(bytes, &e));
                 }
             }
         }
         let checked = walk::check_inputs(endpoint, &inputs, self.body.is_some());
-        // A body that does not parse has been reported; do not also call it missing.
-        let body_loc = [LocPart::key("body")];
         issues.extend(
             checked
                 .into_iter()
-                .filter(|i| !(parse_failed && i.loc == body_loc)),
+                .filter(|i| !(i.kind == IssueKind::Missing && unreadable.contains(&i.loc))),
         );
         issues
     }
@@ -340,5 +338,109 @@ impl<'de> Deserializer<'de> for Text<'de> {
 
     serde::forward_to_deserialize_any! {
         i128 u128 char str string unit unit_struct tuple_struct identifier
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::desc::{Constraints, FieldDesc, Location, ParamDesc, Presence, TypeDesc};
+
+    const fn param(location: Location, name: &'static str, ty: TypeDesc) -> ParamDesc {
+        ParamDesc {
+            location,
+            field: FieldDesc {
+                name,
+                ty,
+                presence: Presence::Required,
+                has_default: false,
+                format: true,
+                constraints: Constraints::NONE,
+            },
+        }
+    }
+
+    static PARAMS: [ParamDesc; 4] = [
+        param(Location::Query, "n", TypeDesc::Int),
+        param(Location::Query, "ratio", TypeDesc::Number),
+        param(Location::Query, "flag", TypeDesc::Bool),
+        param(Location::Query, "tags", TypeDesc::List(&TypeDesc::String)),
+    ];
+
+    static ENDPOINT: EndpointDesc<(), ()> = EndpointDesc {
+        name: "list",
+        base: "{base_url}",
+        method: http::Method::POST,
+        path: "/things",
+        public: true,
+        auth_any_of: &[],
+        auth_optional: &[],
+        params: &PARAMS,
+        body: Some(&TypeDesc::Object),
+        gates: &[],
+        idempotent: false,
+        exactly_one_of: &[],
+        statuses: &[200],
+        open_success: None,
+    };
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Input {
+        n: i64,
+        ratio: f64,
+        flag: bool,
+        tags: Vec<String>,
+        body: std::collections::BTreeMap<String, i64>,
+    }
+
+    impl Validate for Input {}
+
+    fn read_query(query: &str, body: &[u8]) -> Result<Input, Vec<Issue>> {
+        let request = axum::http::Request::builder()
+            .uri(format!("/things?{query}"))
+            .body(())
+            .unwrap();
+        let (parts, ()) = request.into_parts();
+        let pairs: Vec<_> = form_urlencoded::parse(query.as_bytes()).collect();
+        let raw = RawInputs::gather(&ENDPOINT, |_| None, &pairs, &parts, Some(body));
+        read::<Input, _, _>(&ENDPOINT, &raw)
+    }
+
+    #[test]
+    fn parameters_parse_from_text_and_the_body_from_bytes() {
+        let input = read_query("n=7&ratio=0.5&flag=yes&tags=a&tags=b%20c", br#"{"k": 1}"#).unwrap();
+        assert_eq!(
+            input,
+            Input {
+                n: 7,
+                ratio: 0.5,
+                flag: true,
+                tags: vec!["a".into(), "b c".into()],
+                body: [("k".to_string(), 1)].into(),
+            }
+        );
+    }
+
+    #[test]
+    fn the_last_occurrence_of_a_scalar_wins() {
+        let input = read_query("n=1&n=2&ratio=1&flag=0&tags=x", b"{}").unwrap();
+        assert_eq!((input.n, input.flag), (2, false));
+    }
+
+    #[test]
+    fn every_problem_is_named_when_the_input_does_not_deserialize() {
+        let issues = read_query("n=seven&ratio=NaN&flag=maybe", b"{\"k\": ").unwrap_err();
+        let found: Vec<(String, IssueKind)> =
+            issues.iter().map(|i| (i.json_path(), i.kind)).collect();
+        assert_eq!(
+            found,
+            [
+                ("$.query.n".to_string(), IssueKind::IntParsing),
+                ("$.query.ratio".to_string(), IssueKind::FloatParsing),
+                ("$.query.flag".to_string(), IssueKind::BoolParsing),
+                ("$.body[5]".to_string(), IssueKind::JsonInvalid),
+                ("$.query.tags".to_string(), IssueKind::Missing),
+            ]
+        );
     }
 }

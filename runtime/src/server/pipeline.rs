@@ -116,7 +116,9 @@ where
         },
         None => None,
     };
-    let raw = super::input::RawInputs::gather(endpoint, &path, &query, &parts, bytes.as_deref());
+    let path_value = |name: &str| path.iter().find(|(k, _)| *k == name).map(|(_, v)| v);
+    let raw =
+        super::input::RawInputs::gather(endpoint, path_value, &query, &parts, bytes.as_deref());
     match super::input::read::<I, _, _>(endpoint, &raw) {
         Ok(input) => call(ctx, input).await.into_response(),
         Err(issues) => validation_error(issues),
