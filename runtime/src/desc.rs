@@ -165,3 +165,52 @@ impl<A, G> EndpointDesc<A, G> {
             .map_or("body", |p| p.location.as_str())
     }
 }
+
+/// Descriptor fixtures for the runtime's own tests.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::*;
+
+    pub const fn param(
+        location: Location,
+        name: &'static str,
+        ty: TypeDesc,
+        presence: Presence,
+    ) -> ParamDesc {
+        ParamDesc {
+            location,
+            field: FieldDesc {
+                name,
+                ty,
+                presence,
+                has_default: false,
+                format: true,
+                constraints: Constraints::NONE,
+            },
+        }
+    }
+
+    /// A public endpoint with these parameters and a JSON object body.
+    pub const fn endpoint(
+        method: http::Method,
+        path: &'static str,
+        params: &'static [ParamDesc],
+    ) -> EndpointDesc<(), ()> {
+        EndpointDesc {
+            name: "fixture",
+            base: "{base_url}",
+            method,
+            path,
+            public: true,
+            auth_any_of: &[],
+            auth_optional: &[],
+            params,
+            body: Some(&TypeDesc::Object),
+            gates: &[],
+            idempotent: false,
+            exactly_one_of: &[],
+            statuses: &[200],
+            open_success: None,
+        }
+    }
+}

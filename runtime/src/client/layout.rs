@@ -308,45 +308,26 @@ impl Serializer for TextWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::desc::{Constraints, FieldDesc, ParamDesc, Presence, TypeDesc};
-
-    const fn param(location: Location, name: &'static str, ty: TypeDesc) -> ParamDesc {
-        ParamDesc {
-            location,
-            field: FieldDesc {
-                name,
-                ty,
-                presence: Presence::Optional,
-                has_default: false,
-                format: true,
-                constraints: Constraints::NONE,
-            },
-        }
-    }
+    use crate::desc::fixtures::{endpoint, param};
+    use crate::desc::{ParamDesc, Presence, TypeDesc};
 
     static PARAMS: [ParamDesc; 4] = [
-        param(Location::Path, "id", TypeDesc::String),
-        param(Location::Query, "tag", TypeDesc::List(&TypeDesc::String)),
-        param(Location::Query, "limit", TypeDesc::Int),
-        param(Location::Header, "x-trace", TypeDesc::String),
+        param(Location::Path, "id", TypeDesc::String, Presence::Optional),
+        param(
+            Location::Query,
+            "tag",
+            TypeDesc::List(&TypeDesc::String),
+            Presence::Optional,
+        ),
+        param(Location::Query, "limit", TypeDesc::Int, Presence::Optional),
+        param(
+            Location::Header,
+            "x-trace",
+            TypeDesc::String,
+            Presence::Optional,
+        ),
     ];
-
-    static ENDPOINT: EndpointDesc<(), ()> = EndpointDesc {
-        name: "update",
-        base: "{base_url}",
-        method: http::Method::PATCH,
-        path: "/items/{id}",
-        public: true,
-        auth_any_of: &[],
-        auth_optional: &[],
-        params: &PARAMS,
-        body: Some(&TypeDesc::Object),
-        gates: &[],
-        idempotent: false,
-        exactly_one_of: &[],
-        statuses: &[200],
-        open_success: None,
-    };
+    static ENDPOINT: EndpointDesc<(), ()> = endpoint(http::Method::PATCH, "/items/{id}", &PARAMS);
 
     #[derive(serde::Serialize)]
     struct Input {

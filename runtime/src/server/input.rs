@@ -344,45 +344,26 @@ impl<'de> Deserializer<'de> for Text<'de> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::desc::{Constraints, FieldDesc, Location, ParamDesc, Presence, TypeDesc};
-
-    const fn param(location: Location, name: &'static str, ty: TypeDesc) -> ParamDesc {
-        ParamDesc {
-            location,
-            field: FieldDesc {
-                name,
-                ty,
-                presence: Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: Constraints::NONE,
-            },
-        }
-    }
+    use crate::desc::fixtures::{endpoint, param};
+    use crate::desc::{Location, ParamDesc, Presence, TypeDesc};
 
     static PARAMS: [ParamDesc; 4] = [
-        param(Location::Query, "n", TypeDesc::Int),
-        param(Location::Query, "ratio", TypeDesc::Number),
-        param(Location::Query, "flag", TypeDesc::Bool),
-        param(Location::Query, "tags", TypeDesc::List(&TypeDesc::String)),
+        param(Location::Query, "n", TypeDesc::Int, Presence::Required),
+        param(
+            Location::Query,
+            "ratio",
+            TypeDesc::Number,
+            Presence::Required,
+        ),
+        param(Location::Query, "flag", TypeDesc::Bool, Presence::Required),
+        param(
+            Location::Query,
+            "tags",
+            TypeDesc::List(&TypeDesc::String),
+            Presence::Required,
+        ),
     ];
-
-    static ENDPOINT: EndpointDesc<(), ()> = EndpointDesc {
-        name: "list",
-        base: "{base_url}",
-        method: http::Method::POST,
-        path: "/things",
-        public: true,
-        auth_any_of: &[],
-        auth_optional: &[],
-        params: &PARAMS,
-        body: Some(&TypeDesc::Object),
-        gates: &[],
-        idempotent: false,
-        exactly_one_of: &[],
-        statuses: &[200],
-        open_success: None,
-    };
+    static ENDPOINT: EndpointDesc<(), ()> = endpoint(http::Method::POST, "/things", &PARAMS);
 
     #[derive(Debug, PartialEq, serde::Deserialize)]
     struct Input {
