@@ -9,17 +9,17 @@ use super::models::*;
 /// The credentials the service accepts, one per header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AuthScheme {
-    /** `x-service-api-key`: The team API key (`<API_KEY>`); identifies the team. Management keys are not accepted here.
-Team API keys can be managed through a management key.*/
+    /// `x-service-api-key`: The team API key (`<API_KEY>`); identifies the team. Management keys are not accepted here.
+    /// Team API keys can be managed through a management key.
     TeamApiKey,
     /// `x-service-link-token`: Short-lived token for custom link widget calls, issued by the link token endpoint.
     LinkToken,
-    /** `X-Management-Key`: A management key, in the X-Management-Key header (since 2025-04). Two kinds are accepted:
-an Org Management Key has full control of the organization (creating or deleting teams);
-a Team Management Key (team-scoped, since 2025-05) controls one or more teams but cannot
-reach org-level resources or actions. A Team Management Key bound to two or more teams can
-only be made through the Create Management Key endpoint, not through the dashboard.
-Management keys are not team API keys on the main API, but they can manage team API keys.*/
+    /// `X-Management-Key`: A management key, in the X-Management-Key header (since 2025-04). Two kinds are accepted:
+    /// an Org Management Key has full control of the organization (creating or deleting teams);
+    /// a Team Management Key (team-scoped, since 2025-05) controls one or more teams but cannot
+    /// reach org-level resources or actions. A Team Management Key bound to two or more teams can
+    /// only be made through the Create Management Key endpoint, not through the dashboard.
+    /// Management keys are not team API keys on the main API, but they can manage team API keys.
     ManagementKey,
     /// `X-Service-Org-Key`: The former management header; still accepted, with the same keys as X-Management-Key.
     OrgKey,
@@ -137,9 +137,9 @@ impl rt::Validate for CreateUserInput {
 pub enum CreateUserResponse {
     /// 200
     Ok(CreateUserResult),
-    /** 400: The `client_user_id` already belongs to a user; the body names that user, which makes
-user creation safe to repeat. The status is the document's; the body's shape is the
-deployed client's.*/
+    /// 400: The `client_user_id` already belongs to a user; the body names that user, which makes
+    /// user creation safe to repeat. The status is the document's; the body's shape is the
+    /// deployed client's.
     BadRequest(UserConflictError),
     /// 404: Unknown resource.
     NotFound(NotFoundError),

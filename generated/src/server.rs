@@ -4,9 +4,10 @@
 use ::covenant_runtime as rt;
 use super::descriptors;
 use super::operations::*;
-use rt::server::axum;
-use axum::extract::{Request, State};
-use axum::response::{IntoResponse, Response};
+use rt::server::axum::{
+    self, extract::{Request, State},
+    response::{IntoResponse, Response},
+};
 use ::std::future::Future;
 use ::std::sync::Arc;
 /// What every method learns of its request: the request id and the caller.

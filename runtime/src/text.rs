@@ -3,10 +3,13 @@
 
 /// `true`/`false` and the spellings form and query strings use for them.
 pub fn parse_bool(raw: &str) -> Option<bool> {
-    match raw.to_ascii_lowercase().as_str() {
-        "true" | "1" | "yes" | "on" => Some(true),
-        "false" | "0" | "no" | "off" => Some(false),
-        _ => None,
+    let is = |options: &[&str]| options.iter().any(|o| raw.eq_ignore_ascii_case(o));
+    if is(&["true", "1", "yes", "on"]) {
+        Some(true)
+    } else if is(&["false", "0", "no", "off"]) {
+        Some(false)
+    } else {
+        None
     }
 }
 

@@ -254,6 +254,16 @@ fn coerce_scalar(ty: &TypeDesc, raw: &str, loc: &[LocPart]) -> Result<Value, Iss
                 let msg = "Input should be a valid boolean, unable to interpret input";
                 Issue::new(loc, IssueKind::BoolParsing, msg)
             }),
+        // As the typed reader reads a union: the first of integer, number, boolean, string.
+        TypeDesc::Union(_) => Ok(if let Ok(n) = raw.parse::<i64>() {
+            Value::from(n)
+        } else if let Some(n) = crate::text::parse_number(raw) {
+            Value::from(n)
+        } else if let Some(b) = crate::text::parse_bool(raw) {
+            Value::Bool(b)
+        } else {
+            Value::String(raw.to_string())
+        }),
         _ => Ok(Value::String(raw.to_string())),
     }
 }

@@ -136,15 +136,22 @@ where
     }
 }
 
-/// A JSON syntax error, located by character offset.
+/// A JSON syntax error, located by character offset: serde_json counts lines and byte
+/// columns, a client counts characters.
 fn json_error(bytes: &[u8], e: &serde_json::Error) -> Issue {
-    let text = String::from_utf8_lossy(bytes);
-    let offset: usize = text
-        .lines()
-        .take(e.line().saturating_sub(1))
-        .map(|l| l.chars().count() + 1)
-        .sum::<usize>()
-        + e.column().saturating_sub(1);
+    let line_start = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(e.line().saturating_sub(2))
+        .map_or(0, |(i, _)| i + 1);
+    let line_start = if e.line() <= 1 { 0 } else { line_start };
+    let byte = (line_start + e.column().saturating_sub(1)).min(bytes.len());
+    // Characters start at every byte that is not a UTF-8 continuation byte.
+    let offset = bytes[..byte]
+        .iter()
+        .filter(|b| (**b & 0xC0) != 0x80)
+        .count();
     Issue::new(
         &[LocPart::key("body"), LocPart::Index(offset)],
         IssueKind::JsonInvalid,
@@ -244,8 +251,35 @@ macro_rules! text_ints {
 impl<'de> Deserializer<'de> for Text<'de> {
     type Error = DeError;
 
+    /// Only a union asks for "any": the text reads as the first of integer, number, boolean
+    /// and string it is, as the walk reads it.
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        let raw = self.last();
+        if let Ok(n) = raw.parse::<i64>() {
+            visitor.visit_i64(n)
+        } else if let Some(n) = crate::text::parse_number(raw) {
+            visitor.visit_f64(n)
+        } else if let Some(b) = crate::text::parse_bool(raw) {
+            visitor.visit_bool(b)
+        } else {
+            visitor.visit_borrowed_str(raw)
+        }
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         visitor.visit_borrowed_str(self.last())
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_str(visitor)
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
@@ -337,7 +371,7 @@ impl<'de> Deserializer<'de> for Text<'de> {
     }
 
     serde::forward_to_deserialize_any! {
-        i128 u128 char str string unit unit_struct tuple_struct identifier
+        i128 u128 unit unit_struct tuple_struct
     }
 }
 
@@ -400,6 +434,41 @@ mod tests {
                 body: [("k".to_string(), 1)].into(),
             }
         );
+    }
+
+    #[test]
+    fn a_syntax_error_is_located_by_characters() {
+        let bytes = "{\r\n  \"é\": tru }".as_bytes();
+        let e = serde_json::from_slice::<Value>(bytes).unwrap_err();
+        let issue = json_error(bytes, &e);
+        let text = std::str::from_utf8(bytes).unwrap();
+        let LocPart::Index(offset) = issue.loc[1] else {
+            panic!("{issue:?}")
+        };
+        assert_eq!(text.chars().nth(offset), Some(' '), "{offset} in {text:?}");
+        assert_eq!(
+            text.chars().take(offset).collect::<String>(),
+            "{\r\n  \"é\": tru"
+        );
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[serde(untagged)]
+    enum Shelf {
+        Code(String),
+        Number(i64),
+    }
+
+    #[test]
+    fn a_union_parameter_reads_as_the_first_type_its_text_is() {
+        let read = |raw: &'static str| {
+            let raws: &'static [&'static str] = Box::leak(Box::new([raw]));
+            <Shelf as serde::Deserialize>::deserialize(Text(raws)).unwrap()
+        };
+        assert_eq!(read("5"), Shelf::Number(5));
+        assert_eq!(read("a5"), Shelf::Code("a5".into()));
+        let name: String = serde::Deserialize::deserialize(Text(&["5"])).unwrap();
+        assert_eq!(name, "5", "a string parameter stays text");
     }
 
     #[test]

@@ -94,8 +94,6 @@ fn string_enum(
     } else {
         quote!(String)
     };
-    let variant_names: Vec<String> = variants.iter().map(ToString::to_string).collect();
-    let _ = variant_names;
     quote! {
         #(#[doc = #doc])*
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -498,7 +498,10 @@ impl RustBackend<'_> {
             (_, Literal::String(s)) => quote!(String::from(#s)),
             (_, Literal::Null) => quote!(None),
             (Type::List(inner), Literal::List(items)) => {
-                let items = items.iter().map(|i| self.literal_expr(inner, i, union));
+                let item_union = format!("{union}Item");
+                let items = items
+                    .iter()
+                    .map(|i| self.literal_expr(inner, i, &item_union));
                 quote!(vec![#(#items),*])
             }
             (_, Literal::List(_)) => quote!(Default::default()),

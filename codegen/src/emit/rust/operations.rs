@@ -152,19 +152,19 @@ impl RustBackend<'_> {
             .map(|a| a.header.as_str())
             .collect();
         let variants = auth_variants(self.spec);
-        let docs: Vec<String> = self
+        let docs: Vec<Vec<String>> = self
             .spec
             .auth_schemes
             .iter()
             .map(|a| {
-                format!(
-                    " `{}`{}",
+                super::doc_lines(&format!(
+                    "`{}`{}",
                     a.header,
                     a.doc
                         .as_deref()
                         .map(|d| format!(": {d}"))
                         .unwrap_or_default()
-                )
+                ))
             })
             .collect();
         let primaries = self.spec.auth_schemes.iter().map(|a| {
@@ -179,7 +179,7 @@ impl RustBackend<'_> {
             /// The credentials the service accepts, one per header.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
             pub enum AuthScheme {
-                #(#[doc = #docs] #variants,)*
+                #(#(#[doc = #docs])* #variants,)*
             }
 
             impl AuthScheme {
@@ -375,27 +375,25 @@ impl RustBackend<'_> {
         let mut variants = Vec::new();
         let mut to_json = Vec::new();
         let mut from_json = Vec::new();
-        let mut statuses = Vec::new();
         for r in &responses {
             let variant = status_variant(r.status);
             let status = r.status;
-            let doc = format!(
-                " {status}{}",
+            let doc = super::doc_lines(&format!(
+                "{status}{}",
                 r.doc
                     .as_deref()
                     .map(|d| format!(": {d}"))
                     .unwrap_or_default()
-            );
-            statuses.push(quote!(#ident::#variant { .. } => #status));
+            ));
             match &r.body {
                 Some(body) => {
                     let ty = self.value_type(body, Shape::Response, &format!("{ident}{status}"));
-                    variants.push(quote!(#[doc = #doc] #variant(#ty)));
+                    variants.push(quote!(#(#[doc = #doc])* #variant(#ty)));
                     to_json.push(quote!(#ident::#variant(body) => ::serde_json::to_value(body)));
                     from_json.push(quote!(#status => ::serde_json::from_slice(body).map(#ident::#variant).map_err(|e| e.to_string())));
                 }
                 None => {
-                    variants.push(quote!(#[doc = #doc] #variant));
+                    variants.push(quote!(#(#[doc = #doc])* #variant));
                     to_json.push(quote!(#ident::#variant => Ok(::serde_json::Value::Null)));
                     from_json.push(quote!(#status => Ok(#ident::#variant)));
                 }
@@ -410,7 +408,6 @@ impl RustBackend<'_> {
                 quote!(#ident::#variant => #status)
             }
         });
-        let _ = statuses;
         let doc = format!(
             " The responses `{}` may give: one variant per status the spec declares.",
             ep.name

@@ -89,9 +89,7 @@ impl RustBackend<'_> {
             use #crate_path as rt;
             use super::descriptors;
             use super::operations::*;
-            use rt::server::axum;
-            use axum::extract::{Request, State};
-            use axum::response::{IntoResponse, Response};
+            use rt::server::axum::{self, extract::{Request, State}, response::{IntoResponse, Response}};
             use ::std::future::Future;
             use ::std::sync::Arc;
 
