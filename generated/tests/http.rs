@@ -116,6 +116,32 @@ async fn bodies_over_the_limit_are_refused_with_413() {
     assert_eq!(body["detail"], "Request body is larger than 64 bytes");
 }
 
+/// A chunked body declares no length: the limit is found while reading, and is still 413.
+#[tokio::test]
+async fn chunked_bodies_over_the_limit_are_refused_with_413() {
+    use std::io::{Read, Write};
+    let base = support::serve_mock(server::Config { body_limit: 64 }).await;
+    let host = base.trim_start_matches("http://").to_string();
+    let chunk = format!(r#"{{"client_user_id": "{}"}}"#, "x".repeat(100));
+    let request = format!(
+        "POST /v2/user HTTP/1.1\r\nHost: {host}\r\nx-service-api-key: team_api_key-key\r\n\
+         content-type: application/json\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n\
+         {:x}\r\n{chunk}\r\n0\r\n\r\n",
+        chunk.len()
+    );
+    let response = tokio::task::spawn_blocking(move || {
+        let mut stream = std::net::TcpStream::connect(&host).unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    })
+    .await
+    .unwrap();
+    assert!(response.starts_with("HTTP/1.1 413"), "{response}");
+    assert!(response.contains("larger than 64 bytes"), "{response}");
+}
+
 #[tokio::test]
 async fn empty_bodies_and_tolerant_headers() {
     let base = support::serve_mock(server::Config::default()).await;

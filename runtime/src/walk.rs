@@ -269,11 +269,13 @@ fn coerce_scalar(ty: &TypeDesc, raw: &str, loc: &[LocPart]) -> Result<Value, Iss
 }
 
 /// Checks a request's inputs, gathered as `{param: value, …, "body": value}` with values
-/// already coerced from text; every problem is returned.
+/// already coerced from text; every problem is returned. `unreadable` names inputs that were
+/// sent but could not be read (already reported): they count as sent.
 pub fn check_inputs<A, G>(
     endpoint: &EndpointDesc<A, G>,
     inputs: &serde_json::Map<String, Value>,
     body_present: bool,
+    unreadable: &[&str],
 ) -> Vec<Issue> {
     let mut issues = Vec::new();
     let mut loc = Vec::new();
@@ -285,7 +287,7 @@ pub fn check_inputs<A, G>(
     for group in endpoint.exactly_one_of {
         let sent: Vec<(&str, bool)> = group
             .iter()
-            .map(|n| (*n, inputs.contains_key(*n)))
+            .map(|n| (*n, inputs.contains_key(*n) || unreadable.contains(n)))
             .collect();
         let at = [LocPart::key(endpoint.location_of(group[0]))];
         check::exactly_one_of(&sent, &at, &mut issues);

@@ -102,7 +102,14 @@ impl<'a> RawInputs<'a> {
                 }
             }
         }
-        let checked = walk::check_inputs(endpoint, &inputs, self.body.is_some());
+        let unreadable_names: Vec<&str> = unreadable
+            .iter()
+            .filter_map(|loc| match loc.last() {
+                Some(LocPart::Key(name)) => Some(name.as_ref()),
+                _ => None,
+            })
+            .collect();
+        let checked = walk::check_inputs(endpoint, &inputs, self.body.is_some(), &unreadable_names);
         issues.extend(
             checked
                 .into_iter()

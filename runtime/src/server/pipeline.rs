@@ -226,9 +226,18 @@ async fn read_body(
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(too_large(limit));
     }
-    axum::body::to_bytes(body, limit)
-        .await
-        .map_err(|_| too_large(limit))
+    axum::body::to_bytes(body, limit).await.map_err(|e| {
+        let inner = e.into_inner();
+        if inner.is::<http_body_util::LengthLimitError>() {
+            too_large(limit)
+        } else {
+            // The body broke off or was malformed in transit: the caller's request, not its size.
+            error(
+                StatusCode::BAD_REQUEST,
+                format!("The request body could not be read: {inner}"),
+            )
+        }
+    })
 }
 
 fn too_large(limit: usize) -> Response {
