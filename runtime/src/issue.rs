@@ -252,11 +252,7 @@ pub mod check {
     }
 
     pub fn one_of_strings(v: &str, allowed: &[&str], loc: &[LocPart], out: &mut Vec<Issue>) {
-        if !allowed.contains(&v) {
-            let names: Vec<String> = allowed.iter().map(|s| format!("'{s}'")).collect();
-            let msg = format!("Input should be {}", join_or(&names));
-            push(out, loc, IssueKind::Literal, msg);
-        }
+        one_of(v, allowed, IssueKind::Literal, loc, out);
     }
 
     pub fn email(s: &str, loc: &[LocPart], out: &mut Vec<Issue>) {
@@ -275,10 +271,18 @@ pub mod check {
 
     /// A value of a closed set, named by the set's values.
     pub fn enum_member(v: &str, allowed: &[&str], loc: &[LocPart], out: &mut Vec<Issue>) {
+        one_of(v, allowed, IssueKind::Enum, loc, out);
+    }
+
+    fn one_of(v: &str, allowed: &[&str], kind: IssueKind, loc: &[LocPart], out: &mut Vec<Issue>) {
         if !allowed.contains(&v) {
             let names: Vec<String> = allowed.iter().map(|s| format!("'{s}'")).collect();
-            let msg = format!("Input should be {}", join_or(&names));
-            push(out, loc, IssueKind::Enum, msg);
+            push(
+                out,
+                loc,
+                kind,
+                format!("Input should be {}", join_or(&names)),
+            );
         }
     }
 

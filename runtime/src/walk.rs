@@ -5,6 +5,7 @@
 
 use crate::desc::{Constraints, EndpointDesc, EnumDesc, FieldDesc, Presence, TypeDesc};
 use crate::issue::{Issue, IssueKind, LocPart, check};
+use crate::text::Scalar;
 use serde_json::Value;
 
 /// Checks a field of an object: presence, null, then the value.
@@ -255,14 +256,11 @@ fn coerce_scalar(ty: &TypeDesc, raw: &str, loc: &[LocPart]) -> Result<Value, Iss
                 Issue::new(loc, IssueKind::BoolParsing, msg)
             }),
         // As the typed reader reads a union: the first of integer, number, boolean, string.
-        TypeDesc::Union(_) => Ok(if let Ok(n) = raw.parse::<i64>() {
-            Value::from(n)
-        } else if let Some(n) = crate::text::parse_number(raw) {
-            Value::from(n)
-        } else if let Some(b) = crate::text::parse_bool(raw) {
-            Value::Bool(b)
-        } else {
-            Value::String(raw.to_string())
+        TypeDesc::Union(_) => Ok(match crate::text::parse_scalar(raw) {
+            Scalar::Int(n) => Value::from(n),
+            Scalar::Number(n) => Value::from(n),
+            Scalar::Bool(b) => Value::Bool(b),
+            Scalar::Text(s) => Value::String(s.to_string()),
         }),
         _ => Ok(Value::String(raw.to_string())),
     }

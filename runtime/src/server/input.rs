@@ -146,13 +146,15 @@ where
 /// A JSON syntax error, located by character offset: serde_json counts lines and byte
 /// columns, a client counts characters.
 fn json_error(bytes: &[u8], e: &serde_json::Error) -> Issue {
-    let line_start = bytes
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| **b == b'\n')
-        .nth(e.line().saturating_sub(2))
-        .map_or(0, |(i, _)| i + 1);
-    let line_start = if e.line() <= 1 { 0 } else { line_start };
+    let line_start = match e.line() {
+        0 | 1 => 0,
+        line => bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .nth(line - 2)
+            .map_or(bytes.len(), |(i, _)| i + 1),
+    };
     let byte = (line_start + e.column().saturating_sub(1)).min(bytes.len());
     // Characters start at every byte that is not a UTF-8 continuation byte.
     let offset = bytes[..byte]
@@ -261,15 +263,12 @@ impl<'de> Deserializer<'de> for Text<'de> {
     /// Only a union asks for "any": the text reads as the first of integer, number, boolean
     /// and string it is, as the walk reads it.
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        let raw = self.last();
-        if let Ok(n) = raw.parse::<i64>() {
-            visitor.visit_i64(n)
-        } else if let Some(n) = crate::text::parse_number(raw) {
-            visitor.visit_f64(n)
-        } else if let Some(b) = crate::text::parse_bool(raw) {
-            visitor.visit_bool(b)
-        } else {
-            visitor.visit_borrowed_str(raw)
+        use crate::text::Scalar;
+        match crate::text::parse_scalar(self.last()) {
+            Scalar::Int(n) => visitor.visit_i64(n),
+            Scalar::Number(n) => visitor.visit_f64(n),
+            Scalar::Bool(b) => visitor.visit_bool(b),
+            Scalar::Text(s) => visitor.visit_borrowed_str(s),
         }
     }
 

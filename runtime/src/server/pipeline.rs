@@ -66,63 +66,40 @@ where
         path = %parts.uri.path(),
         request_id = %request_id,
     );
-    let mut response = respond(
-        service, config, endpoint, path, parts, body, request_id, call,
-    )
-    .instrument(span)
-    .await;
+    let handled = async move {
+        let ctx = match begin(service, endpoint, &parts, request_id).await {
+            Ok(ctx) => ctx,
+            Err(response) => return response,
+        };
+        let path = match path {
+            Ok(params) => params,
+            Err(e) => return error(StatusCode::BAD_REQUEST, format!("Invalid path: {e}")),
+        };
+        let query: Vec<_> = parts
+            .uri
+            .query()
+            .map(|q| form_urlencoded::parse(q.as_bytes()).collect())
+            .unwrap_or_default();
+        let bytes = match endpoint.body {
+            Some(_) => match read_body(&parts.headers, body, config.body_limit).await {
+                Ok(bytes) => Some(bytes),
+                Err(response) => return response,
+            },
+            None => None,
+        };
+        let path_value = |name: &str| path.iter().find(|(k, _)| *k == name).map(|(_, v)| v);
+        let raw =
+            super::input::RawInputs::gather(endpoint, path_value, &query, &parts, bytes.as_deref());
+        match super::input::read::<I, _, _>(endpoint, &raw) {
+            Ok(input) => call(ctx, input).await.into_response(),
+            Err(issues) => validation_error(issues),
+        }
+    };
+    let mut response = handled.instrument(span).await;
     if let Some(id) = echo {
         response.headers_mut().insert("x-request-id", id);
     }
     response
-}
-
-/// [`serve`] within its span.
-#[allow(clippy::too_many_arguments)]
-async fn respond<S, I, R, F, Fut>(
-    service: &S,
-    config: &Config,
-    endpoint: &'static EndpointDesc<S::Scheme, S::Gate>,
-    path: PathParams,
-    parts: Parts,
-    body: axum::body::Body,
-    request_id: String,
-    call: F,
-) -> Response
-where
-    S: Service,
-    I: serde::de::DeserializeOwned + Validate,
-    R: IntoResponse,
-    F: FnOnce(ContextOf<S>, I) -> Fut,
-    Fut: Future<Output = R>,
-{
-    let ctx = match begin(service, endpoint, &parts, request_id).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let path = match path {
-        Ok(params) => params,
-        Err(e) => return error(StatusCode::BAD_REQUEST, format!("Invalid path: {e}")),
-    };
-    let query: Vec<_> = parts
-        .uri
-        .query()
-        .map(|q| form_urlencoded::parse(q.as_bytes()).collect())
-        .unwrap_or_default();
-    let bytes = match endpoint.body {
-        Some(_) => match read_body(&parts.headers, body, config.body_limit).await {
-            Ok(bytes) => Some(bytes),
-            Err(response) => return response,
-        },
-        None => None,
-    };
-    let path_value = |name: &str| path.iter().find(|(k, _)| *k == name).map(|(_, v)| v);
-    let raw =
-        super::input::RawInputs::gather(endpoint, path_value, &query, &parts, bytes.as_deref());
-    match super::input::read::<I, _, _>(endpoint, &raw) {
-        Ok(input) => call(ctx, input).await.into_response(),
-        Err(issues) => validation_error(issues),
-    }
 }
 
 /// Authentication and gates, before any input is read.

@@ -141,8 +141,7 @@ impl RustBackend<'_> {
         let method = field_ident(&ep.name);
         let (input, response) = (input_ident(ep), response_ident(ep));
         let desc = endpoint_static(&ep.name);
-        let mut doc: Vec<String> = ep.doc.as_deref().map(super::doc_lines).unwrap_or_default();
-        doc.push(format!(" `{} {}`.", ep.method.as_str(), ep.path));
+        let doc = super::endpoint_doc(ep);
         let deprecated = ep.deprecated.as_ref().map(|_| quote!(#[deprecated]));
         quote! {
             #(#[doc = #doc])*

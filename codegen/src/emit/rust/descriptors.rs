@@ -1,7 +1,7 @@
 //! Static descriptors of endpoints and of the request types they reach (`rt::desc`): the
 //! router explains a rejected request with them, the client lays requests out by them.
 
-use super::operations::{auth_variants, gate_variant, param_location};
+use super::operations::{all_gates, auth_variants, gate_variants, param_location};
 use super::{RustBackend, Shape, in_shape};
 use crate::ir::shapes::format_applies;
 use crate::ir::*;
@@ -20,6 +20,25 @@ pub fn enum_static(name: &str) -> Ident {
 
 pub fn endpoint_static(name: &str) -> Ident {
     format_ident!("ENDPOINT_{}", name.to_shouty_snake_case())
+}
+
+/// The generated `AuthScheme` and `Gate` variants, computed once for every endpoint.
+struct Variants {
+    /// By auth scheme id.
+    schemes: Vec<Ident>,
+    gates: Vec<Gate>,
+    gate_idents: Vec<Ident>,
+}
+
+impl Variants {
+    fn gate(&self, gate: &Gate) -> &Ident {
+        let index = self
+            .gates
+            .iter()
+            .position(|g| g == gate)
+            .unwrap_or_default();
+        &self.gate_idents[index]
+    }
 }
 
 impl RustBackend<'_> {
@@ -53,8 +72,13 @@ impl RustBackend<'_> {
                 pub static #ident: #rt::desc::EnumDesc = #rt::desc::EnumDesc { name: #name, values: &[#(#values),*], open: #open, int: #int };
             });
         }
+        let variants = Variants {
+            schemes: auth_variants(self.spec),
+            gates: all_gates(self.spec),
+            gate_idents: gate_variants(&all_gates(self.spec)),
+        };
         for ep in &self.spec.endpoints {
-            items.push(self.endpoint_desc(ep));
+            items.push(self.endpoint_desc(ep, &variants));
         }
         let all: Vec<Ident> = self
             .spec
@@ -105,13 +129,12 @@ impl RustBackend<'_> {
         (models, enums)
     }
 
-    fn endpoint_desc(&self, ep: &Endpoint) -> TokenStream {
+    fn endpoint_desc(&self, ep: &Endpoint, variants: &Variants) -> TokenStream {
         let rt = &self.rt;
         let ident = endpoint_static(&ep.name);
         let (name, path, public, idempotent) = (&ep.name, &ep.path, ep.auth.public, ep.idempotent);
         let base = &self.spec.api(ep.api).base_url;
-        let schemes = auth_variants(self.spec);
-        let scheme = |id: &AuthId| &schemes[id.0 as usize];
+        let scheme = |id: &AuthId| &variants.schemes[id.0 as usize];
         let any_of = ep.auth.any_of.iter().map(scheme);
         let optional = ep.auth.optional.iter().map(scheme);
         let method = format_ident!("{}", ep.method.as_str());
@@ -132,7 +155,7 @@ impl RustBackend<'_> {
             .gates
             .iter()
             .chain(&self.spec.api(ep.api).gates)
-            .map(|g| gate_variant(self.spec, g));
+            .map(|g| variants.gate(g));
         let groups = ep.exactly_one_of.iter().map(|g| quote!(&[#(#g),*]));
         let statuses: Vec<u16> = crate::emit::all_responses(self.spec, ep)
             .map(|r| r.status)

@@ -517,6 +517,14 @@ fn deprecated_attr(d: &Deprecation) -> TokenStream {
     quote!(#[deprecated(note = #note)])
 }
 
+/// An endpoint's doc lines, ending with its method and path: the server trait's method and
+/// the client's say the same.
+pub(crate) fn endpoint_doc(ep: &Endpoint) -> Vec<String> {
+    let mut doc: Vec<String> = ep.doc.as_deref().map(doc_lines).unwrap_or_default();
+    doc.push(format!(" `{} {}`.", ep.method.as_str(), ep.path));
+    doc
+}
+
 /// Doc lines (each with a leading space, as `///` would give).
 pub(crate) fn doc_lines(text: &str) -> Vec<String> {
     text.lines().map(|l| format!(" {l}")).collect()

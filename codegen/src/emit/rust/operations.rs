@@ -79,13 +79,6 @@ pub fn gate_variants(gates: &[Gate]) -> Vec<Ident> {
     variant_idents(&names, "")
 }
 
-/// A gate's variant in the generated `Gate` enum.
-pub fn gate_variant(spec: &Spec, gate: &Gate) -> Ident {
-    let gates = all_gates(spec);
-    let index = gates.iter().position(|g| g == gate).unwrap_or_default();
-    gate_variants(&gates).swap_remove(index)
-}
-
 /// The variants of the generated `AuthScheme` enum, by scheme id.
 pub fn auth_variants(spec: &Spec) -> Vec<Ident> {
     let names: Vec<&str> = spec.auth_schemes.iter().map(|a| a.name.as_str()).collect();

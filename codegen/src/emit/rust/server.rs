@@ -64,8 +64,7 @@ impl RustBackend<'_> {
         let methods = self.spec.endpoints.iter().map(|ep| {
             let method = method_ident(ep);
             let (input, response) = (input_ident(ep), response_ident(ep));
-            let mut doc: Vec<String> = ep.doc.as_deref().map(super::doc_lines).unwrap_or_default();
-            doc.push(format!(" `{} {}`.", ep.method.as_str(), ep.path));
+            let doc = super::endpoint_doc(ep);
             let deprecated = ep.deprecated.as_ref().map(|_| quote!(#[deprecated]));
             quote! {
                 #(#[doc = #doc])*
