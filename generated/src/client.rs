@@ -511,6 +511,70 @@ impl Client {
             },
         )
     }
+    /// Create a team in the organization: an org-level action, so only an Org Management Key.
+    /// The document names team creation but shows no shape; this one is the toolkit's.
+    /// `POST /v1/org/{org_id}/team`.
+    pub async fn create_team(
+        &self,
+        input: CreateTeamInput,
+    ) -> ::std::result::Result<CreateTeamResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_CREATE_TEAM, &input)
+            .await?
+            .decode(CreateTeamResponse::from_status_bytes)
+    }
+    /// Update a team: its name, or which closed-beta features it has. A Team Management Key may
+    /// update the teams it controls. The document names team update but shows no shape; this one
+    /// is the toolkit's.
+    /// `PATCH /v1/org/{org_id}/team/{team_id}`.
+    pub async fn update_team(
+        &self,
+        input: UpdateTeamInput,
+    ) -> ::std::result::Result<UpdateTeamResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_UPDATE_TEAM, &input)
+            .await?
+            .decode(UpdateTeamResponse::from_status_bytes)
+    }
+    /// Create a team API key. Team API keys can be managed through a management key: an Org
+    /// Management Key for any team of the organization, a Team Management Key for its teams. The
+    /// key is shown once; the service keeps only its hash.
+    /// `POST /v1/org/{org_id}/team/{team_id}/api_key`.
+    pub async fn create_team_api_key(
+        &self,
+        input: CreateTeamApiKeyInput,
+    ) -> ::std::result::Result<CreateTeamApiKeyResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_CREATE_TEAM_API_KEY, &input)
+            .await?
+            .decode(CreateTeamApiKeyResponse::from_status_bytes)
+    }
+    /// Create a management key. An org-scoped key needs an Org Management Key; a team-scoped key
+    /// bound to any number of teams can be made by an Org Management Key, or by a Team
+    /// Management Key for teams it controls. The document names the endpoint but shows no shape.
+    /// `POST /v1/org/{org_id}/management_key`.
+    pub async fn create_management_key(
+        &self,
+        input: CreateManagementKeyInput,
+    ) -> ::std::result::Result<CreateManagementKeyResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_CREATE_MANAGEMENT_KEY, &input)
+            .await?
+            .decode(CreateManagementKeyResponse::from_status_bytes)
+    }
+    /// Create a lab order of one lab test for a user, to be drawn near the address of the user's
+    /// patient info. The document shows no way to create an order; the toolkit's reference server
+    /// takes this one so the patient service center listing has an order to answer for.
+    /// `POST /v3/order/toolkit`.
+    pub async fn create_lab_order(
+        &self,
+        input: CreateLabOrderInput,
+    ) -> ::std::result::Result<CreateLabOrderResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_CREATE_LAB_ORDER, &input)
+            .await?
+            .decode(CreateLabOrderResponse::from_status_bytes)
+    }
     /// Orders, filtered by result interpretation. Its responses carry `interpretation`.
     /// `GET /orders`.
     pub async fn list_orders(
@@ -736,6 +800,51 @@ impl Client {
                 let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.list_teams(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "create_team" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.create_team(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "update_team" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.update_team(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "create_team_api_key" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.create_team_api_key(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "create_management_key" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.create_management_key(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "create_lab_order" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.create_lab_order(input).await?;
                 let body = response
                     .body_json()
                     .map_err(rt::client::ClientError::encode)?;

@@ -649,6 +649,106 @@ pub static MODEL_ADD_ON: rt::desc::ModelDesc = rt::desc::ModelDesc {
         },
     ],
 };
+pub static MODEL_CREATE_TEAM_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
+    name: "CreateTeamRequest",
+    fields: &[
+        rt::desc::FieldDesc {
+            name: "name",
+            ty: rt::desc::TypeDesc::String,
+            presence: rt::desc::Presence::Required,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints {
+                min_length: Some(1usize),
+                max_length: Some(80usize),
+                ..rt::desc::Constraints::NONE
+            },
+        },
+        rt::desc::FieldDesc {
+            name: "region",
+            ty: rt::desc::TypeDesc::Enum(&ENUM_REGION),
+            presence: rt::desc::Presence::Optional,
+            has_default: true,
+            format: true,
+            constraints: rt::desc::Constraints::NONE,
+        },
+        rt::desc::FieldDesc {
+            name: "enabled_features",
+            ty: rt::desc::TypeDesc::List(&rt::desc::TypeDesc::Enum(&ENUM_TEAM_FEATURE)),
+            presence: rt::desc::Presence::Optional,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints::NONE,
+        },
+    ],
+};
+pub static MODEL_UPDATE_TEAM_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
+    name: "UpdateTeamRequest",
+    fields: &[
+        rt::desc::FieldDesc {
+            name: "name",
+            ty: rt::desc::TypeDesc::String,
+            presence: rt::desc::Presence::Optional,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints {
+                min_length: Some(1usize),
+                max_length: Some(80usize),
+                ..rt::desc::Constraints::NONE
+            },
+        },
+        rt::desc::FieldDesc {
+            name: "enabled_features",
+            ty: rt::desc::TypeDesc::List(&rt::desc::TypeDesc::Enum(&ENUM_TEAM_FEATURE)),
+            presence: rt::desc::Presence::Optional,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints::NONE,
+        },
+    ],
+};
+pub static MODEL_CREATE_MANAGEMENT_KEY_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
+    name: "CreateManagementKeyRequest",
+    fields: &[
+        rt::desc::FieldDesc {
+            name: "scope",
+            ty: rt::desc::TypeDesc::Enum(&ENUM_MANAGEMENT_KEY_SCOPE),
+            presence: rt::desc::Presence::Required,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints::NONE,
+        },
+        rt::desc::FieldDesc {
+            name: "team_ids",
+            ty: rt::desc::TypeDesc::List(&rt::desc::TypeDesc::Uuid),
+            presence: rt::desc::Presence::Optional,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints::NONE,
+        },
+    ],
+};
+pub static MODEL_CREATE_LAB_ORDER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
+    name: "CreateLabOrderRequest",
+    fields: &[
+        rt::desc::FieldDesc {
+            name: "user_id",
+            ty: rt::desc::TypeDesc::Uuid,
+            presence: rt::desc::Presence::Required,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints::NONE,
+        },
+        rt::desc::FieldDesc {
+            name: "lab_test_id",
+            ty: rt::desc::TypeDesc::Uuid,
+            presence: rt::desc::Presence::Required,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints::NONE,
+        },
+    ],
+};
 pub static ENUM_LINK_PROVIDER: rt::desc::EnumDesc = rt::desc::EnumDesc {
     name: "LinkProvider",
     values: &[
@@ -796,6 +896,18 @@ pub static ENUM_REGION: rt::desc::EnumDesc = rt::desc::EnumDesc {
     open: false,
     int: false,
 };
+pub static ENUM_TEAM_FEATURE: rt::desc::EnumDesc = rt::desc::EnumDesc {
+    name: "TeamFeature",
+    values: &["bulk_import", "bulk_historical_pull"],
+    open: true,
+    int: false,
+};
+pub static ENUM_MANAGEMENT_KEY_SCOPE: rt::desc::EnumDesc = rt::desc::EnumDesc {
+    name: "ManagementKeyScope",
+    values: &["org", "team"],
+    open: false,
+    int: false,
+};
 pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
     name: "create_user",
     base: "{base_url}",
@@ -809,7 +921,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
@@ -837,7 +949,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
@@ -865,7 +977,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
@@ -904,7 +1016,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: false,
     exactly_one_of: &[&["user_id", "client_user_id"]],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
@@ -932,7 +1044,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
@@ -960,7 +1072,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: Some(200u16),
 };
 pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
@@ -1003,7 +1115,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
@@ -1031,7 +1143,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
@@ -1059,7 +1171,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
@@ -1087,7 +1199,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
@@ -1126,7 +1238,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
@@ -1142,7 +1254,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
@@ -1170,7 +1282,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
@@ -1198,7 +1310,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
     gates: &[Gate::BulkImport],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointDesc {
@@ -1226,7 +1338,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
     gates: &[Gate::BulkHistoricalPull],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
@@ -1276,7 +1388,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
@@ -1304,7 +1416,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
@@ -1405,7 +1517,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
@@ -1473,7 +1585,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
@@ -1519,7 +1631,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: false,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
@@ -1574,7 +1686,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
@@ -1639,7 +1751,157 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
     gates: &[Gate::HighestPlan],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    open_success: None,
+};
+pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
+    name: "create_team",
+    base: "{management_url}",
+    method: rt::http::Method::POST,
+    path: "/v1/org/{org_id}/team",
+    public: false,
+    auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_optional: &[],
+    params: &[
+        rt::desc::ParamDesc {
+            location: rt::desc::Location::Path,
+            field: rt::desc::FieldDesc {
+                name: "org_id",
+                ty: rt::desc::TypeDesc::Uuid,
+                presence: rt::desc::Presence::Required,
+                has_default: false,
+                format: true,
+                constraints: rt::desc::Constraints::NONE,
+            },
+        },
+    ],
+    body: Some(&rt::desc::TypeDesc::Model(&MODEL_CREATE_TEAM_REQUEST)),
+    gates: &[Gate::HighestPlan],
+    idempotent: false,
+    exactly_one_of: &[],
+    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    open_success: None,
+};
+pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
+    name: "update_team",
+    base: "{management_url}",
+    method: rt::http::Method::PATCH,
+    path: "/v1/org/{org_id}/team/{team_id}",
+    public: false,
+    auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_optional: &[],
+    params: &[
+        rt::desc::ParamDesc {
+            location: rt::desc::Location::Path,
+            field: rt::desc::FieldDesc {
+                name: "org_id",
+                ty: rt::desc::TypeDesc::Uuid,
+                presence: rt::desc::Presence::Required,
+                has_default: false,
+                format: true,
+                constraints: rt::desc::Constraints::NONE,
+            },
+        },
+        rt::desc::ParamDesc {
+            location: rt::desc::Location::Path,
+            field: rt::desc::FieldDesc {
+                name: "team_id",
+                ty: rt::desc::TypeDesc::Uuid,
+                presence: rt::desc::Presence::Required,
+                has_default: false,
+                format: true,
+                constraints: rt::desc::Constraints::NONE,
+            },
+        },
+    ],
+    body: Some(&rt::desc::TypeDesc::Model(&MODEL_UPDATE_TEAM_REQUEST)),
+    gates: &[Gate::HighestPlan],
+    idempotent: false,
+    exactly_one_of: &[],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    open_success: None,
+};
+pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
+    name: "create_team_api_key",
+    base: "{management_url}",
+    method: rt::http::Method::POST,
+    path: "/v1/org/{org_id}/team/{team_id}/api_key",
+    public: false,
+    auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_optional: &[],
+    params: &[
+        rt::desc::ParamDesc {
+            location: rt::desc::Location::Path,
+            field: rt::desc::FieldDesc {
+                name: "org_id",
+                ty: rt::desc::TypeDesc::Uuid,
+                presence: rt::desc::Presence::Required,
+                has_default: false,
+                format: true,
+                constraints: rt::desc::Constraints::NONE,
+            },
+        },
+        rt::desc::ParamDesc {
+            location: rt::desc::Location::Path,
+            field: rt::desc::FieldDesc {
+                name: "team_id",
+                ty: rt::desc::TypeDesc::Uuid,
+                presence: rt::desc::Presence::Required,
+                has_default: false,
+                format: true,
+                constraints: rt::desc::Constraints::NONE,
+            },
+        },
+    ],
+    body: None,
+    gates: &[Gate::HighestPlan],
+    idempotent: false,
+    exactly_one_of: &[],
+    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    open_success: None,
+};
+pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
+    name: "create_management_key",
+    base: "{management_url}",
+    method: rt::http::Method::POST,
+    path: "/v1/org/{org_id}/management_key",
+    public: false,
+    auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_optional: &[],
+    params: &[
+        rt::desc::ParamDesc {
+            location: rt::desc::Location::Path,
+            field: rt::desc::FieldDesc {
+                name: "org_id",
+                ty: rt::desc::TypeDesc::Uuid,
+                presence: rt::desc::Presence::Required,
+                has_default: false,
+                format: true,
+                constraints: rt::desc::Constraints::NONE,
+            },
+        },
+    ],
+    body: Some(&rt::desc::TypeDesc::Model(&MODEL_CREATE_MANAGEMENT_KEY_REQUEST)),
+    gates: &[Gate::HighestPlan],
+    idempotent: false,
+    exactly_one_of: &[],
+    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    open_success: None,
+};
+pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
+    name: "create_lab_order",
+    base: "{base_url}",
+    method: rt::http::Method::POST,
+    path: "/v3/order/toolkit",
+    public: false,
+    auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_optional: &[],
+    params: &[],
+    body: Some(&rt::desc::TypeDesc::Model(&MODEL_CREATE_LAB_ORDER_REQUEST)),
+    gates: &[],
+    idempotent: false,
+    exactly_one_of: &[],
+    statuses: &[201u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
@@ -1667,7 +1929,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: Some(200u16),
 };
 pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
@@ -1695,7 +1957,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
     gates: &[],
     idempotent: true,
     exactly_one_of: &[],
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: Some(200u16),
 };
 /// Every endpoint, in spec order.
@@ -1722,6 +1984,11 @@ pub static ENDPOINTS: &[&Endpoint] = &[
     &ENDPOINT_LIST_ORDER_SET_MARKERS,
     &ENDPOINT_LIST_PSC_INFO,
     &ENDPOINT_LIST_TEAMS,
+    &ENDPOINT_CREATE_TEAM,
+    &ENDPOINT_UPDATE_TEAM,
+    &ENDPOINT_CREATE_TEAM_API_KEY,
+    &ENDPOINT_CREATE_MANAGEMENT_KEY,
+    &ENDPOINT_CREATE_LAB_ORDER,
     &ENDPOINT_LIST_ORDERS,
     &ENDPOINT_GET_WORKOUT_STREAM,
 ];

@@ -83,6 +83,16 @@ static LIST_PSC_INFO: ::std::sync::LazyLock<ListPscInfoResponse> = ::std::sync::
 example("list_psc_info", ListPscInfoResponse::from_status_bytes));
 static LIST_TEAMS: ::std::sync::LazyLock<ListTeamsResponse> = ::std::sync::LazyLock::new(||
 example("list_teams", ListTeamsResponse::from_status_bytes));
+static CREATE_TEAM: ::std::sync::LazyLock<CreateTeamResponse> = ::std::sync::LazyLock::new(||
+example("create_team", CreateTeamResponse::from_status_bytes));
+static UPDATE_TEAM: ::std::sync::LazyLock<UpdateTeamResponse> = ::std::sync::LazyLock::new(||
+example("update_team", UpdateTeamResponse::from_status_bytes));
+static CREATE_TEAM_API_KEY: ::std::sync::LazyLock<CreateTeamApiKeyResponse> = ::std::sync::LazyLock::new(||
+example("create_team_api_key", CreateTeamApiKeyResponse::from_status_bytes));
+static CREATE_MANAGEMENT_KEY: ::std::sync::LazyLock<CreateManagementKeyResponse> = ::std::sync::LazyLock::new(||
+example("create_management_key", CreateManagementKeyResponse::from_status_bytes));
+static CREATE_LAB_ORDER: ::std::sync::LazyLock<CreateLabOrderResponse> = ::std::sync::LazyLock::new(||
+example("create_lab_order", CreateLabOrderResponse::from_status_bytes));
 static LIST_ORDERS: ::std::sync::LazyLock<ListOrdersResponse> = ::std::sync::LazyLock::new(||
 example("list_orders", ListOrdersResponse::from_status_bytes));
 static GET_WORKOUT_STREAM: ::std::sync::LazyLock<GetWorkoutStreamResponse> = ::std::sync::LazyLock::new(||
@@ -199,6 +209,36 @@ fn example_text(endpoint: &str) -> ::std::option::Option<(u16, &'static str)> {
                 "{\"teams\":[{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\"}],\"next_cursor\":null}",
             ))
         }
+        "create_team" => {
+            Some((
+                201u16,
+                "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\",\"enabled_features\":[\"bulk_import\"]}",
+            ))
+        }
+        "update_team" => {
+            Some((
+                200u16,
+                "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\",\"enabled_features\":[\"bulk_import\"]}",
+            ))
+        }
+        "create_team_api_key" => {
+            Some((
+                201u16,
+                "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"team_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"key\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
+            ))
+        }
+        "create_management_key" => {
+            Some((
+                201u16,
+                "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"scope\":\"org\",\"team_ids\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"],\"key\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
+            ))
+        }
+        "create_lab_order" => {
+            Some((
+                201u16,
+                "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"lab_test_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"lab_id\":7,\"lab_slug\":\"ayumetrix\",\"interpretation\":\"normal\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
+            ))
+        }
         "list_orders" => Some((200u16, "{\"shape\":\"not shown\"}")),
         "get_workout_stream" => Some((200u16, "{\"shape\":\"not shown\"}")),
         _ => None,
@@ -232,8 +272,8 @@ impl HealthDataServer for MockServer {
         &self,
         _principal: ::std::option::Option<&AuthScheme>,
         gate: Gate,
-    ) -> bool {
-        !self.closed_gates.contains(&gate)
+    ) -> Result<bool, rt::server::Unavailable> {
+        Ok(!self.closed_gates.contains(&gate))
     }
     async fn create_user(
         &self,
@@ -388,6 +428,41 @@ impl HealthDataServer for MockServer {
         _input: ListTeamsInput,
     ) -> ListTeamsResponse {
         LIST_TEAMS.clone()
+    }
+    async fn create_team(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: CreateTeamInput,
+    ) -> CreateTeamResponse {
+        CREATE_TEAM.clone()
+    }
+    async fn update_team(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: UpdateTeamInput,
+    ) -> UpdateTeamResponse {
+        UPDATE_TEAM.clone()
+    }
+    async fn create_team_api_key(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: CreateTeamApiKeyInput,
+    ) -> CreateTeamApiKeyResponse {
+        CREATE_TEAM_API_KEY.clone()
+    }
+    async fn create_management_key(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: CreateManagementKeyInput,
+    ) -> CreateManagementKeyResponse {
+        CREATE_MANAGEMENT_KEY.clone()
+    }
+    async fn create_lab_order(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: CreateLabOrderInput,
+    ) -> CreateLabOrderResponse {
+        CREATE_LAB_ORDER.clone()
     }
     async fn list_orders(
         &self,

@@ -961,6 +961,143 @@ pub struct TeamListItem {
 }
 rt::json_object!(TeamListItem);
 impl rt::Validate for TeamListItem {}
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct CreateTeamRequest {
+    pub name: String,
+    /// Default: `"us"`.
+    #[serde(default = "defaults::CreateTeamRequest__region")]
+    pub region: Region,
+    /// Features to enable at once; every feature is off otherwise.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub enabled_features: Option<Vec<TeamFeature>>,
+}
+rt::json_object!(CreateTeamRequest);
+#[allow(deprecated)]
+impl rt::Validate for CreateTeamRequest {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("name"));
+        let v = &self.name;
+        {
+            rt::check::min_length(v, 1usize, loc, out);
+            rt::check::max_length(v, 80usize, loc, out);
+        }
+        loc.pop();
+    }
+}
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct UpdateTeamRequest {
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub name: Option<String>,
+    /// Replaces the team's enabled features.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub enabled_features: Option<Vec<TeamFeature>>,
+}
+rt::json_object!(UpdateTeamRequest);
+#[allow(deprecated)]
+impl rt::Validate for UpdateTeamRequest {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("name"));
+        if let Some(v) = &self.name {
+            rt::check::min_length(v, 1usize, loc, out);
+            rt::check::max_length(v, 80usize, loc, out);
+        }
+        loc.pop();
+    }
+}
+/// A team with the features enabled for it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct Team {
+    pub id: rt::Uuid,
+    pub name: String,
+    pub created_on: rt::DateTime,
+    pub region: Region,
+    pub enabled_features: Vec<TeamFeature>,
+}
+rt::json_object!(Team);
+impl rt::Validate for Team {}
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct CreatedApiKey {
+    pub id: rt::Uuid,
+    pub team_id: rt::Uuid,
+    /// Shown once.
+    pub key: String,
+    pub created_on: rt::DateTime,
+}
+rt::json_object!(CreatedApiKey);
+impl rt::Validate for CreatedApiKey {}
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct CreateManagementKeyRequest {
+    pub scope: ManagementKeyScope,
+    /// The teams a team-scoped key controls; at least one. Must be absent for an org key.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub team_ids: Option<Vec<rt::Uuid>>,
+}
+rt::json_object!(CreateManagementKeyRequest);
+impl rt::Validate for CreateManagementKeyRequest {}
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct CreatedManagementKey {
+    pub id: rt::Uuid,
+    pub scope: ManagementKeyScope,
+    pub team_ids: Vec<rt::Uuid>,
+    /// Shown once.
+    pub key: String,
+    pub created_on: rt::DateTime,
+}
+rt::json_object!(CreatedManagementKey);
+impl rt::Validate for CreatedManagementKey {}
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct CreateLabOrderRequest {
+    pub user_id: rt::Uuid,
+    pub lab_test_id: rt::Uuid,
+}
+rt::json_object!(CreateLabOrderRequest);
+impl rt::Validate for CreateLabOrderRequest {}
+/// A lab order as the reference server keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct LabOrder {
+    pub id: rt::Uuid,
+    pub user_id: rt::Uuid,
+    pub lab_test_id: rt::Uuid,
+    pub lab_id: i64,
+    pub lab_slug: LabSlug,
+    #[serde(deserialize_with = "rt::serde_helpers::required_nullable")]
+    pub interpretation: Option<Interpretation>,
+    pub created_on: rt::DateTime,
+}
+rt::json_object!(LabOrder);
+impl rt::Validate for LabOrder {}
 /// Every webhook message. Top-level team_id, user_id and client_user_id since 2024-03.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -3371,6 +3508,127 @@ impl<'de> Deserialize<'de> for Region {
 }
 /// Serde already checked the value: nothing more to validate.
 impl rt::Validate for Region {}
+/// Features that stay off until enabled for a team (closed beta).
+///
+/// Open: the service may add values; unknown ones are kept in `UnknownValue` and written back unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TeamFeature {
+    BulkImport,
+    BulkHistoricalPull,
+    UnknownValue(String),
+}
+#[allow(deprecated)]
+impl TeamFeature {
+    /// The values the spec lists, in its order.
+    pub const KNOWN: &'static [&'static str] = &["bulk_import", "bulk_historical_pull"];
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::BulkImport => "bulk_import",
+            Self::BulkHistoricalPull => "bulk_historical_pull",
+            Self::UnknownValue(value) => value,
+        }
+    }
+}
+#[allow(deprecated)]
+impl ::std::str::FromStr for TeamFeature {
+    type Err = ::std::convert::Infallible;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        match value {
+            "bulk_import" => Ok(Self::BulkImport),
+            "bulk_historical_pull" => Ok(Self::BulkHistoricalPull),
+            other => Ok(Self::UnknownValue(other.to_string())),
+        }
+    }
+}
+impl From<&str> for TeamFeature {
+    fn from(value: &str) -> Self {
+        match value.parse() {
+            Ok(v) => v,
+            Err(never) => match never {}
+        }
+    }
+}
+impl ::std::fmt::Display for TeamFeature {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl Serialize for TeamFeature {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> Deserialize<'de> for TeamFeature {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <::std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        value.parse().map_err(::serde::de::Error::custom)
+    }
+}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for TeamFeature {}
+/// Closed: any other value is rejected.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ManagementKeyScope {
+    Org,
+    Team,
+}
+#[allow(deprecated)]
+impl ManagementKeyScope {
+    /// The values the spec lists, in its order.
+    pub const KNOWN: &'static [&'static str] = &["org", "team"];
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Org => "org",
+            Self::Team => "team",
+        }
+    }
+}
+#[allow(deprecated)]
+impl ::std::str::FromStr for ManagementKeyScope {
+    type Err = String;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        match value {
+            "org" => Ok(Self::Org),
+            "team" => Ok(Self::Team),
+            other => {
+                Err(
+                    format!(
+                        "unknown value {:?} for {}; expected one of: {}", other,
+                        "ManagementKeyScope", "\"org\", \"team\""
+                    ),
+                )
+            }
+        }
+    }
+}
+impl ::std::fmt::Display for ManagementKeyScope {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl Serialize for ManagementKeyScope {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> Deserialize<'de> for ManagementKeyScope {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <::std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        value.parse().map_err(::serde::de::Error::custom)
+    }
+}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for ManagementKeyScope {}
 /// One of: string, int.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -3404,6 +3662,9 @@ mod defaults {
     }
     pub(super) fn BulkTriggerHistoricalPullRequest__wait_for_completion() -> bool {
         false
+    }
+    pub(super) fn CreateTeamRequest__region() -> Region {
+        Region::Us
     }
 }
 /// Every model shape and enum, by the name of its schema.
@@ -3457,6 +3718,14 @@ pub const TYPE_NAMES: &[&str] = &[
     "GeoLocation",
     "ListTeamsResult",
     "TeamListItem",
+    "CreateTeamRequest",
+    "UpdateTeamRequest",
+    "Team",
+    "CreatedApiKey",
+    "CreateManagementKeyRequest",
+    "CreatedManagementKey",
+    "CreateLabOrderRequest",
+    "LabOrder",
     "Event",
     "SourceContext",
     "SummaryData",
@@ -3488,6 +3757,8 @@ pub const TYPE_NAMES: &[&str] = &[
     "BillType",
     "Interpretation",
     "Region",
+    "TeamFeature",
+    "ManagementKeyScope",
 ];
 /// Parses `value` as the named type and validates it; `None` for an unknown name.
 /// Errors are serde's message or every `validate()` violation.
@@ -3556,6 +3827,14 @@ pub fn parse_and_validate(
             "GeoLocation" => run::<GeoLocation>(value),
             "ListTeamsResult" => run::<ListTeamsResult>(value),
             "TeamListItem" => run::<TeamListItem>(value),
+            "CreateTeamRequest" => run::<CreateTeamRequest>(value),
+            "UpdateTeamRequest" => run::<UpdateTeamRequest>(value),
+            "Team" => run::<Team>(value),
+            "CreatedApiKey" => run::<CreatedApiKey>(value),
+            "CreateManagementKeyRequest" => run::<CreateManagementKeyRequest>(value),
+            "CreatedManagementKey" => run::<CreatedManagementKey>(value),
+            "CreateLabOrderRequest" => run::<CreateLabOrderRequest>(value),
+            "LabOrder" => run::<LabOrder>(value),
             "Event" => run::<Event>(value),
             "SourceContext" => run::<SourceContext>(value),
             "SummaryData" => run::<SummaryData>(value),
@@ -3587,6 +3866,8 @@ pub fn parse_and_validate(
             "BillType" => run::<BillType>(value),
             "Interpretation" => run::<Interpretation>(value),
             "Region" => run::<Region>(value),
+            "TeamFeature" => run::<TeamFeature>(value),
+            "ManagementKeyScope" => run::<ManagementKeyScope>(value),
             _ => return None,
         },
     )
@@ -3662,6 +3943,14 @@ pub fn round_trip(
             "GeoLocation" => run::<GeoLocation>(value),
             "ListTeamsResult" => run::<ListTeamsResult>(value),
             "TeamListItem" => run::<TeamListItem>(value),
+            "CreateTeamRequest" => run::<CreateTeamRequest>(value),
+            "UpdateTeamRequest" => run::<UpdateTeamRequest>(value),
+            "Team" => run::<Team>(value),
+            "CreatedApiKey" => run::<CreatedApiKey>(value),
+            "CreateManagementKeyRequest" => run::<CreateManagementKeyRequest>(value),
+            "CreatedManagementKey" => run::<CreatedManagementKey>(value),
+            "CreateLabOrderRequest" => run::<CreateLabOrderRequest>(value),
+            "LabOrder" => run::<LabOrder>(value),
             "Event" => run::<Event>(value),
             "SourceContext" => run::<SourceContext>(value),
             "SummaryData" => run::<SummaryData>(value),
@@ -3693,6 +3982,8 @@ pub fn round_trip(
             "BillType" => run::<BillType>(value),
             "Interpretation" => run::<Interpretation>(value),
             "Region" => run::<Region>(value),
+            "TeamFeature" => run::<TeamFeature>(value),
+            "ManagementKeyScope" => run::<ManagementKeyScope>(value),
             _ => return None,
         },
     )

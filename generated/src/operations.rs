@@ -151,6 +151,9 @@ pub enum CreateUserResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl CreateUserResponse {
     pub fn status(&self) -> u16 {
@@ -162,6 +165,7 @@ impl CreateUserResponse {
             CreateUserResponse::Unauthorized(_) => 401u16,
             CreateUserResponse::Forbidden(_) => 403u16,
             CreateUserResponse::PayloadTooLarge(_) => 413u16,
+            CreateUserResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -176,6 +180,7 @@ impl CreateUserResponse {
             CreateUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
             CreateUserResponse::Forbidden(body) => ::serde_json::to_value(body),
             CreateUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            CreateUserResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response body of a declared status; an empty body reads as `null`.
@@ -225,6 +230,11 @@ impl CreateUserResponse {
                     .map(CreateUserResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateUserResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -252,6 +262,9 @@ pub enum GetUserResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl GetUserResponse {
     pub fn status(&self) -> u16 {
@@ -262,6 +275,7 @@ impl GetUserResponse {
             GetUserResponse::Unauthorized(_) => 401u16,
             GetUserResponse::Forbidden(_) => 403u16,
             GetUserResponse::PayloadTooLarge(_) => 413u16,
+            GetUserResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -275,6 +289,7 @@ impl GetUserResponse {
             GetUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
             GetUserResponse::Forbidden(body) => ::serde_json::to_value(body),
             GetUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            GetUserResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response body of a declared status; an empty body reads as `null`.
@@ -319,6 +334,11 @@ impl GetUserResponse {
                     .map(GetUserResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(GetUserResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -346,6 +366,9 @@ pub enum DeleteUserResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl DeleteUserResponse {
     pub fn status(&self) -> u16 {
@@ -356,6 +379,7 @@ impl DeleteUserResponse {
             DeleteUserResponse::Unauthorized(_) => 401u16,
             DeleteUserResponse::Forbidden(_) => 403u16,
             DeleteUserResponse::PayloadTooLarge(_) => 413u16,
+            DeleteUserResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -369,6 +393,7 @@ impl DeleteUserResponse {
             DeleteUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
             DeleteUserResponse::Forbidden(body) => ::serde_json::to_value(body),
             DeleteUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            DeleteUserResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response body of a declared status; an empty body reads as `null`.
@@ -411,6 +436,11 @@ impl DeleteUserResponse {
             413u16 => {
                 ::serde_json::from_slice(body)
                     .map(DeleteUserResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(DeleteUserResponse::ServiceUnavailable)
                     .map_err(|e| e.to_string())
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
@@ -470,6 +500,9 @@ pub enum UndoDeleteUserResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl UndoDeleteUserResponse {
     pub fn status(&self) -> u16 {
@@ -480,6 +513,7 @@ impl UndoDeleteUserResponse {
             UndoDeleteUserResponse::Unauthorized(_) => 401u16,
             UndoDeleteUserResponse::Forbidden(_) => 403u16,
             UndoDeleteUserResponse::PayloadTooLarge(_) => 413u16,
+            UndoDeleteUserResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -495,6 +529,9 @@ impl UndoDeleteUserResponse {
             UndoDeleteUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
             UndoDeleteUserResponse::Forbidden(body) => ::serde_json::to_value(body),
             UndoDeleteUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            UndoDeleteUserResponse::ServiceUnavailable(body) => {
+                ::serde_json::to_value(body)
+            }
         }
     }
     /// Reads a response body of a declared status; an empty body reads as `null`.
@@ -539,6 +576,11 @@ impl UndoDeleteUserResponse {
                     .map(UndoDeleteUserResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(UndoDeleteUserResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -566,6 +608,9 @@ pub enum ResolveUserResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl ResolveUserResponse {
     pub fn status(&self) -> u16 {
@@ -576,6 +621,7 @@ impl ResolveUserResponse {
             ResolveUserResponse::Unauthorized(_) => 401u16,
             ResolveUserResponse::Forbidden(_) => 403u16,
             ResolveUserResponse::PayloadTooLarge(_) => 413u16,
+            ResolveUserResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -591,6 +637,7 @@ impl ResolveUserResponse {
             ResolveUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
             ResolveUserResponse::Forbidden(body) => ::serde_json::to_value(body),
             ResolveUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            ResolveUserResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response body of a declared status; an empty body reads as `null`.
@@ -635,6 +682,11 @@ impl ResolveUserResponse {
                     .map(ResolveUserResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(ResolveUserResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -668,6 +720,9 @@ impl rt::Validate for UpdateUserInput {
 pub enum UpdateUserResponse {
     /// 200: Deployed clients read no body and accept any 2xx.
     Ok(::serde_json::Value),
+    /// 400: The new `client_user_id` already belongs to another user of the team, named in the
+    /// body as create-user names it.
+    BadRequest(UserConflictError),
     /// 404: Unknown resource.
     NotFound(NotFoundError),
     /// 422: One item per violated constraint.
@@ -678,16 +733,21 @@ pub enum UpdateUserResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl UpdateUserResponse {
     pub fn status(&self) -> u16 {
         match self {
             UpdateUserResponse::Ok(_) => 200u16,
+            UpdateUserResponse::BadRequest(_) => 400u16,
             UpdateUserResponse::NotFound(_) => 404u16,
             UpdateUserResponse::UnprocessableEntity(_) => 422u16,
             UpdateUserResponse::Unauthorized(_) => 401u16,
             UpdateUserResponse::Forbidden(_) => 403u16,
             UpdateUserResponse::PayloadTooLarge(_) => 413u16,
+            UpdateUserResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -696,11 +756,13 @@ impl UpdateUserResponse {
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
             UpdateUserResponse::Ok(body) => ::serde_json::to_value(body),
+            UpdateUserResponse::BadRequest(body) => ::serde_json::to_value(body),
             UpdateUserResponse::NotFound(body) => ::serde_json::to_value(body),
             UpdateUserResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
             UpdateUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
             UpdateUserResponse::Forbidden(body) => ::serde_json::to_value(body),
             UpdateUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            UpdateUserResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response body of a declared status; an empty body reads as `null`.
@@ -718,6 +780,11 @@ impl UpdateUserResponse {
             200u16 => {
                 ::serde_json::from_slice(body)
                     .map(UpdateUserResponse::Ok)
+                    .map_err(|e| e.to_string())
+            }
+            400u16 => {
+                ::serde_json::from_slice(body)
+                    .map(UpdateUserResponse::BadRequest)
                     .map_err(|e| e.to_string())
             }
             404u16 => {
@@ -743,6 +810,11 @@ impl UpdateUserResponse {
             413u16 => {
                 ::serde_json::from_slice(body)
                     .map(UpdateUserResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(UpdateUserResponse::ServiceUnavailable)
                     .map_err(|e| e.to_string())
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
@@ -794,6 +866,9 @@ pub enum RefreshUserResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl RefreshUserResponse {
     pub fn status(&self) -> u16 {
@@ -804,6 +879,7 @@ impl RefreshUserResponse {
             RefreshUserResponse::Unauthorized(_) => 401u16,
             RefreshUserResponse::Forbidden(_) => 403u16,
             RefreshUserResponse::PayloadTooLarge(_) => 413u16,
+            RefreshUserResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -819,6 +895,7 @@ impl RefreshUserResponse {
             RefreshUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
             RefreshUserResponse::Forbidden(body) => ::serde_json::to_value(body),
             RefreshUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            RefreshUserResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response body of a declared status; an empty body reads as `null`.
@@ -861,6 +938,11 @@ impl RefreshUserResponse {
             413u16 => {
                 ::serde_json::from_slice(body)
                     .map(RefreshUserResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(RefreshUserResponse::ServiceUnavailable)
                     .map_err(|e| e.to_string())
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
@@ -906,6 +988,9 @@ pub enum UpdatePatientInfoResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl UpdatePatientInfoResponse {
     pub fn status(&self) -> u16 {
@@ -916,6 +1001,7 @@ impl UpdatePatientInfoResponse {
             UpdatePatientInfoResponse::Unauthorized(_) => 401u16,
             UpdatePatientInfoResponse::Forbidden(_) => 403u16,
             UpdatePatientInfoResponse::PayloadTooLarge(_) => 413u16,
+            UpdatePatientInfoResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -931,6 +1017,9 @@ impl UpdatePatientInfoResponse {
             UpdatePatientInfoResponse::Unauthorized(body) => ::serde_json::to_value(body),
             UpdatePatientInfoResponse::Forbidden(body) => ::serde_json::to_value(body),
             UpdatePatientInfoResponse::PayloadTooLarge(body) => {
+                ::serde_json::to_value(body)
+            }
+            UpdatePatientInfoResponse::ServiceUnavailable(body) => {
                 ::serde_json::to_value(body)
             }
         }
@@ -977,6 +1066,11 @@ impl UpdatePatientInfoResponse {
                     .map(UpdatePatientInfoResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(UpdatePatientInfoResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1004,6 +1098,9 @@ pub enum GetLatestPatientInfoResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl GetLatestPatientInfoResponse {
     pub fn status(&self) -> u16 {
@@ -1014,6 +1111,7 @@ impl GetLatestPatientInfoResponse {
             GetLatestPatientInfoResponse::Unauthorized(_) => 401u16,
             GetLatestPatientInfoResponse::Forbidden(_) => 403u16,
             GetLatestPatientInfoResponse::PayloadTooLarge(_) => 413u16,
+            GetLatestPatientInfoResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1031,6 +1129,9 @@ impl GetLatestPatientInfoResponse {
             }
             GetLatestPatientInfoResponse::Forbidden(body) => ::serde_json::to_value(body),
             GetLatestPatientInfoResponse::PayloadTooLarge(body) => {
+                ::serde_json::to_value(body)
+            }
+            GetLatestPatientInfoResponse::ServiceUnavailable(body) => {
                 ::serde_json::to_value(body)
             }
         }
@@ -1077,6 +1178,11 @@ impl GetLatestPatientInfoResponse {
                     .map(GetLatestPatientInfoResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(GetLatestPatientInfoResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1106,6 +1212,9 @@ pub enum AddInsuranceResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl AddInsuranceResponse {
     pub fn status(&self) -> u16 {
@@ -1116,6 +1225,7 @@ impl AddInsuranceResponse {
             AddInsuranceResponse::Unauthorized(_) => 401u16,
             AddInsuranceResponse::Forbidden(_) => 403u16,
             AddInsuranceResponse::PayloadTooLarge(_) => 413u16,
+            AddInsuranceResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1131,6 +1241,9 @@ impl AddInsuranceResponse {
             AddInsuranceResponse::Unauthorized(body) => ::serde_json::to_value(body),
             AddInsuranceResponse::Forbidden(body) => ::serde_json::to_value(body),
             AddInsuranceResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            AddInsuranceResponse::ServiceUnavailable(body) => {
+                ::serde_json::to_value(body)
+            }
         }
     }
     /// Reads a response body of a declared status; an empty body reads as `null`.
@@ -1175,6 +1288,11 @@ impl AddInsuranceResponse {
                     .map(AddInsuranceResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(AddInsuranceResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1206,6 +1324,9 @@ pub enum GetLatestInsuranceResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl GetLatestInsuranceResponse {
     pub fn status(&self) -> u16 {
@@ -1216,6 +1337,7 @@ impl GetLatestInsuranceResponse {
             GetLatestInsuranceResponse::Unauthorized(_) => 401u16,
             GetLatestInsuranceResponse::Forbidden(_) => 403u16,
             GetLatestInsuranceResponse::PayloadTooLarge(_) => 413u16,
+            GetLatestInsuranceResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1233,6 +1355,9 @@ impl GetLatestInsuranceResponse {
             }
             GetLatestInsuranceResponse::Forbidden(body) => ::serde_json::to_value(body),
             GetLatestInsuranceResponse::PayloadTooLarge(body) => {
+                ::serde_json::to_value(body)
+            }
+            GetLatestInsuranceResponse::ServiceUnavailable(body) => {
                 ::serde_json::to_value(body)
             }
         }
@@ -1279,6 +1404,11 @@ impl GetLatestInsuranceResponse {
                     .map(GetLatestInsuranceResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(GetLatestInsuranceResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1320,6 +1450,9 @@ pub enum CreateLinkTokenResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl CreateLinkTokenResponse {
     pub fn status(&self) -> u16 {
@@ -1330,6 +1463,7 @@ impl CreateLinkTokenResponse {
             CreateLinkTokenResponse::Unauthorized(_) => 401u16,
             CreateLinkTokenResponse::Forbidden(_) => 403u16,
             CreateLinkTokenResponse::PayloadTooLarge(_) => 413u16,
+            CreateLinkTokenResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1345,6 +1479,9 @@ impl CreateLinkTokenResponse {
             CreateLinkTokenResponse::Unauthorized(body) => ::serde_json::to_value(body),
             CreateLinkTokenResponse::Forbidden(body) => ::serde_json::to_value(body),
             CreateLinkTokenResponse::PayloadTooLarge(body) => {
+                ::serde_json::to_value(body)
+            }
+            CreateLinkTokenResponse::ServiceUnavailable(body) => {
                 ::serde_json::to_value(body)
             }
         }
@@ -1391,6 +1528,11 @@ impl CreateLinkTokenResponse {
                     .map(CreateLinkTokenResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateLinkTokenResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1418,6 +1560,9 @@ pub enum GetOauthProviderResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl GetOauthProviderResponse {
     pub fn status(&self) -> u16 {
@@ -1428,6 +1573,7 @@ impl GetOauthProviderResponse {
             GetOauthProviderResponse::Unauthorized(_) => 401u16,
             GetOauthProviderResponse::Forbidden(_) => 403u16,
             GetOauthProviderResponse::PayloadTooLarge(_) => 413u16,
+            GetOauthProviderResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1443,6 +1589,9 @@ impl GetOauthProviderResponse {
             GetOauthProviderResponse::Unauthorized(body) => ::serde_json::to_value(body),
             GetOauthProviderResponse::Forbidden(body) => ::serde_json::to_value(body),
             GetOauthProviderResponse::PayloadTooLarge(body) => {
+                ::serde_json::to_value(body)
+            }
+            GetOauthProviderResponse::ServiceUnavailable(body) => {
                 ::serde_json::to_value(body)
             }
         }
@@ -1489,6 +1638,11 @@ impl GetOauthProviderResponse {
                     .map(GetOauthProviderResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(GetOauthProviderResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1525,6 +1679,9 @@ pub enum BulkImportResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl BulkImportResponse {
     pub fn status(&self) -> u16 {
@@ -1536,6 +1693,7 @@ impl BulkImportResponse {
             BulkImportResponse::Unauthorized(_) => 401u16,
             BulkImportResponse::Forbidden(_) => 403u16,
             BulkImportResponse::PayloadTooLarge(_) => 413u16,
+            BulkImportResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1550,6 +1708,7 @@ impl BulkImportResponse {
             BulkImportResponse::Unauthorized(body) => ::serde_json::to_value(body),
             BulkImportResponse::Forbidden(body) => ::serde_json::to_value(body),
             BulkImportResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            BulkImportResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response body of a declared status; an empty body reads as `null`.
@@ -1599,6 +1758,11 @@ impl BulkImportResponse {
                     .map(BulkImportResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(BulkImportResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1635,6 +1799,9 @@ pub enum BulkTriggerHistoricalPullResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl BulkTriggerHistoricalPullResponse {
     pub fn status(&self) -> u16 {
@@ -1646,6 +1813,7 @@ impl BulkTriggerHistoricalPullResponse {
             BulkTriggerHistoricalPullResponse::Unauthorized(_) => 401u16,
             BulkTriggerHistoricalPullResponse::Forbidden(_) => 403u16,
             BulkTriggerHistoricalPullResponse::PayloadTooLarge(_) => 413u16,
+            BulkTriggerHistoricalPullResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1670,6 +1838,9 @@ impl BulkTriggerHistoricalPullResponse {
                 ::serde_json::to_value(body)
             }
             BulkTriggerHistoricalPullResponse::PayloadTooLarge(body) => {
+                ::serde_json::to_value(body)
+            }
+            BulkTriggerHistoricalPullResponse::ServiceUnavailable(body) => {
                 ::serde_json::to_value(body)
             }
         }
@@ -1721,6 +1892,11 @@ impl BulkTriggerHistoricalPullResponse {
                     .map(BulkTriggerHistoricalPullResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(BulkTriggerHistoricalPullResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1767,6 +1943,9 @@ pub enum ListBulkOpsResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl ListBulkOpsResponse {
     pub fn status(&self) -> u16 {
@@ -1777,6 +1956,7 @@ impl ListBulkOpsResponse {
             ListBulkOpsResponse::Unauthorized(_) => 401u16,
             ListBulkOpsResponse::Forbidden(_) => 403u16,
             ListBulkOpsResponse::PayloadTooLarge(_) => 413u16,
+            ListBulkOpsResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1792,6 +1972,7 @@ impl ListBulkOpsResponse {
             ListBulkOpsResponse::Unauthorized(body) => ::serde_json::to_value(body),
             ListBulkOpsResponse::Forbidden(body) => ::serde_json::to_value(body),
             ListBulkOpsResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            ListBulkOpsResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response body of a declared status; an empty body reads as `null`.
@@ -1836,6 +2017,11 @@ impl ListBulkOpsResponse {
                     .map(ListBulkOpsResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(ListBulkOpsResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -1868,6 +2054,9 @@ pub enum ListProvidersResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl ListProvidersResponse {
     pub fn status(&self) -> u16 {
@@ -1878,6 +2067,7 @@ impl ListProvidersResponse {
             ListProvidersResponse::Unauthorized(_) => 401u16,
             ListProvidersResponse::Forbidden(_) => 403u16,
             ListProvidersResponse::PayloadTooLarge(_) => 413u16,
+            ListProvidersResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1893,6 +2083,9 @@ impl ListProvidersResponse {
             ListProvidersResponse::Unauthorized(body) => ::serde_json::to_value(body),
             ListProvidersResponse::Forbidden(body) => ::serde_json::to_value(body),
             ListProvidersResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            ListProvidersResponse::ServiceUnavailable(body) => {
+                ::serde_json::to_value(body)
+            }
         }
     }
     /// Reads a response body of a declared status; an empty body reads as `null`.
@@ -1935,6 +2128,11 @@ impl ListProvidersResponse {
             413u16 => {
                 ::serde_json::from_slice(body)
                     .map(ListProvidersResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(ListProvidersResponse::ServiceUnavailable)
                     .map_err(|e| e.to_string())
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
@@ -2031,6 +2229,9 @@ pub enum ListMarkersResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl ListMarkersResponse {
     pub fn status(&self) -> u16 {
@@ -2041,6 +2242,7 @@ impl ListMarkersResponse {
             ListMarkersResponse::Unauthorized(_) => 401u16,
             ListMarkersResponse::Forbidden(_) => 403u16,
             ListMarkersResponse::PayloadTooLarge(_) => 413u16,
+            ListMarkersResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2056,6 +2258,7 @@ impl ListMarkersResponse {
             ListMarkersResponse::Unauthorized(body) => ::serde_json::to_value(body),
             ListMarkersResponse::Forbidden(body) => ::serde_json::to_value(body),
             ListMarkersResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            ListMarkersResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response body of a declared status; an empty body reads as `null`.
@@ -2098,6 +2301,11 @@ impl ListMarkersResponse {
             413u16 => {
                 ::serde_json::from_slice(body)
                     .map(ListMarkersResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(ListMarkersResponse::ServiceUnavailable)
                     .map_err(|e| e.to_string())
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
@@ -2167,6 +2375,9 @@ pub enum ListLabTestMarkersResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl ListLabTestMarkersResponse {
     pub fn status(&self) -> u16 {
@@ -2177,6 +2388,7 @@ impl ListLabTestMarkersResponse {
             ListLabTestMarkersResponse::Unauthorized(_) => 401u16,
             ListLabTestMarkersResponse::Forbidden(_) => 403u16,
             ListLabTestMarkersResponse::PayloadTooLarge(_) => 413u16,
+            ListLabTestMarkersResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2194,6 +2406,9 @@ impl ListLabTestMarkersResponse {
             }
             ListLabTestMarkersResponse::Forbidden(body) => ::serde_json::to_value(body),
             ListLabTestMarkersResponse::PayloadTooLarge(body) => {
+                ::serde_json::to_value(body)
+            }
+            ListLabTestMarkersResponse::ServiceUnavailable(body) => {
                 ::serde_json::to_value(body)
             }
         }
@@ -2238,6 +2453,11 @@ impl ListLabTestMarkersResponse {
             413u16 => {
                 ::serde_json::from_slice(body)
                     .map(ListLabTestMarkersResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(ListLabTestMarkersResponse::ServiceUnavailable)
                     .map_err(|e| e.to_string())
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
@@ -2300,6 +2520,9 @@ pub enum ListOrderSetMarkersResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl ListOrderSetMarkersResponse {
     pub fn status(&self) -> u16 {
@@ -2310,6 +2533,7 @@ impl ListOrderSetMarkersResponse {
             ListOrderSetMarkersResponse::Unauthorized(_) => 401u16,
             ListOrderSetMarkersResponse::Forbidden(_) => 403u16,
             ListOrderSetMarkersResponse::PayloadTooLarge(_) => 413u16,
+            ListOrderSetMarkersResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2327,6 +2551,9 @@ impl ListOrderSetMarkersResponse {
             }
             ListOrderSetMarkersResponse::Forbidden(body) => ::serde_json::to_value(body),
             ListOrderSetMarkersResponse::PayloadTooLarge(body) => {
+                ::serde_json::to_value(body)
+            }
+            ListOrderSetMarkersResponse::ServiceUnavailable(body) => {
                 ::serde_json::to_value(body)
             }
         }
@@ -2371,6 +2598,11 @@ impl ListOrderSetMarkersResponse {
             413u16 => {
                 ::serde_json::from_slice(body)
                     .map(ListOrderSetMarkersResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(ListOrderSetMarkersResponse::ServiceUnavailable)
                     .map_err(|e| e.to_string())
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
@@ -2434,6 +2666,9 @@ pub enum ListPscInfoResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl ListPscInfoResponse {
     pub fn status(&self) -> u16 {
@@ -2444,6 +2679,7 @@ impl ListPscInfoResponse {
             ListPscInfoResponse::Unauthorized(_) => 401u16,
             ListPscInfoResponse::Forbidden(_) => 403u16,
             ListPscInfoResponse::PayloadTooLarge(_) => 413u16,
+            ListPscInfoResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2459,6 +2695,7 @@ impl ListPscInfoResponse {
             ListPscInfoResponse::Unauthorized(body) => ::serde_json::to_value(body),
             ListPscInfoResponse::Forbidden(body) => ::serde_json::to_value(body),
             ListPscInfoResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            ListPscInfoResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response body of a declared status; an empty body reads as `null`.
@@ -2501,6 +2738,11 @@ impl ListPscInfoResponse {
             413u16 => {
                 ::serde_json::from_slice(body)
                     .map(ListPscInfoResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(ListPscInfoResponse::ServiceUnavailable)
                     .map_err(|e| e.to_string())
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
@@ -2569,6 +2811,8 @@ pub enum ListTeamsResponse {
     Forbidden(ErrorMessage),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
 }
 impl ListTeamsResponse {
     pub fn status(&self) -> u16 {
@@ -2579,6 +2823,7 @@ impl ListTeamsResponse {
             ListTeamsResponse::Unauthorized(_) => 401u16,
             ListTeamsResponse::Forbidden(_) => 403u16,
             ListTeamsResponse::PayloadTooLarge(_) => 413u16,
+            ListTeamsResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2592,6 +2837,7 @@ impl ListTeamsResponse {
             ListTeamsResponse::Unauthorized(body) => ::serde_json::to_value(body),
             ListTeamsResponse::Forbidden(body) => ::serde_json::to_value(body),
             ListTeamsResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            ListTeamsResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response body of a declared status; an empty body reads as `null`.
@@ -2636,6 +2882,592 @@ impl ListTeamsResponse {
                     .map(ListTeamsResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(ListTeamsResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+}
+/// Everything a `create_team` request carries: `POST /v1/org/{org_id}/team`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CreateTeamInput {
+    /// Path parameter `org_id`.
+    pub org_id: rt::Uuid,
+    /// The request body.
+    pub body: CreateTeamRequest,
+}
+#[allow(deprecated)]
+impl rt::Validate for CreateTeamInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
+/// The responses `create_team` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum CreateTeamResponse {
+    /// 201
+    Created(Team),
+    /// 404
+    NotFound(NotFoundError),
+    /// 422
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong management key.
+    Unauthorized(ErrorMessage),
+    /// 403: A team API key, or a plan without the management API.
+    Forbidden(ErrorMessage),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
+}
+impl CreateTeamResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            CreateTeamResponse::Created(_) => 201u16,
+            CreateTeamResponse::NotFound(_) => 404u16,
+            CreateTeamResponse::UnprocessableEntity(_) => 422u16,
+            CreateTeamResponse::Unauthorized(_) => 401u16,
+            CreateTeamResponse::Forbidden(_) => 403u16,
+            CreateTeamResponse::PayloadTooLarge(_) => 413u16,
+            CreateTeamResponse::ServiceUnavailable(_) => 503u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            CreateTeamResponse::Created(body) => ::serde_json::to_value(body),
+            CreateTeamResponse::NotFound(body) => ::serde_json::to_value(body),
+            CreateTeamResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            CreateTeamResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            CreateTeamResponse::Forbidden(body) => ::serde_json::to_value(body),
+            CreateTeamResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            CreateTeamResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            201u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateTeamResponse::Created)
+                    .map_err(|e| e.to_string())
+            }
+            404u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateTeamResponse::NotFound)
+                    .map_err(|e| e.to_string())
+            }
+            422u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateTeamResponse::UnprocessableEntity)
+                    .map_err(|e| e.to_string())
+            }
+            401u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateTeamResponse::Unauthorized)
+                    .map_err(|e| e.to_string())
+            }
+            403u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateTeamResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateTeamResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateTeamResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+}
+/// Everything a `update_team` request carries: `PATCH /v1/org/{org_id}/team/{team_id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UpdateTeamInput {
+    /// Path parameter `org_id`.
+    pub org_id: rt::Uuid,
+    /// Path parameter `team_id`.
+    pub team_id: rt::Uuid,
+    /// The request body.
+    pub body: UpdateTeamRequest,
+}
+#[allow(deprecated)]
+impl rt::Validate for UpdateTeamInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
+/// The responses `update_team` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum UpdateTeamResponse {
+    /// 200
+    Ok(Team),
+    /// 404
+    NotFound(NotFoundError),
+    /// 422
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong management key.
+    Unauthorized(ErrorMessage),
+    /// 403: A team API key, or a plan without the management API.
+    Forbidden(ErrorMessage),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
+}
+impl UpdateTeamResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            UpdateTeamResponse::Ok(_) => 200u16,
+            UpdateTeamResponse::NotFound(_) => 404u16,
+            UpdateTeamResponse::UnprocessableEntity(_) => 422u16,
+            UpdateTeamResponse::Unauthorized(_) => 401u16,
+            UpdateTeamResponse::Forbidden(_) => 403u16,
+            UpdateTeamResponse::PayloadTooLarge(_) => 413u16,
+            UpdateTeamResponse::ServiceUnavailable(_) => 503u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            UpdateTeamResponse::Ok(body) => ::serde_json::to_value(body),
+            UpdateTeamResponse::NotFound(body) => ::serde_json::to_value(body),
+            UpdateTeamResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            UpdateTeamResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            UpdateTeamResponse::Forbidden(body) => ::serde_json::to_value(body),
+            UpdateTeamResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            UpdateTeamResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                ::serde_json::from_slice(body)
+                    .map(UpdateTeamResponse::Ok)
+                    .map_err(|e| e.to_string())
+            }
+            404u16 => {
+                ::serde_json::from_slice(body)
+                    .map(UpdateTeamResponse::NotFound)
+                    .map_err(|e| e.to_string())
+            }
+            422u16 => {
+                ::serde_json::from_slice(body)
+                    .map(UpdateTeamResponse::UnprocessableEntity)
+                    .map_err(|e| e.to_string())
+            }
+            401u16 => {
+                ::serde_json::from_slice(body)
+                    .map(UpdateTeamResponse::Unauthorized)
+                    .map_err(|e| e.to_string())
+            }
+            403u16 => {
+                ::serde_json::from_slice(body)
+                    .map(UpdateTeamResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                ::serde_json::from_slice(body)
+                    .map(UpdateTeamResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(UpdateTeamResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+}
+/// Everything a `create_team_api_key` request carries: `POST /v1/org/{org_id}/team/{team_id}/api_key`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CreateTeamApiKeyInput {
+    /// Path parameter `org_id`.
+    pub org_id: rt::Uuid,
+    /// Path parameter `team_id`.
+    pub team_id: rt::Uuid,
+}
+impl rt::Validate for CreateTeamApiKeyInput {}
+/// The responses `create_team_api_key` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum CreateTeamApiKeyResponse {
+    /// 201
+    Created(CreatedApiKey),
+    /// 404
+    NotFound(NotFoundError),
+    /// 422
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong management key.
+    Unauthorized(ErrorMessage),
+    /// 403: A team API key, or a plan without the management API.
+    Forbidden(ErrorMessage),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
+}
+impl CreateTeamApiKeyResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            CreateTeamApiKeyResponse::Created(_) => 201u16,
+            CreateTeamApiKeyResponse::NotFound(_) => 404u16,
+            CreateTeamApiKeyResponse::UnprocessableEntity(_) => 422u16,
+            CreateTeamApiKeyResponse::Unauthorized(_) => 401u16,
+            CreateTeamApiKeyResponse::Forbidden(_) => 403u16,
+            CreateTeamApiKeyResponse::PayloadTooLarge(_) => 413u16,
+            CreateTeamApiKeyResponse::ServiceUnavailable(_) => 503u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            CreateTeamApiKeyResponse::Created(body) => ::serde_json::to_value(body),
+            CreateTeamApiKeyResponse::NotFound(body) => ::serde_json::to_value(body),
+            CreateTeamApiKeyResponse::UnprocessableEntity(body) => {
+                ::serde_json::to_value(body)
+            }
+            CreateTeamApiKeyResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            CreateTeamApiKeyResponse::Forbidden(body) => ::serde_json::to_value(body),
+            CreateTeamApiKeyResponse::PayloadTooLarge(body) => {
+                ::serde_json::to_value(body)
+            }
+            CreateTeamApiKeyResponse::ServiceUnavailable(body) => {
+                ::serde_json::to_value(body)
+            }
+        }
+    }
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            201u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateTeamApiKeyResponse::Created)
+                    .map_err(|e| e.to_string())
+            }
+            404u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateTeamApiKeyResponse::NotFound)
+                    .map_err(|e| e.to_string())
+            }
+            422u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateTeamApiKeyResponse::UnprocessableEntity)
+                    .map_err(|e| e.to_string())
+            }
+            401u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateTeamApiKeyResponse::Unauthorized)
+                    .map_err(|e| e.to_string())
+            }
+            403u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateTeamApiKeyResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateTeamApiKeyResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateTeamApiKeyResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+}
+/// Everything a `create_management_key` request carries: `POST /v1/org/{org_id}/management_key`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CreateManagementKeyInput {
+    /// Path parameter `org_id`.
+    pub org_id: rt::Uuid,
+    /// The request body.
+    pub body: CreateManagementKeyRequest,
+}
+impl rt::Validate for CreateManagementKeyInput {}
+/// The responses `create_management_key` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum CreateManagementKeyResponse {
+    /// 201
+    Created(CreatedManagementKey),
+    /// 404
+    NotFound(NotFoundError),
+    /// 422
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong management key.
+    Unauthorized(ErrorMessage),
+    /// 403: A team API key, or a plan without the management API.
+    Forbidden(ErrorMessage),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
+}
+impl CreateManagementKeyResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            CreateManagementKeyResponse::Created(_) => 201u16,
+            CreateManagementKeyResponse::NotFound(_) => 404u16,
+            CreateManagementKeyResponse::UnprocessableEntity(_) => 422u16,
+            CreateManagementKeyResponse::Unauthorized(_) => 401u16,
+            CreateManagementKeyResponse::Forbidden(_) => 403u16,
+            CreateManagementKeyResponse::PayloadTooLarge(_) => 413u16,
+            CreateManagementKeyResponse::ServiceUnavailable(_) => 503u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            CreateManagementKeyResponse::Created(body) => ::serde_json::to_value(body),
+            CreateManagementKeyResponse::NotFound(body) => ::serde_json::to_value(body),
+            CreateManagementKeyResponse::UnprocessableEntity(body) => {
+                ::serde_json::to_value(body)
+            }
+            CreateManagementKeyResponse::Unauthorized(body) => {
+                ::serde_json::to_value(body)
+            }
+            CreateManagementKeyResponse::Forbidden(body) => ::serde_json::to_value(body),
+            CreateManagementKeyResponse::PayloadTooLarge(body) => {
+                ::serde_json::to_value(body)
+            }
+            CreateManagementKeyResponse::ServiceUnavailable(body) => {
+                ::serde_json::to_value(body)
+            }
+        }
+    }
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            201u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateManagementKeyResponse::Created)
+                    .map_err(|e| e.to_string())
+            }
+            404u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateManagementKeyResponse::NotFound)
+                    .map_err(|e| e.to_string())
+            }
+            422u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateManagementKeyResponse::UnprocessableEntity)
+                    .map_err(|e| e.to_string())
+            }
+            401u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateManagementKeyResponse::Unauthorized)
+                    .map_err(|e| e.to_string())
+            }
+            403u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateManagementKeyResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateManagementKeyResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateManagementKeyResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+}
+/// Everything a `create_lab_order` request carries: `POST /v3/order/toolkit`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CreateLabOrderInput {
+    /// The request body.
+    pub body: CreateLabOrderRequest,
+}
+impl rt::Validate for CreateLabOrderInput {}
+/// The responses `create_lab_order` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum CreateLabOrderResponse {
+    /// 201
+    Created(LabOrder),
+    /// 400: The user has no patient info, so the order has no address to be drawn near.
+    BadRequest(ErrorMessage),
+    /// 404: Unknown resource.
+    NotFound(NotFoundError),
+    /// 422: One item per violated constraint.
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong team API key. The document does not show the status or body.
+    Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the size the server accepts; the document names no such limit.
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
+}
+impl CreateLabOrderResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            CreateLabOrderResponse::Created(_) => 201u16,
+            CreateLabOrderResponse::BadRequest(_) => 400u16,
+            CreateLabOrderResponse::NotFound(_) => 404u16,
+            CreateLabOrderResponse::UnprocessableEntity(_) => 422u16,
+            CreateLabOrderResponse::Unauthorized(_) => 401u16,
+            CreateLabOrderResponse::Forbidden(_) => 403u16,
+            CreateLabOrderResponse::PayloadTooLarge(_) => 413u16,
+            CreateLabOrderResponse::ServiceUnavailable(_) => 503u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            CreateLabOrderResponse::Created(body) => ::serde_json::to_value(body),
+            CreateLabOrderResponse::BadRequest(body) => ::serde_json::to_value(body),
+            CreateLabOrderResponse::NotFound(body) => ::serde_json::to_value(body),
+            CreateLabOrderResponse::UnprocessableEntity(body) => {
+                ::serde_json::to_value(body)
+            }
+            CreateLabOrderResponse::Unauthorized(body) => ::serde_json::to_value(body),
+            CreateLabOrderResponse::Forbidden(body) => ::serde_json::to_value(body),
+            CreateLabOrderResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            CreateLabOrderResponse::ServiceUnavailable(body) => {
+                ::serde_json::to_value(body)
+            }
+        }
+    }
+    /// Reads a response body of a declared status; an empty body reads as `null`.
+    /// The error names what did not fit.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            201u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateLabOrderResponse::Created)
+                    .map_err(|e| e.to_string())
+            }
+            400u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateLabOrderResponse::BadRequest)
+                    .map_err(|e| e.to_string())
+            }
+            404u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateLabOrderResponse::NotFound)
+                    .map_err(|e| e.to_string())
+            }
+            422u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateLabOrderResponse::UnprocessableEntity)
+                    .map_err(|e| e.to_string())
+            }
+            401u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateLabOrderResponse::Unauthorized)
+                    .map_err(|e| e.to_string())
+            }
+            403u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateLabOrderResponse::Forbidden)
+                    .map_err(|e| e.to_string())
+            }
+            413u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateLabOrderResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(CreateLabOrderResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -2668,6 +3500,8 @@ pub enum ListOrdersResponse {
     Forbidden(ErrorMessage),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
 }
 impl ListOrdersResponse {
     pub fn status(&self) -> u16 {
@@ -2678,6 +3512,7 @@ impl ListOrdersResponse {
             ListOrdersResponse::Unauthorized(_) => 401u16,
             ListOrdersResponse::Forbidden(_) => 403u16,
             ListOrdersResponse::PayloadTooLarge(_) => 413u16,
+            ListOrdersResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2691,6 +3526,7 @@ impl ListOrdersResponse {
             ListOrdersResponse::Unauthorized(body) => ::serde_json::to_value(body),
             ListOrdersResponse::Forbidden(body) => ::serde_json::to_value(body),
             ListOrdersResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            ListOrdersResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response body of a declared status; an empty body reads as `null`.
@@ -2735,6 +3571,11 @@ impl ListOrdersResponse {
                     .map(ListOrdersResponse::PayloadTooLarge)
                     .map_err(|e| e.to_string())
             }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(ListOrdersResponse::ServiceUnavailable)
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -2762,6 +3603,9 @@ pub enum GetWorkoutStreamResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
 }
 impl GetWorkoutStreamResponse {
     pub fn status(&self) -> u16 {
@@ -2772,6 +3616,7 @@ impl GetWorkoutStreamResponse {
             GetWorkoutStreamResponse::Unauthorized(_) => 401u16,
             GetWorkoutStreamResponse::Forbidden(_) => 403u16,
             GetWorkoutStreamResponse::PayloadTooLarge(_) => 413u16,
+            GetWorkoutStreamResponse::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2787,6 +3632,9 @@ impl GetWorkoutStreamResponse {
             GetWorkoutStreamResponse::Unauthorized(body) => ::serde_json::to_value(body),
             GetWorkoutStreamResponse::Forbidden(body) => ::serde_json::to_value(body),
             GetWorkoutStreamResponse::PayloadTooLarge(body) => {
+                ::serde_json::to_value(body)
+            }
+            GetWorkoutStreamResponse::ServiceUnavailable(body) => {
                 ::serde_json::to_value(body)
             }
         }
@@ -2831,6 +3679,11 @@ impl GetWorkoutStreamResponse {
             413u16 => {
                 ::serde_json::from_slice(body)
                     .map(GetWorkoutStreamResponse::PayloadTooLarge)
+                    .map_err(|e| e.to_string())
+            }
+            503u16 => {
+                ::serde_json::from_slice(body)
+                    .map(GetWorkoutStreamResponse::ServiceUnavailable)
                     .map_err(|e| e.to_string())
             }
             other => Err(format!("status {other} is not declared for this endpoint")),

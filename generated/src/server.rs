@@ -21,8 +21,9 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// What an accepted credential identifies.
     type Principal: Clone + Send + Sync + 'static;
     /// Turns a credential into a principal. `Err(Unknown)` answers 401;
-    /// `Err(WrongKind)` (a valid key of another kind) answers 403. The deprecated
-    /// second header of a scheme arrives as that scheme.
+    /// `Err(WrongKind)` (a valid key of another kind) answers 403; `Err(Unavailable)`
+    /// answers 503 with `Retry-After`. The deprecated second header of a scheme
+    /// arrives as that scheme.
     fn authenticate(
         &self,
         scheme: AuthScheme,
@@ -32,12 +33,14 @@ pub trait HealthDataServer: Send + Sync + 'static {
     > + Send;
     /// Whether a gated endpoint (a feature or plan) is open to the caller; closed
     /// answers 403. No default: the spec's gates are closed until the service opens
-    /// them for a team, so each implementation decides.
+    /// them for a team, so each implementation decides. `Err` answers 503.
     fn gate_open(
         &self,
         principal: ::std::option::Option<&Self::Principal>,
         gate: Gate,
-    ) -> impl Future<Output = bool> + Send;
+    ) -> impl Future<
+        Output = ::std::result::Result<bool, rt::server::Unavailable>,
+    > + Send;
     /// Create a user.
     /// `POST /v2/user`.
     fn create_user(
@@ -194,6 +197,50 @@ pub trait HealthDataServer: Send + Sync + 'static {
         ctx: Context<Self::Principal>,
         input: ListTeamsInput,
     ) -> impl Future<Output = ListTeamsResponse> + Send;
+    /// Create a team in the organization: an org-level action, so only an Org Management Key.
+    /// The document names team creation but shows no shape; this one is the toolkit's.
+    /// `POST /v1/org/{org_id}/team`.
+    fn create_team(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: CreateTeamInput,
+    ) -> impl Future<Output = CreateTeamResponse> + Send;
+    /// Update a team: its name, or which closed-beta features it has. A Team Management Key may
+    /// update the teams it controls. The document names team update but shows no shape; this one
+    /// is the toolkit's.
+    /// `PATCH /v1/org/{org_id}/team/{team_id}`.
+    fn update_team(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: UpdateTeamInput,
+    ) -> impl Future<Output = UpdateTeamResponse> + Send;
+    /// Create a team API key. Team API keys can be managed through a management key: an Org
+    /// Management Key for any team of the organization, a Team Management Key for its teams. The
+    /// key is shown once; the service keeps only its hash.
+    /// `POST /v1/org/{org_id}/team/{team_id}/api_key`.
+    fn create_team_api_key(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: CreateTeamApiKeyInput,
+    ) -> impl Future<Output = CreateTeamApiKeyResponse> + Send;
+    /// Create a management key. An org-scoped key needs an Org Management Key; a team-scoped key
+    /// bound to any number of teams can be made by an Org Management Key, or by a Team
+    /// Management Key for teams it controls. The document names the endpoint but shows no shape.
+    /// `POST /v1/org/{org_id}/management_key`.
+    fn create_management_key(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: CreateManagementKeyInput,
+    ) -> impl Future<Output = CreateManagementKeyResponse> + Send;
+    /// Create a lab order of one lab test for a user, to be drawn near the address of the user's
+    /// patient info. The document shows no way to create an order; the toolkit's reference server
+    /// takes this one so the patient service center listing has an order to answer for.
+    /// `POST /v3/order/toolkit`.
+    fn create_lab_order(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: CreateLabOrderInput,
+    ) -> impl Future<Output = CreateLabOrderResponse> + Send;
     /// Orders, filtered by result interpretation. Its responses carry `interpretation`.
     /// `GET /orders`.
     fn list_orders(
@@ -230,7 +277,9 @@ impl<S: HealthDataServer> rt::server::Service for App<S> {
         &self,
         principal: ::std::option::Option<&S::Principal>,
         gate: Gate,
-    ) -> impl Future<Output = bool> + Send {
+    ) -> impl Future<
+        Output = ::std::result::Result<bool, rt::server::Unavailable>,
+    > + Send {
         self.service.gate_open(principal, gate)
     }
 }
@@ -587,6 +636,86 @@ async fn handle_list_teams<S: HealthDataServer>(
         .await
 }
 #[allow(deprecated)]
+async fn handle_create_team<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_CREATE_TEAM,
+            path,
+            request,
+            |ctx, input| app.service.create_team(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_update_team<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_UPDATE_TEAM,
+            path,
+            request,
+            |ctx, input| app.service.update_team(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_create_team_api_key<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_CREATE_TEAM_API_KEY,
+            path,
+            request,
+            |ctx, input| app.service.create_team_api_key(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_create_management_key<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_CREATE_MANAGEMENT_KEY,
+            path,
+            request,
+            |ctx, input| app.service.create_management_key(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_create_lab_order<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_CREATE_LAB_ORDER,
+            path,
+            request,
+            |ctx, input| app.service.create_lab_order(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
 async fn handle_list_orders<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
@@ -636,6 +765,9 @@ impl IntoResponse for CreateUserResponse {
             CreateUserResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            CreateUserResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
         }
     }
 }
@@ -651,6 +783,9 @@ impl IntoResponse for GetUserResponse {
             GetUserResponse::Forbidden(body) => rt::server::json_status(403u16, &body),
             GetUserResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
+            }
+            GetUserResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
             }
         }
     }
@@ -669,6 +804,9 @@ impl IntoResponse for DeleteUserResponse {
             DeleteUserResponse::Forbidden(body) => rt::server::json_status(403u16, &body),
             DeleteUserResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
+            }
+            DeleteUserResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
             }
         }
     }
@@ -692,6 +830,9 @@ impl IntoResponse for UndoDeleteUserResponse {
             UndoDeleteUserResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            UndoDeleteUserResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
         }
     }
 }
@@ -712,6 +853,9 @@ impl IntoResponse for ResolveUserResponse {
             ResolveUserResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ResolveUserResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
         }
     }
 }
@@ -719,6 +863,9 @@ impl IntoResponse for UpdateUserResponse {
     fn into_response(self) -> Response {
         match self {
             UpdateUserResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            UpdateUserResponse::BadRequest(body) => {
+                rt::server::json_status(400u16, &body)
+            }
             UpdateUserResponse::NotFound(body) => rt::server::json_status(404u16, &body),
             UpdateUserResponse::UnprocessableEntity(body) => {
                 rt::server::json_status(422u16, &body)
@@ -729,6 +876,9 @@ impl IntoResponse for UpdateUserResponse {
             UpdateUserResponse::Forbidden(body) => rt::server::json_status(403u16, &body),
             UpdateUserResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
+            }
+            UpdateUserResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
             }
         }
     }
@@ -749,6 +899,9 @@ impl IntoResponse for RefreshUserResponse {
             }
             RefreshUserResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
+            }
+            RefreshUserResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
             }
         }
     }
@@ -771,6 +924,9 @@ impl IntoResponse for UpdatePatientInfoResponse {
             }
             UpdatePatientInfoResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
+            }
+            UpdatePatientInfoResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
             }
         }
     }
@@ -796,6 +952,9 @@ impl IntoResponse for GetLatestPatientInfoResponse {
             GetLatestPatientInfoResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            GetLatestPatientInfoResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
         }
     }
 }
@@ -817,6 +976,9 @@ impl IntoResponse for AddInsuranceResponse {
             }
             AddInsuranceResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
+            }
+            AddInsuranceResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
             }
         }
     }
@@ -842,6 +1004,9 @@ impl IntoResponse for GetLatestInsuranceResponse {
             GetLatestInsuranceResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            GetLatestInsuranceResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
         }
     }
 }
@@ -863,6 +1028,9 @@ impl IntoResponse for CreateLinkTokenResponse {
             }
             CreateLinkTokenResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
+            }
+            CreateLinkTokenResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
             }
         }
     }
@@ -886,6 +1054,9 @@ impl IntoResponse for GetOauthProviderResponse {
             GetOauthProviderResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            GetOauthProviderResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
         }
     }
 }
@@ -904,6 +1075,9 @@ impl IntoResponse for BulkImportResponse {
             BulkImportResponse::Forbidden(body) => rt::server::json_status(403u16, &body),
             BulkImportResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
+            }
+            BulkImportResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
             }
         }
     }
@@ -932,6 +1106,9 @@ impl IntoResponse for BulkTriggerHistoricalPullResponse {
             BulkTriggerHistoricalPullResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            BulkTriggerHistoricalPullResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
         }
     }
 }
@@ -951,6 +1128,9 @@ impl IntoResponse for ListBulkOpsResponse {
             }
             ListBulkOpsResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
+            }
+            ListBulkOpsResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
             }
         }
     }
@@ -974,6 +1154,9 @@ impl IntoResponse for ListProvidersResponse {
             ListProvidersResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListProvidersResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
         }
     }
 }
@@ -993,6 +1176,9 @@ impl IntoResponse for ListMarkersResponse {
             }
             ListMarkersResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
+            }
+            ListMarkersResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
             }
         }
     }
@@ -1018,6 +1204,9 @@ impl IntoResponse for ListLabTestMarkersResponse {
             ListLabTestMarkersResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListLabTestMarkersResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
         }
     }
 }
@@ -1042,6 +1231,9 @@ impl IntoResponse for ListOrderSetMarkersResponse {
             ListOrderSetMarkersResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListOrderSetMarkersResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
         }
     }
 }
@@ -1062,6 +1254,9 @@ impl IntoResponse for ListPscInfoResponse {
             ListPscInfoResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListPscInfoResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
         }
     }
 }
@@ -1080,6 +1275,135 @@ impl IntoResponse for ListTeamsResponse {
             ListTeamsResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListTeamsResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+        }
+    }
+}
+impl IntoResponse for CreateTeamResponse {
+    fn into_response(self) -> Response {
+        match self {
+            CreateTeamResponse::Created(body) => rt::server::json_status(201u16, &body),
+            CreateTeamResponse::NotFound(body) => rt::server::json_status(404u16, &body),
+            CreateTeamResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            CreateTeamResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            CreateTeamResponse::Forbidden(body) => rt::server::json_status(403u16, &body),
+            CreateTeamResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            CreateTeamResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+        }
+    }
+}
+impl IntoResponse for UpdateTeamResponse {
+    fn into_response(self) -> Response {
+        match self {
+            UpdateTeamResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            UpdateTeamResponse::NotFound(body) => rt::server::json_status(404u16, &body),
+            UpdateTeamResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            UpdateTeamResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            UpdateTeamResponse::Forbidden(body) => rt::server::json_status(403u16, &body),
+            UpdateTeamResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            UpdateTeamResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+        }
+    }
+}
+impl IntoResponse for CreateTeamApiKeyResponse {
+    fn into_response(self) -> Response {
+        match self {
+            CreateTeamApiKeyResponse::Created(body) => {
+                rt::server::json_status(201u16, &body)
+            }
+            CreateTeamApiKeyResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            CreateTeamApiKeyResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            CreateTeamApiKeyResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            CreateTeamApiKeyResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            CreateTeamApiKeyResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            CreateTeamApiKeyResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+        }
+    }
+}
+impl IntoResponse for CreateManagementKeyResponse {
+    fn into_response(self) -> Response {
+        match self {
+            CreateManagementKeyResponse::Created(body) => {
+                rt::server::json_status(201u16, &body)
+            }
+            CreateManagementKeyResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            CreateManagementKeyResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            CreateManagementKeyResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            CreateManagementKeyResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            CreateManagementKeyResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            CreateManagementKeyResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+        }
+    }
+}
+impl IntoResponse for CreateLabOrderResponse {
+    fn into_response(self) -> Response {
+        match self {
+            CreateLabOrderResponse::Created(body) => {
+                rt::server::json_status(201u16, &body)
+            }
+            CreateLabOrderResponse::BadRequest(body) => {
+                rt::server::json_status(400u16, &body)
+            }
+            CreateLabOrderResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            CreateLabOrderResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            CreateLabOrderResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            CreateLabOrderResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            CreateLabOrderResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            CreateLabOrderResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
         }
     }
 }
@@ -1097,6 +1421,9 @@ impl IntoResponse for ListOrdersResponse {
             ListOrdersResponse::Forbidden(body) => rt::server::json_status(403u16, &body),
             ListOrdersResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
+            }
+            ListOrdersResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
             }
         }
     }
@@ -1119,6 +1446,9 @@ impl IntoResponse for GetWorkoutStreamResponse {
             }
             GetWorkoutStreamResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
+            }
+            GetWorkoutStreamResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
             }
         }
     }
@@ -1250,6 +1580,13 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
             ),
         )
         .route(
+            "/v3/order/toolkit",
+            axum::routing::on(
+                axum::routing::MethodFilter::POST,
+                handle_create_lab_order::<S>,
+            ),
+        )
+        .route(
             "/v3/order/{order_id}/psc/info",
             axum::routing::on(
                 axum::routing::MethodFilter::GET,
@@ -1257,7 +1594,7 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
             ),
         )
 }
-/// The router of the `main` and `elsewhere` APIs at `{base_url}`: 23 endpoints.
+/// The router of the `main` and `elsewhere` APIs at `{base_url}`: 24 endpoints.
 pub fn main_router<S: HealthDataServer>(
     service: Arc<S>,
     config: rt::server::Config,
@@ -1267,11 +1604,33 @@ pub fn main_router<S: HealthDataServer>(
 fn management_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
     axum::Router::new()
         .route(
+            "/v1/org/{org_id}/management_key",
+            axum::routing::on(
+                axum::routing::MethodFilter::POST,
+                handle_create_management_key::<S>,
+            ),
+        )
+        .route(
             "/v1/org/{org_id}/team",
-            axum::routing::on(axum::routing::MethodFilter::GET, handle_list_teams::<S>),
+            axum::routing::on(axum::routing::MethodFilter::GET, handle_list_teams::<S>)
+                .on(axum::routing::MethodFilter::POST, handle_create_team::<S>),
+        )
+        .route(
+            "/v1/org/{org_id}/team/{team_id}",
+            axum::routing::on(
+                axum::routing::MethodFilter::PATCH,
+                handle_update_team::<S>,
+            ),
+        )
+        .route(
+            "/v1/org/{org_id}/team/{team_id}/api_key",
+            axum::routing::on(
+                axum::routing::MethodFilter::POST,
+                handle_create_team_api_key::<S>,
+            ),
         )
 }
-/// The router of the `management` API at `{management_url}`: 1 endpoints.
+/// The router of the `management` API at `{management_url}`: 5 endpoints.
 pub fn management_router<S: HealthDataServer>(
     service: Arc<S>,
     config: rt::server::Config,

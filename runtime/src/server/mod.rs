@@ -42,6 +42,24 @@ pub enum AuthError {
     Unknown,
     /// A valid credential of another kind (a management key in the team key header): 403.
     WrongKind,
+    /// The service cannot check credentials now (its database is down or busy): 503.
+    Unavailable,
+}
+
+/// The service cannot answer now (its database is down or busy); the caller should retry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unavailable;
+
+/// Seconds a caller is asked to wait before retrying a 503.
+pub const RETRY_AFTER_SECONDS: u32 = 1;
+
+/// 503 with `Retry-After`: the service is up, what it depends on is not.
+pub fn service_unavailable(detail: impl Serialize) -> Response {
+    let mut response = error(StatusCode::SERVICE_UNAVAILABLE, detail);
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
+    response
 }
 
 /// Who is calling, and which request this is.

@@ -1,7 +1,9 @@
 //! Every endpoint's request up to the trait call, the same for any spec: credentials and
 //! gates, then the typed input (or one 422 naming every problem), then the method.
 
-use super::{AuthError, Config, Context, error, validation_error};
+use super::{
+    AuthError, Config, Context, Unavailable, error, service_unavailable, validation_error,
+};
 use crate::desc::{EndpointDesc, Gate, Scheme};
 use crate::validate::Validate;
 use axum::extract::{RawPathParams, Request, rejection::RawPathParamsRejection};
@@ -28,7 +30,7 @@ pub trait Service: Send + Sync + 'static {
         &self,
         principal: Option<&Self::Principal>,
         gate: Self::Gate,
-    ) -> impl Future<Output = bool> + Send;
+    ) -> impl Future<Output = Result<bool, Unavailable>> + Send;
 }
 
 /// The matched path's parameters as axum extracts them.
@@ -123,8 +125,10 @@ async fn begin<S: Service>(
         }
     }
     for &gate in endpoint.gates {
-        if !service.gate_open(ctx.principal.as_ref(), gate).await {
-            return Err(error(StatusCode::FORBIDDEN, gate.refusal()));
+        match service.gate_open(ctx.principal.as_ref(), gate).await {
+            Ok(true) => {}
+            Ok(false) => return Err(error(StatusCode::FORBIDDEN, gate.refusal())),
+            Err(Unavailable) => return Err(unavailable()),
         }
     }
     Ok(ctx)
@@ -188,7 +192,12 @@ fn auth_failure<A: Scheme>(scheme: A, e: AuthError) -> Response {
                 "The credential in the {header} header is of another kind and is not accepted here"
             ),
         ),
+        AuthError::Unavailable => unavailable(),
     }
+}
+
+fn unavailable() -> Response {
+    service_unavailable("The service cannot check credentials now; retry shortly")
 }
 
 async fn read_body(

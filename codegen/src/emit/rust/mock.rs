@@ -120,8 +120,8 @@ impl RustBackend<'_> {
                     }
                 }
 
-                async fn gate_open(&self, _principal: ::std::option::Option<&AuthScheme>, gate: Gate) -> bool {
-                    !self.closed_gates.contains(&gate)
+                async fn gate_open(&self, _principal: ::std::option::Option<&AuthScheme>, gate: Gate) -> Result<bool, rt::server::Unavailable> {
+                    Ok(!self.closed_gates.contains(&gate))
                 }
 
                 #(#methods)*

@@ -105,14 +105,15 @@ impl RustBackend<'_> {
                 type Principal: Clone + Send + Sync + 'static;
 
                 /// Turns a credential into a principal. `Err(Unknown)` answers 401;
-                /// `Err(WrongKind)` (a valid key of another kind) answers 403. The deprecated
-                /// second header of a scheme arrives as that scheme.
+                /// `Err(WrongKind)` (a valid key of another kind) answers 403; `Err(Unavailable)`
+                /// answers 503 with `Retry-After`. The deprecated second header of a scheme
+                /// arrives as that scheme.
                 fn authenticate(&self, scheme: AuthScheme, credential: &str) -> impl Future<Output = ::std::result::Result<Self::Principal, #rt::server::AuthError>> + Send;
 
                 /// Whether a gated endpoint (a feature or plan) is open to the caller; closed
                 /// answers 403. No default: the spec's gates are closed until the service opens
-                /// them for a team, so each implementation decides.
-                fn gate_open(&self, principal: ::std::option::Option<&Self::Principal>, gate: Gate) -> impl Future<Output = bool> + Send;
+                /// them for a team, so each implementation decides. `Err` answers 503.
+                fn gate_open(&self, principal: ::std::option::Option<&Self::Principal>, gate: Gate) -> impl Future<Output = ::std::result::Result<bool, #rt::server::Unavailable>> + Send;
 
                 #(#methods)*
             }
@@ -131,7 +132,7 @@ impl RustBackend<'_> {
                     self.service.authenticate(scheme, credential)
                 }
 
-                fn gate_open(&self, principal: ::std::option::Option<&S::Principal>, gate: Gate) -> impl Future<Output = bool> + Send {
+                fn gate_open(&self, principal: ::std::option::Option<&S::Principal>, gate: Gate) -> impl Future<Output = ::std::result::Result<bool, #rt::server::Unavailable>> + Send {
                     self.service.gate_open(principal, gate)
                 }
             }
