@@ -27,10 +27,12 @@ enum Command {
     ///
     /// Exit status: 0 written or up to date, 1 invalid spec or stale output, 2 usage or I/O error.
     Generate(commands::generate::GenerateArgs),
-    /// Serve the generated mock of the service spec over HTTP (`--mock`), and write
+    /// Serve the reference server of the service (SQLite in DATA_DIR by default, PostgreSQL
+    /// with --database-url) or the generated mock (`--mock`), and write
     /// `DATA_DIR/credentials.json` with its address and keys.
     ///
-    /// Exit status: 0 stopped by Ctrl-C or SIGTERM, 2 cannot listen or write the data folder.
+    /// Exit status: 0 stopped by Ctrl-C or SIGTERM, 2 cannot listen, open the database or
+    /// write the data folder.
     Serve(commands::serve::ServeArgs),
 }
 

@@ -1614,7 +1614,7 @@ pub enum LabSlug {
     /// Chosen to complete the stated size.
     SonoraQuest,
     /// Chosen to complete the stated size.
-    Crl,
+    Bostonheart,
     UnknownValue(String),
 }
 #[allow(deprecated)]
@@ -1634,7 +1634,7 @@ impl LabSlug {
         "nexus",
         "my_uti",
         "sonora_quest",
-        "crl",
+        "bostonheart",
     ];
     pub fn as_str(&self) -> &str {
         match self {
@@ -1651,7 +1651,7 @@ impl LabSlug {
             Self::Nexus => "nexus",
             Self::MyUti => "my_uti",
             Self::SonoraQuest => "sonora_quest",
-            Self::Crl => "crl",
+            Self::Bostonheart => "bostonheart",
             Self::UnknownValue(value) => value,
         }
     }
@@ -1674,7 +1674,7 @@ impl ::std::str::FromStr for LabSlug {
             "nexus" => Ok(Self::Nexus),
             "my_uti" => Ok(Self::MyUti),
             "sonora_quest" => Ok(Self::SonoraQuest),
-            "crl" => Ok(Self::Crl),
+            "bostonheart" => Ok(Self::Bostonheart),
             other => Ok(Self::UnknownValue(other.to_string())),
         }
     }

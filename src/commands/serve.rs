@@ -2,27 +2,51 @@
 //! can work before the service exists. It writes the same `credentials.json` the reference
 //! server will, so every tool that reads one reads the other.
 
+//! `serve`: the reference server of the service on its embedded SQLite database (default) or
+//! on PostgreSQL (`--database-url`), or `--mock`, the generated mock of the spec. Both write
+//! `DATA_DIR/credentials.json` with where the service is and the keys to call it with.
+
 use super::EXIT_USAGE;
 use clap::Args;
 use health_api::mock::MockServer;
 use health_api::operations::AuthScheme;
+use health_server::bootstrap::{Bootstrap, Outcome};
+use health_server::store::Location;
+use health_server::{ReferenceServer, Settings};
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(Args)]
 pub struct ServeArgs {
-    /// Serve the generated mock: every endpoint answers an example derived from the spec.
-    #[arg(long, required = true)]
+    /// Serve the generated mock instead: every endpoint answers an example derived from the
+    /// spec, and nothing is stored.
+    #[arg(long, conflicts_with_all = ["database_url", "enable_feature", "disable_feature", "plan"])]
     mock: bool,
-    /// The address to listen on.
+    /// The address to listen on (port 0 picks a free port; credentials.json names it).
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
-    /// Where `credentials.json` is written (and read again on the next start).
+    /// Where `credentials.json` is written (and read again on the next start), and where the
+    /// embedded database lives (`health.db`).
     #[arg(long, default_value = "data")]
     data_dir: PathBuf,
+    /// Run on this database instead of the embedded one: `postgres://user:password@host/db`.
+    /// Several `serve` processes on one PostgreSQL database are one service.
+    #[arg(long)]
+    database_url: Option<String>,
+    /// Enable a closed-beta feature (`bulk_import`, `bulk_historical_pull`) for a team:
+    /// `FEATURE` for the first team, or `FEATURE=TEAM_ID`. Repeatable.
+    #[arg(long, value_name = "FEATURE[=TEAM_ID]")]
+    enable_feature: Vec<String>,
+    /// Disable a feature for a team, as `--enable-feature` names it. Repeatable.
+    #[arg(long, value_name = "FEATURE[=TEAM_ID]")]
+    disable_feature: Vec<String>,
+    /// Put the first organization on a plan (`highest` opens the management API).
+    #[arg(long)]
+    plan: Option<String>,
 }
 
 /// What `credentials.json` holds: where the service is and the keys to call it with.
@@ -57,6 +81,43 @@ impl Credentials {
         credentials
     }
 
+    /// The keys an earlier start wrote, if any.
+    fn earlier(dir: &Path) -> Option<Credentials> {
+        let bytes = std::fs::read(dir.join(CREDENTIALS_FILE)).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    fn from_bootstrap(b: &Bootstrap, base_url: &str) -> Credentials {
+        Credentials {
+            base_url: base_url.to_string(),
+            management_url: base_url.to_string(),
+            org_id: b.org_id.clone(),
+            team_id: b.team_id.clone(),
+            team_api_key: b.team_api_key.clone(),
+            management_key: b.management_key.clone(),
+        }
+    }
+
+    fn keys(&self) -> Bootstrap {
+        Bootstrap {
+            org_id: self.org_id.clone(),
+            team_id: self.team_id.clone(),
+            team_api_key: self.team_api_key.clone(),
+            management_key: self.management_key.clone(),
+        }
+    }
+
+    fn print(&self, what: &str, path: &Path) {
+        println!("serving {what} at {}", self.base_url);
+        println!(
+            "  management API: {} (same address, paths under /v1)",
+            self.management_url
+        );
+        println!("  team API key:   {}", self.team_api_key);
+        println!("  management key: {}", self.management_key);
+        println!("  credentials:    {}", path.display());
+    }
+
     /// Writes the file whole or not at all: a reader never sees half of it.
     fn write(&self, dir: &Path) -> std::io::Result<PathBuf> {
         std::fs::create_dir_all(dir)?;
@@ -81,7 +142,12 @@ pub fn run(args: &ServeArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    match runtime.block_on(serve_mock(args)) {
+    let served = if args.mock {
+        runtime.block_on(serve_mock(args))
+    } else {
+        runtime.block_on(serve_reference(args))
+    };
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("error: {message}");
@@ -105,18 +171,109 @@ async fn serve_mock(args: &ServeArgs) -> Result<(), String> {
         .with_key(&credentials.team_api_key, AuthScheme::TeamApiKey)
         .with_key(&credentials.management_key, AuthScheme::ManagementKey);
     let router = health_api::server::router(Arc::new(mock), Default::default());
-    println!(
-        "serving the mock of the service spec at {}",
-        credentials.base_url
-    );
-    println!("  management API: {}", credentials.management_url);
-    println!("  team API key:   {}", credentials.team_api_key);
-    println!("  management key: {}", credentials.management_key);
-    println!("  credentials:    {}", path.display());
+    credentials.print("the mock of the service spec", &path);
     covenant_runtime::server::axum::serve(listener, router)
         .with_graceful_shutdown(shutdown_signal())
         .await
         .map_err(|e| format!("server error: {e}"))
+}
+
+/// The embedded database's file in the data folder.
+const DATABASE_FILE: &str = "health.db";
+/// How often users past their deletion grace period are removed for good.
+const PURGE_EVERY: Duration = Duration::from_secs(3600);
+
+async fn serve_reference(args: &ServeArgs) -> Result<(), String> {
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+    let address = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?;
+    let base_url = format!("http://{address}");
+    let database = match &args.database_url {
+        Some(url) => Location::Url(url.clone()),
+        None => Location::Sqlite(args.data_dir.join(DATABASE_FILE)),
+    };
+    let server = ReferenceServer::open(Settings::new(database, &base_url)).await?;
+    let earlier = Credentials::earlier(&args.data_dir);
+    let first_team = match server
+        .bootstrap(earlier.as_ref().map(Credentials::keys))
+        .await?
+    {
+        Outcome::Created(keys) => {
+            let credentials = Credentials::from_bootstrap(&keys, &base_url);
+            let path = write_credentials(&credentials, &args.data_dir)?;
+            credentials.print("the reference server (a new database)", &path);
+            (keys.org_id, keys.team_id)
+        }
+        Outcome::Existing { org_id, team_id } => {
+            match earlier.filter(|c| c.org_id == org_id) {
+                Some(mut credentials) => {
+                    credentials.base_url = base_url.clone();
+                    credentials.management_url = base_url.clone();
+                    let path = write_credentials(&credentials, &args.data_dir)?;
+                    credentials.print("the reference server", &path);
+                }
+                None => {
+                    println!("serving the reference server at {base_url}");
+                    println!(
+                        "  the database was set up by an earlier start, which printed its keys and \
+                         wrote them to its credentials.json; this data folder has none"
+                    );
+                }
+            }
+            (org_id, team_id)
+        }
+    };
+    apply_admin_flags(&server, args, &first_team).await?;
+    let recovering = server.clone();
+    tokio::spawn(async move {
+        loop {
+            if let Err(error) = recovering.recover().await {
+                tracing::warn!(%error, "recovery pass failed; retrying later");
+            }
+            tokio::time::sleep(PURGE_EVERY).await;
+        }
+    });
+    let router = health_server::router(server.clone());
+    let served = covenant_runtime::server::axum::serve(listener, router)
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .map_err(|e| format!("server error: {e}"));
+    server.store().close().await;
+    served
+}
+
+fn write_credentials(credentials: &Credentials, dir: &Path) -> Result<PathBuf, String> {
+    credentials
+        .write(dir)
+        .map_err(|e| format!("cannot write {}: {e}", dir.join(CREDENTIALS_FILE).display()))
+}
+
+/// `--enable-feature`, `--disable-feature` and `--plan`: the same rows the management API
+/// changes.
+async fn apply_admin_flags(
+    server: &ReferenceServer,
+    args: &ServeArgs,
+    (org_id, team_id): &(String, String),
+) -> Result<(), String> {
+    for (flags, enabled) in [(&args.enable_feature, true), (&args.disable_feature, false)] {
+        for flag in flags {
+            let (feature, team) = match flag.split_once('=') {
+                Some((feature, team)) => (feature, team),
+                None => (flag.as_str(), team_id.as_str()),
+            };
+            health_server::admin::set_feature(server.store(), team, feature, enabled).await?;
+            let verb = if enabled { "enabled" } else { "disabled" };
+            println!("  {verb} {feature} for team {team}");
+        }
+    }
+    if let Some(plan) = &args.plan {
+        health_server::admin::set_plan(server.store(), org_id, plan).await?;
+        println!("  organization {org_id} is on the {plan} plan");
+    }
+    Ok(())
 }
 
 /// Ctrl-C or SIGTERM: stop accepting, finish requests in flight, then return.

@@ -1,0 +1,52 @@
+//! What an operator changes from the command line (`serve --enable-feature`, `--plan`):
+//! the same rows the management API changes, so no gate is ever hard-coded.
+
+use crate::store::Store;
+
+/// Turns a closed-beta feature on or off for a team.
+pub async fn set_feature(
+    store: &Store,
+    team_id: &str,
+    feature: &str,
+    enabled: bool,
+) -> Result<(), String> {
+    let fail = |e: sqlx::Error| format!("cannot change feature {feature}: {e}");
+    let mut tx = store.write().await.map_err(fail)?;
+    let team = sqlx::query("SELECT 1 AS present FROM teams WHERE id = $1")
+        .bind(team_id)
+        .fetch_optional(&mut **tx)
+        .await
+        .map_err(fail)?;
+    if team.is_none() {
+        return Err(format!("no team {team_id}"));
+    }
+    let sql = if enabled {
+        "INSERT INTO team_features (team_id, feature) VALUES ($1, $2) ON CONFLICT (team_id, feature) DO NOTHING"
+    } else {
+        "DELETE FROM team_features WHERE team_id = $1 AND feature = $2"
+    };
+    sqlx::query(sql)
+        .bind(team_id)
+        .bind(feature)
+        .execute(&mut **tx)
+        .await
+        .map_err(fail)?;
+    tx.commit().await.map_err(fail)
+}
+
+/// Puts an organization on a plan (`highest` opens the management API).
+pub async fn set_plan(store: &Store, org_id: &str, plan: &str) -> Result<(), String> {
+    let fail = |e: sqlx::Error| format!("cannot change the plan: {e}");
+    let mut tx = store.write().await.map_err(fail)?;
+    let changed = sqlx::query("UPDATE organizations SET plan = $1 WHERE id = $2")
+        .bind(plan)
+        .bind(org_id)
+        .execute(&mut **tx)
+        .await
+        .map_err(fail)?
+        .rows_affected();
+    if changed == 0 {
+        return Err(format!("no organization {org_id}"));
+    }
+    tx.commit().await.map_err(fail)
+}

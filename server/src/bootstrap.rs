@@ -1,0 +1,155 @@
+//! The first start: an organization on the highest plan, a team with bulk operations
+//! enabled, a team API key and an org management key. Later starts find the `bootstrap` row
+//! and create nothing.
+
+use crate::auth::{MANAGEMENT_KEY, TEAM_KEY};
+use crate::clock::{Clock, to_micros};
+use crate::keys::{self, SecretKind};
+use crate::store::{Store, is_unique_violation};
+use sqlx::Row;
+
+/// The keys of the first start, as shown once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bootstrap {
+    pub org_id: String,
+    pub team_id: String,
+    pub team_api_key: String,
+    pub management_key: String,
+}
+
+/// What a start found.
+#[derive(Debug)]
+pub enum Outcome {
+    /// The database was empty; these were created (from `reuse` when given).
+    Created(Bootstrap),
+    /// The database was set up before: its organization and team. The keys were shown then.
+    Existing { org_id: String, team_id: String },
+}
+
+pub const BULK_FEATURES: [&str; 2] = ["bulk_import", "bulk_historical_pull"];
+
+/// Sets up an empty database. `reuse` carries the keys of an earlier `credentials.json`, so a
+/// fresh database behind the same data directory keeps the keys its users already have.
+pub async fn run(
+    store: &Store,
+    clock: &dyn Clock,
+    reuse: Option<Bootstrap>,
+) -> Result<Outcome, String> {
+    let fail = |e: sqlx::Error| format!("cannot set up the database: {e}");
+    if let Some(existing) = existing(store).await.map_err(fail)? {
+        return Ok(existing);
+    }
+    let created = reuse.unwrap_or_else(|| Bootstrap {
+        org_id: uuid::Uuid::new_v4().to_string(),
+        team_id: uuid::Uuid::new_v4().to_string(),
+        team_api_key: keys::generate(SecretKind::TeamApiKey),
+        management_key: keys::generate(SecretKind::ManagementKey),
+    });
+    match create(store, clock, &created).await {
+        Ok(()) => Ok(Outcome::Created(created)),
+        // Another process set it up first.
+        Err(e) if is_unique_violation(&e) => existing(store)
+            .await
+            .map_err(fail)?
+            .ok_or_else(|| "the database was set up concurrently but shows no setup".to_string()),
+        Err(e) => Err(fail(e)),
+    }
+}
+
+async fn existing(store: &Store) -> Result<Option<Outcome>, sqlx::Error> {
+    let row = sqlx::query("SELECT org_id, team_id FROM bootstrap WHERE id = 1")
+        .fetch_optional(store.pool())
+        .await?;
+    row.map(|row| {
+        Ok(Outcome::Existing {
+            org_id: row.try_get("org_id")?,
+            team_id: row.try_get("team_id")?,
+        })
+    })
+    .transpose()
+}
+
+async fn create(store: &Store, clock: &dyn Clock, b: &Bootstrap) -> Result<(), sqlx::Error> {
+    let now = to_micros(clock.now());
+    let mut tx = store.write().await?;
+    sqlx::query("INSERT INTO bootstrap (id, org_id, team_id, created_at) VALUES (1, $1, $2, $3)")
+        .bind(&b.org_id)
+        .bind(&b.team_id)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query(
+        "INSERT INTO organizations (id, name, plan, created_at) VALUES ($1, $2, 'highest', $3)",
+    )
+    .bind(&b.org_id)
+    .bind("Local organization")
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO teams (id, org_id, name, name_folded, region, created_at) \
+         VALUES ($1, $2, $3, $4, 'us', $5)",
+    )
+    .bind(&b.team_id)
+    .bind(&b.org_id)
+    .bind("Local team")
+    .bind("local team")
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    for feature in BULK_FEATURES {
+        sqlx::query("INSERT INTO team_features (team_id, feature) VALUES ($1, $2)")
+            .bind(&b.team_id)
+            .bind(feature)
+            .execute(&mut **tx)
+            .await?;
+    }
+    insert_key(
+        &mut tx,
+        &b.team_api_key,
+        TEAM_KEY,
+        &b.org_id,
+        Some(&b.team_id),
+        None,
+        now,
+    )
+    .await?;
+    insert_key(
+        &mut tx,
+        &b.management_key,
+        MANAGEMENT_KEY,
+        &b.org_id,
+        None,
+        Some("org"),
+        now,
+    )
+    .await?;
+    tx.commit().await
+}
+
+/// Stores a key by its digest.
+pub async fn insert_key(
+    tx: &mut crate::store::Tx,
+    key: &str,
+    kind: &str,
+    org_id: &str,
+    team_id: Option<&str>,
+    scope: Option<&str>,
+    now: i64,
+) -> Result<String, sqlx::Error> {
+    let id = uuid::Uuid::new_v4().to_string();
+    sqlx::query(
+        "INSERT INTO keys (id, key_hash, kind, org_id, team_id, scope, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(&id)
+    .bind(keys::digest(key))
+    .bind(kind)
+    .bind(org_id)
+    .bind(team_id)
+    .bind(scope)
+    .bind(now)
+    .execute(&mut ***tx)
+    .await?;
+    Ok(id)
+}

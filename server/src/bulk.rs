@@ -1,0 +1,341 @@
+//! Bulk import and bulk historical pull: each request is recorded as one persistent operation
+//! and answered 202 at once, or 200 when it finishes within the wait. A process runs the
+//! operation after recording it; an operation whose process stopped is taken up again by
+//! the next process to start (its lease runs out), so accepted work is never lost.
+
+use crate::ReferenceServer;
+use crate::clock::{to_micros, wire_time};
+use crate::failure::{Failure, issue};
+use crate::store::Tx;
+use crate::wire;
+use health_api::models::*;
+use health_api::operations::*;
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+use std::sync::Arc;
+
+const IMPORT: &str = "link_bulk_import";
+const HISTORICAL: &str = "link_bulk_historical_trigger";
+const IN_PROGRESS: &str = "in_progress";
+/// How long a process holds an operation it runs before another may take it up.
+const LEASE: chrono::Duration = chrono::Duration::seconds(60);
+const DEFAULT_PAGE_SIZE: i64 = 50;
+const MAX_PAGE_SIZE: i64 = 100;
+
+/// What a bulk request asked for, kept with the operation.
+#[derive(Serialize, Deserialize)]
+struct Payload {
+    user_ids: Vec<String>,
+}
+
+/// What a finished operation found.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct Outcome {
+    done: Vec<String>,
+    failed: Vec<String>,
+}
+
+pub async fn import(
+    s: &Arc<ReferenceServer>,
+    team_id: &str,
+    body: BulkImportRequest,
+) -> Result<BulkImportResponse, Failure> {
+    let provider = wire::name(&body.provider);
+    let mut problems = Vec::new();
+    for (i, c) in body.connections.iter().enumerate() {
+        if c.provider_id.trim().is_empty() {
+            let index = i.to_string();
+            problems.push(issue(
+                "body",
+                &["connections", &index, "provider_id"],
+                "provider_id is empty",
+                "string_too_short",
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Failure::Invalid(problems));
+    }
+    let user_ids = body
+        .connections
+        .iter()
+        .map(|c| c.user_id.0.to_string())
+        .collect();
+    let op = record(s, team_id, IMPORT, &provider, Payload { user_ids }).await?;
+    let finished = run_and_wait(s, &op, body.wait_for_completion).await?;
+    let result = |o: Outcome| BulkImportResult {
+        user_ids_imported: o.done.iter().filter_map(|u| wire::uuid(u).ok()).collect(),
+        user_ids_failed: o.failed.iter().filter_map(|u| wire::uuid(u).ok()).collect(),
+    };
+    Ok(match finished {
+        Some(outcome) => BulkImportResponse::Ok(result(outcome)),
+        None => BulkImportResponse::Accepted(result(Outcome::default())),
+    })
+}
+
+pub async fn historical_pull(
+    s: &Arc<ReferenceServer>,
+    team_id: &str,
+    body: BulkTriggerHistoricalPullRequest,
+) -> Result<BulkTriggerHistoricalPullResponse, Failure> {
+    let provider = wire::name(&body.provider);
+    let user_ids = body.user_ids.iter().map(|u| u.0.to_string()).collect();
+    let op = record(s, team_id, HISTORICAL, &provider, Payload { user_ids }).await?;
+    let finished = run_and_wait(s, &op, body.wait_for_completion).await?;
+    let body = |o: &Outcome, status: &str| {
+        serde_json::json!({
+            "status": status,
+            "user_ids_triggered": o.done,
+            "user_ids_failed": o.failed,
+        })
+    };
+    Ok(match finished {
+        Some(outcome) => BulkTriggerHistoricalPullResponse::Ok(body(&outcome, "success")),
+        None => BulkTriggerHistoricalPullResponse::Accepted(body(&Outcome::default(), IN_PROGRESS)),
+    })
+}
+
+/// Records the operation; once this commits, the work survives any crash.
+async fn record(
+    s: &ReferenceServer,
+    team_id: &str,
+    op_type: &str,
+    provider: &str,
+    payload: Payload,
+) -> Result<String, Failure> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let mut tx = s.store.write().await?;
+    sqlx::query(
+        "INSERT INTO bulk_ops (id, team_id, op_type, status, provider, pending, processed, payload, started_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8)",
+    )
+    .bind(&id)
+    .bind(team_id)
+    .bind(op_type)
+    .bind(IN_PROGRESS)
+    .bind(provider)
+    .bind(payload.user_ids.len() as i64)
+    .bind(wire::json(&payload))
+    .bind(to_micros(s.clock.now()))
+    .execute(&mut **tx)
+    .await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// Runs the operation in the background; with `wait`, answers its outcome if it finishes
+/// within the wait.
+async fn run_and_wait(
+    s: &Arc<ReferenceServer>,
+    op: &str,
+    wait: bool,
+) -> Result<Option<Outcome>, Failure> {
+    let runner = {
+        let s = s.clone();
+        let op = op.to_string();
+        tokio::spawn(async move {
+            if let Err(error) = run(&s, &op).await {
+                tracing::warn!(%error, op, "bulk operation left for a later run");
+            }
+        })
+    };
+    if !wait {
+        return Ok(None);
+    }
+    let _ = tokio::time::timeout(s.bulk_wait, runner).await;
+    finished_outcome(s, op).await
+}
+
+async fn finished_outcome(s: &ReferenceServer, op: &str) -> Result<Option<Outcome>, Failure> {
+    let row = sqlx::query("SELECT status, result FROM bulk_ops WHERE id = $1")
+        .bind(op)
+        .fetch_one(s.store.pool())
+        .await?;
+    let status: String = row.try_get("status")?;
+    if status == IN_PROGRESS {
+        return Ok(None);
+    }
+    let result: Option<String> = row.try_get("result")?;
+    Ok(Some(
+        result
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default(),
+    ))
+}
+
+/// Takes the operation's lease and runs it: an import connects each named user of the team
+/// to the provider; a historical pull triggers each connected user. Users the team does not
+/// have fail.
+async fn run(s: &ReferenceServer, op: &str) -> Result<(), sqlx::Error> {
+    let now = s.clock.now();
+    let mut tx = s.store.write().await?;
+    let claimed = sqlx::query(
+        "UPDATE bulk_ops SET lease_until = $1 WHERE id = $2 AND status = $3 \
+         AND (lease_until IS NULL OR lease_until < $4) \
+         RETURNING team_id, op_type, provider, payload",
+    )
+    .bind(to_micros(now + LEASE))
+    .bind(op)
+    .bind(IN_PROGRESS)
+    .bind(to_micros(now))
+    .fetch_optional(&mut **tx)
+    .await?;
+    let Some(row) = claimed else {
+        return Ok(());
+    };
+    let team_id: String = row.try_get("team_id")?;
+    let op_type: String = row.try_get("op_type")?;
+    let provider: String = row.try_get("provider")?;
+    let payload: Payload = crate::catalogue::from_json(&row, "payload")?;
+    let mut outcome = Outcome::default();
+    for user_id in payload.user_ids {
+        let ok = if op_type == IMPORT {
+            connect(&mut tx, &team_id, &user_id, &provider, to_micros(now)).await?
+        } else {
+            is_connected(&mut tx, &team_id, &user_id, &provider).await?
+        };
+        if ok {
+            outcome.done.push(user_id);
+        } else {
+            outcome.failed.push(user_id);
+        }
+    }
+    let status = if outcome.failed.is_empty() || !outcome.done.is_empty() {
+        "success"
+    } else {
+        "failure"
+    };
+    sqlx::query(
+        "UPDATE bulk_ops SET status = $1, pending = 0, processed = $2, result = $3, \
+         ended_at = $4, lease_until = NULL WHERE id = $5",
+    )
+    .bind(status)
+    .bind((outcome.done.len() + outcome.failed.len()) as i64)
+    .bind(wire::json(&outcome))
+    .bind(to_micros(s.clock.now()))
+    .bind(op)
+    .execute(&mut **tx)
+    .await?;
+    tx.commit().await
+}
+
+async fn connect(
+    tx: &mut Tx,
+    team_id: &str,
+    user_id: &str,
+    provider: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let user = sqlx::query(
+        "SELECT 1 AS present FROM users WHERE id = $1 AND team_id = $2 AND deleted_at IS NULL",
+    )
+    .bind(user_id)
+    .bind(team_id)
+    .fetch_optional(&mut ***tx)
+    .await?;
+    if user.is_none() {
+        return Ok(false);
+    }
+    sqlx::query(
+        "INSERT INTO connections (user_id, provider, created_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (user_id, provider) DO NOTHING",
+    )
+    .bind(user_id)
+    .bind(provider)
+    .bind(now)
+    .execute(&mut ***tx)
+    .await?;
+    Ok(true)
+}
+
+async fn is_connected(
+    tx: &mut Tx,
+    team_id: &str,
+    user_id: &str,
+    provider: &str,
+) -> Result<bool, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT 1 AS present FROM connections c JOIN users u ON u.id = c.user_id \
+         WHERE c.user_id = $1 AND u.team_id = $2 AND u.deleted_at IS NULL AND c.provider = $3",
+    )
+    .bind(user_id)
+    .bind(team_id)
+    .bind(provider)
+    .fetch_optional(&mut ***tx)
+    .await?;
+    Ok(row.is_some())
+}
+
+/// Runs every operation left in progress by a process that stopped.
+pub async fn resume(s: &Arc<ReferenceServer>) -> Result<(), sqlx::Error> {
+    let now = to_micros(s.clock.now());
+    let rows = sqlx::query(
+        "SELECT id FROM bulk_ops WHERE status = $1 AND (lease_until IS NULL OR lease_until < $2) ORDER BY seq",
+    )
+    .bind(IN_PROGRESS)
+    .bind(now)
+    .fetch_all(s.store.pool())
+    .await?;
+    for row in rows {
+        let id: String = row.try_get("id")?;
+        run(s, &id).await?;
+    }
+    Ok(())
+}
+
+/// Newest first, a page at a time; the cursor is opaque to callers.
+pub async fn list(
+    s: &ReferenceServer,
+    team_id: &str,
+    input: ListBulkOpsInput,
+) -> Result<ListBulkOpsResult, Failure> {
+    let size = input.page_size.unwrap_or(DEFAULT_PAGE_SIZE);
+    if !(1..=MAX_PAGE_SIZE).contains(&size) {
+        return Err(Failure::invalid_query(
+            "page_size",
+            format!("page_size must be between 1 and {MAX_PAGE_SIZE}"),
+            "value_error",
+        ));
+    }
+    let before = match &input.next_cursor {
+        Some(cursor) => crate::management::decode_cursor(cursor)
+            .and_then(|c| c.parse::<i64>().ok())
+            .ok_or_else(|| {
+                Failure::invalid_query(
+                    "next_cursor",
+                    "Not a cursor this service issued",
+                    "value_error",
+                )
+            })?,
+        None => i64::MAX,
+    };
+    let rows = sqlx::query(
+        "SELECT seq, op_type, status, provider, pending, processed, started_at, ended_at \
+         FROM bulk_ops WHERE team_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3",
+    )
+    .bind(team_id)
+    .bind(before)
+    .bind(size + 1)
+    .fetch_all(s.store.pool())
+    .await?;
+    let more = rows.len() as i64 > size;
+    let mut data = Vec::new();
+    let mut last_seq = None;
+    for row in rows.iter().take(size as usize) {
+        last_seq = Some(row.try_get::<i64, _>("seq")?);
+        data.push(BulkOp {
+            r#type: wire::parse(&row.try_get::<String, _>("op_type")?)?,
+            status: wire::parse(&row.try_get::<String, _>("status")?)?,
+            provider: wire::parse(&row.try_get::<String, _>("provider")?)?,
+            pending: row.try_get("pending")?,
+            processed: row.try_get("processed")?,
+            started_at: wire_time(row.try_get("started_at")?),
+            ended_at: row.try_get::<Option<i64>, _>("ended_at")?.map(wire_time),
+        });
+    }
+    let next_cursor = match (more, last_seq) {
+        (true, Some(seq)) => Some(crate::management::encode_cursor(&seq.to_string())),
+        _ => None,
+    };
+    Ok(ListBulkOpsResult { data, next_cursor })
+}

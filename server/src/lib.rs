@@ -1,0 +1,97 @@
+//! The reference implementation of the health data service, on the server trait generated
+//! from `spec/health.covenant`. State lives in the database only (SQLite embedded, or
+//! PostgreSQL shared by several processes), one transaction per request.
+
+pub mod admin;
+mod auth;
+pub mod bootstrap;
+mod bulk;
+mod catalogue;
+pub mod clock;
+mod failure;
+mod http;
+mod keys;
+mod labs;
+mod link;
+mod management;
+mod orders;
+mod patient;
+mod service;
+pub mod store;
+mod users;
+mod wire;
+
+pub use auth::Principal;
+pub use http::router;
+
+use clock::Clock;
+use std::sync::Arc;
+use std::time::Duration;
+use store::{Location, Store};
+
+/// How a server is set up.
+#[derive(Clone)]
+pub struct Settings {
+    pub database: Location,
+    /// The address users reach this server at: the link widget's pages live there.
+    pub public_url: String,
+    pub clock: Arc<dyn Clock>,
+    /// How long `wait_for_completion` waits for a bulk operation (the document's 20 seconds).
+    pub bulk_wait: Duration,
+}
+
+impl Settings {
+    pub fn new(database: Location, public_url: impl Into<String>) -> Settings {
+        Settings {
+            database,
+            public_url: public_url.into(),
+            clock: Arc::new(clock::SystemClock),
+            bulk_wait: Duration::from_secs(20),
+        }
+    }
+}
+
+/// The service: a handle on its database and clock. Cheap to share; holds no other state.
+pub struct ReferenceServer {
+    store: Store,
+    clock: Arc<dyn Clock>,
+    public_url: String,
+    bulk_wait: Duration,
+}
+
+impl ReferenceServer {
+    /// Connects, migrates and loads the catalogue.
+    pub async fn open(settings: Settings) -> Result<Arc<ReferenceServer>, String> {
+        let store = Store::open(&settings.database).await?;
+        catalogue::load(&store).await?;
+        Ok(Arc::new(ReferenceServer {
+            store,
+            clock: settings.clock,
+            public_url: settings.public_url.trim_end_matches('/').to_string(),
+            bulk_wait: settings.bulk_wait,
+        }))
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Sets up an empty database (see [`bootstrap::run`]).
+    pub async fn bootstrap(
+        &self,
+        reuse: Option<bootstrap::Bootstrap>,
+    ) -> Result<bootstrap::Outcome, String> {
+        bootstrap::run(&self.store, &*self.clock, reuse).await
+    }
+
+    /// Work a stopped process left behind: bulk operations accepted but not finished, and
+    /// users whose deletion grace period has ended. Safe to run in every process at once.
+    pub async fn recover(self: &Arc<Self>) -> Result<(), String> {
+        users::purge_expired(&self.store, &*self.clock)
+            .await
+            .map_err(|e| format!("cannot purge deleted users: {e}"))?;
+        bulk::resume(self)
+            .await
+            .map_err(|e| format!("cannot resume bulk operations: {e}"))
+    }
+}

@@ -1,0 +1,173 @@
+//! Linking: link tokens, OAuth provider detail, and the provider catalogue.
+
+use crate::ReferenceServer;
+use crate::auth::Principal;
+use crate::catalogue::from_json;
+use crate::clock::to_micros;
+use crate::failure::Failure;
+use crate::keys::{self, SecretKind};
+use crate::users::ensure_visible;
+use crate::wire;
+use covenant_runtime::Tristate;
+use health_api::models::*;
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+/// Link tokens are good for one use within ten minutes (the deployed client's fact).
+pub const LINK_TOKEN_LIFETIME: chrono::Duration = chrono::Duration::minutes(10);
+
+pub async fn create_token(
+    s: &ReferenceServer,
+    team_id: &str,
+    body: CreateLinkTokenRequest,
+) -> Result<LinkTokenResult, Failure> {
+    let user_id = body.user_id.0.to_string();
+    let provider = match &body.provider {
+        Tristate::Value(p) => Some(wire::name(p)),
+        _ => None,
+    };
+    let token = keys::generate(SecretKind::LinkToken);
+    let now = s.clock.now();
+    let mut tx = s.store.write().await?;
+    ensure_visible(&mut tx, team_id, &user_id).await?;
+    sqlx::query(
+        "INSERT INTO link_tokens (token_hash, team_id, user_id, provider, created_at, expires_at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(keys::digest(&token))
+    .bind(team_id)
+    .bind(&user_id)
+    .bind(&provider)
+    .bind(to_micros(now))
+    .bind(to_micros(now + LINK_TOKEN_LIFETIME))
+    .execute(&mut **tx)
+    .await?;
+    tx.commit().await?;
+    let mut link_web_url = format!("{}/link?token={token}", s.public_url);
+    if let Some(provider) = provider {
+        link_web_url.push_str(&format!("&provider={provider}"));
+    }
+    Ok(LinkTokenResult {
+        link_token: token,
+        link_web_url,
+    })
+}
+
+/// A link token sent beside the team key was checked (and used) by the router; it must
+/// have been issued to the same team.
+pub async fn oauth_provider(
+    s: &ReferenceServer,
+    team_id: &str,
+    link: Option<&Principal>,
+    slug: &str,
+) -> Result<OAuthProviderDetail, Failure> {
+    if let Some(Principal::Link {
+        team_id: issued_to, ..
+    }) = link
+    {
+        if issued_to != team_id {
+            return Err(Failure::Forbidden(
+                "The link token was issued to another team".to_string(),
+            ));
+        }
+    }
+    let row = sqlx::query(&format!(
+        "SELECT {PROVIDER_COLUMNS} FROM providers WHERE slug = $1"
+    ))
+    .bind(slug)
+    .fetch_optional(s.store.pool())
+    .await?
+    .ok_or_else(|| Failure::NotFound(format!("Provider {slug} not found")))?;
+    let oauth: serde_json::Value = match row.try_get::<Option<String>, _>("oauth")? {
+        Some(_) => from_json(&row, "oauth")?,
+        None => {
+            return Err(Failure::NotFound(format!(
+                "Provider {slug} has no OAuth flow"
+            )));
+        }
+    };
+    let text = |key: &str| oauth.get(key).and_then(|v| v.as_str()).map(str::to_string);
+    Ok(OAuthProviderDetail {
+        name: row.try_get("name")?,
+        slug: row.try_get("slug")?,
+        description: row.try_get("description")?,
+        id: oauth.get("id").and_then(|v| v.as_i64()).unwrap_or_default(),
+        group: text("group").map_or(Tristate::Null, Tristate::Value),
+        oauth_url: text("oauth_url").map_or(Tristate::Null, Tristate::Value),
+        auth_type: wire::parse(&row.try_get::<String, _>("auth_type")?)?,
+        source_type: wire::parse(&row.try_get::<String, _>("source_type")?)?,
+        is_active: Some(true),
+        backfill_num_days: oauth
+            .get("backfill_num_days")
+            .and_then(|v| v.as_i64())
+            .map_or(Tristate::Null, Tristate::Value),
+        logo: row.try_get("logo")?,
+    })
+}
+
+const PROVIDER_COLUMNS: &str =
+    "slug, name, description, logo, auth_type, source_type, supported_resources, oauth";
+
+pub async fn providers(
+    s: &ReferenceServer,
+    source_type: Option<&str>,
+) -> Result<Vec<Provider>, Failure> {
+    let rows =
+        match source_type {
+            Some(source_type) => sqlx::query(&format!(
+                "SELECT {PROVIDER_COLUMNS} FROM providers WHERE source_type = $1 ORDER BY position"
+            ))
+            .bind(source_type)
+            .fetch_all(s.store.pool())
+            .await?,
+            None => {
+                sqlx::query(&format!(
+                    "SELECT {PROVIDER_COLUMNS} FROM providers ORDER BY position"
+                ))
+                .fetch_all(s.store.pool())
+                .await?
+            }
+        };
+    Ok(rows.iter().map(provider).collect::<Result<_, _>>()?)
+}
+
+fn provider(row: &AnyRow) -> Result<Provider, sqlx::Error> {
+    Ok(Provider {
+        name: row.try_get("name")?,
+        slug: row.try_get("slug")?,
+        description: row.try_get("description")?,
+        logo: Some(row.try_get("logo")?),
+        auth_type: Tristate::Value(wire::parse(&row.try_get::<String, _>("auth_type")?)?),
+        supported_resources: Some(from_json(row, "supported_resources")?),
+    })
+}
+
+/// What the link web address shows: the hosted widget's first page, naming the providers
+/// the token leads to. Reading it does not use the token.
+pub async fn widget_page(
+    s: &ReferenceServer,
+    token: &str,
+    provider: Option<&str>,
+) -> Result<Option<String>, Failure> {
+    let now = to_micros(s.clock.now());
+    let row = sqlx::query(
+        "SELECT provider FROM link_tokens WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2",
+    )
+    .bind(keys::digest(token))
+    .bind(now)
+    .fetch_optional(s.store.pool())
+    .await?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let issued_for: Option<String> = row.try_get("provider")?;
+    let names: Vec<String> = match issued_for.as_deref().or(provider) {
+        Some(slug) => vec![slug.to_string()],
+        None => providers(s, None)
+            .await?
+            .into_iter()
+            .map(|p| p.slug)
+            .collect(),
+    };
+    Ok(Some(names.join("\n")))
+}

@@ -1,0 +1,403 @@
+//! The management API: teams and keys of an organization, within what the caller's
+//! management key controls.
+
+use crate::ReferenceServer;
+use crate::auth::{MANAGEMENT_KEY, ManagementScope, Principal, TEAM_KEY};
+use crate::bootstrap::insert_key;
+use crate::clock::{to_micros, wire_time};
+use crate::failure::{Failure, issue};
+use crate::keys::{self, SecretKind};
+use crate::store::Tx;
+use crate::wire;
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use health_api::models::*;
+use health_api::operations::*;
+use sqlx::Row;
+
+const TEAMS_PAGE_SIZE: i64 = 50;
+
+/// Cursors are opaque to callers: the position, encoded.
+pub fn encode_cursor(position: &str) -> String {
+    URL_SAFE_NO_PAD.encode(position.as_bytes())
+}
+
+pub fn decode_cursor(cursor: &str) -> Option<String> {
+    let bytes = URL_SAFE_NO_PAD.decode(cursor).ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+/// The caller's organization and scope, if the path names that organization. Another
+/// organization is as unknown as one that does not exist.
+fn caller<'p>(principal: &'p Principal, org_id: &str) -> Result<&'p ManagementScope, Failure> {
+    match principal {
+        Principal::Management {
+            org_id: own, scope, ..
+        } if own == org_id => Ok(scope),
+        Principal::Management { .. } => Err(Failure::NotFound(format!(
+            "Organization {org_id} not found"
+        ))),
+        _ => Err(Failure::Forbidden(
+            "A management key is required".to_string(),
+        )),
+    }
+}
+
+fn org_level_only(scope: &ManagementScope, action: &str) -> Result<(), Failure> {
+    match scope {
+        ManagementScope::Org => Ok(()),
+        ManagementScope::Teams(_) => Err(Failure::Forbidden(format!(
+            "A Team Management Key cannot {action}: it needs an Org Management Key"
+        ))),
+    }
+}
+
+/// A team of the organization that the key controls; other teams are unknown to it.
+async fn controlled_team(
+    tx: &mut Tx,
+    scope: &ManagementScope,
+    org_id: &str,
+    team_id: &str,
+) -> Result<(), Failure> {
+    let row = sqlx::query("SELECT 1 AS present FROM teams WHERE id = $1 AND org_id = $2")
+        .bind(team_id)
+        .bind(org_id)
+        .fetch_optional(&mut ***tx)
+        .await?;
+    if row.is_none() || !scope.controls(team_id) {
+        return Err(Failure::NotFound(format!("Team {team_id} not found")));
+    }
+    Ok(())
+}
+
+pub async fn list_teams(
+    s: &ReferenceServer,
+    principal: &Principal,
+    input: ListTeamsInput,
+) -> Result<ListTeamsResult, Failure> {
+    let org_id = input.org_id.0.to_string();
+    let scope = caller(principal, &org_id)?;
+    let after = match &input.next_cursor {
+        Some(cursor) => Some(parse_team_cursor(cursor).ok_or_else(|| {
+            Failure::invalid_query(
+                "next_cursor",
+                "Not a cursor this service issued",
+                "value_error",
+            )
+        })?),
+        None => None,
+    };
+    let mut sql = String::from("SELECT id, name, created_at, region FROM teams WHERE org_id = $1");
+    let mut texts = vec![org_id.clone()];
+    if let Some(regions) = &input.region {
+        if regions.is_empty() {
+            sql.push_str(" AND 1 = 0");
+        } else {
+            let mut ps = Vec::new();
+            for region in regions {
+                texts.push(wire::name(region));
+                ps.push(format!("${}", texts.len()));
+            }
+            sql.push_str(&format!(" AND region IN ({})", ps.join(", ")));
+        }
+    }
+    if let Some(search) = input.search_query.as_deref().filter(|q| !q.is_empty()) {
+        texts.push(like_pattern(search));
+        sql.push_str(&format!(
+            " AND name_folded LIKE ${} ESCAPE '\\'",
+            texts.len()
+        ));
+    }
+    if let ManagementScope::Teams(teams) = scope {
+        if teams.is_empty() {
+            sql.push_str(" AND 1 = 0");
+        } else {
+            let mut ps = Vec::new();
+            for team in teams {
+                texts.push(team.clone());
+                ps.push(format!("${}", texts.len()));
+            }
+            sql.push_str(&format!(" AND id IN ({})", ps.join(", ")));
+        }
+    }
+    let mut after_at = None;
+    if let Some((at, id)) = &after {
+        texts.push(id.clone());
+        let id_p = texts.len();
+        sql.push_str(&format!(
+            " AND (created_at > ${n} OR (created_at = ${n} AND id > ${id_p}))",
+            n = id_p + 1
+        ));
+        after_at = Some(*at);
+    }
+    sql.push_str(&format!(
+        " ORDER BY created_at, id LIMIT {}",
+        TEAMS_PAGE_SIZE + 1
+    ));
+    let mut query = sqlx::query(&sql);
+    for text in &texts {
+        query = query.bind(text.as_str());
+    }
+    if let Some(at) = after_at {
+        query = query.bind(at);
+    }
+    let rows = query.fetch_all(s.store.pool()).await?;
+    let more = rows.len() as i64 > TEAMS_PAGE_SIZE;
+    let mut teams = Vec::new();
+    let mut last = None;
+    for row in rows.iter().take(TEAMS_PAGE_SIZE as usize) {
+        let id: String = row.try_get("id")?;
+        let created_at: i64 = row.try_get("created_at")?;
+        teams.push(TeamListItem {
+            id: wire::uuid(&id)?,
+            name: row.try_get("name")?,
+            created_on: wire_time(created_at),
+            region: wire::parse(&row.try_get::<String, _>("region")?)?,
+        });
+        last = Some(format!("{created_at}:{id}"));
+    }
+    let next_cursor = if more {
+        last.map(|p| encode_cursor(&p))
+    } else {
+        None
+    };
+    Ok(ListTeamsResult { teams, next_cursor })
+}
+
+fn parse_team_cursor(cursor: &str) -> Option<(i64, String)> {
+    let text = decode_cursor(cursor)?;
+    let (at, id) = text.split_once(':')?;
+    Some((at.parse().ok()?, id.parse::<uuid::Uuid>().ok()?.to_string()))
+}
+
+/// Case-insensitive "contains", with `%`, `_` and `\` taken literally.
+fn like_pattern(text: &str) -> String {
+    let mut escaped = String::from("%");
+    for c in text.to_lowercase().chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped.push('%');
+    escaped
+}
+
+pub async fn create_team(
+    s: &ReferenceServer,
+    principal: &Principal,
+    input: CreateTeamInput,
+) -> Result<Team, Failure> {
+    let org_id = input.org_id.0.to_string();
+    org_level_only(caller(principal, &org_id)?, "create teams")?;
+    let id = uuid::Uuid::new_v4().to_string();
+    let now = to_micros(s.clock.now());
+    let features = known_features(input.body.enabled_features.as_deref().unwrap_or_default())?;
+    let mut tx = s.store.write().await?;
+    sqlx::query(
+        "INSERT INTO teams (id, org_id, name, name_folded, region, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+        .bind(&id)
+        .bind(&org_id)
+        .bind(&input.body.name)
+        .bind(input.body.name.to_lowercase())
+        .bind(wire::name(&input.body.region))
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    set_features(&mut tx, &id, &features).await?;
+    let team = read_team(&mut tx, &id).await?;
+    tx.commit().await?;
+    Ok(team)
+}
+
+/// Closed enums on the way in: an unknown feature would be stored and never open a gate.
+fn known_features(features: &[TeamFeature]) -> Result<Vec<String>, Failure> {
+    let mut names = Vec::new();
+    for (i, f) in features.iter().enumerate() {
+        let name = wire::name(f);
+        if !crate::bootstrap::BULK_FEATURES.contains(&name.as_str()) {
+            let index = i.to_string();
+            return Err(Failure::Invalid(vec![issue(
+                "body",
+                &["enabled_features", &index],
+                format!(
+                    "Unknown feature `{name}`; known: {}",
+                    crate::bootstrap::BULK_FEATURES.join(", ")
+                ),
+                "enum",
+            )]));
+        }
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    Ok(names)
+}
+
+pub async fn set_features(
+    tx: &mut Tx,
+    team_id: &str,
+    features: &[String],
+) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM team_features WHERE team_id = $1")
+        .bind(team_id)
+        .execute(&mut ***tx)
+        .await?;
+    for feature in features {
+        sqlx::query("INSERT INTO team_features (team_id, feature) VALUES ($1, $2)")
+            .bind(team_id)
+            .bind(feature)
+            .execute(&mut ***tx)
+            .await?;
+    }
+    Ok(())
+}
+
+async fn read_team(tx: &mut Tx, team_id: &str) -> Result<Team, sqlx::Error> {
+    let row = sqlx::query("SELECT id, name, created_at, region FROM teams WHERE id = $1")
+        .bind(team_id)
+        .fetch_one(&mut ***tx)
+        .await?;
+    let features =
+        sqlx::query("SELECT feature FROM team_features WHERE team_id = $1 ORDER BY feature")
+            .bind(team_id)
+            .fetch_all(&mut ***tx)
+            .await?
+            .iter()
+            .map(|r| wire::parse(&r.try_get::<String, _>("feature")?))
+            .collect::<Result<Vec<TeamFeature>, _>>()?;
+    Ok(Team {
+        id: wire::uuid(&row.try_get::<String, _>("id")?)?,
+        name: row.try_get("name")?,
+        created_on: wire_time(row.try_get("created_at")?),
+        region: wire::parse(&row.try_get::<String, _>("region")?)?,
+        enabled_features: features,
+    })
+}
+
+pub async fn update_team(
+    s: &ReferenceServer,
+    principal: &Principal,
+    input: UpdateTeamInput,
+) -> Result<Team, Failure> {
+    let org_id = input.org_id.0.to_string();
+    let team_id = input.team_id.0.to_string();
+    let scope = caller(principal, &org_id)?;
+    let features = match &input.body.enabled_features {
+        Some(f) => Some(known_features(f)?),
+        None => None,
+    };
+    let mut tx = s.store.write().await?;
+    controlled_team(&mut tx, scope, &org_id, &team_id).await?;
+    if let Some(name) = &input.body.name {
+        sqlx::query("UPDATE teams SET name = $1, name_folded = $2 WHERE id = $3")
+            .bind(name)
+            .bind(name.to_lowercase())
+            .bind(&team_id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    if let Some(features) = &features {
+        set_features(&mut tx, &team_id, features).await?;
+    }
+    let team = read_team(&mut tx, &team_id).await?;
+    tx.commit().await?;
+    Ok(team)
+}
+
+pub async fn create_team_api_key(
+    s: &ReferenceServer,
+    principal: &Principal,
+    input: CreateTeamApiKeyInput,
+) -> Result<CreatedApiKey, Failure> {
+    let org_id = input.org_id.0.to_string();
+    let team_id = input.team_id.0.to_string();
+    let scope = caller(principal, &org_id)?;
+    let key = keys::generate(SecretKind::TeamApiKey);
+    let now = to_micros(s.clock.now());
+    let mut tx = s.store.write().await?;
+    controlled_team(&mut tx, scope, &org_id, &team_id).await?;
+    let id = insert_key(&mut tx, &key, TEAM_KEY, &org_id, Some(&team_id), None, now).await?;
+    tx.commit().await?;
+    Ok(CreatedApiKey {
+        id: wire::uuid(&id)?,
+        team_id: input.team_id,
+        key,
+        created_on: wire_time(now),
+    })
+}
+
+pub async fn create_management_key(
+    s: &ReferenceServer,
+    principal: &Principal,
+    input: CreateManagementKeyInput,
+) -> Result<CreatedManagementKey, Failure> {
+    let org_id = input.org_id.0.to_string();
+    let scope = caller(principal, &org_id)?;
+    let team_ids: Vec<String> = input
+        .body
+        .team_ids
+        .iter()
+        .flatten()
+        .map(|t| t.0.to_string())
+        .collect();
+    match input.body.scope {
+        ManagementKeyScope::Org => {
+            org_level_only(scope, "create an Org Management Key")?;
+            if input.body.team_ids.is_some() {
+                return Err(Failure::invalid_body(
+                    &["team_ids"],
+                    "An org-scoped key controls every team: leave team_ids out",
+                    "value_error",
+                ));
+            }
+        }
+        ManagementKeyScope::Team if team_ids.is_empty() => {
+            return Err(Failure::invalid_body(
+                &["team_ids"],
+                "A team-scoped key needs at least one team",
+                "too_short",
+            ));
+        }
+        ManagementKeyScope::Team => {}
+    }
+    let key = keys::generate(SecretKind::ManagementKey);
+    let now = to_micros(s.clock.now());
+    let mut tx = s.store.write().await?;
+    for team_id in &team_ids {
+        controlled_team(&mut tx, scope, &org_id, team_id).await?;
+    }
+    let scope_name = wire::name(&input.body.scope);
+    let id = insert_key(
+        &mut tx,
+        &key,
+        MANAGEMENT_KEY,
+        &org_id,
+        None,
+        Some(&scope_name),
+        now,
+    )
+    .await?;
+    let mut unique = team_ids.clone();
+    unique.sort();
+    unique.dedup();
+    for team_id in &unique {
+        sqlx::query("INSERT INTO key_teams (key_id, team_id) VALUES ($1, $2)")
+            .bind(&id)
+            .bind(team_id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(CreatedManagementKey {
+        id: wire::uuid(&id)?,
+        scope: input.body.scope,
+        team_ids: unique
+            .iter()
+            .map(|t| wire::uuid(t))
+            .collect::<Result<_, _>>()?,
+        key,
+        created_on: wire_time(now),
+    })
+}

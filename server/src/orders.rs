@@ -1,0 +1,246 @@
+//! Lab orders (the reference server's own way to make one), the patient service centers near
+//! an order's patient, and the order listing.
+
+use crate::ReferenceServer;
+use crate::catalogue::from_json;
+use crate::clock::{to_micros, wire_time};
+use crate::failure::Failure;
+use crate::users::ensure_visible;
+use crate::wire;
+use health_api::models::*;
+use health_api::operations::*;
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+const EARTH_RADIUS_MILES: f64 = 3958.8;
+
+/// Great-circle distance between two points, in miles.
+pub fn haversine_miles((lat1, lng1): (f64, f64), (lat2, lng2): (f64, f64)) -> f64 {
+    let (phi1, phi2) = (lat1.to_radians(), lat2.to_radians());
+    let dphi = (lat2 - lat1).to_radians();
+    let dlambda = (lng2 - lng1).to_radians();
+    let a = (dphi / 2.0).sin().powi(2) + phi1.cos() * phi2.cos() * (dlambda / 2.0).sin().powi(2);
+    2.0 * EARTH_RADIUS_MILES * a.sqrt().asin()
+}
+
+pub async fn create(
+    s: &ReferenceServer,
+    team_id: &str,
+    body: CreateLabOrderRequest,
+) -> Result<CreateLabOrderResponse, Failure> {
+    let user_id = body.user_id.0.to_string();
+    let lab_test_id = body.lab_test_id.0.to_string();
+    let now = to_micros(s.clock.now());
+    let mut tx = s.store.write().await?;
+    ensure_visible(&mut tx, team_id, &user_id).await?;
+    let test = sqlx::query(
+        "SELECT t.lab_id, l.slug FROM lab_tests t JOIN labs l ON l.id = t.lab_id WHERE t.id = $1",
+    )
+    .bind(&lab_test_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| Failure::NotFound(format!("Lab test {lab_test_id} not found")))?;
+    let info = sqlx::query("SELECT zip_code FROM patient_infos WHERE user_id = $1")
+        .bind(&user_id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    let Some(info) = info else {
+        return Ok(CreateLabOrderResponse::BadRequest(ErrorMessage {
+            detail: format!(
+                "User {user_id} has no patient info: send PATCH /v2/user/{user_id}/info first, \
+                 so the order has an address to be drawn near"
+            ),
+        }));
+    };
+    let id = uuid::Uuid::new_v4().to_string();
+    let lab_id: i64 = test.try_get("lab_id")?;
+    sqlx::query(
+        "INSERT INTO lab_orders (id, team_id, user_id, lab_test_id, lab_id, zip_code, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(&id)
+    .bind(team_id)
+    .bind(&user_id)
+    .bind(&lab_test_id)
+    .bind(lab_id)
+    .bind(info.try_get::<String, _>("zip_code")?)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    tx.commit().await?;
+    Ok(CreateLabOrderResponse::Created(LabOrder {
+        id: wire::uuid(&id)?,
+        user_id: body.user_id,
+        lab_test_id: body.lab_test_id,
+        lab_id,
+        lab_slug: wire::parse(&test.try_get::<String, _>("slug")?)?,
+        interpretation: None,
+        created_on: wire_time(now),
+    }))
+}
+
+/// The centers of the order's lab within the radius of the patient's address, nearest first,
+/// keeping only those with every requested capability.
+pub async fn service_centers(
+    s: &ReferenceServer,
+    team_id: &str,
+    input: ListPscInfoInput,
+) -> Result<PscListing, Failure> {
+    let order_id = input.order_id.0.to_string();
+    let mut tx = s.store.read().await?;
+    let order = sqlx::query(
+        "SELECT o.lab_id, o.zip_code, l.slug FROM lab_orders o \
+         JOIN labs l ON l.id = o.lab_id \
+         JOIN users u ON u.id = o.user_id \
+         WHERE o.id = $1 AND o.team_id = $2 AND u.deleted_at IS NULL",
+    )
+    .bind(&order_id)
+    .bind(team_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| Failure::NotFound(format!("Order {order_id} not found")))?;
+    let lab_id: i64 = order.try_get("lab_id")?;
+    let zip: String = order.try_get("zip_code")?;
+    let origin = locate(&mut tx, &zip).await?.ok_or_else(|| {
+        Failure::NotFound(format!(
+            "No coordinates are known for ZIP code `{zip}` of the order's patient address"
+        ))
+    })?;
+    let rows =
+        sqlx::query("SELECT site_code, record, lat, lng FROM service_centers WHERE lab_id = $1")
+            .bind(lab_id)
+            .fetch_all(&mut **tx)
+            .await?;
+    let wanted = input.capabilities.unwrap_or_default();
+    let mut found = Vec::new();
+    for row in &rows {
+        let place = (row.try_get::<f64, _>("lat")?, row.try_get::<f64, _>("lng")?);
+        let miles = haversine_miles(origin, place);
+        if miles > input.radius as f64 {
+            continue;
+        }
+        let center = service_center(row, place, miles)?;
+        if wanted.iter().all(|c| center.capabilities.contains(c)) {
+            found.push((miles, center));
+        }
+    }
+    found.sort_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then_with(|| a.1.site_code.cmp(&b.1.site_code))
+    });
+    Ok(PscListing {
+        lab_id,
+        slug: wire::parse(&order.try_get::<String, _>("slug")?)?,
+        patient_service_centers: found.into_iter().map(|(_, c)| c).collect(),
+    })
+}
+
+/// Where a ZIP code is: its own centroid, or else that of the known ZIP code sharing the
+/// longest prefix with it (ZIP codes are numbered by region).
+async fn locate(tx: &mut crate::store::Tx, zip: &str) -> Result<Option<(f64, f64)>, sqlx::Error> {
+    let zip: String = zip.chars().take(5).collect();
+    for len in (1..=zip.len()).rev() {
+        let prefix = &zip[..len];
+        if !prefix.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let row = sqlx::query(
+            "SELECT lat, lng FROM zip_codes WHERE zip_code LIKE $1 ORDER BY zip_code LIMIT 1",
+        )
+        .bind(format!("{prefix}%"))
+        .fetch_optional(&mut ***tx)
+        .await?;
+        if let Some(row) = row {
+            return Ok(Some((row.try_get("lat")?, row.try_get("lng")?)));
+        }
+    }
+    Ok(None)
+}
+
+fn service_center(
+    row: &AnyRow,
+    (lat, lng): (f64, f64),
+    miles: f64,
+) -> Result<PatientServiceCenter, sqlx::Error> {
+    let record: serde_json::Map<String, serde_json::Value> = from_json(row, "record")?;
+    let text = |key: &str| {
+        record
+            .get(key)
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let list = |key: &str| {
+        record
+            .get(key)
+            .cloned()
+            .unwrap_or(serde_json::Value::Array(Vec::new()))
+    };
+    Ok(PatientServiceCenter {
+        metadata: PscMetadata {
+            name: text("name"),
+            state: text("state"),
+            city: text("city"),
+            zip_code: text("zip_code"),
+            first_line: text("first_line"),
+            second_line: text("second_line"),
+            phone_number: text("phone_number"),
+            fax_number: text("fax_number"),
+            hours: record.get("hours").cloned().filter(|h| !h.is_null()),
+        },
+        // Deployed clients parse the distance as an integer.
+        distance: format!("{}", miles.round() as i64),
+        capabilities: serde_json::from_value(list("capabilities"))
+            .map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
+        site_code: row.try_get("site_code")?,
+        supported_bill_types: serde_json::from_value(list("supported_bill_types"))
+            .map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
+        location: GeoLocation { lat, lng },
+    })
+}
+
+pub async fn list(
+    s: &ReferenceServer,
+    team_id: &str,
+    interpretation: Option<&Interpretation>,
+) -> Result<serde_json::Value, Failure> {
+    let rows = sqlx::query(
+        "SELECT o.id, o.user_id, o.lab_test_id, o.lab_id, o.interpretation, o.created_at, l.slug \
+         FROM lab_orders o JOIN labs l ON l.id = o.lab_id JOIN users u ON u.id = o.user_id \
+         WHERE o.team_id = $1 AND u.deleted_at IS NULL ORDER BY o.created_at, o.id",
+    )
+    .bind(team_id)
+    .fetch_all(s.store.pool())
+    .await?;
+    let wanted = interpretation.map(wire::name);
+    let mut orders = Vec::new();
+    for row in &rows {
+        let stored: Option<String> = row.try_get("interpretation")?;
+        if wanted.is_some() && stored != wanted {
+            continue;
+        }
+        orders.push(LabOrder {
+            id: wire::uuid(&row.try_get::<String, _>("id")?)?,
+            user_id: wire::uuid(&row.try_get::<String, _>("user_id")?)?,
+            lab_test_id: wire::uuid(&row.try_get::<String, _>("lab_test_id")?)?,
+            lab_id: row.try_get("lab_id")?,
+            lab_slug: wire::parse(&row.try_get::<String, _>("slug")?)?,
+            interpretation: stored.as_deref().map(wire::parse).transpose()?,
+            created_on: wire_time(row.try_get("created_at")?),
+        });
+    }
+    Ok(serde_json::json!({ "orders": orders }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::haversine_miles;
+
+    #[test]
+    fn distances_are_great_circle_miles() {
+        // New York City Hall to Los Angeles City Hall: about 2,445 miles.
+        let miles = haversine_miles((40.7128, -74.0060), (34.0537, -118.2428));
+        assert!((miles - 2445.0).abs() < 10.0, "{miles}");
+        assert_eq!(haversine_miles((1.0, 2.0), (1.0, 2.0)), 0.0);
+    }
+}

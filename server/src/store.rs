@@ -1,0 +1,215 @@
+//! Storage: one sqlx `Any` pool over SQLite (embedded, the default) or PostgreSQL (several
+//! server processes on one database). Both run the same queries: the schemas keep the same
+//! column types (UUID text, microsecond integers, JSON text), and `$n` placeholders are read
+//! alike by both drivers.
+//!
+//! Every request is one transaction. SQLite allows one writer at a time, so on SQLite the
+//! process hands the write lock out in turn (an async mutex) instead of letting writers
+//! spin in SQLite's busy handler; PostgreSQL takes writers concurrently.
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{Any, AnyPool, Executor, Transaction};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{Mutex, OwnedMutexGuard};
+
+/// Where the state lives.
+#[derive(Clone, Debug)]
+pub enum Location {
+    /// An embedded SQLite database file, created on first start.
+    Sqlite(PathBuf),
+    /// A database URL: `postgres://…` (or `sqlite://…`).
+    Url(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// How long a request waits for a connection before the service answers 503.
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long SQLite waits on a lock held by another process before giving up.
+const SQLITE_BUSY_TIMEOUT_MS: u32 = 2_000;
+
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+    /// SQLite's single writer, handed out in turn; `None` on PostgreSQL.
+    writer: Option<Arc<Mutex<()>>>,
+}
+
+/// A transaction; commit it or it rolls back when dropped.
+pub struct Tx {
+    pub inner: Transaction<'static, Any>,
+    _writer: Option<OwnedMutexGuard<()>>,
+}
+
+impl std::ops::Deref for Tx {
+    type Target = Transaction<'static, Any>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl std::ops::DerefMut for Tx {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.inner
+    }
+}
+
+impl Tx {
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        self.inner.commit().await
+    }
+}
+
+impl Store {
+    /// Connects and brings the schema up to date.
+    pub async fn open(location: &Location) -> Result<Store, String> {
+        sqlx::any::install_default_drivers();
+        let url = match location {
+            Location::Sqlite(path) => sqlite_url(path)?,
+            Location::Url(url) => url.clone(),
+        };
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Backend::Postgres
+        } else {
+            return Err(format!(
+                "unsupported database URL `{}`: use postgres://… or sqlite://…",
+                redact(&url)
+            ));
+        };
+        let options = AnyConnectOptions::from_str(&url)
+            .map_err(|e| format!("invalid database URL `{}`: {e}", redact(&url)))?;
+        let pool_options = AnyPoolOptions::new().acquire_timeout(ACQUIRE_TIMEOUT);
+        let pool = match backend {
+            Backend::Sqlite => {
+                pool_options
+                    .max_connections(8)
+                    .after_connect(|conn, _| {
+                        Box::pin(async move {
+                            conn.execute(sqlite_pragmas().as_str()).await?;
+                            Ok(())
+                        })
+                    })
+                    .connect_with(options)
+                    .await
+            }
+            Backend::Postgres => pool_options.max_connections(16).connect_with(options).await,
+        }
+        .map_err(|e| format!("cannot open the database `{}`: {e}", redact(&url)))?;
+        let store = Store {
+            pool,
+            backend,
+            writer: (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(()))),
+        };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// For a read that is one statement, and so its own transaction.
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    async fn migrate(&self) -> Result<(), String> {
+        let migrator = match self.backend {
+            Backend::Sqlite => sqlx::migrate!("./migrations/sqlite"),
+            Backend::Postgres => sqlx::migrate!("./migrations/postgres"),
+        };
+        migrator
+            .run(&self.pool)
+            .await
+            .map_err(|e| format!("cannot migrate the database: {e}"))
+    }
+
+    /// A transaction that only reads.
+    pub async fn read(&self) -> Result<Tx, sqlx::Error> {
+        Ok(Tx {
+            inner: self.pool.begin().await?,
+            _writer: None,
+        })
+    }
+
+    /// A transaction that writes: on SQLite it waits its turn for the one writer.
+    pub async fn write(&self) -> Result<Tx, sqlx::Error> {
+        let writer = match &self.writer {
+            Some(lock) => {
+                let turn = tokio::time::timeout(ACQUIRE_TIMEOUT, lock.clone().lock_owned());
+                Some(turn.await.map_err(|_| sqlx::Error::PoolTimedOut)?)
+            }
+            None => None,
+        };
+        Ok(Tx {
+            inner: self.pool.begin().await?,
+            _writer: writer,
+        })
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Write-ahead logging lets readers go on while one writer commits; NORMAL synchronisation
+/// keeps every committed transaction through a crash of the process (the WAL is written
+/// before the commit returns), which is what `kill -9` tests.
+fn sqlite_pragmas() -> String {
+    format!(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
+         PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};"
+    )
+}
+
+fn sqlite_url(path: &Path) -> Result<String, String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let path = path
+        .to_str()
+        .ok_or_else(|| format!("the database path {} is not UTF-8", path.display()))?;
+    Ok(format!("sqlite://{path}?mode=rwc"))
+}
+
+/// A URL without its password, for messages.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme_end), Some(at)) if at > scheme_end => {
+            let credentials = &url[scheme_end + 3..at];
+            match credentials.find(':') {
+                Some(colon) => format!(
+                    "{}{}:***{}",
+                    &url[..scheme_end + 3],
+                    &credentials[..colon],
+                    &url[at..]
+                ),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// Whether an error is a broken uniqueness rule (a concurrent create that lost the race).
+pub fn is_unique_violation(error: &sqlx::Error) -> bool {
+    error
+        .as_database_error()
+        .is_some_and(|e| e.is_unique_violation())
+}
+
+/// Booleans are stored as 0 or 1 on both databases.
+pub fn flag(value: bool) -> i64 {
+    i64::from(value)
+}

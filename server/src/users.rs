@@ -1,0 +1,554 @@
+//! Users: create (a repeated `client_user_id` answers the conflict naming the first user),
+//! read, resolve, settings, refresh, and deletion into a grace period that can be undone.
+
+use crate::ReferenceServer;
+use crate::clock::{Clock, to_micros, wire_time};
+use crate::failure::{Failure, issue};
+use crate::store::{Store, Tx, is_unique_violation};
+use crate::wire;
+use covenant_runtime::Tristate;
+use health_api::models::*;
+use health_api::operations::*;
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+/// The deletion grace period of the document.
+pub const GRACE_PERIOD: chrono::Duration = chrono::Duration::days(7);
+/// `source_slug` of settings made through the API.
+const API_SOURCE: &str = "manual";
+/// The fallback time zone of a user who has none set; the document requires the field.
+const DEFAULT_TIME_ZONE: &str = "UTC";
+const DEFAULT_SOURCE: &str = "default";
+
+const USER_COLUMNS: &str = "id, team_id, client_user_id, created_at, time_zone, \
+     time_zone_source, time_zone_updated_at, birth_date, birth_date_source, \
+     birth_date_updated_at, ingestion_start, ingestion_end";
+
+/// The instant before which a pending deletion has become final.
+fn grace_cutoff(clock: &dyn Clock) -> i64 {
+    to_micros(clock.now() - GRACE_PERIOD)
+}
+
+pub async fn create(
+    s: &ReferenceServer,
+    team_id: &str,
+    body: CreateUserRequest,
+) -> Result<CreateUserResponse, Failure> {
+    let mut problems = Vec::new();
+    if let Some(tz) = &body.fallback_time_zone {
+        problems.extend(unknown_time_zone(tz));
+    }
+    problems.extend(ingestion_order(
+        body.ingestion_start.as_ref(),
+        body.ingestion_end.as_ref(),
+    ));
+    if !problems.is_empty() {
+        return Err(Failure::Invalid(problems));
+    }
+    let now = to_micros(s.clock.now());
+    let user_id = uuid::Uuid::new_v4().to_string();
+    let mut tx = s.store.write().await?;
+    forget_expired(
+        &mut tx,
+        team_id,
+        &body.client_user_id,
+        grace_cutoff(&*s.clock),
+    )
+    .await?;
+    let (tz_source, tz_at) = match &body.fallback_time_zone {
+        Some(_) => (Some(API_SOURCE), Some(now)),
+        None => (None, None),
+    };
+    let (birth_source, birth_at) = match &body.fallback_birth_date {
+        Some(_) => (Some(API_SOURCE), Some(now)),
+        None => (None, None),
+    };
+    // The unique constraint decides between concurrent creates; the loser sees no row.
+    let inserted = sqlx::query(
+        "INSERT INTO users (id, team_id, client_user_id, created_at, time_zone, time_zone_source, \
+         time_zone_updated_at, birth_date, birth_date_source, birth_date_updated_at, \
+         ingestion_start, ingestion_end) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+         ON CONFLICT (team_id, client_user_id) DO NOTHING RETURNING id",
+    )
+    .bind(&user_id)
+    .bind(team_id)
+    .bind(&body.client_user_id)
+    .bind(now)
+    .bind(body.fallback_time_zone.as_deref())
+    .bind(tz_source)
+    .bind(tz_at)
+    .bind(body.fallback_birth_date.as_ref().map(wire::date_text))
+    .bind(birth_source)
+    .bind(birth_at)
+    .bind(body.ingestion_start.as_ref().map(wire::date_text))
+    .bind(body.ingestion_end.as_ref().map(wire::date_text))
+    .fetch_optional(&mut **tx)
+    .await?;
+    if inserted.is_none() {
+        let conflict = conflict_with(&mut tx, team_id, &body.client_user_id).await?;
+        return Ok(CreateUserResponse::BadRequest(conflict));
+    }
+    tx.commit().await?;
+    Ok(CreateUserResponse::Ok(CreateUserResult {
+        user_id: wire::uuid(&user_id)?,
+        client_user_id: body.client_user_id,
+    }))
+}
+
+/// A user whose grace period has ended is gone: it no longer holds its `client_user_id`.
+async fn forget_expired(
+    tx: &mut Tx,
+    team_id: &str,
+    client_user_id: &str,
+    cutoff: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "DELETE FROM users WHERE team_id = $1 AND client_user_id = $2 \
+         AND deleted_at IS NOT NULL AND deleted_at <= $3",
+    )
+    .bind(team_id)
+    .bind(client_user_id)
+    .bind(cutoff)
+    .execute(&mut ***tx)
+    .await?;
+    Ok(())
+}
+
+/// The conflict naming the user that holds a `client_user_id` (a user pending deletion
+/// holds it too, so undoing that deletion can never meet a second user).
+async fn conflict_with(
+    tx: &mut Tx,
+    team_id: &str,
+    client_user_id: &str,
+) -> Result<UserConflictError, Failure> {
+    let row =
+        sqlx::query("SELECT id, created_at FROM users WHERE team_id = $1 AND client_user_id = $2")
+            .bind(team_id)
+            .bind(client_user_id)
+            .fetch_one(&mut ***tx)
+            .await?;
+    Ok(UserConflictError {
+        detail: UserConflict {
+            error_type: "INVALID_REQUEST".to_string(),
+            error_message: format!(
+                "Client user id {client_user_id} already belongs to a user of this team"
+            ),
+            user_id: wire::uuid(&row.try_get::<String, _>("id")?)?,
+            created_on: wire_time(row.try_get("created_at")?),
+        },
+    })
+}
+
+pub async fn get(s: &ReferenceServer, team_id: &str, user_id: &str) -> Result<User, Failure> {
+    let mut tx = s.store.read().await?;
+    let row = sqlx::query(&format!(
+        "SELECT {USER_COLUMNS} FROM users WHERE id = $1 AND team_id = $2 AND deleted_at IS NULL"
+    ))
+    .bind(user_id)
+    .bind(team_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| user_not_found(user_id))?;
+    Ok(user_from_row(&mut tx, &row).await?)
+}
+
+pub async fn resolve(
+    s: &ReferenceServer,
+    team_id: &str,
+    client_user_id: &str,
+) -> Result<User, Failure> {
+    let mut tx = s.store.read().await?;
+    let row = sqlx::query(&format!(
+        "SELECT {USER_COLUMNS} FROM users \
+         WHERE team_id = $1 AND client_user_id = $2 AND deleted_at IS NULL"
+    ))
+    .bind(team_id)
+    .bind(client_user_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| Failure::NotFound(format!("No user with client user id {client_user_id}")))?;
+    Ok(user_from_row(&mut tx, &row).await?)
+}
+
+pub fn user_not_found(user_id: &str) -> Failure {
+    Failure::NotFound(format!("User {user_id} not found"))
+}
+
+/// Whether a user is visible to a team: the team's own, and not pending deletion. Another
+/// team's user is as unknown as one that never existed.
+pub async fn ensure_visible(tx: &mut Tx, team_id: &str, user_id: &str) -> Result<(), Failure> {
+    let row = sqlx::query(
+        "SELECT 1 AS visible FROM users WHERE id = $1 AND team_id = $2 AND deleted_at IS NULL",
+    )
+    .bind(user_id)
+    .bind(team_id)
+    .fetch_optional(&mut ***tx)
+    .await?;
+    match row {
+        Some(_) => Ok(()),
+        None => Err(user_not_found(user_id)),
+    }
+}
+
+async fn user_from_row(tx: &mut Tx, row: &AnyRow) -> Result<User, sqlx::Error> {
+    let user_id: String = row.try_get("id")?;
+    let created_at: i64 = row.try_get("created_at")?;
+    let time_zone: Option<String> = row.try_get("time_zone")?;
+    let fallback_time_zone = match time_zone {
+        Some(id) => FallbackTimeZone {
+            id,
+            source_slug: row
+                .try_get::<Option<String>, _>("time_zone_source")?
+                .unwrap_or_else(|| API_SOURCE.to_string()),
+            updated_at: wire_time(
+                row.try_get::<Option<i64>, _>("time_zone_updated_at")?
+                    .unwrap_or(created_at),
+            ),
+        },
+        None => FallbackTimeZone {
+            id: DEFAULT_TIME_ZONE.to_string(),
+            source_slug: DEFAULT_SOURCE.to_string(),
+            updated_at: wire_time(created_at),
+        },
+    };
+    let birth_date: Option<String> = row.try_get("birth_date")?;
+    let fallback_birth_date = match birth_date {
+        Some(value) => Some(FallbackBirthDate {
+            value: wire::date(&value)?,
+            source_slug: row
+                .try_get::<Option<String>, _>("birth_date_source")?
+                .unwrap_or_else(|| API_SOURCE.to_string()),
+            updated_at: wire_time(
+                row.try_get::<Option<i64>, _>("birth_date_updated_at")?
+                    .unwrap_or(created_at),
+            ),
+        }),
+        None => None,
+    };
+    Ok(User {
+        user_id: wire::uuid(&user_id)?,
+        team_id: wire::uuid(&row.try_get::<String, _>("team_id")?)?,
+        client_user_id: row.try_get("client_user_id")?,
+        created_on: wire_time(created_at),
+        connected_sources: connected_sources(tx, &user_id).await?,
+        fallback_time_zone,
+        fallback_birth_date,
+        ingestion_start: optional_date(row.try_get("ingestion_start")?)?,
+        ingestion_end: optional_date(row.try_get("ingestion_end")?)?,
+    })
+}
+
+fn optional_date(text: Option<String>) -> Result<Tristate<covenant_runtime::Date>, sqlx::Error> {
+    Ok(match text {
+        Some(text) => Tristate::Value(wire::date(&text)?),
+        None => Tristate::Null,
+    })
+}
+
+async fn connected_sources(
+    tx: &mut Tx,
+    user_id: &str,
+) -> Result<Vec<ConnectedSource>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT c.provider, c.created_at, p.name, p.logo FROM connections c \
+         LEFT JOIN providers p ON p.slug = c.provider \
+         WHERE c.user_id = $1 ORDER BY c.created_at, c.provider",
+    )
+    .bind(user_id)
+    .fetch_all(&mut ***tx)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            let slug: String = row.try_get("provider")?;
+            let summary = SourceSummary {
+                name: row
+                    .try_get::<Option<String>, _>("name")?
+                    .unwrap_or_else(|| slug.clone()),
+                logo: row
+                    .try_get::<Option<String>, _>("logo")?
+                    .unwrap_or_default(),
+                slug,
+            };
+            #[allow(deprecated)]
+            Ok(ConnectedSource {
+                created_on: wire_time(row.try_get("created_at")?),
+                source: summary.clone(),
+                provider: summary,
+            })
+        })
+        .collect()
+}
+
+/// Absent leaves a setting, null clears it, a value sets it.
+pub async fn update(
+    s: &ReferenceServer,
+    team_id: &str,
+    user_id: &str,
+    body: UpdateUserRequest,
+) -> Result<UpdateUserResponse, Failure> {
+    let mut problems = Vec::new();
+    if let Tristate::Value(tz) = &body.fallback_time_zone {
+        problems.extend(unknown_time_zone(tz));
+    }
+    if body.client_user_id.is_null() {
+        problems.push(issue(
+            "body",
+            &["client_user_id"],
+            "Every user has a client user id: it can be changed but not cleared",
+            "null_not_allowed",
+        ));
+    }
+    if !problems.is_empty() {
+        return Err(Failure::Invalid(problems));
+    }
+    let now = to_micros(s.clock.now());
+    let mut tx = s.store.write().await?;
+    ensure_visible(&mut tx, team_id, user_id).await?;
+    let mut assignments: Vec<(&str, Option<String>)> = Vec::new();
+    let mut instants: Vec<(&str, Option<i64>)> = Vec::new();
+    match &body.fallback_time_zone {
+        Tristate::Absent => {}
+        Tristate::Null => {
+            assignments.push(("time_zone", None));
+            assignments.push(("time_zone_source", None));
+            instants.push(("time_zone_updated_at", None));
+        }
+        Tristate::Value(tz) => {
+            assignments.push(("time_zone", Some(tz.clone())));
+            assignments.push(("time_zone_source", Some(API_SOURCE.to_string())));
+            instants.push(("time_zone_updated_at", Some(now)));
+        }
+    }
+    match &body.fallback_birth_date {
+        Tristate::Absent => {}
+        Tristate::Null => {
+            assignments.push(("birth_date", None));
+            assignments.push(("birth_date_source", None));
+            instants.push(("birth_date_updated_at", None));
+        }
+        Tristate::Value(date) => {
+            assignments.push(("birth_date", Some(wire::date_text(date))));
+            assignments.push(("birth_date_source", Some(API_SOURCE.to_string())));
+            instants.push(("birth_date_updated_at", Some(now)));
+        }
+    }
+    for (column, value) in [
+        ("ingestion_start", &body.ingestion_start),
+        ("ingestion_end", &body.ingestion_end),
+    ] {
+        match value {
+            Tristate::Absent => {}
+            Tristate::Null => assignments.push((column, None)),
+            Tristate::Value(date) => assignments.push((column, Some(wire::date_text(date)))),
+        }
+    }
+    if let Tristate::Value(client_user_id) = &body.client_user_id {
+        forget_expired(&mut tx, team_id, client_user_id, grace_cutoff(&*s.clock)).await?;
+        assignments.push(("client_user_id", Some(client_user_id.clone())));
+    }
+    if !assignments.is_empty() {
+        let mut sql = String::from("UPDATE users SET ");
+        let mut n = 0;
+        for (column, _) in &assignments {
+            n += 1;
+            sql.push_str(&format!("{column} = ${n}, "));
+        }
+        for (column, _) in &instants {
+            n += 1;
+            sql.push_str(&format!("{column} = ${n}, "));
+        }
+        sql.truncate(sql.len() - 2);
+        sql.push_str(&format!(" WHERE id = ${} AND team_id = ${}", n + 1, n + 2));
+        let mut query = sqlx::query(&sql);
+        for (_, value) in &assignments {
+            query = query.bind(value.clone());
+        }
+        for (_, value) in &instants {
+            query = query.bind(*value);
+        }
+        let updated = query.bind(user_id).bind(team_id).execute(&mut **tx).await;
+        match updated {
+            Ok(_) => {}
+            Err(e) if is_unique_violation(&e) => {
+                drop(tx);
+                let client_user_id = body.client_user_id.value().cloned().unwrap_or_default();
+                let mut tx = s.store.read().await?;
+                let conflict = conflict_with(&mut tx, team_id, &client_user_id).await?;
+                return Ok(UpdateUserResponse::BadRequest(conflict));
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let row = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"))
+        .bind(user_id)
+        .fetch_one(&mut **tx)
+        .await?;
+    let start: Option<String> = row.try_get("ingestion_start")?;
+    let end: Option<String> = row.try_get("ingestion_end")?;
+    if let (Some(start), Some(end)) = (&start, &end) {
+        if start > end {
+            return Err(Failure::Invalid(vec![issue(
+                "body",
+                &["ingestion_end"],
+                format!("ingestion_end ({end}) is before ingestion_start ({start})"),
+                "value_error",
+            )]));
+        }
+    }
+    let user = user_from_row(&mut tx, &row).await?;
+    tx.commit().await?;
+    let body = serde_json::to_value(&user).map_err(|_| Failure::Unavailable)?;
+    Ok(UpdateUserResponse::Ok(body))
+}
+
+/// The time zone is checked against the tz database itself, not only its spelling.
+fn unknown_time_zone(tz: &str) -> Option<health_api::models::ValidationIssue> {
+    match tz.parse::<chrono_tz::Tz>() {
+        Ok(_) => None,
+        Err(_) => Some(issue(
+            "body",
+            &["fallback_time_zone"],
+            format!("`{tz}` is not a time zone of the IANA tz database"),
+            "value_error",
+        )),
+    }
+}
+
+fn ingestion_order(
+    start: Option<&covenant_runtime::Date>,
+    end: Option<&covenant_runtime::Date>,
+) -> Option<health_api::models::ValidationIssue> {
+    match (start, end) {
+        (Some(start), Some(end)) if start.0 > end.0 => Some(issue(
+            "body",
+            &["ingestion_end"],
+            format!(
+                "ingestion_end ({}) is before ingestion_start ({})",
+                end.0, start.0
+            ),
+            "value_error",
+        )),
+        _ => None,
+    }
+}
+
+pub async fn delete(
+    s: &ReferenceServer,
+    team_id: &str,
+    user_id: &str,
+) -> Result<SuccessResult, Failure> {
+    let now = to_micros(s.clock.now());
+    let mut tx = s.store.write().await?;
+    let deleted = sqlx::query(
+        "UPDATE users SET deleted_at = $1 WHERE id = $2 AND team_id = $3 AND deleted_at IS NULL",
+    )
+    .bind(now)
+    .bind(user_id)
+    .bind(team_id)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    if deleted == 0 {
+        return Err(user_not_found(user_id));
+    }
+    tx.commit().await?;
+    Ok(SuccessResult { success: true })
+}
+
+/// Cancels a pending deletion within the grace period. A user that is not pending deletion
+/// needs no cancelling: the answer is success, so a retried undo is harmless.
+pub async fn undo_delete(
+    s: &ReferenceServer,
+    team_id: &str,
+    input: UndoDeleteUserInput,
+) -> Result<SuccessResult, Failure> {
+    let (column, value, what) = match (&input.user_id, &input.client_user_id) {
+        (Some(id), None) => ("id", id.0.to_string(), format!("User {}", id.0)),
+        (None, Some(client)) => (
+            "client_user_id",
+            client.clone(),
+            format!("User with client user id {client}"),
+        ),
+        // The router checks exactly-one-of before the call.
+        _ => {
+            return Err(Failure::invalid_query(
+                "user_id",
+                "Send exactly one of user_id and client_user_id",
+                "value_error",
+            ));
+        }
+    };
+    let mut tx = s.store.write().await?;
+    let row = sqlx::query(&format!(
+        "SELECT id, deleted_at FROM users WHERE team_id = $1 AND {column} = $2"
+    ))
+    .bind(team_id)
+    .bind(&value)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let Some(row) = row else {
+        return Err(Failure::NotFound(format!("{what} not found")));
+    };
+    let deleted_at: Option<i64> = row.try_get("deleted_at")?;
+    match deleted_at {
+        None => Ok(SuccessResult { success: true }),
+        Some(at) if at <= grace_cutoff(&*s.clock) => Err(Failure::NotFound(format!(
+            "{what} not found: its deletion grace period has ended"
+        ))),
+        Some(_) => {
+            sqlx::query("UPDATE users SET deleted_at = NULL WHERE id = $1")
+                .bind(row.try_get::<String, _>("id")?)
+                .execute(&mut **tx)
+                .await?;
+            tx.commit().await?;
+            Ok(SuccessResult { success: true })
+        }
+    }
+}
+
+/// Refresh reports each resource of each connected source as refreshed: the reference
+/// server has no provider to wait for.
+pub async fn refresh(
+    s: &ReferenceServer,
+    team_id: &str,
+    user_id: &str,
+) -> Result<RefreshResult, Failure> {
+    let mut tx = s.store.read().await?;
+    ensure_visible(&mut tx, team_id, user_id).await?;
+    let rows = sqlx::query(
+        "SELECT c.provider, p.supported_resources FROM connections c \
+         LEFT JOIN providers p ON p.slug = c.provider WHERE c.user_id = $1 ORDER BY c.provider",
+    )
+    .bind(user_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut refreshed = Vec::new();
+    for row in &rows {
+        let provider: String = row.try_get("provider")?;
+        let resources: Vec<String> =
+            match row.try_get::<Option<String>, _>("supported_resources")? {
+                Some(text) => serde_json::from_str(&text).unwrap_or_default(),
+                None => Vec::new(),
+            };
+        refreshed.extend(resources.iter().map(|r| format!("{provider}/{r}")));
+    }
+    Ok(RefreshResult {
+        success: true,
+        user_id: wire::uuid(user_id)?,
+        refreshed_sources: refreshed,
+        in_progress_sources: Vec::new(),
+        failed_sources: Vec::new(),
+    })
+}
+
+/// Users past their grace period are removed for good, with everything that hangs off them.
+pub async fn purge_expired(store: &Store, clock: &dyn Clock) -> Result<u64, sqlx::Error> {
+    let mut tx = store.write().await?;
+    let purged = sqlx::query("DELETE FROM users WHERE deleted_at IS NOT NULL AND deleted_at <= $1")
+        .bind(grace_cutoff(clock))
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+    tx.commit().await?;
+    Ok(purged)
+}
