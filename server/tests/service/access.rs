@@ -1,0 +1,226 @@
+//! Who may call what (the document's auth rules), team isolation, malformed requests, and a
+//! database that is down.
+
+use crate::harness::Harness;
+use crate::on_both_backends;
+use crate::users::create;
+use health_api::models::*;
+use health_api::operations::*;
+use sqlx::Row;
+
+on_both_backends!(
+    keys_are_accepted_only_where_the_document_says,
+    a_team_sees_only_its_own_users,
+    keys_are_stored_hashed,
+    a_malformed_request_names_every_problem,
+    a_database_that_is_down_answers_503_with_retry_after,
+);
+
+async fn keys_are_accepted_only_where_the_document_says(h: Harness) {
+    let user = || GetUserInput {
+        user_id: covenant_runtime::Uuid(uuid::Uuid::new_v4()),
+    };
+    let http = h.http();
+    // No key, an unknown key: 401.
+    let none = http
+        .get(format!("{}/v2/providers", h.base_url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(none.status(), 401);
+    let body: serde_json::Value = none.json().await.unwrap();
+    assert!(
+        body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("x-service-api-key")
+    );
+    let wrong = h.client(&[(AuthScheme::TeamApiKey, "sk_team_not-a-key")]);
+    assert!(matches!(
+        wrong.get_user(user()).await.unwrap(),
+        GetUserResponse::Unauthorized(_)
+    ));
+    // A management key is not a team API key (rule 6): 403.
+    let mgmt_on_main = h.client(&[(AuthScheme::TeamApiKey, &h.keys.management_key)]);
+    assert!(matches!(
+        mgmt_on_main.get_user(user()).await.unwrap(),
+        GetUserResponse::Forbidden(_)
+    ));
+    // A team API key is rejected on the management API (rule 3), in either header.
+    let team_on_mgmt = h.client(&[(AuthScheme::ManagementKey, &h.keys.team_api_key)]);
+    let input = ListTeamsInput {
+        org_id: h.org_id(),
+        region: None,
+        search_query: None,
+        next_cursor: None,
+    };
+    assert!(matches!(
+        team_on_mgmt.list_teams(input.clone()).await.unwrap(),
+        ListTeamsResponse::Forbidden(_)
+    ));
+    let with_team_header = http
+        .get(format!("{}/v1/org/{}/team", h.base_url, h.keys.org_id))
+        .header("x-service-api-key", &h.keys.team_api_key)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(with_team_header.status(), 401);
+    // The management API needs the highest plan (rule 7), read from the database.
+    health_server::admin::set_plan(h.server.store(), &h.keys.org_id, "standard")
+        .await
+        .unwrap();
+    assert!(matches!(
+        h.management().list_teams(input.clone()).await.unwrap(),
+        ListTeamsResponse::Forbidden(_)
+    ));
+    health_server::admin::set_plan(h.server.store(), &h.keys.org_id, "highest")
+        .await
+        .unwrap();
+    assert!(matches!(
+        h.management().list_teams(input).await.unwrap(),
+        ListTeamsResponse::Ok(_)
+    ));
+}
+
+async fn a_team_sees_only_its_own_users(h: Harness) {
+    let mine = create(&h, "mine").await;
+    let created = h
+        .management()
+        .create_team(CreateTeamInput {
+            org_id: h.org_id(),
+            body: CreateTeamRequest {
+                name: "Neighbours".into(),
+                region: Region::Us,
+                enabled_features: None,
+            },
+        })
+        .await
+        .unwrap();
+    let CreateTeamResponse::Created(team) = created else {
+        panic!("team")
+    };
+    let CreateTeamApiKeyResponse::Created(key) = h
+        .management()
+        .create_team_api_key(CreateTeamApiKeyInput {
+            org_id: h.org_id(),
+            team_id: team.id,
+        })
+        .await
+        .unwrap()
+    else {
+        panic!("key");
+    };
+    let neighbour = h.client(&[(AuthScheme::TeamApiKey, &key.key)]);
+    // Another team's user is unknown (404), not forbidden.
+    assert!(matches!(
+        neighbour
+            .get_user(GetUserInput { user_id: mine })
+            .await
+            .unwrap(),
+        GetUserResponse::NotFound(_)
+    ));
+    assert!(matches!(
+        neighbour
+            .resolve_user(ResolveUserInput {
+                client_user_id: "mine".into()
+            })
+            .await
+            .unwrap(),
+        ResolveUserResponse::NotFound(_)
+    ));
+    assert!(matches!(
+        neighbour
+            .delete_user(DeleteUserInput { user_id: mine })
+            .await
+            .unwrap(),
+        DeleteUserResponse::NotFound(_)
+    ));
+    // The same client_user_id is free in another team.
+    let input = CreateUserInput {
+        body: CreateUserRequest {
+            client_user_id: "mine".into(),
+            fallback_time_zone: None,
+            fallback_birth_date: None,
+            ingestion_start: None,
+            ingestion_end: None,
+        },
+    };
+    let CreateUserResponse::Ok(theirs) = neighbour.create_user(input).await.unwrap() else {
+        panic!("create")
+    };
+    assert_ne!(theirs.user_id, mine);
+    assert!(matches!(
+        h.team()
+            .get_user(GetUserInput { user_id: mine })
+            .await
+            .unwrap(),
+        GetUserResponse::Ok(_)
+    ));
+}
+
+async fn keys_are_stored_hashed(h: Harness) {
+    let rows = sqlx::query("SELECT key_hash FROM keys")
+        .fetch_all(h.server.store().pool())
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        let stored: String = row.try_get("key_hash").unwrap();
+        assert_eq!(stored.len(), 64);
+        assert!(!h.keys.team_api_key.contains(&stored) && !stored.contains(&h.keys.team_api_key));
+        assert!(!stored.contains(&h.keys.management_key));
+    }
+}
+
+async fn a_malformed_request_names_every_problem(h: Harness) {
+    let response = h
+        .http()
+        .post(format!("{}/v2/link/token", h.base_url))
+        .header("x-service-api-key", &h.keys.team_api_key)
+        .header("content-type", "application/json")
+        .body(r#"{"user_id": "not-a-uuid", "filter_on_providers": [], "on_error": "shout"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 422);
+    let body: serde_json::Value = response.json().await.unwrap();
+    let fields: Vec<String> = body["detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["loc"][1].to_string())
+        .collect();
+    for field in ["user_id", "filter_on_providers", "on_error"] {
+        assert!(
+            fields.iter().any(|f| f.contains(field)),
+            "{field} named in {body}"
+        );
+    }
+    // Nothing half-written: the refused request created no token and no user.
+    let count = sqlx::query("SELECT COUNT(*) AS n FROM link_tokens")
+        .fetch_one(h.server.store().pool())
+        .await
+        .unwrap();
+    assert_eq!(count.try_get::<i64, _>("n").unwrap(), 0);
+}
+
+async fn a_database_that_is_down_answers_503_with_retry_after(h: Harness) {
+    let user_id = create(&h, "before-the-outage").await;
+    h.server.store().close().await;
+    let started = std::time::Instant::now();
+    let response = h
+        .http()
+        .get(format!("{}/v2/user/{}", h.base_url, user_id.0))
+        .header("x-service-api-key", &h.keys.team_api_key)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 503);
+    assert_eq!(response.headers()["retry-after"], "1");
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert!(body["detail"].is_string());
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "no hang"
+    );
+}

@@ -1,0 +1,167 @@
+//! A reference server on a real socket and a real database for each test: a fresh SQLite
+//! file, or a fresh database on the PostgreSQL server named by `COVENANT_TEST_POSTGRES_URL`.
+//! Tests drive it through the generated client, with the server's clock in their hands.
+
+use chrono::{TimeZone, Utc};
+use health_api::client::{Client, Config};
+use health_api::operations::AuthScheme;
+use health_server::bootstrap::{Bootstrap, Outcome};
+use health_server::clock::ManualClock;
+use health_server::store::Location;
+use health_server::{ReferenceServer, Settings};
+use sqlx::Connection;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// The PostgreSQL server the suite also runs on. In CI (`CI` set) it must be given.
+pub const POSTGRES_URL_VAR: &str = "COVENANT_TEST_POSTGRES_URL";
+
+pub struct Harness {
+    pub base_url: String,
+    pub keys: Bootstrap,
+    pub clock: Arc<ManualClock>,
+    pub server: Arc<ReferenceServer>,
+    dir: PathBuf,
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn scratch_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "health-server-test-{}",
+        uuid::Uuid::new_v4().simple()
+    ));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// A fresh, empty PostgreSQL database; `None` when no server is configured outside CI.
+pub async fn fresh_postgres_database() -> Option<String> {
+    let admin = match std::env::var(POSTGRES_URL_VAR) {
+        Ok(url) => url,
+        Err(_) if std::env::var_os("CI").is_some() => {
+            panic!("{POSTGRES_URL_VAR} must name a PostgreSQL server in CI")
+        }
+        Err(_) => {
+            eprintln!("skipped on PostgreSQL: set {POSTGRES_URL_VAR} to run it there too");
+            return None;
+        }
+    };
+    sqlx::any::install_default_drivers();
+    let name = format!("health_test_{}", uuid::Uuid::new_v4().simple());
+    let mut conn = sqlx::AnyConnection::connect(&admin)
+        .await
+        .expect("connect to the test PostgreSQL server");
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut conn)
+        .await
+        .expect("create a test database");
+    let base = admin
+        .rsplit_once('/')
+        .map_or(admin.as_str(), |(base, _)| base);
+    Some(format!("{base}/{name}"))
+}
+
+impl Harness {
+    /// `None` when the backend is not available here (PostgreSQL outside CI).
+    pub async fn start(backend: Backend) -> Option<Harness> {
+        let dir = scratch_dir();
+        let database = match backend {
+            Backend::Sqlite => Location::Sqlite(dir.join("health.db")),
+            Backend::Postgres => Location::Url(fresh_postgres_database().await?),
+        };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let base_url = format!("http://{}", listener.local_addr().expect("address"));
+        let clock = Arc::new(ManualClock::new(
+            Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap(),
+        ));
+        let mut settings = Settings::new(database, &base_url);
+        settings.clock = clock.clone();
+        settings.bulk_wait = Duration::from_secs(5);
+        let server = ReferenceServer::open(settings)
+            .await
+            .expect("open the server");
+        let keys = match server.bootstrap(None).await.expect("bootstrap") {
+            Outcome::Created(keys) => keys,
+            Outcome::Existing { .. } => panic!("a fresh database was set up already"),
+        };
+        let router = health_server::router(server.clone());
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        Some(Harness {
+            base_url,
+            keys,
+            clock,
+            server,
+            dir,
+        })
+    }
+
+    pub fn client(&self, credentials: &[(AuthScheme, &str)]) -> Client {
+        let mut config =
+            Config::new(&self.base_url).with_retry(covenant_runtime::client::RetryPolicy::never());
+        for (scheme, key) in credentials {
+            config = config.with_credential(*scheme, *key);
+        }
+        Client::new(config).expect("client")
+    }
+
+    /// The bootstrap team's client.
+    pub fn team(&self) -> Client {
+        self.client(&[(AuthScheme::TeamApiKey, &self.keys.team_api_key)])
+    }
+
+    /// The org management key's client.
+    pub fn management(&self) -> Client {
+        self.client(&[(AuthScheme::ManagementKey, &self.keys.management_key)])
+    }
+
+    pub fn org_id(&self) -> covenant_runtime::Uuid {
+        covenant_runtime::Uuid(self.keys.org_id.parse().unwrap())
+    }
+
+    pub fn http(&self) -> reqwest::Client {
+        reqwest::Client::new()
+    }
+}
+
+/// Each test runs on both databases: `on_both_backends!(name, …)` makes `sqlite::name` and
+/// `postgres::name` from `async fn name(h: Harness)`.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($test:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    let h = $crate::harness::Harness::start($crate::harness::Backend::Sqlite)
+                        .await
+                        .expect("SQLite is always available");
+                    super::$test(h).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    if let Some(h) = $crate::harness::Harness::start($crate::harness::Backend::Postgres).await {
+                        super::$test(h).await;
+                    }
+                }
+            )*
+        }
+    };
+}

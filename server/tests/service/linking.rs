@@ -1,0 +1,286 @@
+//! Link tokens, OAuth provider detail, and bulk operations behind their team features.
+
+// The link token request carries the deprecated `filter_on_providers`; it is left out here.
+#![allow(deprecated)]
+
+use crate::harness::Harness;
+use crate::on_both_backends;
+use crate::users::create;
+use covenant_runtime::{Tristate, Uuid};
+use health_api::models::*;
+use health_api::operations::*;
+
+on_both_backends!(
+    a_link_token_is_good_once_for_ten_minutes,
+    bulk_imports_connect_the_teams_users_and_are_listed,
+    bulk_operations_are_closed_until_enabled_for_the_team,
+);
+
+async fn link_token(h: &Harness, user_id: Uuid, provider: Option<LinkProvider>) -> LinkTokenResult {
+    let body = CreateLinkTokenRequest {
+        user_id,
+        provider: provider.map_or(Tristate::Absent, Tristate::Value),
+        redirect_url: Tristate::Absent,
+        filter_on_providers: Tristate::Absent,
+        on_error: Tristate::Absent,
+        on_close: Tristate::Absent,
+    };
+    match h
+        .team()
+        .create_link_token(CreateLinkTokenInput { body })
+        .await
+        .unwrap()
+    {
+        CreateLinkTokenResponse::Ok(token) => token,
+        other => panic!("link token: {other:?}"),
+    }
+}
+
+async fn a_link_token_is_good_once_for_ten_minutes(h: Harness) {
+    let user_id = create(&h, "linker").await;
+    let token = link_token(&h, user_id, Some(LinkProvider::Oura)).await;
+    assert!(
+        token
+            .link_web_url
+            .starts_with(&format!("{}/link?token=", h.base_url))
+    );
+    // The widget's page is served here and names the provider.
+    let page = h.http().get(&token.link_web_url).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains("oura"));
+
+    let with_token = h.client(&[
+        (AuthScheme::TeamApiKey, &h.keys.team_api_key),
+        (AuthScheme::LinkToken, &token.link_token),
+    ]);
+    let input = || GetOauthProviderInput {
+        oauth_provider: BulkProvider::Oura,
+    };
+    let GetOauthProviderResponse::Ok(detail) =
+        with_token.get_oauth_provider(input()).await.unwrap()
+    else {
+        panic!("provider detail with a fresh link token");
+    };
+    assert_eq!(detail.slug, "oura");
+    assert!(detail.logo.starts_with("https://"));
+    // Single use.
+    assert!(matches!(
+        with_token.get_oauth_provider(input()).await.unwrap(),
+        GetOauthProviderResponse::Unauthorized(_)
+    ));
+    // Without the optional header the team key alone is enough.
+    assert!(matches!(
+        h.team().get_oauth_provider(input()).await.unwrap(),
+        GetOauthProviderResponse::Ok(_)
+    ));
+
+    // Ten minutes.
+    let late = link_token(&h, user_id, None).await;
+    h.clock
+        .advance(chrono::Duration::minutes(10) + chrono::Duration::seconds(1));
+    let with_late = h.client(&[
+        (AuthScheme::TeamApiKey, &h.keys.team_api_key),
+        (AuthScheme::LinkToken, &late.link_token),
+    ]);
+    assert!(matches!(
+        with_late.get_oauth_provider(input()).await.unwrap(),
+        GetOauthProviderResponse::Unauthorized(_)
+    ));
+    // Only for the team's own users.
+    let stranger = Uuid(uuid::Uuid::new_v4());
+    let body = CreateLinkTokenRequest {
+        user_id: stranger,
+        provider: Tristate::Absent,
+        redirect_url: Tristate::Absent,
+        filter_on_providers: Tristate::Absent,
+        on_error: Tristate::Absent,
+        on_close: Tristate::Absent,
+    };
+    assert!(matches!(
+        h.team()
+            .create_link_token(CreateLinkTokenInput { body })
+            .await
+            .unwrap(),
+        CreateLinkTokenResponse::NotFound(_)
+    ));
+}
+
+fn recipe(user_id: Uuid) -> ConnectionRecipe {
+    ConnectionRecipe {
+        user_id,
+        access_token: "access".into(),
+        refresh_token: "refresh".into(),
+        provider_id: "provider-user-1".into(),
+        expires_at: 2147483647,
+        oauth_scopes: Tristate::Absent,
+    }
+}
+
+async fn bulk_imports_connect_the_teams_users_and_are_listed(h: Harness) {
+    let known = create(&h, "bulk-known").await;
+    let unknown = Uuid(uuid::Uuid::new_v4());
+    let team = h.team();
+    let body = BulkImportRequest {
+        provider: BulkProvider::Fitbit,
+        connections: vec![recipe(known), recipe(unknown)],
+        wait_for_completion: true,
+    };
+    let BulkImportResponse::Ok(result) = team
+        .bulk_import(BulkImportInput {
+            team_id: None,
+            body,
+        })
+        .await
+        .unwrap()
+    else {
+        panic!("a small import finishes within the wait: 200");
+    };
+    assert_eq!(result.user_ids_imported, vec![known]);
+    assert_eq!(result.user_ids_failed, vec![unknown]);
+    let GetUserResponse::Ok(user) = team
+        .get_user(GetUserInput { user_id: known })
+        .await
+        .unwrap()
+    else {
+        panic!("get");
+    };
+    assert_eq!(user.connected_sources.len(), 1);
+    assert_eq!(user.connected_sources[0].provider.slug, "fitbit");
+    let RefreshUserResponse::Ok(refreshed) = team
+        .refresh_user(RefreshUserInput {
+            user_id: known,
+            timeout: 7.5,
+        })
+        .await
+        .unwrap()
+    else {
+        panic!("refresh");
+    };
+    assert!(
+        refreshed
+            .refreshed_sources
+            .iter()
+            .all(|s| s.starts_with("fitbit/"))
+    );
+    assert!(!refreshed.refreshed_sources.is_empty());
+
+    // Queued without waiting: 202 at once, and listed.
+    let body = BulkTriggerHistoricalPullRequest {
+        user_ids: vec![known],
+        provider: BulkProvider::Fitbit,
+        wait_for_completion: false,
+    };
+    let response = team
+        .bulk_trigger_historical_pull(BulkTriggerHistoricalPullInput {
+            team_id: Some("infer_from_context".into()),
+            body,
+        })
+        .await
+        .unwrap();
+    assert!(
+        matches!(response, BulkTriggerHistoricalPullResponse::Accepted(_)),
+        "{response:?}"
+    );
+    let ListBulkOpsResponse::Ok(first_page) = team
+        .list_bulk_ops(ListBulkOpsInput {
+            team_id: None,
+            next_cursor: None,
+            page_size: Some(1),
+        })
+        .await
+        .unwrap()
+    else {
+        panic!("list bulk ops");
+    };
+    assert_eq!(first_page.data.len(), 1);
+    assert_eq!(
+        first_page.data[0].r#type,
+        BulkOpType::LinkBulkHistoricalTrigger
+    );
+    let cursor = first_page.next_cursor.expect("a second page");
+    let ListBulkOpsResponse::Ok(second_page) = team
+        .list_bulk_ops(ListBulkOpsInput {
+            team_id: None,
+            next_cursor: Some(cursor),
+            page_size: Some(1),
+        })
+        .await
+        .unwrap()
+    else {
+        panic!("second page");
+    };
+    assert_eq!(second_page.data[0].r#type, BulkOpType::LinkBulkImport);
+    assert_eq!(second_page.data[0].status, BulkOpStatus::Success);
+    assert_eq!(second_page.data[0].processed, 2);
+    assert!(second_page.next_cursor.is_none());
+}
+
+async fn bulk_operations_are_closed_until_enabled_for_the_team(h: Harness) {
+    let management = h.management();
+    let created = management
+        .create_team(CreateTeamInput {
+            org_id: h.org_id(),
+            body: CreateTeamRequest {
+                name: "Closed beta".into(),
+                region: Region::Eu,
+                enabled_features: None,
+            },
+        })
+        .await
+        .unwrap();
+    let CreateTeamResponse::Created(team) = created else {
+        panic!("create team: {created:?}")
+    };
+    assert!(team.enabled_features.is_empty());
+    let CreateTeamApiKeyResponse::Created(key) = management
+        .create_team_api_key(CreateTeamApiKeyInput {
+            org_id: h.org_id(),
+            team_id: team.id,
+        })
+        .await
+        .unwrap()
+    else {
+        panic!("create key");
+    };
+    let other = h.client(&[(AuthScheme::TeamApiKey, &key.key)]);
+    let import = || BulkImportInput {
+        team_id: None,
+        body: BulkImportRequest {
+            provider: BulkProvider::Oura,
+            connections: vec![],
+            wait_for_completion: false,
+        },
+    };
+    let BulkImportResponse::Forbidden(refusal) = other.bulk_import(import()).await.unwrap() else {
+        panic!("closed until enabled");
+    };
+    assert!(refusal.detail.contains("bulk_import"));
+    management
+        .update_team(UpdateTeamInput {
+            org_id: h.org_id(),
+            team_id: team.id,
+            body: UpdateTeamRequest {
+                name: None,
+                enabled_features: Some(vec![TeamFeature::BulkImport]),
+            },
+        })
+        .await
+        .unwrap();
+    assert!(matches!(
+        other.bulk_import(import()).await.unwrap(),
+        BulkImportResponse::Accepted(_)
+    ));
+    // The other feature stays closed.
+    let pull = BulkTriggerHistoricalPullInput {
+        team_id: None,
+        body: BulkTriggerHistoricalPullRequest {
+            user_ids: vec![],
+            provider: BulkProvider::Oura,
+            wait_for_completion: false,
+        },
+    };
+    assert!(matches!(
+        other.bulk_trigger_historical_pull(pull).await.unwrap(),
+        BulkTriggerHistoricalPullResponse::Forbidden(_)
+    ));
+}

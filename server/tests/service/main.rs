@@ -1,0 +1,11 @@
+//! The reference server's behaviour, through the generated client over real HTTP, on SQLite
+//! and on PostgreSQL alike.
+
+mod harness;
+
+mod access;
+mod catalogue;
+mod linking;
+mod management;
+mod patients;
+mod users;
