@@ -1,0 +1,138 @@
+//! Running `covenant serve` as a real process and talking HTTP/1.1 to it over a socket.
+
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct Served {
+    pub child: Child,
+    pub base_url: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("covenant-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Starts `covenant serve` with these arguments on a free port and waits until it answers.
+pub fn serve(data_dir: &Path, extra: &[&str]) -> Served {
+    let port = free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_covenant"))
+        .args([
+            "serve",
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--data-dir",
+        ])
+        .arg(data_dir)
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start covenant serve");
+    let base_url = format!("http://127.0.0.1:{port}");
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "serve did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The socket is bound before the database is ready; the first answer means ready.
+    let (status, _) = call(&base_url, "GET", "/v2/providers", "", None);
+    assert_eq!(status, 401, "serve answers");
+    Served { child, base_url }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+pub fn credentials(dir: &Path) -> serde_json::Value {
+    let bytes = std::fs::read(dir.join("credentials.json")).expect("credentials.json");
+    serde_json::from_slice(&bytes).expect("credentials.json is JSON")
+}
+
+/// One request; the status and the body as JSON (null when empty or not JSON).
+pub fn call(
+    base_url: &str,
+    method: &str,
+    path: &str,
+    key: &str,
+    body: Option<&str>,
+) -> (u16, serde_json::Value) {
+    let host = base_url.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(host).expect("connect");
+    let body = body.unwrap_or("");
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nx-service-api-key: {key}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (
+        status,
+        serde_json::from_str(body).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+pub fn create_user(base_url: &str, key: &str, client_user_id: &str) -> (u16, serde_json::Value) {
+    let body = format!(r#"{{"client_user_id": "{client_user_id}"}}"#);
+    call(base_url, "POST", "/v2/user", key, Some(&body))
+}
+
+/// A fresh database on the PostgreSQL server of `COVENANT_TEST_POSTGRES_URL`; `None` outside
+/// CI when none is configured.
+pub fn fresh_postgres_database() -> Option<String> {
+    let admin = match std::env::var("COVENANT_TEST_POSTGRES_URL") {
+        Ok(url) => url,
+        Err(_) if std::env::var_os("CI").is_some() => {
+            panic!("COVENANT_TEST_POSTGRES_URL must name a PostgreSQL server in CI")
+        }
+        Err(_) => {
+            eprintln!("skipped: set COVENANT_TEST_POSTGRES_URL to run it");
+            return None;
+        }
+    };
+    let name = format!(
+        "covenant_cli_{}_{}",
+        std::process::id(),
+        Instant::now().elapsed().as_nanos()
+    );
+    let status = Command::new("psql")
+        .args([&admin, "-qc", &format!("CREATE DATABASE {name}")])
+        .status()
+        .expect("psql");
+    assert!(status.success(), "create a test database");
+    let base = admin
+        .rsplit_once('/')
+        .map_or(admin.as_str(), |(base, _)| base);
+    Some(format!("{base}/{name}"))
+}

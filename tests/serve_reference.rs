@@ -1,0 +1,188 @@
+//! `covenant serve` as users run it: a real process, its embedded database file, its keys,
+//! a crash, and two processes on one PostgreSQL database.
+
+mod common;
+
+use common::*;
+use std::process::Command;
+
+#[test]
+fn serve_sets_up_once_and_later_starts_reuse_the_keys() {
+    let dir = scratch_dir("serve-restart");
+    let first = serve(&dir, &[]);
+    let creds = credentials(&dir);
+    let mut keys: Vec<&str> = creds
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "base_url",
+            "management_key",
+            "management_url",
+            "org_id",
+            "team_api_key",
+            "team_id"
+        ]
+    );
+    assert_eq!(creds["base_url"], first.base_url.as_str());
+    let key = creds["team_api_key"].as_str().unwrap().to_string();
+    assert_eq!(create_user(&first.base_url, &key, "kept").0, 200);
+    assert!(
+        dir.join("health.db").exists(),
+        "the embedded database lives in the data folder"
+    );
+
+    // A graceful stop, then a second start on the same folder.
+    let pid = first.child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let mut first = first;
+    let status = first.child.wait().unwrap();
+    assert!(status.success(), "SIGTERM stops cleanly: {status}");
+
+    let second = serve(&dir, &[]);
+    let again = credentials(&dir);
+    assert_eq!(again["team_api_key"], creds["team_api_key"]);
+    assert_eq!(again["management_key"], creds["management_key"]);
+    assert_eq!(again["org_id"], creds["org_id"]);
+    let (status, user) = call(&second.base_url, "GET", "/v2/user/resolve/kept", &key, None);
+    assert_eq!(status, 200, "{user}");
+}
+
+#[test]
+fn kill_9_loses_no_acknowledged_write() {
+    let dir = scratch_dir("serve-kill9");
+    let mut served = serve(&dir, &[]);
+    let key = credentials(&dir)["team_api_key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let base_url = served.base_url.clone();
+    // A writer keeps creating users; every 200 it receives is a promise.
+    let writer = {
+        let key = key.clone();
+        std::thread::spawn(move || {
+            let mut acknowledged = Vec::new();
+            for i in 0.. {
+                let id = format!("durable-{i}");
+                let stream_ok = std::panic::catch_unwind(|| create_user(&base_url, &key, &id));
+                match stream_ok {
+                    Ok((200, _)) => acknowledged.push(id),
+                    _ => break,
+                }
+            }
+            acknowledged
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    served.child.kill().expect("kill -9");
+    served.child.wait().unwrap();
+    let acknowledged = writer.join().unwrap();
+    assert!(
+        acknowledged.len() > 20,
+        "the writer got going: {}",
+        acknowledged.len()
+    );
+
+    let restarted = serve(&dir, &[]);
+    for id in &acknowledged {
+        let (status, _) = call(
+            &restarted.base_url,
+            "GET",
+            &format!("/v2/user/resolve/{id}"),
+            &key,
+            None,
+        );
+        assert_eq!(status, 200, "acknowledged user {id} survived the crash");
+    }
+}
+
+#[test]
+fn two_processes_on_one_postgres_database_are_one_service() {
+    let Some(url) = fresh_postgres_database() else {
+        return;
+    };
+    let dir_a = scratch_dir("pg-a");
+    let dir_b = scratch_dir("pg-b");
+    let a = serve(&dir_a, &["--database-url", &url]);
+    let b = serve(&dir_b, &["--database-url", &url]);
+    let key = credentials(&dir_a)["team_api_key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        !dir_b.join("credentials.json").exists(),
+        "the second process shows no keys it never made"
+    );
+
+    let (status, created) = create_user(&a.base_url, &key, "shared");
+    assert_eq!(status, 200);
+    let user_id = created["user_id"].as_str().unwrap().to_string();
+    let (status, resolved) = call(&b.base_url, "GET", "/v2/user/resolve/shared", &key, None);
+    assert_eq!(
+        (status, resolved["user_id"].as_str()),
+        (200, Some(user_id.as_str()))
+    );
+    assert_eq!(
+        call(
+            &b.base_url,
+            "DELETE",
+            &format!("/v2/user/{user_id}"),
+            &key,
+            None
+        )
+        .0,
+        200
+    );
+    assert_eq!(
+        call(
+            &a.base_url,
+            "GET",
+            &format!("/v2/user/{user_id}"),
+            &key,
+            None
+        )
+        .0,
+        404
+    );
+    let undo = format!("/v2/user/undo_delete?user_id={user_id}");
+    assert_eq!(call(&a.base_url, "POST", &undo, &key, None).0, 200);
+    assert_eq!(
+        call(&b.base_url, "GET", "/v2/user/resolve/shared", &key, None).0,
+        200
+    );
+
+    // Concurrent creates of one client_user_id across both processes: one user.
+    let racers: Vec<_> = (0..16)
+        .map(|i| {
+            let base = if i % 2 == 0 {
+                a.base_url.clone()
+            } else {
+                b.base_url.clone()
+            };
+            let key = key.clone();
+            std::thread::spawn(move || create_user(&base, &key, "raced"))
+        })
+        .collect();
+    let outcomes: Vec<(u16, serde_json::Value)> =
+        racers.into_iter().map(|t| t.join().unwrap()).collect();
+    let winners: Vec<_> = outcomes.iter().filter(|(s, _)| *s == 200).collect();
+    assert_eq!(winners.len(), 1, "{outcomes:?}");
+    let winner = winners[0].1["user_id"].as_str().unwrap();
+    for (status, body) in &outcomes {
+        if *status != 200 {
+            assert_eq!(*status, 400);
+            assert_eq!(body["detail"]["user_id"].as_str(), Some(winner));
+        }
+    }
+}
