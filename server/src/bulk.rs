@@ -5,7 +5,7 @@
 
 use crate::ReferenceServer;
 use crate::clock::{to_micros, wire_time};
-use crate::failure::{Failure, issue};
+use crate::failure::Failure;
 use crate::store::Tx;
 use crate::wire;
 use health_api::models::*;
@@ -41,21 +41,6 @@ pub async fn import(
     body: BulkImportRequest,
 ) -> Result<BulkImportResponse, Failure> {
     let provider = wire::name(&body.provider);
-    let mut problems = Vec::new();
-    for (i, c) in body.connections.iter().enumerate() {
-        if c.provider_id.trim().is_empty() {
-            let index = i.to_string();
-            problems.push(issue(
-                "body",
-                &["connections", &index, "provider_id"],
-                "provider_id is empty",
-                "string_too_short",
-            ));
-        }
-    }
-    if !problems.is_empty() {
-        return Err(Failure::Invalid(problems));
-    }
     let user_ids = body
         .connections
         .iter()
@@ -289,15 +274,13 @@ pub async fn list(
     team_id: &str,
     input: ListBulkOpsInput,
 ) -> Result<ListBulkOpsResult, Failure> {
-    let size = input.page_size.unwrap_or(DEFAULT_PAGE_SIZE);
-    if !(1..=MAX_PAGE_SIZE).contains(&size) {
-        return Err(Failure::invalid_query(
-            "page_size",
-            format!("page_size must be between 1 and {MAX_PAGE_SIZE}"),
-            "value_error",
-        ));
-    }
-    let before = match &input.next_cursor {
+    // The deployed client's `page_size` has no stated bounds: sizes out of range are brought
+    // into range rather than refused.
+    let size = input
+        .page_size
+        .unwrap_or(DEFAULT_PAGE_SIZE)
+        .clamp(1, MAX_PAGE_SIZE);
+    let before = match input.next_cursor.as_deref().filter(|c| !c.is_empty()) {
         Some(cursor) => crate::management::decode_cursor(cursor)
             .and_then(|c| c.parse::<i64>().ok())
             .ok_or_else(|| {

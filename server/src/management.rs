@@ -77,7 +77,7 @@ pub async fn list_teams(
 ) -> Result<ListTeamsResult, Failure> {
     let org_id = input.org_id.0.to_string();
     let scope = caller(principal, &org_id)?;
-    let after = match &input.next_cursor {
+    let after = match input.next_cursor.as_deref().filter(|c| !c.is_empty()) {
         Some(cursor) => Some(parse_team_cursor(cursor).ok_or_else(|| {
             Failure::invalid_query(
                 "next_cursor",
