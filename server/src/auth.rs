@@ -70,12 +70,13 @@ async fn key_principal(
     credential: &str,
     wanted: &str,
 ) -> Result<Result<Principal, AuthError>, sqlx::Error> {
-    let mut tx = store.read().await?;
+    // One statement for a team key, the common case; a team-scoped management key reads its
+    // teams with a second.
     let row = sqlx::query(
         "SELECT id, key_hash, kind, org_id, team_id, scope FROM keys WHERE key_hash = $1",
     )
     .bind(keys::digest(credential))
-    .fetch_optional(&mut **tx)
+    .fetch_optional(store.pool())
     .await?;
     let Some(row) = row else {
         return Ok(Err(AuthError::Unknown));
@@ -102,7 +103,7 @@ async fn key_principal(
     } else {
         let teams = sqlx::query("SELECT team_id FROM key_teams WHERE key_id = $1 ORDER BY team_id")
             .bind(&key_id)
-            .fetch_all(&mut **tx)
+            .fetch_all(store.pool())
             .await?
             .iter()
             .map(|row| row.try_get("team_id"))

@@ -183,13 +183,13 @@ pub async fn of_lab_test(
         .await?
         .ok_or_else(|| Failure::NotFound(format!("Lab test {lab_test_id} not found")))?;
     let lab_id: i64 = row.try_get("lab_id")?;
-    if let Some(account) = &input.lab_account_id {
-        if lab_of_account(s, &account.0.to_string()).await? != lab_id {
-            return Err(Failure::NotFound(format!(
-                "Lab test {lab_test_id} is not available to lab account {}",
-                account.0
-            )));
-        }
+    if let Some(account) = &input.lab_account_id
+        && lab_of_account(s, &account.0.to_string()).await? != lab_id
+    {
+        return Err(Failure::NotFound(format!(
+            "Lab test {lab_test_id} is not available to lab account {}",
+            account.0
+        )));
     }
     let mut filter = Filter::default();
     let p = filter.placeholder(Bind::Text(lab_test_id));

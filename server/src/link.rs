@@ -64,12 +64,11 @@ pub async fn oauth_provider(
     if let Some(Principal::Link {
         team_id: issued_to, ..
     }) = link
+        && issued_to != team_id
     {
-        if issued_to != team_id {
-            return Err(Failure::Forbidden(
-                "The link token was issued to another team".to_string(),
-            ));
-        }
+        return Err(Failure::Forbidden(
+            "The link token was issued to another team".to_string(),
+        ));
     }
     let row = sqlx::query(&format!(
         "SELECT {PROVIDER_COLUMNS} FROM providers WHERE slug = $1"

@@ -144,17 +144,23 @@ impl Store {
 
     /// A transaction that writes: on SQLite it waits its turn for the one writer.
     pub async fn write(&self) -> Result<Tx, sqlx::Error> {
-        let writer = match &self.writer {
-            Some(lock) => {
-                let turn = tokio::time::timeout(ACQUIRE_TIMEOUT, lock.clone().lock_owned());
-                Some(turn.await.map_err(|_| sqlx::Error::PoolTimedOut)?)
-            }
-            None => None,
-        };
+        let writer = self.writer_turn().await?;
         Ok(Tx {
             inner: self.pool.begin().await?,
             _writer: writer,
         })
+    }
+
+    /// The writer's turn for a write that is one statement (its own transaction); hold the
+    /// returned guard until the statement is done. `None` on PostgreSQL, which needs no turn.
+    pub async fn writer_turn(&self) -> Result<Option<OwnedMutexGuard<()>>, sqlx::Error> {
+        match &self.writer {
+            Some(lock) => {
+                let turn = tokio::time::timeout(ACQUIRE_TIMEOUT, lock.clone().lock_owned());
+                Ok(Some(turn.await.map_err(|_| sqlx::Error::PoolTimedOut)?))
+            }
+            None => Ok(None),
+        }
     }
 
     pub async fn close(&self) {

@@ -20,9 +20,16 @@ const API_SOURCE: &str = "manual";
 const DEFAULT_TIME_ZONE: &str = "UTC";
 const DEFAULT_SOURCE: &str = "default";
 
-const USER_COLUMNS: &str = "id, team_id, client_user_id, created_at, time_zone, \
-     time_zone_source, time_zone_updated_at, birth_date, birth_date_source, \
-     birth_date_updated_at, ingestion_start, ingestion_end";
+/// A user and its connected sources, one row per source (one row when it has none): one
+/// statement answers a read.
+const USER_SELECT: &str = "SELECT u.id, u.team_id, u.client_user_id, u.created_at, u.time_zone, \
+     u.time_zone_source, u.time_zone_updated_at, u.birth_date, u.birth_date_source, \
+     u.birth_date_updated_at, u.ingestion_start, u.ingestion_end, \
+     c.provider AS connected_provider, c.created_at AS connected_at, \
+     p.name AS provider_name, p.logo AS provider_logo \
+     FROM users u LEFT JOIN connections c ON c.user_id = u.id \
+     LEFT JOIN providers p ON p.slug = c.provider";
+const USER_ORDER: &str = " ORDER BY c.created_at, c.provider";
 
 /// The instant before which a pending deletion has become final.
 fn grace_cutoff(clock: &dyn Clock) -> i64 {
@@ -46,7 +53,50 @@ pub async fn create(
         return Err(Failure::Invalid(problems));
     }
     let now = to_micros(s.clock.now());
-    let user_id = uuid::Uuid::new_v4().to_string();
+    let setting = |set: bool| {
+        if set {
+            (Some(API_SOURCE), Some(now))
+        } else {
+            (None, None)
+        }
+    };
+    let (tz_source, tz_at) = setting(body.fallback_time_zone.is_some());
+    let (birth_source, birth_at) = setting(body.fallback_birth_date.is_some());
+    let user = NewUser {
+        id: uuid::Uuid::new_v4().to_string(),
+        team_id: team_id.to_string(),
+        client_user_id: body.client_user_id.clone(),
+        created_at: now,
+        time_zone: body.fallback_time_zone.clone(),
+        time_zone_source: tz_source,
+        time_zone_updated_at: tz_at,
+        birth_date: body.fallback_birth_date.as_ref().map(wire::date_text),
+        birth_date_source: birth_source,
+        birth_date_updated_at: birth_at,
+        ingestion_start: body.ingestion_start.as_ref().map(wire::date_text),
+        ingestion_end: body.ingestion_end.as_ref().map(wire::date_text),
+    };
+    let created = || {
+        Ok(CreateUserResponse::Ok(CreateUserResult {
+            user_id: wire::uuid(&user.id)?,
+            client_user_id: body.client_user_id.clone(),
+        }))
+    };
+    // The common case is one statement, its own transaction. The unique constraint decides
+    // between concurrent creates; the loser sees no row.
+    {
+        let _turn = s.store.writer_turn().await?;
+        if user
+            .insert()
+            .fetch_optional(s.store.pool())
+            .await?
+            .is_some()
+        {
+            return created();
+        }
+    }
+    // Taken: by a user whose grace period has ended (forgotten now, and the insert is tried
+    // again), or by a user that holds it (the conflict).
     let mut tx = s.store.write().await?;
     forget_expired(
         &mut tx,
@@ -55,44 +105,53 @@ pub async fn create(
         grace_cutoff(&*s.clock),
     )
     .await?;
-    let (tz_source, tz_at) = match &body.fallback_time_zone {
-        Some(_) => (Some(API_SOURCE), Some(now)),
-        None => (None, None),
-    };
-    let (birth_source, birth_at) = match &body.fallback_birth_date {
-        Some(_) => (Some(API_SOURCE), Some(now)),
-        None => (None, None),
-    };
-    // The unique constraint decides between concurrent creates; the loser sees no row.
-    let inserted = sqlx::query(
-        "INSERT INTO users (id, team_id, client_user_id, created_at, time_zone, time_zone_source, \
-         time_zone_updated_at, birth_date, birth_date_source, birth_date_updated_at, \
-         ingestion_start, ingestion_end) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
-         ON CONFLICT (team_id, client_user_id) DO NOTHING RETURNING id",
-    )
-    .bind(&user_id)
-    .bind(team_id)
-    .bind(&body.client_user_id)
-    .bind(now)
-    .bind(body.fallback_time_zone.as_deref())
-    .bind(tz_source)
-    .bind(tz_at)
-    .bind(body.fallback_birth_date.as_ref().map(wire::date_text))
-    .bind(birth_source)
-    .bind(birth_at)
-    .bind(body.ingestion_start.as_ref().map(wire::date_text))
-    .bind(body.ingestion_end.as_ref().map(wire::date_text))
-    .fetch_optional(&mut **tx)
-    .await?;
-    if inserted.is_none() {
+    if user.insert().fetch_optional(&mut **tx).await?.is_none() {
         let conflict = conflict_with(&mut tx, team_id, &body.client_user_id).await?;
         return Ok(CreateUserResponse::BadRequest(conflict));
     }
     tx.commit().await?;
-    Ok(CreateUserResponse::Ok(CreateUserResult {
-        user_id: wire::uuid(&user_id)?,
-        client_user_id: body.client_user_id,
-    }))
+    created()
+}
+
+/// A user's row as created.
+struct NewUser {
+    id: String,
+    team_id: String,
+    client_user_id: String,
+    created_at: i64,
+    time_zone: Option<String>,
+    time_zone_source: Option<&'static str>,
+    time_zone_updated_at: Option<i64>,
+    birth_date: Option<String>,
+    birth_date_source: Option<&'static str>,
+    birth_date_updated_at: Option<i64>,
+    ingestion_start: Option<String>,
+    ingestion_end: Option<String>,
+}
+
+impl NewUser {
+    /// Inserts unless the `client_user_id` is taken in the team; returns the id when inserted.
+    fn insert(&self) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments<'_>> {
+        sqlx::query(
+            "INSERT INTO users (id, team_id, client_user_id, created_at, time_zone, time_zone_source, \
+             time_zone_updated_at, birth_date, birth_date_source, birth_date_updated_at, \
+             ingestion_start, ingestion_end) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+             ON CONFLICT (team_id, client_user_id) DO NOTHING RETURNING id",
+        )
+        .bind(&self.id)
+        .bind(&self.team_id)
+        .bind(&self.client_user_id)
+        .bind(self.created_at)
+        .bind(&self.time_zone)
+        .bind(self.time_zone_source)
+        .bind(self.time_zone_updated_at)
+        .bind(&self.birth_date)
+        .bind(self.birth_date_source)
+        .bind(self.birth_date_updated_at)
+        .bind(&self.ingestion_start)
+        .bind(&self.ingestion_end)
+    }
 }
 
 /// A user whose grace period has ended is gone: it no longer holds its `client_user_id`.
@@ -140,16 +199,14 @@ async fn conflict_with(
 }
 
 pub async fn get(s: &ReferenceServer, team_id: &str, user_id: &str) -> Result<User, Failure> {
-    let mut tx = s.store.read().await?;
-    let row = sqlx::query(&format!(
-        "SELECT {USER_COLUMNS} FROM users WHERE id = $1 AND team_id = $2 AND deleted_at IS NULL"
+    let rows = sqlx::query(&format!(
+        "{USER_SELECT} WHERE u.id = $1 AND u.team_id = $2 AND u.deleted_at IS NULL{USER_ORDER}"
     ))
     .bind(user_id)
     .bind(team_id)
-    .fetch_optional(&mut **tx)
-    .await?
-    .ok_or_else(|| user_not_found(user_id))?;
-    Ok(user_from_row(&mut tx, &row).await?)
+    .fetch_all(s.store.pool())
+    .await?;
+    user_from_rows(&rows)?.ok_or_else(|| user_not_found(user_id))
 }
 
 pub async fn resolve(
@@ -157,17 +214,16 @@ pub async fn resolve(
     team_id: &str,
     client_user_id: &str,
 ) -> Result<User, Failure> {
-    let mut tx = s.store.read().await?;
-    let row = sqlx::query(&format!(
-        "SELECT {USER_COLUMNS} FROM users \
-         WHERE team_id = $1 AND client_user_id = $2 AND deleted_at IS NULL"
+    let rows = sqlx::query(&format!(
+        "{USER_SELECT} WHERE u.team_id = $1 AND u.client_user_id = $2 \
+         AND u.deleted_at IS NULL{USER_ORDER}"
     ))
     .bind(team_id)
     .bind(client_user_id)
-    .fetch_optional(&mut **tx)
-    .await?
-    .ok_or_else(|| Failure::NotFound(format!("No user with client user id {client_user_id}")))?;
-    Ok(user_from_row(&mut tx, &row).await?)
+    .fetch_all(s.store.pool())
+    .await?;
+    user_from_rows(&rows)?
+        .ok_or_else(|| Failure::NotFound(format!("No user with client user id {client_user_id}")))
 }
 
 pub fn user_not_found(user_id: &str) -> Failure {
@@ -190,7 +246,10 @@ pub async fn ensure_visible(tx: &mut Tx, team_id: &str, user_id: &str) -> Result
     }
 }
 
-async fn user_from_row(tx: &mut Tx, row: &AnyRow) -> Result<User, sqlx::Error> {
+fn user_from_rows(rows: &[AnyRow]) -> Result<Option<User>, sqlx::Error> {
+    let Some(row) = rows.first() else {
+        return Ok(None);
+    };
     let user_id: String = row.try_get("id")?;
     let created_at: i64 = row.try_get("created_at")?;
     let time_zone: Option<String> = row.try_get("time_zone")?;
@@ -225,17 +284,17 @@ async fn user_from_row(tx: &mut Tx, row: &AnyRow) -> Result<User, sqlx::Error> {
         }),
         None => None,
     };
-    Ok(User {
+    Ok(Some(User {
         user_id: wire::uuid(&user_id)?,
         team_id: wire::uuid(&row.try_get::<String, _>("team_id")?)?,
         client_user_id: row.try_get("client_user_id")?,
         created_on: wire_time(created_at),
-        connected_sources: connected_sources(tx, &user_id).await?,
+        connected_sources: connected_sources(rows)?,
         fallback_time_zone,
         fallback_birth_date,
         ingestion_start: optional_date(row.try_get("ingestion_start")?)?,
         ingestion_end: optional_date(row.try_get("ingestion_end")?)?,
-    })
+    }))
 }
 
 fn optional_date(text: Option<String>) -> Result<Tristate<covenant_runtime::Date>, sqlx::Error> {
@@ -245,38 +304,29 @@ fn optional_date(text: Option<String>) -> Result<Tristate<covenant_runtime::Date
     })
 }
 
-async fn connected_sources(
-    tx: &mut Tx,
-    user_id: &str,
-) -> Result<Vec<ConnectedSource>, sqlx::Error> {
-    let rows = sqlx::query(
-        "SELECT c.provider, c.created_at, p.name, p.logo FROM connections c \
-         LEFT JOIN providers p ON p.slug = c.provider \
-         WHERE c.user_id = $1 ORDER BY c.created_at, c.provider",
-    )
-    .bind(user_id)
-    .fetch_all(&mut ***tx)
-    .await?;
-    rows.iter()
-        .map(|row| {
-            let slug: String = row.try_get("provider")?;
-            let summary = SourceSummary {
-                name: row
-                    .try_get::<Option<String>, _>("name")?
-                    .unwrap_or_else(|| slug.clone()),
-                logo: row
-                    .try_get::<Option<String>, _>("logo")?
-                    .unwrap_or_default(),
-                slug,
-            };
-            #[allow(deprecated)]
-            Ok(ConnectedSource {
-                created_on: wire_time(row.try_get("created_at")?),
-                source: summary.clone(),
-                provider: summary,
-            })
-        })
-        .collect()
+fn connected_sources(rows: &[AnyRow]) -> Result<Vec<ConnectedSource>, sqlx::Error> {
+    let mut sources = Vec::new();
+    for row in rows {
+        let Some(slug) = row.try_get::<Option<String>, _>("connected_provider")? else {
+            continue;
+        };
+        let summary = SourceSummary {
+            name: row
+                .try_get::<Option<String>, _>("provider_name")?
+                .unwrap_or_else(|| slug.clone()),
+            logo: row
+                .try_get::<Option<String>, _>("provider_logo")?
+                .unwrap_or_default(),
+            slug,
+        };
+        #[allow(deprecated)]
+        sources.push(ConnectedSource {
+            created_on: wire_time(row.try_get("connected_at")?),
+            source: summary.clone(),
+            provider: summary,
+        });
+    }
+    Ok(sources)
 }
 
 /// Absent leaves a setting, null clears it, a value sets it.
@@ -379,23 +429,26 @@ pub async fn update(
             Err(e) => return Err(e.into()),
         }
     }
-    let row = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"))
+    let rows = sqlx::query(&format!("{USER_SELECT} WHERE u.id = $1{USER_ORDER}"))
         .bind(user_id)
-        .fetch_one(&mut **tx)
+        .fetch_all(&mut **tx)
         .await?;
+    let Some(row) = rows.first() else {
+        return Err(user_not_found(user_id));
+    };
     let start: Option<String> = row.try_get("ingestion_start")?;
     let end: Option<String> = row.try_get("ingestion_end")?;
-    if let (Some(start), Some(end)) = (&start, &end) {
-        if start > end {
-            return Err(Failure::Invalid(vec![issue(
-                "body",
-                &["ingestion_end"],
-                format!("ingestion_end ({end}) is before ingestion_start ({start})"),
-                "value_error",
-            )]));
-        }
+    if let (Some(start), Some(end)) = (&start, &end)
+        && start > end
+    {
+        return Err(Failure::Invalid(vec![issue(
+            "body",
+            &["ingestion_end"],
+            format!("ingestion_end ({end}) is before ingestion_start ({start})"),
+            "value_error",
+        )]));
     }
-    let user = user_from_row(&mut tx, &row).await?;
+    let user = user_from_rows(&rows)?.ok_or_else(|| user_not_found(user_id))?;
     tx.commit().await?;
     let body = serde_json::to_value(&user).map_err(|_| Failure::Unavailable)?;
     Ok(UpdateUserResponse::Ok(body))

@@ -1,0 +1,206 @@
+//! Load against the reference server over real sockets, side by side with a bare axum handler
+//! serving the same JSON, on SQLite (and PostgreSQL when `COVENANT_TEST_POSTGRES_URL` names a
+//! server). Prints medians of several rounds and their ratios:
+//!
+//! - GET /v2/user/resolve/{id}: requests per second, against the bare handler's;
+//! - POST /v2/user: users created per second;
+//! - the process's resident memory after the runs at 64 connections.
+//!
+//! `cargo bench -p health-server --bench load` (RUST_LOG unset: the per-request log line is
+//! off in a benchmark, as it would be behind a log level in production).
+
+use health_server::bootstrap::Outcome;
+use health_server::store::Location;
+use health_server::{ReferenceServer, Settings};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+const CONNECTIONS: usize = 64;
+const ROUND: Duration = Duration::from_secs(3);
+const ROUNDS: usize = 5;
+
+#[tokio::main]
+async fn main() {
+    let bare = bare_server().await;
+    let sqlite_dir = std::env::temp_dir().join(format!("health-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&sqlite_dir);
+    let sqlite = reference_server(Location::Sqlite(sqlite_dir.join("health.db"))).await;
+    let postgres = match std::env::var("COVENANT_TEST_POSTGRES_URL") {
+        Ok(admin) => Some(reference_server(Location::Url(fresh_database(&admin).await)).await),
+        Err(_) => None,
+    };
+
+    println!(
+        "{CONNECTIONS} connections, {ROUNDS} rounds of {}s each, medians",
+        ROUND.as_secs()
+    );
+    let mut resolve_bare = Vec::new();
+    let mut resolve_sqlite = Vec::new();
+    let mut resolve_postgres = Vec::new();
+    for _ in 0..ROUNDS {
+        // Side by side: each round measures every target in turn.
+        resolve_bare.push(rate(&bare.0, "/v2/user/resolve/bench-user", &bare.1, None).await);
+        resolve_sqlite.push(rate(&sqlite.0, "/v2/user/resolve/bench-user", &sqlite.1, None).await);
+        if let Some(pg) = &postgres {
+            resolve_postgres.push(rate(&pg.0, "/v2/user/resolve/bench-user", &pg.1, None).await);
+        }
+    }
+    let bare_rps = median(&mut resolve_bare);
+    let sqlite_rps = median(&mut resolve_sqlite);
+    println!("GET resolve   bare axum handler   {bare_rps:>9.0} req/s");
+    println!(
+        "GET resolve   reference, SQLite   {sqlite_rps:>9.0} req/s   ratio {:.2}",
+        sqlite_rps / bare_rps
+    );
+    if postgres.is_some() {
+        let pg_rps = median(&mut resolve_postgres);
+        println!(
+            "GET resolve   reference, Postgres {pg_rps:>9.0} req/s   ratio {:.2}",
+            pg_rps / bare_rps
+        );
+    }
+
+    let mut create_sqlite = Vec::new();
+    let mut create_postgres = Vec::new();
+    for _ in 0..ROUNDS {
+        create_sqlite.push(rate(&sqlite.0, "/v2/user", &sqlite.1, Some(())).await);
+        if let Some(pg) = &postgres {
+            create_postgres.push(rate(&pg.0, "/v2/user", &pg.1, Some(())).await);
+        }
+    }
+    println!(
+        "POST create   reference, SQLite   {:>9.0} users/s",
+        median(&mut create_sqlite)
+    );
+    if postgres.is_some() {
+        println!(
+            "POST create   reference, Postgres {:>9.0} users/s",
+            median(&mut create_postgres)
+        );
+    }
+    println!(
+        "RSS after the runs (server and load generator in one process): {} MiB",
+        rss_mib()
+    );
+    let _ = std::fs::remove_dir_all(&sqlite_dir);
+}
+
+/// A reference server on a free port with one user to resolve; its address and team key.
+async fn reference_server(database: Location) -> (String, String) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let server = ReferenceServer::open(Settings::new(database, &base))
+        .await
+        .unwrap();
+    let Outcome::Created(keys) = server.bootstrap(None).await.unwrap() else {
+        panic!("fresh database expected");
+    };
+    tokio::spawn(async move { axum::serve(listener, health_server::router(server)).await });
+    let created = reqwest::Client::new()
+        .post(format!("{base}/v2/user"))
+        .header("x-service-api-key", &keys.team_api_key)
+        .json(&serde_json::json!({"client_user_id": "bench-user", "fallback_time_zone": "Europe/Paris"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 200);
+    (base, keys.team_api_key)
+}
+
+/// A bare axum handler answering what resolve answers, with no database and no checks.
+async fn bare_server() -> (String, String) {
+    let user = serde_json::json!({
+        "user_id": "0b507ca2-ecdd-41f6-b293-809bec4b3f02",
+        "team_id": "b9523ab0-c538-4c18-b20f-6460a6bb8aa0",
+        "client_user_id": "bench-user",
+        "created_on": "2026-11-21T10:15:24.043012Z",
+        "connected_sources": [],
+        "fallback_time_zone": {"id": "Europe/Paris", "source_slug": "manual", "updated_at": "2026-11-21T10:15:24.043012Z"},
+        "ingestion_start": null,
+        "ingestion_end": null,
+    });
+    let router = axum::Router::new().route(
+        "/v2/user/resolve/{client_user_id}",
+        axum::routing::get(move || {
+            let user = user.clone();
+            async move { axum::Json(user) }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    (base, String::new())
+}
+
+async fn fresh_database(admin: &str) -> String {
+    use sqlx::Connection;
+    sqlx::any::install_default_drivers();
+    let name = format!("health_bench_{}", uuid::Uuid::new_v4().simple());
+    let mut conn = sqlx::AnyConnection::connect(admin).await.unwrap();
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let base = admin.rsplit_once('/').map_or(admin, |(base, _)| base);
+    format!("{base}/{name}")
+}
+
+/// Successful requests per second over one round at `CONNECTIONS` concurrent connections;
+/// `create` makes each request a POST creating a fresh user.
+async fn rate(base: &str, path: &str, key: &str, create: Option<()>) -> f64 {
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(CONNECTIONS)
+        .build()
+        .unwrap();
+    let done = Arc::new(AtomicU64::new(0));
+    let counter = Arc::new(AtomicU64::new(0));
+    let deadline = Instant::now() + ROUND;
+    let workers: Vec<_> = (0..CONNECTIONS)
+        .map(|_| {
+            let (client, done, counter) = (client.clone(), done.clone(), counter.clone());
+            let (url, key) = (format!("{base}{path}"), key.to_string());
+            tokio::spawn(async move {
+                while Instant::now() < deadline {
+                    let request = match create {
+                        Some(()) => {
+                            let n = counter.fetch_add(1, Ordering::Relaxed);
+                            let id = format!("load-{}-{n}", uuid::Uuid::new_v4().simple());
+                            client
+                                .post(&url)
+                                .json(&serde_json::json!({ "client_user_id": id }))
+                        }
+                        None => client.get(&url),
+                    };
+                    let response = request.header("x-service-api-key", &key).send().await;
+                    if let Ok(response) = response {
+                        let ok = response.status().is_success();
+                        let _ = response.bytes().await;
+                        if ok {
+                            done.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    let started = Instant::now();
+    for worker in workers {
+        worker.await.unwrap();
+    }
+    done.load(Ordering::Relaxed) as f64 / started.elapsed().as_secs_f64()
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn rss_mib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb / 1024)
+}
