@@ -77,7 +77,7 @@ fn toolkit_and_deployed_client_enum_values_are_marked() {
         "values without a note of their own are not repeated"
     );
     let labs = &schemas["LabSlug"];
-    for filler in ["sonora_quest", "crl"] {
+    for filler in ["sonora_quest", "bostonheart"] {
         assert_eq!(
             labs["x-enum-values"][filler]["x-source"], "toolkit",
             "{filler}"
@@ -471,7 +471,7 @@ fn toolkit_choices_are_not_the_deployed_clients() {
         "api elsewhere error 413",
         "LinkProvider.coros",
         "LabSlug.sonora_quest",
-        "LabSlug.crl",
+        "LabSlug.bostonheart",
         "enum TimeseriesResource",
         "states UserDeletion.deleted",
         "states UserDeletion pending_deletion -> deleted",
