@@ -171,7 +171,7 @@ async fn run(s: &ReferenceServer, op: &str) -> Result<(), sqlx::Error> {
     let team_id: String = row.try_get("team_id")?;
     let op_type: String = row.try_get("op_type")?;
     let provider: String = row.try_get("provider")?;
-    let payload: Payload = crate::catalogue::from_json(&row, "payload")?;
+    let payload: Payload = wire::from_json(&row, "payload")?;
     let mut outcome = Outcome::default();
     for user_id in payload.user_ids {
         let ok = if op_type == IMPORT {
@@ -281,7 +281,7 @@ pub async fn list(
         .unwrap_or(DEFAULT_PAGE_SIZE)
         .clamp(1, MAX_PAGE_SIZE);
     let before = match input.next_cursor.as_deref().filter(|c| !c.is_empty()) {
-        Some(cursor) => crate::management::decode_cursor(cursor)
+        Some(cursor) => crate::query::decode_cursor(cursor)
             .and_then(|c| c.parse::<i64>().ok())
             .ok_or_else(|| {
                 Failure::invalid_query(
@@ -317,7 +317,7 @@ pub async fn list(
         });
     }
     let next_cursor = match (more, last_seq) {
-        (true, Some(seq)) => Some(crate::management::encode_cursor(&seq.to_string())),
+        (true, Some(seq)) => Some(crate::query::encode_cursor(&seq.to_string())),
         _ => None,
     };
     Ok(ListBulkOpsResult { data, next_cursor })

@@ -4,9 +4,9 @@
 //! files (another digest) reloads them in one transaction.
 
 use crate::store::{Store, flag};
+use crate::wire::json;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
-use sqlx::Row;
 
 const PROVIDERS: &str = include_str!("../catalogue/providers.json");
 const LABS: &str = include_str!("../catalogue/labs.json");
@@ -128,7 +128,7 @@ fn digest() -> String {
         hash.update(file.as_bytes());
         hash.update([0]);
     }
-    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    crate::keys::hex(&hash.finalize())
 }
 
 /// Loads the catalogue unless the database already holds this version of it. Several
@@ -385,19 +385,6 @@ impl Data {
         }
         Ok(())
     }
-}
-
-fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
-
-/// Reads a stored JSON column back.
-pub fn from_json<T: serde::de::DeserializeOwned>(
-    row: &sqlx::any::AnyRow,
-    column: &str,
-) -> Result<T, sqlx::Error> {
-    let text: String = row.try_get(column)?;
-    serde_json::from_str(&text).map_err(|e| sqlx::Error::Decode(Box::new(e)))
 }
 
 #[cfg(test)]

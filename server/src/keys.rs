@@ -37,8 +37,12 @@ pub fn generate(kind: SecretKind) -> String {
 
 /// The digest the database keeps, in hex.
 pub fn digest(secret: &str) -> String {
-    let hash = Sha256::digest(secret.as_bytes());
-    hash.iter().map(|b| format!("{b:02x}")).collect()
+    hex(&Sha256::digest(secret.as_bytes()))
+}
+
+/// Bytes as lower-case hexadecimal.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Whether a stored digest is the digest of the presented secret, in constant time.

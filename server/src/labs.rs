@@ -2,10 +2,10 @@
 //! order set.
 
 use crate::ReferenceServer;
-use crate::catalogue::from_json;
 use crate::failure::{Failure, issue};
+use crate::query::{Bind, Filter, contains_pattern};
 use crate::store::flag;
-use crate::wire;
+use crate::wire::{self, from_json};
 use health_api::models::*;
 use health_api::operations::*;
 use sqlx::Row;
@@ -14,96 +14,30 @@ use sqlx::any::AnyRow;
 const MARKER_COLUMNS: &str = "m.id, m.lab_id, m.name, m.slug, m.description, m.provider_id, \
      m.marker_type, m.unit, m.price, m.expected_results";
 
-/// A value bound to a numbered placeholder of a query built piece by piece.
-enum Bind {
-    Int(i64),
-    Text(String),
-}
-
-/// A `WHERE` clause and its values, numbered `$1…` in order.
-#[derive(Default)]
-struct Filter {
-    clauses: Vec<String>,
-    binds: Vec<Bind>,
-}
-
-impl Filter {
-    fn placeholder(&mut self, bind: Bind) -> String {
-        self.binds.push(bind);
-        format!("${}", self.binds.len())
-    }
-
-    fn sql(&self) -> String {
-        if self.clauses.is_empty() {
-            String::new()
-        } else {
-            format!(" WHERE {}", self.clauses.join(" AND "))
-        }
-    }
-
-    fn bind<'q>(
-        &'q self,
-        mut query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
-    ) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
-        for bind in &self.binds {
-            query = match bind {
-                Bind::Int(v) => query.bind(*v),
-                Bind::Text(v) => query.bind(v.as_str()),
-            };
-        }
-        query
-    }
-}
-
-/// `LIKE` matches the text anywhere, with `%`, `_` and `\` in it taken literally.
-fn contains_pattern(text: &str) -> String {
-    let mut escaped = String::from("%");
-    for c in text.to_lowercase().chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            escaped.push('\\');
-        }
-        escaped.push(c);
-    }
-    escaped.push('%');
-    escaped
-}
-
 pub async fn list(s: &ReferenceServer, input: ListMarkersInput) -> Result<MarkerList, Failure> {
     let mut filter = Filter::default();
     // `lab_slug` takes precedence over `lab_id` when both are given.
     if let Some(slug) = &input.lab_slug {
         let p = filter.placeholder(Bind::Text(slug.clone()));
-        filter.clauses.push(format!(
+        filter.clause(format!(
             "m.lab_id IN (SELECT id FROM labs WHERE slug = {p})"
         ));
     } else if let Some(ids) = &input.lab_id {
-        if ids.is_empty() {
-            filter.clauses.push("1 = 0".to_string());
-        } else {
-            let ps: Vec<String> = ids
-                .iter()
-                .map(|id| filter.placeholder(Bind::Int(*id)))
-                .collect();
-            filter
-                .clauses
-                .push(format!("m.lab_id IN ({})", ps.join(", ")));
-        }
+        filter.one_of("m.lab_id", ids.iter().map(|id| Bind::Int(*id)));
     }
     let name = input.name.trim();
     if !name.is_empty() {
         let p = filter.placeholder(Bind::Text(contains_pattern(name)));
-        filter
-            .clauses
-            .push(format!("m.search_text LIKE {p} ESCAPE '\\'"));
+        filter.clause(format!("m.search_text LIKE {p} ESCAPE '\\'"));
     }
     if let Some(enabled) = input.a_la_carte_enabled {
         let p = filter.placeholder(Bind::Int(flag(enabled)));
-        filter.clauses.push(format!("m.a_la_carte_enabled = {p}"));
+        filter.clause(format!("m.a_la_carte_enabled = {p}"));
     }
     if let Some(account) = &input.lab_account_id {
         let lab_id = lab_of_account(s, &account.0.to_string()).await?;
         let p = filter.placeholder(Bind::Int(lab_id));
-        filter.clauses.push(format!("m.lab_id = {p}"));
+        filter.clause(format!("m.lab_id = {p}"));
     }
     page(s, "markers m", &filter, "m.id", input.page, input.size).await
 }
@@ -193,7 +127,7 @@ pub async fn of_lab_test(
     }
     let mut filter = Filter::default();
     let p = filter.placeholder(Bind::Text(lab_test_id));
-    filter.clauses.push(format!("t.lab_test_id = {p}"));
+    filter.clause(format!("t.lab_test_id = {p}"));
     page(
         s,
         "lab_test_markers t JOIN markers m ON m.id = t.marker_id",

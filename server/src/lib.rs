@@ -16,6 +16,7 @@ mod link;
 mod management;
 mod orders;
 mod patient;
+mod query;
 mod service;
 pub mod store;
 mod users;

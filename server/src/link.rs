@@ -2,12 +2,11 @@
 
 use crate::ReferenceServer;
 use crate::auth::Principal;
-use crate::catalogue::from_json;
 use crate::clock::to_micros;
 use crate::failure::Failure;
 use crate::keys::{self, SecretKind};
 use crate::users::ensure_visible;
-use crate::wire;
+use crate::wire::{self, from_json};
 use covenant_runtime::Tristate;
 use health_api::models::*;
 use sqlx::Row;

@@ -7,25 +7,14 @@ use crate::bootstrap::insert_key;
 use crate::clock::{to_micros, wire_time};
 use crate::failure::{Failure, issue};
 use crate::keys::{self, SecretKind};
+use crate::query::{Bind, Filter, contains_pattern, decode_cursor, encode_cursor};
 use crate::store::Tx;
 use crate::wire;
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use health_api::models::*;
 use health_api::operations::*;
 use sqlx::Row;
 
 const TEAMS_PAGE_SIZE: i64 = 50;
-
-/// Cursors are opaque to callers: the position, encoded.
-pub fn encode_cursor(position: &str) -> String {
-    URL_SAFE_NO_PAD.encode(position.as_bytes())
-}
-
-pub fn decode_cursor(cursor: &str) -> Option<String> {
-    let bytes = URL_SAFE_NO_PAD.decode(cursor).ok()?;
-    String::from_utf8(bytes).ok()
-}
 
 /// The caller's organization and scope, if the path names that organization. Another
 /// organization is as unknown as one that does not exist.
@@ -87,60 +76,32 @@ pub async fn list_teams(
         })?),
         None => None,
     };
-    let mut sql = String::from("SELECT id, name, created_at, region FROM teams WHERE org_id = $1");
-    let mut texts = vec![org_id.clone()];
+    let mut filter = Filter::default();
+    let org = filter.placeholder(Bind::Text(org_id.clone()));
+    filter.clause(format!("org_id = {org}"));
     if let Some(regions) = &input.region {
-        if regions.is_empty() {
-            sql.push_str(" AND 1 = 0");
-        } else {
-            let mut ps = Vec::new();
-            for region in regions {
-                texts.push(wire::name(region));
-                ps.push(format!("${}", texts.len()));
-            }
-            sql.push_str(&format!(" AND region IN ({})", ps.join(", ")));
-        }
+        filter.one_of("region", regions.iter().map(|r| Bind::Text(wire::name(r))));
     }
     if let Some(search) = input.search_query.as_deref().filter(|q| !q.is_empty()) {
-        texts.push(like_pattern(search));
-        sql.push_str(&format!(
-            " AND name_folded LIKE ${} ESCAPE '\\'",
-            texts.len()
-        ));
+        let pattern = filter.placeholder(Bind::Text(contains_pattern(search)));
+        filter.clause(format!("name_folded LIKE {pattern} ESCAPE '\\'"));
     }
     if let ManagementScope::Teams(teams) = scope {
-        if teams.is_empty() {
-            sql.push_str(" AND 1 = 0");
-        } else {
-            let mut ps = Vec::new();
-            for team in teams {
-                texts.push(team.clone());
-                ps.push(format!("${}", texts.len()));
-            }
-            sql.push_str(&format!(" AND id IN ({})", ps.join(", ")));
-        }
+        filter.one_of("id", teams.iter().map(|t| Bind::Text(t.clone())));
     }
-    let mut after_at = None;
-    if let Some((at, id)) = &after {
-        texts.push(id.clone());
-        let id_p = texts.len();
-        sql.push_str(&format!(
-            " AND (created_at > ${n} OR (created_at = ${n} AND id > ${id_p}))",
-            n = id_p + 1
+    if let Some((at, id)) = after {
+        let at = filter.placeholder(Bind::Int(at));
+        let id = filter.placeholder(Bind::Text(id));
+        filter.clause(format!(
+            "(created_at > {at} OR (created_at = {at} AND id > {id}))"
         ));
-        after_at = Some(*at);
     }
-    sql.push_str(&format!(
-        " ORDER BY created_at, id LIMIT {}",
+    let sql = format!(
+        "SELECT id, name, created_at, region FROM teams{} ORDER BY created_at, id LIMIT {}",
+        filter.sql(),
         TEAMS_PAGE_SIZE + 1
-    ));
-    let mut query = sqlx::query(&sql);
-    for text in &texts {
-        query = query.bind(text.as_str());
-    }
-    if let Some(at) = after_at {
-        query = query.bind(at);
-    }
+    );
+    let query = filter.bind(sqlx::query(&sql));
     let rows = query.fetch_all(s.store.pool()).await?;
     let more = rows.len() as i64 > TEAMS_PAGE_SIZE;
     let mut teams = Vec::new();
@@ -168,19 +129,6 @@ fn parse_team_cursor(cursor: &str) -> Option<(i64, String)> {
     let text = decode_cursor(cursor)?;
     let (at, id) = text.split_once(':')?;
     Some((at.parse().ok()?, id.parse::<uuid::Uuid>().ok()?.to_string()))
-}
-
-/// Case-insensitive "contains", with `%`, `_` and `\` taken literally.
-fn like_pattern(text: &str) -> String {
-    let mut escaped = String::from("%");
-    for c in text.to_lowercase().chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            escaped.push('\\');
-        }
-        escaped.push(c);
-    }
-    escaped.push('%');
-    escaped
 }
 
 pub async fn create_team(

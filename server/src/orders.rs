@@ -2,11 +2,10 @@
 //! an order's patient, and the order listing.
 
 use crate::ReferenceServer;
-use crate::catalogue::from_json;
 use crate::clock::{to_micros, wire_time};
 use crate::failure::Failure;
 use crate::users::ensure_visible;
-use crate::wire;
+use crate::wire::{self, from_json};
 use health_api::models::*;
 use health_api::operations::*;
 use sqlx::Row;

@@ -1,12 +1,11 @@
 //! Patient info and insurance: stored as the records the API echoes, latest first.
 
 use crate::ReferenceServer;
-use crate::catalogue::from_json;
 use crate::clock::to_micros;
 use crate::failure::{Failure, issue};
 use crate::store::flag;
 use crate::users::ensure_visible;
-use crate::wire;
+use crate::wire::{self, from_json};
 use health_api::models::*;
 use sqlx::Row;
 

@@ -20,16 +20,24 @@ const API_SOURCE: &str = "manual";
 const DEFAULT_TIME_ZONE: &str = "UTC";
 const DEFAULT_SOURCE: &str = "default";
 
-/// A user and its connected sources, one row per source (one row when it has none): one
-/// statement answers a read.
-const USER_SELECT: &str = "SELECT u.id, u.team_id, u.client_user_id, u.created_at, u.time_zone, \
-     u.time_zone_source, u.time_zone_updated_at, u.birth_date, u.birth_date_source, \
-     u.birth_date_updated_at, u.ingestion_start, u.ingestion_end, \
-     c.provider AS connected_provider, c.created_at AS connected_at, \
-     p.name AS provider_name, p.logo AS provider_logo \
-     FROM users u LEFT JOIN connections c ON c.user_id = u.id \
-     LEFT JOIN providers p ON p.slug = c.provider";
-const USER_ORDER: &str = " ORDER BY c.created_at, c.provider";
+/// The statement reading a user and its connected sources, one row per source (one row when
+/// it has none), for a `WHERE` clause: one statement answers a read. Built at compile time,
+/// so a read allocates no SQL.
+macro_rules! select_user_where {
+    ($condition:literal) => {
+        concat!(
+            "SELECT u.id, u.team_id, u.client_user_id, u.created_at, u.time_zone, ",
+            "u.time_zone_source, u.time_zone_updated_at, u.birth_date, u.birth_date_source, ",
+            "u.birth_date_updated_at, u.ingestion_start, u.ingestion_end, ",
+            "c.provider AS connected_provider, c.created_at AS connected_at, ",
+            "p.name AS provider_name, p.logo AS provider_logo ",
+            "FROM users u LEFT JOIN connections c ON c.user_id = u.id ",
+            "LEFT JOIN providers p ON p.slug = c.provider WHERE ",
+            $condition,
+            " ORDER BY c.created_at, c.provider"
+        )
+    };
+}
 
 /// The instant before which a pending deletion has become final.
 fn grace_cutoff(clock: &dyn Clock) -> i64 {
@@ -199,8 +207,8 @@ async fn conflict_with(
 }
 
 pub async fn get(s: &ReferenceServer, team_id: &str, user_id: &str) -> Result<User, Failure> {
-    let rows = sqlx::query(&format!(
-        "{USER_SELECT} WHERE u.id = $1 AND u.team_id = $2 AND u.deleted_at IS NULL{USER_ORDER}"
+    let rows = sqlx::query(select_user_where!(
+        "u.id = $1 AND u.team_id = $2 AND u.deleted_at IS NULL"
     ))
     .bind(user_id)
     .bind(team_id)
@@ -214,9 +222,8 @@ pub async fn resolve(
     team_id: &str,
     client_user_id: &str,
 ) -> Result<User, Failure> {
-    let rows = sqlx::query(&format!(
-        "{USER_SELECT} WHERE u.team_id = $1 AND u.client_user_id = $2 \
-         AND u.deleted_at IS NULL{USER_ORDER}"
+    let rows = sqlx::query(select_user_where!(
+        "u.team_id = $1 AND u.client_user_id = $2 AND u.deleted_at IS NULL"
     ))
     .bind(team_id)
     .bind(client_user_id)
@@ -429,7 +436,7 @@ pub async fn update(
             Err(e) => return Err(e.into()),
         }
     }
-    let rows = sqlx::query(&format!("{USER_SELECT} WHERE u.id = $1{USER_ORDER}"))
+    let rows = sqlx::query(select_user_where!("u.id = $1"))
         .bind(user_id)
         .fetch_all(&mut **tx)
         .await?;

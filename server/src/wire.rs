@@ -39,3 +39,13 @@ pub fn date(text: &str) -> Result<Date, sqlx::Error> {
 pub fn json<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
+
+/// Reads a stored JSON column back.
+pub fn from_json<T: DeserializeOwned>(
+    row: &sqlx::any::AnyRow,
+    column: &str,
+) -> Result<T, sqlx::Error> {
+    use sqlx::Row;
+    let text: String = row.try_get(column)?;
+    serde_json::from_str(&text).map_err(|e| sqlx::Error::Decode(Box::new(e)))
+}

@@ -64,9 +64,7 @@ pub struct Credentials {
 impl Credentials {
     /// The keys of an earlier start in `dir`, at this address; fresh ones when there are none.
     fn load_or_create(dir: &Path, base_url: &str) -> Credentials {
-        let earlier = std::fs::read(dir.join(CREDENTIALS_FILE))
-            .ok()
-            .and_then(|bytes| serde_json::from_slice::<Credentials>(&bytes).ok());
+        let earlier = Credentials::earlier(dir);
         let fresh = || uuid::Uuid::new_v4().simple().to_string();
         let mut credentials = earlier.unwrap_or_else(|| Credentials {
             base_url: String::new(),

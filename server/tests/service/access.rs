@@ -84,33 +84,8 @@ async fn keys_are_accepted_only_where_the_document_says(h: Harness) {
 
 async fn a_team_sees_only_its_own_users(h: Harness) {
     let mine = create(&h, "mine").await;
-    let created = h
-        .management()
-        .create_team(CreateTeamInput {
-            org_id: h.org_id(),
-            body: CreateTeamRequest {
-                name: "Neighbours".into(),
-                region: Region::Us,
-                enabled_features: None,
-            },
-        })
-        .await
-        .unwrap();
-    let CreateTeamResponse::Created(team) = created else {
-        panic!("team")
-    };
-    let CreateTeamApiKeyResponse::Created(key) = h
-        .management()
-        .create_team_api_key(CreateTeamApiKeyInput {
-            org_id: h.org_id(),
-            team_id: team.id,
-        })
-        .await
-        .unwrap()
-    else {
-        panic!("key");
-    };
-    let neighbour = h.client(&[(AuthScheme::TeamApiKey, &key.key)]);
+    let team = h.new_team("Neighbours", Region::Us).await;
+    let neighbour = h.team_client(team.id).await;
     // Another team's user is unknown (404), not forbidden.
     assert!(matches!(
         neighbour

@@ -4,7 +4,11 @@
 
 use chrono::{TimeZone, Utc};
 use health_api::client::{Client, Config};
-use health_api::operations::AuthScheme;
+use health_api::models::{CreateTeamRequest, Region, Team};
+use health_api::operations::{
+    AuthScheme, CreateTeamApiKeyInput, CreateTeamApiKeyResponse, CreateTeamInput,
+    CreateTeamResponse,
+};
 use health_server::bootstrap::{Bootstrap, Outcome};
 use health_server::clock::ManualClock;
 use health_server::store::Location;
@@ -126,6 +130,36 @@ impl Harness {
     /// The org management key's client.
     pub fn management(&self) -> Client {
         self.client(&[(AuthScheme::ManagementKey, &self.keys.management_key)])
+    }
+
+    /// A new team of the organization, made through the management API.
+    pub async fn new_team(&self, name: &str, region: Region) -> Team {
+        let input = CreateTeamInput {
+            org_id: self.org_id(),
+            body: CreateTeamRequest {
+                name: name.into(),
+                region,
+                enabled_features: None,
+            },
+        };
+        match self.management().create_team(input).await.unwrap() {
+            CreateTeamResponse::Created(team) => team,
+            other => panic!("create team: {other:?}"),
+        }
+    }
+
+    /// A client with a new team API key of a team, made through the management API.
+    pub async fn team_client(&self, team_id: covenant_runtime::Uuid) -> Client {
+        let input = CreateTeamApiKeyInput {
+            org_id: self.org_id(),
+            team_id,
+        };
+        match self.management().create_team_api_key(input).await.unwrap() {
+            CreateTeamApiKeyResponse::Created(key) => {
+                self.client(&[(AuthScheme::TeamApiKey, &key.key)])
+            }
+            other => panic!("create team API key: {other:?}"),
+        }
     }
 
     pub fn org_id(&self) -> covenant_runtime::Uuid {

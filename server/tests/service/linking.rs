@@ -217,32 +217,9 @@ async fn bulk_imports_connect_the_teams_users_and_are_listed(h: Harness) {
 
 async fn bulk_operations_are_closed_until_enabled_for_the_team(h: Harness) {
     let management = h.management();
-    let created = management
-        .create_team(CreateTeamInput {
-            org_id: h.org_id(),
-            body: CreateTeamRequest {
-                name: "Closed beta".into(),
-                region: Region::Eu,
-                enabled_features: None,
-            },
-        })
-        .await
-        .unwrap();
-    let CreateTeamResponse::Created(team) = created else {
-        panic!("create team: {created:?}")
-    };
+    let team = h.new_team("Closed beta", Region::Eu).await;
     assert!(team.enabled_features.is_empty());
-    let CreateTeamApiKeyResponse::Created(key) = management
-        .create_team_api_key(CreateTeamApiKeyInput {
-            org_id: h.org_id(),
-            team_id: team.id,
-        })
-        .await
-        .unwrap()
-    else {
-        panic!("create key");
-    };
-    let other = h.client(&[(AuthScheme::TeamApiKey, &key.key)]);
+    let other = h.team_client(team.id).await;
     let import = || BulkImportInput {
         team_id: None,
         body: BulkImportRequest {

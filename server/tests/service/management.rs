@@ -10,21 +10,6 @@ on_both_backends!(
     a_team_management_key_reaches_only_its_teams,
 );
 
-async fn new_team(h: &Harness, name: &str, region: Region) -> Team {
-    let input = CreateTeamInput {
-        org_id: h.org_id(),
-        body: CreateTeamRequest {
-            name: name.into(),
-            region,
-            enabled_features: None,
-        },
-    };
-    match h.management().create_team(input).await.unwrap() {
-        CreateTeamResponse::Created(team) => team,
-        other => panic!("create team: {other:?}"),
-    }
-}
-
 fn listing(h: &Harness) -> ListTeamsInput {
     ListTeamsInput {
         org_id: h.org_id(),
@@ -37,7 +22,7 @@ fn listing(h: &Harness) -> ListTeamsInput {
 async fn teams_filter_search_and_page_by_cursor(h: Harness) {
     for i in 0..60 {
         let region = if i % 3 == 0 { Region::Eu } else { Region::Us };
-        new_team(&h, &format!("Équipe {i:02} (R&D)"), region).await;
+        h.new_team(&format!("Équipe {i:02} (R&D)"), region).await;
     }
     let management = h.management();
     let mut seen = Vec::new();
@@ -113,9 +98,9 @@ async fn teams_filter_search_and_page_by_cursor(h: Harness) {
 }
 
 async fn a_team_management_key_reaches_only_its_teams(h: Harness) {
-    let a = new_team(&h, "Team A", Region::Us).await;
-    let b = new_team(&h, "Team B", Region::Us).await;
-    let c = new_team(&h, "Team C", Region::Eu).await;
+    let a = h.new_team("Team A", Region::Us).await;
+    let b = h.new_team("Team B", Region::Us).await;
+    let c = h.new_team("Team C", Region::Eu).await;
     let org = h.management();
     let CreateManagementKeyResponse::Created(scoped) = org
         .create_management_key(CreateManagementKeyInput {
