@@ -34,6 +34,14 @@ enum Command {
     /// Exit status: 0 stopped by Ctrl-C or SIGTERM, 2 cannot listen, open the database or
     /// write the data folder.
     Serve(commands::serve::ServeArgs),
+    /// Replay cassettes against an implementation and check every response against the spec
+    /// and the cassettes; with no --target, against the reference server on a fresh embedded
+    /// database in a temporary folder.
+    ///
+    /// Exit status: 0 every scenario passed (expected failures failed as listed), 1 conformance
+    /// failures (or an expected failure passed), 2 usage or cassette errors (nothing was sent),
+    /// 3 the target cannot be reached.
+    Conform(commands::conform::ConformArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,5 +50,6 @@ fn main() -> ExitCode {
         Command::Check(args) => commands::check::run(&args),
         Command::Generate(args) => commands::generate::run(&args),
         Command::Serve(args) => commands::serve::run(&args),
+        Command::Conform(args) => commands::conform::run(&args),
     }
 }

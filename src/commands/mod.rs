@@ -1,7 +1,9 @@
 //! One module per subcommand.
 
 pub mod check;
+pub mod conform;
 pub mod generate;
+mod reference;
 pub mod serve;
 
 /// The spec `check` and friends read when given no path.

@@ -1,0 +1,233 @@
+//! The spec as the runner needs it: endpoints by name and by route, the statuses each
+//! declares, and a compiled JSON Schema validator for every endpoint and status — the same
+//! schemas `generate` writes, built in memory from the spec.
+
+use covenant_codegen::emit::{all_responses, response_provenance, schema_base, schema_files};
+use covenant_codegen::ir::{Endpoint, ParamLocation, Provenance, Spec, Type};
+use jsonschema::{Retrieve, Uri, Validator};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// One declared response of an endpoint.
+#[derive(Clone, Debug)]
+pub struct DeclaredStatus {
+    pub status: u16,
+    pub has_body: bool,
+    pub provenance: Provenance,
+}
+
+/// An endpoint, indexed for resolving cassettes and matching recorded traffic.
+#[derive(Debug)]
+pub struct Route {
+    pub name: String,
+    pub method: &'static str,
+    /// The path's segments; `None` for a placeholder.
+    pub segments: Vec<Option<String>>,
+    pub path_template: String,
+    /// The API's base, as the spec writes it (`{base_url}`).
+    pub base: String,
+    pub query: Vec<String>,
+    pub headers: Vec<String>,
+    pub statuses: Vec<DeclaredStatus>,
+    pub provenance: Provenance,
+    pub tags: Vec<String>,
+}
+
+impl Route {
+    pub fn declares(&self, status: u16) -> Option<&DeclaredStatus> {
+        self.statuses.iter().find(|s| s.status == status)
+    }
+
+    /// Whether a concrete path (`/v2/user/abc`) is this endpoint's.
+    pub fn matches_path(&self, path: &str) -> bool {
+        let parts: Vec<&str> = split_path(path);
+        parts.len() == self.segments.len()
+            && self
+                .segments
+                .iter()
+                .zip(parts)
+                .all(|(s, p)| s.as_deref().is_none_or(|lit| lit == p))
+    }
+}
+
+/// The path's segments without the leading slash; a trailing slash keeps an empty last one.
+pub fn split_path(path: &str) -> Vec<&str> {
+    path.strip_prefix('/').unwrap_or(path).split('/').collect()
+}
+
+/// A spec, compiled for checking responses.
+pub struct Contract {
+    pub spec: Spec,
+    routes: Vec<Route>,
+    by_name: HashMap<String, usize>,
+    validators: HashMap<(usize, u16), Arc<Validator>>,
+}
+
+impl std::fmt::Debug for Contract {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Contract")
+            .field("routes", &self.routes.len())
+            .finish()
+    }
+}
+
+impl Contract {
+    /// Indexes the spec and compiles every response schema. Fails only if the toolkit's own
+    /// schemas do not compile, which its tests rule out.
+    pub fn new(spec: Spec) -> Result<Contract, String> {
+        let files = schema_files(&spec);
+        let retriever = InMemorySchemas {
+            base: schema_base(&spec),
+            files: files.clone(),
+        };
+        let mut routes = Vec::new();
+        let mut by_name = HashMap::new();
+        let mut validators = HashMap::new();
+        for ep in &spec.endpoints {
+            let index = routes.len();
+            for r in all_responses(&spec, ep) {
+                let path = format!("schemas/endpoints/{}/{}.json", ep.name, r.status);
+                let Some(text) = files.get(&path) else {
+                    continue;
+                };
+                let schema: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+                let validator = jsonschema::options()
+                    .with_draft(jsonschema::Draft::Draft202012)
+                    .should_validate_formats(true)
+                    .with_retriever(retriever.clone())
+                    .build(&schema)
+                    .map_err(|e| format!("{path}: {e}"))?;
+                validators.insert((index, r.status), Arc::new(validator));
+            }
+            by_name.insert(ep.name.clone(), index);
+            routes.push(route(&spec, ep));
+        }
+        Ok(Contract {
+            spec,
+            routes,
+            by_name,
+            validators,
+        })
+    }
+
+    pub fn routes(&self) -> &[Route] {
+        &self.routes
+    }
+
+    pub fn route(&self, name: &str) -> Option<&Route> {
+        self.by_name.get(name).map(|&i| &self.routes[i])
+    }
+
+    /// The endpoint a recorded request calls: the method and the path agree, literal
+    /// segments preferred over placeholders.
+    pub fn route_for(&self, method: &str, path: &str) -> Option<&Route> {
+        self.routes
+            .iter()
+            .filter(|r| r.method.eq_ignore_ascii_case(method) && r.matches_path(path))
+            .max_by_key(|r| r.segments.iter().filter(|s| s.is_some()).count())
+    }
+
+    pub fn validator(&self, endpoint: &str, status: u16) -> Option<&Validator> {
+        let index = *self.by_name.get(endpoint)?;
+        self.validators.get(&(index, status)).map(|v| v.as_ref())
+    }
+
+    /// Where the rule a schema error at `instance_path` (a JSON pointer) enforces comes
+    /// from: the most specific `@source` on the way from the response to that value.
+    pub fn provenance_at(&self, endpoint: &str, status: u16, instance_path: &str) -> Provenance {
+        let Some(ep) = self.spec.endpoint_named(endpoint) else {
+            return Provenance::Document;
+        };
+        let Some(response) = all_responses(&self.spec, ep).find(|r| r.status == status) else {
+            return Provenance::Document;
+        };
+        let mut provenance = response_provenance(ep, response);
+        let Some(mut ty) = response.body.as_ref() else {
+            return provenance;
+        };
+        for step in instance_path.split('/').skip(1) {
+            match self.step_into(ty, step) {
+                Some((next, p)) => {
+                    if !p.is_document() {
+                        provenance = p;
+                    }
+                    ty = next;
+                }
+                None => break,
+            }
+        }
+        provenance
+    }
+
+    fn step_into<'a>(&'a self, ty: &'a Type, step: &str) -> Option<(&'a Type, Provenance)> {
+        match ty {
+            Type::List(item) => Some((item, Provenance::Document)),
+            Type::Model(id) => {
+                let model = self.spec.model(*id);
+                let field = model.field(step)?;
+                let p = if field.provenance.is_document() {
+                    model.provenance
+                } else {
+                    field.provenance
+                };
+                Some((&field.ty, p))
+            }
+            Type::Union(members) => members.iter().find_map(|m| self.step_into(m, step)),
+            _ => None,
+        }
+    }
+}
+
+fn route(spec: &Spec, ep: &Endpoint) -> Route {
+    let names = |location| {
+        ep.params_in(location)
+            .map(|p| p.field.name.clone())
+            .collect::<Vec<_>>()
+    };
+    Route {
+        name: ep.name.clone(),
+        method: ep.method.as_str(),
+        segments: split_path(&ep.path)
+            .into_iter()
+            .map(|s| (!(s.starts_with('{') && s.ends_with('}'))).then(|| s.to_string()))
+            .collect(),
+        path_template: ep.path.clone(),
+        base: spec.api(ep.api).base_url.clone(),
+        query: names(ParamLocation::Query),
+        headers: names(ParamLocation::Header),
+        statuses: all_responses(spec, ep)
+            .map(|r| DeclaredStatus {
+                status: r.status,
+                has_body: r.body.is_some(),
+                provenance: response_provenance(ep, r),
+            })
+            .collect(),
+        provenance: ep.provenance,
+        tags: ep.tags.clone(),
+    }
+}
+
+/// Serves `$ref`s between the generated schema files from memory.
+#[derive(Clone)]
+struct InMemorySchemas {
+    base: String,
+    files: std::collections::BTreeMap<String, String>,
+}
+
+impl Retrieve for InMemorySchemas {
+    fn retrieve(
+        &self,
+        uri: &Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let relative = uri
+            .as_str()
+            .strip_prefix(&self.base)
+            .ok_or_else(|| format!("{} is outside the spec's schemas", uri.as_str()))?;
+        let text = self
+            .files
+            .get(&format!("schemas/{relative}"))
+            .ok_or_else(|| format!("no schema {relative}"))?;
+        Ok(serde_json::from_str(text)?)
+    }
+}

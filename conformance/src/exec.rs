@@ -1,0 +1,228 @@
+//! Sending one request over HTTP, retrying transient network errors only, and the curl
+//! command that reproduces it with secrets left as shell variables.
+
+use std::time::{Duration, Instant};
+
+/// A request with every template filled in.
+#[derive(Clone, Debug)]
+pub struct Outgoing {
+    pub method: String,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+}
+
+/// What came back.
+#[derive(Clone, Debug)]
+pub struct Incoming {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    pub elapsed: Duration,
+}
+
+impl Incoming {
+    /// The first value of a header, by case-insensitive name.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Why no response came back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TransportError {
+    /// The target took longer than the timeout to answer.
+    Timeout(Duration),
+    /// No connection could be made (after the retries).
+    Connect(String),
+    /// The connection broke, or the response was not HTTP.
+    Broken(String),
+}
+
+impl std::fmt::Display for TransportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TransportError::Timeout(t) => write!(f, "no response within {} ms", t.as_millis()),
+            TransportError::Connect(e) => write!(f, "cannot connect: {e}"),
+            TransportError::Broken(e) => write!(f, "the exchange broke off: {e}"),
+        }
+    }
+}
+
+/// Sends `request`; a connection that cannot be made or is reset before an answer is tried
+/// again up to `retries` times. A timeout is an answer about the target, never retried.
+pub async fn send(
+    client: &reqwest::Client,
+    request: &Outgoing,
+    timeout: Duration,
+    retries: u32,
+) -> Result<Incoming, TransportError> {
+    let mut attempt = 0;
+    loop {
+        match send_once(client, request, timeout).await {
+            Err(TransportError::Timeout(t)) => return Err(TransportError::Timeout(t)),
+            Err(e) if attempt < retries => {
+                attempt += 1;
+                tracing::debug!("retrying {} {} after: {e}", request.method, request.url);
+                tokio::time::sleep(Duration::from_millis(50 << attempt.min(6))).await;
+            }
+            other => return other,
+        }
+    }
+}
+
+async fn send_once(
+    client: &reqwest::Client,
+    request: &Outgoing,
+    timeout: Duration,
+) -> Result<Incoming, TransportError> {
+    let method = reqwest::Method::from_bytes(request.method.as_bytes())
+        .map_err(|e| TransportError::Broken(e.to_string()))?;
+    let mut builder = client.request(method, &request.url).timeout(timeout);
+    for (name, value) in &request.headers {
+        builder = builder.header(name, value);
+    }
+    if let Some(body) = &request.body {
+        builder = builder.body(body.clone());
+    }
+    let started = Instant::now();
+    let classify = |e: reqwest::Error| {
+        if e.is_timeout() {
+            TransportError::Timeout(timeout)
+        } else if e.is_connect() {
+            TransportError::Connect(root_cause(&e))
+        } else {
+            TransportError::Broken(root_cause(&e))
+        }
+    };
+    let response = builder.send().await.map_err(classify)?;
+    let status = response.status().as_u16();
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(n, v)| {
+            (
+                n.as_str().to_string(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    let body = response.bytes().await.map_err(classify)?.to_vec();
+    Ok(Incoming {
+        status,
+        headers,
+        body,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// The innermost error's message: "connection refused" rather than reqwest's wrapper.
+fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut current = e;
+    while let Some(next) = current.source() {
+        current = next;
+    }
+    current.to_string()
+}
+
+/// A shell command that sends the same request. Secret values become shell variables
+/// (`$TEAM_API_KEY`), so the command can be pasted after exporting them and leaks nothing.
+pub fn curl(request: &Outgoing, secrets: &[(String, String)]) -> String {
+    let mut parts = vec!["curl".to_string(), "-sS".to_string(), "-i".to_string()];
+    if request.method != "GET" {
+        parts.push("-X".into());
+        parts.push(request.method.clone());
+    }
+    parts.push(shell_word(&request.url, secrets));
+    for (name, value) in &request.headers {
+        parts.push("-H".into());
+        parts.push(shell_word(&format!("{name}: {value}"), secrets));
+    }
+    if let Some(body) = &request.body {
+        parts.push("--data-raw".into());
+        parts.push(shell_word(body, secrets));
+    }
+    parts.join(" ")
+}
+
+/// Single-quotes `text`, leaving each secret outside the quotes as a variable.
+fn shell_word(text: &str, secrets: &[(String, String)]) -> String {
+    let mut pieces: Vec<(bool, String)> = vec![(false, text.to_string())];
+    for (value, reference) in secrets {
+        let variable = shell_variable(reference);
+        pieces = pieces
+            .into_iter()
+            .flat_map(|(is_var, piece)| {
+                if is_var || !piece.contains(value.as_str()) {
+                    return vec![(is_var, piece)];
+                }
+                let mut out = Vec::new();
+                for (i, part) in piece.split(value.as_str()).enumerate() {
+                    if i > 0 {
+                        out.push((true, variable.clone()));
+                    }
+                    out.push((false, part.to_string()));
+                }
+                out
+            })
+            .collect();
+    }
+    pieces
+        .into_iter()
+        .filter(|(is_var, p)| *is_var || !p.is_empty())
+        .map(|(is_var, p)| {
+            if is_var {
+                format!("\"${p}\"")
+            } else {
+                format!("'{}'", p.replace('\'', r"'\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("")
+}
+
+/// `{{credentials.team_api_key}}` → `TEAM_API_KEY`; `{{env.TOKEN}}` → `TOKEN`.
+fn shell_variable(reference: &str) -> String {
+    let name = reference
+        .trim_start_matches("{{")
+        .trim_end_matches("}}")
+        .trim_start_matches("credentials.")
+        .trim_start_matches("env.");
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn curl_keeps_secrets_as_variables() {
+        let request = Outgoing {
+            method: "POST".into(),
+            url: "http://h/v2/user".into(),
+            headers: vec![("x-key".into(), "sk_live_123".into())],
+            body: Some("{\"a\":\"it's\"}".into()),
+        };
+        let secrets = vec![(
+            "sk_live_123".to_string(),
+            "{{credentials.team_api_key}}".to_string(),
+        )];
+        let line = curl(&request, &secrets);
+        assert_eq!(
+            line,
+            "curl -sS -i -X POST 'http://h/v2/user' -H 'x-key: '\"$TEAM_API_KEY\" --data-raw '{\"a\":\"it'\\''s\"}'"
+        );
+        assert!(!line.contains("sk_live_123"));
+    }
+}

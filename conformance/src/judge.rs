@@ -1,0 +1,197 @@
+//! Judging one response: the status, the spec's schema for the endpoint and the status
+//! that came back (always), the `Content-Type` of a declared body, then the cassette's
+//! header and body expectations. Each failure says where its rule comes from.
+
+use crate::cassette::{Cassette, Exchange};
+use crate::contract::{Contract, Route};
+use crate::exec::Incoming;
+use crate::matcher::{self, Mismatch};
+use crate::outcome::{Failure, FailureKind};
+use crate::template::Scope;
+use serde_json::Value;
+
+pub fn judge(
+    contract: &Contract,
+    route: &Route,
+    cassette: &Cassette,
+    exchange: &Exchange,
+    incoming: &Incoming,
+    body: Option<&Value>,
+    scope: &Scope,
+) -> Vec<Failure> {
+    let mut failures = Vec::new();
+    let expected = exchange.expect.status;
+    let expected_source = route
+        .declares(expected)
+        .map_or(route.provenance, |s| s.provenance)
+        .word();
+    if incoming.status != expected {
+        failures.push(Failure {
+            kind: FailureKind::Status,
+            path: "status".into(),
+            expected: expected.to_string(),
+            actual: incoming.status.to_string(),
+            source: expected_source.into(),
+        });
+    }
+    match route.declares(incoming.status) {
+        None => failures.push(Failure {
+            kind: FailureKind::Status,
+            path: "status".into(),
+            expected: format!(
+                "a status `{}` declares ({})",
+                route.name,
+                route
+                    .statuses
+                    .iter()
+                    .map(|s| s.status.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            actual: incoming.status.to_string(),
+            source: route.provenance.word().into(),
+        }),
+        Some(declared) if declared.has_body => {
+            let source = declared.provenance.word();
+            if let Some(problem) = json_body_problem(incoming, body) {
+                failures.push(Failure {
+                    kind: FailureKind::ContentType,
+                    path: "body".into(),
+                    expected: "a JSON body sent as application/json".into(),
+                    actual: problem,
+                    source: source.into(),
+                });
+            } else if let (Some(body), Some(validator)) =
+                (body, contract.validator(&route.name, incoming.status))
+            {
+                schema_failures(
+                    contract,
+                    route,
+                    incoming.status,
+                    validator,
+                    body,
+                    &mut failures,
+                );
+            }
+        }
+        Some(_) => {}
+    }
+    let mut mismatches = Vec::new();
+    for (name, want) in &exchange.expect.headers {
+        let actual = incoming.header(name).map(|v| Value::String(v.to_string()));
+        matcher::check(
+            want,
+            actual.as_ref(),
+            &format!("header {name}"),
+            scope,
+            &mut mismatches,
+        );
+    }
+    push_mismatches(
+        &mut failures,
+        FailureKind::Header,
+        mismatches,
+        expected_source,
+    );
+    if let Some(want) = &exchange.expect.body {
+        let mut mismatches = Vec::new();
+        match body {
+            Some(actual) => matcher::check(want, Some(actual), "$", scope, &mut mismatches),
+            None => mismatches.push(Mismatch {
+                path: "$".into(),
+                expected: matcher::show(want),
+                actual: "no JSON body".into(),
+            }),
+        }
+        let source = cassette
+            .scenario
+            .source
+            .as_deref()
+            .unwrap_or(expected_source);
+        push_mismatches(&mut failures, FailureKind::Body, mismatches, source);
+    }
+    failures
+}
+
+/// Why a body the spec declares is not usable JSON, if it is not.
+fn json_body_problem(incoming: &Incoming, body: Option<&Value>) -> Option<String> {
+    let content_type = incoming.header("content-type").unwrap_or("");
+    let media = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    if incoming.body.is_empty() {
+        return Some("an empty body".into());
+    }
+    if media != "application/json" && !media.ends_with("+json") {
+        return Some(if content_type.is_empty() {
+            "no Content-Type".into()
+        } else {
+            format!("Content-Type {content_type}")
+        });
+    }
+    if body.is_none() {
+        let text = String::from_utf8_lossy(&incoming.body);
+        let cut: String = text.chars().take(120).collect();
+        return Some(format!("a body that is not JSON: {cut}"));
+    }
+    None
+}
+
+fn schema_failures(
+    contract: &Contract,
+    route: &Route,
+    status: u16,
+    validator: &jsonschema::Validator,
+    body: &Value,
+    failures: &mut Vec<Failure>,
+) {
+    for error in validator.iter_errors(body) {
+        let pointer = error.instance_path().as_str().to_string();
+        failures.push(Failure {
+            kind: FailureKind::Schema,
+            path: json_path(&pointer),
+            expected: format!(
+                "the schema of {} {status} ({})",
+                route.name,
+                error.schema_path().as_str()
+            ),
+            actual: error.to_string(),
+            source: contract
+                .provenance_at(&route.name, status, &pointer)
+                .word()
+                .into(),
+        });
+    }
+}
+
+/// `/data/0/name` → `$.data[0].name`.
+fn json_path(pointer: &str) -> String {
+    let mut out = "$".to_string();
+    for step in pointer.split('/').skip(1) {
+        let step = step.replace("~1", "/").replace("~0", "~");
+        if step.parse::<usize>().is_ok() {
+            out.push_str(&format!("[{step}]"));
+        } else {
+            out = matcher::child(&out, &step);
+        }
+    }
+    out
+}
+
+fn push_mismatches(
+    failures: &mut Vec<Failure>,
+    kind: FailureKind,
+    mismatches: Vec<Mismatch>,
+    source: &str,
+) {
+    failures.extend(mismatches.into_iter().map(|m| Failure {
+        kind,
+        path: m.path,
+        expected: m.expected,
+        actual: m.actual,
+        source: source.into(),
+    }));
+}

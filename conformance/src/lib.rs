@@ -1,0 +1,24 @@
+//! The conformance runner: replays recorded scenarios (cassettes) against any implementation
+//! of a covenant spec over HTTP, checks every response against the spec's JSON Schemas and
+//! the cassette's expectations, and reports the results. It knows nothing of any particular
+//! service: the spec, the cassettes and the expected-failure list say everything.
+
+pub mod cassette;
+pub mod contract;
+pub mod exec;
+pub mod expected;
+pub mod judge;
+pub mod matcher;
+pub mod outcome;
+pub mod progress;
+pub mod report;
+pub mod resolve;
+pub mod runner;
+pub mod select;
+pub mod template;
+pub mod transcript;
+
+pub use cassette::{Cassette, CassetteError};
+pub use contract::Contract;
+pub use outcome::Report;
+pub use runner::{RunSettings, Target};

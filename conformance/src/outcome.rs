@@ -1,0 +1,180 @@
+//! What a run found, as data: every report is written from these types, and `--rerun-failed`
+//! reads them back from the JSON report.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// What kind of rule a response broke.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// Another status than the cassette expects, or one the spec does not declare.
+    Status,
+    /// The body does not match the spec's schema for the endpoint and status.
+    Schema,
+    /// A declared body missing, not JSON, or sent with another `Content-Type`.
+    ContentType,
+    /// The body differs from the cassette's expectation.
+    Body,
+    /// A header differs from the cassette's expectation.
+    Header,
+    /// A capture found nothing in the response.
+    Capture,
+    /// A template could not be filled in (a capture an earlier failure left undefined).
+    Template,
+    /// No answer within the timeout.
+    Timeout,
+    /// No connection, or it broke off.
+    Transport,
+}
+
+impl FailureKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            FailureKind::Status => "status",
+            FailureKind::Schema => "schema",
+            FailureKind::ContentType => "content-type",
+            FailureKind::Body => "body",
+            FailureKind::Header => "header",
+            FailureKind::Capture => "capture",
+            FailureKind::Template => "template",
+            FailureKind::Timeout => "timeout",
+            FailureKind::Transport => "transport",
+        }
+    }
+}
+
+/// One broken rule.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Failure {
+    pub kind: FailureKind,
+    /// Where in the response: a JSON path of the body, `status`, or `header NAME`.
+    pub path: String,
+    pub expected: String,
+    pub actual: String,
+    /// Where the rule comes from: `document`, `deployed_client` or `toolkit`.
+    pub source: String,
+}
+
+/// Whether a scenario (or exchange) held, by the run's judgement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Passed,
+    Failed,
+    /// Failed, and listed as an expected failure.
+    ExpectedFailure,
+    /// Listed as an expected failure, yet passed: the list needs updating.
+    UnexpectedPass,
+    /// Not reached: an earlier exchange failed, or the run stopped (`--fail-fast`).
+    Skipped,
+}
+
+impl Verdict {
+    /// Whether this verdict fails the run.
+    pub fn fails_run(self) -> bool {
+        matches!(self, Verdict::Failed | Verdict::UnexpectedPass)
+    }
+}
+
+/// One exchange as sent and received, secrets replaced by their references.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ExchangeResult {
+    pub label: String,
+    pub endpoint: String,
+    pub method: String,
+    pub url: String,
+    pub expected_status: u16,
+    /// `None` when no response came back.
+    pub status: Option<u16>,
+    pub verdict: Verdict,
+    pub failures: Vec<Failure>,
+    pub curl: String,
+    pub duration_ms: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ScenarioResult {
+    pub id: String,
+    pub title: String,
+    pub tags: Vec<String>,
+    pub file: String,
+    pub verdict: Verdict,
+    /// Why the scenario is an expected failure, from the list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_failure: Option<String>,
+    pub exchanges: Vec<ExchangeResult>,
+    pub duration_ms: f64,
+    /// The normalized transcript (placeholders for volatile values); snapshots compare it.
+    pub transcript: String,
+}
+
+/// Which scenarios exercised each declared status of each endpoint.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Coverage {
+    /// Endpoint → status → scenario ids (empty: declared, not exercised).
+    pub matrix: BTreeMap<String, BTreeMap<u16, Vec<String>>>,
+}
+
+impl Coverage {
+    pub fn exercised(&self) -> usize {
+        self.cells().filter(|(_, _, s)| !s.is_empty()).count()
+    }
+    pub fn declared(&self) -> usize {
+        self.cells().count()
+    }
+    pub fn cells(&self) -> impl Iterator<Item = (&str, u16, &[String])> {
+        self.matrix.iter().flat_map(|(ep, statuses)| {
+            statuses
+                .iter()
+                .map(move |(status, scenarios)| (ep.as_str(), *status, scenarios.as_slice()))
+        })
+    }
+}
+
+/// A whole run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Report {
+    pub target: String,
+    pub spec: String,
+    pub started_at: String,
+    pub duration_ms: f64,
+    pub scenarios: Vec<ScenarioResult>,
+    pub coverage: Coverage,
+    /// Expected-failure entries that name no scenario or exchange of the run's cassettes.
+    #[serde(default)]
+    pub stale_expected_failures: Vec<String>,
+}
+
+/// Counts by verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub passed: usize,
+    pub failed: usize,
+    pub expected_failures: usize,
+    pub unexpected_passes: usize,
+    pub skipped: usize,
+    pub exchanges: usize,
+}
+
+impl Report {
+    pub fn tally(&self) -> Tally {
+        let mut t = Tally::default();
+        for s in &self.scenarios {
+            match s.verdict {
+                Verdict::Passed => t.passed += 1,
+                Verdict::Failed => t.failed += 1,
+                Verdict::ExpectedFailure => t.expected_failures += 1,
+                Verdict::UnexpectedPass => t.unexpected_passes += 1,
+                Verdict::Skipped => t.skipped += 1,
+            }
+            t.exchanges += s.exchanges.iter().filter(|e| e.status.is_some()).count();
+        }
+        t
+    }
+
+    /// Whether the run passes: no failure, no unexpected pass.
+    pub fn passed(&self) -> bool {
+        !self.scenarios.iter().any(|s| s.verdict.fails_run())
+    }
+}

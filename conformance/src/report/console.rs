@@ -1,0 +1,85 @@
+//! The summary a person reads at the end of a run.
+
+use crate::outcome::{Report, ScenarioResult, Verdict};
+use std::fmt::Write;
+
+pub fn summary(report: &Report) -> String {
+    let t = report.tally();
+    let mut out = String::new();
+    for s in report.scenarios.iter().filter(|s| s.verdict.fails_run()) {
+        failure_block(&mut out, s);
+    }
+    for s in report
+        .scenarios
+        .iter()
+        .filter(|s| s.verdict == Verdict::ExpectedFailure)
+    {
+        let _ = writeln!(
+            out,
+            "xfail {}: {}",
+            s.id,
+            s.expected_failure.as_deref().unwrap_or("")
+        );
+    }
+    for stale in &report.stale_expected_failures {
+        let _ = writeln!(
+            out,
+            "note: the expected failure `{stale}` names no scenario of this run"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "conform: {} scenarios, {} exchanges in {:.2} s against {}",
+        report.scenarios.len(),
+        t.exchanges,
+        report.duration_ms / 1000.0,
+        report.target
+    );
+    let _ = writeln!(
+        out,
+        "  {} passed, {} failed, {} expected failures, {} unexpectedly passed, {} skipped",
+        t.passed, t.failed, t.expected_failures, t.unexpected_passes, t.skipped
+    );
+    let _ = writeln!(
+        out,
+        "  coverage: {} of {} declared statuses exercised",
+        report.coverage.exercised(),
+        report.coverage.declared()
+    );
+    out
+}
+
+fn failure_block(out: &mut String, s: &ScenarioResult) {
+    if s.verdict == Verdict::UnexpectedPass {
+        let _ = writeln!(
+            out,
+            "XPASS {}: listed as an expected failure ({}) but passed; remove it from the list\n",
+            s.id,
+            s.expected_failure.as_deref().unwrap_or("")
+        );
+        return;
+    }
+    let _ = writeln!(out, "FAIL {}: {} ({})", s.id, s.title, s.file);
+    for e in s.exchanges.iter().filter(|e| e.verdict == Verdict::Failed) {
+        let _ = writeln!(
+            out,
+            "  exchange {} ({} {} {})",
+            e.label, e.endpoint, e.method, e.url
+        );
+        for f in &e.failures {
+            let _ = writeln!(
+                out,
+                "    {} {}: expected {}, got {} [{}]",
+                f.kind.word(),
+                f.path,
+                f.expected,
+                f.actual,
+                f.source
+            );
+        }
+        if !e.curl.is_empty() {
+            let _ = writeln!(out, "    reproduce: {}", e.curl);
+        }
+    }
+    out.push('\n');
+}

@@ -1,0 +1,148 @@
+//! A self-contained HTML report: the summary, the coverage matrix (every endpoint × every
+//! declared status, exercised or not and by which scenarios), the failing exchanges with
+//! their expected and actual values, and every scenario's verdict.
+
+use super::junit::escape;
+use crate::outcome::{Report, ScenarioResult, Verdict};
+use crate::progress::verdict_word;
+use std::fmt::Write;
+
+const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}\
+table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}\
+.hit{background:#d7f5d7}.miss{background:#fbd9d9}.pass{color:#176b17}.fail{color:#b00020;font-weight:bold}\
+code,pre{font:12px ui-monospace,monospace}pre{background:#f6f6f6;padding:8px;overflow-x:auto;white-space:pre-wrap}\
+.status{display:inline-block;min-width:3em;margin:1px;padding:1px 4px;border-radius:3px}";
+
+pub fn render(report: &Report) -> String {
+    let t = report.tally();
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>conform: {}</title><style>{STYLE}</style></head><body>\n",
+        escape(&report.spec)
+    );
+    let _ = writeln!(
+        out,
+        "<h1>Conformance of {} at <code>{}</code></h1>\n<p>{} scenarios, {} exchanges, {:.2} s, started {}: <b>{} passed</b>, <b>{} failed</b>, {} expected failures, {} unexpectedly passed, {} skipped. Coverage: {} of {} declared statuses exercised.</p>",
+        escape(&report.spec),
+        escape(&report.target),
+        report.scenarios.len(),
+        t.exchanges,
+        report.duration_ms / 1000.0,
+        escape(&report.started_at),
+        t.passed,
+        t.failed,
+        t.expected_failures,
+        t.unexpected_passes,
+        t.skipped,
+        report.coverage.exercised(),
+        report.coverage.declared()
+    );
+    coverage(&mut out, report);
+    let failing: Vec<&ScenarioResult> = report
+        .scenarios
+        .iter()
+        .filter(|s| s.verdict.fails_run())
+        .collect();
+    if !failing.is_empty() {
+        out.push_str("<h2>Failures</h2>\n");
+        for s in failing {
+            failure(&mut out, s);
+        }
+    }
+    scenarios(&mut out, report);
+    out.push_str("</body></html>\n");
+    out
+}
+
+fn coverage(out: &mut String, report: &Report) {
+    out.push_str("<h2>Coverage</h2>\n<table><tr><th>Endpoint</th><th>Declared statuses (green: exercised; hover for the scenarios)</th></tr>\n");
+    for (endpoint, statuses) in &report.coverage.matrix {
+        let _ = write!(out, "<tr><td><code>{}</code></td><td>", escape(endpoint));
+        for (status, ids) in statuses {
+            let (class, title) = if ids.is_empty() {
+                ("miss", "not exercised".to_string())
+            } else {
+                ("hit", ids.join(", "))
+            };
+            let _ = write!(
+                out,
+                "<span class=\"status {class}\" title=\"{}\">{status}</span>",
+                escape(&title)
+            );
+        }
+        out.push_str("</td></tr>\n");
+    }
+    out.push_str("</table>\n");
+}
+
+fn failure(out: &mut String, s: &ScenarioResult) {
+    let _ = writeln!(
+        out,
+        "<h3 id=\"{}\" class=\"fail\">{} {}</h3><p>{} <small>({})</small></p>",
+        escape(&s.id),
+        verdict_word(s.verdict).trim(),
+        escape(&s.id),
+        escape(&s.title),
+        escape(&s.file)
+    );
+    if s.verdict == Verdict::UnexpectedPass {
+        let _ = writeln!(
+            out,
+            "<p>Listed as an expected failure ({}) but passed: remove it from the list.</p>",
+            escape(s.expected_failure.as_deref().unwrap_or(""))
+        );
+        return;
+    }
+    for e in s.exchanges.iter().filter(|e| e.verdict == Verdict::Failed) {
+        let _ = writeln!(
+            out,
+            "<p>Exchange <b>{}</b>: <code>{} {}</code> ({}), expected status {}, got {}</p>\n<table><tr><th>Check</th><th>Where</th><th>Expected</th><th>Actual</th><th>Rule from</th></tr>",
+            escape(&e.label),
+            escape(&e.method),
+            escape(&e.url),
+            escape(&e.endpoint),
+            e.expected_status,
+            e.status.map_or("no response".into(), |s| s.to_string())
+        );
+        for f in &e.failures {
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td><td>{}</td></tr>",
+                f.kind.word(),
+                escape(&f.path),
+                escape(&f.expected),
+                escape(&f.actual),
+                escape(&f.source)
+            );
+        }
+        let _ = writeln!(out, "</table><pre>{}</pre>", escape(&e.curl));
+    }
+    let _ = writeln!(
+        out,
+        "<details><summary>Transcript</summary><pre>{}</pre></details>",
+        escape(&s.transcript)
+    );
+}
+
+fn scenarios(out: &mut String, report: &Report) {
+    out.push_str("<h2>Scenarios</h2>\n<table><tr><th>Verdict</th><th>Scenario</th><th>Tags</th><th>Exchanges</th><th>ms</th></tr>\n");
+    for s in &report.scenarios {
+        let class = if s.verdict.fails_run() {
+            "fail"
+        } else {
+            "pass"
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"{class}\">{}</td><td><code>{}</code> {}</td><td>{}</td><td>{}</td><td>{:.1}</td></tr>",
+            verdict_word(s.verdict).trim(),
+            escape(&s.id),
+            escape(&s.title),
+            escape(&s.tags.join(", ")),
+            s.exchanges.len(),
+            s.duration_ms
+        );
+    }
+    out.push_str("</table>\n");
+}

@@ -1,0 +1,128 @@
+//! JUnit XML as GitHub and GitLab read it: one `testcase` per scenario, a `failure` naming
+//! the exchange, expected failures as `skipped` with their reason.
+
+use crate::outcome::{Report, ScenarioResult, Verdict};
+use std::fmt::Write;
+
+pub fn render(report: &Report) -> String {
+    let t = report.tally();
+    let failures = t.failed + t.unexpected_passes;
+    let skipped = t.skipped + t.expected_failures;
+    let seconds = report.duration_ms / 1000.0;
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"conform\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{seconds:.3}\">",
+        report.scenarios.len()
+    );
+    let _ = writeln!(
+        out,
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{seconds:.3}\" timestamp=\"{}\">",
+        escape(&report.spec),
+        report.scenarios.len(),
+        escape(report.started_at.trim_end_matches('Z'))
+    );
+    for s in &report.scenarios {
+        testcase(&mut out, &report.spec, s);
+    }
+    out.push_str("  </testsuite>\n</testsuites>\n");
+    out
+}
+
+fn testcase(out: &mut String, spec: &str, s: &ScenarioResult) {
+    let _ = write!(
+        out,
+        "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\" time=\"{:.3}\"",
+        escape(&format!("conform.{spec}")),
+        escape(&format!("{}: {}", s.id, s.title)),
+        escape(&s.file),
+        s.duration_ms / 1000.0
+    );
+    match s.verdict {
+        Verdict::Passed => {
+            out.push_str("/>\n");
+            return;
+        }
+        _ => out.push_str(">\n"),
+    }
+    match s.verdict {
+        Verdict::Failed => {
+            for e in s.exchanges.iter().filter(|e| e.verdict == Verdict::Failed) {
+                let first = e.failures.first();
+                let message = format!(
+                    "exchange {} ({}): {}",
+                    e.label,
+                    e.endpoint,
+                    first.map_or(String::new(), |f| format!(
+                        "{} {}: expected {}, got {}",
+                        f.kind.word(),
+                        f.path,
+                        f.expected,
+                        f.actual
+                    ))
+                );
+                let mut body = String::new();
+                for f in &e.failures {
+                    let _ = writeln!(
+                        body,
+                        "{} {}: expected {}, got {} [{}]",
+                        f.kind.word(),
+                        f.path,
+                        f.expected,
+                        f.actual,
+                        f.source
+                    );
+                }
+                let _ = writeln!(body, "reproduce: {}", e.curl);
+                let _ = writeln!(
+                    out,
+                    "      <failure message=\"{}\" type=\"{}\">{}</failure>",
+                    escape(&message),
+                    first.map_or("failure", |f| f.kind.word()),
+                    escape(&body)
+                );
+            }
+        }
+        Verdict::UnexpectedPass => {
+            let _ = writeln!(
+                out,
+                "      <failure message=\"{}\" type=\"unexpected-pass\"/>",
+                escape(&format!(
+                    "listed as an expected failure ({}) but passed",
+                    s.expected_failure.as_deref().unwrap_or("")
+                ))
+            );
+        }
+        Verdict::ExpectedFailure => {
+            let _ = writeln!(
+                out,
+                "      <skipped message=\"{}\"/>",
+                escape(&format!(
+                    "expected failure: {}",
+                    s.expected_failure.as_deref().unwrap_or("")
+                ))
+            );
+        }
+        Verdict::Skipped => out.push_str("      <skipped message=\"not run\"/>\n"),
+        Verdict::Passed => {}
+    }
+    out.push_str("    </testcase>\n");
+}
+
+/// Escapes text for XML attributes and content; drops characters XML 1.0 forbids.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\n' | '\t' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 => {}
+            c => out.push(c),
+        }
+    }
+    out
+}

@@ -1,0 +1,60 @@
+//! The reports of a run: a console summary, JUnit XML, a JSON report (read back by
+//! `--rerun-failed`) and a self-contained HTML page with the coverage matrix.
+
+pub mod console;
+pub mod html;
+pub mod junit;
+
+use crate::outcome::Report;
+use std::path::{Path, PathBuf};
+
+/// File names inside the report folder.
+pub const JSON_REPORT: &str = "report.json";
+pub const JUNIT_REPORT: &str = "junit.xml";
+pub const HTML_REPORT: &str = "report.html";
+/// The folder of normalized transcripts, one file per scenario.
+pub const TRANSCRIPTS: &str = "transcripts";
+
+/// Writes every report file into `dir`; answers the paths written.
+pub fn write_all(dir: &Path, report: &Report) -> std::io::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    let json = dir.join(JSON_REPORT);
+    std::fs::write(&json, serde_json::to_string_pretty(report)? + "\n")?;
+    let junit = dir.join(JUNIT_REPORT);
+    std::fs::write(&junit, junit::render(report))?;
+    let html = dir.join(HTML_REPORT);
+    std::fs::write(&html, html::render(report))?;
+    let transcripts = dir.join(TRANSCRIPTS);
+    if transcripts.exists() {
+        std::fs::remove_dir_all(&transcripts)?;
+    }
+    std::fs::create_dir_all(&transcripts)?;
+    for s in &report.scenarios {
+        std::fs::write(
+            transcripts.join(format!("{}.txt", file_stem(&s.id))),
+            &s.transcript,
+        )?;
+    }
+    Ok(vec![json, junit, html, transcripts])
+}
+
+/// Reads a JSON report back.
+pub fn read_json(dir: &Path) -> Result<Report, String> {
+    let path = dir.join(JSON_REPORT);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("{}: cannot read the last report: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A scenario id as a file name: `/` and other awkward characters become `_`.
+pub fn file_stem(id: &str) -> String {
+    id.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}

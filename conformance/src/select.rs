@@ -1,0 +1,145 @@
+//! Choosing which scenarios run: `--filter` by id, tag or endpoint, `--shard i/n`, and
+//! `--rerun-failed`.
+
+use crate::cassette::Cassette;
+
+/// One `--filter`: `tag:NAME`, `endpoint:NAME`, or a scenario id; `*` matches any run of
+/// characters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Filter {
+    Id(String),
+    Tag(String),
+    Endpoint(String),
+}
+
+impl std::str::FromStr for Filter {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let filter = if let Some(t) = s.strip_prefix("tag:") {
+            Filter::Tag(t.into())
+        } else if let Some(e) = s.strip_prefix("endpoint:") {
+            Filter::Endpoint(e.into())
+        } else if let Some(i) = s.strip_prefix("id:") {
+            Filter::Id(i.into())
+        } else {
+            Filter::Id(s.into())
+        };
+        match &filter {
+            Filter::Id(p) | Filter::Tag(p) | Filter::Endpoint(p) if p.is_empty() => {
+                Err(format!("`{s}` filters on nothing"))
+            }
+            _ => Ok(filter),
+        }
+    }
+}
+
+impl Filter {
+    pub fn matches(&self, cassette: &Cassette) -> bool {
+        let s = &cassette.scenario;
+        match self {
+            Filter::Id(p) => glob(p, &s.id),
+            Filter::Tag(p) => s.tags.iter().any(|t| glob(p, t)),
+            Filter::Endpoint(p) => s.exchanges.iter().any(|e| glob(p, &e.endpoint)),
+        }
+    }
+}
+
+/// `--shard i/n`: the i-th (1-based) of n parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("`{s}` is not a shard: write i/n with 1 <= i <= n, as 2/4");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count): (u32, u32) =
+            (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// Whether a scenario belongs to this shard. It depends on the id alone (FNV-1a), so
+    /// every machine agrees, and adding a scenario moves no other.
+    pub fn holds(&self, id: &str) -> bool {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in id.bytes() {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        hash % u64::from(self.count) == u64::from(self.index - 1)
+    }
+}
+
+/// The cassettes that pass every selection: any filter, the shard, and (when given) the set
+/// of ids that failed last time.
+pub fn select(
+    cassettes: Vec<Cassette>,
+    filters: &[Filter],
+    shard: Option<Shard>,
+    only: Option<&[String]>,
+) -> Vec<Cassette> {
+    cassettes
+        .into_iter()
+        .filter(|c| filters.is_empty() || filters.iter().any(|f| f.matches(c)))
+        .filter(|c| shard.is_none_or(|s| s.holds(&c.scenario.id)))
+        .filter(|c| only.is_none_or(|ids| ids.contains(&c.scenario.id)))
+        .collect()
+}
+
+/// Whether `text` matches `pattern`, where `*` matches any run of characters.
+fn glob(pattern: &str, text: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == text;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !text.starts_with(first) || !text[first.len()..].ends_with(last) {
+        return false;
+    }
+    let mut rest = &text[first.len()..text.len() - last.len()];
+    for middle in &parts[1..parts.len() - 1] {
+        match rest.find(middle) {
+            Some(i) => rest = &rest[i + middle.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        assert!(glob("users/*", "users/create"));
+        assert!(glob("*conflict*", "users/create-conflict-1"));
+        assert!(!glob("users/*", "teams/create"));
+        assert!(glob("a*b*c", "axxbyyc"));
+        assert!(!glob("a*b*c", "ac"));
+    }
+
+    #[test]
+    fn shards_split_every_id_exactly_once() {
+        let ids: Vec<String> = (0..200).map(|i| format!("scenario-{i}")).collect();
+        let shards: Vec<Shard> = (1..=3).map(|i| format!("{i}/3").parse().unwrap()).collect();
+        for id in &ids {
+            assert_eq!(shards.iter().filter(|s| s.holds(id)).count(), 1);
+        }
+        assert!(
+            shards
+                .iter()
+                .all(|s| ids.iter().filter(|id| s.holds(id)).count() > 40)
+        );
+        assert!("0/3".parse::<Shard>().is_err());
+        assert!("4/3".parse::<Shard>().is_err());
+    }
+}

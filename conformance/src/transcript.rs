@@ -1,0 +1,186 @@
+//! A scenario's normalized transcript: what was sent and received, in a stable text a
+//! snapshot can hold. Volatile values are replaced only here, when written, so captures and
+//! matchers always saw the real values: secrets by their reference, captured and `let`
+//! values by `[name]`, other UUIDs by `[uuid-N]` in order of appearance, instants by
+//! `[timestamp]`.
+
+use crate::exec::{Incoming, Outgoing};
+use regex::Regex;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::sync::LazyLock;
+
+static UUID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b").unwrap()
+});
+static INSTANT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?").unwrap()
+});
+
+/// Replaces volatile values consistently across one transcript.
+pub struct Normalizer {
+    /// Real value → placeholder, longest first.
+    known: Vec<(String, String)>,
+    uuids: HashMap<String, String>,
+}
+
+impl Normalizer {
+    /// `secrets` map real values to references; `named` holds captured and `let` values.
+    pub fn new(secrets: &[(String, String)], named: &[(String, Value)]) -> Normalizer {
+        let mut known: Vec<(String, String)> = secrets.to_vec();
+        for (name, value) in named {
+            if let Value::String(s) = value
+                && s.len() >= 4
+            {
+                known.push((s.clone(), format!("[{name}]")));
+            }
+        }
+        known.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
+        known.dedup_by(|a, b| a.0 == b.0);
+        Normalizer {
+            known,
+            uuids: HashMap::new(),
+        }
+    }
+
+    pub fn text(&mut self, s: &str) -> String {
+        let mut out = s.to_string();
+        for (value, placeholder) in &self.known {
+            if out.contains(value.as_str()) {
+                out = out.replace(value.as_str(), placeholder);
+            }
+        }
+        let out = UUID
+            .replace_all(&out, |c: &regex::Captures| {
+                let next = self.uuids.len() + 1;
+                self.uuids
+                    .entry(c[0].to_ascii_lowercase())
+                    .or_insert_with(|| format!("[uuid-{next}]"))
+                    .clone()
+            })
+            .into_owned();
+        INSTANT.replace_all(&out, "[timestamp]").into_owned()
+    }
+
+    pub fn json(&mut self, v: &Value) -> Value {
+        match v {
+            Value::String(s) => Value::String(self.text(s)),
+            Value::Array(items) => Value::Array(items.iter().map(|i| self.json(i)).collect()),
+            Value::Object(fields) => Value::Object(
+                fields
+                    .iter()
+                    .map(|(k, v)| (self.text(k), self.json(v)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+
+    fn body(&mut self, bytes: &[u8]) -> String {
+        if bytes.is_empty() {
+            return String::new();
+        }
+        match serde_json::from_slice::<Value>(bytes) {
+            Ok(v) => {
+                let v = self.json(&v);
+                serde_json::to_string_pretty(&v).unwrap_or_default()
+            }
+            Err(_) => self.text(&String::from_utf8_lossy(bytes)),
+        }
+    }
+}
+
+/// One exchange as the transcript shows it.
+pub struct Entry<'a> {
+    pub label: &'a str,
+    pub endpoint: &'a str,
+    pub request: &'a Outgoing,
+    pub response: Result<&'a Incoming, String>,
+    /// Response headers worth showing: `content-type` and those the cassette expects.
+    pub shown_headers: &'a [String],
+}
+
+/// Appends one exchange to a transcript.
+pub fn write_entry(out: &mut String, n: &mut Normalizer, entry: &Entry) {
+    let path = path_and_query(&entry.request.url);
+    let _ = writeln!(
+        out,
+        "## {} {}: {} {}",
+        entry.label,
+        entry.endpoint,
+        entry.request.method,
+        n.text(&path)
+    );
+    let mut headers: Vec<&(String, String)> = entry.request.headers.iter().collect();
+    headers.sort();
+    for (name, value) in headers {
+        let _ = writeln!(out, "> {}: {}", name.to_ascii_lowercase(), n.text(value));
+    }
+    if let Some(body) = &entry.request.body {
+        out.push_str(&n.body(body.as_bytes()));
+        out.push('\n');
+    }
+    out.push('\n');
+    match &entry.response {
+        Ok(response) => {
+            let _ = writeln!(out, "< {}", response.status);
+            for name in entry.shown_headers {
+                if let Some(value) = response.header(name) {
+                    let _ = writeln!(out, "< {}: {}", name.to_ascii_lowercase(), n.text(value));
+                }
+            }
+            let body = n.body(&response.body);
+            if !body.is_empty() {
+                out.push_str(&body);
+                out.push('\n');
+            }
+        }
+        Err(problem) => {
+            let _ = writeln!(out, "< no response: {problem}");
+        }
+    }
+    out.push('\n');
+}
+
+/// The part of a URL after the authority: what the transcript shows of where it went.
+fn path_and_query(url: &str) -> String {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    match after_scheme.find('/') {
+        Some(i) => after_scheme[i..].to_string(),
+        None => "/".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn one_value_keeps_one_placeholder() {
+        let secrets = vec![("sk_secret_1".to_string(), "{{credentials.key}}".to_string())];
+        let named = vec![(
+            "user_id".to_string(),
+            json!("11111111-2222-3333-4444-555555555555"),
+        )];
+        let mut n = Normalizer::new(&secrets, &named);
+        let v = n.json(&json!({
+            "user_id": "11111111-2222-3333-4444-555555555555",
+            "other": "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee",
+            "again": "AAAAAAAA-BBBB-CCCC-DDDD-EEEEEEEEEEEE",
+            "key": "Bearer sk_secret_1",
+            "at": "2026-11-21T10:00:00.123+00:00"
+        }));
+        assert_eq!(
+            v,
+            json!({
+                "user_id": "[user_id]",
+                "other": "[uuid-1]",
+                "again": "[uuid-1]",
+                "key": "Bearer {{credentials.key}}",
+                "at": "[timestamp]"
+            })
+        );
+    }
+}

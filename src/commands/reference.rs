@@ -1,0 +1,68 @@
+//! The reference server started inside this process on a fresh embedded database in a
+//! temporary folder, for `conform` and `record` runs that name no target. Dropping it stops
+//! the server and removes the folder.
+
+use health_server::bootstrap::Outcome;
+use health_server::store::Location;
+use health_server::{ReferenceServer, Settings};
+use std::collections::HashMap;
+
+pub struct Started {
+    pub base_url: String,
+    /// What a `credentials.json` of this server would hold.
+    pub credentials: HashMap<String, String>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    _folder: tempfile::TempDir,
+}
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+pub async fn start() -> Result<Started, String> {
+    let folder = tempfile::Builder::new()
+        .prefix("covenant-reference-")
+        .tempdir()
+        .map_err(|e| format!("cannot create a temporary folder: {e}"))?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|e| format!("cannot listen on a loopback port: {e}"))?;
+    let address = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?;
+    let base_url = format!("http://{address}");
+    let database = Location::Sqlite(folder.path().join("health.db"));
+    let server = ReferenceServer::open(Settings::new(database, &base_url)).await?;
+    let keys = match server.bootstrap(None).await? {
+        Outcome::Created(keys) => keys,
+        Outcome::Existing { .. } => return Err("a fresh database was already set up".into()),
+    };
+    let credentials = HashMap::from([
+        ("base_url".to_string(), base_url.clone()),
+        ("management_url".to_string(), base_url.clone()),
+        ("org_id".to_string(), keys.org_id),
+        ("team_id".to_string(), keys.team_id),
+        ("team_api_key".to_string(), keys.team_api_key),
+        ("management_key".to_string(), keys.management_key),
+    ]);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let router = health_server::router(server.clone());
+    tokio::spawn(async move {
+        let _ = covenant_runtime::server::axum::serve(listener, router)
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await;
+        server.store().close().await;
+    });
+    Ok(Started {
+        base_url,
+        credentials,
+        stop: Some(stop),
+        _folder: folder,
+    })
+}
