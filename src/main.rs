@@ -42,6 +42,11 @@ enum Command {
     /// failures (or an expected failure passed), 2 usage or cassette errors (nothing was sent),
     /// 3 the target cannot be reached.
     Conform(commands::conform::ConformArgs),
+    /// Write the suite's mechanical cassettes from the spec (each input constraint violated
+    /// once, the auth matrix, unknown ids), or `--check` them.
+    ///
+    /// Exit status: 0 written or up to date, 1 invalid spec or stale output, 2 usage or I/O error.
+    Cassettes(commands::cassettes::CassettesArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,5 +56,6 @@ fn main() -> ExitCode {
         Command::Generate(args) => commands::generate::run(&args),
         Command::Serve(args) => commands::serve::run(&args),
         Command::Conform(args) => commands::conform::run(&args),
+        Command::Cassettes(args) => commands::cassettes::run(&args),
     }
 }

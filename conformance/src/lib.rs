@@ -7,6 +7,7 @@ pub mod cassette;
 pub mod contract;
 pub mod exec;
 pub mod expected;
+pub mod generate;
 pub mod judge;
 pub mod matcher;
 pub mod outcome;

@@ -1,8 +1,10 @@
 //! One module per subcommand.
 
+pub mod cassettes;
 pub mod check;
 pub mod conform;
 pub mod generate;
+mod output;
 mod reference;
 pub mod serve;
 

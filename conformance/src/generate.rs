@@ -1,0 +1,360 @@
+//! The mechanical scenarios, generated from the spec rather than written by hand: every
+//! constraint of every input violated once (`validation/`), the auth matrix of every
+//! endpoint — missing, wrong, and another scheme's credential (`auth/`) — and unknown
+//! resources (`not-found/`).
+//!
+//! Credentials are referenced by their scheme's name (`{{credentials.team_api_key}}`), the
+//! names a credentials file uses.
+
+use crate::cassette::{Exchange, Expect, Request, Scenario};
+use covenant_codegen::ir::shapes::Shape;
+use covenant_codegen::ir::{AuthId, Endpoint, ParamLocation, Primitive, Provenance, Spec, Type};
+use covenant_codegen::samples::Samples;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// The folder (under the output) and file of each generated cassette, with its text.
+pub fn cassettes(spec: &Spec) -> BTreeMap<String, String> {
+    let samples = Samples::new(spec);
+    let mut files = BTreeMap::new();
+    for ep in &spec.endpoints {
+        let generator = Generator {
+            spec,
+            ep,
+            samples: &samples,
+        };
+        for scenario in [
+            generator.validation(),
+            generator.auth(),
+            generator.not_found(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            let path = format!("{}.json", scenario.id.trim_start_matches("generated/"));
+            let mut text = serde_json::to_string_pretty(&scenario).expect("scenarios serialize");
+            text.push('\n');
+            files.insert(path, text);
+        }
+    }
+    files
+}
+
+struct Generator<'a> {
+    spec: &'a Spec,
+    ep: &'a Endpoint,
+    samples: &'a Samples<'a>,
+}
+
+impl Generator<'_> {
+    fn declares(&self, status: u16) -> bool {
+        covenant_codegen::emit::all_responses(self.spec, self.ep).any(|r| r.status == status)
+    }
+
+    /// A scenario of this endpoint, with its tags and its source.
+    fn scenario(&self, kind: &str, title: String, provenance: Provenance) -> Scenario {
+        let mut tags = vec!["generated".to_string(), kind.to_string()];
+        tags.extend(self.ep.tags.iter().cloned());
+        Scenario {
+            id: format!("generated/{kind}/{}", self.ep.name),
+            title,
+            tags,
+            source: (!provenance.is_document()).then(|| provenance.word().to_string()),
+            lets: Map::new(),
+            headers: BTreeMap::new(),
+            exchanges: Vec::new(),
+        }
+    }
+
+    /// The credential header the endpoint takes first, and the credential it names.
+    fn credential(&self) -> Option<(String, String)> {
+        let id = *self.ep.auth.any_of.first()?;
+        Some((self.spec.auth(id).header.clone(), self.credential_name(id)?))
+    }
+
+    /// The credentials-file key of a scheme: its own name, or the name of the scheme it is
+    /// an alias of. Single-use credentials (link tokens) are minted per user, never stored.
+    fn credential_name(&self, id: AuthId) -> Option<String> {
+        let scheme = self.spec.auth(id);
+        if scheme.single_use {
+            return None;
+        }
+        let named = scheme.alias_of.map_or(id, |a| a);
+        Some(self.spec.auth(named).name.clone())
+    }
+
+    fn with_credential(&self, scenario: &mut Scenario) {
+        if let Some((header, name)) = self.credential() {
+            scenario
+                .headers
+                .insert(header, format!("{{{{credentials.{name}}}}}"));
+        }
+    }
+
+    /// A valid request: every parameter from the spec's samples, the body a full example.
+    fn request(&self, input: &Value) -> Request {
+        let mut path = self.ep.path.clone();
+        let mut query = Map::new();
+        let mut headers = BTreeMap::new();
+        for p in &self.ep.params {
+            let Some(value) = input.get(&p.field.name) else {
+                continue;
+            };
+            match p.location {
+                ParamLocation::Path => {
+                    let text = utf8_percent(&plain(value));
+                    path = path.replace(&format!("{{{}}}", p.field.name), &text);
+                }
+                ParamLocation::Query => {
+                    let v = match value {
+                        Value::Array(items) => {
+                            Value::Array(items.iter().map(|i| Value::String(plain(i))).collect())
+                        }
+                        other => Value::String(plain(other)),
+                    };
+                    query.insert(p.field.name.clone(), v);
+                }
+                ParamLocation::Header => {
+                    headers.insert(p.field.name.clone(), plain(value));
+                }
+            }
+        }
+        Request {
+            method: Some(self.ep.method.as_str().to_string()),
+            path,
+            query,
+            headers,
+            body: input.get("body").cloned(),
+            raw_body: None,
+        }
+    }
+
+    fn exchange(&self, id: String, request: Request, status: u16) -> Exchange {
+        Exchange {
+            id: Some(id),
+            endpoint: self.ep.name.clone(),
+            request,
+            expect: Expect {
+                status,
+                headers: BTreeMap::new(),
+                body: None,
+            },
+            capture: BTreeMap::new(),
+        }
+    }
+
+    /// Every constraint of every input violated once, each answered with the endpoint's
+    /// validation status.
+    fn validation(&self) -> Option<Scenario> {
+        let status = [422, 400].into_iter().find(|s| self.declares(*s))?;
+        let valid = self.samples.endpoint_input(self.ep);
+        let mut scenario = self.scenario(
+            "validation",
+            format!(
+                "Each constraint of {}'s inputs, violated once, is answered {status}",
+                self.ep.name
+            ),
+            self.ep.provenance,
+        );
+        self.with_credential(&mut scenario);
+        let mut exchanges = Vec::new();
+        for p in &self.ep.params {
+            let location = match p.location {
+                ParamLocation::Path => "path",
+                ParamLocation::Query => "query",
+                ParamLocation::Header => "header",
+            };
+            let name = &p.field.name;
+            for (value, what) in self.samples.field_violations(&p.field, Shape::Request) {
+                // Parameters travel as text, which has no types: a "wrong type" there is
+                // just other text.
+                if what.contains("wrong type") || !representable(p.location, &value) {
+                    continue;
+                }
+                let mut input = valid.clone();
+                input[name] = value;
+                exchanges.push((format!("{location} {name}: {what}"), input));
+            }
+            let optional = p.field.presence.may_be_absent() || p.field.default.is_some();
+            let in_group = self.ep.exactly_one_of.iter().any(|g| g.contains(name));
+            if !optional && !in_group && p.location != ParamLocation::Path {
+                let mut input = valid.clone();
+                input.as_object_mut().map(|o| o.remove(name));
+                exchanges.push((format!("{location} {name}: missing"), input));
+            }
+        }
+        for group in &self.ep.exactly_one_of {
+            let mut neither = valid.clone();
+            let mut both = valid.clone();
+            for name in group {
+                neither.as_object_mut().map(|o| o.remove(name));
+                if let Some(p) = self.ep.params.iter().find(|p| &p.field.name == name) {
+                    both[name] = self.samples.field_example(&p.field, Shape::Request);
+                }
+            }
+            exchanges.push((format!("none of {}", group.join(", ")), neither));
+            exchanges.push((format!("all of {}", group.join(", ")), both));
+        }
+        if let Some(Type::Model(id)) = &self.ep.body {
+            for sample in self
+                .samples
+                .model(*id, Shape::Request)
+                .into_iter()
+                .filter(|s| !s.valid)
+            {
+                let mut input = valid.clone();
+                input["body"] = sample.value;
+                exchanges.push((format!("body: {}", sample.what), input));
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (id, input) in exchanges {
+            let id = unique_label(&mut seen, id);
+            scenario
+                .exchanges
+                .push(self.exchange(id, self.request(&input), status));
+        }
+        (!scenario.exchanges.is_empty()).then_some(scenario)
+    }
+
+    /// No credential, a wrong one, and each other scheme's credential.
+    fn auth(&self) -> Option<Scenario> {
+        let (header, _) = self.credential()?;
+        let provenance = self
+            .ep
+            .auth
+            .any_of
+            .iter()
+            .map(|id| self.spec.auth(*id).provenance)
+            .find(|p| !p.is_document())
+            .unwrap_or(Provenance::Document);
+        let mut scenario = self.scenario(
+            "auth",
+            format!(
+                "{} refuses a missing, a wrong, and another kind of credential",
+                self.ep.name
+            ),
+            provenance,
+        );
+        let request = self.request(&self.samples.endpoint_input(self.ep));
+        if self.declares(401) {
+            scenario.exchanges.push(self.exchange(
+                "missing credential".into(),
+                request.clone(),
+                401,
+            ));
+            let mut wrong = request.clone();
+            wrong
+                .headers
+                .insert(header.clone(), "not-a-valid-credential-{{$unique}}".into());
+            scenario
+                .exchanges
+                .push(self.exchange(format!("wrong {header}"), wrong, 401));
+        }
+        let accepted: Vec<String> = self
+            .ep
+            .auth
+            .any_of
+            .iter()
+            .chain(&self.ep.auth.optional)
+            .filter_map(|id| self.credential_name(*id))
+            .collect();
+        let mut others: Vec<String> = (0..self.spec.auth_schemes.len())
+            .filter_map(|i| self.credential_name(AuthId(i as u32)))
+            .filter(|name| !accepted.contains(name))
+            .collect();
+        others.sort();
+        others.dedup();
+        let wrong_kind = [403, 401].into_iter().find(|s| self.declares(*s));
+        for other in others {
+            let Some(status) = wrong_kind else { break };
+            let mut r = request.clone();
+            r.headers
+                .insert(header.clone(), format!("{{{{credentials.{other}}}}}"));
+            scenario
+                .exchanges
+                .push(self.exchange(format!("{other} in {header}"), r, status));
+        }
+        (!scenario.exchanges.is_empty()).then_some(scenario)
+    }
+
+    /// Unknown ids in the path (fresh UUIDs) are answered 404.
+    fn not_found(&self) -> Option<Scenario> {
+        if !self.declares(404) {
+            return None;
+        }
+        let uuid_params: Vec<&str> = self
+            .ep
+            .params_in(ParamLocation::Path)
+            .filter(|p| p.field.ty == Type::Primitive(Primitive::Uuid))
+            .map(|p| p.field.name.as_str())
+            .collect();
+        if uuid_params.is_empty() {
+            return None;
+        }
+        let mut scenario = self.scenario(
+            "not-found",
+            format!("{} answers 404 for ids that name nothing", self.ep.name),
+            self.ep.provenance,
+        );
+        self.with_credential(&mut scenario);
+        let mut input = self.samples.endpoint_input(self.ep);
+        for name in &uuid_params {
+            input[*name] = Value::String("{{$uuid}}".into());
+        }
+        let label = format!("unknown {}", uuid_params.join(", "));
+        scenario
+            .exchanges
+            .push(self.exchange(label, self.request(&input), 404));
+        Some(scenario)
+    }
+}
+
+/// Whether a value can be sent in a parameter of this location at all.
+fn representable(location: ParamLocation, value: &Value) -> bool {
+    match (location, value) {
+        (_, Value::Null | Value::Object(_)) => false,
+        (ParamLocation::Path, Value::Array(_)) => false,
+        (ParamLocation::Path, v) => !plain(v).is_empty(),
+        (ParamLocation::Header, Value::Array(_)) => false,
+        (ParamLocation::Header, v) => plain(v).chars().all(|c| c.is_ascii_graphic() || c == ' '),
+        _ => true,
+    }
+}
+
+fn plain(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Percent-encodes what a path segment cannot hold as it is.
+fn utf8_percent(text: &str) -> String {
+    const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+        .add(b' ')
+        .add(b'"')
+        .add(b'#')
+        .add(b'%')
+        .add(b'/')
+        .add(b'<')
+        .add(b'>')
+        .add(b'?')
+        .add(b'`')
+        .add(b'{')
+        .add(b'}');
+    if text.contains("{{") {
+        return text.to_string();
+    }
+    percent_encoding::utf8_percent_encode(text, SEGMENT).to_string()
+}
+
+fn unique_label(seen: &mut std::collections::HashSet<String>, label: String) -> String {
+    let mut candidate = label.clone();
+    let mut n = 2;
+    while !seen.insert(candidate.clone()) {
+        candidate = format!("{label} ({n})");
+        n += 1;
+    }
+    candidate
+}
