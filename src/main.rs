@@ -47,6 +47,11 @@ enum Command {
     ///
     /// Exit status: 0 written or up to date, 1 invalid spec or stale output, 2 usage or I/O error.
     Cassettes(commands::cassettes::CassettesArgs),
+    /// Record a cassette: a proxy forwarding to a live implementation (`--upstream`), or a
+    /// HAR file turned into one (`--from-har`). Secrets are written as references.
+    ///
+    /// Exit status: 0 recorded (the proxy stopped by Ctrl-C), 2 usage or I/O error.
+    Record(commands::record::RecordArgs),
 }
 
 fn main() -> ExitCode {
@@ -57,5 +62,6 @@ fn main() -> ExitCode {
         Command::Serve(args) => commands::serve::run(&args),
         Command::Conform(args) => commands::conform::run(&args),
         Command::Cassettes(args) => commands::cassettes::run(&args),
+        Command::Record(args) => commands::record::run(&args),
     }
 }

@@ -12,6 +12,7 @@ pub mod judge;
 pub mod matcher;
 pub mod outcome;
 pub mod progress;
+pub mod record;
 pub mod report;
 pub mod resolve;
 pub mod runner;

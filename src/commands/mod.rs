@@ -5,6 +5,7 @@ pub mod check;
 pub mod conform;
 pub mod generate;
 mod output;
+pub mod record;
 mod reference;
 pub mod serve;
 

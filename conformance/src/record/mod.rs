@@ -1,0 +1,427 @@
+//! Turning recorded traffic into a cassette that replays as it is: each exchange matched to
+//! its spec endpoint, secrets replaced by references, values the service made up (ids,
+//! tokens, instants) captured where a later request uses them and matched by kind where it
+//! does not.
+
+pub mod har;
+pub mod proxy;
+
+use crate::cassette::{Capture, Exchange, Expect, Request, Scenario};
+use crate::contract::Contract;
+use crate::matcher::child;
+use regex::Regex;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+/// One exchange as seen on the wire.
+#[derive(Clone, Debug, Default)]
+pub struct Recorded {
+    pub method: String,
+    /// The path after the API's base.
+    pub path: String,
+    pub query: Vec<(String, String)>,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    pub status: u16,
+    pub response_headers: Vec<(String, String)>,
+    pub response_body: Vec<u8>,
+}
+
+static UUID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$").unwrap()
+});
+static INSTANT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}").unwrap());
+
+/// Request headers a replay sets itself or that say nothing about the API.
+const DROPPED_HEADERS: &[&str] = &[
+    "host",
+    "content-length",
+    "connection",
+    "accept-encoding",
+    "user-agent",
+    "accept",
+    "transfer-encoding",
+    "keep-alive",
+    "te",
+    "upgrade",
+    "proxy-connection",
+    "cookie",
+    "origin",
+    "referer",
+    "x-request-id",
+];
+
+/// Builds cassettes from recordings.
+pub struct Recorder<'a> {
+    pub contract: &'a Contract,
+    /// Secret values and the references that replace them (`{{credentials.team_api_key}}`).
+    pub secrets: Vec<(String, String)>,
+}
+
+/// A value the service made up, found in a response.
+struct Volatile {
+    value: String,
+    exchange: usize,
+    path: String,
+    name: String,
+}
+
+impl Recorder<'_> {
+    /// The scenario of a recorded session, and a warning for each exchange left out.
+    pub fn scenario(
+        &self,
+        id: &str,
+        title: &str,
+        recorded: &[Recorded],
+    ) -> (Scenario, Vec<String>) {
+        let mut warnings = Vec::new();
+        let mut kept: Vec<(&Recorded, String)> = Vec::new();
+        for r in recorded {
+            match self.contract.route_for(&r.method, &r.path) {
+                Some(route) => kept.push((r, route.name.clone())),
+                None => warnings.push(format!(
+                    "{} {}: no endpoint of the spec; left out",
+                    r.method, r.path
+                )),
+            }
+        }
+        let volatiles = self.volatiles(&kept);
+        let mut exchanges = Vec::new();
+        let mut labels = std::collections::HashSet::new();
+        for (i, (r, endpoint)) in kept.iter().enumerate() {
+            let earlier: Vec<&Volatile> = volatiles.iter().filter(|v| v.exchange < i).collect();
+            let mut label = endpoint.clone();
+            let mut n = 2;
+            while !labels.insert(label.clone()) {
+                label = format!("{endpoint}-{n}");
+                n += 1;
+            }
+            exchanges.push(self.exchange(
+                r,
+                endpoint,
+                label,
+                i,
+                &earlier,
+                &volatiles,
+                &mut warnings,
+            ));
+        }
+        let scenario = Scenario {
+            id: id.to_string(),
+            title: title.to_string(),
+            tags: vec!["recorded".into()],
+            source: None,
+            lets: Map::new(),
+            headers: BTreeMap::new(),
+            exchanges,
+        };
+        (scenario, warnings)
+    }
+
+    /// Made-up values of responses that a later request uses, each with a unique name.
+    fn volatiles(&self, kept: &[(&Recorded, String)]) -> Vec<Volatile> {
+        let mut found: Vec<Volatile> = Vec::new();
+        let mut names = std::collections::HashSet::new();
+        for (i, (r, _)) in kept.iter().enumerate() {
+            let Ok(body) = serde_json::from_slice::<Value>(&r.response_body) else {
+                continue;
+            };
+            let mut leaves = Vec::new();
+            string_leaves(&body, "$", "value", &mut leaves);
+            for (path, key, value) in leaves {
+                if !is_made_up(&key, &value) || found.iter().any(|v| v.value == value) {
+                    continue;
+                }
+                let used_later = kept[i + 1..]
+                    .iter()
+                    .any(|(later, _)| request_mentions(later, &value));
+                if !used_later {
+                    continue;
+                }
+                let base = identifier(&key);
+                let mut name = base.clone();
+                let mut n = 2;
+                while !names.insert(name.clone()) {
+                    name = format!("{base}_{n}");
+                    n += 1;
+                }
+                found.push(Volatile {
+                    value,
+                    exchange: i,
+                    path,
+                    name,
+                });
+            }
+        }
+        found
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn exchange(
+        &self,
+        r: &Recorded,
+        endpoint: &str,
+        label: String,
+        index: usize,
+        earlier: &[&Volatile],
+        all: &[Volatile],
+        warnings: &mut Vec<String>,
+    ) -> Exchange {
+        let route = self.contract.route(endpoint).expect("matched above");
+        let fill = |text: &str| -> String {
+            let mut out = self.redact(text);
+            for v in earlier {
+                out = out.replace(&v.value, &format!("{{{{{}}}}}", v.name));
+            }
+            out
+        };
+        let mut query = Map::new();
+        for (name, value) in &r.query {
+            if !route.query.contains(name) {
+                warnings.push(format!(
+                    "{} {}: query parameter `{name}` is not in the spec; left out",
+                    r.method, r.path
+                ));
+                continue;
+            }
+            let value = Value::String(fill(value));
+            match query.get_mut(name) {
+                Some(Value::Array(items)) => items.push(value),
+                Some(first) => *first = Value::Array(vec![first.clone(), value]),
+                None => {
+                    query.insert(name.clone(), value);
+                }
+            }
+        }
+        let auth_headers: Vec<(String, String)> = self.auth_headers();
+        let mut headers = BTreeMap::new();
+        for (name, value) in &r.headers {
+            let lower = name.to_ascii_lowercase();
+            if DROPPED_HEADERS.contains(&lower.as_str()) {
+                continue;
+            }
+            let redacted = self.redact(value);
+            let value = match auth_headers
+                .iter()
+                .find(|(h, _)| h.eq_ignore_ascii_case(name))
+            {
+                // A credential the secrets do not know is still never written.
+                Some((_, scheme)) if redacted == *value => format!("{{{{credentials.{scheme}}}}}"),
+                _ => fill(value),
+            };
+            headers.insert(lower, value);
+        }
+        let (body, raw_body) = match serde_json::from_slice::<Value>(&r.body) {
+            _ if r.body.is_empty() => (None, None),
+            Ok(json) => {
+                headers
+                    .remove("content-type")
+                    .filter(|c| !c.starts_with("application/json"))
+                    .map(|c| headers.insert("content-type".into(), c));
+                (Some(map_strings(&json, &fill)), None)
+            }
+            Err(_) => (None, Some(fill(&String::from_utf8_lossy(&r.body)))),
+        };
+        let captures: BTreeMap<String, Capture> = all
+            .iter()
+            .filter(|v| v.exchange == index)
+            .map(|v| (v.name.clone(), Capture::Body(v.path.clone())))
+            .collect();
+        let expected_body = serde_json::from_slice::<Value>(&r.response_body)
+            .ok()
+            .map(|b| self.expectation(&b, "value", earlier));
+        let mut expect_headers = BTreeMap::new();
+        if let Some((_, ct)) = r
+            .response_headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("content-type"))
+        {
+            let media = ct.split(';').next().unwrap_or("").trim();
+            expect_headers.insert(
+                "content-type".into(),
+                json!({"$match": "regex", "pattern": format!("^{}", regex::escape(media))}),
+            );
+        }
+        Exchange {
+            id: Some(label),
+            endpoint: endpoint.to_string(),
+            request: Request {
+                method: Some(r.method.to_ascii_uppercase()),
+                path: fill(&r.path),
+                query,
+                headers,
+                body,
+                raw_body,
+            },
+            expect: Expect {
+                status: r.status,
+                headers: expect_headers,
+                body: expected_body,
+            },
+            capture: captures,
+        }
+    }
+
+    /// The recorded response as an expectation: earlier captures by reference, made-up
+    /// values by kind, everything else exactly.
+    fn expectation(&self, v: &Value, key: &str, earlier: &[&Volatile]) -> Value {
+        match v {
+            Value::String(s) => {
+                if let Some(captured) = earlier.iter().find(|c| c.value == *s) {
+                    return Value::String(format!("{{{{{}}}}}", captured.name));
+                }
+                let redacted = self.redact(s);
+                if redacted != *s {
+                    return match crate::template::whole_reference(&redacted) {
+                        Some(_) => Value::String(redacted),
+                        None => json!({"$match": "type", "type": "string"}),
+                    };
+                }
+                if INSTANT.is_match(s) {
+                    return json!({"$match": "type", "type": "string"});
+                }
+                if UUID.is_match(s) {
+                    return json!({"$match": "regex", "pattern": "^[0-9a-fA-F-]{36}$"});
+                }
+                if is_made_up(key, s) {
+                    return json!({"$match": "type", "type": "string"});
+                }
+                Value::String(s.clone())
+            }
+            Value::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|i| self.expectation(i, key, earlier))
+                    .collect(),
+            ),
+            Value::Object(fields) => Value::Object(
+                fields
+                    .iter()
+                    .map(|(k, v)| (k.clone(), self.expectation(v, k, earlier)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+
+    fn redact(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for (value, reference) in &self.secrets {
+            if !value.is_empty() && out.contains(value.as_str()) {
+                out = out.replace(value.as_str(), reference);
+            }
+        }
+        out
+    }
+
+    /// Every credential header of the spec, with the credentials key that fills it.
+    fn auth_headers(&self) -> Vec<(String, String)> {
+        let spec = &self.contract.spec;
+        spec.auth_schemes
+            .iter()
+            .map(|s| {
+                let named = s.alias_of.map_or(s, |a| spec.auth(a));
+                (s.header.clone(), named.name.clone())
+            })
+            .collect()
+    }
+}
+
+/// Whether a response value was made up by the service: an id, an instant, a token.
+fn is_made_up(key: &str, value: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    UUID.is_match(value)
+        || INSTANT.is_match(value)
+        || (["key", "token", "secret", "password", "cursor"]
+            .iter()
+            .any(|w| key.contains(w))
+            && value.len() >= 8)
+        || (value.len() >= 20
+            && !value.contains(' ')
+            && value.chars().any(|c| c.is_ascii_digit())
+            && value.chars().any(|c| c.is_ascii_alphabetic())
+            && !value.contains("://"))
+}
+
+fn request_mentions(r: &Recorded, value: &str) -> bool {
+    r.path.contains(value)
+        || r.query.iter().any(|(_, v)| v.contains(value))
+        || r.headers.iter().any(|(_, v)| v.contains(value))
+        || String::from_utf8_lossy(&r.body).contains(value)
+}
+
+/// Every string of a JSON value with its JSON path and the key it sits under.
+fn string_leaves(v: &Value, path: &str, key: &str, out: &mut Vec<(String, String, String)>) {
+    match v {
+        Value::String(s) => out.push((path.to_string(), key.to_string(), s.clone())),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                string_leaves(item, &format!("{path}[{i}]"), key, out);
+            }
+        }
+        Value::Object(fields) => {
+            for (k, item) in fields {
+                string_leaves(item, &child(path, k), k, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn map_strings(v: &Value, f: &dyn Fn(&str) -> String) -> Value {
+    match v {
+        Value::String(s) => Value::String(f(s)),
+        Value::Array(items) => Value::Array(items.iter().map(|i| map_strings(i, f)).collect()),
+        Value::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .map(|(k, v)| (k.clone(), map_strings(v, f)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// A key as a capture name: lower case, `_` between words.
+fn identifier(key: &str) -> String {
+    let name: String = key
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let name = name.trim_matches('_').to_string();
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("value_{name}")
+    } else {
+        name
+    }
+}
+
+/// Splits a URL's path and query after a base path (`/api` of `https://host/api`).
+pub fn split_url(url: &str, base_path: &str) -> Option<(String, Vec<(String, String)>)> {
+    let parsed = reqwest::Url::parse(url).ok()?;
+    let path = parsed.path();
+    let path = path
+        .strip_prefix(base_path.trim_end_matches('/'))
+        .unwrap_or(path);
+    let path = if path.is_empty() { "/" } else { path };
+    let query = parsed
+        .query_pairs()
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    Some((path.to_string(), query))
+}
+
+/// The text of a cassette file for a scenario.
+pub fn cassette_text(scenario: &Scenario) -> String {
+    let mut text = serde_json::to_string_pretty(scenario).expect("scenarios serialize");
+    text.push('\n');
+    text
+}

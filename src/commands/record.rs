@@ -1,0 +1,160 @@
+//! `record`: a recording proxy in front of a live implementation, or `--from-har`, turning
+//! a HAR file into a cassette. Either way the cassette replays as it is with `conform`.
+
+use super::{DEFAULT_SPEC, EXIT_USAGE};
+use clap::Args;
+use covenant_conformance::Contract;
+use covenant_conformance::record::{Recorder, cassette_text, har, proxy};
+use covenant_conformance::template::Globals;
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Args)]
+pub struct RecordArgs {
+    /// The live implementation to forward to.
+    #[arg(
+        long,
+        value_name = "URL",
+        required_unless_present = "from_har",
+        conflicts_with = "from_har"
+    )]
+    upstream: Option<String>,
+    /// Read this HAR file instead of proxying.
+    #[arg(long, value_name = "FILE.har")]
+    from_har: Option<PathBuf>,
+    /// The folder the cassette is written to.
+    #[arg(long)]
+    out: PathBuf,
+    /// Where the proxy listens.
+    #[arg(long, default_value = "127.0.0.1:8081")]
+    listen: SocketAddr,
+    /// The cassette's name: the scenario is `recorded/NAME`, the file `NAME.json`. Default:
+    /// the HAR file's name, or `session`.
+    #[arg(long)]
+    name: Option<String>,
+    /// A credentials file whose values are secrets: written as `{{credentials.KEY}}`.
+    #[arg(long, value_name = "FILE")]
+    credentials: Option<PathBuf>,
+    /// The path the API's base URL has in the HAR's URLs (`/api` of `https://host/api`).
+    #[arg(long, default_value = "")]
+    base_path: String,
+    /// The spec exchanges are matched against.
+    #[arg(long, default_value = DEFAULT_SPEC)]
+    spec: PathBuf,
+}
+
+pub fn run(args: &RecordArgs) -> ExitCode {
+    match record(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+fn record(args: &RecordArgs) -> Result<(), String> {
+    let (file, checked) = covenant_codegen::check_path(&args.spec)
+        .map_err(|e| format!("cannot read {}: {e}", args.spec.display()))?;
+    let spec = checked
+        .spec
+        .ok_or_else(|| checked.diagnostics.render(&file))?;
+    let contract = Arc::new(Contract::new(spec)?);
+    let secrets = match &args.credentials {
+        Some(path) => Globals::new(read_credentials(path)?).secrets(),
+        None => Vec::new(),
+    };
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    match (&args.from_har, &args.upstream) {
+        (Some(har_file), _) => from_har(args, har_file, &contract, secrets),
+        (None, Some(upstream)) => proxy_session(args, upstream, contract, secrets),
+        (None, None) => Err("give --upstream URL or --from-har FILE".into()),
+    }
+}
+
+fn from_har(
+    args: &RecordArgs,
+    har_file: &Path,
+    contract: &Contract,
+    secrets: Vec<(String, String)>,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(har_file)
+        .map_err(|e| format!("cannot read {}: {e}", har_file.display()))?;
+    let recorded =
+        har::read(&text, &args.base_path).map_err(|e| format!("{}:{e}", har_file.display()))?;
+    let name = args.name.clone().unwrap_or_else(|| {
+        har_file
+            .file_stem()
+            .map_or("session".into(), |s| s.to_string_lossy().into_owned())
+    });
+    let recorder = Recorder { contract, secrets };
+    let title = format!(
+        "Recorded from {}",
+        har_file
+            .file_name()
+            .map_or(String::new(), |f| f.to_string_lossy().into_owned())
+    );
+    let (scenario, warnings) = recorder.scenario(&format!("recorded/{name}"), &title, &recorded);
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
+    let out = args.out.join(format!("{name}.json"));
+    std::fs::write(&out, cassette_text(&scenario))
+        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    println!(
+        "{}: {} exchanges recorded from {} entries",
+        out.display(),
+        scenario.exchanges.len(),
+        recorded.len()
+    );
+    Ok(())
+}
+
+fn proxy_session(
+    args: &RecordArgs,
+    upstream: &str,
+    contract: Arc<Contract>,
+    secrets: Vec<(String, String)>,
+) -> Result<(), String> {
+    let name = args.name.clone().unwrap_or_else(|| "session".into());
+    let out = args.out.join(format!("{name}.json"));
+    let runtime = tokio::runtime::Runtime::new()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+        let address = listener.local_addr().map_err(|e| e.to_string())?;
+        println!("recording: http://{address} forwards to {upstream}; each exchange is written to {} (Ctrl-C stops)", out.display());
+        let router = proxy::router(proxy::Session {
+            contract,
+            upstream: upstream.to_string(),
+            secrets,
+            out: out.clone(),
+            scenario_id: format!("recorded/{name}"),
+        });
+        covenant_runtime::server::axum::serve(listener, router)
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(|e| format!("proxy error: {e}"))
+    })
+}
+
+fn read_credentials(path: &Path) -> Result<HashMap<String, String>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(value
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_string())))
+        .collect())
+}
