@@ -1,0 +1,68 @@
+//! A broken cassette is reported with file:line:col before anything is sent.
+
+use covenant_conformance::template::Globals;
+use covenant_conformance::{Contract, cassette, resolve};
+
+fn contract() -> Contract {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/health.covenant");
+    let (_, checked) = covenant_codegen::check_path(&path).unwrap();
+    Contract::new(checked.spec.unwrap()).unwrap()
+}
+
+const BROKEN: &str = r#"{
+  "id": "broken",
+  "title": "Every kind of mistake",
+  "exchanges": [
+    {
+      "endpoint": "get_usr",
+      "request": { "path": "/v2/user/1" },
+      "expect": { "status": 200 }
+    },
+    {
+      "endpoint": "list_markers",
+      "request": { "path": "/v3/lab_tests/markers", "query": { "colour": "red" } },
+      "expect": { "status": 418, "body": { "x": { "$match": "similar" } } }
+    },
+    {
+      "endpoint": "get_user",
+      "request": { "path": "/v2/user/{{nobody_captured_this}}" },
+      "expect": { "status": 200 }
+    }
+  ]
+}
+"#;
+
+#[test]
+fn every_problem_is_located() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("broken.json");
+    std::fs::write(&file, BROKEN).unwrap();
+    let cassettes = cassette::read_all(&[file.clone()]).unwrap();
+    let errors = resolve::check_all(&cassettes, &contract(), &Globals::default());
+    let lines: Vec<String> = errors
+        .iter()
+        .map(|e| format!("{}:{}: {}", e.line, e.col, e.message))
+        .collect();
+    let expect = [
+        "6:19: the spec has no endpoint `get_usr`; did you mean `get_user`?",
+        "12:74: `list_markers` has no query parameter `colour`",
+        "13:29: `list_markers` does not declare status 418",
+        "13:49: unknown matcher `similar`",
+        "17:28: `{{nobody_captured_this}}` is not defined here",
+    ];
+    assert_eq!(errors.len(), expect.len(), "{lines:#?}");
+    for (line, want) in lines.iter().zip(expect) {
+        assert!(line.starts_with(want), "{line}\n  wanted: {want}");
+    }
+    assert!(errors[0].to_string().starts_with(&format!("{}:6:19: ", file.display())));
+}
+
+#[test]
+fn a_cassette_that_does_not_parse_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("truncated.json");
+    std::fs::write(&file, "{\n  \"id\": \"x\",\n  \"title\": 3\n}\n").unwrap();
+    let errors = cassette::read_all(&[file]).unwrap_err();
+    assert_eq!((errors[0].line, errors[0].col), (3, 12), "{}", errors[0]);
+    assert!(errors[0].message.contains("invalid type"), "{}", errors[0]);
+}
