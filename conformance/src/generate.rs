@@ -246,7 +246,7 @@ impl Generator<'_> {
             let mut wrong = request.clone();
             wrong
                 .headers
-                .insert(header.clone(), "not-a-valid-credential-{{$unique}}".into());
+                .insert(header.clone(), "not-a-valid-credential".into());
             scenario
                 .exchanges
                 .push(self.exchange(format!("wrong {header}"), wrong, 401));
@@ -278,7 +278,7 @@ impl Generator<'_> {
         (!scenario.exchanges.is_empty()).then_some(scenario)
     }
 
-    /// Unknown ids in the path (fresh UUIDs) are answered 404.
+    /// Unknown ids in the path (fresh UUIDs, which no service has handed out) are answered 404.
     fn not_found(&self) -> Option<Scenario> {
         if !self.declares(404) {
             return None;
@@ -286,7 +286,12 @@ impl Generator<'_> {
         let uuid_params: Vec<&str> = self
             .ep
             .params_in(ParamLocation::Path)
-            .filter(|p| p.field.ty == Type::Primitive(Primitive::Uuid))
+            .filter(|p| {
+                matches!(
+                    p.field.ty,
+                    Type::Primitive(Primitive::Uuid | Primitive::String)
+                )
+            })
             .map(|p| p.field.name.as_str())
             .collect();
         if uuid_params.is_empty() {

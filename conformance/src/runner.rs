@@ -384,8 +384,15 @@ impl Run {
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
+        // Where the target runs changes from run to run.
+        named.extend(
+            self.target
+                .bases
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::String(v.clone()))),
+        );
         named.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut normalizer = Normalizer::new(&self.secrets, &named);
+        let mut normalizer = Normalizer::new(&self.secrets, &named, &self.globals.run_id);
         let mut out = String::new();
         for taken in entries {
             transcript::write_entry(

@@ -23,11 +23,17 @@ pub struct Normalizer {
     /// Real value → placeholder, longest first.
     known: Vec<(String, String)>,
     uuids: HashMap<String, String>,
+    /// `{{$unique}}` values of this run: `<run id>-<n>`.
+    unique: Option<Regex>,
 }
 
 impl Normalizer {
     /// `secrets` map real values to references; `named` holds captured and `let` values.
-    pub fn new(secrets: &[(String, String)], named: &[(String, Value)]) -> Normalizer {
+    pub fn new(
+        secrets: &[(String, String)],
+        named: &[(String, Value)],
+        run_id: &str,
+    ) -> Normalizer {
         let mut known: Vec<(String, String)> = secrets.to_vec();
         for (name, value) in named {
             if let Value::String(s) = value
@@ -41,6 +47,9 @@ impl Normalizer {
         Normalizer {
             known,
             uuids: HashMap::new(),
+            unique: (!run_id.is_empty())
+                .then(|| Regex::new(&format!(r"{}-\d+", regex::escape(run_id))).ok())
+                .flatten(),
         }
     }
 
@@ -60,7 +69,11 @@ impl Normalizer {
                     .clone()
             })
             .into_owned();
-        INSTANT.replace_all(&out, "[timestamp]").into_owned()
+        let out = INSTANT.replace_all(&out, "[timestamp]");
+        match &self.unique {
+            Some(unique) => unique.replace_all(&out, "[unique]").into_owned(),
+            None => out.into_owned(),
+        }
     }
 
     pub fn json(&mut self, v: &Value) -> Value {
@@ -77,12 +90,47 @@ impl Normalizer {
         }
     }
 
+    /// Values under keys that name a token, key, secret or cursor are made up per run even
+    /// when no later request uses them: each gets a numbered placeholder, kept wherever the
+    /// value appears again (inside a URL, say).
+    fn register_volatile(&mut self, v: &Value) {
+        match v {
+            Value::Object(fields) => {
+                for (key, value) in fields {
+                    let lower = key.to_ascii_lowercase();
+                    let volatile = ["token", "key", "secret", "password", "cursor"]
+                        .iter()
+                        .any(|w| lower.contains(w));
+                    match value {
+                        Value::String(s) if volatile && s.len() >= 8 => {
+                            if !self.known.iter().any(|(k, _)| k == s) {
+                                let n = self
+                                    .known
+                                    .iter()
+                                    .filter(|(_, p)| p.starts_with(&format!("[{lower}-")))
+                                    .count()
+                                    + 1;
+                                self.known.push((s.clone(), format!("[{lower}-{n}]")));
+                                self.known
+                                    .sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
+                            }
+                        }
+                        other => self.register_volatile(other),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|i| self.register_volatile(i)),
+            _ => {}
+        }
+    }
+
     fn body(&mut self, bytes: &[u8]) -> String {
         if bytes.is_empty() {
             return String::new();
         }
         match serde_json::from_slice::<Value>(bytes) {
             Ok(v) => {
+                self.register_volatile(&v);
                 let v = self.json(&v);
                 serde_json::to_string_pretty(&v).unwrap_or_default()
             }
@@ -164,13 +212,14 @@ mod tests {
             "user_id".to_string(),
             json!("11111111-2222-3333-4444-555555555555"),
         )];
-        let mut n = Normalizer::new(&secrets, &named);
+        let mut n = Normalizer::new(&secrets, &named, "run1");
         let v = n.json(&json!({
             "user_id": "11111111-2222-3333-4444-555555555555",
             "other": "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee",
             "again": "AAAAAAAA-BBBB-CCCC-DDDD-EEEEEEEEEEEE",
             "key": "Bearer sk_secret_1",
-            "at": "2026-11-21T10:00:00.123+00:00"
+            "at": "2026-11-21T10:00:00.123+00:00",
+            "client": "patient-run1-17"
         }));
         assert_eq!(
             v,
@@ -179,7 +228,8 @@ mod tests {
                 "other": "[uuid-1]",
                 "again": "[uuid-1]",
                 "key": "Bearer {{credentials.key}}",
-                "at": "[timestamp]"
+                "at": "[timestamp]",
+                "client": "patient-[unique]"
             })
         );
     }

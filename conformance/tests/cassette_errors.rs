@@ -54,7 +54,11 @@ fn every_problem_is_located() {
     for (line, want) in lines.iter().zip(expect) {
         assert!(line.starts_with(want), "{line}\n  wanted: {want}");
     }
-    assert!(errors[0].to_string().starts_with(&format!("{}:6:19: ", file.display())));
+    assert!(
+        errors[0]
+            .to_string()
+            .starts_with(&format!("{}:6:19: ", file.display()))
+    );
 }
 
 #[test]

@@ -31,7 +31,11 @@ async fn get_user(Path(id): Path<String>) -> Response {
     let mut body = user(&id);
     match id.chars().last() {
         Some('1') => Json(body).into_response(),
-        Some('2') => (StatusCode::INTERNAL_SERVER_ERROR, Json(json!({"detail": "boom"}))).into_response(),
+        Some('2') => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(json!({"detail": "boom"})),
+        )
+            .into_response(),
         Some('3') => {
             body.as_object_mut().unwrap().remove("client_user_id");
             Json(body).into_response()
@@ -99,62 +103,179 @@ fn scenario(id: &str, endpoint: &str, path: &str, status: u16) -> String {
 async fn run_against_faulty() -> Report {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
-        ("ok", "get_user", "/v2/user/00000000-0000-4000-8000-000000000001", 200),
-        ("wrong-status", "get_user", "/v2/user/00000000-0000-4000-8000-000000000002", 200),
-        ("missing-field", "get_user", "/v2/user/00000000-0000-4000-8000-000000000003", 200),
-        ("wrong-type", "get_user", "/v2/user/00000000-0000-4000-8000-000000000004", 200),
-        ("wrong-content-type", "get_user", "/v2/user/00000000-0000-4000-8000-000000000005", 200),
-        ("empty-error-body", "get_user", "/v2/user/00000000-0000-4000-8000-000000000006", 404),
-        ("slow", "get_user", "/v2/user/00000000-0000-4000-8000-000000000007", 200),
-        ("unknown-enum-value", "list_teams", "/v1/org/9e0c1a4e-2f4b-4c8e-9a57-0c2d8f1e6b3a/team", 200),
+        (
+            "ok",
+            "get_user",
+            "/v2/user/00000000-0000-4000-8000-000000000001",
+            200,
+        ),
+        (
+            "wrong-status",
+            "get_user",
+            "/v2/user/00000000-0000-4000-8000-000000000002",
+            200,
+        ),
+        (
+            "missing-field",
+            "get_user",
+            "/v2/user/00000000-0000-4000-8000-000000000003",
+            200,
+        ),
+        (
+            "wrong-type",
+            "get_user",
+            "/v2/user/00000000-0000-4000-8000-000000000004",
+            200,
+        ),
+        (
+            "wrong-content-type",
+            "get_user",
+            "/v2/user/00000000-0000-4000-8000-000000000005",
+            200,
+        ),
+        (
+            "empty-error-body",
+            "get_user",
+            "/v2/user/00000000-0000-4000-8000-000000000006",
+            404,
+        ),
+        (
+            "slow",
+            "get_user",
+            "/v2/user/00000000-0000-4000-8000-000000000007",
+            200,
+        ),
+        (
+            "unknown-enum-value",
+            "list_teams",
+            "/v1/org/9e0c1a4e-2f4b-4c8e-9a57-0c2d8f1e6b3a/team",
+            200,
+        ),
     ];
     for (id, endpoint, path, status) in cases {
-        std::fs::write(dir.path().join(format!("{id}.json")), scenario(id, endpoint, path, status)).unwrap();
+        std::fs::write(
+            dir.path().join(format!("{id}.json")),
+            scenario(id, endpoint, path, status),
+        )
+        .unwrap();
     }
     let cassettes = cassette::read_all(&[dir.path().to_path_buf()]).unwrap();
     let contract = contract();
     let globals = Globals {
-        credentials: [("team_api_key".to_string(), "sk_team_faulty_secret".to_string())].into(),
+        credentials: [(
+            "team_api_key".to_string(),
+            "sk_team_faulty_secret".to_string(),
+        )]
+        .into(),
         ..Globals::default()
     };
     assert!(resolve::check_all(&cassettes, &contract, &globals).is_empty());
     let base = serve_faulty().await;
-    let target = Target { bases: [("base_url".to_string(), base)].into() };
-    let settings = RunSettings { timeout: Duration::from_millis(300), retries: 0, ..RunSettings::default() };
-    runner::run(contract, cassettes, Arc::new(globals), target, ExpectedFailures::default(), settings, Progress::Quiet).await
+    let target = Target {
+        bases: [("base_url".to_string(), base)].into(),
+    };
+    let settings = RunSettings {
+        timeout: Duration::from_millis(300),
+        retries: 0,
+        ..RunSettings::default()
+    };
+    runner::run(
+        contract,
+        cassettes,
+        Arc::new(globals),
+        target,
+        ExpectedFailures::default(),
+        settings,
+        Progress::Quiet,
+    )
+    .await
 }
 
 fn failures(report: &Report, id: &str) -> Vec<(FailureKind, String, String)> {
     let s = report.scenarios.iter().find(|s| s.id == id).unwrap();
-    s.exchanges.iter().flat_map(|e| &e.failures).map(|f| (f.kind, f.path.clone(), f.source.clone())).collect()
+    s.exchanges
+        .iter()
+        .flat_map(|e| &e.failures)
+        .map(|f| (f.kind, f.path.clone(), f.source.clone()))
+        .collect()
 }
 
 #[tokio::test]
 async fn each_fault_gets_its_failure() {
     let report = run_against_faulty().await;
-    let verdict = |id: &str| report.scenarios.iter().find(|s| s.id == id).unwrap().verdict;
+    let verdict = |id: &str| {
+        report
+            .scenarios
+            .iter()
+            .find(|s| s.id == id)
+            .unwrap()
+            .verdict
+    };
     assert_eq!(verdict("ok"), Verdict::Passed);
-    for id in ["wrong-status", "missing-field", "wrong-type", "wrong-content-type", "empty-error-body", "slow", "unknown-enum-value"] {
+    for id in [
+        "wrong-status",
+        "missing-field",
+        "wrong-type",
+        "wrong-content-type",
+        "empty-error-body",
+        "slow",
+        "unknown-enum-value",
+    ] {
         assert_eq!(verdict(id), Verdict::Failed, "{id}");
     }
     // Each failure carries where the spec says its rule comes from.
     let contract = contract();
-    let source_of_200 = contract.route("get_user").unwrap().declares(200).unwrap().provenance.word();
+    let source_of_200 = contract
+        .route("get_user")
+        .unwrap()
+        .declares(200)
+        .unwrap()
+        .provenance
+        .word();
     let status = failures(&report, "wrong-status");
-    assert!(status.contains(&(FailureKind::Status, "status".into(), source_of_200.into())), "{status:?}");
-    assert!(status.iter().filter(|f| f.0 == FailureKind::Status).count() == 2, "expected 200 and undeclared 500: {status:?}");
+    assert!(
+        status.contains(&(FailureKind::Status, "status".into(), source_of_200.into())),
+        "{status:?}"
+    );
+    assert!(
+        status.iter().filter(|f| f.0 == FailureKind::Status).count() == 2,
+        "expected 200 and undeclared 500: {status:?}"
+    );
 
     let missing = failures(&report, "missing-field");
-    assert!(missing.iter().any(|f| f.0 == FailureKind::Schema && f.1 == "$"), "{missing:?}");
-    assert!(missing.iter().any(|f| f.0 == FailureKind::Body && f.1 == "$.client_user_id"), "{missing:?}");
+    assert!(
+        missing
+            .iter()
+            .any(|f| f.0 == FailureKind::Schema && f.1 == "$"),
+        "{missing:?}"
+    );
+    assert!(
+        missing
+            .iter()
+            .any(|f| f.0 == FailureKind::Body && f.1 == "$.client_user_id"),
+        "{missing:?}"
+    );
 
     let wrong_type = failures(&report, "wrong-type");
-    assert_eq!(wrong_type, vec![(FailureKind::Schema, "$.created_on".into(), source_of_200.into())]);
+    assert_eq!(
+        wrong_type,
+        vec![(
+            FailureKind::Schema,
+            "$.created_on".into(),
+            source_of_200.into()
+        )]
+    );
 
-    assert_eq!(failures(&report, "wrong-content-type")[0].0, FailureKind::ContentType);
+    assert_eq!(
+        failures(&report, "wrong-content-type")[0].0,
+        FailureKind::ContentType
+    );
     let empty = failures(&report, "empty-error-body");
     assert_eq!(empty[0].0, FailureKind::ContentType, "{empty:?}");
-    assert_eq!(empty[0].2, "deployed_client", "404 bodies come from the deployed client");
+    assert_eq!(
+        empty[0].2, "deployed_client",
+        "404 bodies come from the deployed client"
+    );
 
     assert_eq!(failures(&report, "slow")[0].0, FailureKind::Timeout);
     let enum_value = failures(&report, "unknown-enum-value");
@@ -168,17 +289,26 @@ async fn reports_name_the_exchange_and_never_the_secret() {
     let summary = covenant_conformance::report::console::summary(&report);
     assert!(summary.contains("FAIL wrong-type"), "{summary}");
     assert!(summary.contains("$.created_on"), "{summary}");
-    assert!(summary.contains("\"$TEAM_API_KEY\""), "the curl line names the key by variable: {summary}");
+    assert!(
+        summary.contains("\"$TEAM_API_KEY\""),
+        "the curl line names the key by variable: {summary}"
+    );
     let dir = tempfile::tempdir().unwrap();
     covenant_conformance::report::write_all(dir.path(), &report).unwrap();
     for file in ["report.json", "junit.xml", "report.html"] {
         let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
-        assert!(!text.contains("sk_team_faulty_secret"), "{file} leaks the key");
+        assert!(
+            !text.contains("sk_team_faulty_secret"),
+            "{file} leaks the key"
+        );
     }
     let junit = std::fs::read_to_string(dir.path().join("junit.xml")).unwrap();
     assert_eq!(junit.matches("<testcase ").count(), 8);
     assert_eq!(junit.matches("<failure ").count(), 7);
-    assert!(junit.contains("exchange 1 (get_user): schema $.created_on"), "{junit}");
+    assert!(
+        junit.contains("exchange 1 (get_user): schema $.created_on"),
+        "{junit}"
+    );
     let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
     assert!(html.contains("<h2>Coverage</h2>") && html.contains("list_teams"));
 }

@@ -327,9 +327,13 @@ pub async fn create_management_key(
         now,
     )
     .await?;
-    let mut unique = team_ids.clone();
-    unique.sort();
-    unique.dedup();
+    // The request's order, each team once: the answer reads like what was sent.
+    let mut unique: Vec<String> = Vec::with_capacity(team_ids.len());
+    for team_id in &team_ids {
+        if !unique.contains(team_id) {
+            unique.push(team_id.clone());
+        }
+    }
     for team_id in &unique {
         sqlx::query("INSERT INTO key_teams (key_id, team_id) VALUES ($1, $2)")
             .bind(&id)
