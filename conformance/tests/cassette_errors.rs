@@ -37,7 +37,7 @@ fn every_problem_is_located() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("broken.json");
     std::fs::write(&file, BROKEN).unwrap();
-    let cassettes = cassette::read_all(&[file.clone()]).unwrap();
+    let cassettes = cassette::read_all(std::slice::from_ref(&file)).unwrap();
     let errors = resolve::check_all(&cassettes, &contract(), &Globals::default());
     let lines: Vec<String> = errors
         .iter()

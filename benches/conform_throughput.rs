@@ -1,0 +1,153 @@
+//! Replay throughput of the conformance runner, schema validation on: the whole suite
+//! against the generated mock (exchanges per second), and the whole suite against the
+//! reference server on a fresh embedded database (seconds). Medians of several rounds.
+//!
+//! `cargo bench --bench conform_throughput` (`--jobs 16`, as `conform --jobs 16`).
+
+use covenant_conformance::expected::ExpectedFailures;
+use covenant_conformance::progress::Progress;
+use covenant_conformance::template::Globals;
+use covenant_conformance::{Contract, RunSettings, Target, cassette, runner};
+use health_api::mock::MockServer;
+use health_api::operations::AuthScheme;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+const ROUNDS: usize = 7;
+/// Scenarios in flight: the runner mostly waits on the network, so more than the cores.
+const JOBS: usize = 16;
+
+fn main() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (_, checked) = covenant_codegen::check_path(&root.join("spec/health.covenant")).unwrap();
+    let contract = Arc::new(Contract::new(checked.spec.unwrap()).unwrap());
+    let cassettes = cassette::read_all(&[root.join("conformance/suite")]).unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let mock = serve_mock().await;
+        let mut rates = Vec::new();
+        for _ in 0..ROUNDS {
+            let started = Instant::now();
+            let report = replay(&contract, &cassettes, &mock).await;
+            let exchanges = report.tally().exchanges as f64;
+            rates.push(exchanges / started.elapsed().as_secs_f64());
+        }
+        println!(
+            "suite against the mock: {:.0} exchanges/s median over {ROUNDS} rounds ({} scenarios)",
+            median(&mut rates),
+            cassettes.len()
+        );
+        let reference = serve_reference().await;
+        let mut seconds = Vec::new();
+        for _ in 0..ROUNDS {
+            let started = Instant::now();
+            let report = replay(&contract, &cassettes, &reference).await;
+            seconds.push(started.elapsed().as_secs_f64());
+            assert_eq!(
+                report.tally().failed,
+                0,
+                "the suite passes against the reference server"
+            );
+        }
+        println!(
+            "suite against the reference server (SQLite): {:.3} s median over {ROUNDS} rounds",
+            median(&mut seconds)
+        );
+    });
+}
+
+async fn replay(
+    contract: &Arc<Contract>,
+    cassettes: &[cassette::Cassette],
+    credentials: &HashMap<String, String>,
+) -> covenant_conformance::Report {
+    let globals = Globals::new(credentials.clone());
+    let target = Target {
+        bases: [("base_url".to_string(), credentials["base_url"].clone())].into(),
+    };
+    let expected = ExpectedFailures::read(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("conformance/expected-failures.toml"),
+    )
+    .unwrap();
+    runner::run(
+        contract.clone(),
+        cassettes.to_vec(),
+        Arc::new(globals),
+        target,
+        expected,
+        RunSettings {
+            jobs: JOBS,
+            ..RunSettings::default()
+        },
+        Progress::Quiet,
+    )
+    .await
+}
+
+fn credentials(
+    base_url: String,
+    org_id: &str,
+    team_id: &str,
+    team_key: &str,
+    management_key: &str,
+) -> HashMap<String, String> {
+    HashMap::from([
+        ("base_url".to_string(), base_url.clone()),
+        ("management_url".to_string(), base_url),
+        ("org_id".to_string(), org_id.to_string()),
+        ("team_id".to_string(), team_id.to_string()),
+        ("team_api_key".to_string(), team_key.to_string()),
+        ("management_key".to_string(), management_key.to_string()),
+    ])
+}
+
+async fn listen() -> (tokio::net::TcpListener, String) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    (listener, url)
+}
+
+async fn serve_mock() -> HashMap<String, String> {
+    let (listener, url) = listen().await;
+    let mock = MockServer::new()
+        .with_key("team_bench_key", AuthScheme::TeamApiKey)
+        .with_key("mgmt_bench_key", AuthScheme::ManagementKey);
+    let router = health_api::server::router(Arc::new(mock), Default::default());
+    tokio::spawn(async move { covenant_runtime::server::axum::serve(listener, router).await });
+    credentials(
+        url,
+        "9e0c1a4e-2f4b-4c8e-9a57-0c2d8f1e6b3a",
+        "5d3b1c2a-9e8f-4a7b-8c6d-1e2f3a4b5c6d",
+        "team_bench_key",
+        "mgmt_bench_key",
+    )
+}
+
+async fn serve_reference() -> HashMap<String, String> {
+    let (listener, url) = listen().await;
+    let folder = tempfile::tempdir().unwrap().keep();
+    let database = health_server::store::Location::Sqlite(folder.join("health.db"));
+    let server = health_server::ReferenceServer::open(health_server::Settings::new(database, &url))
+        .await
+        .unwrap();
+    let health_server::bootstrap::Outcome::Created(keys) = server.bootstrap(None).await.unwrap()
+    else {
+        panic!("a fresh database")
+    };
+    let router = health_server::router(server);
+    tokio::spawn(async move { covenant_runtime::server::axum::serve(listener, router).await });
+    credentials(
+        url,
+        &keys.org_id,
+        &keys.team_id,
+        &keys.team_api_key,
+        &keys.management_key,
+    )
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
