@@ -100,16 +100,7 @@ async fn send_once(
     };
     let response = builder.send().await.map_err(classify)?;
     let status = response.status().as_u16();
-    let headers = response
-        .headers()
-        .iter()
-        .map(|(n, v)| {
-            (
-                n.as_str().to_string(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
+    let headers = header_pairs(response.headers());
     let body = response.bytes().await.map_err(classify)?.to_vec();
     Ok(Incoming {
         status,
@@ -117,6 +108,19 @@ async fn send_once(
         body,
         elapsed: started.elapsed(),
     })
+}
+
+/// Headers as name and text pairs, in order; bytes that are not UTF-8 are replaced.
+pub fn header_pairs(headers: &http::HeaderMap) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(n, v)| {
+            (
+                n.as_str().to_string(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect()
 }
 
 /// The innermost error's message: "connection refused" rather than reqwest's wrapper.

@@ -7,6 +7,7 @@
 //! names a credentials file uses.
 
 use crate::cassette::{Exchange, Expect, Request, Scenario};
+use crate::template::plain;
 use covenant_codegen::ir::shapes::Shape;
 use covenant_codegen::ir::{AuthId, Endpoint, ParamLocation, Primitive, Provenance, Spec, Type};
 use covenant_codegen::samples::Samples;
@@ -324,13 +325,6 @@ fn representable(location: ParamLocation, value: &Value) -> bool {
         (ParamLocation::Header, Value::Array(_)) => false,
         (ParamLocation::Header, v) => plain(v).chars().all(|c| c.is_ascii_graphic() || c == ' '),
         _ => true,
-    }
-}
-
-fn plain(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
     }
 }
 

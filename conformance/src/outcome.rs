@@ -56,6 +56,26 @@ pub struct Failure {
     pub source: String,
 }
 
+impl Failure {
+    /// `schema $.created_on: expected …, got …`: how every report states a failure.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} {}: expected {}, got {}",
+            self.kind.word(),
+            self.path,
+            self.expected,
+            self.actual
+        )
+    }
+}
+
+impl std::fmt::Display for Failure {
+    /// The summary and where the rule comes from.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} [{}]", self.summary(), self.source)
+    }
+}
+
 /// Whether a scenario (or exchange) held, by the run's judgement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -192,7 +192,16 @@ impl Checker<'_> {
 
     /// Checks matchers and the templates in plain values.
     fn expectation(&mut self, value: &Value, steps: Vec<Step>) {
-        if let Some(kind) = matcher_kind(value) {
+        self.walk(value, steps, true);
+    }
+
+    /// Checks the templates of every string in a value.
+    fn templates(&mut self, value: &Value, steps: Vec<Step>) {
+        self.walk(value, steps, false);
+    }
+
+    fn walk(&mut self, value: &Value, steps: Vec<Step>, matchers: bool) {
+        if matchers && let Some(kind) = matcher_kind(value) {
             if !MATCHERS.contains(&kind) {
                 self.error(
                     steps.clone(),
@@ -204,53 +213,21 @@ impl Checker<'_> {
             {
                 self.error(steps.clone(), format!("the pattern does not compile: {e}"));
             }
-            for (key, inner) in value.as_object().into_iter().flatten() {
-                if key != "$match" && key != "pattern" {
-                    let mut s = steps.clone();
-                    s.push(key.as_str().into());
-                    self.expectation(inner, s);
+            for (child_steps, child) in children(value, &steps) {
+                if !matches!(child_steps.last(), Some(Step::Key(k)) if k == "$match" || k == "pattern")
+                {
+                    self.walk(child, child_steps, true);
                 }
             }
             return;
         }
         match value {
             Value::String(s) => self.template(s, steps),
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    let mut s = steps.clone();
-                    s.push(i.into());
-                    self.expectation(item, s);
+            _ => {
+                for (child_steps, child) in children(value, &steps) {
+                    self.walk(child, child_steps, matchers);
                 }
             }
-            Value::Object(fields) => {
-                for (key, item) in fields {
-                    let mut s = steps.clone();
-                    s.push(key.as_str().into());
-                    self.expectation(item, s);
-                }
-            }
-            _ => {}
-        }
-    }
-
-    fn templates(&mut self, value: &Value, steps: Vec<Step>) {
-        match value {
-            Value::String(s) => self.template(s, steps),
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    let mut s = steps.clone();
-                    s.push(i.into());
-                    self.templates(item, s);
-                }
-            }
-            Value::Object(fields) => {
-                for (key, item) in fields {
-                    let mut s = steps.clone();
-                    s.push(key.as_str().into());
-                    self.templates(item, s);
-                }
-            }
-            _ => {}
         }
     }
 
@@ -290,6 +267,27 @@ impl Checker<'_> {
                 .then(|| format!("environment variable `{var}` is not set"));
         }
         (!self.defined.contains(name)).then(|| format!("`{{{{{name}}}}}` is not defined here: not a `let` value nor captured by an earlier exchange"))
+    }
+}
+
+/// The items of an array or the fields of an object, each with its steps.
+fn children<'v>(value: &'v Value, steps: &[Step]) -> Vec<(Vec<Step>, &'v Value)> {
+    let with = |step: Step| {
+        let mut s = steps.to_vec();
+        s.push(step);
+        s
+    };
+    match value {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (with(i.into()), v))
+            .collect(),
+        Value::Object(fields) => fields
+            .iter()
+            .map(|(k, v)| (with(k.as_str().into()), v))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

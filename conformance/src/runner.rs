@@ -10,7 +10,7 @@ use crate::outcome::{
     Coverage, ExchangeResult, Failure, FailureKind, Report, ScenarioResult, Verdict,
 };
 use crate::progress::Progress;
-use crate::template::{Globals, Scope, TemplateError};
+use crate::template::{Globals, Scope, TemplateError, plain, redact};
 use crate::transcript::{self, Normalizer};
 use futures_util::StreamExt;
 use serde_json::Value;
@@ -454,24 +454,6 @@ fn capture(
             }),
         }
     }
-}
-
-/// A query value as text: strings as they are, other JSON as written.
-fn plain(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-fn redact(text: &str, secrets: &[(String, String)]) -> String {
-    let mut out = text.to_string();
-    for (value, reference) in secrets {
-        if out.contains(value.as_str()) {
-            out = out.replace(value.as_str(), reference);
-        }
-    }
-    out
 }
 
 fn transport_failure(e: &TransportError, route: &Route) -> Failure {

@@ -101,7 +101,7 @@ fn conform(args: &ConformArgs) -> Result<ExitCode, Stop> {
     };
     let cassettes = cassette::read_all(&paths).map_err(|errors| Stop::Usage(listed(&errors)))?;
     let credentials = match &args.credentials {
-        Some(path) => read_credentials(path)?,
+        Some(path) => read_credentials(path).map_err(Stop::Usage)?,
         None => HashMap::new(),
     };
     // Cassettes are checked before a server starts or a request is sent.
@@ -183,21 +183,14 @@ fn load_expected(path: Option<&Path>) -> Result<ExpectedFailures, Stop> {
 }
 
 /// A credentials file: a JSON object whose string (or number) values cassettes can name.
-fn read_credentials(path: &Path) -> Result<HashMap<String, String>, Stop> {
+pub(super) fn read_credentials(path: &Path) -> Result<HashMap<String, String>, String> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| Stop::Usage(format!("cannot read {}: {e}", path.display())))?;
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        Stop::Usage(format!(
-            "{}:{}:{}: {}",
-            path.display(),
-            e.line(),
-            e.column(),
-            e
-        ))
-    })?;
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{}:{}:{}: {e}", path.display(), e.line(), e.column()))?;
     let object = value
         .as_object()
-        .ok_or_else(|| Stop::Usage(format!("{}: expected a JSON object", path.display())))?;
+        .ok_or_else(|| format!("{}: expected a JSON object", path.display()))?;
     Ok(object
         .iter()
         .filter_map(|(k, v)| match v {

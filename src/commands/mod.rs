@@ -16,3 +16,18 @@ pub const DEFAULT_SPEC: &str = "spec/health.covenant";
 pub const EXIT_USAGE: u8 = 2;
 /// Exit status for an invalid spec.
 pub const EXIT_INVALID: u8 = 1;
+
+/// Reads and checks the spec; on failure prints the reason (an I/O error, or the spec's
+/// diagnostics) and answers the exit status it calls for.
+pub fn read_valid_spec(
+    path: &std::path::Path,
+) -> Result<covenant_codegen::Spec, std::process::ExitCode> {
+    let (file, checked) = covenant_codegen::check_path(path).map_err(|e| {
+        eprintln!("error: cannot read {}: {e}", path.display());
+        std::process::ExitCode::from(EXIT_USAGE)
+    })?;
+    checked.spec.ok_or_else(|| {
+        eprint!("{}", checked.diagnostics.render(&file));
+        std::process::ExitCode::from(EXIT_INVALID)
+    })
+}

@@ -1,19 +1,70 @@
 //! Writing a tree of generated files into a folder, or checking that it is up to date:
 //! shared by `generate` and `cassettes`.
 
+use super::{EXIT_INVALID, EXIT_USAGE};
 use covenant_codegen::emit::Files;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Writes `files` into `out` (removing stale files of the `managed` folders), or with `check`
+/// only reports what differs; `command` is what regenerates them, `noun` what they are.
+pub fn sync(
+    out: &Path,
+    files: &Files,
+    managed: &[&str],
+    check: bool,
+    command: &str,
+    noun: &str,
+) -> ExitCode {
+    let plan = match Plan::new(out, files, managed) {
+        Ok(plan) => plan,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", out.display());
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    if check {
+        if plan.is_empty() {
+            println!("{}: up to date ({} {noun})", out.display(), files.len());
+            return ExitCode::SUCCESS;
+        }
+        eprintln!(
+            "error: {} is stale; run `cargo run --release -- {command}`:",
+            out.display()
+        );
+        for (path, why) in plan.describe() {
+            eprintln!("  {why:<8} {path}");
+        }
+        return ExitCode::from(EXIT_INVALID);
+    }
+    match plan.apply(out, files) {
+        Ok(()) => {
+            println!(
+                "{}: {} {noun}, {} written, {} removed",
+                out.display(),
+                files.len(),
+                plan.changed.len() + plan.added.len(),
+                plan.removed.len()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", out.display());
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
 
 /// What writing `files` into a folder would change.
-pub struct Plan {
-    pub added: Vec<String>,
-    pub changed: Vec<String>,
-    pub removed: Vec<String>,
+struct Plan {
+    added: Vec<String>,
+    changed: Vec<String>,
+    removed: Vec<String>,
 }
 
 impl Plan {
     /// Files in `managed` folders of `out` that `files` does not hold are stale.
-    pub fn new(out: &Path, files: &Files, managed: &[&str]) -> std::io::Result<Plan> {
+    fn new(out: &Path, files: &Files, managed: &[&str]) -> std::io::Result<Plan> {
         let mut plan = Plan {
             added: Vec::new(),
             changed: Vec::new(),
@@ -43,11 +94,11 @@ impl Plan {
         Ok(plan)
     }
 
-    pub fn is_empty(&self) -> bool {
+    fn is_empty(&self) -> bool {
         self.added.is_empty() && self.changed.is_empty() && self.removed.is_empty()
     }
 
-    pub fn describe(&self) -> Vec<(&str, &str)> {
+    fn describe(&self) -> Vec<(&str, &str)> {
         let mut out: Vec<(&str, &str)> = Vec::new();
         out.extend(self.added.iter().map(|p| (p.as_str(), "missing")));
         out.extend(self.changed.iter().map(|p| (p.as_str(), "differs")));
@@ -56,7 +107,7 @@ impl Plan {
         out
     }
 
-    pub fn apply(&self, out: &Path, files: &Files) -> std::io::Result<()> {
+    fn apply(&self, out: &Path, files: &Files) -> std::io::Result<()> {
         for path in self.added.iter().chain(&self.changed) {
             let target = out.join(path);
             if let Some(parent) = target.parent() {

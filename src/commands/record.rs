@@ -6,7 +6,6 @@ use clap::Args;
 use covenant_conformance::Contract;
 use covenant_conformance::record::{Recorder, cassette_text, har, proxy};
 use covenant_conformance::template::Globals;
-use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -64,7 +63,7 @@ fn record(args: &RecordArgs) -> Result<(), String> {
         .ok_or_else(|| checked.diagnostics.render(&file))?;
     let contract = Arc::new(Contract::new(spec)?);
     let secrets = match &args.credentials {
-        Some(path) => Globals::new(read_credentials(path)?).secrets(),
+        Some(path) => Globals::new(super::conform::read_credentials(path)?).secrets(),
         None => Vec::new(),
     };
     std::fs::create_dir_all(&args.out)
@@ -144,17 +143,4 @@ fn proxy_session(
             .await
             .map_err(|e| format!("proxy error: {e}"))
     })
-}
-
-fn read_credentials(path: &Path) -> Result<HashMap<String, String>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(value
-        .as_object()
-        .into_iter()
-        .flatten()
-        .filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_string())))
-        .collect())
 }

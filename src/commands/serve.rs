@@ -1,7 +1,3 @@
-//! `serve --mock`: the generated mock of the service spec over HTTP, so front ends and tools
-//! can work before the service exists. It writes the same `credentials.json` the reference
-//! server will, so every tool that reads one reads the other.
-
 //! `serve`: the reference server of the service on its embedded SQLite database (default) or
 //! on PostgreSQL (`--database-url`), or `--mock`, the generated mock of the spec. Both write
 //! `DATA_DIR/credentials.json` with where the service is and the keys to call it with.

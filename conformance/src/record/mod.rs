@@ -307,13 +307,7 @@ impl Recorder<'_> {
     }
 
     fn redact(&self, text: &str) -> String {
-        let mut out = text.to_string();
-        for (value, reference) in &self.secrets {
-            if !value.is_empty() && out.contains(value.as_str()) {
-                out = out.replace(value.as_str(), reference);
-            }
-        }
-        out
+        crate::template::redact(text, &self.secrets)
     }
 
     /// Every credential header of the spec, with the credentials key that fills it.

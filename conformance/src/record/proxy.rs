@@ -84,16 +84,7 @@ async fn exchange(shared: &Shared, request: Request<Body>) -> Result<Response<Bo
         .await
         .map_err(|e| format!("the upstream {upstream} did not answer: {e}"))?;
     let status = answer.status().as_u16();
-    let response_headers: Vec<(String, String)> = answer
-        .headers()
-        .iter()
-        .map(|(n, v)| {
-            (
-                n.as_str().to_string(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
+    let response_headers = crate::exec::header_pairs(answer.headers());
     let response_body = answer
         .bytes()
         .await

@@ -67,15 +67,7 @@ fn failure_block(out: &mut String, s: &ScenarioResult) {
             e.label, e.endpoint, e.method, e.url
         );
         for f in &e.failures {
-            let _ = writeln!(
-                out,
-                "    {} {}: expected {}, got {} [{}]",
-                f.kind.word(),
-                f.path,
-                f.expected,
-                f.actual,
-                f.source
-            );
+            let _ = writeln!(out, "    {f}");
         }
         if !e.curl.is_empty() {
             let _ = writeln!(out, "    reproduce: {}", e.curl);

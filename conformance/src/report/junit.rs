@@ -53,25 +53,11 @@ fn testcase(out: &mut String, spec: &str, s: &ScenarioResult) {
                     "exchange {} ({}): {}",
                     e.label,
                     e.endpoint,
-                    first.map_or(String::new(), |f| format!(
-                        "{} {}: expected {}, got {}",
-                        f.kind.word(),
-                        f.path,
-                        f.expected,
-                        f.actual
-                    ))
+                    first.map_or(String::new(), |f| f.summary())
                 );
                 let mut body = String::new();
                 for f in &e.failures {
-                    let _ = writeln!(
-                        body,
-                        "{} {}: expected {}, got {} [{}]",
-                        f.kind.word(),
-                        f.path,
-                        f.expected,
-                        f.actual,
-                        f.source
-                    );
+                    let _ = writeln!(body, "{f}");
                 }
                 let _ = writeln!(body, "reproduce: {}", e.curl);
                 let _ = writeln!(
