@@ -202,31 +202,22 @@ fn a_recorded_client_session_replays_green() {
     let served = serve(&dir.join("upstream"), &[]);
     let creds = credentials(&dir.join("upstream"));
     let key = creds["team_api_key"].as_str().unwrap().to_string();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
     let cassettes = dir.join("cassettes");
-    let mut proxy = Command::new(env!("CARGO_BIN_EXE_covenant"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_covenant"));
+    command
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
             "record",
             "--upstream",
             &served.base_url,
             "--listen",
-            &format!("127.0.0.1:{port}"),
+            "127.0.0.1:0",
         ])
         .arg("--out")
         .arg(&cassettes)
         .arg("--credentials")
-        .arg(dir.join("upstream/credentials.json"))
-        .spawn()
-        .unwrap();
-    let proxy_url = format!("http://127.0.0.1:{port}");
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+        .arg(dir.join("upstream/credentials.json"));
+    let (mut proxy, proxy_url) = spawn_printing_url(command, "recording: ");
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
         let config = Config::new(&proxy_url).with_credential(AuthScheme::TeamApiKey, key.clone());

@@ -27,43 +27,55 @@ pub fn scratch_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// Starts `covenant serve` with these arguments on a free port and waits until it answers.
+/// Starts `covenant serve` with these arguments on a port the system picks and waits until
+/// it answers. The address comes from what serve prints, so no other process can take the
+/// port between choosing and binding it.
 pub fn serve(data_dir: &Path, extra: &[&str]) -> Served {
-    let port = free_port();
-    let child = Command::new(env!("CARGO_BIN_EXE_covenant"))
-        .args([
-            "serve",
-            "--listen",
-            &format!("127.0.0.1:{port}"),
-            "--data-dir",
-        ])
+    let mut command = Command::new(env!("CARGO_BIN_EXE_covenant"));
+    command
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
         .arg(data_dir)
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start covenant serve");
-    let base_url = format!("http://127.0.0.1:{port}");
-    let started = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "serve did not start"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+        .args(extra);
+    let (child, base_url) = spawn_printing_url(command, "serving ");
     // The socket is bound before the database is ready; the first answer means ready.
     let (status, _) = call(&base_url, "GET", "/v2/providers", "", None);
     assert_eq!(status, 401, "serve answers");
     Served { child, base_url }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// Spawns a command that prints its address (`http://…`) on a line starting with `marker`,
+/// and answers the child and that address. Standard output is drained for the child's life.
+pub fn spawn_printing_url(mut command: Command, marker: &str) -> (Child, String) {
+    use std::io::BufRead;
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start covenant");
+    let stdout = child.stdout.take().unwrap();
+    let (found, address) = std::sync::mpsc::channel();
+    let marker = marker.to_string();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if line.starts_with(&marker)
+                && let Some(at) = line.find("http://")
+            {
+                let url: String = line[at..]
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                let _ = found.send(url);
+            }
+        }
+    });
+    let url = address
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the command printed its address");
+    (child, url.trim_end_matches(';').to_string())
 }
 
 pub fn credentials(dir: &Path) -> serde_json::Value {
