@@ -79,25 +79,26 @@ fn check_walks_a_folder_and_can_deny_warnings() {
 
 #[test]
 fn check_rejects_binary_garbage_without_panicking() {
-    let dir = std::env::temp_dir().join(format!("covenant-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("garbage.covenant");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("garbage.covenant");
     std::fs::write(&path, b"model \xff\xfe {").unwrap();
     let (code, _, stderr) = covenant(&["check", path.to_str().unwrap()]);
     assert_eq!(code, 2, "non-UTF-8 input is an I/O error: {stderr}");
     assert!(stderr.contains("cannot read"), "{stderr}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A scratch copy of the spec and of generated/, so tests can edit them.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("covenant-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("spec")).unwrap();
+/// The folder is removed when the test ends, pass or fail.
+fn scratch(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("covenant-{name}-"))
+        .tempdir()
+        .unwrap();
+    std::fs::create_dir_all(dir.path().join("spec")).unwrap();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     std::fs::copy(
         root.join("spec/health.covenant"),
-        dir.join("spec/health.covenant"),
+        dir.path().join("spec/health.covenant"),
     )
     .unwrap();
     dir
@@ -112,7 +113,8 @@ fn generate_check_passes_on_the_checked_in_output() {
 
 #[test]
 fn generate_is_byte_stable_and_check_catches_every_kind_of_drift() {
-    let dir = scratch("generate");
+    let scratch = scratch("generate");
+    let dir = scratch.path();
     let spec = dir.join("spec/health.covenant");
     let out = dir.join("out");
     let args = |check: bool| {
@@ -177,12 +179,12 @@ fn generate_is_byte_stable_and_check_catches_every_kind_of_drift() {
     );
     assert_eq!(run(args(false)).0, 0);
     assert!(!out.join("schemas/models/Gone.json").exists());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn generate_refuses_an_invalid_spec_and_writes_nothing() {
-    let dir = scratch("invalid");
+    let scratch = scratch("invalid");
+    let dir = scratch.path();
     let spec = dir.join("spec/health.covenant");
     let text = std::fs::read_to_string(&spec).unwrap();
     std::fs::write(
@@ -201,5 +203,4 @@ fn generate_refuses_an_invalid_spec_and_writes_nothing() {
     assert_eq!(code, 1);
     assert!(stderr.contains("unknown type `strin`"), "{stderr}");
     assert!(!out.exists(), "nothing is written for an invalid spec");
-    std::fs::remove_dir_all(&dir).ok();
 }

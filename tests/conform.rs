@@ -59,7 +59,8 @@ const NOT_PROVOKED: &[&str] = &[
 /// transcript, is the same on every run.
 #[test]
 fn the_suite_passes_against_the_reference_server_and_matches_its_snapshots() {
-    let reports = scratch_dir("conform-main");
+    let reports_scratch = scratch_dir("conform-main");
+    let reports = reports_scratch.path();
     let out = covenant(&[
         "conform",
         "--jobs",
@@ -115,7 +116,8 @@ fn conform_against(served: &Served, data_dir: &Path, reports: &Path) -> Output {
 
 #[test]
 fn the_suite_passes_against_a_separately_started_server_on_sqlite() {
-    let dir = scratch_dir("conform-sqlite");
+    let dir_scratch = scratch_dir("conform-sqlite");
+    let dir = dir_scratch.path();
     let served = serve(&dir, &[]);
     let out = conform_against(&served, &dir, &dir.join("reports"));
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
@@ -126,7 +128,8 @@ fn the_suite_passes_against_a_separately_started_server_on_postgres() {
     let Some(url) = fresh_postgres_database() else {
         return;
     };
-    let dir = scratch_dir("conform-postgres");
+    let dir_scratch = scratch_dir("conform-postgres");
+    let dir = dir_scratch.path();
     let served = serve(&dir, &["--database-url", &url]);
     let out = conform_against(&served, &dir, &dir.join("reports"));
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
@@ -136,7 +139,8 @@ fn the_suite_passes_against_a_separately_started_server_on_postgres() {
 /// (a conflict, a deletion, a filter) are not there.
 #[test]
 fn the_mock_passes_the_schema_checks_and_fails_the_behavioural_ones() {
-    let dir = scratch_dir("conform-mock");
+    let dir_scratch = scratch_dir("conform-mock");
+    let dir = dir_scratch.path();
     let served = serve(&dir, &["--mock"]);
     let reports = dir.join("reports");
     let out = conform_against(&served, &dir, &reports);
@@ -163,7 +167,8 @@ fn the_mock_passes_the_schema_checks_and_fails_the_behavioural_ones() {
 
 #[test]
 fn exit_codes_tell_usage_errors_and_an_unreachable_target_apart() {
-    let dir = scratch_dir("conform-exits");
+    let dir_scratch = scratch_dir("conform-exits");
+    let dir = dir_scratch.path();
     std::fs::write(
         dir.join("bad.json"),
         r#"{"id": "bad", "title": "t", "exchanges": [{"endpoint": "nope", "request": {"path": "/"}, "expect": {"status": 200}}]}"#,
@@ -198,7 +203,8 @@ fn a_recorded_client_session_replays_green() {
     use health_api::client::Client;
     use health_api::operations::*;
 
-    let dir = scratch_dir("conform-record");
+    let dir_scratch = scratch_dir("conform-record");
+    let dir = dir_scratch.path();
     let served = serve(&dir.join("upstream"), &[]);
     let creds = credentials(&dir.join("upstream"));
     let key = creds["team_api_key"].as_str().unwrap().to_string();
@@ -260,7 +266,8 @@ fn a_recorded_client_session_replays_green() {
 /// A HAR file, as browsers and Schemathesis write them, imported and replayed.
 #[test]
 fn an_imported_har_file_replays_green() {
-    let dir = scratch_dir("conform-har");
+    let dir_scratch = scratch_dir("conform-har");
+    let dir = dir_scratch.path();
     let har = serde_json::json!({"log": {"version": "1.2", "creator": {"name": "browser", "version": "1"}, "entries": [
         {
             "request": {"method": "POST", "url": "https://api.example.test/v2/user", "httpVersion": "HTTP/1.1",

@@ -43,8 +43,11 @@ fn get(base_url: &str, path: &str, key: &str) -> (String, String) {
 
 #[test]
 fn the_mock_serves_with_the_keys_it_writes_and_stops_on_sigterm() {
-    let dir = std::env::temp_dir().join(format!("covenant-mock-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = tempfile::Builder::new()
+        .prefix("covenant-mock-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let mut child = Command::new(env!("CARGO_BIN_EXE_covenant"))
         .args(["serve", "--mock", "--listen", "127.0.0.1:0", "--data-dir"])
         .arg(&dir)
@@ -123,5 +126,4 @@ fn the_mock_serves_with_the_keys_it_writes_and_stops_on_sigterm() {
         "the second start wrote its address"
     );
     assert_eq!(reread["team_api_key"], creds["team_api_key"]);
-    let _ = std::fs::remove_dir_all(&dir);
 }

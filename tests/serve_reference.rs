@@ -8,7 +8,8 @@ use std::process::Command;
 
 #[test]
 fn serve_sets_up_once_and_later_starts_reuse_the_keys() {
-    let dir = scratch_dir("serve-restart");
+    let dir_scratch = scratch_dir("serve-restart");
+    let dir = dir_scratch.path();
     let first = serve(&dir, &[]);
     let creds = credentials(&dir);
     let mut keys: Vec<&str> = creds
@@ -61,7 +62,8 @@ fn serve_sets_up_once_and_later_starts_reuse_the_keys() {
 
 #[test]
 fn kill_9_loses_no_acknowledged_write() {
-    let dir = scratch_dir("serve-kill9");
+    let dir_scratch = scratch_dir("serve-kill9");
+    let dir = dir_scratch.path();
     let mut served = serve(&dir, &[]);
     let key = credentials(&dir)["team_api_key"]
         .as_str()
@@ -112,8 +114,10 @@ fn two_processes_on_one_postgres_database_are_one_service() {
     let Some(url) = fresh_postgres_database() else {
         return;
     };
-    let dir_a = scratch_dir("pg-a");
-    let dir_b = scratch_dir("pg-b");
+    let dir_a_scratch = scratch_dir("pg-a");
+    let dir_a = dir_a_scratch.path();
+    let dir_b_scratch = scratch_dir("pg-b");
+    let dir_b = dir_b_scratch.path();
     let a = serve(&dir_a, &["--database-url", &url]);
     let b = serve(&dir_b, &["--database-url", &url]);
     let key = credentials(&dir_a)["team_api_key"]
