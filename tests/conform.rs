@@ -69,7 +69,7 @@ fn the_suite_passes_against_the_reference_server_and_matches_its_snapshots() {
         reports.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
-    let report = report(&reports);
+    let report = report(reports);
     let uncovered: Vec<String> = report["coverage"]["matrix"]
         .as_object()
         .unwrap()
@@ -118,8 +118,8 @@ fn conform_against(served: &Served, data_dir: &Path, reports: &Path) -> Output {
 fn the_suite_passes_against_a_separately_started_server_on_sqlite() {
     let dir_scratch = scratch_dir("conform-sqlite");
     let dir = dir_scratch.path();
-    let served = serve(&dir, &[]);
-    let out = conform_against(&served, &dir, &dir.join("reports"));
+    let served = serve(dir, &[]);
+    let out = conform_against(&served, dir, &dir.join("reports"));
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
 }
 
@@ -130,8 +130,8 @@ fn the_suite_passes_against_a_separately_started_server_on_postgres() {
     };
     let dir_scratch = scratch_dir("conform-postgres");
     let dir = dir_scratch.path();
-    let served = serve(&dir, &["--database-url", &url]);
-    let out = conform_against(&served, &dir, &dir.join("reports"));
+    let served = serve(dir, &["--database-url", &url]);
+    let out = conform_against(&served, dir, &dir.join("reports"));
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
 }
 
@@ -141,9 +141,9 @@ fn the_suite_passes_against_a_separately_started_server_on_postgres() {
 fn the_mock_passes_the_schema_checks_and_fails_the_behavioural_ones() {
     let dir_scratch = scratch_dir("conform-mock");
     let dir = dir_scratch.path();
-    let served = serve(&dir, &["--mock"]);
+    let served = serve(dir, &["--mock"]);
     let reports = dir.join("reports");
-    let out = conform_against(&served, &dir, &reports);
+    let out = conform_against(&served, dir, &reports);
     assert_eq!(out.status.code(), Some(1), "{}", explain(&out));
     let report = report(&reports);
     let kinds: Vec<&str> = report["scenarios"]

@@ -50,12 +50,12 @@ fn the_mock_serves_with_the_keys_it_writes_and_stops_on_sigterm() {
     let dir = scratch.path();
     let mut child = Command::new(env!("CARGO_BIN_EXE_covenant"))
         .args(["serve", "--mock", "--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(&dir)
+        .arg(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("start the mock");
-    let creds = credentials(&dir);
+    let creds = credentials(dir);
     let keys: Vec<&str> = creds
         .as_object()
         .unwrap()
@@ -106,14 +106,14 @@ fn the_mock_serves_with_the_keys_it_writes_and_stops_on_sigterm() {
     // A second start reuses the keys.
     let mut again = Command::new(env!("CARGO_BIN_EXE_covenant"))
         .args(["serve", "--mock", "--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(&dir)
+        .arg(dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("start the mock again");
     let started = Instant::now();
     let reread = loop {
-        let reread = credentials(&dir);
+        let reread = credentials(dir);
         if reread["base_url"] != creds["base_url"] || started.elapsed() > Duration::from_secs(30) {
             break reread;
         }

@@ -10,8 +10,8 @@ use std::process::Command;
 fn serve_sets_up_once_and_later_starts_reuse_the_keys() {
     let dir_scratch = scratch_dir("serve-restart");
     let dir = dir_scratch.path();
-    let first = serve(&dir, &[]);
-    let creds = credentials(&dir);
+    let first = serve(dir, &[]);
+    let creds = credentials(dir);
     let mut keys: Vec<&str> = creds
         .as_object()
         .unwrap()
@@ -51,8 +51,8 @@ fn serve_sets_up_once_and_later_starts_reuse_the_keys() {
     let status = first.child.wait().unwrap();
     assert!(status.success(), "SIGTERM stops cleanly: {status}");
 
-    let second = serve(&dir, &[]);
-    let again = credentials(&dir);
+    let second = serve(dir, &[]);
+    let again = credentials(dir);
     assert_eq!(again["team_api_key"], creds["team_api_key"]);
     assert_eq!(again["management_key"], creds["management_key"]);
     assert_eq!(again["org_id"], creds["org_id"]);
@@ -64,8 +64,8 @@ fn serve_sets_up_once_and_later_starts_reuse_the_keys() {
 fn kill_9_loses_no_acknowledged_write() {
     let dir_scratch = scratch_dir("serve-kill9");
     let dir = dir_scratch.path();
-    let mut served = serve(&dir, &[]);
-    let key = credentials(&dir)["team_api_key"]
+    let mut served = serve(dir, &[]);
+    let key = credentials(dir)["team_api_key"]
         .as_str()
         .unwrap()
         .to_string();
@@ -96,7 +96,7 @@ fn kill_9_loses_no_acknowledged_write() {
         acknowledged.len()
     );
 
-    let restarted = serve(&dir, &[]);
+    let restarted = serve(dir, &[]);
     for id in &acknowledged {
         let (status, _) = call(
             &restarted.base_url,
@@ -118,9 +118,9 @@ fn two_processes_on_one_postgres_database_are_one_service() {
     let dir_a = dir_a_scratch.path();
     let dir_b_scratch = scratch_dir("pg-b");
     let dir_b = dir_b_scratch.path();
-    let a = serve(&dir_a, &["--database-url", &url]);
-    let b = serve(&dir_b, &["--database-url", &url]);
-    let key = credentials(&dir_a)["team_api_key"]
+    let a = serve(dir_a, &["--database-url", &url]);
+    let b = serve(dir_b, &["--database-url", &url]);
+    let key = credentials(dir_a)["team_api_key"]
         .as_str()
         .unwrap()
         .to_string();
