@@ -38,5 +38,8 @@ pub const NO_ENVELOPE: &str = "E0130";
 pub const BAD_DATE: &str = "E0131";
 pub const EMPTY_NOT_SHOWN: &str = "E0132";
 pub const DEFAULT_ON_REQUIRED: &str = "E0133";
+pub const INFINITE_MODEL: &str = "E0134";
+pub const OVERLAPPING_EVENTS: &str = "E0135";
+pub const PARTIAL_SEGMENT: &str = "E0136";
 
 pub const UNUSED: &str = "W0001";

@@ -19,6 +19,9 @@ pub struct Samples<'a> {
     spec: &'a Spec,
 }
 
+/// How deep instances nest before optional, nullable and list fields stop recursing.
+const MAX_DEPTH: usize = 6;
+
 const STRING_CANDIDATES: &[&str] = &["text", "Abc 1", "a", "0123456789", "x-1_2", "Europe/Paris"];
 
 impl<'a> Samples<'a> {
@@ -280,7 +283,7 @@ impl<'a> Samples<'a> {
             if !full && f.presence.may_be_absent() {
                 continue;
             }
-            if depth > 6 && f.presence.may_be_absent() {
+            if depth > MAX_DEPTH && f.presence.may_be_absent() {
                 continue;
             }
             obj.insert(f.name.clone(), self.field_value(f, shape, full, depth));
@@ -290,6 +293,15 @@ impl<'a> Samples<'a> {
 
     fn field_value(&self, f: &Field, shape: Shape, full: bool, depth: usize) -> Value {
         let c = &f.constraints;
+        // Deep in a model that contains itself, null ends the recursion where it may.
+        let holds_model = |t: &Type| matches!(t, Type::Model(_));
+        let holds_model = match &f.ty {
+            Type::Union(members) => members.iter().any(holds_model),
+            t => holds_model(t),
+        };
+        if depth > MAX_DEPTH && holds_model && f.presence.may_be_null() {
+            return Value::Null;
+        }
         match &f.ty {
             Type::Primitive(p) if p.is_numeric() => {
                 if let Some(first) = c.one_of.first() {
@@ -311,6 +323,7 @@ impl<'a> Samples<'a> {
                 let re = c.pattern.as_deref().and_then(|p| regex::Regex::new(p).ok());
                 let mut candidates = vec![base];
                 candidates.extend(STRING_CANDIDATES.iter().map(|s| s.to_string()));
+                candidates.extend(c.pattern.as_deref().and_then(string_matching));
                 let fits = |s: &str| {
                     re.as_ref().is_none_or(|r| r.is_match(s)) && self_consistent_len(s, c)
                 };
@@ -319,11 +332,14 @@ impl<'a> Samples<'a> {
             }
             Type::List(inner) => {
                 let n = c.min_items.unwrap_or(1).max(1) as usize;
-                let n = if depth > 6 {
+                let n = if depth > MAX_DEPTH {
                     c.min_items.unwrap_or(0) as usize
                 } else {
                     n
                 };
+                if n == 0 {
+                    return json!([]);
+                }
                 Value::Array(vec![self.value(inner, shape, full, depth + 1); n])
             }
             ty => self.value(ty, shape, full, depth + 1),
@@ -353,10 +369,18 @@ impl<'a> Samples<'a> {
                     .first()
                     .map_or(json!("value_not_in_the_spec"), |v| enum_value(e, &v.name))
             }
+            Type::List(_) if depth > MAX_DEPTH => json!([]),
             Type::List(inner) => json!([self.value(inner, shape, full, depth + 1)]),
-            Type::Union(types) => types
-                .first()
-                .map_or(Value::Null, |t| self.value(t, shape, full, depth + 1)),
+            Type::Union(types) => {
+                // Deep down, a member that holds no model ends the recursion.
+                let flat = |t: &&Type| !matches!(t, Type::Model(_) | Type::Union(_));
+                let member = if depth > MAX_DEPTH {
+                    types.iter().find(flat).or(types.first())
+                } else {
+                    types.first()
+                };
+                member.map_or(Value::Null, |t| self.value(t, shape, full, depth + 1))
+            }
             Type::NotShown(_) => json!({ "shape": "not shown" }),
         }
     }
@@ -463,4 +487,54 @@ fn bad_format(p: Primitive) -> Option<(&'static str, &'static str)> {
         Primitive::TimeZone => ("not a zone", "not a time zone identifier"),
         _ => return None,
     })
+}
+
+/// A short string the pattern matches, built from its syntax tree: the first branch of each
+/// alternation, the lowest character of each class, each repetition at its minimum. Anchors
+/// are respected by construction; `None` for patterns that need lookaround or cannot match.
+pub fn string_matching(pattern: &str) -> Option<String> {
+    let hir = regex_syntax::ParserBuilder::new()
+        .unicode(true)
+        .build()
+        .parse(pattern)
+        .ok()?;
+    let mut out = String::new();
+    write_match(&hir, &mut out)?;
+    let re = regex::Regex::new(pattern).ok()?;
+    re.is_match(&out).then_some(out)
+}
+
+fn write_match(hir: &regex_syntax::hir::Hir, out: &mut String) -> Option<()> {
+    use regex_syntax::hir::{Class, HirKind};
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => {}
+        HirKind::Literal(lit) => out.push_str(std::str::from_utf8(&lit.0).ok()?),
+        HirKind::Class(Class::Unicode(class)) => {
+            let range = class.ranges().first()?;
+            // A letter or digit reads better than the lowest code point of a wide class.
+            let preferred = ['a', 'A', '0'].into_iter().find(|c| {
+                class
+                    .ranges()
+                    .iter()
+                    .any(|r| r.start() <= *c && *c <= r.end())
+            });
+            out.push(preferred.unwrap_or(range.start()));
+        }
+        HirKind::Class(Class::Bytes(class)) => {
+            out.push(char::from(class.ranges().first()?.start()))
+        }
+        HirKind::Repetition(rep) => {
+            for _ in 0..rep.min {
+                write_match(&rep.sub, out)?;
+            }
+        }
+        HirKind::Capture(cap) => write_match(&cap.sub, out)?,
+        HirKind::Concat(parts) => {
+            for part in parts {
+                write_match(part, out)?;
+            }
+        }
+        HirKind::Alternation(branches) => write_match(branches.first()?, out)?,
+    }
+    Some(())
 }

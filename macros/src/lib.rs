@@ -94,7 +94,9 @@ fn expand(
     let items = included.map(|m| {
         let name = syn::Ident::new(m.name, Span::call_site());
         let file = m.file;
-        quote::quote!(pub mod #name { #file })
+        // The generated code uses the spec's deprecated items itself; a user's own uses of them
+        // still warn, at the user's code.
+        quote::quote!(#[allow(deprecated)] pub mod #name { #file })
     });
     let tracked = path.display().to_string();
     Ok(quote::quote! {
@@ -122,6 +124,9 @@ fn spec_error(
     )
 }
 
+/// An absolute path, because `include_bytes!` in the expansion resolves a relative one
+/// against the invoking file, not against rustc's working folder where `local_file()`'s
+/// relative paths start (cargo passes workspace members' files relative to the workspace).
 fn resolve(written: &str, base: Option<PathBuf>) -> PathBuf {
     let written = Path::new(written);
     if written.is_absolute() {
@@ -129,7 +134,13 @@ fn resolve(written: &str, base: Option<PathBuf>) -> PathBuf {
     }
     let base = base
         .unwrap_or_else(|| PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default()));
-    base.join(written)
+    let joined = base.join(written);
+    let absolute = if joined.is_absolute() {
+        joined
+    } else {
+        std::env::current_dir().map_or(joined.clone(), |cwd| cwd.join(&joined))
+    };
+    absolute.canonicalize().unwrap_or(absolute)
 }
 
 #[cfg(test)]

@@ -5,7 +5,10 @@
 //! Entities live in arenas and refer to each other by id; declaration order is kept, so
 //! emission from the same spec is deterministic.
 
+mod recursion;
 pub mod shapes;
+
+pub use recursion::Containment;
 mod types;
 
 pub use types::*;

@@ -6,6 +6,9 @@ use super::{Deprecation, EnumId, ModelId, Provenance};
 pub struct Field {
     /// The name on the wire.
     pub name: String,
+    /// A snake_case identifier for code, unique among the field's siblings (set once the
+    /// whole spec is lowered).
+    pub ident: String,
     pub doc: Option<String>,
     pub ty: Type,
     pub presence: Presence,

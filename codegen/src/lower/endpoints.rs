@@ -358,6 +358,28 @@ impl Lowerer<'_> {
     }
 
     /// Path placeholders and path parameters must match one to one.
+    /// Routers match whole segments: `/files/{name}.json` and `/ops/{op}:cancel` cannot be
+    /// routed, so they are refused here rather than at the router's construction.
+    fn check_whole_segments(&mut self, path: &str, span: Span) {
+        let mut offset = 0;
+        for segment in path.split('/') {
+            let whole = segment.starts_with('{')
+                && segment.ends_with('}')
+                && segment.matches('{').count() == 1;
+            if segment.contains('{') && !whole {
+                let at = span.start as usize + 1 + offset;
+                self.error(
+                    diagnostic_codes::PARTIAL_SEGMENT,
+                    Span::new(at, at + segment.len()),
+                    format!("placeholder in `{segment}` is not a whole path segment"),
+                )
+                .label("text beside a placeholder in one segment")
+                .help("a placeholder is a whole segment: `/files/{name}` (the value then includes `.json`), or give the rest its own segment: `/ops/{op}/cancel`");
+            }
+            offset += segment.len() + 1;
+        }
+    }
+
     fn check_path(&mut self, decl: &ast::EndpointDecl, ep: &Endpoint) {
         let placeholders = match placeholders(&ep.path) {
             Ok(p) => p,
@@ -372,6 +394,7 @@ impl Lowerer<'_> {
                 return;
             }
         };
+        self.check_whole_segments(&ep.path, decl.path.span);
         if !ep.path.starts_with('/') {
             self.error(
                 diagnostic_codes::PATH_OUTSIDE_VERSIONS,

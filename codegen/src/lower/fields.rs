@@ -150,6 +150,7 @@ impl Lowerer<'_> {
         });
         Some(Field {
             name: decl.name.text.clone(),
+            ident: String::new(),
             doc: attrs.doc.clone(),
             ty,
             presence,

@@ -6,7 +6,11 @@ mod behaviour;
 mod declarations;
 mod endpoints;
 mod fields;
+mod identifiers;
+
+pub use identifiers::{snake, spell};
 mod references;
+mod whole_spec;
 
 use crate::ast;
 use crate::diagnostic::{Diagnostic, Diagnostics};
@@ -416,12 +420,14 @@ impl<'d> Lowerer<'d> {
             spans: std::mem::take(&mut spans),
         };
         self.check_replacements(&spec);
+        self.check_whole_spec(&spec);
         // With errors, a type may look unused only because a reference to it failed.
         if !self.diags.has_errors() {
             self.warn_unused(&spec);
         }
         spec.not_shown = std::mem::take(&mut self.not_shown);
         spec.not_shown.sort_by_key(|n| n.span);
+        identifiers::assign(&mut spec);
         spec
     }
 }

@@ -3,7 +3,7 @@
 
 use super::RustBackend;
 use super::descriptors::endpoint_static;
-use super::names::field_ident;
+use super::names::{field_ident, method_ident};
 use super::operations::{input_ident, response_ident, status_variant};
 use crate::ir::shapes::Shape;
 use crate::ir::*;
@@ -12,7 +12,7 @@ use quote::{format_ident, quote};
 
 /// Reads a field as `Option<T>` whatever its Rust shape.
 fn read_opt(owner: TokenStream, f: &Field, clone: bool) -> TokenStream {
-    let name = field_ident(&f.name);
+    let name = field_ident(&f.ident);
     let take = if clone {
         quote!(.cloned())
     } else {
@@ -33,7 +33,7 @@ fn read_opt(owner: TokenStream, f: &Field, clone: bool) -> TokenStream {
 
 /// Reads a numeric field, falling back to `fallback` where it may be unset.
 fn read_or(owner: TokenStream, f: &Field, fallback: TokenStream) -> TokenStream {
-    let name = field_ident(&f.name);
+    let name = field_ident(&f.ident);
     match (f.presence, f.default.is_some()) {
         (Presence::Required, _) | (Presence::Optional, true) => quote!(#owner.#name),
         _ => {
@@ -45,7 +45,7 @@ fn read_or(owner: TokenStream, f: &Field, fallback: TokenStream) -> TokenStream 
 
 /// Writes `value` into a field whatever its Rust shape.
 fn write(owner: TokenStream, f: &Field, value: TokenStream) -> TokenStream {
-    let name = field_ident(&f.name);
+    let name = field_ident(&f.ident);
     match (f.presence, f.default.is_some()) {
         (Presence::Required, _) | (Presence::Optional, true) => quote!(#owner.#name = #value),
         (Presence::OptionalNullable, false) => quote!(#owner.#name = rt::Tristate::Value(#value)),
@@ -55,7 +55,7 @@ fn write(owner: TokenStream, f: &Field, value: TokenStream) -> TokenStream {
 
 /// The items of a list field as a slice.
 fn items(owner: TokenStream, f: &Field) -> TokenStream {
-    let name = field_ident(&f.name);
+    let name = field_ident(&f.ident);
     match (f.presence, f.default.is_some()) {
         (Presence::Required, _) | (Presence::Optional, true) => quote!(#owner.#name.as_slice()),
         (Presence::OptionalNullable, false) => {
@@ -89,7 +89,7 @@ impl RustBackend<'_> {
             }
         }
         let names: Vec<&str> = spec.endpoints.iter().map(|e| e.name.as_str()).collect();
-        let calls = spec.endpoints.iter().map(|e| field_ident(&e.name));
+        let calls = spec.endpoints.iter().map(|e| method_ident(&e.name));
         quote! {
             #[allow(unused_imports)]
             use #crate_path as rt;
@@ -138,7 +138,7 @@ impl RustBackend<'_> {
     }
 
     fn client_method(&self, ep: &Endpoint) -> TokenStream {
-        let method = field_ident(&ep.name);
+        let method = method_ident(&ep.name);
         let (input, response) = (input_ident(ep), response_ident(ep));
         let desc = endpoint_static(&ep.name);
         let doc = super::endpoint_doc(ep);
@@ -167,8 +167,8 @@ impl RustBackend<'_> {
         let Some((page_model, page_ty)) = self.page_model(ep) else {
             return quote!();
         };
-        let name = format_ident!("{}_pages", ep.name);
-        let method = field_ident(&ep.name);
+        let name = format_ident!("{}_pages", crate::lower::snake(&ep.name));
+        let method = method_ident(&ep.name);
         let (input, response) = (input_ident(ep), response_ident(ep));
         let params: Vec<Field> = ep
             .params
@@ -268,9 +268,9 @@ impl RustBackend<'_> {
             return quote!();
         }
         let item = self.value_type(item_ty, Shape::Response, "TrackedItem");
-        let name = format_ident!("{}_and_wait", ep.name);
-        let method = field_ident(&ep.name);
-        let pages = format_ident!("{}_pages", tracker.name);
+        let name = format_ident!("{}_and_wait", crate::lower::snake(&ep.name));
+        let method = method_ident(&ep.name);
+        let pages = format_ident!("{}_pages", crate::lower::snake(&tracker.name));
         let (input, response) = (input_ident(ep), response_ident(ep));
         let listing = input_ident(tracker);
         let each = items(quote!(page), &items_f);

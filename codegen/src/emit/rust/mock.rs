@@ -2,7 +2,7 @@
 //! tests of clients and routers, and as a stand-in server.
 
 use super::RustBackend;
-use super::names::field_ident;
+use super::names::method_ident;
 use super::operations::{input_ident, response_ident};
 use super::server::trait_ident;
 use crate::ir::shapes::Shape;
@@ -33,7 +33,7 @@ impl RustBackend<'_> {
             let text = serde_json::to_string(&body).unwrap_or_else(|_| "null".into());
             let name = &ep.name;
             examples.push(quote!(#name => Some((#status, #text))));
-            let method = field_ident(&ep.name);
+            let method = method_ident(&ep.name);
             let (input, response) = (input_ident(ep), response_ident(ep));
             let cached = quote::format_ident!(
                 "{}",

@@ -48,6 +48,8 @@ pub struct RustBackend<'a> {
     unions: BTreeMap<String, Vec<Type>>,
     /// The static each distinct pattern compiles into, by pattern.
     patterns: BTreeMap<String, Ident>,
+    /// Models that contain themselves: held in a `Box` wherever a value holds them in place.
+    boxed: std::collections::HashSet<ModelId>,
 }
 
 impl<'a> RustBackend<'a> {
@@ -64,6 +66,7 @@ impl<'a> RustBackend<'a> {
             shapes: Shapes::new(spec),
             unions: BTreeMap::new(),
             patterns: validate::collect_patterns(spec),
+            boxed: spec.self_containing_models(Containment::InPlace),
         }
     }
 
@@ -187,7 +190,7 @@ impl<'a> RustBackend<'a> {
     }
 
     fn field_tokens(&mut self, model: &Model, f: &Field, shape: Shape) -> TokenStream {
-        let ident = field_ident(&f.name);
+        let ident = field_ident(&f.ident);
         let rename = (ident.to_string().trim_start_matches("r#") != f.name).then(|| {
             let wire = &f.name;
             quote!(#[serde(rename = #wire)])
@@ -226,7 +229,7 @@ impl<'a> RustBackend<'a> {
         let non_null = format!("{}::serde_helpers::present_non_null", self.rt_path);
         let nullable = format!("{}::serde_helpers::required_nullable", self.rt_path);
         let is_absent = format!("{}::Tristate::is_absent", self.rt_path);
-        let default_fn = f.default.as_ref().map(|_| default_fn_path(owner, &f.name));
+        let default_fn = f.default.as_ref().map(|_| default_fn_path(owner, &f.ident));
         match (f.presence, default_fn) {
             (Presence::Required, _) => (inner, quote!()),
             (Presence::Optional, Some(path)) => (inner, quote!(#[serde(default = #path)])),
@@ -268,14 +271,25 @@ impl<'a> RustBackend<'a> {
             },
             Type::Model(id) => {
                 let name = self.struct_name(*id, shape);
-                quote!(#name)
+                if self.boxed.contains(id) {
+                    quote!(Box<#name>)
+                } else {
+                    quote!(#name)
+                }
             }
             Type::Enum(id) => {
                 let name = type_ident(&self.spec.enum_(*id).name);
                 quote!(#name)
             }
             Type::List(inner) => {
-                let inner = self.value_type(inner, shape, &format!("{hint}Item"));
+                // A list already holds its items apart from the value that owns it.
+                let inner = match **inner {
+                    Type::Model(id) => {
+                        let name = self.struct_name(id, shape);
+                        quote!(#name)
+                    }
+                    _ => self.value_type(inner, shape, &format!("{hint}Item")),
+                };
                 quote!(Vec<#inner>)
             }
             Type::Union(types) => {
@@ -398,7 +412,7 @@ impl<'a> RustBackend<'a> {
         let name = format_ident!(
             "{}__{}",
             owner,
-            field_ident(&f.name).to_string().trim_start_matches("r#")
+            field_ident(&f.ident).to_string().trim_start_matches("r#")
         );
         let hint = union_name(owner, &f.name);
         let inner = self.value_type(&f.ty, Shape::Response, &hint);

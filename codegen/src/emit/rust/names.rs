@@ -3,6 +3,7 @@
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, Span};
+use quote::format_ident;
 use std::collections::HashMap;
 
 /// Words that cannot be identifiers even as raw identifiers.
@@ -28,24 +29,101 @@ pub fn field_ident(wire: &str) -> Ident {
     Ident::new(&name, Span::call_site())
 }
 
-/// A type name as written in the spec (already UpperCamelCase by convention).
+/// Names the generated modules use unqualified: the prelude's, what the modules import, and
+/// the items they define beside the spec's types. A spec type named so gets a trailing `_`.
+const TAKEN_TYPE_NAMES: &[&str] = &[
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "Vec",
+    "String",
+    "Box",
+    "ToString",
+    "ToOwned",
+    "Clone",
+    "Copy",
+    "Send",
+    "Sync",
+    "Sized",
+    "Unpin",
+    "Default",
+    "Drop",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "Iterator",
+    "IntoIterator",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "Extend",
+    "Eq",
+    "PartialEq",
+    "Ord",
+    "PartialOrd",
+    "AsRef",
+    "AsMut",
+    "Into",
+    "From",
+    "TryFrom",
+    "TryInto",
+    "Debug",
+    "Serialize",
+    "Deserialize",
+    "AuthScheme",
+    "Gate",
+    "Config",
+    "Client",
+    "Context",
+    "Request",
+    "Response",
+    "IntoResponse",
+    "State",
+    "Future",
+    "Arc",
+    "HashMap",
+    "MockServer",
+    "Endpoint",
+];
+
+/// A type name as written in the spec, in UpperCamelCase; a name the generated code already
+/// uses (`Result`, `Option`, `Gate`) gets a trailing `_` so both stay reachable.
 pub fn type_ident(name: &str) -> Ident {
-    let mut name = name.to_upper_camel_case();
+    let mut name = crate::lower::spell(name).to_upper_camel_case();
     if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) || is_keyword(&name) {
         name = format!("T{name}");
+    }
+    if TAKEN_TYPE_NAMES.contains(&name.as_str()) {
+        name.push('_');
     }
     Ident::new(&name, Span::call_site())
 }
 
-/// Variant names of an enum, in value order: UpperCamelCase, `V` before a leading digit,
-/// `_` after a keyword (`Self_`), and a numeric suffix where two values would collide.
+/// Methods of the generated server trait and client that are no endpoint's.
+const TAKEN_METHOD_NAMES: &[&str] = &["authenticate", "gate_open", "new", "call_by_name"];
+
+/// The trait and client method of an endpoint: its name in snake_case, with `_endpoint`
+/// after a name the trait or the client already has.
+pub fn method_ident(endpoint: &str) -> Ident {
+    let name = crate::lower::snake(endpoint);
+    if TAKEN_METHOD_NAMES.contains(&name.as_str()) {
+        return format_ident!("{name}_endpoint");
+    }
+    field_ident(&name)
+}
+
+/// Variant names of an enum, in value order: UpperCamelCase with meaningful punctuation
+/// spelled out (`+1` is `Plus1`, `-1` is `Minus1`), `V` before a leading digit, `_` after a
+/// keyword (`Self_`), and a numeric suffix where two values would still collide.
 pub fn variant_idents(values: &[&str], reserved: &str) -> Vec<Ident> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     seen.insert(reserved.to_string(), 1);
     values
         .iter()
         .map(|value| {
-            let mut name = value.to_upper_camel_case();
+            let mut name = crate::lower::spell(value).to_upper_camel_case();
             if name.is_empty() {
                 name = "Empty".to_string();
             }
@@ -86,5 +164,16 @@ mod tests {
         .map(ToString::to_string)
         .collect();
         assert_eq!(names, ["Self_", "V10", "AB", "AB2", "UnknownValue2"]);
+        let votes: Vec<String> = variant_idents(&["+1", "-1", "1"], "UnknownValue")
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(votes, ["Plus1", "Minus1", "V1"]);
+        assert_eq!(type_ident("Result").to_string(), "Result_");
+        assert_eq!(
+            method_ident("authenticate").to_string(),
+            "authenticate_endpoint"
+        );
+        assert_eq!(method_ident("getPetById").to_string(), "get_pet_by_id");
     }
 }

@@ -259,7 +259,7 @@ impl RustBackend<'_> {
         let mut fields = Vec::new();
         for p in &ep.params {
             let f = &param_view(&p.field);
-            let name = field_ident(&f.name);
+            let name = field_ident(&f.ident);
             let wire = &f.name;
             let rename = (name.to_string().trim_start_matches("r#") != f.name)
                 .then(|| quote!(#[serde(rename = #wire)]));
@@ -331,6 +331,7 @@ impl RustBackend<'_> {
         if let Some(ty) = &ep.body {
             let body = Field {
                 name: "body".to_string(),
+                ident: "body".to_string(),
                 doc: None,
                 ty: ty.clone(),
                 presence: Presence::Required,
@@ -350,7 +351,12 @@ impl RustBackend<'_> {
                 .find(|p| Some(&p.field.name) == group.first())
                 .map_or("body", |p| param_location(p.location));
             let sent = group.iter().map(|name| {
-                let field = field_ident(name);
+                let ident = ep
+                    .params
+                    .iter()
+                    .find(|p| &p.field.name == name)
+                    .map_or(name.as_str(), |p| p.field.ident.as_str());
+                let field = field_ident(ident);
                 quote!((#name, self.#field.is_some()))
             });
             checks.push(quote! {

@@ -15,11 +15,11 @@ pub fn trait_ident(spec: &Spec) -> Ident {
 }
 
 fn handler_ident(ep: &Endpoint) -> Ident {
-    format_ident!("handle_{}", ep.name)
+    format_ident!("handle_{}", crate::lower::snake(&ep.name))
 }
 
 fn method_ident(ep: &Endpoint) -> Ident {
-    super::names::field_ident(&ep.name)
+    super::names::method_ident(&ep.name)
 }
 
 /// One router per base address, named after the first API at it.

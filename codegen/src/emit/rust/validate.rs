@@ -95,7 +95,7 @@ pub fn field_checks(models: &RustBackend, f: &Field, shape: Shape) -> Option<Tok
         shape,
         quote!(v),
     )?;
-    let ident = super::names::field_ident(&f.name);
+    let ident = super::names::field_ident(&f.ident);
     let wire = &f.name;
     let access = match (f.presence, f.default.is_some()) {
         (Presence::Required, _) | (Presence::Optional, true) => {

@@ -1,0 +1,60 @@
+//! Specs a new user would write, each expanded by `include_spec!` with its server and client
+//! halves in an ordinary crate, under `-D warnings`.
+//!
+//! - [`petstore`], [`github`] and [`payments`]: subsets of three public APIs, written from
+//!   their public references, that together use every construct of the language.
+//! - [`regressions`]: small specs that `check` once accepted and then failed to generate,
+//!   compile or start; each names what broke.
+
+#![deny(warnings)]
+
+/// The Swagger pet store.
+pub mod petstore {
+    covenant_macros::include_spec!("../specs/petstore.covenant", server, client);
+}
+
+/// A subset of GitHub's REST API and its issue webhooks.
+pub mod github {
+    covenant_macros::include_spec!("../specs/github.covenant", server, client);
+}
+
+/// A subset of Stripe's API and its events.
+pub mod payments {
+    covenant_macros::include_spec!("../specs/payments.covenant", server, client);
+}
+
+/// Specs that once passed `check` and then broke later.
+pub mod regressions {
+    /// Union fields and query parameters with defaults.
+    pub mod union_default {
+        covenant_macros::include_spec!("../regressions/union_default.covenant", server, client);
+    }
+    /// Models that contain themselves, directly, through lists, unions and each other.
+    pub mod recursive {
+        covenant_macros::include_spec!("../regressions/recursive.covenant", server, client);
+    }
+    /// Wire names that are no Rust identifiers and would map to one.
+    pub mod quoted_names {
+        covenant_macros::include_spec!("../regressions/quoted_names.covenant", server, client);
+    }
+    /// Models named like the prelude's types.
+    pub mod prelude_names {
+        covenant_macros::include_spec!("../regressions/prelude_names.covenant", server, client);
+    }
+    /// Endpoints named like the server trait's own methods.
+    pub mod trait_method_names {
+        covenant_macros::include_spec!(
+            "../regressions/trait_method_names.covenant",
+            server,
+            client
+        );
+    }
+    /// camelCase and PascalCase names.
+    pub mod camel_case {
+        covenant_macros::include_spec!("../regressions/camel_case.covenant", server, client);
+    }
+    /// Deprecated items the generated code uses itself.
+    pub mod deprecated_use {
+        covenant_macros::include_spec!("../regressions/deprecated_use.covenant", server, client);
+    }
+}
