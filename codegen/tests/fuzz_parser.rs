@@ -1,6 +1,7 @@
 //! Property tests in place of a fuzzer: no input, however broken, makes checking panic or
 //! hang, every error it reports points inside the input, and every spec that validates also
-//! generates (Rust that parses, schemas, OpenAPI) without panicking. Bounded by case count so CI
+//! generates (Rust that parses, schemas, OpenAPI) without panicking. A seeded sample of valid
+//! mutations is also compiled, by `corpus/tests/fuzz_compile.rs`. Bounded by case count so CI
 //! time stays fixed; raise PROPTEST_CASES locally to search longer.
 
 use covenant_codegen::{SourceFile, check_source};
