@@ -313,6 +313,22 @@ impl<'a> RustBackend<'a> {
             .collect();
         let doc = format!(" One of: {}.", labels.join(", "));
         let rt = &self.rt;
+        let arms = validate::union_validate_arms(self, &ident, &variants, types);
+        let validate = if arms.is_empty() {
+            quote!(impl #rt::Validate for #ident {})
+        } else {
+            quote! {
+                impl #rt::Validate for #ident {
+                    fn validate_at(&self, loc: &mut Vec<#rt::LocPart>, out: &mut Vec<#rt::Issue>) {
+                        #[allow(unreachable_patterns)]
+                        match self {
+                            #(#arms)*
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        };
         quote! {
             #[doc = #doc]
             #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -320,7 +336,7 @@ impl<'a> RustBackend<'a> {
             pub enum #ident {
                 #(#variants(#tys),)*
             }
-            impl #rt::Validate for #ident {}
+            #validate
         }
     }
 

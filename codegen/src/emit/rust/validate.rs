@@ -203,6 +203,10 @@ fn value_checks(
         Type::Model(id) if model_needs_checks(models, *id, shape, &mut Vec::new()) => {
             out.push(quote!(#rt::Validate::validate_at(#v, loc, out);));
         }
+        // The union's own `Validate` reaches the member it holds.
+        Type::Union(_) if union_needs_checks(models, ty, &mut Vec::new()) => {
+            out.push(quote!(#rt::Validate::validate_at(#v, loc, out);));
+        }
         _ => {}
     }
     (!out.is_empty()).then(|| quote!(#(#out)*))
@@ -261,6 +265,50 @@ fn type_needs_checks(
             visiting,
         ),
         Type::Model(id) => model_needs_checks(models, *id, shape, visiting),
+        Type::Union(_) => union_needs_checks(models, ty, visiting),
         _ => false,
     }
+}
+
+/// Whether a member of a union can hold something to check. Union types are shared by
+/// both shapes, so their members are checked in the response shape, as they are typed.
+pub fn union_needs_checks(models: &RustBackend, ty: &Type, visiting: &mut Vec<ModelId>) -> bool {
+    let Type::Union(members) = ty else {
+        return false;
+    };
+    members.iter().any(|m| {
+        type_needs_checks(
+            models,
+            m,
+            &Constraints::default(),
+            FormatScope::Always,
+            Shape::Response,
+            visiting,
+        )
+    })
+}
+
+/// The body of a union's `validate_at`: each member that can hold something to check is
+/// checked where the union stands.
+pub fn union_validate_arms(
+    models: &RustBackend,
+    ident: &proc_macro2::Ident,
+    variants: &[proc_macro2::Ident],
+    members: &[Type],
+) -> Vec<TokenStream> {
+    variants
+        .iter()
+        .zip(members)
+        .filter_map(|(variant, member)| {
+            let checks = value_checks(
+                models,
+                member,
+                &Constraints::default(),
+                FormatScope::Always,
+                Shape::Response,
+                quote!(v),
+            )?;
+            Some(quote!(#ident::#variant(v) => { #checks }))
+        })
+        .collect()
 }

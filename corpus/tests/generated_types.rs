@@ -1,0 +1,57 @@
+//! What a user of the generated types relies on beyond the wire: names, boxing and
+//! validation reaching into unions.
+
+use covenant_corpus::github::models as github;
+use covenant_corpus::regressions::{prelude_names, quoted_names, recursive};
+use covenant_runtime::Validate;
+use serde_json::json;
+
+#[test]
+fn validation_reaches_models_inside_unions() {
+    let issue = json!({
+        "id": 1, "node_id": "I_1", "number": 1, "title": "Crash", "user": null,
+        "labels": ["bug", {"id": 2, "name": "ui", "color": "not-hex", "description": null, "default": false}],
+        "state": "open", "locked": false, "comments": 0,
+        "created_at": "2024-05-01T12:00:00Z", "updated_at": "2024-05-01T12:00:00Z", "closed_at": null
+    });
+    let issue: github::Issue = serde_json::from_value(issue).unwrap();
+    let issues = issue.validate().unwrap_err();
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    assert_eq!(issues[0].json_path(), "$.labels[1].color");
+}
+
+#[test]
+fn punctuation_names_stay_distinct_and_keep_their_wire_names() {
+    let wire =
+        json!({"+1": 3, "-1": 1, "plus_1": 9, "type": "t", "total-count": 4, "total_count": 5});
+    let reactions: quoted_names::models::Reactions = serde_json::from_value(wire.clone()).unwrap();
+    assert_eq!(
+        (reactions.plus_1_2, reactions.minus_1, reactions.plus_1),
+        (3, 1, Some(9))
+    );
+    assert_eq!(
+        (reactions.total_count_2, reactions.total_count),
+        (4, Some(5))
+    );
+    assert_eq!(serde_json::to_value(&reactions).unwrap(), wire);
+    let vote: quoted_names::models::Vote = serde_json::from_value(json!("-1")).unwrap();
+    assert_eq!(vote, quoted_names::models::Vote::Minus1);
+}
+
+#[test]
+fn prelude_named_models_stay_usable_beside_the_prelude() {
+    let result: prelude_names::models::Result_ =
+        serde_json::from_value(json!({"ok": true})).unwrap();
+    let ok: Result<bool, ()> = Ok(result.ok);
+    assert_eq!(ok, Ok(true));
+}
+
+#[test]
+fn self_containing_models_nest_through_boxes() {
+    let wire =
+        json!({"text": "a", "replies": [], "parent": {"text": "b", "replies": [], "parent": null}});
+    let comment: recursive::models::Comment = serde_json::from_value(wire.clone()).unwrap();
+    let parent = comment.parent.as_deref().expect("a parent");
+    assert_eq!(parent.text, "b");
+    assert_eq!(serde_json::to_value(&comment).unwrap(), wire);
+}
