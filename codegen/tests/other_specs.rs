@@ -53,3 +53,45 @@ fn bookshop_spec_is_valid() {
             .any(|e| spec.event_produces(e, "stock.lost"))
     );
 }
+
+/// The envelope says where the event type travels, and the event schemas follow it.
+#[test]
+fn event_schemas_follow_the_envelopes_event_type() {
+    use covenant_codegen::emit::schema::{RefStyle, SchemaBuilder};
+    use covenant_codegen::ir::shapes::Shapes;
+    let load = |name: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../corpus/specs/{name}"));
+        covenant_codegen::check_path(&path).unwrap().1.spec.unwrap()
+    };
+    let github = load("github.covenant");
+    assert_eq!(
+        github.event_type,
+        Some(EventTypeCarrier::Header("X-GitHub-Event".into()))
+    );
+    let shapes = Shapes::new(&github);
+    let builder = SchemaBuilder {
+        spec: &github,
+        shapes: &shapes,
+        style: RefStyle::Components,
+    };
+    let issues = builder.event_schema(&github.events[0]);
+    assert_eq!(issues["x-event-type-header"]["name"], "X-GitHub-Event");
+    assert!(issues["properties"]["action"].get("pattern").is_none());
+
+    let payments = load("payments.covenant");
+    assert_eq!(
+        payments.event_type,
+        Some(EventTypeCarrier::Field("type".into()))
+    );
+    let shapes = Shapes::new(&payments);
+    let builder = SchemaBuilder {
+        spec: &payments,
+        shapes: &shapes,
+        style: RefStyle::Components,
+    };
+    let created = builder.event_schema(&payments.events[0]);
+    assert_eq!(
+        created["properties"]["type"]["pattern"],
+        "^customer\\.created$"
+    );
+}

@@ -192,13 +192,24 @@ impl<'a> SchemaBuilder<'a> {
                 required.push(json!(f.name));
             }
         }
-        if let Some(Value::Object(slot)) = properties.get_mut("event_type") {
-            slot.insert(
-                "pattern".into(),
-                json!(event_type_pattern(self.spec, event)),
-            );
-        }
         let mut out = Map::new();
+        match &self.spec.event_type {
+            Some(EventTypeCarrier::Field(field)) => {
+                if let Some(Value::Object(slot)) = properties.get_mut(field) {
+                    slot.insert(
+                        "pattern".into(),
+                        json!(event_type_pattern(self.spec, event)),
+                    );
+                }
+            }
+            Some(EventTypeCarrier::Header(header)) => {
+                out.insert(
+                    "x-event-type-header".into(),
+                    json!({ "name": header, "pattern": event_type_pattern(self.spec, event) }),
+                );
+            }
+            None => {}
+        }
         out.insert("title".into(), json!(event.name));
         let doc = [
             event.doc.clone(),

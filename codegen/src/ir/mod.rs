@@ -37,6 +37,8 @@ pub struct Spec {
     pub endpoints: Vec<Endpoint>,
     /// The fields every event carries; `None` in a spec without events.
     pub envelope: Option<ModelId>,
+    /// Where a delivery says which event it is; `None` without an envelope.
+    pub event_type: Option<EventTypeCarrier>,
     pub events: Vec<Event>,
     pub limits: Vec<Limit>,
     pub rate_limits: Vec<RateLimit>,
@@ -512,6 +514,15 @@ pub struct Event {
     pub deprecated: Option<Deprecation>,
     pub provenance: Provenance,
     pub not_shown: Vec<String>,
+}
+
+/// Where a delivery names its event type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventTypeCarrier {
+    /// A field of the envelope, by name.
+    Field(String),
+    /// A header of the delivery, by name.
+    Header(String),
 }
 
 #[derive(Clone, Debug)]

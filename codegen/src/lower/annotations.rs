@@ -57,6 +57,8 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("paginated", &[Endpoint]),
     ("tracked_by", &[Endpoint]),
     ("exactly_one_of", &[Endpoint]),
+    ("event_type", &[Field]),
+    ("event_type_header", &[Model]),
 ];
 
 /// The annotations of one item or member, checked against its site.

@@ -5,6 +5,7 @@ mod annotations;
 mod behaviour;
 mod declarations;
 mod endpoints;
+mod event_type;
 mod fields;
 mod identifiers;
 
@@ -384,6 +385,7 @@ impl<'d> Lowerer<'d> {
             .collect();
         self.check_routes(&endpoints, &spans.endpoints, &apis);
         let events = self.lower_events(decls, &models, &enums);
+        let event_type = self.lower_event_type(decls);
         let limits = decls
             .limits
             .iter()
@@ -411,6 +413,7 @@ impl<'d> Lowerer<'d> {
             models,
             endpoints,
             envelope: decls.envelope,
+            event_type,
             events,
             limits,
             rate_limits,
