@@ -115,14 +115,13 @@ impl Lowerer<'_> {
     /// that type would belong to two events.
     fn check_overlapping_events(&mut self, spec: &Spec) {
         for (j, later) in spec.events.iter().enumerate() {
-            let Some((i, earlier)) = spec.events[..j]
+            let Some((i, earlier, example)) = spec.events[..j]
                 .iter()
                 .enumerate()
-                .find(|(_, e)| overlap(spec, e, later).is_some())
+                .find_map(|(i, e)| overlap(spec, e, later).map(|example| (i, e, example)))
             else {
                 continue;
             };
-            let example = overlap(spec, earlier, later).unwrap_or_default();
             self.error(
                 diagnostic_codes::OVERLAPPING_EVENTS,
                 spec.spans.events[j],
