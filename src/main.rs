@@ -34,6 +34,13 @@ enum Command {
     /// Exit status: 0 stopped by Ctrl-C or SIGTERM, 2 cannot listen, open the database or
     /// write the data folder.
     Serve(commands::serve::ServeArgs),
+    /// Serve any spec at once, without generating or compiling code: requests checked as the
+    /// generated router checks them, answers from the spec's examples, and
+    /// `DATA_DIR/credentials.json` with the address and a key for every auth scheme.
+    ///
+    /// Exit status: 0 stopped by Ctrl-C or SIGTERM, 1 invalid spec, 2 cannot listen or write
+    /// the data folder.
+    Mock(commands::mock::MockArgs),
     /// Replay cassettes against an implementation and check every response against the spec
     /// and the cassettes; with no --target, against the reference server on a fresh embedded
     /// database in a temporary folder.
@@ -60,6 +67,7 @@ fn main() -> ExitCode {
         Command::Check(args) => commands::check::run(&args),
         Command::Generate(args) => commands::generate::run(&args),
         Command::Serve(args) => commands::serve::run(&args),
+        Command::Mock(args) => commands::mock::run(&args),
         Command::Conform(args) => commands::conform::run(&args),
         Command::Cassettes(args) => commands::cassettes::run(&args),
         Command::Record(args) => commands::record::run(&args),

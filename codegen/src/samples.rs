@@ -430,6 +430,48 @@ impl<'a> Samples<'a> {
     }
 
     /// A full, valid example of a value of `ty`.
+    /// What a mock answers for `ep`: its first success status (or first declared status) and
+    /// an example body, `None` for a response without one. A cursor listing answers its last
+    /// page, so streams over a mock end.
+    pub fn answer(&self, ep: &Endpoint) -> Option<(u16, Option<Value>)> {
+        let ok = ep
+            .responses
+            .iter()
+            .find(|r| (200..300).contains(&r.status))
+            .or(ep.responses.first())?;
+        let mut body = ok.body.as_ref().map(|t| self.example(t, Shape::Response));
+        if let Some(body) = &mut body {
+            self.end_of_listing(ep, body);
+        }
+        Some((ok.status, body))
+    }
+
+    /// Leaves a cursor listing's next cursor out, null or empty.
+    fn end_of_listing(&self, ep: &Endpoint, body: &mut Value) {
+        let Some(Paging::Cursor { next, .. }) = &ep.paging else {
+            return;
+        };
+        let Some(Type::Model(id)) = ep
+            .responses
+            .iter()
+            .find(|r| r.status == 200)
+            .and_then(|r| r.body.as_ref())
+        else {
+            return;
+        };
+        let (Some(field), Some(obj)) = (self.spec.model(*id).field(next), body.as_object_mut())
+        else {
+            return;
+        };
+        if field.presence.may_be_absent() {
+            obj.remove(next);
+        } else if field.presence.may_be_null() {
+            obj.insert(next.clone(), Value::Null);
+        } else {
+            obj.insert(next.clone(), Value::String(String::new()));
+        }
+    }
+
     pub fn example(&self, ty: &Type, shape: Shape) -> Value {
         self.value(ty, shape, true, 0)
     }

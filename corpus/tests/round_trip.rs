@@ -2,9 +2,14 @@
 //! over a real socket to the generated router serving the generated mock, and decodes what
 //! the mock answers. The decoded answer must be the spec's example for that endpoint, so
 //! the router's encoding and the client's decoding of every response type agree.
+//!
+//! The same calls go to `covenant mock`'s router built from the spec at run time, and a set
+//! of malformed requests goes to both: the two must answer alike, status and body.
 
 use covenant_codegen::samples::Samples;
 use std::path::Path;
+
+mod probes;
 
 /// Checks a spec's path and answers its IR.
 fn spec(relative: &str) -> covenant_codegen::ir::Spec {
@@ -15,11 +20,40 @@ fn spec(relative: &str) -> covenant_codegen::ir::Spec {
         .unwrap_or_else(|| panic!("{}", checked.diagnostics.render(&file)))
 }
 
+/// Serves a router on a fresh local port; answers its address.
+async fn serve(router: covenant_runtime::server::axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { covenant_runtime::server::axum::serve(listener, router).await });
+    url
+}
+
+/// `covenant mock`'s router for the spec, with the keys the generated mock is given: the
+/// i-th auth scheme's key is `key-i`.
+async fn spec_mock(spec: &covenant_codegen::ir::Spec) -> String {
+    let described = covenant::mock::describe(spec);
+    let mut keys = covenant::mock::Keys::default();
+    for (i, scheme) in described.schemes.iter().enumerate() {
+        keys.insert(format!("key-{i}"), *scheme);
+    }
+    serve(covenant::mock::mock(spec, &described, keys, Default::default()).router).await
+}
+
+/// Malformed and well-formed requests of every endpoint, sent to the generated router and to
+/// the spec mock: the answers must be the same.
+async fn probes_agree(spec: &covenant_codegen::ir::Spec, generated: &str, spec_mock: &str) {
+    let http = reqwest::Client::new();
+    for probe in probes::of(spec) {
+        let generated = probe.send(&http, generated).await;
+        let from_spec = probe.send(&http, spec_mock).await;
+        assert_eq!(generated, from_spec, "{}", probe.what());
+    }
+}
+
 macro_rules! round_trip {
     ($test:ident, $api:path, $spec:literal) => {
         #[tokio::test]
         async fn $test() {
-            use covenant_runtime::server::axum;
             use $api as api;
             let spec = spec($spec);
             let mut mock = api::mock::MockServer::new();
@@ -27,9 +61,8 @@ macro_rules! round_trip {
                 mock = mock.with_key(&format!("key-{i}"), *scheme);
             }
             let router = api::server::router(std::sync::Arc::new(mock), Default::default());
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let url = format!("http://{}", listener.local_addr().unwrap());
-            tokio::spawn(async move { axum::serve(listener, router).await });
+            let url = serve(router).await;
+            let spec_mock = spec_mock(&spec).await;
             let mut config = api::client::Config::new(url.clone());
             for api_decl in &spec.apis {
                 config = config.with_base_url(&api_decl.base_url, url.clone());
@@ -49,6 +82,7 @@ macro_rules! round_trip {
                     .unwrap_or_else(|| panic!("{} has an example", ep.name));
                 assert_eq!(answer, example, "{} with {input}", ep.name);
             }
+            probes_agree(&spec, &url, &spec_mock).await;
         }
     };
 }

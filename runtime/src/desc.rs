@@ -43,6 +43,9 @@ pub enum TypeDesc {
     Enum(&'static EnumDesc),
     List(&'static TypeDesc),
     Union(&'static [TypeDesc]),
+    /// A type set once after construction: descriptors built at run time (a mock serving a
+    /// spec it read) refer to a model that refers to itself through it.
+    Deferred(&'static std::sync::OnceLock<TypeDesc>),
 }
 
 #[derive(Debug)]

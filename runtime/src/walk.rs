@@ -101,6 +101,12 @@ pub fn check_value(
                 }
             }
         },
+        TypeDesc::Deferred(cell) => {
+            if let Some(ty) = cell.get() {
+                check_value(ty, c, format, v, loc, issues);
+            }
+            return;
+        }
         TypeDesc::Union(alternatives) => {
             let fits = alternatives.iter().any(|alt| {
                 let mut scratch = Vec::new();

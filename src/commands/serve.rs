@@ -271,7 +271,7 @@ async fn apply_admin_flags(
 }
 
 /// Ctrl-C or SIGTERM: stop accepting, finish requests in flight, then return.
-async fn shutdown_signal() {
+pub(crate) async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
@@ -292,7 +292,7 @@ async fn shutdown_signal() {
 }
 
 /// Logs to stderr, filtered by `RUST_LOG` (default `info`).
-fn init_logging() {
+pub(crate) fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()

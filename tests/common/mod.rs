@@ -84,7 +84,8 @@ pub fn credentials(dir: &Path) -> serde_json::Value {
     serde_json::from_slice(&bytes).expect("credentials.json is JSON")
 }
 
-/// One request; the status and the body as JSON (null when empty or not JSON).
+/// One request with the team key header; the status and the body as JSON (null when empty
+/// or not JSON).
 pub fn call(
     base_url: &str,
     method: &str,
@@ -92,12 +93,28 @@ pub fn call(
     key: &str,
     body: Option<&str>,
 ) -> (u16, serde_json::Value) {
+    call_with(base_url, method, path, &[("x-service-api-key", key)], body)
+}
+
+/// One request with these headers; the status and the body as JSON (null when empty or not
+/// JSON).
+pub fn call_with(
+    base_url: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> (u16, serde_json::Value) {
     let host = base_url.trim_start_matches("http://");
     let mut stream = TcpStream::connect(host).expect("connect");
     let body = body.unwrap_or("");
+    let headers: String = headers
+        .iter()
+        .map(|(name, value)| format!("{name}: {value}\r\n"))
+        .collect();
     write!(
         stream,
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nx-service-api-key: {key}\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{headers}\
          Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )

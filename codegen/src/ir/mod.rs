@@ -486,6 +486,16 @@ pub enum Gate {
     Plan(String),
 }
 
+impl Gate {
+    /// The `detail` of the 403 a closed gate answers.
+    pub fn refusal(&self) -> String {
+        match self {
+            Gate::Feature(n) => format!("{n} is not enabled for this team"),
+            Gate::Plan(n) => format!("This endpoint is available on the {n} plan only"),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Paging {
     /// Page-number paging: request params for page and size, the items field.

@@ -10,7 +10,7 @@ pub use axum;
 mod input;
 mod pipeline;
 
-pub use pipeline::{ContextOf, PathParams, Service, serve};
+pub use pipeline::{ContextOf, PathParams, Service, serve, serve_described};
 
 use crate::issue::Issue;
 use axum::extract::Request;

@@ -1,10 +1,12 @@
 //! Every endpoint's request up to the trait call, the same for any spec: credentials and
 //! gates, then the typed input (or one 422 naming every problem), then the method.
 
+use super::input::RawInputs;
 use super::{
     AuthError, Config, Context, Unavailable, error, service_unavailable, validation_error,
 };
 use crate::desc::{EndpointDesc, Gate, Scheme};
+use crate::issue::Issue;
 use crate::validate::Validate;
 use axum::extract::{RawPathParams, Request, rejection::RawPathParamsRejection};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header, request::Parts};
@@ -57,6 +59,57 @@ where
     F: FnOnce(ContextOf<S>, I) -> Fut,
     Fut: Future<Output = R>,
 {
+    let read = |raw: &RawInputs<'_>| super::input::read::<I, _, _>(endpoint, raw);
+    serve_with(service, config, endpoint, path, request, read, call).await
+}
+
+/// Serves one request as [`serve`] does, with no input type: the inputs are checked by the
+/// endpoint's descriptors alone, the walk that explains the typed reader's rejections, so
+/// the same request is refused with the same problems. For servers built from a spec at run
+/// time, such as a mock.
+pub async fn serve_described<S, R, F, Fut>(
+    service: &S,
+    config: &Config,
+    endpoint: &'static EndpointDesc<S::Scheme, S::Gate>,
+    path: PathParams,
+    request: Request,
+    call: F,
+) -> Response
+where
+    S: Service,
+    R: IntoResponse,
+    F: FnOnce(ContextOf<S>) -> Fut,
+    Fut: Future<Output = R>,
+{
+    let read = |raw: &RawInputs<'_>| {
+        let issues = raw.explain(endpoint);
+        if issues.is_empty() {
+            Ok(())
+        } else {
+            Err(issues)
+        }
+    };
+    serve_with(service, config, endpoint, path, request, read, |ctx, ()| {
+        call(ctx)
+    })
+    .await
+}
+
+async fn serve_with<S, I, R, F, Fut>(
+    service: &S,
+    config: &Config,
+    endpoint: &'static EndpointDesc<S::Scheme, S::Gate>,
+    path: PathParams,
+    request: Request,
+    read: impl FnOnce(&RawInputs<'_>) -> Result<I, Vec<Issue>>,
+    call: F,
+) -> Response
+where
+    S: Service,
+    R: IntoResponse,
+    F: FnOnce(ContextOf<S>, I) -> Fut,
+    Fut: Future<Output = R>,
+{
     // The body is Send but not Sync: only the parts are borrowed across awaits.
     let (parts, body) = request.into_parts();
     let request_id = super::request_id(&parts.headers);
@@ -90,9 +143,8 @@ where
             None => None,
         };
         let path_value = |name: &str| path.iter().find(|(k, _)| *k == name).map(|(_, v)| v);
-        let raw =
-            super::input::RawInputs::gather(endpoint, path_value, &query, &parts, bytes.as_deref());
-        match super::input::read::<I, _, _>(endpoint, &raw) {
+        let raw = RawInputs::gather(endpoint, path_value, &query, &parts, bytes.as_deref());
+        match read(&raw) {
             Ok(input) => call(ctx, input).await.into_response(),
             Err(issues) => validation_error(issues),
         }

@@ -5,7 +5,6 @@ use super::RustBackend;
 use super::names::method_ident;
 use super::operations::{input_ident, response_ident};
 use super::server::trait_ident;
-use crate::ir::shapes::Shape;
 use crate::samples::Samples;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -19,17 +18,10 @@ impl RustBackend<'_> {
         let mut methods = Vec::new();
         let mut statics = Vec::new();
         for ep in &self.spec.endpoints {
-            let ok = ep
-                .responses
-                .iter()
-                .find(|r| (200..300).contains(&r.status))
-                .or(ep.responses.first());
-            let Some(ok) = ok else { continue };
-            let status = ok.status;
-            let mut body = ok.body.as_ref().map_or(serde_json::Value::Null, |t| {
-                samples.example(t, Shape::Response)
-            });
-            end_of_listing(self.spec, ep, &mut body);
+            let Some((status, body)) = samples.answer(ep) else {
+                continue;
+            };
+            let body = body.unwrap_or(serde_json::Value::Null);
             let text = serde_json::to_string(&body).unwrap_or_else(|_| "null".into());
             let name = &ep.name;
             examples.push(quote!(#name => Some((#status, #text))));
@@ -127,31 +119,5 @@ impl RustBackend<'_> {
                 #(#methods)*
             }
         }
-    }
-}
-
-/// A cursor listing's example is its last page: the next cursor is left out, null or empty,
-/// so streams over the mock end.
-fn end_of_listing(spec: &crate::ir::Spec, ep: &crate::ir::Endpoint, body: &mut serde_json::Value) {
-    let Some(crate::ir::Paging::Cursor { next, .. }) = &ep.paging else {
-        return;
-    };
-    let Some(crate::ir::Type::Model(id)) = ep
-        .responses
-        .iter()
-        .find(|r| r.status == 200)
-        .and_then(|r| r.body.as_ref())
-    else {
-        return;
-    };
-    let (Some(field), Some(obj)) = (spec.model(*id).field(next), body.as_object_mut()) else {
-        return;
-    };
-    if field.presence.may_be_absent() {
-        obj.remove(next);
-    } else if field.presence.may_be_null() {
-        obj.insert(next.clone(), serde_json::Value::Null);
-    } else {
-        obj.insert(next.clone(), serde_json::Value::String(String::new()));
     }
 }

@@ -224,10 +224,7 @@ impl RustBackend<'_> {
             }
             Gate::Plan(n) => format!(" The `{n}` plan."),
         });
-        let refusals = gates.iter().map(|g| match g {
-            Gate::Feature(n) => format!("{n} is not enabled for this team"),
-            Gate::Plan(n) => format!("This endpoint is available on the {n} plan only"),
-        });
+        let refusals = gates.iter().map(Gate::refusal);
         quote! {
             /// The features and plans endpoints require: the router asks the server's
             /// `gate_open` for each before a gated endpoint runs.

@@ -1,0 +1,182 @@
+//! Requests of every endpoint of a spec, well-formed and not, to compare two servers of it.
+
+use covenant_codegen::ir::{Endpoint, ParamLocation, Spec};
+use covenant_codegen::samples::Samples;
+use serde_json::{Value, json};
+
+/// One request, relative to a server's address.
+#[derive(Debug)]
+pub struct Probe {
+    what: String,
+    method: reqwest::Method,
+    path: String,
+    query: Vec<(String, String)>,
+    headers: Vec<(String, String)>,
+    body: Option<String>,
+}
+
+/// What a server answered: status, content type and body (as JSON when it is JSON).
+#[derive(Debug, PartialEq)]
+pub struct Answer {
+    status: u16,
+    content_type: Option<String>,
+    body: Value,
+}
+
+impl Probe {
+    /// The endpoint and what the probe tries.
+    pub fn what(&self) -> &str {
+        &self.what
+    }
+
+    pub async fn send(&self, http: &reqwest::Client, base: &str) -> Answer {
+        let query: Vec<String> = self
+            .query
+            .iter()
+            .map(|(k, v)| format!("{}={}", url_segment(k), url_segment(v)))
+            .collect();
+        let separator = if query.is_empty() { "" } else { "?" };
+        let url = format!("{base}{}{separator}{}", self.path, query.join("&"));
+        let mut request = http.request(self.method.clone(), url);
+        for (name, value) in &self.headers {
+            request = request.header(name, value);
+        }
+        if let Some(body) = &self.body {
+            request = request
+                .header("content-type", "application/json")
+                .body(body.clone());
+        }
+        let response = request.send().await.expect("the server answers");
+        let status = response.status().as_u16();
+        let content_type = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let text = response.text().await.expect("a body");
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Answer {
+            status,
+            content_type,
+            body,
+        }
+    }
+}
+
+/// The probes of every endpoint of `spec`. The i-th auth scheme's key is `key-i`.
+pub fn of(spec: &Spec) -> Vec<Probe> {
+    let samples = Samples::new(spec);
+    spec.endpoints
+        .iter()
+        .flat_map(|ep| endpoint_probes(spec, &samples, ep))
+        .collect()
+}
+
+fn endpoint_probes(spec: &Spec, samples: &Samples, ep: &Endpoint) -> Vec<Probe> {
+    let valid = samples.endpoint_input(ep);
+    let credential = ep.auth.any_of.first().map(|id| {
+        let scheme = &spec.auth_schemes[id.0 as usize];
+        (scheme.header.clone(), format!("key-{}", id.0))
+    });
+    let probe = |what: &str, input: &Value, credential: Option<(String, String)>| {
+        laid_out(ep, what, input, credential)
+    };
+    let mut out = vec![probe("valid input", &valid, credential.clone())];
+    if let Some((header, _)) = &credential {
+        out.push(probe("no credentials", &valid, None));
+        out.push(probe(
+            "an unknown key",
+            &valid,
+            Some((header.clone(), "unknown".into())),
+        ));
+    }
+    let junk_params: serde_json::Map<String, Value> = ep
+        .params
+        .iter()
+        .map(|p| (p.field.name.clone(), json!("junk value")))
+        .collect();
+    out.push(probe(
+        "every parameter junk",
+        &Value::Object(junk_params),
+        credential.clone(),
+    ));
+    if ep.body.is_some() {
+        for (what, body) in [
+            ("an empty object body", json!({})),
+            ("an array body", json!([])),
+            ("a string body", json!("text")),
+        ] {
+            let mut input = valid.clone();
+            input["body"] = body;
+            out.push(probe(what, &input, credential.clone()));
+        }
+        if let Some(fields) = valid.get("body").and_then(Value::as_object) {
+            let junk: serde_json::Map<String, Value> = fields
+                .keys()
+                .map(|k| (k.clone(), json!({"junk": [1, "two"]})))
+                .collect();
+            let mut input = valid.clone();
+            input["body"] = Value::Object(junk);
+            out.push(probe("every body field junk", &input, credential.clone()));
+        }
+        let mut broken = probe("a body that is not JSON", &valid, credential.clone());
+        broken.body = Some("{\"a\": tru".into());
+        out.push(broken);
+    }
+    out
+}
+
+/// Lays an input out as a request: path placeholders, query pairs, headers and the body.
+fn laid_out(
+    ep: &Endpoint,
+    what: &str,
+    input: &Value,
+    credential: Option<(String, String)>,
+) -> Probe {
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let mut path = ep.path.clone();
+    let mut query = Vec::new();
+    let mut headers: Vec<(String, String)> = credential.into_iter().collect();
+    for p in &ep.params {
+        let Some(value) = input.get(&p.field.name) else {
+            continue;
+        };
+        let values: Vec<String> = match value {
+            Value::Array(items) => items.iter().map(text).collect(),
+            Value::Null => continue,
+            other => vec![text(other)],
+        };
+        let name = p.field.name.clone();
+        match p.location {
+            ParamLocation::Path => {
+                let encoded: String = url_segment(values.first().map_or("", String::as_str));
+                path = path.replace(&format!("{{{name}}}"), &encoded);
+            }
+            ParamLocation::Query => query.extend(values.into_iter().map(|v| (name.clone(), v))),
+            ParamLocation::Header => headers.extend(values.into_iter().map(|v| (name.clone(), v))),
+        }
+    }
+    Probe {
+        what: format!("{} {}: {what}", ep.method.as_str(), ep.path),
+        method: reqwest::Method::from_bytes(ep.method.as_str().as_bytes()).unwrap(),
+        path,
+        query,
+        headers,
+        body: input.get("body").map(Value::to_string),
+    }
+}
+
+/// A path segment or query component with everything but unreserved characters percent-encoded.
+fn url_segment(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}

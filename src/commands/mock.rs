@@ -1,0 +1,138 @@
+//! `mock [SPEC]`: serves any spec at once, without generating or compiling code. Requests are
+//! checked as the generated router checks them and answered with the spec's examples;
+//! `DATA_DIR/credentials.json` names the address and a key for every auth scheme.
+
+use super::{DEFAULT_SPEC, EXIT_USAGE, read_valid_spec};
+use clap::Args;
+use covenant::mock::{self, Keys};
+use covenant_codegen::ir::Spec;
+use covenant_runtime::Scheme;
+use serde_json::{Map, Value};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub struct MockArgs {
+    /// The spec to serve.
+    #[arg(default_value = DEFAULT_SPEC)]
+    spec: PathBuf,
+    /// The address to listen on (port 0 picks a free port; credentials.json names it).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// Where `credentials.json` is written; keys found there from an earlier start are kept.
+    #[arg(long, default_value = "data")]
+    data_dir: PathBuf,
+}
+
+const CREDENTIALS_FILE: &str = "credentials.json";
+
+pub fn run(args: &MockArgs) -> ExitCode {
+    let spec = match read_valid_spec(&args.spec) {
+        Ok(spec) => spec,
+        Err(code) => return code,
+    };
+    super::serve::init_logging();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    match runtime.block_on(serve(&spec, args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+    let address = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?;
+    let base_url = format!("http://{address}");
+    let described = mock::describe(spec);
+    let mut credentials = earlier_credentials(&args.data_dir);
+    let mut keys = Keys::default();
+    for scheme in described.schemes.iter().filter(|s| !s.is_alias()) {
+        let key = match credentials.get(scheme.name()) {
+            Some(Value::String(key)) if !key.is_empty() => key.clone(),
+            _ => format!("{}_{}", scheme.name(), uuid::Uuid::new_v4().simple()),
+        };
+        credentials.insert(scheme.name().to_string(), Value::String(key.clone()));
+        keys.insert(key, *scheme);
+    }
+    // `base_url` always, for a runner's --target; then each API's base by its name.
+    credentials.insert("base_url".to_string(), Value::String(base_url.clone()));
+    for (name, _) in base_names(spec) {
+        credentials.insert(name, Value::String(base_url.clone()));
+    }
+    let path = write_credentials(&credentials, &args.data_dir)
+        .map_err(|e| format!("cannot write {}: {e}", args.data_dir.display()))?;
+    let served = mock::mock(spec, &described, keys, Default::default());
+    println!(
+        "serving the mock of {} at {base_url} ({} endpoints)",
+        args.spec.display(),
+        spec.endpoints.len() - served.skipped.len()
+    );
+    for (name, base) in base_names(spec) {
+        println!("  {name}: {base_url} (the spec's {base})");
+    }
+    for scheme in described.schemes.iter().filter(|s| !s.is_alias()) {
+        if let Some(Value::String(key)) = credentials.get(scheme.name()) {
+            println!("  {} ({}): {key}", scheme.name(), scheme.header());
+        }
+    }
+    for endpoint in &served.skipped {
+        println!("  not served (its method and path are served for another API): {endpoint}");
+    }
+    println!("  credentials: {}", path.display());
+    covenant_runtime::server::axum::serve(listener, served.router)
+        .with_graceful_shutdown(super::serve::shutdown_signal())
+        .await
+        .map_err(|e| format!("server error: {e}"))
+}
+
+/// The name each API's base is given in credentials.json: its placeholder (`{base_url}`
+/// names `base_url`), or `<api>_url` for a literal address.
+fn base_names(spec: &Spec) -> Vec<(String, String)> {
+    let mut names: Vec<(String, String)> = Vec::new();
+    for api in &spec.apis {
+        let base = &api.base_url;
+        let name = match (base.find('{'), base.find('}')) {
+            (Some(open), Some(close)) if open < close => base[open + 1..close].to_string(),
+            _ => format!("{}_url", api.name),
+        };
+        if !names.iter().any(|(n, _)| *n == name) {
+            names.push((name, base.clone()));
+        }
+    }
+    names
+}
+
+/// The values an earlier start (of this mock, or of another server) wrote: kept, so keys
+/// stay the same from one start to the next.
+fn earlier_credentials(dir: &Path) -> Map<String, Value> {
+    std::fs::read(dir.join(CREDENTIALS_FILE))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or_default()
+}
+
+/// Writes the file whole or not at all: a reader never sees half of it.
+fn write_credentials(credentials: &Map<String, Value>, dir: &Path) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join(CREDENTIALS_FILE);
+    let partial = dir.join(format!("{CREDENTIALS_FILE}.partial"));
+    let mut text = serde_json::to_string_pretty(credentials).map_err(std::io::Error::other)?;
+    text.push('\n');
+    std::fs::write(&partial, text)?;
+    std::fs::rename(&partial, &path)?;
+    Ok(path)
+}
