@@ -183,6 +183,8 @@ pub enum TypeAtomKind {
     Group(Box<TypeExpr>),
     /// `not_shown("what")`: a value whose shape the source leaves open.
     NotShown(Option<StrLit>),
+    /// `map<string, T>`: an object whose keys are free and whose values are all `T`.
+    Map(Box<TypeExpr>),
 }
 
 #[derive(Clone, Debug)]

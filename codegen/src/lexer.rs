@@ -53,6 +53,10 @@ pub enum Tok {
     Arrow,
     #[token("..")]
     DotDot,
+    #[token("<")]
+    Lt,
+    #[token(">")]
+    Gt,
     /// Anything the lexer does not know; reported once per run of such characters.
     Unknown,
     Eof,
@@ -83,6 +87,8 @@ impl Tok {
             Tok::Dot => "`.`",
             Tok::Arrow => "`->`",
             Tok::DotDot => "`..`",
+            Tok::Lt => "`<`",
+            Tok::Gt => "`>`",
             Tok::Unknown => "unknown character",
             Tok::Eof => "end of file",
         }

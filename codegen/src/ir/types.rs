@@ -71,6 +71,8 @@ pub enum Type {
     Model(ModelId),
     Enum(EnumId),
     List(Box<Type>),
+    /// `map<string, T>`: a JSON object with free keys whose values are all of this type.
+    Map(Box<Type>),
     /// Any of several non-null types, e.g. `string | int`.
     Union(Vec<Type>),
     /// A value the source leaves open; the text says what is not shown.

@@ -57,6 +57,19 @@ impl Lowerer<'_> {
                 Some(Type::NotShown(what.as_ref().map(|s| s.value.clone())))
             }
             TypeAtomKind::List(inner) => Some(Type::List(Box::new(self.lower_atom(inner)?))),
+            TypeAtomKind::Map(value) => match self.lower_type(value)? {
+                (ty, false) => Some(Type::Map(Box::new(ty))),
+                (_, true) => {
+                    self.error(
+                        diagnostic_codes::UNKNOWN_TYPE,
+                        atom.span,
+                        "map values that may be `null` are not supported",
+                    )
+                    .label("a map's values are never null")
+                    .help("leave the key out instead of sending it with `null`");
+                    None
+                }
+            },
             TypeAtomKind::Group(expr) => match self.lower_type(expr)? {
                 (ty, false) => Some(ty),
                 (_, true) => {

@@ -457,12 +457,39 @@ impl<'a> Parser<'a> {
                     span,
                 }
             }
+            "map" if self.at(Tok::Lt) => self.map_type(name.span)?,
             _ => TypeAtom {
                 span: name.span,
                 kind: TypeAtomKind::Named(name),
             },
         };
         Ok(self.list_suffix(atom))
+    }
+
+    /// `map<string, T>` after its `map`: JSON object keys are text, so the key type is
+    /// `string` and only the values are typed.
+    fn map_type(&mut self, start: crate::source::Span) -> PResult<TypeAtom> {
+        self.bump();
+        let key = self.ident("the key type, `string`")?;
+        if key.text != "string" {
+            self.diags.push(
+                Diagnostic::error(
+                    diagnostic_codes::UNKNOWN_TYPE,
+                    key.span,
+                    format!("map keys of type `{}` are not supported", key.text),
+                )
+                .label("a JSON object's keys are strings")
+                .help("write `map<string, T>`; constrain the keys' text in the doc comment"),
+            );
+            return Err(Failed);
+        }
+        self.expect(Tok::Comma, "`,` and the value type")?;
+        let value = self.type_expr()?;
+        let end = self.expect(Tok::Gt, "`>` closing the map type")?;
+        Ok(TypeAtom {
+            kind: TypeAtomKind::Map(Box::new(value)),
+            span: start.to(end.span),
+        })
     }
 
     /// Any number of `[]` after a type.
