@@ -184,7 +184,10 @@ pub enum TypeAtomKind {
     /// `not_shown("what")`: a value whose shape the source leaves open.
     NotShown(Option<StrLit>),
     /// `map<string, T>`: an object whose keys are free and whose values are all `T`.
-    Map(Box<TypeExpr>),
+    Map {
+        key: Ident,
+        value: Box<TypeExpr>,
+    },
 }
 
 #[derive(Clone, Debug)]

@@ -270,6 +270,13 @@ impl<'a> Samples<'a> {
                     out.push((json!([wrong]), false, "an item of the wrong type".into()));
                 }
             }
+            Type::Map(inner) => {
+                out.push((json!({}), true, "an empty map".into()));
+                if let Some(wrong) = wrong_type(inner) {
+                    let entry = json!({ "key": wrong });
+                    out.push((entry, false, "a value of the wrong type".into()));
+                }
+            }
             _ => {}
         }
         out
@@ -371,6 +378,8 @@ impl<'a> Samples<'a> {
             }
             Type::List(_) if depth > MAX_DEPTH => json!([]),
             Type::List(inner) => json!([self.value(inner, shape, full, depth + 1)]),
+            Type::Map(_) if depth > MAX_DEPTH => json!({}),
+            Type::Map(inner) => json!({ "key": self.value(inner, shape, full, depth + 1) }),
             Type::Union(types) => {
                 // Deep down, a member that holds no model ends the recursion.
                 let flat = |t: &&Type| !matches!(t, Type::Model(_) | Type::Union(_));
@@ -516,6 +525,7 @@ fn wrong_type(ty: &Type) -> Option<Value> {
         Type::Primitive(_) => json!(12345),
         Type::Enum(_) => json!(true),
         Type::List(_) => json!({ "not": "a list" }),
+        Type::Map(_) => json!(["not", "an object"]),
         Type::Union(_) => json!({ "not": "any alternative" }),
     })
 }

@@ -21,6 +21,29 @@ fn validation_reaches_models_inside_unions() {
 }
 
 #[test]
+fn maps_are_sorted_and_validation_reaches_their_values() {
+    let wire = json!({"name": "root", "named": {"b": {"name": "ok"}, "a": {"name": ""}}});
+    let node: recursive::models::Node = serde_json::from_value(wire).unwrap();
+    let keys: Vec<&String> = node.named.as_ref().unwrap().keys().collect();
+    assert_eq!(keys, ["a", "b"]);
+    let issues = node.validate().unwrap_err();
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    assert_eq!(issues[0].json_path(), "$.named.a.name");
+    let languages: covenant_corpus::github::operations::ListRepositoryLanguagesResponse =
+        covenant_corpus::github::operations::ListRepositoryLanguagesResponse::from_status_bytes(
+            200,
+            br#"{"Rust": 1200, "Shell": 30}"#,
+        )
+        .unwrap();
+    let covenant_corpus::github::operations::ListRepositoryLanguagesResponse::Ok(languages) =
+        languages
+    else {
+        panic!("a 200 is Ok");
+    };
+    assert_eq!(languages["Rust"], 1200);
+}
+
+#[test]
 fn punctuation_names_stay_distinct_and_keep_their_wire_names() {
     let wire =
         json!({"+1": 3, "-1": 1, "plus_1": 9, "type": "t", "total-count": 4, "total_count": 5});

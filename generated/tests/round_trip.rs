@@ -45,6 +45,16 @@ fn value(
                 .prop_map(Value::Array)
                 .boxed()
         }
+        Type::Map(inner) => {
+            let len = if depth > 3 { 0..1 } else { 0..3 };
+            prop::collection::btree_map(
+                "[a-z]{1,6}",
+                value(spec, shapes, inner, shape, depth + 1),
+                len,
+            )
+            .prop_map(|entries| Value::Object(entries.into_iter().collect()))
+            .boxed()
+        }
         Type::Union(types) => {
             let options: Vec<BoxedStrategy<Value>> = types
                 .iter()

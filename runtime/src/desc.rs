@@ -42,6 +42,8 @@ pub enum TypeDesc {
     Model(&'static ModelDesc),
     Enum(&'static EnumDesc),
     List(&'static TypeDesc),
+    /// An object with free keys whose values are all of this type.
+    Map(&'static TypeDesc),
     Union(&'static [TypeDesc]),
     /// A type set once after construction: descriptors built at run time (a mock serving a
     /// spec it read) refer to a model that refers to itself through it.

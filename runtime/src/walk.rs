@@ -101,6 +101,21 @@ pub fn check_value(
                 }
             }
         },
+        TypeDesc::Map(inner) => match v.as_object() {
+            None => expect(false, IssueKind::DictType, loc, issues),
+            Some(entries) => {
+                for (key, value) in entries {
+                    loc.push(LocPart::Key(key.clone().into()));
+                    if value.is_null() && !accepts_null(inner) {
+                        let msg = "Input should not be null";
+                        issues.push(Issue::new(loc, IssueKind::NullNotAllowed, msg));
+                    } else {
+                        check_value(inner, &Constraints::NONE, format, value, loc, issues);
+                    }
+                    loc.pop();
+                }
+            }
+        },
         TypeDesc::Deferred(cell) => {
             if let Some(ty) = cell.get() {
                 check_value(ty, c, format, v, loc, issues);

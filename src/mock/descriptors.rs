@@ -213,6 +213,7 @@ impl Builder<'_> {
             Type::Model(id) => TypeDesc::Deferred(self.model(*id)),
             Type::Enum(id) => TypeDesc::Enum(self.enum_(*id)),
             Type::List(inner) => TypeDesc::List(leak(self.type_desc(inner))),
+            Type::Map(inner) => TypeDesc::Map(leak(self.type_desc(inner))),
             Type::Union(types) => {
                 let types = types.iter().map(|t| self.type_desc(t)).collect();
                 TypeDesc::Union(leak_slice(types))

@@ -564,7 +564,7 @@ impl Reach {
             Type::Enum(id) => {
                 self.enums.insert(*id);
             }
-            Type::List(inner) => self.ty(spec, shapes, inner, shape),
+            Type::List(inner) | Type::Map(inner) => self.ty(spec, shapes, inner, shape),
             Type::Union(types) => types.iter().for_each(|t| self.ty(spec, shapes, t, shape)),
             _ => {}
         }

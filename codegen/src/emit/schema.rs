@@ -48,6 +48,10 @@ impl<'a> SchemaBuilder<'a> {
             Type::List(inner) => {
                 json!({ "type": "array", "items": self.type_schema(inner, shape, format) })
             }
+            Type::Map(inner) => json!({
+                "type": "object",
+                "additionalProperties": self.type_schema(inner, shape, format),
+            }),
             Type::Union(types) => {
                 json!({ "anyOf": types.iter().map(|t| self.type_schema(t, shape, format)).collect::<Vec<_>>() })
             }

@@ -93,6 +93,7 @@ impl Lowerer<'_> {
                     if let Some(f) =
                         self.lower_field(&member.attrs, field, Site::Param, scope, enums)
                     {
+                        self.check_param_type(&f, field.ty.span);
                         ep.params.push(Param { location, field: f });
                     }
                 }
@@ -358,6 +359,31 @@ impl Lowerer<'_> {
     }
 
     /// Path placeholders and path parameters must match one to one.
+    /// A parameter travels as text: a scalar, an enum, or a list of those. Objects (models
+    /// and maps) have no one way to be written in a URL or a header.
+    fn check_param_type(&mut self, f: &Field, span: Span) {
+        fn object_in(ty: &Type) -> Option<&'static str> {
+            match ty {
+                Type::Model(_) => Some("a model"),
+                Type::Map(_) => Some("a map"),
+                Type::List(inner) => object_in(inner),
+                Type::Union(members) => members.iter().find_map(object_in),
+                _ => None,
+            }
+        }
+        if let Some(what) = object_in(&f.ty) {
+            self.error(
+                diagnostic_codes::UNSUPPORTED_PARAM_TYPE,
+                span,
+                format!("parameters of {what} type are not supported"),
+            )
+            .label("a path, query or header parameter is text")
+            .help(
+                "send structured input in the body, or declare its fields as separate parameters",
+            );
+        }
+    }
+
     /// Routers match whole segments: `/files/{name}.json` and `/ops/{op}:cancel` cannot be
     /// routed, so they are refused here rather than at the router's construction.
     fn check_whole_segments(&mut self, path: &str, span: Span) {

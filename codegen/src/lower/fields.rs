@@ -57,7 +57,17 @@ impl Lowerer<'_> {
                 Some(Type::NotShown(what.as_ref().map(|s| s.value.clone())))
             }
             TypeAtomKind::List(inner) => Some(Type::List(Box::new(self.lower_atom(inner)?))),
-            TypeAtomKind::Map(value) => match self.lower_type(value)? {
+            TypeAtomKind::Map { key, value } => match self.lower_type(value)? {
+                _ if key.text != "string" => {
+                    self.error(
+                        diagnostic_codes::UNKNOWN_TYPE,
+                        key.span,
+                        format!("map keys of type `{}` are not supported", key.text),
+                    )
+                    .label("a JSON object's keys are strings")
+                    .help("write `map<string, T>`, and say what the keys hold in a doc comment");
+                    None
+                }
                 (ty, false) => Some(Type::Map(Box::new(ty))),
                 (_, true) => {
                     self.error(

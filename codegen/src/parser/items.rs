@@ -155,6 +155,10 @@ impl Parser<'_> {
         let head = keyword.span.to(name.span);
         self.expect(Tok::Colon, "`:` and where the credential travels")?;
         let location = self.ident("`header`")?;
+        if location.text != "header" {
+            self.unsupported_auth(&location);
+            return Err(Failed);
+        }
         let key = self.string("the header's name")?;
         let props = if self.at(Tok::LBrace) {
             self.block(Self::prop)?.0
@@ -170,6 +174,27 @@ impl Parser<'_> {
             }),
             head,
         ))
+    }
+
+    /// Schemes other than a named header are not in the language yet: say so, and how to
+    /// declare the header such a credential travels in meanwhile.
+    fn unsupported_auth(&mut self, location: &Ident) {
+        let what = match location.text.as_str() {
+            "bearer" | "basic" => format!("`{}` auth schemes are not supported yet", location.text),
+            "query" | "cookie" => {
+                format!("credentials in a {} are not supported yet", location.text)
+            }
+            "oauth2" | "openid" => format!("{} schemes are not supported yet", location.text),
+            other => format!("unknown credential location `{other}`"),
+        };
+        self.diags.push(
+            Diagnostic::error(diagnostic_codes::SYNTAX, location.span, what)
+                .label("only `header \"Name\"` is supported")
+                .help(
+                    "declare the header the credential travels in: \
+                     `auth token: header \"Authorization\"` for a bearer or basic credential",
+                ),
+        );
     }
 
     /// `open enum Name: int subset of Parent { values }`.

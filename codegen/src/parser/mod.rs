@@ -206,7 +206,10 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Skips a broken item up to the next line that starts an item at the top level.
+    /// Skips a broken item up to the next line that starts an item at the top level. That
+    /// may be the very token the item broke on when it starts its line unindented
+    /// (`auth a: bearer` then `auth b: …`); an item that broke on its own first token is
+    /// stepped over by the caller.
     fn recover_item(&mut self) {
         let start = self.pos;
         loop {
@@ -214,7 +217,11 @@ impl<'a> Parser<'a> {
             if t.kind == Tok::Eof {
                 return;
             }
-            if self.pos > start
+            let unindented = {
+                let at = t.span.start as usize;
+                at == 0 || self.text.as_bytes().get(at - 1) == Some(&b'\n')
+            };
+            if (self.pos > start || unindented)
                 && self.depth == 0
                 && self.line_first[self.pos]
                 && self.starts_item()
@@ -466,28 +473,18 @@ impl<'a> Parser<'a> {
         Ok(self.list_suffix(atom))
     }
 
-    /// `map<string, T>` after its `map`: JSON object keys are text, so the key type is
-    /// `string` and only the values are typed.
+    /// `map<K, T>` after its `map`; lowering checks that the key type is `string`.
     fn map_type(&mut self, start: crate::source::Span) -> PResult<TypeAtom> {
         self.bump();
         let key = self.ident("the key type, `string`")?;
-        if key.text != "string" {
-            self.diags.push(
-                Diagnostic::error(
-                    diagnostic_codes::UNKNOWN_TYPE,
-                    key.span,
-                    format!("map keys of type `{}` are not supported", key.text),
-                )
-                .label("a JSON object's keys are strings")
-                .help("write `map<string, T>`; constrain the keys' text in the doc comment"),
-            );
-            return Err(Failed);
-        }
         self.expect(Tok::Comma, "`,` and the value type")?;
         let value = self.type_expr()?;
         let end = self.expect(Tok::Gt, "`>` closing the map type")?;
         Ok(TypeAtom {
-            kind: TypeAtomKind::Map(Box::new(value)),
+            kind: TypeAtomKind::Map {
+                key,
+                value: Box::new(value),
+            },
             span: start.to(end.span),
         })
     }

@@ -121,7 +121,7 @@ impl RustBackend<'_> {
                     }
                 }
                 Type::Enum(id) => drop(enums.insert(*id)),
-                Type::List(inner) => pending.push(inner),
+                Type::List(inner) | Type::Map(inner) => pending.push(inner),
                 Type::Union(types) => pending.extend(types.iter()),
                 Type::Primitive(_) | Type::NotShown(_) => {}
             }
@@ -286,6 +286,10 @@ impl RustBackend<'_> {
             Type::List(inner) => {
                 let inner = self.type_desc(inner, shape);
                 quote!(#td::List(&#inner))
+            }
+            Type::Map(inner) => {
+                let inner = self.type_desc(inner, shape);
+                quote!(#td::Map(&#inner))
             }
             Type::Union(types) => {
                 let types = types.iter().map(|t| self.type_desc(t, shape));

@@ -292,6 +292,17 @@ impl<'a> RustBackend<'a> {
                 };
                 quote!(Vec<#inner>)
             }
+            Type::Map(inner) => {
+                // Sorted by key, so a map serializes the same way every time.
+                let inner = match **inner {
+                    Type::Model(id) => {
+                        let name = self.struct_name(id, shape);
+                        quote!(#name)
+                    }
+                    _ => self.value_type(inner, shape, &format!("{hint}Value")),
+                };
+                quote!(std::collections::BTreeMap<String, #inner>)
+            }
             Type::Union(types) => {
                 self.unions.insert(hint.to_string(), types.clone());
                 let name = type_ident(hint);
@@ -346,6 +357,7 @@ impl<'a> RustBackend<'a> {
             Type::Model(id) => self.spec.model(*id).name.clone(),
             Type::Enum(id) => self.spec.enum_(*id).name.clone(),
             Type::List(inner) => format!("{}List", self.type_label(inner)),
+            Type::Map(inner) => format!("{}Map", self.type_label(inner)),
             Type::Union(_) => "Union".to_string(),
             Type::NotShown(_) => "Value".to_string(),
         }

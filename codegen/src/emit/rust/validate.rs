@@ -200,6 +200,25 @@ fn value_checks(
                 });
             }
         }
+        Type::Map(inner) => {
+            let value = value_checks(
+                models,
+                inner,
+                &Constraints::default(),
+                format_scope,
+                shape,
+                quote!(value),
+            );
+            if let Some(value) = value {
+                out.push(quote! {
+                    for (key, value) in #v.iter() {
+                        loc.push(#rt::LocPart::Key(key.clone().into()));
+                        #value
+                        loc.pop();
+                    }
+                });
+            }
+        }
         Type::Model(id) if model_needs_checks(models, *id, shape, &mut Vec::new()) => {
             out.push(quote!(#rt::Validate::validate_at(#v, loc, out);));
         }
@@ -256,7 +275,7 @@ fn type_needs_checks(
     match ty {
         Type::Primitive(Primitive::TimeZone) => true,
         Type::Primitive(Primitive::Email) => format_scope_applies(scope, shape),
-        Type::List(inner) => type_needs_checks(
+        Type::List(inner) | Type::Map(inner) => type_needs_checks(
             models,
             inner,
             &Constraints::default(),
