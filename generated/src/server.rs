@@ -1649,8 +1649,6 @@ fn finish<S: HealthDataServer>(
     service: Arc<S>,
     config: rt::server::Config,
 ) -> axum::Router {
-    routes
-        .fallback(rt::server::not_found)
-        .method_not_allowed_fallback(rt::server::method_not_allowed)
+    rt::server::with_fallbacks(routes, &config.rejections)
         .with_state(Arc::new(App { service, config }))
 }

@@ -115,6 +115,11 @@ pub fn describe(spec: &Spec) -> Described {
 /// Builds the router of every endpoint of `spec`, accepting `keys`.
 pub fn mock(spec: &Spec, described: &Described, keys: Keys, config: Config) -> Mock {
     let service = Arc::new(MockService { keys });
+    // As the generated `router()`: the first API's rejection model that is declared.
+    let config = match spec.apis.iter().find_map(|a| a.rejections.as_ref()) {
+        Some(r) => config.with_spec_rejections(&r.template.to_string()),
+        None => config,
+    };
     let config = Arc::new(config);
     let samples = Samples::new(spec);
     let mut by_path: BTreeMap<&str, MethodRouter> = BTreeMap::new();
@@ -143,13 +148,12 @@ pub fn mock(spec: &Spec, described: &Described, keys: Keys, config: Config) -> M
         );
         by_path.insert(desc.path, routes);
     }
-    let router = by_path
+    let routes = by_path
         .into_iter()
         .fold(Router::new(), |router, (path, routes)| {
             router.route(path, routes)
-        })
-        .fallback(rt::not_found)
-        .method_not_allowed_fallback(rt::method_not_allowed);
+        });
+    let router = rt::with_fallbacks(routes, &config.rejections);
     Mock { router, skipped }
 }
 

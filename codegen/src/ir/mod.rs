@@ -291,6 +291,17 @@ pub struct Api {
     /// Error responses every endpoint of the API may give.
     pub errors: Vec<Response>,
     pub gates: Vec<Gate>,
+    /// The model the router's own errors (401, 403, 404, 405, 413, 422, 503) are written
+    /// in; `{"detail": …}` when none is declared.
+    pub rejections: Option<Rejections>,
+}
+
+/// A rejection model and the JSON template a router fills in: `{"$rejection": "message"}`
+/// (or `status`, `param`, `issues`) where a value of the rejection goes.
+#[derive(Clone, Debug)]
+pub struct Rejections {
+    pub model: ModelId,
+    pub template: serde_json::Value,
 }
 
 #[derive(Clone, Debug)]

@@ -18,6 +18,23 @@ pub struct Field {
     pub format_scope: FormatScope,
     pub deprecated: Option<Deprecation>,
     pub provenance: Provenance,
+    /// What a router's own error puts here (`@rejection(…)`), in a rejection model.
+    pub rejection: Option<RejectionSlot>,
+}
+
+/// What a field of a rejection model holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RejectionSlot {
+    /// What went wrong, in words.
+    Message,
+    /// The HTTP status.
+    Status,
+    /// The input the first problem is about; the field is left out when there is none.
+    Param,
+    /// Every problem, `{"loc", "msg", "type"}` each.
+    Issues,
+    /// The same value in every rejection.
+    Constant(Literal),
 }
 
 /// The four cases the document distinguishes.

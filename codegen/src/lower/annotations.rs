@@ -59,6 +59,7 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("exactly_one_of", &[Endpoint]),
     ("event_type", &[Field]),
     ("event_type_header", &[Model]),
+    ("rejection", &[Field]),
 ];
 
 /// The annotations of one item or member, checked against its site.

@@ -106,7 +106,11 @@ impl Lowerer<'_> {
                         }
                     }
                 }
-                _ => self.unknown_setting(&prop.node, "an api", &["base", "versions"]),
+                // Read once the models exist (`lower_rejections`).
+                "rejections" => {}
+                _ => {
+                    self.unknown_setting(&prop.node, "an api", &["base", "versions", "rejections"])
+                }
             }
         }
         if base_url.is_none() {
@@ -130,6 +134,7 @@ impl Lowerer<'_> {
             versions,
             errors,
             gates,
+            rejections: None,
         }
     }
 

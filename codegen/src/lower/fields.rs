@@ -171,6 +171,9 @@ impl Lowerer<'_> {
             }
             dep
         });
+        let rejection = annots
+            .get("rejection")
+            .and_then(|a| self.rejection_slot(a, &ty, presence, enums));
         Some(Field {
             name: decl.name.text.clone(),
             ident: String::new(),
@@ -183,6 +186,7 @@ impl Lowerer<'_> {
             format_scope,
             deprecated,
             provenance: self.provenance(&annots),
+            rejection,
         })
     }
 
@@ -412,7 +416,7 @@ impl Lowerer<'_> {
         Some(lit)
     }
 
-    fn literal_for(
+    pub(super) fn literal_for(
         &self,
         value: &ast::Value,
         ty: &Type,

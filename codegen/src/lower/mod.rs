@@ -11,6 +11,7 @@ mod identifiers;
 
 pub use identifiers::{snake, spell};
 mod references;
+mod rejections;
 mod whole_spec;
 
 use crate::ast;
@@ -360,11 +361,12 @@ impl<'d> Lowerer<'d> {
             .iter()
             .map(|m| self.lower_model(m, &enums))
             .collect();
-        let apis: Vec<Api> = decls
+        let mut apis: Vec<Api> = decls
             .apis
             .iter()
             .map(|(a, attrs)| self.lower_api(a, attrs))
             .collect();
+        self.lower_rejections(decls, &models, &mut apis);
         let auth_schemes: Vec<AuthScheme> = decls
             .auths
             .iter()

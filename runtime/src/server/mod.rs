@@ -9,8 +9,10 @@ pub use axum;
 
 mod input;
 mod pipeline;
+mod rejection;
 
 pub use pipeline::{ContextOf, PathParams, Service, serve, serve_described};
+pub use rejection::RejectionShape;
 
 use crate::issue::Issue;
 use axum::extract::Request;
@@ -25,14 +27,88 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub struct Config {
     /// Larger request bodies are refused with 413 before they are parsed.
     pub body_limit: usize,
+    /// How the router writes the errors it answers itself. A generated router sets the
+    /// spec's shape unless this one was changed from the default.
+    pub rejections: RejectionShape,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             body_limit: 16 * 1024 * 1024,
+            rejections: RejectionShape::default(),
         }
     }
+}
+
+impl Config {
+    /// The spec's rejection shape, unless another than the default was configured: a
+    /// generated router calls this with its API's template.
+    pub fn with_spec_rejections(mut self, template: &str) -> Self {
+        if self.rejections.is_default() {
+            self.rejections = RejectionShape::from_template(template);
+        }
+        self
+    }
+
+    /// A rejection with this status and message, in the configured shape.
+    pub fn reject(&self, status: StatusCode, message: &str) -> Response {
+        json(
+            status,
+            &self.rejections.body(status.as_u16(), message, None),
+        )
+    }
+
+    /// 422 naming every problem, in the configured shape.
+    pub fn reject_input(&self, issues: &[Issue]) -> Response {
+        let status = StatusCode::UNPROCESSABLE_ENTITY;
+        let body = self.rejections.body(status.as_u16(), "", Some(issues));
+        json(status, &body)
+    }
+
+    /// 503 with `Retry-After`, in the configured shape.
+    pub fn unavailable(&self, message: &str) -> Response {
+        let mut response = self.reject(StatusCode::SERVICE_UNAVAILABLE, message);
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
+        response
+    }
+}
+
+/// Answers unknown routes (404) and known paths with another method (405) in `shape`.
+pub fn with_fallbacks<S: Clone + Send + Sync + 'static>(
+    router: axum::Router<S>,
+    shape: &RejectionShape,
+) -> axum::Router<S> {
+    let (for_404, for_405) = (shape.clone(), shape.clone());
+    router
+        .fallback(move |request: Request| {
+            let shape = for_404.clone();
+            async move { no_route(&shape, request) }
+        })
+        .method_not_allowed_fallback(move |request: Request| {
+            let shape = for_405.clone();
+            async move { wrong_method(&shape, request) }
+        })
+}
+
+fn no_route(shape: &RejectionShape, request: Request) -> Response {
+    let detail = format!("No route for {} {}", request.method(), request.uri().path());
+    let status = StatusCode::NOT_FOUND;
+    let body = shape.body(status.as_u16(), &detail, None);
+    with_request_id(request.headers(), json(status, &body))
+}
+
+fn wrong_method(shape: &RejectionShape, request: Request) -> Response {
+    let detail = format!(
+        "Method {} is not allowed on {}",
+        request.method(),
+        request.uri().path()
+    );
+    let status = StatusCode::METHOD_NOT_ALLOWED;
+    let body = shape.body(status.as_u16(), &detail, None);
+    with_request_id(request.headers(), json(status, &body))
 }
 
 /// Why a credential was refused.
@@ -135,23 +211,14 @@ pub fn empty(status: u16) -> Response {
         .into_response()
 }
 
-/// Fallback for unknown routes.
+/// Fallback for unknown routes, in the default shape ([`with_fallbacks`] takes a spec's).
 pub async fn not_found(request: Request) -> Response {
-    let detail = format!("No route for {} {}", request.method(), request.uri().path());
-    with_request_id(request.headers(), error(StatusCode::NOT_FOUND, detail))
+    no_route(&RejectionShape::default(), request)
 }
 
-/// Fallback for a known path with a method it does not serve.
+/// Fallback for a known path with a method it does not serve, in the default shape.
 pub async fn method_not_allowed(request: Request) -> Response {
-    let detail = format!(
-        "Method {} is not allowed on {}",
-        request.method(),
-        request.uri().path()
-    );
-    with_request_id(
-        request.headers(),
-        error(StatusCode::METHOD_NOT_ALLOWED, detail),
-    )
+    wrong_method(&RejectionShape::default(), request)
 }
 
 /// The id of a request: the caller's `x-request-id` when it is sane, else a fresh one.

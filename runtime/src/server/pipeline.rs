@@ -2,9 +2,7 @@
 //! gates, then the typed input (or one 422 naming every problem), then the method.
 
 use super::input::RawInputs;
-use super::{
-    AuthError, Config, Context, Unavailable, error, service_unavailable, validation_error,
-};
+use super::{AuthError, Config, Context, Unavailable};
 use crate::desc::{EndpointDesc, Gate, Scheme};
 use crate::issue::Issue;
 use crate::validate::Validate;
@@ -122,13 +120,15 @@ where
         request_id = %request_id,
     );
     let handled = async move {
-        let ctx = match begin(service, endpoint, &parts, request_id).await {
+        let ctx = match begin(service, config, endpoint, &parts, request_id).await {
             Ok(ctx) => ctx,
             Err(response) => return response,
         };
         let path = match path {
             Ok(params) => params,
-            Err(e) => return error(StatusCode::BAD_REQUEST, format!("Invalid path: {e}")),
+            Err(e) => {
+                return config.reject(StatusCode::BAD_REQUEST, &format!("Invalid path: {e}"));
+            }
         };
         let query: Vec<_> = parts
             .uri
@@ -136,7 +136,7 @@ where
             .map(|q| form_urlencoded::parse(q.as_bytes()).collect())
             .unwrap_or_default();
         let bytes = match endpoint.body {
-            Some(_) => match read_body(&parts.headers, body, config.body_limit).await {
+            Some(_) => match read_body(config, &parts.headers, body).await {
                 Ok(bytes) => Some(bytes),
                 Err(response) => return response,
             },
@@ -146,7 +146,7 @@ where
         let raw = RawInputs::gather(endpoint, path_value, &query, &parts, bytes.as_deref());
         match read(&raw) {
             Ok(input) => call(ctx, input).await.into_response(),
-            Err(issues) => validation_error(issues),
+            Err(issues) => config.reject_input(&issues),
         }
     };
     let mut response = handled.instrument(span).await;
@@ -159,6 +159,7 @@ where
 /// Authentication and gates, before any input is read.
 async fn begin<S: Service>(
     service: &S,
+    config: &Config,
     endpoint: &EndpointDesc<S::Scheme, S::Gate>,
     parts: &Parts,
     request_id: String,
@@ -168,19 +169,21 @@ async fn begin<S: Service>(
         principal: None,
         also: Vec::new(),
     };
-    for p in presented_credentials(endpoint, &parts.headers)? {
+    let presented = presented_credentials(endpoint, &parts.headers)
+        .map_err(|message| config.reject(StatusCode::UNAUTHORIZED, &message))?;
+    for p in presented {
         let scheme = p.scheme.primary();
         match service.authenticate(scheme, p.credential).await {
             Ok(principal) if p.required => ctx.principal = Some(principal),
             Ok(principal) => ctx.also.push((scheme, principal)),
-            Err(e) => return Err(auth_failure(p.scheme, e)),
+            Err(e) => return Err(auth_failure(config, p.scheme, e)),
         }
     }
     for &gate in endpoint.gates {
         match service.gate_open(ctx.principal.as_ref(), gate).await {
             Ok(true) => {}
-            Ok(false) => return Err(error(StatusCode::FORBIDDEN, gate.refusal())),
-            Err(Unavailable) => return Err(unavailable()),
+            Ok(false) => return Err(config.reject(StatusCode::FORBIDDEN, &gate.refusal())),
+            Err(Unavailable) => return Err(unavailable(config)),
         }
     }
     Ok(ctx)
@@ -194,11 +197,11 @@ struct Presented<'a, A> {
     required: bool,
 }
 
-/// The credentials a request presents for an endpoint, or the 401 for a missing one.
+/// The credentials a request presents for an endpoint, or why a required one is missing.
 fn presented_credentials<'a, A: Scheme, G>(
     endpoint: &EndpointDesc<A, G>,
     headers: &'a HeaderMap,
-) -> Result<Vec<Presented<'a, A>>, Response> {
+) -> Result<Vec<Presented<'a, A>>, String> {
     let read = |scheme: A, required: bool| {
         let value = headers.get(scheme.header())?.to_str().ok()?.trim();
         (!value.is_empty()).then_some(Presented {
@@ -213,11 +216,10 @@ fn presented_credentials<'a, A: Scheme, G>(
             Some(p) => out.push(p),
             None => {
                 let names: Vec<&str> = endpoint.auth_any_of.iter().map(|s| s.header()).collect();
-                let detail = format!(
+                return Err(format!(
                     "Missing credentials: send the {} header",
                     names.join(" or ")
-                );
-                return Err(error(StatusCode::UNAUTHORIZED, detail));
+                ));
             }
         }
     }
@@ -231,56 +233,57 @@ fn presented_credentials<'a, A: Scheme, G>(
 }
 
 /// The response to a refused credential.
-fn auth_failure<A: Scheme>(scheme: A, e: AuthError) -> Response {
+fn auth_failure<A: Scheme>(config: &Config, scheme: A, e: AuthError) -> Response {
     let header = scheme.header();
     match e {
-        AuthError::Unknown => error(
+        AuthError::Unknown => config.reject(
             StatusCode::UNAUTHORIZED,
-            format!("Invalid credentials in the {header} header"),
+            &format!("Invalid credentials in the {header} header"),
         ),
-        AuthError::WrongKind => error(
+        AuthError::WrongKind => config.reject(
             StatusCode::FORBIDDEN,
-            format!(
+            &format!(
                 "The credential in the {header} header is of another kind and is not accepted here"
             ),
         ),
-        AuthError::Unavailable => unavailable(),
+        AuthError::Unavailable => unavailable(config),
     }
 }
 
-fn unavailable() -> Response {
-    service_unavailable("The service cannot check credentials now; retry shortly")
+fn unavailable(config: &Config) -> Response {
+    config.unavailable("The service cannot check credentials now; retry shortly")
 }
 
 async fn read_body(
+    config: &Config,
     headers: &HeaderMap,
     body: axum::body::Body,
-    limit: usize,
 ) -> Result<axum::body::Bytes, Response> {
+    let limit = config.body_limit;
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| n > limit as u64) {
-        return Err(too_large(limit));
+        return Err(too_large(config));
     }
     axum::body::to_bytes(body, limit).await.map_err(|e| {
         let inner = e.into_inner();
         if inner.is::<http_body_util::LengthLimitError>() {
-            too_large(limit)
+            too_large(config)
         } else {
             // The body broke off or was malformed in transit: the caller's request, not its size.
-            error(
+            config.reject(
                 StatusCode::BAD_REQUEST,
-                format!("The request body could not be read: {inner}"),
+                &format!("The request body could not be read: {inner}"),
             )
         }
     })
 }
 
-fn too_large(limit: usize) -> Response {
-    error(
+fn too_large(config: &Config) -> Response {
+    config.reject(
         StatusCode::PAYLOAD_TOO_LARGE,
-        format!("Request body is larger than {limit} bytes"),
+        &format!("Request body is larger than {} bytes", config.body_limit),
     )
 }

@@ -338,6 +338,7 @@ impl RustBackend<'_> {
                 format_scope: FormatScope::Always,
                 deprecated: None,
                 provenance: Provenance::default(),
+                rejection: None,
             };
             checks.extend(super::validate::field_checks(self, &body, Shape::Request));
         }

@@ -56,6 +56,25 @@ pub fn router_groups(spec: &Spec) -> Vec<RouterGroup<'_>> {
     groups
 }
 
+/// JSON text as a raw string literal, readable in generated code: `r#"{"a":1}"#`, with as
+/// many `#` as the text needs.
+fn raw_string(text: &str) -> TokenStream {
+    let mut hashes = String::from("#");
+    while text.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    let literal = format!("r{hashes}\"{text}\"{hashes}");
+    literal.parse().unwrap_or_else(|_| quote!(#text))
+}
+
+/// The rejection template (JSON text) of the first of these APIs that declares one.
+fn rejections_of(spec: &Spec, apis: &[String]) -> Option<String> {
+    apis.iter()
+        .filter_map(|name| spec.apis.iter().find(|a| a.name == *name))
+        .find_map(|api| api.rejections.as_ref())
+        .map(|r| r.template.to_string())
+}
+
 impl RustBackend<'_> {
     pub fn server(&self) -> TokenStream {
         let rt = &self.rt;
@@ -184,6 +203,8 @@ impl RustBackend<'_> {
         let groups = router_groups(self.spec);
         let mut fns = Vec::new();
         let mut route_fns = Vec::new();
+        // The rejection template of the first API that declares one, for `router()`.
+        let mut first_shaped: Option<String> = None;
         let mut paths: BTreeMap<&str, usize> = BTreeMap::new();
         for (i, group) in groups.iter().enumerate() {
             let name = group.apis[0].to_snake_case();
@@ -196,13 +217,19 @@ impl RustBackend<'_> {
             }
             let routes = route_calls(&group.endpoints);
             let apis: Vec<String> = group.apis.iter().map(|a| format!("`{a}`")).collect();
+            let count = group.endpoints.len();
             let doc = format!(
-                " The router of the {} API{} at `{}`: {} endpoints.",
+                " The router of the {} API{} at `{}`: {count} endpoint{}.",
                 apis.join(" and "),
                 if apis.len() > 1 { "s" } else { "" },
                 group.base,
-                group.endpoints.len()
+                if count == 1 { "" } else { "s" },
             );
+            let shaped = rejections_of(self.spec, &group.apis).map(|template| {
+                first_shaped.get_or_insert_with(|| template.clone());
+                let template = raw_string(&template);
+                quote!(let config = config.with_spec_rejections(#template);)
+            });
             fns.push(quote! {
                 fn #routes_fn<S: #trait_name>() -> axum::Router<Arc<App<S>>> {
                     axum::Router::new() #(#routes)*
@@ -210,6 +237,7 @@ impl RustBackend<'_> {
 
                 #[doc = #doc]
                 pub fn #router_fn<S: #trait_name>(service: Arc<S>, config: #rt::server::Config) -> axum::Router {
+                    #shaped
                     finish(#routes_fn(), service, config)
                 }
             });
@@ -224,9 +252,14 @@ impl RustBackend<'_> {
         let all = (!shared_path && !route_fns.is_empty()).then(|| {
             let first = &route_fns[0];
             let rest = &route_fns[1..];
+            let shaped = first_shaped.as_ref().map(|t| {
+                let t = raw_string(t);
+                quote!(let config = config.with_spec_rejections(#t);)
+            });
             quote! {
                 /// Every endpoint of every API on one router (their paths do not overlap).
                 pub fn router<S: #trait_name>(service: Arc<S>, config: #rt::server::Config) -> axum::Router {
+                    #shaped
                     finish(#first() #(.merge(#rest()))*, service, config)
                 }
             }
@@ -236,9 +269,7 @@ impl RustBackend<'_> {
             #all
 
             fn finish<S: #trait_name>(routes: axum::Router<Arc<App<S>>>, service: Arc<S>, config: #rt::server::Config) -> axum::Router {
-                routes
-                    .fallback(#rt::server::not_found)
-                    .method_not_allowed_fallback(#rt::server::method_not_allowed)
+                #rt::server::with_fallbacks(routes, &config.rejections)
                     .with_state(Arc::new(App { service, config }))
             }
         }

@@ -1,0 +1,206 @@
+//! The model a router writes its own errors in: `rejections Model` on an api, and
+//! `@rejection(message | status | param | issues | "constant")` on the model's fields. The
+//! result is a JSON template checked to fit the model, so every rejection the router answers
+//! is an instance of the error model the spec declares.
+
+use super::{Decls, Lowerer, TypeDecl};
+use crate::ast::{Annotation, ValueKind};
+use crate::diagnostic_codes;
+use crate::ir::shapes::{Shape, in_shape};
+use crate::ir::*;
+use crate::source::Span;
+use serde_json::{Map, Value, json};
+
+const SLOTS: &str = "message, status, param, issues, or a constant value";
+
+impl Lowerer<'_> {
+    /// What `@rejection(…)` on a field of this type and presence puts there.
+    pub(super) fn rejection_slot(
+        &mut self,
+        a: &Annotation,
+        ty: &Type,
+        presence: Presence,
+        enums: Option<&[Enum]>,
+    ) -> Option<RejectionSlot> {
+        let value = self.single_arg(a, SLOTS)?;
+        let (slot, fits) = match &value.kind {
+            ValueKind::Ref(path) if path.len() == 1 => match path[0].text.as_str() {
+                "message" => (RejectionSlot::Message, holds_string(ty)),
+                "status" => (
+                    RejectionSlot::Status,
+                    matches!(ty, Type::Primitive(Primitive::Int | Primitive::Number)),
+                ),
+                "param" => (
+                    RejectionSlot::Param,
+                    holds_string(ty) && presence.may_be_absent(),
+                ),
+                "issues" => (RejectionSlot::Issues, holds_issues(ty)),
+                other => {
+                    self.error(
+                        diagnostic_codes::BAD_ANNOTATION,
+                        value.span,
+                        format!("`{other}` is not part of a rejection"),
+                    )
+                    .label("unknown value")
+                    .help(format!("a rejection field holds its {SLOTS}"));
+                    return None;
+                }
+            },
+            _ => match self.literal_for(value, ty, enums) {
+                Some(literal) => (RejectionSlot::Constant(literal), true),
+                None => (RejectionSlot::Constant(Literal::Null), false),
+            },
+        };
+        if !fits {
+            let wants = match slot {
+                RejectionSlot::Message => "a string field",
+                RejectionSlot::Status => "an int field",
+                RejectionSlot::Param => {
+                    "an optional string field (left out when no input is named)"
+                }
+                RejectionSlot::Issues => "a field of type `object[]` or `any[]`",
+                RejectionSlot::Constant(_) => "a value of the field's type",
+            };
+            self.error(
+                diagnostic_codes::BAD_ANNOTATION,
+                a.span,
+                "this rejection value does not fit the field",
+            )
+            .label(format!("expects {wants}"));
+            return None;
+        }
+        Some(slot)
+    }
+
+    /// Reads each api's `rejections Model` and builds its template.
+    pub(super) fn lower_rejections(&mut self, decls: &Decls, models: &[Model], apis: &mut [Api]) {
+        for ((decl, _), api) in decls.apis.iter().zip(apis.iter_mut()) {
+            let Some(prop) = decl.props.iter().find(|p| p.node.key.text == "rejections") else {
+                continue;
+            };
+            let name = match prop.node.values.as_slice() {
+                [v] => match &v.kind {
+                    ValueKind::Ref(path) if path.len() == 1 => Some(&path[0]),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let Some(name) = name else {
+                self.error(
+                    diagnostic_codes::BAD_SETTING,
+                    prop.span,
+                    "`rejections` names one model",
+                )
+                .label("expected a model's name")
+                .help("write e.g. `rejections ErrorResponse`");
+                continue;
+            };
+            let model = match self.types.get(&name.text).copied() {
+                Some((TypeDecl::Model(id), _)) => {
+                    self.used_types.insert(TypeDecl::Model(id));
+                    id
+                }
+                Some(_) => {
+                    self.error(
+                        diagnostic_codes::BAD_SETTING,
+                        name.span,
+                        format!("`{}` is an enum, not a model", name.text),
+                    )
+                    .label("rejections are written in a model");
+                    continue;
+                }
+                None => {
+                    self.unknown_type(name);
+                    continue;
+                }
+            };
+            match template(models, model, &mut Vec::new()) {
+                Ok((template, says_what)) if says_what => {
+                    api.rejections = Some(Rejections { model, template });
+                }
+                Ok(_) => self.rejection_error(
+                    name.span,
+                    format!("`{}` has no field saying what went wrong", name.text),
+                    "mark a string field `@rejection(message)` or a list `@rejection(issues)`",
+                ),
+                Err(problem) => self.rejection_error(
+                    name.span,
+                    problem,
+                    "give it a value with `@rejection(…)`, make it optional, or nullable",
+                ),
+            }
+        }
+    }
+
+    fn rejection_error(&mut self, span: Span, message: String, help: &str) {
+        self.error(diagnostic_codes::BAD_SETTING, span, message)
+            .label("not every rejection would fit this model")
+            .help(help.to_string());
+    }
+}
+
+fn holds_string(ty: &Type) -> bool {
+    match ty {
+        Type::Primitive(Primitive::String | Primitive::Any) | Type::NotShown(_) => true,
+        Type::Union(members) => members.iter().any(holds_string),
+        _ => false,
+    }
+}
+
+fn holds_issues(ty: &Type) -> bool {
+    match ty {
+        Type::List(item) => matches!(
+            **item,
+            Type::Primitive(Primitive::Object | Primitive::Any) | Type::NotShown(_)
+        ),
+        Type::Primitive(Primitive::Any) | Type::NotShown(_) => true,
+        _ => false,
+    }
+}
+
+/// The template of a model's response shape, and whether it says what went wrong; or the
+/// first required field nothing fills.
+fn template(
+    models: &[Model],
+    id: ModelId,
+    visiting: &mut Vec<ModelId>,
+) -> Result<(Value, bool), String> {
+    let model = &models[id.index()];
+    if visiting.contains(&id) {
+        return Err(format!("`{}` contains itself", model.name));
+    }
+    visiting.push(id);
+    let mut out = Map::new();
+    let mut says_what = false;
+    for f in model.fields.iter().filter(|f| in_shape(f, Shape::Response)) {
+        let value = match (&f.rejection, &f.ty, f.presence) {
+            (Some(RejectionSlot::Constant(literal)), _, _) => literal.to_json(),
+            (Some(slot), _, _) => {
+                says_what |= matches!(slot, RejectionSlot::Message | RejectionSlot::Issues);
+                let name = match slot {
+                    RejectionSlot::Message => "message",
+                    RejectionSlot::Status => "status",
+                    RejectionSlot::Param => "param",
+                    _ => "issues",
+                };
+                json!({ "$rejection": name })
+            }
+            (None, _, p) if p.may_be_absent() => continue,
+            (None, _, Presence::Nullable) => Value::Null,
+            (None, Type::Model(inner), _) => {
+                let (value, inner_says) = template(models, *inner, visiting)?;
+                says_what |= inner_says;
+                value
+            }
+            (None, _, _) => {
+                return Err(format!(
+                    "required field `{}` of `{}` has no value in a rejection",
+                    f.name, model.name
+                ));
+            }
+        };
+        out.insert(f.name.clone(), value);
+    }
+    visiting.pop();
+    Ok((Value::Object(out), says_what))
+}

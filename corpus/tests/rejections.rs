@@ -1,0 +1,99 @@
+//! The router's own errors are written in the error model each spec declares
+//! (`rejections`), so the generated client decodes them as the declared responses.
+
+use covenant_corpus::{github, payments};
+use covenant_runtime::server::axum;
+use std::sync::Arc;
+
+async fn serve(router: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    url
+}
+
+fn payments_client(url: &str, key: &str) -> payments::client::Client {
+    let config = payments::client::Config::new(url.to_string())
+        .with_base_url("https://api.stripe.com", url.to_string())
+        .with_credential(payments::operations::AuthScheme::SecretKey, key.to_string());
+    payments::client::Client::new(config).unwrap()
+}
+
+#[tokio::test]
+async fn stripe_shaped_rejections_decode_as_the_declared_error_response() {
+    use payments::operations::{
+        CreatePaymentIntentResponse as Created, ListCustomersResponse as Listed,
+    };
+    let mock = payments::mock::MockServer::new()
+        .with_key("sk_test", payments::operations::AuthScheme::SecretKey);
+    let url = serve(payments::server::router(Arc::new(mock), Default::default())).await;
+
+    let refused = payments_client(&url, "sk_wrong")
+        .list_customers(serde_json::from_value(serde_json::json!({})).unwrap())
+        .await
+        .unwrap();
+    let Listed::Unauthorized(body) = refused else {
+        panic!("a wrong key is the declared 401: {refused:?}");
+    };
+    assert_eq!(
+        body.error.r#type,
+        payments::models::ErrorType::InvalidRequestError
+    );
+    assert!(
+        body.error
+            .message
+            .as_deref()
+            .unwrap_or_default()
+            .contains("Invalid credentials"),
+        "{body:?}"
+    );
+    assert_eq!(body.error.param, None, "no input is named");
+
+    let input = serde_json::json!({"body": {"amount": 1, "currency": "usd"}});
+    let rejected = payments_client(&url, "sk_test")
+        .create_payment_intent(serde_json::from_value(input).unwrap())
+        .await
+        .unwrap();
+    let Created::UnprocessableEntity(body) = rejected else {
+        panic!("a too small amount is the declared 422: {rejected:?}");
+    };
+    assert_eq!(body.error.param.as_deref(), Some("amount"));
+    assert!(
+        body.error
+            .message
+            .as_deref()
+            .unwrap_or_default()
+            .starts_with("Invalid request: amount:"),
+        "{body:?}"
+    );
+
+    let http = reqwest::Client::new();
+    let missing = http.get(format!("{url}/v1/nowhere")).send().await.unwrap();
+    assert_eq!(missing.status(), 404);
+    let body: payments::models::ErrorResponse = missing.json().await.unwrap();
+    assert!(body.error.message.unwrap_or_default().contains("No route"));
+}
+
+#[tokio::test]
+async fn github_shaped_rejections_fit_both_declared_models() {
+    let mock = github::mock::MockServer::new();
+    let url = serve(github::server::router(Arc::new(mock), Default::default())).await;
+    let http = reqwest::Client::new();
+    let refused = http
+        .get(format!("{url}/repos/o/r/issues/not-a-number"))
+        .header("Authorization", "token nope")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 401);
+    let body: github::models::BasicError = refused.json().await.unwrap();
+    assert_eq!(
+        body.documentation_url.as_deref(),
+        Some("https://docs.github.com/rest")
+    );
+    assert!(
+        body.message
+            .unwrap_or_default()
+            .contains("Invalid credentials")
+    );
+}
