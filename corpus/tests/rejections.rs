@@ -50,7 +50,19 @@ async fn stripe_shaped_rejections_decode_as_the_declared_error_response() {
     assert_eq!(body.error.param, None, "no input is named");
 
     let input = serde_json::json!({"body": {"amount": 1, "currency": "usd"}});
-    let rejected = payments_client(&url, "sk_test")
+    let checked = payments_client(&url, "sk_test")
+        .create_payment_intent(serde_json::from_value(input.clone()).unwrap())
+        .await;
+    let Err(covenant_runtime::client::ClientError::Invalid { issues, .. }) = checked else {
+        panic!("the client checks inputs before sending: {checked:?}");
+    };
+    assert_eq!(issues[0].json_path(), "$.body.amount");
+    let config = payments::client::Config::new(url.clone())
+        .with_base_url("https://api.stripe.com", url.clone())
+        .with_credential(payments::operations::AuthScheme::SecretKey, "sk_test")
+        .with_input_checks(false);
+    let rejected = payments::client::Client::new(config)
+        .unwrap()
         .create_payment_intent(serde_json::from_value(input).unwrap())
         .await
         .unwrap();

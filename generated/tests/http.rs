@@ -104,7 +104,11 @@ async fn malformed_json_is_a_422_naming_the_position() {
 
 #[tokio::test]
 async fn bodies_over_the_limit_are_refused_with_413() {
-    let base = support::serve_mock(server::Config { body_limit: 64, ..Default::default() }).await;
+    let base = support::serve_mock(server::Config {
+        body_limit: 64,
+        ..Default::default()
+    })
+    .await;
     let http = reqwest::Client::new();
     let big = json!({"client_user_id": "x".repeat(100)});
     let request = http
@@ -120,7 +124,11 @@ async fn bodies_over_the_limit_are_refused_with_413() {
 #[tokio::test]
 async fn chunked_bodies_over_the_limit_are_refused_with_413() {
     use std::io::{Read, Write};
-    let base = support::serve_mock(server::Config { body_limit: 64, ..Default::default() }).await;
+    let base = support::serve_mock(server::Config {
+        body_limit: 64,
+        ..Default::default()
+    })
+    .await;
     let host = base.trim_start_matches("http://").to_string();
     let chunk = format!(r#"{{"client_user_id": "{}"}}"#, "x".repeat(100));
     let request = format!(

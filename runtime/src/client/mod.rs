@@ -72,6 +72,10 @@ pub struct Config<A> {
     pub retry: RetryPolicy,
     /// The wall clock, for `Retry-After` dates; injectable so tests need not wait.
     pub now: fn() -> std::time::SystemTime,
+    /// Check each input against the spec's constraints before sending it, so a bad input
+    /// fails at once with every problem named ([`ClientError::Invalid`]) instead of a 422
+    /// from the service. On by default; off to send what the service should refuse.
+    pub check_inputs: bool,
 }
 
 impl<A: Scheme> Config<A> {
@@ -83,7 +87,14 @@ impl<A: Scheme> Config<A> {
             timeout: Duration::from_secs(30),
             retry: RetryPolicy::default(),
             now: std::time::SystemTime::now,
+            check_inputs: true,
         }
+    }
+
+    /// Whether inputs are checked against the spec before they are sent.
+    pub fn with_input_checks(mut self, check: bool) -> Self {
+        self.check_inputs = check;
+        self
     }
 
     pub fn with_credential(mut self, scheme: A, credential: impl Into<String>) -> Self {
@@ -114,6 +125,12 @@ pub enum ClientError {
     NoCredential {
         endpoint: &'static str,
         accepted: Vec<&'static str>,
+    },
+    /// The input breaks the spec's constraints: nothing was sent. Every problem is named,
+    /// located as the router would locate it (`body.amount`, `query.limit`).
+    Invalid {
+        endpoint: &'static str,
+        issues: Vec<crate::Issue>,
     },
     /// The input could not be laid out as a request.
     Encode(String),
@@ -165,6 +182,10 @@ impl std::fmt::Display for ClientError {
                     "no credential configured for {endpoint}; it accepts {}",
                     accepted.join(" or ")
                 )
+            }
+            ClientError::Invalid { endpoint, issues } => {
+                let problems: Vec<String> = issues.iter().map(ToString::to_string).collect();
+                write!(f, "invalid input for {endpoint}: {}", problems.join("; "))
             }
             ClientError::Encode(e) => write!(f, "input does not encode: {e}"),
             ClientError::Transport(e) => write!(f, "transport error: {e}"),
@@ -254,11 +275,17 @@ impl<A: Scheme> Transport<A> {
 
     /// One call, retried per the policy when the endpoint is idempotent (or retries of
     /// other calls are asked for).
-    pub async fn send<I: serde::Serialize, G>(
+    pub async fn send<I: serde::Serialize + crate::Validate, G>(
         &self,
         endpoint: &'static EndpointDesc<A, G>,
         input: &I,
     ) -> Result<Reply, ClientError> {
+        if self.config.check_inputs {
+            input.validate().map_err(|issues| ClientError::Invalid {
+                endpoint: endpoint.name,
+                issues,
+            })?;
+        }
         let request = self.request(endpoint, input)?;
         let policy = &self.config.retry;
         let may_retry = endpoint.idempotent || policy.retry_non_idempotent;

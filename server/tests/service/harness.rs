@@ -113,9 +113,11 @@ impl Harness {
         })
     }
 
+    /// A client that sends inputs unchecked: these tests are of the server's own checks.
     pub fn client(&self, credentials: &[(AuthScheme, &str)]) -> Client {
-        let mut config =
-            Config::new(&self.base_url).with_retry(covenant_runtime::client::RetryPolicy::never());
+        let mut config = Config::new(&self.base_url)
+            .with_retry(covenant_runtime::client::RetryPolicy::never())
+            .with_input_checks(false);
         for (scheme, key) in credentials {
             config = config.with_credential(*scheme, *key);
         }
