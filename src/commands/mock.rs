@@ -73,7 +73,7 @@ async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
     for (name, _) in base_names(spec) {
         credentials.insert(name, Value::String(base_url.clone()));
     }
-    let path = write_credentials(&credentials, &args.data_dir)
+    let path = super::write_json_file(&args.data_dir, CREDENTIALS_FILE, &credentials)
         .map_err(|e| format!("cannot write {}: {e}", args.data_dir.display()))?;
     let served = mock::mock(spec, &described, keys, Default::default());
     println!(
@@ -123,16 +123,4 @@ fn earlier_credentials(dir: &Path) -> Map<String, Value> {
         .ok()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .unwrap_or_default()
-}
-
-/// Writes the file whole or not at all: a reader never sees half of it.
-fn write_credentials(credentials: &Map<String, Value>, dir: &Path) -> std::io::Result<PathBuf> {
-    std::fs::create_dir_all(dir)?;
-    let path = dir.join(CREDENTIALS_FILE);
-    let partial = dir.join(format!("{CREDENTIALS_FILE}.partial"));
-    let mut text = serde_json::to_string_pretty(credentials).map_err(std::io::Error::other)?;
-    text.push('\n');
-    std::fs::write(&partial, text)?;
-    std::fs::rename(&partial, &path)?;
-    Ok(path)
 }

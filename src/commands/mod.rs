@@ -18,6 +18,23 @@ pub const EXIT_USAGE: u8 = 2;
 /// Exit status for an invalid spec.
 pub const EXIT_INVALID: u8 = 1;
 
+/// Writes `value` as pretty JSON to `dir/name`, whole or not at all: a reader never sees
+/// half of it.
+pub fn write_json_file(
+    dir: &std::path::Path,
+    name: &str,
+    value: &impl serde::Serialize,
+) -> std::io::Result<std::path::PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join(name);
+    let partial = dir.join(format!("{name}.partial"));
+    let mut text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
+    text.push('\n');
+    std::fs::write(&partial, text)?;
+    std::fs::rename(&partial, &path)?;
+    Ok(path)
+}
+
 /// Reads and checks the spec; on failure prints the reason (an I/O error, or the spec's
 /// diagnostics) and answers the exit status it calls for.
 pub fn read_valid_spec(

@@ -112,16 +112,8 @@ impl Credentials {
         println!("  credentials:    {}", path.display());
     }
 
-    /// Writes the file whole or not at all: a reader never sees half of it.
     fn write(&self, dir: &Path) -> std::io::Result<PathBuf> {
-        std::fs::create_dir_all(dir)?;
-        let path = dir.join(CREDENTIALS_FILE);
-        let partial = dir.join(format!("{CREDENTIALS_FILE}.partial"));
-        let mut text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        text.push('\n');
-        std::fs::write(&partial, text)?;
-        std::fs::rename(&partial, &path)?;
-        Ok(path)
+        super::write_json_file(dir, CREDENTIALS_FILE, self)
     }
 }
 
