@@ -196,3 +196,50 @@ fn an_invalid_spec_is_refused_with_its_diagnostics() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("broken.covenant:"), "{stderr}");
 }
+
+#[test]
+fn apis_whose_routes_collide_on_one_address_are_served_without_a_panic() {
+    let scratch = scratch_dir("mock-collide");
+    let spec = scratch.path().join("two_apis.covenant");
+    std::fs::write(
+        &spec,
+        r#"service Two {
+    title "Two apis, one path shape"
+    version "1"
+}
+api a {
+    base "https://a.example.test"
+    versions "/items"
+}
+api b {
+    base "https://b.example.test"
+    versions "/items"
+}
+model Item {
+    id: string
+}
+endpoint get_a: GET "/items/{id}" {
+    public
+    path id: string
+    response 200: Item
+}
+endpoint get_b: GET "/items/{item_id}" {
+    api b
+    public
+    path item_id: string
+    response 200: Item
+}
+"#,
+    )
+    .unwrap();
+    let mut command = covenant();
+    command
+        .arg("mock")
+        .arg(&spec)
+        .args(["--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(scratch.path());
+    let (child, base_url) = spawn_printing_url(command, "serving ");
+    let served = Served { child, base_url };
+    let (status, body) = call_with(&served.base_url, "GET", "/items/7", &[], None);
+    assert_eq!((status, &body["id"]), (200, &Value::String("text".into())));
+}

@@ -438,7 +438,6 @@ impl<'a> Samples<'a> {
         out
     }
 
-    /// A full, valid example of a value of `ty`.
     /// What a mock answers for `ep`: its first success status (or first declared status) and
     /// an example body, `None` for a response without one. A cursor listing answers its last
     /// page, so streams over a mock end.
@@ -481,6 +480,7 @@ impl<'a> Samples<'a> {
         }
     }
 
+    /// A full, valid example of a value of `ty`.
     pub fn example(&self, ty: &Type, shape: Shape) -> Value {
         self.value(ty, shape, true, 0)
     }

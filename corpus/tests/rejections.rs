@@ -84,6 +84,24 @@ async fn stripe_shaped_rejections_decode_as_the_declared_error_response() {
     assert_eq!(missing.status(), 404);
     let body: payments::models::ErrorResponse = missing.json().await.unwrap();
     assert!(body.error.message.unwrap_or_default().contains("No route"));
+
+    // The connect API on the same router answers in its own model.
+    let refused = http
+        .post(format!("{url}/oauth/token"))
+        .header("content-type", "application/json")
+        .body(r#"{"grant_type": "password"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 422);
+    let body: payments::models::OAuthError = refused.json().await.unwrap();
+    assert_eq!(body.error, "invalid_request");
+    assert!(
+        body.error_description
+            .unwrap_or_default()
+            .contains("grant_type"),
+        "the message names the input"
+    );
 }
 
 #[tokio::test]

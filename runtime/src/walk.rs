@@ -104,7 +104,10 @@ pub fn check_value(
         TypeDesc::Map(inner) => match v.as_object() {
             None => expect(false, IssueKind::DictType, loc, issues),
             Some(entries) => {
-                for (key, value) in entries {
+                // In key order, as the typed reader's `BTreeMap` reports them.
+                let mut sorted: Vec<(&String, &Value)> = entries.iter().collect();
+                sorted.sort_unstable_by_key(|(key, _)| *key);
+                for (key, value) in sorted {
                     loc.push(LocPart::Key(key.clone().into()));
                     if value.is_null() && !accepts_null(inner) {
                         let msg = "Input should not be null";

@@ -90,7 +90,9 @@ async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
         }
     }
     for endpoint in &served.skipped {
-        println!("  not served (its method and path are served for another API): {endpoint}");
+        println!(
+            "  not served (one router cannot hold it with an endpoint of another API): {endpoint}"
+        );
     }
     println!("  credentials: {}", path.display());
     covenant_runtime::server::axum::serve(listener, served.router)

@@ -6,6 +6,7 @@
 pub mod descriptors;
 
 use covenant_codegen::ir::Spec;
+use covenant_codegen::ir::routes::collide;
 use covenant_codegen::samples::Samples;
 use covenant_runtime::http::{HeaderValue, StatusCode, header};
 use covenant_runtime::server::axum::body::Bytes;
@@ -70,7 +71,7 @@ struct Answer {
 impl Answer {
     fn of(samples: &Samples, ep: &covenant_codegen::ir::Endpoint) -> Answer {
         let Some((status, body)) = samples.answer(ep) else {
-            // An endpoint without responses: nothing declared, nothing to say.
+            // `check` requires a success response (E0126): kept for an IR built otherwise.
             return Answer {
                 status: StatusCode::NO_CONTENT,
                 body: None,
@@ -102,8 +103,8 @@ impl Answer {
 /// A spec's mock, ready to serve.
 pub struct Mock {
     pub router: Router,
-    /// Endpoints not served because another endpoint has their method and path (the spec
-    /// serves them at another address): `method path (name)`.
+    /// Endpoints not served because one router cannot hold them with an endpoint of another
+    /// API (the same method and path, or placeholders named apart): `method path (name)`.
     pub skipped: Vec<String>,
 }
 
@@ -112,40 +113,42 @@ pub fn describe(spec: &Spec) -> Described {
     descriptors::describe(spec)
 }
 
-/// Builds the router of every endpoint of `spec`, accepting `keys`.
+/// Builds the router of every endpoint of `spec`, accepting `keys`. As the generated
+/// `router()`: each API's rejections in its own shape, 404 and 405 in the first declared.
 pub fn mock(spec: &Spec, described: &Described, keys: Keys, config: Config) -> Mock {
     let service = Arc::new(MockService { keys });
-    // As the generated `router()`: the first API's rejection model that is declared.
-    let config = match spec.apis.iter().find_map(|a| a.rejections.as_ref()) {
-        Some(r) => config.with_spec_rejections(&r.template.to_string()),
-        None => config,
+    let shaped = |api: &covenant_codegen::ir::Api| match &api.rejections {
+        Some(r) => config.clone().with_spec_rejections(&r.template.to_string()),
+        None => config.clone(),
     };
-    let config = Arc::new(config);
+    let configs: Vec<Arc<Config>> = spec.apis.iter().map(|a| Arc::new(shaped(a))).collect();
+    let fallbacks = spec
+        .apis
+        .iter()
+        .find(|a| a.rejections.is_some())
+        .map_or_else(|| config.clone(), shaped);
     let samples = Samples::new(spec);
     let mut by_path: BTreeMap<&str, MethodRouter> = BTreeMap::new();
-    let mut served: Vec<(&str, &covenant_runtime::http::Method)> = Vec::new();
+    let mut served: Vec<&SpecEndpoint> = Vec::new();
     let mut skipped = Vec::new();
     for (ep, desc) in spec.endpoints.iter().zip(&described.endpoints) {
         let desc: &'static SpecEndpoint = desc;
-        if served.contains(&(desc.path, &desc.method)) {
-            skipped.push(format!("{} {} ({})", desc.method, desc.path, desc.name));
-            continue;
-        }
-        served.push((desc.path, &desc.method));
-        let Ok(filter) = MethodFilter::try_from(desc.method.clone()) else {
+        let clash = served.iter().find(|s| {
+            (s.path != desc.path || s.method == desc.method)
+                && collide(s.path, desc.path, s.method == desc.method)
+        });
+        let filter = MethodFilter::try_from(desc.method.clone());
+        let (None, Ok(filter)) = (clash, filter) else {
             skipped.push(format!("{} {} ({})", desc.method, desc.path, desc.name));
             continue;
         };
-        let handler = handler(
-            service.clone(),
-            config.clone(),
-            desc,
-            Answer::of(&samples, ep),
-        );
-        let routes = by_path.remove(desc.path).map_or_else(
-            || on(filter, handler.clone()),
-            |routes| routes.on(filter, handler.clone()),
-        );
+        served.push(desc);
+        let config = configs[ep.api.index()].clone();
+        let handler = handler(service.clone(), config, desc, Answer::of(&samples, ep));
+        let routes = match by_path.remove(desc.path) {
+            Some(routes) => routes.on(filter, handler),
+            None => on(filter, handler),
+        };
         by_path.insert(desc.path, routes);
     }
     let routes = by_path
@@ -153,7 +156,7 @@ pub fn mock(spec: &Spec, described: &Described, keys: Keys, config: Config) -> M
         .fold(Router::new(), |router, (path, routes)| {
             router.route(path, routes)
         });
-    let router = rt::with_fallbacks(routes, &config.rejections);
+    let router = rt::with_fallbacks(routes, &fallbacks.rejections);
     Mock { router, skipped }
 }
 

@@ -6,6 +6,7 @@
 //! emission from the same spec is deterministic.
 
 mod recursion;
+pub mod routes;
 pub mod shapes;
 
 pub use recursion::Containment;
@@ -291,7 +292,7 @@ pub struct Api {
     /// Error responses every endpoint of the API may give.
     pub errors: Vec<Response>,
     pub gates: Vec<Gate>,
-    /// The model the router's own errors (401, 403, 404, 405, 413, 422, 503) are written
+    /// The model the router's own errors (400, 401, 403, 404, 405, 413, 422, 503) are written
     /// in; `{"detail": …}` when none is declared.
     pub rejections: Option<Rejections>,
 }

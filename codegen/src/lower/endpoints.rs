@@ -5,6 +5,7 @@ use super::annotations::Site;
 use super::references::ReplacementScope;
 use crate::ast::{self, EndpointMember, ValueKind};
 use crate::diagnostic_codes;
+use crate::ir::routes::{placeholder_clash, route_shape};
 use crate::ir::*;
 use crate::source::Span;
 use std::collections::HashMap;
@@ -358,14 +359,14 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Path placeholders and path parameters must match one to one.
-    /// A parameter travels as text: a scalar, an enum, or a list of those. Objects (models
-    /// and maps) have no one way to be written in a URL or a header.
+    /// A parameter travels as text: a scalar, an enum, or a list of those. Objects (models,
+    /// maps, `object`) have no one way to be written in a URL or a header.
     fn check_param_type(&mut self, f: &Field, span: Span) {
         fn object_in(ty: &Type) -> Option<&'static str> {
             match ty {
                 Type::Model(_) => Some("a model"),
                 Type::Map(_) => Some("a map"),
+                Type::Primitive(Primitive::Object) => Some("an object"),
                 Type::List(inner) => object_in(inner),
                 Type::Union(members) => members.iter().find_map(object_in),
                 _ => None,
@@ -680,41 +681,4 @@ pub(crate) fn placeholders(path: &str) -> Result<Vec<(String, usize)>, usize> {
         Some(start) => Err(start),
         None => Ok(out),
     }
-}
-
-/// The first position where two paths, equal up to there, hold placeholders of different
-/// names.
-fn placeholder_clash(a: &str, b: &str) -> Option<(String, String)> {
-    let name = |seg: &str| {
-        seg.strip_prefix('{')
-            .and_then(|s| s.strip_suffix('}'))
-            .map(str::to_string)
-    };
-    for (x, y) in a.split('/').zip(b.split('/')) {
-        match (name(x), name(y)) {
-            (Some(p), Some(q)) if p != q => return Some((p, q)),
-            (Some(_), Some(_)) => {}
-            (None, None) if x == y => {}
-            _ => return None,
-        }
-    }
-    None
-}
-
-/// The path with every placeholder replaced by `{}`: two routes of one shape collide.
-fn route_shape(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    let mut inside = false;
-    for c in path.chars() {
-        match c {
-            '{' => {
-                inside = true;
-                out.push_str("{}");
-            }
-            '}' => inside = false,
-            _ if !inside => out.push(c),
-            _ => {}
-        }
-    }
-    out
 }

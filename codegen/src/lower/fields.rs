@@ -57,17 +57,17 @@ impl Lowerer<'_> {
                 Some(Type::NotShown(what.as_ref().map(|s| s.value.clone())))
             }
             TypeAtomKind::List(inner) => Some(Type::List(Box::new(self.lower_atom(inner)?))),
-            TypeAtomKind::Map { key, value } => match self.lower_type(value)? {
-                _ if key.text != "string" => {
-                    self.error(
-                        diagnostic_codes::UNKNOWN_TYPE,
-                        key.span,
-                        format!("map keys of type `{}` are not supported", key.text),
-                    )
-                    .label("a JSON object's keys are strings")
-                    .help("write `map<string, T>`, and say what the keys hold in a doc comment");
-                    None
-                }
+            TypeAtomKind::Map { key, .. } if key.text != "string" => {
+                self.error(
+                    diagnostic_codes::UNKNOWN_TYPE,
+                    key.span,
+                    format!("map keys of type `{}` are not supported", key.text),
+                )
+                .label("a JSON object's keys are strings")
+                .help("write `map<string, T>`, and say what the keys hold in a doc comment");
+                None
+            }
+            TypeAtomKind::Map { value, .. } => match self.lower_type(value)? {
                 (ty, false) => Some(Type::Map(Box::new(ty))),
                 (_, true) => {
                     self.error(
@@ -173,7 +173,7 @@ impl Lowerer<'_> {
         });
         let rejection = annots
             .get("rejection")
-            .and_then(|a| self.rejection_slot(a, &ty, presence, enums));
+            .and_then(|a| self.rejection_slot(a, &ty, presence, &constraints, enums));
         Some(Field {
             name: decl.name.text.clone(),
             ident: String::new(),
@@ -470,7 +470,7 @@ impl Lowerer<'_> {
 }
 
 /// What a literal breaks of the constraints, if anything.
-fn violation(lit: &Literal, c: &Constraints) -> Option<String> {
+pub(super) fn violation(lit: &Literal, c: &Constraints) -> Option<String> {
     if let Some(n) = lit.as_f64() {
         if let Some(min) = c.minimum.filter(|m| n < *m) {
             return Some(format!("is below the minimum {min}"));

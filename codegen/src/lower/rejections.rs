@@ -20,6 +20,7 @@ impl Lowerer<'_> {
         a: &Annotation,
         ty: &Type,
         presence: Presence,
+        constraints: &Constraints,
         enums: Option<&[Enum]>,
     ) -> Option<RejectionSlot> {
         let value = self.single_arg(a, SLOTS)?;
@@ -51,6 +52,24 @@ impl Lowerer<'_> {
                 None => (RejectionSlot::Constant(Literal::Null), false),
             },
         };
+        // A message holds the request's path, a status any status: neither can promise to
+        // keep inside a constraint. A constant must.
+        let constrained = match &slot {
+            RejectionSlot::Constant(literal) => super::fields::violation(literal, constraints)
+                .map(|broken| format!("the value {broken}")),
+            _ if !constraints.is_empty() => Some("the field has constraints".to_string()),
+            _ => None,
+        };
+        if let Some(label) = constrained.filter(|_| fits) {
+            self.error(
+                diagnostic_codes::BAD_ANNOTATION,
+                a.span,
+                "this rejection value could break the field's constraints",
+            )
+            .label(label)
+            .help("leave constraints off the fields a router fills");
+            return None;
+        }
         if !fits {
             let wants = match slot {
                 RejectionSlot::Message => "a string field",

@@ -187,13 +187,18 @@ impl Parser<'_> {
             "oauth2" | "openid" => format!("{} schemes are not supported yet", location.text),
             other => format!("unknown credential location `{other}`"),
         };
+        let help = match location.text.as_str() {
+            "query" | "cookie" => "credentials travel in a named header for now: \
+                                   `auth api_key: header \"X-Api-Key\"`"
+                .to_string(),
+            _ => "declare the header the credential travels in: \
+                  `auth token: header \"Authorization\"` for a bearer or basic credential"
+                .to_string(),
+        };
         self.diags.push(
             Diagnostic::error(diagnostic_codes::SYNTAX, location.span, what)
                 .label("only `header \"Name\"` is supported")
-                .help(
-                    "declare the header the credential travels in: \
-                     `auth token: header \"Authorization\"` for a bearer or basic credential",
-                ),
+                .help(help),
         );
     }
 

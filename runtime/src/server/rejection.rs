@@ -1,4 +1,4 @@
-//! How a router writes the errors it answers itself (401, 403, 404, 405, 413, 422, 503): the
+//! How a router writes the errors it answers itself (400, 401, 403, 404, 405, 413, 422, 503): the
 //! spec's error model when it declares one (`rejections` on its api), filled in from a
 //! template, or `{"detail": …}` by default.
 
@@ -90,8 +90,13 @@ impl Filled<'_> {
     }
 }
 
-/// Where the first problem is, without the location: `amount`, `metadata.plan`, `items[0]`.
+/// Where the first problem is, without the location: `amount`, `metadata.plan`, `items[0]`;
+/// the location itself (`body`) for a problem of the whole input, such as broken JSON,
+/// whose loc ends in a character offset.
 fn param(loc: &[LocPart]) -> String {
+    if let (Some(LocPart::Key(location)), Some(LocPart::Index(_))) = (loc.first(), loc.get(1)) {
+        return location.to_string();
+    }
     let mut out = String::new();
     for (i, part) in loc.iter().enumerate().skip(1) {
         match part {

@@ -203,18 +203,16 @@ impl RustBackend<'_> {
         let groups = router_groups(self.spec);
         let mut fns = Vec::new();
         let mut route_fns = Vec::new();
-        // The rejection template of the first API that declares one, for `router()`.
+        // Each group's routes with its own state, for `router()`.
+        let mut stated = Vec::new();
+        // The rejection template of the first API that declares one: `router()`'s 404 and 405.
         let mut first_shaped: Option<String> = None;
-        let mut paths: BTreeMap<&str, usize> = BTreeMap::new();
-        for (i, group) in groups.iter().enumerate() {
+        for group in &groups {
             let name = group.apis[0].to_snake_case();
             let (router_fn, routes_fn) = (
                 format_ident!("{name}_router"),
                 format_ident!("{name}_routes"),
             );
-            for ep in &group.endpoints {
-                paths.entry(ep.path.as_str()).or_insert(i);
-            }
             let routes = route_calls(&group.endpoints);
             let apis: Vec<String> = group.apis.iter().map(|a| format!("`{a}`")).collect();
             let count = group.endpoints.len();
@@ -225,10 +223,20 @@ impl RustBackend<'_> {
                 group.base,
                 if count == 1 { "" } else { "s" },
             );
-            let shaped = rejections_of(self.spec, &group.apis).map(|template| {
+            let template = rejections_of(self.spec, &group.apis).map(|template| {
                 first_shaped.get_or_insert_with(|| template.clone());
-                let template = raw_string(&template);
-                quote!(let config = config.with_spec_rejections(#template);)
+                raw_string(&template)
+            });
+            let shaped = template
+                .as_ref()
+                .map(|t| quote!(let config = config.with_spec_rejections(#t);));
+            let own_config = match &template {
+                Some(t) => quote!(config.clone().with_spec_rejections(#t)),
+                None => quote!(config.clone()),
+            };
+            route_fns.push(routes_fn.clone());
+            stated.push(quote! {
+                #routes_fn().with_state(Arc::new(App { service: service.clone(), config: #own_config }))
             });
             fns.push(quote! {
                 fn #routes_fn<S: #trait_name>() -> axum::Router<Arc<App<S>>> {
@@ -241,26 +249,27 @@ impl RustBackend<'_> {
                     finish(#routes_fn(), service, config)
                 }
             });
-            route_fns.push(routes_fn);
         }
-        // One router for all only when no path is served at two addresses.
-        let shared_path = groups.iter().enumerate().any(|(i, g)| {
-            g.endpoints
-                .iter()
-                .any(|ep| paths.get(ep.path.as_str()) != Some(&i))
-        });
-        let all = (!shared_path && !route_fns.is_empty()).then(|| {
-            let first = &route_fns[0];
-            let rest = &route_fns[1..];
-            let shaped = first_shaped.as_ref().map(|t| {
+        let all = (!routes_collide(&groups) && !stated.is_empty()).then(|| match &first_shaped {
+            // One shape for all: one state.
+            None => {
+                let (first, rest) = (&route_fns[0], &route_fns[1..]);
+                quote! {
+                    /// Every endpoint of every API on one router (their paths do not overlap).
+                    pub fn router<S: #trait_name>(service: Arc<S>, config: #rt::server::Config) -> axum::Router {
+                        finish(#first() #(.merge(#rest()))*, service, config)
+                    }
+                }
+            }
+            Some(t) => {
                 let t = raw_string(t);
-                quote!(let config = config.with_spec_rejections(#t);)
-            });
-            quote! {
-                /// Every endpoint of every API on one router (their paths do not overlap).
-                pub fn router<S: #trait_name>(service: Arc<S>, config: #rt::server::Config) -> axum::Router {
-                    #shaped
-                    finish(#first() #(.merge(#rest()))*, service, config)
+                quote! {
+                    /// Every endpoint of every API on one router (their paths do not overlap); each
+                    /// API's own errors in its own shape, unknown routes in the first API's.
+                    pub fn router<S: #trait_name>(service: Arc<S>, config: #rt::server::Config) -> axum::Router {
+                        let routes = axum::Router::new() #(.merge(#stated))*;
+                        #rt::server::with_fallbacks(routes, &config.with_spec_rejections(#t).rejections)
+                    }
                 }
             }
         });
@@ -274,6 +283,20 @@ impl RustBackend<'_> {
             }
         }
     }
+}
+
+/// Whether two groups serve paths one router could not hold together.
+fn routes_collide(groups: &[RouterGroup]) -> bool {
+    groups.iter().enumerate().any(|(i, g)| {
+        groups[i + 1..].iter().any(|other| {
+            g.endpoints.iter().any(|a| {
+                other
+                    .endpoints
+                    .iter()
+                    .any(|b| a.path == b.path || crate::ir::routes::collide(&a.path, &b.path, true))
+            })
+        })
+    })
 }
 
 /// `.route(path, on(GET, handle_a::<S>).on(PATCH, handle_b::<S>))`, one per path.
