@@ -2,7 +2,7 @@
 //! validation reaching into unions.
 
 use covenant_corpus::github::models as github;
-use covenant_corpus::regressions::{prelude_names, quoted_names, recursive};
+use covenant_corpus::regressions::{prelude_names, quoted_names, recursive, union_default};
 use covenant_runtime::Validate;
 use serde_json::json;
 
@@ -41,6 +41,22 @@ fn maps_are_sorted_and_validation_reaches_their_values() {
         panic!("a 200 is Ok");
     };
     assert_eq!(languages["Rust"], 1200);
+}
+
+#[test]
+fn a_model_whose_fields_may_all_be_left_out_defaults_to_what_an_empty_object_reads_as() {
+    use union_default::models::{Item, ItemLabel, ItemWeight};
+    let empty: Item = serde_json::from_value(json!({})).unwrap();
+    assert_eq!(Item::default(), empty);
+    assert_eq!(Item::default().label, ItemLabel::String("a".into()));
+    let heavier = Item {
+        weight: ItemWeight::String("heavy".into()),
+        ..Default::default()
+    };
+    assert_eq!(
+        serde_json::to_value(&heavier).unwrap(),
+        json!({"label": "a", "weight": "heavy"})
+    );
 }
 
 #[test]

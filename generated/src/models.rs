@@ -243,7 +243,7 @@ pub struct SuccessResult {
 }
 rt::json_object!(SuccessResult);
 impl rt::Validate for SuccessResult {}
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct UpdateUserRequest {
     /// IANA identifier.
@@ -376,7 +376,7 @@ impl rt::Validate for PatientInfoRequest {
 /// and `country` instead of `zip_code`; the server accepts either and echoes both.
 ///
 /// Not shown by the source: Which address fields are mandatory.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct UserAddress {
     #[serde(
@@ -993,7 +993,7 @@ impl rt::Validate for CreateTeamRequest {
         loc.pop();
     }
 }
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct UpdateTeamRequest {
     #[serde(
@@ -1117,7 +1117,7 @@ impl rt::Validate for Event {}
 /// optionally an app id.
 ///
 /// Not shown by the source: Exact names of the new source context fields.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct SourceContext {
     #[deprecated(note = "Provider names come from the providers endpoint")]
@@ -1229,7 +1229,7 @@ pub struct ConnectionCreatedData {
 rt::json_object!(ConnectionCreatedData);
 impl rt::Validate for ConnectionCreatedData {}
 /// Not shown by the source: Fields of the provider object of provider.connection.created.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ConnectionProvider {
     /// Fields the source does not show, kept as sent.
@@ -1241,7 +1241,7 @@ impl rt::Validate for ConnectionProvider {}
 /// Historical pull completion.
 ///
 /// Not shown by the source: Historical event payload fields.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct HistoricalData {
     #[deprecated(note = "Removed; consumers must not require it")]

@@ -448,7 +448,7 @@ impl DeleteUserResponse {
     }
 }
 /// Everything a `undo_delete_user` request carries: `POST /v2/user/undo_delete`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct UndoDeleteUserInput {
     /// Query parameter `user_id`.
     #[serde(
@@ -1902,7 +1902,7 @@ impl BulkTriggerHistoricalPullResponse {
     }
 }
 /// Everything a `list_bulk_ops` request carries: `GET /v2/link/bulk_op`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ListBulkOpsInput {
     /// Query parameter `team_id`.
     #[serde(
@@ -2027,7 +2027,7 @@ impl ListBulkOpsResponse {
     }
 }
 /// Everything a `list_providers` request carries: `GET /v2/providers`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ListProvidersInput {
     /// Query parameter `source_type`.
     #[serde(
@@ -2186,6 +2186,19 @@ pub struct ListMarkersInput {
     /// Default: `50`.
     #[serde(default = "defaults::ListMarkersInput__size")]
     pub size: i64,
+}
+impl Default for ListMarkersInput {
+    fn default() -> Self {
+        Self {
+            lab_id: Default::default(),
+            lab_slug: Default::default(),
+            name: defaults::ListMarkersInput__name(),
+            a_la_carte_enabled: Default::default(),
+            lab_account_id: Default::default(),
+            page: defaults::ListMarkersInput__page(),
+            size: defaults::ListMarkersInput__size(),
+        }
+    }
 }
 #[allow(deprecated)]
 impl rt::Validate for ListMarkersInput {
@@ -3473,7 +3486,7 @@ impl CreateLabOrderResponse {
     }
 }
 /// Everything a `list_orders` request carries: `GET /orders`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ListOrdersInput {
     /// Query parameter `interpretation`.
     #[serde(

@@ -174,17 +174,21 @@ impl<'a> RustBackend<'a> {
         });
         let deprecated = model.deprecated.as_ref().map(deprecated_attr);
         let validate = validate::impl_validate(self, &name, &fields, shape);
+        let default = impl_default(&name, &model.name, &fields, model.is_open());
+        let derive_default = DefaultImpl::derive(&default);
+        let default = DefaultImpl::written(default);
         let rt = &self.rt;
         quote! {
             #(#[doc = #doc])*
             #deprecated
-            #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+            #[derive(Clone, Debug, #derive_default PartialEq, Serialize, Deserialize)]
             #[serde(remote = "Self")]
             pub struct #name {
                 #(#field_tokens)*
                 #extra
             }
             #rt::json_object!(#name);
+            #default
             #validate
         }
     }
@@ -459,6 +463,70 @@ impl<'a> RustBackend<'a> {
             pub(super) fn #name() -> #ty { #expr }
         }
     }
+}
+
+/// How a struct gets `Default`, when every field may be left out.
+pub enum DefaultImpl {
+    /// Every field is absent by default: `#[derive(Default)]`.
+    Derive,
+    /// Some field has the spec's default: an `impl` calling its default function.
+    Written(TokenStream),
+}
+
+impl DefaultImpl {
+    /// `Default` among the derives, when derived.
+    pub fn derive(this: &Option<DefaultImpl>) -> Option<TokenStream> {
+        matches!(this, Some(DefaultImpl::Derive)).then(|| quote!(Default,))
+    }
+
+    /// The written `impl`, when written.
+    pub fn written(this: Option<DefaultImpl>) -> Option<TokenStream> {
+        match this {
+            Some(DefaultImpl::Written(tokens)) => Some(tokens),
+            _ => None,
+        }
+    }
+}
+
+/// `Default` for a struct whose every field may be left out: each takes the spec's default,
+/// or is absent. So `Model { name: Some(…), ..Default::default() }` names only what is set,
+/// and the value is what deserializing `{}` gives.
+pub fn impl_default(
+    name: &Ident,
+    owner: &str,
+    fields: &[&Field],
+    open: bool,
+) -> Option<DefaultImpl> {
+    if fields.iter().any(|f| !f.presence.may_be_absent()) {
+        return None;
+    }
+    if fields.iter().all(|f| f.default.is_none()) {
+        return Some(DefaultImpl::Derive);
+    }
+    let values = fields.iter().map(|f| {
+        let ident = field_ident(&f.ident);
+        match &f.default {
+            Some(_) => {
+                let path: syn::Path = syn::parse_str(&default_fn_path(owner, &f.ident))
+                    .expect("default function paths parse");
+                quote!(#ident: #path())
+            }
+            None => quote!(#ident: Default::default()),
+        }
+    });
+    let extra = open.then(|| quote!(extra: Default::default(),));
+    let allow = fields
+        .iter()
+        .any(|f| f.deprecated.is_some())
+        .then(|| quote!(#[allow(deprecated)]));
+    Some(DefaultImpl::Written(quote! {
+        #allow
+        impl Default for #name {
+            fn default() -> Self {
+                Self { #(#values,)* #extra }
+            }
+        }
+    }))
 }
 
 /// `"defaults::Model__field"`, the path serde calls for a default.

@@ -299,12 +299,25 @@ impl RustBackend<'_> {
             ep.path
         );
         let validate = self.input_validate(ep, &ident);
+        // Without a body, an input of optional parameters only gets `Default`.
+        let params: Vec<Field> = ep.params.iter().map(|p| param_view(&p.field)).collect();
+        let default = ep
+            .body
+            .is_none()
+            .then(|| {
+                let params: Vec<&Field> = params.iter().collect();
+                super::impl_default(&ident, &owner, &params, false)
+            })
+            .flatten();
+        let derive_default = super::DefaultImpl::derive(&default);
+        let default = super::DefaultImpl::written(default);
         quote! {
             #[doc = #doc]
-            #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+            #[derive(Clone, Debug, #derive_default PartialEq, Serialize, Deserialize)]
             pub struct #ident {
                 #(#fields)*
             }
+            #default
             #validate
         }
     }
