@@ -59,19 +59,12 @@ async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
     let base_url = format!("http://{address}");
     let described = mock::describe(spec);
     let mut credentials = earlier_credentials(&args.data_dir);
-    let mut keys = Keys::default();
-    for scheme in described.schemes.iter().filter(|s| !s.is_alias()) {
-        let key = match credentials.get(scheme.name()) {
-            Some(Value::String(key)) if !key.is_empty() => key.clone(),
-            _ => format!("{}_{}", scheme.name(), uuid::Uuid::new_v4().simple()),
-        };
-        credentials.insert(scheme.name().to_string(), Value::String(key.clone()));
-        keys.insert(key, *scheme);
-    }
+    let (keys, printed_keys) = keys_of(&described, &mut credentials);
+    let bases = base_names(spec);
     // `base_url` always, for a runner's --target; then each API's base by its name.
     credentials.insert("base_url".to_string(), Value::String(base_url.clone()));
-    for (name, _) in base_names(spec) {
-        credentials.insert(name, Value::String(base_url.clone()));
+    for (name, _) in &bases {
+        credentials.insert(name.clone(), Value::String(base_url.clone()));
     }
     let path = super::write_json_file(&args.data_dir, CREDENTIALS_FILE, &credentials)
         .map_err(|e| format!("cannot write {}: {e}", args.data_dir.display()))?;
@@ -81,13 +74,11 @@ async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
         args.spec.display(),
         spec.endpoints.len() - served.skipped.len()
     );
-    for (name, base) in base_names(spec) {
+    for (name, base) in &bases {
         println!("  {name}: {base_url} (the spec's {base})");
     }
-    for scheme in described.schemes.iter().filter(|s| !s.is_alias()) {
-        if let Some(Value::String(key)) = credentials.get(scheme.name()) {
-            println!("  {} ({}): {key}", scheme.name(), scheme.header());
-        }
+    for line in &printed_keys {
+        println!("  {line}");
     }
     for endpoint in &served.skipped {
         println!(
@@ -99,6 +90,27 @@ async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
         .with_graceful_shutdown(super::serve::shutdown_signal())
         .await
         .map_err(|e| format!("server error: {e}"))
+}
+
+/// A key for each scheme that is not a second header of another: the one `credentials`
+/// holds from an earlier start, else a fresh one, written back. Answers the keys and a line
+/// naming each.
+fn keys_of(
+    described: &mock::descriptors::Described,
+    credentials: &mut Map<String, Value>,
+) -> (Keys, Vec<String>) {
+    let mut keys = Keys::default();
+    let mut lines = Vec::new();
+    for scheme in described.schemes.iter().filter(|s| !s.is_alias()) {
+        let key = match credentials.get(scheme.name()) {
+            Some(Value::String(key)) if !key.is_empty() => key.clone(),
+            _ => format!("{}_{}", scheme.name(), uuid::Uuid::new_v4().simple()),
+        };
+        credentials.insert(scheme.name().to_string(), Value::String(key.clone()));
+        lines.push(format!("{} ({}): {key}", scheme.name(), scheme.header()));
+        keys.insert(key, *scheme);
+    }
+    (keys, lines)
 }
 
 /// The name each API's base is given in credentials.json: its placeholder (`{base_url}`

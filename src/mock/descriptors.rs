@@ -2,7 +2,7 @@
 //! `covenant generate` writes as statics, so requests are checked by the same walk without
 //! compiling anything. They live as long as the server, so they are leaked once at start.
 
-use covenant_codegen::emit::all_responses;
+use covenant_codegen::emit::{all_responses, open_success};
 use covenant_codegen::ir::shapes::{Shape, Shapes, format_applies, in_shape};
 use covenant_codegen::ir::{self, EnumRepr, Primitive, Type};
 use covenant_runtime::desc::{
@@ -164,15 +164,6 @@ impl Builder<'_> {
             .map(|group| leak_slice(group.iter().map(|n| leak_str(n)).collect()))
             .collect();
         let statuses: Vec<u16> = all_responses(self.spec, ep).map(|r| r.status).collect();
-        let successes: Vec<&ir::Response> = ep
-            .responses
-            .iter()
-            .filter(|r| (200..300).contains(&r.status))
-            .collect();
-        let open_success = match successes.as_slice() {
-            [only] if matches!(only.body, Some(Type::NotShown(_))) => Some(only.status),
-            _ => None,
-        };
         EndpointDesc {
             name: leak_str(&ep.name),
             base: leak_str(&api.base_url),
@@ -187,7 +178,7 @@ impl Builder<'_> {
             idempotent: ep.idempotent,
             exactly_one_of: leak_slice(exactly_one_of),
             statuses: leak_slice(statuses),
-            open_success,
+            open_success: open_success(ep),
         }
     }
 

@@ -5,6 +5,8 @@
 
 pub mod descriptors;
 
+pub use descriptors::describe;
+
 use covenant_codegen::ir::Spec;
 use covenant_codegen::ir::routes::collide;
 use covenant_codegen::samples::Samples;
@@ -108,11 +110,6 @@ pub struct Mock {
     pub skipped: Vec<String>,
 }
 
-/// The spec's auth schemes and endpoints as the mock serves them.
-pub fn describe(spec: &Spec) -> Described {
-    descriptors::describe(spec)
-}
-
 /// Builds the router of every endpoint of `spec`, accepting `keys`. As the generated
 /// `router()`: each API's rejections in its own shape, 404 and 405 in the first declared.
 pub fn mock(spec: &Spec, described: &Described, keys: Keys, config: Config) -> Mock {
@@ -122,11 +119,10 @@ pub fn mock(spec: &Spec, described: &Described, keys: Keys, config: Config) -> M
         None => config.clone(),
     };
     let configs: Vec<Arc<Config>> = spec.apis.iter().map(|a| Arc::new(shaped(a))).collect();
-    let fallbacks = spec
-        .apis
-        .iter()
-        .find(|a| a.rejections.is_some())
-        .map_or_else(|| config.clone(), shaped);
+    let fallbacks = match spec.apis.iter().position(|a| a.rejections.is_some()) {
+        Some(first) => configs[first].clone(),
+        None => Arc::new(config),
+    };
     let samples = Samples::new(spec);
     let mut by_path: BTreeMap<&str, MethodRouter> = BTreeMap::new();
     let mut served: Vec<&SpecEndpoint> = Vec::new();

@@ -125,6 +125,21 @@ pub fn all_responses<'a>(spec: &'a Spec, ep: &'a Endpoint) -> impl Iterator<Item
     )
 }
 
+/// The success whose body the source does not show, when it is the endpoint's only one:
+/// clients read any other 2xx as it.
+pub fn open_success(ep: &Endpoint) -> Option<u16> {
+    let mut successes = ep
+        .responses
+        .iter()
+        .filter(|r| (200..300).contains(&r.status));
+    match (successes.next(), successes.next()) {
+        (Some(only), None) if matches!(only.body, Some(crate::ir::Type::NotShown(_))) => {
+            Some(only.status)
+        }
+        _ => None,
+    }
+}
+
 /// Where a response's facts come from: its own `@source`; a success response without one is
 /// part of its endpoint's shape and comes from where the endpoint does. Error statuses are
 /// marked one by one.

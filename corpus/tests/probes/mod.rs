@@ -169,14 +169,14 @@ fn laid_out(
     }
 }
 
-/// A path segment or query component with everything but unreserved characters percent-encoded.
+/// Everything but RFC 3986's unreserved characters.
+const ESCAPED: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// A path segment or query component, percent-encoded.
 fn url_segment(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
+    percent_encoding::utf8_percent_encode(s, ESCAPED).to_string()
 }

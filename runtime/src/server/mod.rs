@@ -68,11 +68,7 @@ impl Config {
 
     /// 503 with `Retry-After`, in the configured shape.
     pub fn unavailable(&self, message: &str) -> Response {
-        let mut response = self.reject(StatusCode::SERVICE_UNAVAILABLE, message);
-        response
-            .headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
-        response
+        with_retry_after(self.reject(StatusCode::SERVICE_UNAVAILABLE, message))
     }
 }
 
@@ -95,9 +91,7 @@ pub fn with_fallbacks<S: Clone + Send + Sync + 'static>(
 
 fn no_route(shape: &RejectionShape, request: Request) -> Response {
     let detail = format!("No route for {} {}", request.method(), request.uri().path());
-    let status = StatusCode::NOT_FOUND;
-    let body = shape.body(status.as_u16(), &detail, None);
-    with_request_id(request.headers(), json(status, &body))
+    outside_pipeline(shape, &request, StatusCode::NOT_FOUND, &detail)
 }
 
 fn wrong_method(shape: &RejectionShape, request: Request) -> Response {
@@ -106,8 +100,17 @@ fn wrong_method(shape: &RejectionShape, request: Request) -> Response {
         request.method(),
         request.uri().path()
     );
-    let status = StatusCode::METHOD_NOT_ALLOWED;
-    let body = shape.body(status.as_u16(), &detail, None);
+    outside_pipeline(shape, &request, StatusCode::METHOD_NOT_ALLOWED, &detail)
+}
+
+/// A rejection of a request no endpoint took, with its request id echoed.
+fn outside_pipeline(
+    shape: &RejectionShape,
+    request: &Request,
+    status: StatusCode,
+    detail: &str,
+) -> Response {
+    let body = shape.body(status.as_u16(), detail, None);
     with_request_id(request.headers(), json(status, &body))
 }
 
@@ -131,7 +134,10 @@ pub const RETRY_AFTER_SECONDS: u32 = 1;
 
 /// 503 with `Retry-After`: the service is up, what it depends on is not.
 pub fn service_unavailable(detail: impl Serialize) -> Response {
-    let mut response = error(StatusCode::SERVICE_UNAVAILABLE, detail);
+    with_retry_after(error(StatusCode::SERVICE_UNAVAILABLE, detail))
+}
+
+fn with_retry_after(mut response: Response) -> Response {
     response
         .headers_mut()
         .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
@@ -158,11 +164,6 @@ impl<P, A: PartialEq> Context<P, A> {
 /// `{"detail": …}` with a status: the shape of every error the service returns.
 pub fn error(status: StatusCode, detail: impl Serialize) -> Response {
     json(status, &json!({ "detail": detail }))
-}
-
-/// 422 with one item per problem.
-pub fn validation_error(issues: Vec<Issue>) -> Response {
-    error(StatusCode::UNPROCESSABLE_ENTITY, issues)
 }
 
 pub fn json<T: Serialize + ?Sized>(status: StatusCode, body: &T) -> Response {

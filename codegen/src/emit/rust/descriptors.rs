@@ -160,17 +160,9 @@ impl RustBackend<'_> {
         let statuses: Vec<u16> = crate::emit::all_responses(self.spec, ep)
             .map(|r| r.status)
             .collect();
-        let successes: Vec<&Response> = ep
-            .responses
-            .iter()
-            .filter(|r| (200..300).contains(&r.status))
-            .collect();
-        let open_success = match successes.as_slice() {
-            [only] if matches!(only.body, Some(Type::NotShown(_))) => {
-                let s = only.status;
-                quote!(Some(#s))
-            }
-            _ => quote!(None),
+        let open_success = match crate::emit::open_success(ep) {
+            Some(s) => quote!(Some(#s)),
+            None => quote!(None),
         };
         quote! {
             pub static #ident: Endpoint = #rt::desc::EndpointDesc {
