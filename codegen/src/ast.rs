@@ -96,9 +96,10 @@ pub struct Status {
 #[derive(Clone, Debug)]
 pub struct AuthDecl {
     pub name: Ident,
-    /// Where the credential travels; `header` is the only place the language knows today.
+    /// Where the credential travels: `header`, `bearer`, `basic`, `query`, `cookie`, `oauth2`.
     pub location: Ident,
-    pub key: StrLit,
+    /// The header, query parameter or cookie name, for the locations that have one.
+    pub key: Option<StrLit>,
     pub props: Vec<Member<Prop>>,
 }
 
@@ -205,13 +206,20 @@ pub enum ParamLocation {
     Header,
 }
 
+/// A scheme an endpoint accepts, with the scopes it needs: `github(repo, "read:org")`.
+#[derive(Clone, Debug)]
+pub struct AuthRef {
+    pub scheme: Ident,
+    pub scopes: Vec<StrLit>,
+}
+
 #[derive(Clone, Debug)]
 pub enum EndpointMember {
     Api(Ident),
     /// `auth a | b` (one of them required) or `auth? a` (may be sent in addition).
     Auth {
         optional: bool,
-        schemes: Vec<Ident>,
+        schemes: Vec<AuthRef>,
     },
     Public(Span),
     Tags(Vec<Ident>),

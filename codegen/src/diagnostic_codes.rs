@@ -42,5 +42,6 @@ pub const INFINITE_MODEL: &str = "E0134";
 pub const OVERLAPPING_EVENTS: &str = "E0135";
 pub const PARTIAL_SEGMENT: &str = "E0136";
 pub const UNSUPPORTED_PARAM_TYPE: &str = "E0137";
+pub const UNKNOWN_SCOPE: &str = "E0138";
 
 pub const UNUSED: &str = "W0001";

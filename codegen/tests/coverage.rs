@@ -63,7 +63,10 @@ fn missing(spec: &Spec, words: &[&str]) -> Option<String> {
         ["catalogue", e, size] => spec
             .enum_named(e)
             .is_some_and(|e| e.catalogue_size.map(|n| n.to_string()).as_deref() == Some(*size)),
-        ["header", name] => spec.auth_schemes.iter().any(|a| a.header == *name),
+        ["header", name] => spec
+            .auth_schemes
+            .iter()
+            .any(|a| a.carrier.header() == Some(*name)),
         ["event", ty] => spec.events.iter().any(|e| spec.event_produces(e, ty)),
         ["deprecated", ty] => spec
             .events
@@ -191,13 +194,13 @@ fn management_listing_takes_only_management_keys() {
         .auth
         .any_of
         .iter()
-        .map(|id| spec.auth(*id).header.as_str())
+        .map(|id| spec.auth(*id).carrier.header().unwrap_or_default())
         .collect();
     assert_eq!(headers, ["X-Management-Key", "X-Service-Org-Key"]);
     let org_key = spec
         .auth_schemes
         .iter()
-        .find(|a| a.header == "X-Service-Org-Key")
+        .find(|a| a.carrier.header() == Some("X-Service-Org-Key"))
         .unwrap();
     assert!(org_key.deprecated.is_some() && org_key.alias_of.is_some());
 }

@@ -67,10 +67,20 @@ impl Generator<'_> {
         }
     }
 
-    /// The credential header the endpoint takes first, and the credential it names.
+    /// The header carrying the credential the endpoint takes first, and its value: a
+    /// template naming the credential. Basic and query credentials have none.
     fn credential(&self) -> Option<(String, String)> {
         let id = *self.ep.auth.any_of.first()?;
-        Some((self.spec.auth(id).header.clone(), self.credential_name(id)?))
+        let template = format!("{{{{credentials.{}}}}}", self.credential_name(id)?);
+        self.credential_as(&template)
+    }
+
+    /// The header and value that carry `credential` where the endpoint's first scheme
+    /// takes it.
+    fn credential_as(&self, credential: &str) -> Option<(String, String)> {
+        let id = *self.ep.auth.any_of.first()?;
+        let (header, value) = self.spec.auth(id).carrier.header_value(credential)?;
+        Some((header.to_string(), value))
     }
 
     /// The credentials-file key of a scheme: its own name, or the name of the scheme it is
@@ -85,10 +95,8 @@ impl Generator<'_> {
     }
 
     fn with_credential(&self, scenario: &mut Scenario) {
-        if let Some((header, name)) = self.credential() {
-            scenario
-                .headers
-                .insert(header, format!("{{{{credentials.{name}}}}}"));
+        if let Some((header, value)) = self.credential() {
+            scenario.headers.insert(header, value);
         }
     }
 
@@ -247,7 +255,7 @@ impl Generator<'_> {
             let mut wrong = request.clone();
             wrong
                 .headers
-                .insert(header.clone(), "not-a-valid-credential".into());
+                .extend(self.credential_as("not-a-valid-credential"));
             scenario
                 .exchanges
                 .push(self.exchange(format!("wrong {header}"), wrong, 401));
@@ -271,7 +279,7 @@ impl Generator<'_> {
             let Some(status) = wrong_kind else { break };
             let mut r = request.clone();
             r.headers
-                .insert(header.clone(), format!("{{{{credentials.{other}}}}}"));
+                .extend(self.credential_as(&format!("{{{{credentials.{other}}}}}")));
             scenario
                 .exchanges
                 .push(self.exchange(format!("{other} in {header}"), r, status));

@@ -53,6 +53,10 @@ pub mod regressions {
     pub mod camel_case {
         covenant_macros::include_spec!("../regressions/camel_case.covenant", server, client);
     }
+    /// Credentials in every place a scheme can send them, and required scopes.
+    pub mod credentials {
+        covenant_macros::include_spec!("../regressions/credentials.covenant", server, client);
+    }
     /// Deprecated items the generated code uses itself.
     pub mod deprecated_use {
         covenant_macros::include_spec!("../regressions/deprecated_use.covenant", server, client);

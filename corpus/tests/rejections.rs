@@ -25,7 +25,8 @@ async fn stripe_shaped_rejections_decode_as_the_declared_error_response() {
         CreatePaymentIntentResponse as Created, ListCustomersResponse as Listed,
     };
     let mock = payments::mock::MockServer::new()
-        .with_key("sk_test", payments::operations::AuthScheme::SecretKey);
+        // A secret key is the Basic user name with no password.
+        .with_key("sk_test:", payments::operations::AuthScheme::SecretKey);
     let url = serve(payments::server::router(Arc::new(mock), Default::default())).await;
 
     let refused = payments_client(&url, "sk_wrong")
@@ -111,7 +112,7 @@ async fn github_shaped_rejections_fit_both_declared_models() {
     let http = reqwest::Client::new();
     let refused = http
         .get(format!("{url}/repos/o/r/issues/not-a-number"))
-        .header("Authorization", "token nope")
+        .bearer_auth("nope")
         .send()
         .await
         .unwrap();

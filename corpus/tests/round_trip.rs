@@ -29,12 +29,12 @@ async fn serve(router: covenant_runtime::server::axum::Router) -> String {
 }
 
 /// `covenant mock`'s router for the spec, with the keys the generated mock is given: the
-/// i-th auth scheme's key is `key-i`.
+/// i-th auth scheme's key is `key:i`.
 async fn spec_mock(spec: &covenant_codegen::ir::Spec) -> String {
     let described = covenant::mock::describe(spec);
     let mut keys = covenant::mock::Keys::default();
     for (i, scheme) in described.schemes.iter().enumerate() {
-        keys.insert(format!("key-{i}"), *scheme);
+        keys.insert(format!("key:{i}"), *scheme);
     }
     serve(covenant::mock::mock(spec, &described, keys, Default::default()).router).await
 }
@@ -58,7 +58,7 @@ macro_rules! round_trip {
             let spec = spec($spec);
             let mut mock = api::mock::MockServer::new();
             for (i, scheme) in api::operations::AuthScheme::ALL.iter().enumerate() {
-                mock = mock.with_key(&format!("key-{i}"), *scheme);
+                mock = mock.with_key(&format!("key:{i}"), *scheme);
             }
             let router = api::server::router(std::sync::Arc::new(mock), Default::default());
             let url = serve(router).await;
@@ -68,7 +68,7 @@ macro_rules! round_trip {
                 config = config.with_base_url(&api_decl.base_url, url.clone());
             }
             for (i, scheme) in api::operations::AuthScheme::ALL.iter().enumerate() {
-                config = config.with_credential(*scheme, format!("key-{i}"));
+                config = config.with_credential(*scheme, format!("key:{i}"));
             }
             let client = api::client::Client::new(config).unwrap();
             let samples = Samples::new(&spec);
@@ -132,4 +132,9 @@ round_trip!(
     deprecated_use,
     covenant_corpus::regressions::deprecated_use,
     "regressions/deprecated_use.covenant"
+);
+round_trip!(
+    credentials,
+    covenant_corpus::regressions::credentials,
+    "regressions/credentials.covenant"
 );

@@ -916,6 +916,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[],
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_CREATE_USER_REQUEST)),
     gates: &[],
@@ -932,6 +933,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -960,6 +962,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -988,6 +991,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Query,
@@ -1027,6 +1031,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -1055,6 +1060,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -1083,6 +1089,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -1126,6 +1133,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -1154,6 +1162,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -1182,6 +1191,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -1210,6 +1220,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -1249,6 +1260,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[],
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_CREATE_LINK_TOKEN_REQUEST)),
     gates: &[],
@@ -1265,6 +1277,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[AuthScheme::LinkToken],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -1293,6 +1306,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Query,
@@ -1321,6 +1335,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Query,
@@ -1349,6 +1364,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Query,
@@ -1399,6 +1415,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Query,
@@ -1427,6 +1444,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Query,
@@ -1528,6 +1546,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -1596,6 +1615,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Query,
@@ -1642,6 +1662,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -1697,6 +1718,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -1762,6 +1784,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -1790,6 +1813,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -1829,6 +1853,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -1868,6 +1893,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,
@@ -1896,6 +1922,7 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[],
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_CREATE_LAB_ORDER_REQUEST)),
     gates: &[],
@@ -1912,6 +1939,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Query,
@@ -1940,6 +1968,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
     auth_optional: &[],
+    auth_scopes: &[],
     params: &[
         rt::desc::ParamDesc {
             location: rt::desc::Location::Path,

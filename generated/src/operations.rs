@@ -6,22 +6,22 @@ use ::serde::{Deserialize, Serialize};
 use ::covenant_runtime as rt;
 #[allow(unused_imports)]
 use super::models::*;
-/// The credentials the service accepts, one per header.
+/// The credentials the service accepts, and where each travels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AuthScheme {
-    /// `x-service-api-key`: The team API key (`<API_KEY>`); identifies the team. Management keys are not accepted here.
+    /// `header "x-service-api-key"`: The team API key (`<API_KEY>`); identifies the team. Management keys are not accepted here.
     /// Team API keys can be managed through a management key.
     TeamApiKey,
-    /// `x-service-link-token`: Short-lived token for custom link widget calls, issued by the link token endpoint.
+    /// `header "x-service-link-token"`: Short-lived token for custom link widget calls, issued by the link token endpoint.
     LinkToken,
-    /// `X-Management-Key`: A management key, in the X-Management-Key header (since 2025-04). Two kinds are accepted:
+    /// `header "X-Management-Key"`: A management key, in the X-Management-Key header (since 2025-04). Two kinds are accepted:
     /// an Org Management Key has full control of the organization (creating or deleting teams);
     /// a Team Management Key (team-scoped, since 2025-05) controls one or more teams but cannot
     /// reach org-level resources or actions. A Team Management Key bound to two or more teams can
     /// only be made through the Create Management Key endpoint, not through the dashboard.
     /// Management keys are not team API keys on the main API, but they can manage team API keys.
     ManagementKey,
-    /// `X-Service-Org-Key`: The former management header; still accepted, with the same keys as X-Management-Key.
+    /// `header "X-Service-Org-Key"`: The former management header; still accepted, with the same keys as X-Management-Key.
     OrgKey,
 }
 impl AuthScheme {
@@ -40,16 +40,16 @@ impl AuthScheme {
             AuthScheme::OrgKey => "org_key",
         }
     }
-    /// The header that carries the credential.
-    pub fn header(self) -> &'static str {
+    /// Where the credential travels.
+    pub fn carrier(self) -> rt::desc::Carrier {
         match self {
-            AuthScheme::TeamApiKey => "x-service-api-key",
-            AuthScheme::LinkToken => "x-service-link-token",
-            AuthScheme::ManagementKey => "X-Management-Key",
-            AuthScheme::OrgKey => "X-Service-Org-Key",
+            AuthScheme::TeamApiKey => rt::desc::Carrier::Header("x-service-api-key"),
+            AuthScheme::LinkToken => rt::desc::Carrier::Header("x-service-link-token"),
+            AuthScheme::ManagementKey => rt::desc::Carrier::Header("X-Management-Key"),
+            AuthScheme::OrgKey => rt::desc::Carrier::Header("X-Service-Org-Key"),
         }
     }
-    /// The scheme a credential in this header authenticates as: itself, or the
+    /// The scheme a credential of this one authenticates as: itself, or the
     /// scheme it is a second header of.
     pub fn primary(self) -> AuthScheme {
         match self {
@@ -64,8 +64,8 @@ impl rt::Scheme for AuthScheme {
     fn name(self) -> &'static str {
         AuthScheme::name(self)
     }
-    fn header(self) -> &'static str {
-        AuthScheme::header(self)
+    fn carrier(self) -> rt::desc::Carrier {
+        AuthScheme::carrier(self)
     }
     fn primary(self) -> AuthScheme {
         AuthScheme::primary(self)

@@ -17,7 +17,7 @@ async fn every_endpoint_refuses_missing_wrong_and_misplaced_keys() {
     for ep in spec.endpoints.iter().filter(|e| !e.auth.public) {
         let desc = support::descriptor(&ep.name);
         let input = samples.endpoint_input(ep);
-        let header = desc.auth_any_of[0].header();
+        let header = support::header_of(desc.auth_any_of[0]);
         let accepted: Vec<&str> = desc
             .auth_any_of
             .iter()
@@ -71,7 +71,7 @@ async fn every_endpoint_refuses_missing_wrong_and_misplaced_keys() {
 
         for optional in desc.auth_optional {
             let mut creds = support::good_credentials(desc);
-            creds.push((optional.header(), "not-a-token".into()));
+            creds.push((support::header_of(*optional), "not-a-token".into()));
             let (status, _, _) =
                 support::send(support::raw_request(&http, &base, desc, &input, &creds)).await;
             assert_eq!(

@@ -9,11 +9,49 @@ use std::fmt;
 pub trait Scheme: Copy + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'static {
     /// The scheme's name in the spec.
     fn name(self) -> &'static str;
-    /// The header that carries the credential.
-    fn header(self) -> &'static str;
+    /// Where the credential travels.
+    fn carrier(self) -> Carrier;
     /// The scheme a credential in this header authenticates as: itself, or the scheme it
     /// is a second (deprecated) header of.
     fn primary(self) -> Self;
+}
+
+/// Where a credential travels in a request, and how it is written there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Carrier {
+    /// The whole value of a named header.
+    Header(&'static str),
+    /// `Authorization: Bearer <token>` (RFC 6750); OAuth2 access tokens travel so.
+    Bearer,
+    /// `Authorization: Basic <base64 of user:password>` (RFC 7617). The service is given
+    /// the decoded `user:password`, and a client configures that text.
+    Basic,
+    /// A query parameter.
+    Query(&'static str),
+    /// A cookie.
+    Cookie(&'static str),
+}
+
+impl Carrier {
+    /// Where to send the credential, in words for an error message.
+    pub fn describe(self) -> String {
+        match self {
+            Carrier::Header(name) => format!("the {name} header"),
+            Carrier::Bearer => "a Bearer token in the Authorization header".to_string(),
+            Carrier::Basic => "Basic credentials in the Authorization header".to_string(),
+            Carrier::Query(name) => format!("the {name} query parameter"),
+            Carrier::Cookie(name) => format!("the {name} cookie"),
+        }
+    }
+
+    /// The `Authorization` scheme word, for carriers that use one.
+    pub fn authorization_scheme(self) -> Option<&'static str> {
+        match self {
+            Carrier::Bearer => Some("Bearer"),
+            Carrier::Basic => Some("Basic"),
+            _ => None,
+        }
+    }
 }
 
 /// A feature or plan an endpoint requires: the generated `Gate` enum.
@@ -149,6 +187,9 @@ pub struct EndpointDesc<A: 'static, G: 'static> {
     pub auth_any_of: &'static [A],
     /// May be presented as well.
     pub auth_optional: &'static [A],
+    /// Scopes a credential of a scheme must hold here (OAuth2 scopes, or any the scheme
+    /// declares); a scheme not listed needs none.
+    pub auth_scopes: &'static [(A, &'static [&'static str])],
     pub params: &'static [ParamDesc],
     pub body: Option<&'static TypeDesc>,
     pub gates: &'static [G],
@@ -209,6 +250,7 @@ pub(crate) mod fixtures {
             public: true,
             auth_any_of: &[],
             auth_optional: &[],
+            auth_scopes: &[],
             params,
             body: Some(&TypeDesc::Object),
             gates: &[],

@@ -4,9 +4,11 @@
 
 use super::{DEFAULT_SPEC, EXIT_USAGE, read_valid_spec};
 use clap::Args;
+use covenant::mock::descriptors::SpecScheme;
 use covenant::mock::{self, Keys};
 use covenant_codegen::ir::Spec;
 use covenant_runtime::Scheme;
+use covenant_runtime::desc::Carrier;
 use serde_json::{Map, Value};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -104,13 +106,26 @@ fn keys_of(
     for scheme in described.schemes.iter().filter(|s| !s.is_alias()) {
         let key = match credentials.get(scheme.name()) {
             Some(Value::String(key)) if !key.is_empty() => key.clone(),
-            _ => format!("{}_{}", scheme.name(), uuid::Uuid::new_v4().simple()),
+            _ => new_key(*scheme),
         };
         credentials.insert(scheme.name().to_string(), Value::String(key.clone()));
-        lines.push(format!("{} ({}): {key}", scheme.name(), scheme.header()));
+        lines.push(format!(
+            "{} ({}): {key}",
+            scheme.name(),
+            scheme.carrier().describe()
+        ));
         keys.insert(key, *scheme);
     }
     (keys, lines)
+}
+
+/// A fresh key for `scheme`: `user:password` for a Basic scheme, a token otherwise.
+fn new_key(scheme: SpecScheme) -> String {
+    let secret = uuid::Uuid::new_v4().simple();
+    match scheme.carrier() {
+        Carrier::Basic => format!("{}:{secret}", scheme.name()),
+        _ => format!("{}_{secret}", scheme.name()),
+    }
 }
 
 /// The name each API's base is given in credentials.json: its placeholder (`{base_url}`

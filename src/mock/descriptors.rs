@@ -6,8 +6,8 @@ use covenant_codegen::emit::{all_responses, open_success};
 use covenant_codegen::ir::shapes::{Shape, Shapes, format_applies, in_shape};
 use covenant_codegen::ir::{self, EnumRepr, Primitive, Type};
 use covenant_runtime::desc::{
-    Constraints, EndpointDesc, EnumDesc, FieldDesc, Location, ModelDesc, ParamDesc, Presence,
-    TypeDesc,
+    Carrier, Constraints, EndpointDesc, EnumDesc, FieldDesc, Location, ModelDesc, ParamDesc,
+    Presence, TypeDesc,
 };
 use covenant_runtime::http::Method;
 use covenant_runtime::{Gate, Pattern, Scheme};
@@ -15,11 +15,12 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
-/// An auth scheme of the spec: its name, header and the scheme it is a second header of.
+/// An auth scheme of the spec: its name, where its credential travels, and the scheme it is
+/// a second header of.
 #[derive(Debug)]
 pub struct SchemeInfo {
     pub name: &'static str,
-    pub header: &'static str,
+    pub carrier: Carrier,
     primary: usize,
 }
 
@@ -60,8 +61,8 @@ impl Scheme for SpecScheme {
         self.info().name
     }
 
-    fn header(self) -> &'static str {
-        self.info().header
+    fn carrier(self) -> Carrier {
+        self.info().carrier
     }
 
     fn primary(self) -> Self {
@@ -102,7 +103,7 @@ pub fn describe(spec: &ir::Spec) -> Described {
         .enumerate()
         .map(|(i, a)| SchemeInfo {
             name: leak_str(&a.name),
-            header: leak_str(&a.header),
+            carrier: carrier(&a.carrier),
             primary: a.alias_of.map_or(i, |id| id.0 as usize),
         })
         .collect();
@@ -172,6 +173,16 @@ impl Builder<'_> {
             public: ep.auth.public,
             auth_any_of: leak_slice(ep.auth.any_of.iter().map(scheme).collect()),
             auth_optional: leak_slice(ep.auth.optional.iter().map(scheme).collect()),
+            auth_scopes: leak_slice(
+                ep.auth
+                    .scopes
+                    .iter()
+                    .map(|(id, scopes)| {
+                        let scopes = scopes.iter().map(|s| leak_str(s)).collect();
+                        (scheme(id), leak_slice(scopes))
+                    })
+                    .collect(),
+            ),
             params: leak_slice(params),
             body,
             gates: leak_slice(gates),
@@ -298,4 +309,14 @@ fn leak_slice<T>(values: Vec<T>) -> &'static [T] {
 
 fn leak_str(s: &str) -> &'static str {
     Box::leak(s.to_string().into_boxed_str())
+}
+
+fn carrier(carrier: &ir::Carrier) -> Carrier {
+    match carrier {
+        ir::Carrier::Header(name) => Carrier::Header(leak_str(name)),
+        ir::Carrier::Bearer => Carrier::Bearer,
+        ir::Carrier::Basic => Carrier::Basic,
+        ir::Carrier::Query(name) => Carrier::Query(leak_str(name)),
+        ir::Carrier::Cookie(name) => Carrier::Cookie(leak_str(name)),
+    }
 }

@@ -60,6 +60,16 @@ impl Service for MockService {
     ) -> Result<bool, Unavailable> {
         Ok(true)
     }
+
+    /// The mock's keys hold every scope.
+    async fn has_scopes(
+        &self,
+        _principal: &SpecScheme,
+        _scheme: SpecScheme,
+        _scopes: &'static [&'static str],
+    ) -> Result<bool, Unavailable> {
+        Ok(true)
+    }
 }
 
 /// What an endpoint answers every accepted call: serialized once at start.

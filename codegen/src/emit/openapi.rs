@@ -10,6 +10,8 @@ use crate::ir::*;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 
+mod security;
+
 pub fn documents(spec: &Spec) -> Files {
     let shapes = Shapes::new(spec);
     let builder = SchemaBuilder {
@@ -323,11 +325,7 @@ impl Document<'_> {
     }
 
     fn parameter(&self, p: &Param) -> Value {
-        let location = match p.location {
-            ParamLocation::Path => "path",
-            ParamLocation::Query => "query",
-            ParamLocation::Header => "header",
-        };
+        let location = p.location.as_str();
         let mut schema = self.builder.field_schema(&p.field, Shape::Request);
         let mut out = Map::new();
         out.insert("name".into(), json!(p.field.name));
@@ -365,82 +363,6 @@ impl Document<'_> {
             }
             put_source(&mut resp, r.provenance);
             out.insert(r.status.to_string(), Value::Object(resp));
-        }
-        Value::Object(out)
-    }
-
-    /// One requirement per accepted scheme; optional schemes are added to each.
-    fn security(&self, ep: &Endpoint) -> Value {
-        if ep.auth.public {
-            return json!([]);
-        }
-        let optional: Vec<&str> = ep
-            .auth
-            .optional
-            .iter()
-            .map(|id| self.spec.auth(*id).name.as_str())
-            .collect();
-        let mut reqs = Vec::new();
-        for id in &ep.auth.any_of {
-            let name = &self.spec.auth(*id).name;
-            if !optional.is_empty() {
-                let mut with = Map::new();
-                with.insert(name.clone(), json!([]));
-                for o in &optional {
-                    with.insert((*o).to_string(), json!([]));
-                }
-                reqs.push(Value::Object(with));
-            }
-            reqs.push(json!({ name.clone(): [] }));
-        }
-        Value::Array(reqs)
-    }
-
-    fn security_schemes(&self) -> Value {
-        let used: BTreeSet<AuthId> = self
-            .endpoints
-            .iter()
-            .flat_map(|e| e.auth.any_of.iter().chain(&e.auth.optional).copied())
-            .collect();
-        let mut out = Map::new();
-        for id in used {
-            let scheme = self.spec.auth(id);
-            let mut s = Map::new();
-            s.insert("type".into(), json!("apiKey"));
-            s.insert("in".into(), json!("header"));
-            s.insert("name".into(), json!(scheme.header));
-            if let Some(d) = description(scheme.doc.as_deref(), &scheme.not_shown) {
-                s.insert("description".into(), json!(d));
-            }
-            let principal = match scheme.alias_of {
-                Some(alias) => &self.spec.auth(alias).principal,
-                None => &scheme.principal,
-            };
-            s.insert("x-principal".into(), json!(principal));
-            if !scheme.scopes.is_empty() {
-                s.insert("x-scopes".into(), json!(scheme.scopes));
-            }
-            if let Some(alias) = scheme.alias_of {
-                s.insert("x-same-as".into(), json!(self.spec.auth(alias).name));
-            }
-            if let Some(l) = &scheme.lifetime {
-                let mut lifetime = Map::new();
-                lifetime.insert("value".into(), json!(quantity_text(l)));
-                put_source(&mut lifetime, scheme.lifetime_provenance);
-                s.insert("x-lifetime".into(), Value::Object(lifetime));
-            }
-            if scheme.single_use {
-                let mut single_use = Map::new();
-                single_use.insert("value".into(), json!(true));
-                put_source(&mut single_use, scheme.single_use_provenance);
-                s.insert("x-single-use".into(), Value::Object(single_use));
-            }
-            if let Some(dep) = &scheme.deprecated {
-                s.insert("x-deprecated".into(), json!(true));
-                s.insert("x-deprecation".into(), deprecation_json(dep));
-            }
-            put_source(&mut s, scheme.provenance);
-            out.insert(scheme.name.clone(), Value::Object(s));
         }
         Value::Object(out)
     }
@@ -585,7 +507,7 @@ fn gates_json(gates: &[Gate]) -> Value {
     )
 }
 
-fn quantity_text(q: &Quantity) -> String {
+pub(super) fn quantity_text(q: &Quantity) -> String {
     format!("{} {}", q.amount, q.unit)
 }
 

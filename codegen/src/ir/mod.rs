@@ -309,10 +309,14 @@ pub struct Rejections {
 pub struct AuthScheme {
     pub name: String,
     pub doc: Option<String>,
-    pub header: String,
+    pub carrier: Carrier,
+    /// Where an OAuth2 client gets its tokens, for `oauth2` schemes (their tokens travel as
+    /// Bearer tokens).
+    pub oauth2: Option<OAuthFlows>,
     /// What a valid credential identifies, e.g. `team` or `management`.
     pub principal: String,
-    /// Scopes a credential of this scheme can have (org, team).
+    /// Scopes a credential of this scheme can have (org, team; OAuth2 scopes), which
+    /// endpoints may require.
     pub scopes: Vec<String>,
     /// A second header for the same credentials, kept for deployed clients.
     pub alias_of: Option<AuthId>,
@@ -465,7 +469,77 @@ pub struct AuthRequirement {
     pub any_of: Vec<AuthId>,
     /// May be presented in addition.
     pub optional: Vec<AuthId>,
+    /// Scopes a credential of a scheme must hold here; schemes not listed need none.
+    pub scopes: Vec<(AuthId, Vec<String>)>,
     pub public: bool,
+}
+
+impl AuthRequirement {
+    /// The scopes required of a credential of `scheme`.
+    pub fn scopes_of(&self, scheme: AuthId) -> &[String] {
+        self.scopes
+            .iter()
+            .find(|(s, _)| *s == scheme)
+            .map_or(&[], |(_, scopes)| scopes.as_slice())
+    }
+}
+
+/// Where a credential travels in a request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Carrier {
+    /// The whole value of a named header.
+    Header(String),
+    /// `Authorization: Bearer <token>`; OAuth2 access tokens travel so.
+    Bearer,
+    /// `Authorization: Basic <base64 of user:password>`.
+    Basic,
+    Query(String),
+    Cookie(String),
+}
+
+impl Carrier {
+    /// The header the credential occupies, when it travels in one.
+    pub fn header(&self) -> Option<&str> {
+        match self {
+            Carrier::Header(name) => Some(name),
+            Carrier::Bearer | Carrier::Basic => Some("Authorization"),
+            Carrier::Cookie(_) => Some("Cookie"),
+            Carrier::Query(_) => None,
+        }
+    }
+
+    /// The header a request carries `credential` in, and that header's value, where the
+    /// value is the credential as it is (a named header, a Bearer token, a cookie). Basic
+    /// credentials are encoded and query credentials are not in a header: `None`.
+    pub fn header_value(&self, credential: &str) -> Option<(&str, String)> {
+        match self {
+            Carrier::Header(name) => Some((name, credential.to_string())),
+            Carrier::Bearer => Some(("Authorization", format!("Bearer {credential}"))),
+            Carrier::Cookie(name) => Some(("Cookie", format!("{name}={credential}"))),
+            Carrier::Basic | Carrier::Query(_) => None,
+        }
+    }
+
+    /// How the spec writes it: `header "X-Api-Key"`, `bearer`.
+    pub fn describe(&self) -> String {
+        match self {
+            Carrier::Header(name) => format!("header \"{name}\""),
+            Carrier::Bearer => "bearer".to_string(),
+            Carrier::Basic => "basic".to_string(),
+            Carrier::Query(name) => format!("query \"{name}\""),
+            Carrier::Cookie(name) => format!("cookie \"{name}\""),
+        }
+    }
+}
+
+/// An OAuth2 scheme's URLs. Which are given says which flows a client may use: both
+/// authorization and token URLs, the authorization code flow; a token URL alone, client
+/// credentials; an authorization URL alone, the implicit flow.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OAuthFlows {
+    pub authorization_url: Option<String>,
+    pub token_url: Option<String>,
+    pub refresh_url: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -473,6 +547,17 @@ pub enum ParamLocation {
     Path,
     Query,
     Header,
+}
+
+impl ParamLocation {
+    /// As OpenAPI's `in` and a 422's `loc` name it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParamLocation::Path => "path",
+            ParamLocation::Query => "query",
+            ParamLocation::Header => "header",
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -18,6 +18,7 @@ impl Lowerer<'_> {
         apis: &[Api],
         models: &[Model],
         enums: &[Enum],
+        schemes: &[AuthScheme],
     ) -> Endpoint {
         let annots = self.annots(attrs, Site::Endpoint);
         let parsed_method = self.method(&decl.method);
@@ -52,15 +53,10 @@ impl Lowerer<'_> {
         for member in &decl.members {
             match &member.node {
                 EndpointMember::Api(name) => api_name = Some(name),
-                EndpointMember::Auth { optional, schemes } => {
-                    for s in schemes {
-                        match self.auths.get(&s.text) {
-                            Some((id, _)) if *optional => ep.auth.optional.push(*id),
-                            Some((id, _)) => ep.auth.any_of.push(*id),
-                            None => self.unknown_auth(s),
-                        }
-                    }
-                }
+                EndpointMember::Auth {
+                    optional,
+                    schemes: refs,
+                } => self.lower_auth_clause(&mut ep.auth, *optional, refs, schemes),
                 EndpointMember::Public(span) => public = Some(*span),
                 EndpointMember::Tags(tags) => ep.tags.extend(tags.iter().map(|t| t.text.clone())),
                 EndpointMember::Param(location, field) => {

@@ -2,6 +2,7 @@
 //! auth, endpoints, the rest, cross-references), collecting every problem as it goes.
 
 mod annotations;
+mod auth;
 mod behaviour;
 mod declarations;
 mod endpoints;
@@ -383,7 +384,9 @@ impl<'d> Lowerer<'d> {
         let endpoints: Vec<Endpoint> = decls
             .endpoints
             .iter()
-            .map(|(ep, attrs)| self.lower_endpoint(ep, attrs, &apis, &models, &enums))
+            .map(|(ep, attrs)| {
+                self.lower_endpoint(ep, attrs, &apis, &models, &enums, &auth_schemes)
+            })
             .collect();
         self.check_routes(&endpoints, &spans.endpoints, &apis);
         let events = self.lower_events(decls, &models, &enums);

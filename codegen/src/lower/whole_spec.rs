@@ -15,26 +15,38 @@ impl Lowerer<'_> {
         self.check_credential_headers(spec);
     }
 
-    /// A header parameter named like the endpoint's credential header: the two values would
-    /// travel in one header, so neither arrives intact.
+    /// A header or query parameter where the endpoint's credential travels: the two values
+    /// would share one place, so neither arrives intact.
     fn check_credential_headers(&mut self, spec: &Spec) {
         for (i, ep) in spec.endpoints.iter().enumerate() {
             let schemes = ep.auth.any_of.iter().chain(&ep.auth.optional);
             for scheme in schemes.map(|id| &spec.auth_schemes[id.index()]) {
                 let clash = ep
-                    .params_in(ParamLocation::Header)
-                    .find(|p| p.field.name.eq_ignore_ascii_case(&scheme.header));
+                    .params
+                    .iter()
+                    .find(|p| match (p.location, &scheme.carrier) {
+                        (ParamLocation::Query, Carrier::Query(name)) => p.field.name == *name,
+                        (ParamLocation::Header, carrier) => carrier
+                            .header()
+                            .is_some_and(|h| p.field.name.eq_ignore_ascii_case(h)),
+                        _ => false,
+                    });
                 if let Some(p) = clash {
+                    let place = match p.location {
+                        ParamLocation::Query => "query parameter",
+                        _ => "header",
+                    };
                     self.error(
                         diagnostic_codes::DUPLICATE_MEMBER,
                         spec.spans.endpoints[i],
                         format!(
-                            "header parameter `{}` of `{}` is the credential header of auth `{}`",
+                            "{} parameter `{}` of `{}` is where the credential of auth `{}` travels",
+                            p.location.as_str(),
                             p.field.name, ep.name, scheme.name
                         ),
                     )
-                    .label("this endpoint sends both in one header")
-                    .help("drop the parameter: the credential travels in that header already");
+                    .label(format!("this endpoint sends both in one {place}"))
+                    .help("drop the parameter: the credential travels there already");
                 }
             }
         }

@@ -148,18 +148,29 @@ impl Parser<'_> {
         ))
     }
 
-    /// `auth name: header "Header-Name" { settings }`.
+    /// `auth name: header "Header-Name" { settings }`, or `bearer`, `basic`,
+    /// `query "name"`, `cookie "name"`, `oauth2`.
     fn auth(&mut self) -> PResult<(ItemKind, crate::source::Span)> {
         let keyword = self.bump();
         let name = self.ident("the auth scheme's name")?;
         let head = keyword.span.to(name.span);
-        self.expect(Tok::Colon, "`:` and where the credential travels")?;
-        let location = self.ident("`header`")?;
-        if location.text != "header" {
-            self.unsupported_auth(&location);
-            return Err(Failed);
-        }
-        let key = self.string("the header's name")?;
+        self.expect(
+            Tok::Colon,
+            "`:` and where the credential travels (header, bearer, basic, query, cookie, oauth2)",
+        )?;
+        let location = self.ident(
+            "where the credential travels: header, bearer, basic, query, cookie or oauth2",
+        )?;
+        let key = match location.text.as_str() {
+            "header" => Some(self.string("the header's name")?),
+            "query" => Some(self.string("the query parameter's name")?),
+            "cookie" => Some(self.string("the cookie's name")?),
+            "bearer" | "basic" | "oauth2" => None,
+            _ => {
+                self.unknown_carrier(&location);
+                return Err(Failed);
+            }
+        };
         let props = if self.at(Tok::LBrace) {
             self.block(Self::prop)?.0
         } else {
@@ -176,29 +187,20 @@ impl Parser<'_> {
         ))
     }
 
-    /// Schemes other than a named header are not in the language yet: say so, and how to
-    /// declare the header such a credential travels in meanwhile.
-    fn unsupported_auth(&mut self, location: &Ident) {
+    fn unknown_carrier(&mut self, location: &Ident) {
         let what = match location.text.as_str() {
-            "bearer" | "basic" => format!("`{}` auth schemes are not supported yet", location.text),
-            "query" | "cookie" => {
-                format!("credentials in a {} are not supported yet", location.text)
+            "openid" | "openIdConnect" | "mutual_tls" | "mutualTLS" | "digest" => {
+                format!("`{}` auth schemes are not supported", location.text)
             }
-            "oauth2" | "openid" => format!("{} schemes are not supported yet", location.text),
             other => format!("unknown credential location `{other}`"),
-        };
-        let help = match location.text.as_str() {
-            "query" | "cookie" => "credentials travel in a named header for now: \
-                                   `auth api_key: header \"X-Api-Key\"`"
-                .to_string(),
-            _ => "declare the header the credential travels in: \
-                  `auth token: header \"Authorization\"` for a bearer or basic credential"
-                .to_string(),
         };
         self.diags.push(
             Diagnostic::error(diagnostic_codes::SYNTAX, location.span, what)
-                .label("only `header \"Name\"` is supported")
-                .help(help),
+                .label("expected header, bearer, basic, query, cookie or oauth2")
+                .help(
+                    "write `auth token: bearer`, `auth key: header \"X-Api-Key\"`, \
+                     `auth key: query \"api_key\"` or `auth session: cookie \"sid\"`",
+                ),
         );
     }
 

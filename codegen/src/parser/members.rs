@@ -5,6 +5,32 @@ use crate::ast::*;
 use crate::lexer::Tok;
 
 impl Parser<'_> {
+    /// `scheme` or `scheme(scope, "scope:with:colons")`.
+    fn auth_ref(&mut self) -> PResult<AuthRef> {
+        let scheme = self.ident("an auth scheme")?;
+        let mut scopes = Vec::new();
+        if self.eat(Tok::LParen).is_some() {
+            while !self.at(Tok::RParen) {
+                let t = self.peek();
+                match t.kind {
+                    Tok::Str => scopes.push(self.string("a scope")?),
+                    _ => {
+                        let word = self.ident("a scope (a name, or a quoted string)")?;
+                        scopes.push(StrLit {
+                            value: word.text,
+                            span: word.span,
+                        });
+                    }
+                }
+                if self.eat(Tok::Comma).is_none() {
+                    break;
+                }
+            }
+            self.expect(Tok::RParen, "`,` or `)`")?;
+        }
+        Ok(AuthRef { scheme, scopes })
+    }
+
     pub(super) fn model_member(&mut self) -> PResult<ModelMember> {
         let fields_next =
             self.peek_at(1).kind == Tok::Ident && self.text_of(self.peek_at(1)) == "fields";
@@ -33,9 +59,9 @@ impl Parser<'_> {
             "auth" => {
                 self.bump();
                 let optional = self.eat(Tok::Question).is_some();
-                let mut schemes = vec![self.ident("an auth scheme")?];
+                let mut schemes = vec![self.auth_ref()?];
                 while self.eat(Tok::Pipe).is_some() {
-                    schemes.push(self.ident("an auth scheme")?);
+                    schemes.push(self.auth_ref()?);
                 }
                 Ok(EndpointMember::Auth { optional, schemes })
             }

@@ -195,7 +195,7 @@ impl Recorder<'_> {
                 }
             }
         }
-        let auth_headers: Vec<(String, String)> = self.auth_headers();
+        let auth_headers = self.auth_headers();
         let mut headers = BTreeMap::new();
         for (name, value) in &r.headers {
             let lower = name.to_ascii_lowercase();
@@ -205,10 +205,18 @@ impl Recorder<'_> {
             let redacted = self.redact(value);
             let value = match auth_headers
                 .iter()
-                .find(|(h, _)| h.eq_ignore_ascii_case(name))
+                .find(|(h, _, _)| h.eq_ignore_ascii_case(name))
             {
-                // A credential the secrets do not know is still never written.
-                Some((_, scheme)) if redacted == *value => format!("{{{{credentials.{scheme}}}}}"),
+                // A credential the secrets do not know is still never written: the header
+                // keeps its prefix (`Bearer `) when it has the scheme's, else it goes whole.
+                Some((_, scheme, prefix)) if redacted == *value => {
+                    let kept = if value.starts_with(prefix.as_str()) {
+                        prefix.as_str()
+                    } else {
+                        ""
+                    };
+                    format!("{kept}{{{{credentials.{scheme}}}}}")
+                }
                 _ => fill(value),
             };
             headers.insert(lower, value);
@@ -310,14 +318,19 @@ impl Recorder<'_> {
         crate::template::redact(text, &self.secrets)
     }
 
-    /// Every credential header of the spec, with the credentials key that fills it.
-    fn auth_headers(&self) -> Vec<(String, String)> {
+    /// Every credential header of the spec, with the credentials key that fills it and
+    /// what comes before the credential in the header (`Bearer `).
+    fn auth_headers(&self) -> Vec<(String, String, String)> {
         let spec = &self.contract.spec;
         spec.auth_schemes
             .iter()
-            .map(|s| {
+            .filter_map(|s| {
                 let named = s.alias_of.map_or(s, |a| spec.auth(a));
-                (s.header.clone(), named.name.clone())
+                let (header, prefix) = match s.carrier.header_value("") {
+                    Some((header, prefix)) => (header.to_string(), prefix),
+                    None => (s.carrier.header()?.to_string(), String::new()),
+                };
+                Some((header, named.name.clone(), prefix))
             })
             .collect()
     }

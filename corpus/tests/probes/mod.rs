@@ -1,6 +1,7 @@
 //! Requests of every endpoint of a spec, well-formed and not, to compare two servers of it.
 
-use covenant_codegen::ir::{Endpoint, ParamLocation, Spec};
+use base64::Engine;
+use covenant_codegen::ir::{Carrier, Endpoint, ParamLocation, Spec};
 use covenant_codegen::samples::Samples;
 use serde_json::{Value, json};
 
@@ -63,7 +64,7 @@ impl Probe {
     }
 }
 
-/// The probes of every endpoint of `spec`. The i-th auth scheme's key is `key-i`.
+/// The probes of every endpoint of `spec`. The i-th auth scheme's key is `key:i`.
 pub fn of(spec: &Spec) -> Vec<Probe> {
     let samples = Samples::new(spec);
     spec.endpoints
@@ -76,18 +77,18 @@ fn endpoint_probes(spec: &Spec, samples: &Samples, ep: &Endpoint) -> Vec<Probe> 
     let valid = samples.endpoint_input(ep);
     let credential = ep.auth.any_of.first().map(|id| {
         let scheme = &spec.auth_schemes[id.0 as usize];
-        (scheme.header.clone(), format!("key-{}", id.0))
+        (scheme.carrier.clone(), format!("key:{}", id.0))
     });
-    let probe = |what: &str, input: &Value, credential: Option<(String, String)>| {
+    let probe = |what: &str, input: &Value, credential: Option<(Carrier, String)>| {
         laid_out(ep, what, input, credential)
     };
     let mut out = vec![probe("valid input", &valid, credential.clone())];
-    if let Some((header, _)) = &credential {
+    if let Some((carrier, _)) = &credential {
         out.push(probe("no credentials", &valid, None));
         out.push(probe(
             "an unknown key",
             &valid,
-            Some((header.clone(), "unknown".into())),
+            Some((carrier.clone(), "unknown:key".into())),
         ));
     }
     let junk_params: serde_json::Map<String, Value> = ep
@@ -131,7 +132,7 @@ fn laid_out(
     ep: &Endpoint,
     what: &str,
     input: &Value,
-    credential: Option<(String, String)>,
+    credential: Option<(Carrier, String)>,
 ) -> Probe {
     let text = |v: &Value| match v {
         Value::String(s) => s.clone(),
@@ -139,7 +140,17 @@ fn laid_out(
     };
     let mut path = ep.path.clone();
     let mut query = Vec::new();
-    let mut headers: Vec<(String, String)> = credential.into_iter().collect();
+    let mut headers = Vec::new();
+    if let Some((carrier, key)) = credential {
+        match (&carrier, carrier.header_value(&key)) {
+            (_, Some((header, value))) => headers.push((header.to_string(), value)),
+            (Carrier::Query(name), None) => query.push((name.clone(), key)),
+            _ => {
+                let encoded = base64::engine::general_purpose::STANDARD.encode(&key);
+                headers.push(("Authorization".to_string(), format!("Basic {encoded}")));
+            }
+        }
+    }
     for p in &ep.params {
         let Some(value) = input.get(&p.field.name) else {
             continue;

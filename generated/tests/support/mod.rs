@@ -203,13 +203,22 @@ pub async fn send(request: reqwest::RequestBuilder) -> (u16, Value, reqwest::hea
     (status, body, headers)
 }
 
-/// The credential headers that satisfy an endpoint's required auth.
+/// The credential headers that satisfy an endpoint's required auth (every scheme of the
+/// service spec travels in a named header).
 pub fn good_credentials(endpoint: &Endpoint) -> Vec<(&'static str, String)> {
     endpoint
         .auth_any_of
         .first()
-        .map(|s| vec![(s.header(), key_of(s.primary()))])
+        .map(|s| vec![(header_of(*s), key_of(s.primary()))])
         .unwrap_or_default()
+}
+
+/// The header a scheme of the service spec travels in: each is a named header.
+pub fn header_of(scheme: health_api::operations::AuthScheme) -> &'static str {
+    match scheme.carrier() {
+        covenant_runtime::desc::Carrier::Header(name) => name,
+        other => panic!("{scheme:?} travels as {other:?}, not in a named header"),
+    }
 }
 
 pub fn descriptor(name: &str) -> &'static Endpoint {

@@ -6,7 +6,7 @@ mod layout;
 
 pub use layout::{Layout, LayoutError, layout};
 
-use crate::desc::{EndpointDesc, Scheme};
+use crate::desc::{Carrier, EndpointDesc, Scheme};
 pub use futures_util::{Stream, StreamExt};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -97,6 +97,9 @@ impl<A: Scheme> Config<A> {
         self
     }
 
+    /// The credential sent for `scheme`: the key or token itself, wherever the scheme says it
+    /// travels; `user:password` for a Basic scheme (without `:` it is a user name with an
+    /// empty password, which the service receives as `user:`).
     pub fn with_credential(mut self, scheme: A, credential: impl Into<String>) -> Self {
         self.credentials.insert(scheme, credential.into());
         self
@@ -357,12 +360,19 @@ impl<A: Scheme> Transport<A> {
             .get(endpoint.base)
             .unwrap_or(&self.config.default_base_url)
             .trim_end_matches('/');
+        let credentials = self.credentials(endpoint)?;
+        let mut query = parts.query;
+        for (carrier, credential) in &credentials {
+            if let Carrier::Query(name) = carrier {
+                query.push((name, credential.clone()));
+            }
+        }
         let mut url = format!("{base}{}", parts.path);
-        if !parts.query.is_empty() {
+        if !query.is_empty() {
             url.push('?');
             url.push_str(
                 &form_urlencoded::Serializer::new(String::new())
-                    .extend_pairs(&parts.query)
+                    .extend_pairs(&query)
                     .finish(),
             );
         }
@@ -373,8 +383,24 @@ impl<A: Scheme> Transport<A> {
         for (name, value) in parts.headers {
             request = request.header(name, value);
         }
-        for (header, credential) in self.credentials(endpoint)? {
-            request = request.header(header, credential);
+        let mut cookies = Vec::new();
+        for (carrier, credential) in credentials {
+            request = match carrier {
+                Carrier::Header(name) => request.header(name, credential),
+                Carrier::Bearer => request.bearer_auth(credential),
+                Carrier::Basic => match credential.split_once(':') {
+                    Some((user, password)) => request.basic_auth(user, Some(password)),
+                    None => request.basic_auth(credential, None::<&str>),
+                },
+                Carrier::Cookie(name) => {
+                    cookies.push(format!("{name}={credential}"));
+                    request
+                }
+                Carrier::Query(_) => request,
+            };
+        }
+        if !cookies.is_empty() {
+            request = request.header("cookie", cookies.join("; "));
         }
         if let Some(body) = parts.body {
             request = request
@@ -385,11 +411,12 @@ impl<A: Scheme> Transport<A> {
     }
 
     /// The first accepted scheme with a configured credential (a deprecated second header
-    /// is used only when its primary has none), and every optional one configured.
+    /// is used only when its primary has none), and every optional one configured, each
+    /// with where it travels.
     fn credentials<G>(
         &self,
         endpoint: &'static EndpointDesc<A, G>,
-    ) -> Result<Vec<(&'static str, String)>, ClientError> {
+    ) -> Result<Vec<(Carrier, String)>, ClientError> {
         let creds = &self.config.credentials;
         let lookup = |scheme: A| creds.get(&scheme.primary()).or_else(|| creds.get(&scheme));
         let mut out = Vec::new();
@@ -400,7 +427,7 @@ impl<A: Scheme> Transport<A> {
                 .iter()
                 .filter(is_primary)
                 .chain(endpoint.auth_any_of.iter().filter(|s| !is_primary(s)))
-                .find_map(|&s| lookup(s).map(|c| (s.header(), c.clone())));
+                .find_map(|&s| lookup(s).map(|c| (s.carrier(), c.clone())));
             match primary {
                 Some(found) => out.push(found),
                 None => {
@@ -415,7 +442,7 @@ impl<A: Scheme> Transport<A> {
             endpoint
                 .auth_optional
                 .iter()
-                .filter_map(|&s| creds.get(&s).map(|c| (s.header(), c.clone()))),
+                .filter_map(|&s| creds.get(&s).map(|c| (s.carrier(), c.clone()))),
         );
         Ok(out)
     }

@@ -7,6 +7,7 @@
 
 pub use axum;
 
+mod credentials;
 mod input;
 mod pipeline;
 mod rejection;

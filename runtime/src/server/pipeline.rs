@@ -1,6 +1,7 @@
 //! Every endpoint's request up to the trait call, the same for any spec: credentials and
 //! gates, then the typed input (or one 422 naming every problem), then the method.
 
+use super::credentials;
 use super::input::RawInputs;
 use super::{AuthError, Config, Context, Unavailable};
 use crate::desc::{EndpointDesc, Gate, Scheme};
@@ -31,6 +32,18 @@ pub trait Service: Send + Sync + 'static {
         principal: Option<&Self::Principal>,
         gate: Self::Gate,
     ) -> impl Future<Output = Result<bool, Unavailable>> + Send;
+
+    /// Whether `principal` holds every one of `scopes`. Asked only where the spec requires
+    /// scopes; a service whose spec requires none never is, and refuses by default.
+    fn has_scopes(
+        &self,
+        principal: &Self::Principal,
+        scheme: Self::Scheme,
+        scopes: &'static [&'static str],
+    ) -> impl Future<Output = Result<bool, Unavailable>> + Send {
+        let _ = (principal, scheme);
+        std::future::ready(Ok(scopes.is_empty()))
+    }
 }
 
 /// The matched path's parameters as axum extracts them.
@@ -169,89 +182,62 @@ async fn begin<S: Service>(
         principal: None,
         also: Vec::new(),
     };
-    let presented = presented_credentials(endpoint, &parts.headers)
-        .map_err(|message| config.reject(StatusCode::UNAUTHORIZED, &message))?;
-    for p in presented {
-        let scheme = p.scheme.primary();
-        match service.authenticate(scheme, p.credential).await {
-            Ok(principal) if p.required => ctx.principal = Some(principal),
-            Ok(principal) => ctx.also.push((scheme, principal)),
-            Err(e) => return Err(auth_failure(config, p.scheme, e)),
+    for p in credentials::presented(config, endpoint, parts)? {
+        let (presented_as, principal) = authenticate(service, &p.schemes, &p.credential)
+            .await
+            .map_err(|(scheme, e)| credentials::refused(config, endpoint, scheme, e))?;
+        let scheme = presented_as.primary();
+        let scopes = credentials::required_scopes(endpoint, presented_as);
+        if !scopes.is_empty() {
+            match service.has_scopes(&principal, scheme, scopes).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    return Err(credentials::insufficient_scope(
+                        config,
+                        presented_as,
+                        scopes,
+                    ));
+                }
+                Err(Unavailable) => return Err(credentials::unavailable(config)),
+            }
+        }
+        if p.required {
+            ctx.principal = Some(principal);
+        } else {
+            ctx.also.push((scheme, principal));
         }
     }
     for &gate in endpoint.gates {
         match service.gate_open(ctx.principal.as_ref(), gate).await {
             Ok(true) => {}
             Ok(false) => return Err(config.reject(StatusCode::FORBIDDEN, &gate.refusal())),
-            Err(Unavailable) => return Err(unavailable(config)),
+            Err(Unavailable) => return Err(credentials::unavailable(config)),
         }
     }
     Ok(ctx)
 }
 
-/// A credential found in a request's headers.
-#[derive(Debug)]
-struct Presented<'a, A> {
-    scheme: A,
-    credential: &'a str,
-    required: bool,
-}
-
-/// The credentials a request presents for an endpoint, or why a required one is missing.
-fn presented_credentials<'a, A: Scheme, G>(
-    endpoint: &EndpointDesc<A, G>,
-    headers: &'a HeaderMap,
-) -> Result<Vec<Presented<'a, A>>, String> {
-    let read = |scheme: A, required: bool| {
-        let value = headers.get(scheme.header())?.to_str().ok()?.trim();
-        (!value.is_empty()).then_some(Presented {
-            scheme,
-            credential: value,
-            required,
-        })
-    };
-    let mut out = Vec::new();
-    if !endpoint.public {
-        match endpoint.auth_any_of.iter().find_map(|&s| read(s, true)) {
-            Some(p) => out.push(p),
-            None => {
-                let names: Vec<&str> = endpoint.auth_any_of.iter().map(|s| s.header()).collect();
-                return Err(format!(
-                    "Missing credentials: send the {} header",
-                    names.join(" or ")
-                ));
+/// The first of `schemes` the service accepts `credential` as, with its principal; or the
+/// scheme and error to answer: a credential of another kind (403) rather than an unknown one.
+async fn authenticate<S: Service>(
+    service: &S,
+    schemes: &[S::Scheme],
+    credential: &str,
+) -> Result<(S::Scheme, S::Principal), (S::Scheme, AuthError)> {
+    let mut refusal = None;
+    for &scheme in schemes {
+        match service.authenticate(scheme.primary(), credential).await {
+            Ok(principal) => return Ok((scheme, principal)),
+            Err(AuthError::Unavailable) => return Err((scheme, AuthError::Unavailable)),
+            Err(e) => {
+                if refusal.is_none_or(|(_, earlier)| earlier == AuthError::Unknown) {
+                    refusal = Some((scheme, e));
+                }
             }
         }
     }
-    out.extend(
-        endpoint
-            .auth_optional
-            .iter()
-            .filter_map(|&s| read(s, false)),
-    );
-    Ok(out)
-}
-
-/// The response to a refused credential.
-fn auth_failure<A: Scheme>(config: &Config, scheme: A, e: AuthError) -> Response {
-    let header = scheme.header();
-    match e {
-        AuthError::Unknown => config.reject(
-            StatusCode::UNAUTHORIZED,
-            &format!("Invalid credentials in the {header} header"),
-        ),
-        AuthError::WrongKind => config.reject(
-            StatusCode::FORBIDDEN,
-            &format!(
-                "The credential in the {header} header is of another kind and is not accepted here"
-            ),
-        ),
-        AuthError::Unavailable => unavailable(config),
-    }
-}
-
-fn unavailable(config: &Config) -> Response {
-    config.unavailable("The service cannot check credentials now; retry shortly")
+    // `presented` gives every credential at least one scheme.
+    Err(refusal.unwrap_or((schemes[0], AuthError::Unknown)))
 }
 
 async fn read_body(

@@ -1,7 +1,7 @@
 //! Static descriptors of endpoints and of the request types they reach (`rt::desc`): the
 //! router explains a rejected request with them, the client lays requests out by them.
 
-use super::operations::{all_gates, auth_variants, gate_variants, param_location};
+use super::operations::{all_gates, auth_variants, gate_variants};
 use super::{RustBackend, Shape, in_shape};
 use crate::ir::shapes::format_applies;
 use crate::ir::*;
@@ -137,9 +137,13 @@ impl RustBackend<'_> {
         let scheme = |id: &AuthId| &variants.schemes[id.0 as usize];
         let any_of = ep.auth.any_of.iter().map(scheme);
         let optional = ep.auth.optional.iter().map(scheme);
+        let scopes = ep.auth.scopes.iter().map(|(id, scopes)| {
+            let variant = scheme(id);
+            quote!((AuthScheme::#variant, &[#(#scopes),*]))
+        });
         let method = format_ident!("{}", ep.method.as_str());
         let params = ep.params.iter().map(|p| {
-            let location = format_ident!("{}", param_location(p.location).to_upper_camel_case());
+            let location = format_ident!("{}", p.location.as_str().to_upper_camel_case());
             let location = quote!(#rt::desc::Location::#location);
             let field = self.field_desc(&p.field, Shape::Request);
             quote!(#rt::desc::ParamDesc { location: #location, field: #field })
@@ -173,6 +177,7 @@ impl RustBackend<'_> {
                 public: #public,
                 auth_any_of: &[#(AuthScheme::#any_of),*],
                 auth_optional: &[#(AuthScheme::#optional),*],
+                auth_scopes: &[#(#scopes),*],
                 params: &[#(#params),*],
                 body: #body,
                 gates: &[#(Gate::#gates),*],

@@ -40,6 +40,16 @@ impl RustBackend<'_> {
                 }
             });
         }
+        // The mock's keys hold every scope.
+        let scopes = if super::server::requires_scopes(self.spec) {
+            quote! {
+                async fn has_scopes(&self, _principal: &AuthScheme, _scheme: AuthScheme, _scopes: &'static [&'static str]) -> Result<bool, rt::server::Unavailable> {
+                    Ok(true)
+                }
+            }
+        } else {
+            TokenStream::new()
+        };
         quote! {
             #[allow(unused_imports)]
             use #crate_path as rt;
@@ -115,6 +125,8 @@ impl RustBackend<'_> {
                 async fn gate_open(&self, _principal: ::std::option::Option<&AuthScheme>, gate: Gate) -> Result<bool, rt::server::Unavailable> {
                     Ok(!self.closed_gates.contains(&gate))
                 }
+
+                #scopes
 
                 #(#methods)*
             }

@@ -102,7 +102,13 @@ pub fn type_ident(name: &str) -> Ident {
 }
 
 /// Methods of the generated server trait and client that are no endpoint's.
-const TAKEN_METHOD_NAMES: &[&str] = &["authenticate", "gate_open", "new", "call_by_name"];
+const TAKEN_METHOD_NAMES: &[&str] = &[
+    "authenticate",
+    "gate_open",
+    "has_scopes",
+    "new",
+    "call_by_name",
+];
 
 /// The trait and client method of an endpoint: its name in snake_case, with `_endpoint`
 /// after a name the trait or the client already has.

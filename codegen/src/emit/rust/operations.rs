@@ -85,12 +85,14 @@ pub fn auth_variants(spec: &Spec) -> Vec<Ident> {
     variant_idents(&names, "")
 }
 
-/// Where a parameter travels, as the 422's `loc` names it.
-pub fn param_location(location: ParamLocation) -> &'static str {
-    match location {
-        ParamLocation::Path => "path",
-        ParamLocation::Query => "query",
-        ParamLocation::Header => "header",
+/// `rt::desc::Carrier::Header("x-api-key")` and its siblings.
+fn carrier_tokens(rt: &TokenStream, carrier: &Carrier) -> TokenStream {
+    match carrier {
+        Carrier::Header(name) => quote!(#rt::desc::Carrier::Header(#name)),
+        Carrier::Bearer => quote!(#rt::desc::Carrier::Bearer),
+        Carrier::Basic => quote!(#rt::desc::Carrier::Basic),
+        Carrier::Query(name) => quote!(#rt::desc::Carrier::Query(#name)),
+        Carrier::Cookie(name) => quote!(#rt::desc::Carrier::Cookie(#name)),
     }
 }
 
@@ -138,11 +140,12 @@ impl RustBackend<'_> {
             .iter()
             .map(|a| a.name.as_str())
             .collect();
-        let headers: Vec<&str> = self
+        let rt = &self.rt;
+        let carriers: Vec<TokenStream> = self
             .spec
             .auth_schemes
             .iter()
-            .map(|a| a.header.as_str())
+            .map(|a| carrier_tokens(rt, &a.carrier))
             .collect();
         let variants = auth_variants(self.spec);
         let docs: Vec<Vec<String>> = self
@@ -152,7 +155,7 @@ impl RustBackend<'_> {
             .map(|a| {
                 super::doc_lines(&format!(
                     "`{}`{}",
-                    a.header,
+                    a.carrier.describe(),
                     a.doc
                         .as_deref()
                         .map(|d| format!(": {d}"))
@@ -167,9 +170,8 @@ impl RustBackend<'_> {
             let idx = names.iter().position(|n| *n == target).unwrap_or_default();
             &variants[idx]
         });
-        let rt = &self.rt;
         quote! {
-            /// The credentials the service accepts, one per header.
+            /// The credentials the service accepts, and where each travels.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
             pub enum AuthScheme {
                 #(#(#[doc = #docs])* #variants,)*
@@ -183,12 +185,12 @@ impl RustBackend<'_> {
                     match self { #(AuthScheme::#variants => #names,)* }
                 }
 
-                /// The header that carries the credential.
-                pub fn header(self) -> &'static str {
-                    match self { #(AuthScheme::#variants => #headers,)* }
+                /// Where the credential travels.
+                pub fn carrier(self) -> #rt::desc::Carrier {
+                    match self { #(AuthScheme::#variants => #carriers,)* }
                 }
 
-                /// The scheme a credential in this header authenticates as: itself, or the
+                /// The scheme a credential of this one authenticates as: itself, or the
                 /// scheme it is a second header of.
                 pub fn primary(self) -> AuthScheme {
                     match self { #(AuthScheme::#variants => AuthScheme::#primaries,)* }
@@ -200,8 +202,8 @@ impl RustBackend<'_> {
                     AuthScheme::name(self)
                 }
 
-                fn header(self) -> &'static str {
-                    AuthScheme::header(self)
+                fn carrier(self) -> #rt::desc::Carrier {
+                    AuthScheme::carrier(self)
                 }
 
                 fn primary(self) -> AuthScheme {
@@ -265,7 +267,7 @@ impl RustBackend<'_> {
             if let Some(d) = &f.default {
                 defaults.push(self.default_fn(&owner, f, d));
             }
-            let location = heck::ToTitleCase::to_title_case(param_location(p.location));
+            let location = heck::ToTitleCase::to_title_case(p.location.as_str());
             let mut doc = vec![format!(" {location} parameter `{wire}`.")];
             if let Some(d) = &f.doc {
                 doc.extend(super::doc_lines(d));
@@ -330,7 +332,7 @@ impl RustBackend<'_> {
         for p in &ep.params {
             let f = param_view(&p.field);
             if let Some(check) = super::validate::field_checks(self, &f, Shape::Request) {
-                let location = param_location(p.location);
+                let location = p.location.as_str();
                 checks.push(quote! {
                     loc.push(#rt::LocPart::key(#location));
                     #check
@@ -360,7 +362,7 @@ impl RustBackend<'_> {
                 .params
                 .iter()
                 .find(|p| Some(&p.field.name) == group.first())
-                .map_or("body", |p| param_location(p.location));
+                .map_or("body", |p| p.location.as_str());
             let sent = group.iter().map(|name| {
                 let ident = ep
                     .params

@@ -102,6 +102,24 @@ impl RustBackend<'_> {
                 .as_deref()
                 .unwrap_or(&self.spec.service.name)
         );
+        let (scopes_method, scopes_forward) = if requires_scopes(self.spec) {
+            (
+                quote! {
+                    /// Whether the principal holds every one of `scopes`, which the endpoint
+                    /// requires of a credential of `scheme`; lacking one answers 403. No
+                    /// default: only the service knows what a credential was granted.
+                    /// `Err` answers 503.
+                    fn has_scopes(&self, principal: &Self::Principal, scheme: AuthScheme, scopes: &'static [&'static str]) -> impl Future<Output = ::std::result::Result<bool, #rt::server::Unavailable>> + Send;
+                },
+                quote! {
+                    fn has_scopes(&self, principal: &S::Principal, scheme: AuthScheme, scopes: &'static [&'static str]) -> impl Future<Output = ::std::result::Result<bool, #rt::server::Unavailable>> + Send {
+                        self.service.has_scopes(principal, scheme, scopes)
+                    }
+                },
+            )
+        } else {
+            (TokenStream::new(), TokenStream::new())
+        };
         quote! {
             #[allow(unused_imports)]
             use #crate_path as rt;
@@ -134,6 +152,8 @@ impl RustBackend<'_> {
                 /// them for a team, so each implementation decides. `Err` answers 503.
                 fn gate_open(&self, principal: ::std::option::Option<&Self::Principal>, gate: Gate) -> impl Future<Output = ::std::result::Result<bool, #rt::server::Unavailable>> + Send;
 
+                #scopes_method
+
                 #(#methods)*
             }
 
@@ -154,6 +174,8 @@ impl RustBackend<'_> {
                 fn gate_open(&self, principal: ::std::option::Option<&S::Principal>, gate: Gate) -> impl Future<Output = ::std::result::Result<bool, #rt::server::Unavailable>> + Send {
                     self.service.gate_open(principal, gate)
                 }
+
+                #scopes_forward
             }
 
             #(#handlers)*
@@ -321,4 +343,11 @@ fn route_calls(endpoints: &[&Endpoint]) -> Vec<TokenStream> {
             quote!(.route(#path, #chain))
         })
         .collect()
+}
+
+/// Whether some endpoint requires scopes, so the server trait asks for them.
+pub(super) fn requires_scopes(spec: &Spec) -> bool {
+    spec.endpoints
+        .iter()
+        .any(|ep| ep.auth.scopes.iter().any(|(_, s)| !s.is_empty()))
 }

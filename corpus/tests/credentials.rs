@@ -1,0 +1,241 @@
+//! Credentials wherever a scheme says they travel (a named header, Bearer, Basic, a query
+//! parameter, a cookie, OAuth2 tokens), over real sockets: the generated client sends each,
+//! a hand-written server learns which scheme it came as, scopes are asked of the server,
+//! and refusals carry the challenges HTTP clients expect.
+
+use covenant_corpus::regressions::credentials as api;
+use covenant_runtime::server::{AuthError, Unavailable, axum};
+use std::sync::Arc;
+
+use api::operations::{AuthScheme, WhoamiInput, WhoamiResponse, WriteNoteInput, WriteNoteResponse};
+use api::server::{Context, CredentialsServer};
+
+/// Who a credential is: the scheme it came as and the scopes it was granted.
+#[derive(Clone, Debug)]
+struct Caller {
+    scheme: AuthScheme,
+    scopes: Vec<&'static str>,
+}
+
+/// Accepts one credential per scheme; the OAuth token `oauth-token` is the `oauth` scheme's,
+/// although `token` (also Bearer) is tried first.
+struct Server;
+
+impl CredentialsServer for Server {
+    type Principal = Caller;
+
+    async fn authenticate(
+        &self,
+        scheme: AuthScheme,
+        credential: &str,
+    ) -> Result<Caller, AuthError> {
+        let (expected, scopes): (&str, &[&'static str]) = match scheme {
+            AuthScheme::Key => ("app-key", &[]),
+            AuthScheme::Token => ("user-token", &["read"]),
+            AuthScheme::Login => ("ada:secret", &[]),
+            AuthScheme::QueryKey => ("query-key", &[]),
+            AuthScheme::Session => ("session-1", &[]),
+            AuthScheme::Oauth => ("oauth-token", &["read", "write", "notes:admin"]),
+        };
+        if credential == expected {
+            Ok(Caller {
+                scheme,
+                scopes: scopes.to_vec(),
+            })
+        } else {
+            Err(AuthError::Unknown)
+        }
+    }
+
+    async fn gate_open(
+        &self,
+        _: Option<&Caller>,
+        _: api::operations::Gate,
+    ) -> Result<bool, Unavailable> {
+        Ok(true)
+    }
+
+    async fn has_scopes(
+        &self,
+        principal: &Caller,
+        _scheme: AuthScheme,
+        scopes: &'static [&'static str],
+    ) -> Result<bool, Unavailable> {
+        Ok(scopes.iter().all(|s| principal.scopes.contains(s)))
+    }
+
+    async fn whoami(&self, ctx: Context<Caller>, _: WhoamiInput) -> WhoamiResponse {
+        WhoamiResponse::Ok(api::models::Caller {
+            scheme: scheme_of(&ctx),
+        })
+    }
+
+    async fn write_note(&self, ctx: Context<Caller>, _: WriteNoteInput) -> WriteNoteResponse {
+        WriteNoteResponse::Created(api::models::Caller {
+            scheme: scheme_of(&ctx),
+        })
+    }
+}
+
+fn scheme_of(ctx: &Context<Caller>) -> String {
+    ctx.principal
+        .as_ref()
+        .map_or("none", |p| p.scheme.name())
+        .to_string()
+}
+
+async fn serve() -> String {
+    let router = api::server::router(Arc::new(Server), Default::default());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    url
+}
+
+fn client(url: &str, scheme: AuthScheme, credential: &str) -> api::client::Client {
+    let config = api::client::Config::new(url.to_string())
+        .with_base_url("https://example.test", url.to_string())
+        .with_credential(scheme, credential.to_string());
+    api::client::Client::new(config).unwrap()
+}
+
+#[tokio::test]
+async fn the_client_sends_each_scheme_where_it_travels_and_the_server_learns_which() {
+    let url = serve().await;
+    for (scheme, credential) in [
+        (AuthScheme::Key, "app-key"),
+        (AuthScheme::Token, "user-token"),
+        (AuthScheme::Login, "ada:secret"),
+        (AuthScheme::QueryKey, "query-key"),
+        (AuthScheme::Session, "session-1"),
+        (AuthScheme::Oauth, "oauth-token"),
+    ] {
+        let answer = client(&url, scheme, credential)
+            .whoami(WhoamiInput::default())
+            .await
+            .unwrap();
+        let WhoamiResponse::Ok(caller) = answer else {
+            panic!("{scheme:?} is accepted: {answer:?}");
+        };
+        assert_eq!(caller.scheme, scheme.name(), "{scheme:?} arrives as itself");
+    }
+}
+
+#[tokio::test]
+async fn endpoints_ask_for_their_scopes() {
+    let url = serve().await;
+    let note = || WriteNoteInput {
+        api_key: None,
+        body: api::models::WriteNoteRequest {
+            text: "hello".into(),
+        },
+    };
+    // The oauth token holds write and notes:admin; the user token only read.
+    let written = client(&url, AuthScheme::Oauth, "oauth-token")
+        .write_note(note())
+        .await
+        .unwrap();
+    assert!(
+        matches!(written, WriteNoteResponse::Created(ref c) if c.scheme == "oauth"),
+        "{written:?}"
+    );
+    let refused = client(&url, AuthScheme::Token, "user-token")
+        .write_note(note())
+        .await
+        .unwrap();
+    assert!(
+        matches!(refused, WriteNoteResponse::Forbidden(_)),
+        "{refused:?}"
+    );
+    // A session needs no scope here.
+    let session = client(&url, AuthScheme::Session, "session-1")
+        .write_note(note())
+        .await
+        .unwrap();
+    assert!(
+        matches!(session, WriteNoteResponse::Created(_)),
+        "{session:?}"
+    );
+
+    let raw = reqwest::Client::new()
+        .post(format!("{url}/v1/notes"))
+        .bearer_auth("user-token")
+        .json(&serde_json::json!({"text": "hello"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.status(), 403);
+    assert_eq!(
+        raw.headers()["www-authenticate"],
+        "Bearer error=\"insufficient_scope\", scope=\"write\""
+    );
+    let body: serde_json::Value = raw.json().await.unwrap();
+    assert!(body["detail"].as_str().unwrap().contains("write"), "{body}");
+}
+
+#[tokio::test]
+async fn refusals_say_where_to_send_credentials_and_challenge_http_schemes() {
+    let url = serve().await;
+    let http = reqwest::Client::new();
+    let whoami = format!("{url}/v1/whoami");
+
+    let missing = http.get(&whoami).send().await.unwrap();
+    assert_eq!(missing.status(), 401);
+    let challenges: Vec<&str> = missing
+        .headers()
+        .get_all("www-authenticate")
+        .iter()
+        .map(|v| v.to_str().unwrap())
+        .collect();
+    assert_eq!(
+        challenges,
+        ["Bearer", "Basic realm=\"api\", charset=\"UTF-8\""]
+    );
+    let body: serde_json::Value = missing.json().await.unwrap();
+    let detail = body["detail"].as_str().unwrap();
+    for place in [
+        "the X-Api-Key header",
+        "a Bearer token in the Authorization header",
+        "Basic credentials",
+        "the api_key query parameter",
+        "the sid cookie",
+    ] {
+        assert!(detail.contains(place), "{detail}");
+    }
+
+    let malformed = http
+        .get(&whoami)
+        .header("authorization", "Basic not base64!")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(malformed.status(), 401);
+    let body: serde_json::Value = malformed.json().await.unwrap();
+    assert!(
+        body["detail"].as_str().unwrap().contains("Malformed Basic"),
+        "{body}"
+    );
+
+    let wrong_cookie = http
+        .get(&whoami)
+        .header("cookie", "theme=dark; sid=stolen")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong_cookie.status(), 401);
+
+    let cookie_among_others = http
+        .get(&whoami)
+        .header("cookie", "theme=dark; sid=session-1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cookie_among_others.status(), 200);
+
+    let in_query = http
+        .get(format!("{whoami}?api_key=query-key"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(in_query.status(), 200);
+}
