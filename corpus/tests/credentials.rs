@@ -1,7 +1,8 @@
 //! Credentials wherever a scheme says they travel (a named header, Bearer, Basic, a query
 //! parameter, a cookie, OAuth2 tokens), over real sockets: the generated client sends each,
 //! a hand-written server learns which scheme it came as, scopes are asked of the server,
-//! and refusals carry the challenges HTTP clients expect.
+//! and refusals carry the challenges HTTP clients expect. The server leaves `delete_note`
+//! out: the trait's default answers its declared 501.
 
 use covenant_corpus::regressions::credentials as api;
 use covenant_runtime::server::{AuthError, Unavailable, axum};
@@ -171,6 +172,21 @@ async fn endpoints_ask_for_their_scopes() {
     );
     let body: serde_json::Value = raw.json().await.unwrap();
     assert!(body["detail"].as_str().unwrap().contains("write"), "{body}");
+}
+
+#[tokio::test]
+async fn a_method_left_out_answers_the_declared_501() {
+    let url = serve().await;
+    let answer = client(&url, AuthScheme::Session, "session-1")
+        .delete_note(api::operations::DeleteNoteInput {
+            note_id: covenant_runtime::Uuid(uuid::Uuid::nil()),
+        })
+        .await
+        .unwrap();
+    let api::operations::DeleteNoteResponse::NotImplemented(problem) = answer else {
+        panic!("the default body answers 501: {answer:?}");
+    };
+    assert_eq!(problem.detail, "delete_note is not implemented yet");
 }
 
 #[tokio::test]

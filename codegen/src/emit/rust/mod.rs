@@ -6,6 +6,7 @@ mod descriptors;
 mod enums;
 mod mock;
 pub mod names;
+mod not_implemented;
 mod operations;
 mod paths;
 mod server;

@@ -3,6 +3,7 @@
 
 use super::RustBackend;
 use super::descriptors::endpoint_static;
+use super::not_implemented::answers_501;
 use super::operations::{input_ident, response_ident, status_variant};
 use crate::ir::*;
 use heck::{ToSnakeCase, ToUpperCamelCase};
@@ -85,12 +86,55 @@ impl RustBackend<'_> {
             let (input, response) = (input_ident(ep), response_ident(ep));
             let doc = super::endpoint_doc(ep);
             let deprecated = ep.deprecated.as_ref().map(|_| quote!(#[deprecated]));
+            let signature = quote! {
+                fn #method(&self, ctx: Context<Self::Principal>, input: #input) -> impl Future<Output = #response> + Send
+            };
+            if !answers_501(self.spec, ep) {
+                return quote! {
+                    #(#[doc = #doc])*
+                    #deprecated
+                    #signature;
+                };
+            }
+            let name = &ep.name;
+            let shape = match &self.spec.api(ep.api).rejections {
+                Some(r) => {
+                    let text = raw_string(&r.template.to_string());
+                    quote!(Some(#text))
+                }
+                None => quote!(None),
+            };
             quote! {
                 #(#[doc = #doc])*
+                ///
+                /// Until implemented, answers the declared 501.
                 #deprecated
-                fn #method(&self, ctx: Context<Self::Principal>, input: #input) -> impl Future<Output = #response> + Send;
+                #signature {
+                    let _ = (ctx, input);
+                    ::std::future::ready(not_implemented(#name, #shape, #response::from_status_bytes))
+                }
             }
         });
+        let not_implemented_fn = self
+            .spec
+            .endpoints
+            .iter()
+            .any(|ep| answers_501(self.spec, ep))
+            .then(|| {
+                quote! {
+                    /// The declared 501 of `endpoint`, in its API's rejection shape: what a
+                    /// method answers until it is implemented.
+                    fn not_implemented<R>(endpoint: &str, shape: Option<&str>, read: fn(u16, &[u8]) -> ::std::result::Result<R, ::std::string::String>) -> R {
+                        let shape = shape.map_or_else(#rt::server::RejectionShape::default, #rt::server::RejectionShape::from_template);
+                        let body = shape.body(501, &format!("{endpoint} is not implemented yet"), None);
+                        match read(501, body.to_string().as_bytes()) {
+                            Ok(response) => response,
+                            // The spec's checks keep the shape an instance of the 501's body.
+                            Err(e) => panic!("the 501 of {endpoint} does not fit its declared body: {e}"),
+                        }
+                    }
+                }
+            });
         let handlers = self.spec.endpoints.iter().map(|ep| self.handler(ep));
         let responses = self.spec.endpoints.iter().map(|ep| self.response_impl(ep));
         let routers = self.routers();
@@ -178,6 +222,7 @@ impl RustBackend<'_> {
                 #scopes_forward
             }
 
+            #not_implemented_fn
             #(#handlers)*
             #(#responses)*
             #routers
