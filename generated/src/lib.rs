@@ -8,6 +8,7 @@
 //! - [`server`] (feature `server`): the server trait and its routers.
 //! - [`client`] (feature `client`): the typed client.
 //! - [`mock`] (feature `server`): a mock implementation of the server trait, answering examples from the spec.
+//! - [`events`]: one payload variant per event: the type it is sent as, deliveries written and read.
 
 // Formatted by prettyplease when generated; rustfmt would disagree with it.
 #[rustfmt::skip]
@@ -25,3 +26,5 @@ pub mod client;
 #[cfg(feature = "server")]
 #[rustfmt::skip]
 pub mod mock;
+#[rustfmt::skip]
+pub mod events;

@@ -196,7 +196,8 @@ mod tests {
                 "operations",
                 "server",
                 "client",
-                "mock"
+                "mock",
+                "events"
             ]
         );
     }

@@ -11,6 +11,7 @@
 #[cfg(feature = "client")]
 pub mod client;
 pub mod desc;
+pub mod events;
 mod formats;
 pub mod issue;
 #[cfg(feature = "server")]

@@ -4,6 +4,7 @@
 mod client;
 mod descriptors;
 mod enums;
+mod events;
 mod mock;
 pub mod names;
 mod not_implemented;
@@ -84,6 +85,7 @@ impl<'a> RustBackend<'a> {
         let server = self.server();
         let client = self.client();
         let mock = self.mock();
+        let events = self.events();
         let models = self.file();
         let crate_path = self.crate_path.clone();
         let descriptors = quote! {
@@ -91,7 +93,15 @@ impl<'a> RustBackend<'a> {
             use #crate_path as rt;
             #descriptors
         };
-        vec![
+        let events = events.map(|tokens| {
+            GeneratedModule::parse(
+                "events",
+                None,
+                "one payload variant per event: the type it is sent as, deliveries written and read",
+                tokens,
+            )
+        });
+        let mut modules = vec![
             GeneratedModule::new(
                 "models",
                 None,
@@ -123,7 +133,9 @@ impl<'a> RustBackend<'a> {
                 "a mock implementation of the server trait, answering examples from the spec",
                 mock,
             ),
-        ]
+        ];
+        modules.extend(events);
+        modules
     }
 
     /// The imports every generated module starts with: serde's derives and the runtime as `rt`.
