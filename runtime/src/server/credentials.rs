@@ -96,19 +96,13 @@ fn places<A: Scheme, G>(endpoint: &EndpointDesc<A, G>) -> String {
 /// The credential `carrier` finds in a request: none, one, or one that cannot be read
 /// (Basic credentials that are not base64 of `user:password`).
 fn read(carrier: Carrier, parts: &Parts) -> Result<Option<Cow<'_, str>>, String> {
-    let non_empty = |v: &str| {
-        let v = v.trim();
-        (!v.is_empty()).then(|| Cow::Owned(v.to_string()))
-    };
     match carrier {
         Carrier::Header(name) => Ok(parts
             .headers
             .get(name)
             .and_then(|v| v.to_str().ok())
-            .map(str::trim)
-            .filter(|v| !v.is_empty())
-            .map(Cow::Borrowed)),
-        Carrier::Bearer => Ok(authorization(parts, "Bearer").and_then(non_empty)),
+            .and_then(borrowed)),
+        Carrier::Bearer => Ok(authorization(parts, "Bearer").and_then(borrowed)),
         Carrier::Basic => match authorization(parts, "Basic") {
             None => Ok(None),
             Some(encoded) => decode_basic(encoded).map(|c| Some(Cow::Owned(c))),
@@ -116,7 +110,7 @@ fn read(carrier: Carrier, parts: &Parts) -> Result<Option<Cow<'_, str>>, String>
         Carrier::Query(name) => Ok(parts.uri.query().and_then(|q| {
             form_urlencoded::parse(q.as_bytes())
                 .find(|(k, _)| k == name)
-                .and_then(|(_, v)| non_empty(&v))
+                .and_then(|(_, v)| non_empty(v))
         })),
         Carrier::Cookie(name) => Ok(parts
             .headers
@@ -126,8 +120,24 @@ fn read(carrier: Carrier, parts: &Parts) -> Result<Option<Cow<'_, str>>, String>
             .flat_map(|v| v.split(';'))
             .filter_map(|pair| pair.trim().split_once('='))
             .find(|(k, _)| *k == name)
-            .and_then(|(_, v)| non_empty(v.trim_matches('"')))),
+            .and_then(|(_, v)| borrowed(v.trim_matches('"')))),
     }
+}
+
+fn borrowed(value: &str) -> Option<Cow<'_, str>> {
+    non_empty(Cow::Borrowed(value))
+}
+
+/// The value without surrounding whitespace, borrowed where it was; `None` when nothing is
+/// left.
+fn non_empty(value: Cow<'_, str>) -> Option<Cow<'_, str>> {
+    if value.trim().is_empty() {
+        return None;
+    }
+    Some(match value {
+        Cow::Borrowed(v) => Cow::Borrowed(v.trim()),
+        Cow::Owned(v) => Cow::Owned(v.trim().to_string()),
+    })
 }
 
 /// The rest of an `Authorization` header whose scheme word is `scheme` (any case).

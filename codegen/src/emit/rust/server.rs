@@ -81,7 +81,13 @@ impl RustBackend<'_> {
         let rt = &self.rt;
         let crate_path = &self.crate_path;
         let trait_name = trait_ident(self.spec);
-        let methods = self.spec.endpoints.iter().map(|ep| {
+        let answering: Vec<bool> = self
+            .spec
+            .endpoints
+            .iter()
+            .map(|ep| answers_501(self.spec, ep))
+            .collect();
+        let methods = self.spec.endpoints.iter().zip(&answering).map(|(ep, &answers)| {
             let method = method_ident(ep);
             let (input, response) = (input_ident(ep), response_ident(ep));
             let doc = super::endpoint_doc(ep);
@@ -89,7 +95,7 @@ impl RustBackend<'_> {
             let signature = quote! {
                 fn #method(&self, ctx: Context<Self::Principal>, input: #input) -> impl Future<Output = #response> + Send
             };
-            if !answers_501(self.spec, ep) {
+            if !answers {
                 return quote! {
                     #(#[doc = #doc])*
                     #deprecated
@@ -115,12 +121,7 @@ impl RustBackend<'_> {
                 }
             }
         });
-        let not_implemented_fn = self
-            .spec
-            .endpoints
-            .iter()
-            .any(|ep| answers_501(self.spec, ep))
-            .then(|| {
+        let not_implemented_fn = answering.contains(&true).then(|| {
                 quote! {
                     /// The declared 501 of `endpoint`, in its API's rejection shape: what a
                     /// method answers until it is implemented.
