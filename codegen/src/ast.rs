@@ -228,6 +228,8 @@ pub enum EndpointMember {
     Response {
         statuses: Vec<Status>,
         body: Option<BodyDecl>,
+        /// `headers { Location: uri, "X-RateLimit-Remaining"?: int }` after the body.
+        headers: Vec<Member<FieldDecl>>,
     },
     Error(ErrorDecl),
     NotShown(StrLit),

@@ -15,6 +15,16 @@ pub struct Sample {
     pub what: String,
 }
 
+/// What a mock answers an endpoint: its first success, with example body and headers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    pub status: u16,
+    /// `None` for a response without a body.
+    pub body: Option<Value>,
+    /// Each declared header and its example value, as text.
+    pub headers: Vec<(String, String)>,
+}
+
 pub struct Samples<'a> {
     spec: &'a Spec,
 }
@@ -441,7 +451,7 @@ impl<'a> Samples<'a> {
     /// What a mock answers for `ep`: its first success status (or first declared status) and
     /// an example body, `None` for a response without one. A cursor listing answers its last
     /// page, so streams over a mock end.
-    pub fn answer(&self, ep: &Endpoint) -> Option<(u16, Option<Value>)> {
+    pub fn answer(&self, ep: &Endpoint) -> Option<Answer> {
         let ok = ep
             .responses
             .iter()
@@ -451,7 +461,26 @@ impl<'a> Samples<'a> {
         if let Some(body) = &mut body {
             self.end_of_listing(ep, body);
         }
-        Some((ok.status, body))
+        Some(Answer {
+            status: ok.status,
+            body,
+            headers: self.headers(ok),
+        })
+    }
+
+    /// Every header a response declares, with an example value as text.
+    pub fn headers(&self, response: &Response) -> Vec<(String, String)> {
+        response
+            .headers
+            .iter()
+            .map(|h| {
+                let text = match self.field_value(h, Shape::Response, true, 0) {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                (h.name.clone(), text)
+            })
+            .collect()
     }
 
     /// Leaves a cursor listing's next cursor out, null or empty.

@@ -62,6 +62,61 @@ pub struct Contract {
     routes: Vec<Route>,
     by_name: HashMap<String, usize>,
     validators: HashMap<(usize, u16), Arc<Validator>>,
+    header_checks: HashMap<(usize, u16), HeaderCheck>,
+}
+
+/// The headers a response declares: the schema of their values, and how each reads from text.
+#[derive(Debug)]
+pub struct HeaderCheck {
+    pub validator: Validator,
+    /// Each declared header by lower-case name, with the JSON type its text reads as.
+    headers: Vec<(String, TextKind)>,
+}
+
+/// The JSON type a header's text reads as before its schema checks it.
+#[derive(Clone, Copy, Debug)]
+enum TextKind {
+    Integer,
+    Number,
+    Boolean,
+    String,
+}
+
+impl HeaderCheck {
+    /// The declared headers present in `received` as a JSON object keyed by lower-case name:
+    /// numbers and booleans parsed where they parse, the text kept where not (so the schema
+    /// names the value that is no number).
+    pub fn read(&self, received: &[(String, String)]) -> Value {
+        let mut out = serde_json::Map::new();
+        for (name, kind) in &self.headers {
+            let Some((_, text)) = received.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))
+            else {
+                continue;
+            };
+            let parsed = match kind {
+                TextKind::Integer => text.trim().parse::<i64>().ok().map(Value::from),
+                TextKind::Number => text.trim().parse::<f64>().ok().map(Value::from),
+                TextKind::Boolean => text.trim().parse::<bool>().ok().map(Value::from),
+                TextKind::String => None,
+            };
+            out.insert(
+                name.clone(),
+                parsed.unwrap_or_else(|| Value::String(text.clone())),
+            );
+        }
+        Value::Object(out)
+    }
+}
+
+fn text_kind(spec: &Spec, ty: &Type) -> TextKind {
+    use covenant_codegen::ir::{EnumRepr, Primitive};
+    match ty {
+        Type::Primitive(Primitive::Int) => TextKind::Integer,
+        Type::Primitive(Primitive::Number) => TextKind::Number,
+        Type::Primitive(Primitive::Bool) => TextKind::Boolean,
+        Type::Enum(id) if spec.enum_(*id).repr == EnumRepr::Int => TextKind::Integer,
+        _ => TextKind::String,
+    }
 }
 
 impl std::fmt::Debug for Contract {
@@ -84,21 +139,36 @@ impl Contract {
         let mut routes = Vec::new();
         let mut by_name = HashMap::new();
         let mut validators = HashMap::new();
+        let mut header_checks = HashMap::new();
+        let compile = |path: &str| -> Result<Option<Validator>, String> {
+            let Some(text) = files.get(path) else {
+                return Ok(None);
+            };
+            let schema: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+            jsonschema::options()
+                .with_draft(jsonschema::Draft::Draft202012)
+                .should_validate_formats(true)
+                .with_retriever(retriever.clone())
+                .build(&schema)
+                .map(Some)
+                .map_err(|e| format!("{path}: {e}"))
+        };
         for ep in &spec.endpoints {
             let index = routes.len();
             for r in all_responses(&spec, ep) {
                 let path = format!("schemas/endpoints/{}/{}.json", ep.name, r.status);
-                let Some(text) = files.get(&path) else {
-                    continue;
-                };
-                let schema: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-                let validator = jsonschema::options()
-                    .with_draft(jsonschema::Draft::Draft202012)
-                    .should_validate_formats(true)
-                    .with_retriever(retriever.clone())
-                    .build(&schema)
-                    .map_err(|e| format!("{path}: {e}"))?;
-                validators.insert((index, r.status), Arc::new(validator));
+                if let Some(validator) = compile(&path)? {
+                    validators.insert((index, r.status), Arc::new(validator));
+                }
+                let path = format!("schemas/endpoints/{}/{}.headers.json", ep.name, r.status);
+                if let Some(validator) = compile(&path)? {
+                    let headers = r
+                        .headers
+                        .iter()
+                        .map(|h| (h.name.to_ascii_lowercase(), text_kind(&spec, &h.ty)))
+                        .collect();
+                    header_checks.insert((index, r.status), HeaderCheck { validator, headers });
+                }
             }
             by_name.insert(ep.name.clone(), index);
             routes.push(route(&spec, ep));
@@ -108,6 +178,7 @@ impl Contract {
             routes,
             by_name,
             validators,
+            header_checks,
         })
     }
 
@@ -131,6 +202,12 @@ impl Contract {
     pub fn validator(&self, endpoint: &str, status: u16) -> Option<&Validator> {
         let index = *self.by_name.get(endpoint)?;
         self.validators.get(&(index, status)).map(|v| v.as_ref())
+    }
+
+    /// The check of the headers a status of `endpoint` declares, when it declares some.
+    pub fn header_check(&self, endpoint: &str, status: u16) -> Option<&HeaderCheck> {
+        let index = *self.by_name.get(endpoint)?;
+        self.header_checks.get(&(index, status))
     }
 
     /// Where the rule a schema error at `instance_path` (a JSON pointer) enforces comes

@@ -76,6 +76,9 @@ pub fn judge(
         }
         Some(_) => {}
     }
+    if let Some(check) = contract.header_check(&route.name, incoming.status) {
+        header_failures(route, incoming, check, &mut failures);
+    }
     let mut mismatches = Vec::new();
     for (name, want) in &exchange.expect.headers {
         let actual = incoming.header(name).map(|v| Value::String(v.to_string()));
@@ -163,6 +166,44 @@ fn schema_failures(
                 .provenance_at(&route.name, status, &pointer)
                 .word()
                 .into(),
+        });
+    }
+}
+
+/// Each declared header missing or not of its declared type.
+fn header_failures(
+    route: &Route,
+    incoming: &Incoming,
+    check: &crate::contract::HeaderCheck,
+    failures: &mut Vec<Failure>,
+) {
+    let source = route
+        .declares(incoming.status)
+        .map_or(route.provenance, |s| s.provenance)
+        .word();
+    let headers = check.read(&incoming.headers);
+    for error in check.validator.iter_errors(&headers) {
+        let pointer = error.instance_path().as_str();
+        let name = match pointer.strip_prefix('/') {
+            Some(name) => name.replace("~1", "/").replace("~0", "~"),
+            None => match error.kind() {
+                jsonschema::error::ValidationErrorKind::Required { property } => {
+                    property.as_str().unwrap_or_default().to_string()
+                }
+                _ => String::new(),
+            },
+        };
+        failures.push(Failure {
+            kind: FailureKind::Header,
+            path: format!("header {name}"),
+            expected: format!(
+                "the headers {} {} declares ({})",
+                route.name,
+                incoming.status,
+                error.schema_path().as_str()
+            ),
+            actual: error.to_string(),
+            source: source.into(),
         });
     }
 }

@@ -57,6 +57,10 @@ pub mod regressions {
     pub mod credentials {
         covenant_macros::include_spec!("../regressions/credentials.covenant", server, client);
     }
+    /// Headers on responses: Location, ETag and 304, rate-limit counters, Link.
+    pub mod response_headers {
+        covenant_macros::include_spec!("../regressions/response_headers.covenant", server, client);
+    }
     /// Deprecated items the generated code uses itself.
     pub mod deprecated_use {
         covenant_macros::include_spec!("../regressions/deprecated_use.covenant", server, client);

@@ -32,7 +32,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_CREATE_USER, &input)
             .await?
-            .decode(CreateUserResponse::from_status_bytes)
+            .decode(CreateUserResponse::from_parts)
     }
     /// Read a user.
     /// `GET /v2/user/{user_id}`.
@@ -43,7 +43,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_GET_USER, &input)
             .await?
-            .decode(GetUserResponse::from_status_bytes)
+            .decode(GetUserResponse::from_parts)
     }
     /// Delete a user: the user enters the deletion grace period.
     /// `DELETE /v2/user/{user_id}`.
@@ -54,7 +54,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_DELETE_USER, &input)
             .await?
-            .decode(DeleteUserResponse::from_status_bytes)
+            .decode(DeleteUserResponse::from_parts)
     }
     /// Cancel a pending deletion within the grace period.
     /// `POST /v2/user/undo_delete`.
@@ -65,7 +65,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_UNDO_DELETE_USER, &input)
             .await?
-            .decode(UndoDeleteUserResponse::from_status_bytes)
+            .decode(UndoDeleteUserResponse::from_parts)
     }
     /// Find a user by client ID.
     /// `GET /v2/user/resolve/{client_user_id}`.
@@ -76,7 +76,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_RESOLVE_USER, &input)
             .await?
-            .decode(ResolveUserResponse::from_status_bytes)
+            .decode(ResolveUserResponse::from_parts)
     }
     /// Update user settings. Every field may be left out (unchanged), null (cleared) or set.
     /// `PATCH /v2/user/{user_id}`.
@@ -87,7 +87,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_UPDATE_USER, &input)
             .await?
-            .decode(UpdateUserResponse::from_status_bytes)
+            .decode(UpdateUserResponse::from_parts)
     }
     /// Re-fetch the latest data for one user.
     /// `POST /v2/user/refresh/{user_id}`.
@@ -98,7 +98,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_REFRESH_USER, &input)
             .await?
-            .decode(RefreshUserResponse::from_status_bytes)
+            .decode(RefreshUserResponse::from_parts)
     }
     /// Replace or update patient info.
     /// `PATCH /v2/user/{user_id}/info`.
@@ -109,7 +109,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_UPDATE_PATIENT_INFO, &input)
             .await?
-            .decode(UpdatePatientInfoResponse::from_status_bytes)
+            .decode(UpdatePatientInfoResponse::from_parts)
     }
     /// The latest patient info of a user.
     /// `GET /v2/user/{user_id}/info/latest`.
@@ -120,7 +120,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_GET_LATEST_PATIENT_INFO, &input)
             .await?
-            .decode(GetLatestPatientInfoResponse::from_status_bytes)
+            .decode(GetLatestPatientInfoResponse::from_parts)
     }
     /// Add an insurance record.
     /// `POST /v2/user/{user_id}/insurance`.
@@ -131,7 +131,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_ADD_INSURANCE, &input)
             .await?
-            .decode(AddInsuranceResponse::from_status_bytes)
+            .decode(AddInsuranceResponse::from_parts)
     }
     /// The latest insurance record of a user.
     /// `GET /v2/user/{user_id}/insurance/latest`.
@@ -142,7 +142,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_GET_LATEST_INSURANCE, &input)
             .await?
-            .decode(GetLatestInsuranceResponse::from_status_bytes)
+            .decode(GetLatestInsuranceResponse::from_parts)
     }
     /// Create a short-lived link token and the address of the hosted link widget.
     /// `POST /v2/link/token`.
@@ -153,7 +153,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_CREATE_LINK_TOKEN, &input)
             .await?
-            .decode(CreateLinkTokenResponse::from_status_bytes)
+            .decode(CreateLinkTokenResponse::from_parts)
     }
     /// Read OAuth provider detail.
     /// `GET /v2/link/provider/oauth/{oauth_provider}`.
@@ -164,7 +164,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_GET_OAUTH_PROVIDER, &input)
             .await?
-            .decode(GetOauthProviderResponse::from_status_bytes)
+            .decode(GetOauthProviderResponse::from_parts)
     }
     /// Import existing OAuth connections. Queued into one persistent background operation; any
     /// number of connections can be submitted in a short time. Needs the team's own OAuth
@@ -177,7 +177,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_BULK_IMPORT, &input)
             .await?
-            .decode(BulkImportResponse::from_status_bytes)
+            .decode(BulkImportResponse::from_parts)
     }
     /// Calls `bulk_import`; when the service queues the work (202), reads `list_bulk_ops` every `poll` until `finished` accepts one of its items, or `deadline` passes. Answers the first response and the finished item (`None` when it completed within the call).
     pub async fn bulk_import_and_wait(
@@ -232,7 +232,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL, &input)
             .await?
-            .decode(BulkTriggerHistoricalPullResponse::from_status_bytes)
+            .decode(BulkTriggerHistoricalPullResponse::from_parts)
     }
     /// Calls `bulk_trigger_historical_pull`; when the service queues the work (202), reads `list_bulk_ops` every `poll` until `finished` accepts one of its items, or `deadline` passes. Answers the first response and the finished item (`None` when it completed within the call).
     pub async fn bulk_trigger_historical_pull_and_wait(
@@ -287,7 +287,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_LIST_BULK_OPS, &input)
             .await?
-            .decode(ListBulkOpsResponse::from_status_bytes)
+            .decode(ListBulkOpsResponse::from_parts)
     }
     /// Every page of `list_bulk_ops`, fetched as the stream is read.
     pub fn list_bulk_ops_pages(
@@ -331,7 +331,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_LIST_PROVIDERS, &input)
             .await?
-            .decode(ListProvidersResponse::from_status_bytes)
+            .decode(ListProvidersResponse::from_parts)
     }
     /// List markers.
     /// `GET /v3/lab_tests/markers`.
@@ -342,7 +342,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_LIST_MARKERS, &input)
             .await?
-            .decode(ListMarkersResponse::from_status_bytes)
+            .decode(ListMarkersResponse::from_parts)
     }
     /// Every page of `list_markers`, fetched as the stream is read.
     pub fn list_markers_pages(
@@ -383,7 +383,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_LIST_LAB_TEST_MARKERS, &input)
             .await?
-            .decode(ListLabTestMarkersResponse::from_status_bytes)
+            .decode(ListLabTestMarkersResponse::from_parts)
     }
     /// Every page of `list_lab_test_markers`, fetched as the stream is read.
     pub fn list_lab_test_markers_pages(
@@ -424,7 +424,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_LIST_ORDER_SET_MARKERS, &input)
             .await?
-            .decode(ListOrderSetMarkersResponse::from_status_bytes)
+            .decode(ListOrderSetMarkersResponse::from_parts)
     }
     /// Every page of `list_order_set_markers`, fetched as the stream is read.
     pub fn list_order_set_markers_pages(
@@ -465,7 +465,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_LIST_PSC_INFO, &input)
             .await?
-            .decode(ListPscInfoResponse::from_status_bytes)
+            .decode(ListPscInfoResponse::from_parts)
     }
     /// List the teams of an organization. Accepts only a management key.
     /// `GET /v1/org/{org_id}/team`.
@@ -476,7 +476,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_LIST_TEAMS, &input)
             .await?
-            .decode(ListTeamsResponse::from_status_bytes)
+            .decode(ListTeamsResponse::from_parts)
     }
     /// Every page of `list_teams`, fetched as the stream is read.
     pub fn list_teams_pages(
@@ -521,7 +521,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_CREATE_TEAM, &input)
             .await?
-            .decode(CreateTeamResponse::from_status_bytes)
+            .decode(CreateTeamResponse::from_parts)
     }
     /// Update a team: its name, or which closed-beta features it has. A Team Management Key may
     /// update the teams it controls. The document names team update but shows no shape; this one
@@ -534,7 +534,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_UPDATE_TEAM, &input)
             .await?
-            .decode(UpdateTeamResponse::from_status_bytes)
+            .decode(UpdateTeamResponse::from_parts)
     }
     /// Create a team API key. Team API keys can be managed through a management key: an Org
     /// Management Key for any team of the organization, a Team Management Key for its teams. The
@@ -547,7 +547,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_CREATE_TEAM_API_KEY, &input)
             .await?
-            .decode(CreateTeamApiKeyResponse::from_status_bytes)
+            .decode(CreateTeamApiKeyResponse::from_parts)
     }
     /// Create a management key. An org-scoped key needs an Org Management Key; a team-scoped key
     /// bound to any number of teams can be made by an Org Management Key, or by a Team
@@ -560,7 +560,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_CREATE_MANAGEMENT_KEY, &input)
             .await?
-            .decode(CreateManagementKeyResponse::from_status_bytes)
+            .decode(CreateManagementKeyResponse::from_parts)
     }
     /// Create a lab order of one lab test for a user, to be drawn near the address of the user's
     /// patient info. The document shows no way to create an order; the toolkit's reference server
@@ -573,7 +573,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_CREATE_LAB_ORDER, &input)
             .await?
-            .decode(CreateLabOrderResponse::from_status_bytes)
+            .decode(CreateLabOrderResponse::from_parts)
     }
     /// Orders, filtered by result interpretation. Its responses carry `interpretation`.
     /// `GET /orders`.
@@ -584,7 +584,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_LIST_ORDERS, &input)
             .await?
-            .decode(ListOrdersResponse::from_status_bytes)
+            .decode(ListOrdersResponse::from_parts)
     }
     /// A workout's stream data.
     /// `GET /v2/timeseries/workouts/{workout_id}/stream`.
@@ -595,7 +595,7 @@ impl Client {
         self.transport
             .send(&descriptors::ENDPOINT_GET_WORKOUT_STREAM, &input)
             .await?
-            .decode(GetWorkoutStreamResponse::from_status_bytes)
+            .decode(GetWorkoutStreamResponse::from_parts)
     }
     /// Calls an endpoint by its name in the spec with a JSON input (parameters by
     /// name, the body under `body`); answers the status and JSON body. For tools

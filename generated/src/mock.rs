@@ -29,227 +29,257 @@ impl MockServer {
     }
     /// The status and body every call of `endpoint` answers.
     pub fn example(endpoint: &str) -> ::std::option::Option<(u16, ::serde_json::Value)> {
-        let (status, text) = example_text(endpoint)?;
+        let (status, text, _) = example_text(endpoint)?;
         ::serde_json::from_str(text).ok().map(|body| (status, body))
     }
 }
 static CREATE_USER: ::std::sync::LazyLock<CreateUserResponse> = ::std::sync::LazyLock::new(||
-example("create_user", CreateUserResponse::from_status_bytes));
+example("create_user", CreateUserResponse::from_parts));
 static GET_USER: ::std::sync::LazyLock<GetUserResponse> = ::std::sync::LazyLock::new(|| example(
     "get_user",
-    GetUserResponse::from_status_bytes,
+    GetUserResponse::from_parts,
 ));
 static DELETE_USER: ::std::sync::LazyLock<DeleteUserResponse> = ::std::sync::LazyLock::new(||
-example("delete_user", DeleteUserResponse::from_status_bytes));
+example("delete_user", DeleteUserResponse::from_parts));
 static UNDO_DELETE_USER: ::std::sync::LazyLock<UndoDeleteUserResponse> = ::std::sync::LazyLock::new(||
-example("undo_delete_user", UndoDeleteUserResponse::from_status_bytes));
+example("undo_delete_user", UndoDeleteUserResponse::from_parts));
 static RESOLVE_USER: ::std::sync::LazyLock<ResolveUserResponse> = ::std::sync::LazyLock::new(||
-example("resolve_user", ResolveUserResponse::from_status_bytes));
+example("resolve_user", ResolveUserResponse::from_parts));
 static UPDATE_USER: ::std::sync::LazyLock<UpdateUserResponse> = ::std::sync::LazyLock::new(||
-example("update_user", UpdateUserResponse::from_status_bytes));
+example("update_user", UpdateUserResponse::from_parts));
 static REFRESH_USER: ::std::sync::LazyLock<RefreshUserResponse> = ::std::sync::LazyLock::new(||
-example("refresh_user", RefreshUserResponse::from_status_bytes));
+example("refresh_user", RefreshUserResponse::from_parts));
 static UPDATE_PATIENT_INFO: ::std::sync::LazyLock<UpdatePatientInfoResponse> = ::std::sync::LazyLock::new(||
-example("update_patient_info", UpdatePatientInfoResponse::from_status_bytes));
+example("update_patient_info", UpdatePatientInfoResponse::from_parts));
 static GET_LATEST_PATIENT_INFO: ::std::sync::LazyLock<GetLatestPatientInfoResponse> = ::std::sync::LazyLock::new(||
-example("get_latest_patient_info", GetLatestPatientInfoResponse::from_status_bytes));
+example("get_latest_patient_info", GetLatestPatientInfoResponse::from_parts));
 static ADD_INSURANCE: ::std::sync::LazyLock<AddInsuranceResponse> = ::std::sync::LazyLock::new(||
-example("add_insurance", AddInsuranceResponse::from_status_bytes));
+example("add_insurance", AddInsuranceResponse::from_parts));
 static GET_LATEST_INSURANCE: ::std::sync::LazyLock<GetLatestInsuranceResponse> = ::std::sync::LazyLock::new(||
-example("get_latest_insurance", GetLatestInsuranceResponse::from_status_bytes));
+example("get_latest_insurance", GetLatestInsuranceResponse::from_parts));
 static CREATE_LINK_TOKEN: ::std::sync::LazyLock<CreateLinkTokenResponse> = ::std::sync::LazyLock::new(||
-example("create_link_token", CreateLinkTokenResponse::from_status_bytes));
+example("create_link_token", CreateLinkTokenResponse::from_parts));
 static GET_OAUTH_PROVIDER: ::std::sync::LazyLock<GetOauthProviderResponse> = ::std::sync::LazyLock::new(||
-example("get_oauth_provider", GetOauthProviderResponse::from_status_bytes));
+example("get_oauth_provider", GetOauthProviderResponse::from_parts));
 static BULK_IMPORT: ::std::sync::LazyLock<BulkImportResponse> = ::std::sync::LazyLock::new(||
-example("bulk_import", BulkImportResponse::from_status_bytes));
+example("bulk_import", BulkImportResponse::from_parts));
 static BULK_TRIGGER_HISTORICAL_PULL: ::std::sync::LazyLock<
     BulkTriggerHistoricalPullResponse,
 > = ::std::sync::LazyLock::new(|| example(
     "bulk_trigger_historical_pull",
-    BulkTriggerHistoricalPullResponse::from_status_bytes,
+    BulkTriggerHistoricalPullResponse::from_parts,
 ));
 static LIST_BULK_OPS: ::std::sync::LazyLock<ListBulkOpsResponse> = ::std::sync::LazyLock::new(||
-example("list_bulk_ops", ListBulkOpsResponse::from_status_bytes));
+example("list_bulk_ops", ListBulkOpsResponse::from_parts));
 static LIST_PROVIDERS: ::std::sync::LazyLock<ListProvidersResponse> = ::std::sync::LazyLock::new(||
-example("list_providers", ListProvidersResponse::from_status_bytes));
+example("list_providers", ListProvidersResponse::from_parts));
 static LIST_MARKERS: ::std::sync::LazyLock<ListMarkersResponse> = ::std::sync::LazyLock::new(||
-example("list_markers", ListMarkersResponse::from_status_bytes));
+example("list_markers", ListMarkersResponse::from_parts));
 static LIST_LAB_TEST_MARKERS: ::std::sync::LazyLock<ListLabTestMarkersResponse> = ::std::sync::LazyLock::new(||
-example("list_lab_test_markers", ListLabTestMarkersResponse::from_status_bytes));
+example("list_lab_test_markers", ListLabTestMarkersResponse::from_parts));
 static LIST_ORDER_SET_MARKERS: ::std::sync::LazyLock<ListOrderSetMarkersResponse> = ::std::sync::LazyLock::new(||
-example("list_order_set_markers", ListOrderSetMarkersResponse::from_status_bytes));
+example("list_order_set_markers", ListOrderSetMarkersResponse::from_parts));
 static LIST_PSC_INFO: ::std::sync::LazyLock<ListPscInfoResponse> = ::std::sync::LazyLock::new(||
-example("list_psc_info", ListPscInfoResponse::from_status_bytes));
+example("list_psc_info", ListPscInfoResponse::from_parts));
 static LIST_TEAMS: ::std::sync::LazyLock<ListTeamsResponse> = ::std::sync::LazyLock::new(||
-example("list_teams", ListTeamsResponse::from_status_bytes));
+example("list_teams", ListTeamsResponse::from_parts));
 static CREATE_TEAM: ::std::sync::LazyLock<CreateTeamResponse> = ::std::sync::LazyLock::new(||
-example("create_team", CreateTeamResponse::from_status_bytes));
+example("create_team", CreateTeamResponse::from_parts));
 static UPDATE_TEAM: ::std::sync::LazyLock<UpdateTeamResponse> = ::std::sync::LazyLock::new(||
-example("update_team", UpdateTeamResponse::from_status_bytes));
+example("update_team", UpdateTeamResponse::from_parts));
 static CREATE_TEAM_API_KEY: ::std::sync::LazyLock<CreateTeamApiKeyResponse> = ::std::sync::LazyLock::new(||
-example("create_team_api_key", CreateTeamApiKeyResponse::from_status_bytes));
+example("create_team_api_key", CreateTeamApiKeyResponse::from_parts));
 static CREATE_MANAGEMENT_KEY: ::std::sync::LazyLock<CreateManagementKeyResponse> = ::std::sync::LazyLock::new(||
-example("create_management_key", CreateManagementKeyResponse::from_status_bytes));
+example("create_management_key", CreateManagementKeyResponse::from_parts));
 static CREATE_LAB_ORDER: ::std::sync::LazyLock<CreateLabOrderResponse> = ::std::sync::LazyLock::new(||
-example("create_lab_order", CreateLabOrderResponse::from_status_bytes));
+example("create_lab_order", CreateLabOrderResponse::from_parts));
 static LIST_ORDERS: ::std::sync::LazyLock<ListOrdersResponse> = ::std::sync::LazyLock::new(||
-example("list_orders", ListOrdersResponse::from_status_bytes));
+example("list_orders", ListOrdersResponse::from_parts));
 static GET_WORKOUT_STREAM: ::std::sync::LazyLock<GetWorkoutStreamResponse> = ::std::sync::LazyLock::new(||
-example("get_workout_stream", GetWorkoutStreamResponse::from_status_bytes));
-/// The status and JSON text of `endpoint`'s example.
-fn example_text(endpoint: &str) -> ::std::option::Option<(u16, &'static str)> {
+example("get_workout_stream", GetWorkoutStreamResponse::from_parts));
+/// A response's example: its status, JSON text and headers.
+type Example = (u16, &'static str, &'static [(&'static str, &'static str)]);
+/// `endpoint`'s example.
+fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
     match endpoint {
         "create_user" => {
             Some((
                 200u16,
                 "{\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"client_user_id\":\"text\"}",
+                &[],
             ))
         }
         "get_user" => {
             Some((
                 200u16,
                 "{\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"team_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"client_user_id\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"connected_sources\":[{\"created_on\":\"2024-05-01T12:00:00Z\",\"source\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"},\"provider\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"}}],\"fallback_time_zone\":{\"id\":\"Europe/Paris\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"fallback_birth_date\":{\"value\":\"2024-02-29\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"ingestion_start\":\"2024-02-29\",\"ingestion_end\":\"2024-02-29\"}",
+                &[],
             ))
         }
-        "delete_user" => Some((200u16, "{\"success\":true}")),
-        "undo_delete_user" => Some((200u16, "{\"success\":true}")),
+        "delete_user" => Some((200u16, "{\"success\":true}", &[])),
+        "undo_delete_user" => Some((200u16, "{\"success\":true}", &[])),
         "resolve_user" => {
             Some((
                 200u16,
                 "{\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"team_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"client_user_id\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"connected_sources\":[{\"created_on\":\"2024-05-01T12:00:00Z\",\"source\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"},\"provider\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"}}],\"fallback_time_zone\":{\"id\":\"Europe/Paris\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"fallback_birth_date\":{\"value\":\"2024-02-29\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"ingestion_start\":\"2024-02-29\",\"ingestion_end\":\"2024-02-29\"}",
+                &[],
             ))
         }
-        "update_user" => Some((200u16, "{\"shape\":\"not shown\"}")),
+        "update_user" => Some((200u16, "{\"shape\":\"not shown\"}", &[])),
         "refresh_user" => {
             Some((
                 200u16,
                 "{\"success\":true,\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"refreshed_sources\":[\"text\"],\"in_progress_sources\":[\"text\"],\"failed_sources\":[\"text\"]}",
+                &[],
             ))
         }
         "update_patient_info" => {
             Some((
                 200u16,
                 "{\"first_name\":\"text\",\"last_name\":\"text\",\"email\":\"patient@example.com\",\"phone_number\":\"text\",\"gender\":\"text\",\"dob\":\"2024-02-29\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"zip_code\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"state\":\"text\",\"city\":\"text\"},\"medical_proxy\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"race\":\"african_american_or_black\",\"ethnicity\":\"hispanic\",\"sexual_orientation\":\"lesbian_gay_or_homosexual\",\"gender_identity\":\"male\"}",
+                &[],
             ))
         }
         "get_latest_patient_info" => {
             Some((
                 200u16,
                 "{\"first_name\":\"text\",\"last_name\":\"text\",\"email\":\"patient@example.com\",\"phone_number\":\"text\",\"gender\":\"text\",\"dob\":\"2024-02-29\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"zip_code\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"state\":\"text\",\"city\":\"text\"},\"medical_proxy\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"race\":\"african_american_or_black\",\"ethnicity\":\"hispanic\",\"sexual_orientation\":\"lesbian_gay_or_homosexual\",\"gender_identity\":\"male\"}",
+                &[],
             ))
         }
         "add_insurance" => {
             Some((
                 200u16,
                 "{\"payor_code\":\"text\",\"member_id\":\"text\",\"group_id\":\"text\",\"relationship\":\"Self\",\"insured\":{\"first_name\":\"text\",\"last_name\":\"text\",\"gender\":\"female\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"dob\":\"2024-02-29\",\"email\":\"text\",\"phone_number\":\"text\"},\"guarantor\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"is_primary\":true,\"company\":{\"name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"}}}",
+                &[],
             ))
         }
         "get_latest_insurance" => {
             Some((
                 200u16,
                 "{\"payor_code\":\"text\",\"member_id\":\"text\",\"group_id\":\"text\",\"relationship\":\"Self\",\"insured\":{\"first_name\":\"text\",\"last_name\":\"text\",\"gender\":\"female\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"dob\":\"2024-02-29\",\"email\":\"text\",\"phone_number\":\"text\"},\"guarantor\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"is_primary\":true,\"company\":{\"name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"}}}",
+                &[],
             ))
         }
         "create_link_token" => {
-            Some((200u16, "{\"link_token\":\"text\",\"link_web_url\":\"text\"}"))
+            Some((200u16, "{\"link_token\":\"text\",\"link_web_url\":\"text\"}", &[]))
         }
         "get_oauth_provider" => {
             Some((
                 200u16,
                 "{\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"id\":7,\"group\":\"text\",\"oauth_url\":\"text\",\"auth_type\":\"oauth\",\"source_type\":\"app\",\"is_active\":true,\"backfill_num_days\":7,\"logo\":\"text\"}",
+                &[],
             ))
         }
         "bulk_import" => {
             Some((
                 200u16,
                 "{\"user_ids_imported\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"],\"user_ids_failed\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"]}",
+                &[],
             ))
         }
-        "bulk_trigger_historical_pull" => Some((200u16, "{\"shape\":\"not shown\"}")),
+        "bulk_trigger_historical_pull" => {
+            Some((200u16, "{\"shape\":\"not shown\"}", &[]))
+        }
         "list_bulk_ops" => {
             Some((
                 200u16,
                 "{\"data\":[{\"type\":\"link_bulk_import\",\"status\":\"in_progress\",\"provider\":\"oura\",\"pending\":7,\"processed\":7,\"started_at\":\"2024-05-01T12:00:00Z\",\"ended_at\":\"2024-05-01T12:00:00Z\"}]}",
+                &[],
             ))
         }
         "list_providers" => {
             Some((
                 200u16,
                 "[{\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"logo\":\"text\",\"auth_type\":\"oauth\",\"supported_resources\":[\"profile\"]}]",
+                &[],
             ))
         }
         "list_markers" => {
             Some((
                 200u16,
                 "{\"markers\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"type\":\"biomarker\",\"unit\":\"text\",\"price\":\"text\",\"expected_results\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"loinc\":{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"code\":\"text\",\"unit\":\"text\"},\"required\":true}]}],\"total\":7,\"page\":7,\"size\":7,\"pages\":7}",
+                &[],
             ))
         }
         "list_lab_test_markers" => {
             Some((
                 200u16,
                 "{\"markers\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"type\":\"biomarker\",\"unit\":\"text\",\"price\":\"text\",\"expected_results\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"loinc\":{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"code\":\"text\",\"unit\":\"text\"},\"required\":true}]}],\"total\":7,\"page\":7,\"size\":7,\"pages\":7}",
+                &[],
             ))
         }
         "list_order_set_markers" => {
             Some((
                 200u16,
                 "{\"markers\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"type\":\"biomarker\",\"unit\":\"text\",\"price\":\"text\",\"expected_results\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"loinc\":{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"code\":\"text\",\"unit\":\"text\"},\"required\":true}]}],\"total\":7,\"page\":7,\"size\":7,\"pages\":7}",
+                &[],
             ))
         }
         "list_psc_info" => {
             Some((
                 200u16,
                 "{\"lab_id\":7,\"slug\":\"ayumetrix\",\"patient_service_centers\":[{\"metadata\":{\"name\":\"text\",\"state\":\"text\",\"city\":\"text\",\"zip_code\":\"text\",\"first_line\":\"text\",\"second_line\":\"text\",\"phone_number\":\"text\",\"fax_number\":\"text\",\"hours\":{\"shape\":\"not shown\"}},\"distance\":\"text\",\"capabilities\":[\"stat\"],\"site_code\":\"text\",\"supported_bill_types\":[\"client_bill\"],\"location\":{\"lng\":7.5,\"lat\":7.5}}]}",
+                &[],
             ))
         }
         "list_teams" => {
             Some((
                 200u16,
                 "{\"teams\":[{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\"}],\"next_cursor\":null}",
+                &[],
             ))
         }
         "create_team" => {
             Some((
                 201u16,
                 "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\",\"enabled_features\":[\"bulk_import\"]}",
+                &[],
             ))
         }
         "update_team" => {
             Some((
                 200u16,
                 "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\",\"enabled_features\":[\"bulk_import\"]}",
+                &[],
             ))
         }
         "create_team_api_key" => {
             Some((
                 201u16,
                 "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"team_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"key\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
+                &[],
             ))
         }
         "create_management_key" => {
             Some((
                 201u16,
                 "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"scope\":\"org\",\"team_ids\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"],\"key\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
+                &[],
             ))
         }
         "create_lab_order" => {
             Some((
                 201u16,
                 "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"lab_test_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"lab_id\":7,\"lab_slug\":\"ayumetrix\",\"interpretation\":\"normal\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
+                &[],
             ))
         }
-        "list_orders" => Some((200u16, "{\"shape\":\"not shown\"}")),
-        "get_workout_stream" => Some((200u16, "{\"shape\":\"not shown\"}")),
+        "list_orders" => Some((200u16, "{\"shape\":\"not shown\"}", &[])),
+        "get_workout_stream" => Some((200u16, "{\"shape\":\"not shown\"}", &[])),
         _ => None,
     }
 }
 fn example<T>(
     endpoint: &str,
-    read: fn(u16, &[u8]) -> ::std::result::Result<T, ::std::string::String>,
+    read: fn(
+        u16,
+        &rt::http::HeaderMap,
+        &[u8],
+    ) -> ::std::result::Result<T, ::std::string::String>,
 ) -> T {
-    let (status, text) = example_text(endpoint).unwrap_or((500, "null"));
-    match read(status, text.as_bytes()) {
+    let (status, text, headers) = example_text(endpoint).unwrap_or((500, "null", &[]));
+    match read(status, &rt::headers::map_of(headers), text.as_bytes()) {
         Ok(response) => response,
         Err(e) => panic!("the spec's example for {endpoint} does not fit its type: {e}"),
     }

@@ -158,14 +158,14 @@ pub enum CreateUserResponse {
 impl CreateUserResponse {
     pub fn status(&self) -> u16 {
         match self {
-            CreateUserResponse::Ok(_) => 200u16,
-            CreateUserResponse::BadRequest(_) => 400u16,
-            CreateUserResponse::NotFound(_) => 404u16,
-            CreateUserResponse::UnprocessableEntity(_) => 422u16,
-            CreateUserResponse::Unauthorized(_) => 401u16,
-            CreateUserResponse::Forbidden(_) => 403u16,
-            CreateUserResponse::PayloadTooLarge(_) => 413u16,
-            CreateUserResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::BadRequest(_) => 400u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -173,20 +173,21 @@ impl CreateUserResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            CreateUserResponse::Ok(body) => ::serde_json::to_value(body),
-            CreateUserResponse::BadRequest(body) => ::serde_json::to_value(body),
-            CreateUserResponse::NotFound(body) => ::serde_json::to_value(body),
-            CreateUserResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
-            CreateUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            CreateUserResponse::Forbidden(body) => ::serde_json::to_value(body),
-            CreateUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            CreateUserResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::BadRequest(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -196,47 +197,67 @@ impl CreateUserResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateUserResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             400u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateUserResponse::BadRequest)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::BadRequest(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateUserResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateUserResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateUserResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateUserResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateUserResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateUserResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `get_user` request carries: `GET /v2/user/{user_id}`.
@@ -269,13 +290,13 @@ pub enum GetUserResponse {
 impl GetUserResponse {
     pub fn status(&self) -> u16 {
         match self {
-            GetUserResponse::Ok(_) => 200u16,
-            GetUserResponse::NotFound(_) => 404u16,
-            GetUserResponse::UnprocessableEntity(_) => 422u16,
-            GetUserResponse::Unauthorized(_) => 401u16,
-            GetUserResponse::Forbidden(_) => 403u16,
-            GetUserResponse::PayloadTooLarge(_) => 413u16,
-            GetUserResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -283,19 +304,20 @@ impl GetUserResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            GetUserResponse::Ok(body) => ::serde_json::to_value(body),
-            GetUserResponse::NotFound(body) => ::serde_json::to_value(body),
-            GetUserResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
-            GetUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            GetUserResponse::Forbidden(body) => ::serde_json::to_value(body),
-            GetUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            GetUserResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -305,42 +327,60 @@ impl GetUserResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetUserResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetUserResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetUserResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetUserResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetUserResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetUserResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetUserResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `delete_user` request carries: `DELETE /v2/user/{user_id}`.
@@ -373,13 +413,13 @@ pub enum DeleteUserResponse {
 impl DeleteUserResponse {
     pub fn status(&self) -> u16 {
         match self {
-            DeleteUserResponse::Ok(_) => 200u16,
-            DeleteUserResponse::NotFound(_) => 404u16,
-            DeleteUserResponse::UnprocessableEntity(_) => 422u16,
-            DeleteUserResponse::Unauthorized(_) => 401u16,
-            DeleteUserResponse::Forbidden(_) => 403u16,
-            DeleteUserResponse::PayloadTooLarge(_) => 413u16,
-            DeleteUserResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -387,19 +427,20 @@ impl DeleteUserResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            DeleteUserResponse::Ok(body) => ::serde_json::to_value(body),
-            DeleteUserResponse::NotFound(body) => ::serde_json::to_value(body),
-            DeleteUserResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
-            DeleteUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            DeleteUserResponse::Forbidden(body) => ::serde_json::to_value(body),
-            DeleteUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            DeleteUserResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -409,42 +450,60 @@ impl DeleteUserResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(DeleteUserResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(DeleteUserResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(DeleteUserResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(DeleteUserResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(DeleteUserResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(DeleteUserResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(DeleteUserResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `undo_delete_user` request carries: `POST /v2/user/undo_delete`.
@@ -507,13 +566,13 @@ pub enum UndoDeleteUserResponse {
 impl UndoDeleteUserResponse {
     pub fn status(&self) -> u16 {
         match self {
-            UndoDeleteUserResponse::Ok(_) => 200u16,
-            UndoDeleteUserResponse::NotFound(_) => 404u16,
-            UndoDeleteUserResponse::UnprocessableEntity(_) => 422u16,
-            UndoDeleteUserResponse::Unauthorized(_) => 401u16,
-            UndoDeleteUserResponse::Forbidden(_) => 403u16,
-            UndoDeleteUserResponse::PayloadTooLarge(_) => 413u16,
-            UndoDeleteUserResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -521,23 +580,20 @@ impl UndoDeleteUserResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            UndoDeleteUserResponse::Ok(body) => ::serde_json::to_value(body),
-            UndoDeleteUserResponse::NotFound(body) => ::serde_json::to_value(body),
-            UndoDeleteUserResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            UndoDeleteUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            UndoDeleteUserResponse::Forbidden(body) => ::serde_json::to_value(body),
-            UndoDeleteUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            UndoDeleteUserResponse::ServiceUnavailable(body) => {
-                ::serde_json::to_value(body)
-            }
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -547,42 +603,60 @@ impl UndoDeleteUserResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UndoDeleteUserResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UndoDeleteUserResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UndoDeleteUserResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UndoDeleteUserResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UndoDeleteUserResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UndoDeleteUserResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UndoDeleteUserResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `resolve_user` request carries: `GET /v2/user/resolve/{client_user_id}`.
@@ -615,13 +689,13 @@ pub enum ResolveUserResponse {
 impl ResolveUserResponse {
     pub fn status(&self) -> u16 {
         match self {
-            ResolveUserResponse::Ok(_) => 200u16,
-            ResolveUserResponse::NotFound(_) => 404u16,
-            ResolveUserResponse::UnprocessableEntity(_) => 422u16,
-            ResolveUserResponse::Unauthorized(_) => 401u16,
-            ResolveUserResponse::Forbidden(_) => 403u16,
-            ResolveUserResponse::PayloadTooLarge(_) => 413u16,
-            ResolveUserResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -629,21 +703,20 @@ impl ResolveUserResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ResolveUserResponse::Ok(body) => ::serde_json::to_value(body),
-            ResolveUserResponse::NotFound(body) => ::serde_json::to_value(body),
-            ResolveUserResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            ResolveUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            ResolveUserResponse::Forbidden(body) => ::serde_json::to_value(body),
-            ResolveUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            ResolveUserResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -653,42 +726,60 @@ impl ResolveUserResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ResolveUserResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ResolveUserResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ResolveUserResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ResolveUserResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ResolveUserResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ResolveUserResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ResolveUserResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `update_user` request carries: `PATCH /v2/user/{user_id}`.
@@ -740,14 +831,14 @@ pub enum UpdateUserResponse {
 impl UpdateUserResponse {
     pub fn status(&self) -> u16 {
         match self {
-            UpdateUserResponse::Ok(_) => 200u16,
-            UpdateUserResponse::BadRequest(_) => 400u16,
-            UpdateUserResponse::NotFound(_) => 404u16,
-            UpdateUserResponse::UnprocessableEntity(_) => 422u16,
-            UpdateUserResponse::Unauthorized(_) => 401u16,
-            UpdateUserResponse::Forbidden(_) => 403u16,
-            UpdateUserResponse::PayloadTooLarge(_) => 413u16,
-            UpdateUserResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::BadRequest(_) => 400u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -755,20 +846,21 @@ impl UpdateUserResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            UpdateUserResponse::Ok(body) => ::serde_json::to_value(body),
-            UpdateUserResponse::BadRequest(body) => ::serde_json::to_value(body),
-            UpdateUserResponse::NotFound(body) => ::serde_json::to_value(body),
-            UpdateUserResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
-            UpdateUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            UpdateUserResponse::Forbidden(body) => ::serde_json::to_value(body),
-            UpdateUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            UpdateUserResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::BadRequest(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -778,47 +870,67 @@ impl UpdateUserResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdateUserResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             400u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdateUserResponse::BadRequest)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::BadRequest(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdateUserResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdateUserResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdateUserResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdateUserResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdateUserResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdateUserResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `refresh_user` request carries: `POST /v2/user/refresh/{user_id}`.
@@ -873,13 +985,13 @@ pub enum RefreshUserResponse {
 impl RefreshUserResponse {
     pub fn status(&self) -> u16 {
         match self {
-            RefreshUserResponse::Ok(_) => 200u16,
-            RefreshUserResponse::NotFound(_) => 404u16,
-            RefreshUserResponse::UnprocessableEntity(_) => 422u16,
-            RefreshUserResponse::Unauthorized(_) => 401u16,
-            RefreshUserResponse::Forbidden(_) => 403u16,
-            RefreshUserResponse::PayloadTooLarge(_) => 413u16,
-            RefreshUserResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -887,21 +999,20 @@ impl RefreshUserResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            RefreshUserResponse::Ok(body) => ::serde_json::to_value(body),
-            RefreshUserResponse::NotFound(body) => ::serde_json::to_value(body),
-            RefreshUserResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            RefreshUserResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            RefreshUserResponse::Forbidden(body) => ::serde_json::to_value(body),
-            RefreshUserResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            RefreshUserResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -911,42 +1022,60 @@ impl RefreshUserResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(RefreshUserResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(RefreshUserResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(RefreshUserResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(RefreshUserResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(RefreshUserResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(RefreshUserResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(RefreshUserResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `update_patient_info` request carries: `PATCH /v2/user/{user_id}/info`.
@@ -995,13 +1124,13 @@ pub enum UpdatePatientInfoResponse {
 impl UpdatePatientInfoResponse {
     pub fn status(&self) -> u16 {
         match self {
-            UpdatePatientInfoResponse::Ok(_) => 200u16,
-            UpdatePatientInfoResponse::NotFound(_) => 404u16,
-            UpdatePatientInfoResponse::UnprocessableEntity(_) => 422u16,
-            UpdatePatientInfoResponse::Unauthorized(_) => 401u16,
-            UpdatePatientInfoResponse::Forbidden(_) => 403u16,
-            UpdatePatientInfoResponse::PayloadTooLarge(_) => 413u16,
-            UpdatePatientInfoResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1009,25 +1138,20 @@ impl UpdatePatientInfoResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            UpdatePatientInfoResponse::Ok(body) => ::serde_json::to_value(body),
-            UpdatePatientInfoResponse::NotFound(body) => ::serde_json::to_value(body),
-            UpdatePatientInfoResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            UpdatePatientInfoResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            UpdatePatientInfoResponse::Forbidden(body) => ::serde_json::to_value(body),
-            UpdatePatientInfoResponse::PayloadTooLarge(body) => {
-                ::serde_json::to_value(body)
-            }
-            UpdatePatientInfoResponse::ServiceUnavailable(body) => {
-                ::serde_json::to_value(body)
-            }
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -1037,42 +1161,60 @@ impl UpdatePatientInfoResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdatePatientInfoResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdatePatientInfoResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdatePatientInfoResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdatePatientInfoResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdatePatientInfoResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdatePatientInfoResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdatePatientInfoResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `get_latest_patient_info` request carries: `GET /v2/user/{user_id}/info/latest`.
@@ -1105,13 +1247,13 @@ pub enum GetLatestPatientInfoResponse {
 impl GetLatestPatientInfoResponse {
     pub fn status(&self) -> u16 {
         match self {
-            GetLatestPatientInfoResponse::Ok(_) => 200u16,
-            GetLatestPatientInfoResponse::NotFound(_) => 404u16,
-            GetLatestPatientInfoResponse::UnprocessableEntity(_) => 422u16,
-            GetLatestPatientInfoResponse::Unauthorized(_) => 401u16,
-            GetLatestPatientInfoResponse::Forbidden(_) => 403u16,
-            GetLatestPatientInfoResponse::PayloadTooLarge(_) => 413u16,
-            GetLatestPatientInfoResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1119,27 +1261,20 @@ impl GetLatestPatientInfoResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            GetLatestPatientInfoResponse::Ok(body) => ::serde_json::to_value(body),
-            GetLatestPatientInfoResponse::NotFound(body) => ::serde_json::to_value(body),
-            GetLatestPatientInfoResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            GetLatestPatientInfoResponse::Unauthorized(body) => {
-                ::serde_json::to_value(body)
-            }
-            GetLatestPatientInfoResponse::Forbidden(body) => ::serde_json::to_value(body),
-            GetLatestPatientInfoResponse::PayloadTooLarge(body) => {
-                ::serde_json::to_value(body)
-            }
-            GetLatestPatientInfoResponse::ServiceUnavailable(body) => {
-                ::serde_json::to_value(body)
-            }
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -1149,42 +1284,60 @@ impl GetLatestPatientInfoResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetLatestPatientInfoResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetLatestPatientInfoResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetLatestPatientInfoResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetLatestPatientInfoResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetLatestPatientInfoResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetLatestPatientInfoResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetLatestPatientInfoResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `add_insurance` request carries: `POST /v2/user/{user_id}/insurance`.
@@ -1219,13 +1372,13 @@ pub enum AddInsuranceResponse {
 impl AddInsuranceResponse {
     pub fn status(&self) -> u16 {
         match self {
-            AddInsuranceResponse::Ok(_) => 200u16,
-            AddInsuranceResponse::NotFound(_) => 404u16,
-            AddInsuranceResponse::UnprocessableEntity(_) => 422u16,
-            AddInsuranceResponse::Unauthorized(_) => 401u16,
-            AddInsuranceResponse::Forbidden(_) => 403u16,
-            AddInsuranceResponse::PayloadTooLarge(_) => 413u16,
-            AddInsuranceResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1233,23 +1386,20 @@ impl AddInsuranceResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            AddInsuranceResponse::Ok(body) => ::serde_json::to_value(body),
-            AddInsuranceResponse::NotFound(body) => ::serde_json::to_value(body),
-            AddInsuranceResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            AddInsuranceResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            AddInsuranceResponse::Forbidden(body) => ::serde_json::to_value(body),
-            AddInsuranceResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            AddInsuranceResponse::ServiceUnavailable(body) => {
-                ::serde_json::to_value(body)
-            }
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -1259,42 +1409,60 @@ impl AddInsuranceResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(AddInsuranceResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(AddInsuranceResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(AddInsuranceResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(AddInsuranceResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(AddInsuranceResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(AddInsuranceResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(AddInsuranceResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `get_latest_insurance` request carries: `GET /v2/user/{user_id}/insurance/latest`.
@@ -1331,13 +1499,13 @@ pub enum GetLatestInsuranceResponse {
 impl GetLatestInsuranceResponse {
     pub fn status(&self) -> u16 {
         match self {
-            GetLatestInsuranceResponse::Ok(_) => 200u16,
-            GetLatestInsuranceResponse::NotFound(_) => 404u16,
-            GetLatestInsuranceResponse::UnprocessableEntity(_) => 422u16,
-            GetLatestInsuranceResponse::Unauthorized(_) => 401u16,
-            GetLatestInsuranceResponse::Forbidden(_) => 403u16,
-            GetLatestInsuranceResponse::PayloadTooLarge(_) => 413u16,
-            GetLatestInsuranceResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1345,27 +1513,20 @@ impl GetLatestInsuranceResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            GetLatestInsuranceResponse::Ok(body) => ::serde_json::to_value(body),
-            GetLatestInsuranceResponse::NotFound(body) => ::serde_json::to_value(body),
-            GetLatestInsuranceResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            GetLatestInsuranceResponse::Unauthorized(body) => {
-                ::serde_json::to_value(body)
-            }
-            GetLatestInsuranceResponse::Forbidden(body) => ::serde_json::to_value(body),
-            GetLatestInsuranceResponse::PayloadTooLarge(body) => {
-                ::serde_json::to_value(body)
-            }
-            GetLatestInsuranceResponse::ServiceUnavailable(body) => {
-                ::serde_json::to_value(body)
-            }
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -1375,42 +1536,60 @@ impl GetLatestInsuranceResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetLatestInsuranceResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetLatestInsuranceResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetLatestInsuranceResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetLatestInsuranceResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetLatestInsuranceResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetLatestInsuranceResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetLatestInsuranceResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `create_link_token` request carries: `POST /v2/link/token`.
@@ -1457,13 +1636,13 @@ pub enum CreateLinkTokenResponse {
 impl CreateLinkTokenResponse {
     pub fn status(&self) -> u16 {
         match self {
-            CreateLinkTokenResponse::Ok(_) => 200u16,
-            CreateLinkTokenResponse::NotFound(_) => 404u16,
-            CreateLinkTokenResponse::UnprocessableEntity(_) => 422u16,
-            CreateLinkTokenResponse::Unauthorized(_) => 401u16,
-            CreateLinkTokenResponse::Forbidden(_) => 403u16,
-            CreateLinkTokenResponse::PayloadTooLarge(_) => 413u16,
-            CreateLinkTokenResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1471,25 +1650,20 @@ impl CreateLinkTokenResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            CreateLinkTokenResponse::Ok(body) => ::serde_json::to_value(body),
-            CreateLinkTokenResponse::NotFound(body) => ::serde_json::to_value(body),
-            CreateLinkTokenResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            CreateLinkTokenResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            CreateLinkTokenResponse::Forbidden(body) => ::serde_json::to_value(body),
-            CreateLinkTokenResponse::PayloadTooLarge(body) => {
-                ::serde_json::to_value(body)
-            }
-            CreateLinkTokenResponse::ServiceUnavailable(body) => {
-                ::serde_json::to_value(body)
-            }
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -1499,42 +1673,60 @@ impl CreateLinkTokenResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateLinkTokenResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateLinkTokenResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateLinkTokenResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateLinkTokenResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateLinkTokenResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateLinkTokenResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateLinkTokenResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `get_oauth_provider` request carries: `GET /v2/link/provider/oauth/{oauth_provider}`.
@@ -1567,13 +1759,13 @@ pub enum GetOauthProviderResponse {
 impl GetOauthProviderResponse {
     pub fn status(&self) -> u16 {
         match self {
-            GetOauthProviderResponse::Ok(_) => 200u16,
-            GetOauthProviderResponse::NotFound(_) => 404u16,
-            GetOauthProviderResponse::UnprocessableEntity(_) => 422u16,
-            GetOauthProviderResponse::Unauthorized(_) => 401u16,
-            GetOauthProviderResponse::Forbidden(_) => 403u16,
-            GetOauthProviderResponse::PayloadTooLarge(_) => 413u16,
-            GetOauthProviderResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1581,25 +1773,20 @@ impl GetOauthProviderResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            GetOauthProviderResponse::Ok(body) => ::serde_json::to_value(body),
-            GetOauthProviderResponse::NotFound(body) => ::serde_json::to_value(body),
-            GetOauthProviderResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            GetOauthProviderResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            GetOauthProviderResponse::Forbidden(body) => ::serde_json::to_value(body),
-            GetOauthProviderResponse::PayloadTooLarge(body) => {
-                ::serde_json::to_value(body)
-            }
-            GetOauthProviderResponse::ServiceUnavailable(body) => {
-                ::serde_json::to_value(body)
-            }
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -1609,42 +1796,60 @@ impl GetOauthProviderResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetOauthProviderResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetOauthProviderResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetOauthProviderResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetOauthProviderResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetOauthProviderResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetOauthProviderResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetOauthProviderResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `bulk_import` request carries: `POST /v2/link/bulk_import`.
@@ -1686,14 +1891,14 @@ pub enum BulkImportResponse {
 impl BulkImportResponse {
     pub fn status(&self) -> u16 {
         match self {
-            BulkImportResponse::Ok(_) => 200u16,
-            BulkImportResponse::Accepted(_) => 202u16,
-            BulkImportResponse::NotFound(_) => 404u16,
-            BulkImportResponse::UnprocessableEntity(_) => 422u16,
-            BulkImportResponse::Unauthorized(_) => 401u16,
-            BulkImportResponse::Forbidden(_) => 403u16,
-            BulkImportResponse::PayloadTooLarge(_) => 413u16,
-            BulkImportResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::Accepted(_) => 202u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1701,20 +1906,21 @@ impl BulkImportResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            BulkImportResponse::Ok(body) => ::serde_json::to_value(body),
-            BulkImportResponse::Accepted(body) => ::serde_json::to_value(body),
-            BulkImportResponse::NotFound(body) => ::serde_json::to_value(body),
-            BulkImportResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
-            BulkImportResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            BulkImportResponse::Forbidden(body) => ::serde_json::to_value(body),
-            BulkImportResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            BulkImportResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::Accepted(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -1724,47 +1930,67 @@ impl BulkImportResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkImportResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             202u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkImportResponse::Accepted)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Accepted(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkImportResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkImportResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkImportResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkImportResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkImportResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkImportResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `bulk_trigger_historical_pull` request carries: `POST /v2/link/bulk_trigger_historical_pull`.
@@ -1806,14 +2032,14 @@ pub enum BulkTriggerHistoricalPullResponse {
 impl BulkTriggerHistoricalPullResponse {
     pub fn status(&self) -> u16 {
         match self {
-            BulkTriggerHistoricalPullResponse::Ok(_) => 200u16,
-            BulkTriggerHistoricalPullResponse::Accepted(_) => 202u16,
-            BulkTriggerHistoricalPullResponse::NotFound(_) => 404u16,
-            BulkTriggerHistoricalPullResponse::UnprocessableEntity(_) => 422u16,
-            BulkTriggerHistoricalPullResponse::Unauthorized(_) => 401u16,
-            BulkTriggerHistoricalPullResponse::Forbidden(_) => 403u16,
-            BulkTriggerHistoricalPullResponse::PayloadTooLarge(_) => 413u16,
-            BulkTriggerHistoricalPullResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::Accepted(_) => 202u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1821,34 +2047,21 @@ impl BulkTriggerHistoricalPullResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            BulkTriggerHistoricalPullResponse::Ok(body) => ::serde_json::to_value(body),
-            BulkTriggerHistoricalPullResponse::Accepted(body) => {
-                ::serde_json::to_value(body)
-            }
-            BulkTriggerHistoricalPullResponse::NotFound(body) => {
-                ::serde_json::to_value(body)
-            }
-            BulkTriggerHistoricalPullResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            BulkTriggerHistoricalPullResponse::Unauthorized(body) => {
-                ::serde_json::to_value(body)
-            }
-            BulkTriggerHistoricalPullResponse::Forbidden(body) => {
-                ::serde_json::to_value(body)
-            }
-            BulkTriggerHistoricalPullResponse::PayloadTooLarge(body) => {
-                ::serde_json::to_value(body)
-            }
-            BulkTriggerHistoricalPullResponse::ServiceUnavailable(body) => {
-                ::serde_json::to_value(body)
-            }
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::Accepted(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -1858,47 +2071,67 @@ impl BulkTriggerHistoricalPullResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkTriggerHistoricalPullResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             202u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkTriggerHistoricalPullResponse::Accepted)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Accepted(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkTriggerHistoricalPullResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkTriggerHistoricalPullResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkTriggerHistoricalPullResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkTriggerHistoricalPullResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkTriggerHistoricalPullResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(BulkTriggerHistoricalPullResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `list_bulk_ops` request carries: `GET /v2/link/bulk_op`.
@@ -1950,13 +2183,13 @@ pub enum ListBulkOpsResponse {
 impl ListBulkOpsResponse {
     pub fn status(&self) -> u16 {
         match self {
-            ListBulkOpsResponse::Ok(_) => 200u16,
-            ListBulkOpsResponse::NotFound(_) => 404u16,
-            ListBulkOpsResponse::UnprocessableEntity(_) => 422u16,
-            ListBulkOpsResponse::Unauthorized(_) => 401u16,
-            ListBulkOpsResponse::Forbidden(_) => 403u16,
-            ListBulkOpsResponse::PayloadTooLarge(_) => 413u16,
-            ListBulkOpsResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1964,21 +2197,20 @@ impl ListBulkOpsResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListBulkOpsResponse::Ok(body) => ::serde_json::to_value(body),
-            ListBulkOpsResponse::NotFound(body) => ::serde_json::to_value(body),
-            ListBulkOpsResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            ListBulkOpsResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            ListBulkOpsResponse::Forbidden(body) => ::serde_json::to_value(body),
-            ListBulkOpsResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            ListBulkOpsResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -1988,42 +2220,60 @@ impl ListBulkOpsResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListBulkOpsResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListBulkOpsResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListBulkOpsResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListBulkOpsResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListBulkOpsResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListBulkOpsResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListBulkOpsResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `list_providers` request carries: `GET /v2/providers`.
@@ -2061,13 +2311,13 @@ pub enum ListProvidersResponse {
 impl ListProvidersResponse {
     pub fn status(&self) -> u16 {
         match self {
-            ListProvidersResponse::Ok(_) => 200u16,
-            ListProvidersResponse::NotFound(_) => 404u16,
-            ListProvidersResponse::UnprocessableEntity(_) => 422u16,
-            ListProvidersResponse::Unauthorized(_) => 401u16,
-            ListProvidersResponse::Forbidden(_) => 403u16,
-            ListProvidersResponse::PayloadTooLarge(_) => 413u16,
-            ListProvidersResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2075,23 +2325,20 @@ impl ListProvidersResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListProvidersResponse::Ok(body) => ::serde_json::to_value(body),
-            ListProvidersResponse::NotFound(body) => ::serde_json::to_value(body),
-            ListProvidersResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            ListProvidersResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            ListProvidersResponse::Forbidden(body) => ::serde_json::to_value(body),
-            ListProvidersResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            ListProvidersResponse::ServiceUnavailable(body) => {
-                ::serde_json::to_value(body)
-            }
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -2101,42 +2348,60 @@ impl ListProvidersResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListProvidersResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListProvidersResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListProvidersResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListProvidersResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListProvidersResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListProvidersResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListProvidersResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `list_markers` request carries: `GET /v3/lab_tests/markers`.
@@ -2249,13 +2514,13 @@ pub enum ListMarkersResponse {
 impl ListMarkersResponse {
     pub fn status(&self) -> u16 {
         match self {
-            ListMarkersResponse::Ok(_) => 200u16,
-            ListMarkersResponse::NotFound(_) => 404u16,
-            ListMarkersResponse::UnprocessableEntity(_) => 422u16,
-            ListMarkersResponse::Unauthorized(_) => 401u16,
-            ListMarkersResponse::Forbidden(_) => 403u16,
-            ListMarkersResponse::PayloadTooLarge(_) => 413u16,
-            ListMarkersResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2263,21 +2528,20 @@ impl ListMarkersResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListMarkersResponse::Ok(body) => ::serde_json::to_value(body),
-            ListMarkersResponse::NotFound(body) => ::serde_json::to_value(body),
-            ListMarkersResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            ListMarkersResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            ListMarkersResponse::Forbidden(body) => ::serde_json::to_value(body),
-            ListMarkersResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            ListMarkersResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -2287,42 +2551,60 @@ impl ListMarkersResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListMarkersResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListMarkersResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListMarkersResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListMarkersResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListMarkersResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListMarkersResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListMarkersResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `list_lab_test_markers` request carries: `GET /v3/lab_tests/{lab_test_id}/markers`.
@@ -2395,13 +2677,13 @@ pub enum ListLabTestMarkersResponse {
 impl ListLabTestMarkersResponse {
     pub fn status(&self) -> u16 {
         match self {
-            ListLabTestMarkersResponse::Ok(_) => 200u16,
-            ListLabTestMarkersResponse::NotFound(_) => 404u16,
-            ListLabTestMarkersResponse::UnprocessableEntity(_) => 422u16,
-            ListLabTestMarkersResponse::Unauthorized(_) => 401u16,
-            ListLabTestMarkersResponse::Forbidden(_) => 403u16,
-            ListLabTestMarkersResponse::PayloadTooLarge(_) => 413u16,
-            ListLabTestMarkersResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2409,27 +2691,20 @@ impl ListLabTestMarkersResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListLabTestMarkersResponse::Ok(body) => ::serde_json::to_value(body),
-            ListLabTestMarkersResponse::NotFound(body) => ::serde_json::to_value(body),
-            ListLabTestMarkersResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            ListLabTestMarkersResponse::Unauthorized(body) => {
-                ::serde_json::to_value(body)
-            }
-            ListLabTestMarkersResponse::Forbidden(body) => ::serde_json::to_value(body),
-            ListLabTestMarkersResponse::PayloadTooLarge(body) => {
-                ::serde_json::to_value(body)
-            }
-            ListLabTestMarkersResponse::ServiceUnavailable(body) => {
-                ::serde_json::to_value(body)
-            }
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -2439,42 +2714,60 @@ impl ListLabTestMarkersResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListLabTestMarkersResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListLabTestMarkersResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListLabTestMarkersResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListLabTestMarkersResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListLabTestMarkersResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListLabTestMarkersResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListLabTestMarkersResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `list_order_set_markers` request carries: `POST /v3/lab_tests/list_order_set_markers`.
@@ -2540,13 +2833,13 @@ pub enum ListOrderSetMarkersResponse {
 impl ListOrderSetMarkersResponse {
     pub fn status(&self) -> u16 {
         match self {
-            ListOrderSetMarkersResponse::Ok(_) => 200u16,
-            ListOrderSetMarkersResponse::NotFound(_) => 404u16,
-            ListOrderSetMarkersResponse::UnprocessableEntity(_) => 422u16,
-            ListOrderSetMarkersResponse::Unauthorized(_) => 401u16,
-            ListOrderSetMarkersResponse::Forbidden(_) => 403u16,
-            ListOrderSetMarkersResponse::PayloadTooLarge(_) => 413u16,
-            ListOrderSetMarkersResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2554,27 +2847,20 @@ impl ListOrderSetMarkersResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListOrderSetMarkersResponse::Ok(body) => ::serde_json::to_value(body),
-            ListOrderSetMarkersResponse::NotFound(body) => ::serde_json::to_value(body),
-            ListOrderSetMarkersResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            ListOrderSetMarkersResponse::Unauthorized(body) => {
-                ::serde_json::to_value(body)
-            }
-            ListOrderSetMarkersResponse::Forbidden(body) => ::serde_json::to_value(body),
-            ListOrderSetMarkersResponse::PayloadTooLarge(body) => {
-                ::serde_json::to_value(body)
-            }
-            ListOrderSetMarkersResponse::ServiceUnavailable(body) => {
-                ::serde_json::to_value(body)
-            }
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -2584,42 +2870,60 @@ impl ListOrderSetMarkersResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListOrderSetMarkersResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListOrderSetMarkersResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListOrderSetMarkersResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListOrderSetMarkersResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListOrderSetMarkersResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListOrderSetMarkersResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListOrderSetMarkersResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `list_psc_info` request carries: `GET /v3/order/{order_id}/psc/info`.
@@ -2686,13 +2990,13 @@ pub enum ListPscInfoResponse {
 impl ListPscInfoResponse {
     pub fn status(&self) -> u16 {
         match self {
-            ListPscInfoResponse::Ok(_) => 200u16,
-            ListPscInfoResponse::NotFound(_) => 404u16,
-            ListPscInfoResponse::UnprocessableEntity(_) => 422u16,
-            ListPscInfoResponse::Unauthorized(_) => 401u16,
-            ListPscInfoResponse::Forbidden(_) => 403u16,
-            ListPscInfoResponse::PayloadTooLarge(_) => 413u16,
-            ListPscInfoResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2700,21 +3004,20 @@ impl ListPscInfoResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListPscInfoResponse::Ok(body) => ::serde_json::to_value(body),
-            ListPscInfoResponse::NotFound(body) => ::serde_json::to_value(body),
-            ListPscInfoResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            ListPscInfoResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            ListPscInfoResponse::Forbidden(body) => ::serde_json::to_value(body),
-            ListPscInfoResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            ListPscInfoResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -2724,42 +3027,60 @@ impl ListPscInfoResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListPscInfoResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListPscInfoResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListPscInfoResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListPscInfoResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListPscInfoResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListPscInfoResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListPscInfoResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `list_teams` request carries: `GET /v1/org/{org_id}/team`.
@@ -2830,13 +3151,13 @@ pub enum ListTeamsResponse {
 impl ListTeamsResponse {
     pub fn status(&self) -> u16 {
         match self {
-            ListTeamsResponse::Ok(_) => 200u16,
-            ListTeamsResponse::NotFound(_) => 404u16,
-            ListTeamsResponse::UnprocessableEntity(_) => 422u16,
-            ListTeamsResponse::Unauthorized(_) => 401u16,
-            ListTeamsResponse::Forbidden(_) => 403u16,
-            ListTeamsResponse::PayloadTooLarge(_) => 413u16,
-            ListTeamsResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2844,19 +3165,20 @@ impl ListTeamsResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListTeamsResponse::Ok(body) => ::serde_json::to_value(body),
-            ListTeamsResponse::NotFound(body) => ::serde_json::to_value(body),
-            ListTeamsResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
-            ListTeamsResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            ListTeamsResponse::Forbidden(body) => ::serde_json::to_value(body),
-            ListTeamsResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            ListTeamsResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -2866,42 +3188,60 @@ impl ListTeamsResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListTeamsResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListTeamsResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListTeamsResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListTeamsResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListTeamsResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListTeamsResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListTeamsResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `create_team` request carries: `POST /v1/org/{org_id}/team`.
@@ -2949,13 +3289,13 @@ pub enum CreateTeamResponse {
 impl CreateTeamResponse {
     pub fn status(&self) -> u16 {
         match self {
-            CreateTeamResponse::Created(_) => 201u16,
-            CreateTeamResponse::NotFound(_) => 404u16,
-            CreateTeamResponse::UnprocessableEntity(_) => 422u16,
-            CreateTeamResponse::Unauthorized(_) => 401u16,
-            CreateTeamResponse::Forbidden(_) => 403u16,
-            CreateTeamResponse::PayloadTooLarge(_) => 413u16,
-            CreateTeamResponse::ServiceUnavailable(_) => 503u16,
+            Self::Created(_) => 201u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2963,19 +3303,20 @@ impl CreateTeamResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            CreateTeamResponse::Created(body) => ::serde_json::to_value(body),
-            CreateTeamResponse::NotFound(body) => ::serde_json::to_value(body),
-            CreateTeamResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
-            CreateTeamResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            CreateTeamResponse::Forbidden(body) => ::serde_json::to_value(body),
-            CreateTeamResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            CreateTeamResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::Created(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -2985,42 +3326,64 @@ impl CreateTeamResponse {
         };
         match status {
             201u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateTeamResponse::Created)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Created(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateTeamResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateTeamResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateTeamResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateTeamResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateTeamResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateTeamResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `update_team` request carries: `PATCH /v1/org/{org_id}/team/{team_id}`.
@@ -3070,13 +3433,13 @@ pub enum UpdateTeamResponse {
 impl UpdateTeamResponse {
     pub fn status(&self) -> u16 {
         match self {
-            UpdateTeamResponse::Ok(_) => 200u16,
-            UpdateTeamResponse::NotFound(_) => 404u16,
-            UpdateTeamResponse::UnprocessableEntity(_) => 422u16,
-            UpdateTeamResponse::Unauthorized(_) => 401u16,
-            UpdateTeamResponse::Forbidden(_) => 403u16,
-            UpdateTeamResponse::PayloadTooLarge(_) => 413u16,
-            UpdateTeamResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -3084,19 +3447,20 @@ impl UpdateTeamResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            UpdateTeamResponse::Ok(body) => ::serde_json::to_value(body),
-            UpdateTeamResponse::NotFound(body) => ::serde_json::to_value(body),
-            UpdateTeamResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
-            UpdateTeamResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            UpdateTeamResponse::Forbidden(body) => ::serde_json::to_value(body),
-            UpdateTeamResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            UpdateTeamResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -3106,42 +3470,60 @@ impl UpdateTeamResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdateTeamResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdateTeamResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdateTeamResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdateTeamResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdateTeamResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdateTeamResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(UpdateTeamResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `create_team_api_key` request carries: `POST /v1/org/{org_id}/team/{team_id}/api_key`.
@@ -3175,13 +3557,13 @@ pub enum CreateTeamApiKeyResponse {
 impl CreateTeamApiKeyResponse {
     pub fn status(&self) -> u16 {
         match self {
-            CreateTeamApiKeyResponse::Created(_) => 201u16,
-            CreateTeamApiKeyResponse::NotFound(_) => 404u16,
-            CreateTeamApiKeyResponse::UnprocessableEntity(_) => 422u16,
-            CreateTeamApiKeyResponse::Unauthorized(_) => 401u16,
-            CreateTeamApiKeyResponse::Forbidden(_) => 403u16,
-            CreateTeamApiKeyResponse::PayloadTooLarge(_) => 413u16,
-            CreateTeamApiKeyResponse::ServiceUnavailable(_) => 503u16,
+            Self::Created(_) => 201u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -3189,25 +3571,20 @@ impl CreateTeamApiKeyResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            CreateTeamApiKeyResponse::Created(body) => ::serde_json::to_value(body),
-            CreateTeamApiKeyResponse::NotFound(body) => ::serde_json::to_value(body),
-            CreateTeamApiKeyResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            CreateTeamApiKeyResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            CreateTeamApiKeyResponse::Forbidden(body) => ::serde_json::to_value(body),
-            CreateTeamApiKeyResponse::PayloadTooLarge(body) => {
-                ::serde_json::to_value(body)
-            }
-            CreateTeamApiKeyResponse::ServiceUnavailable(body) => {
-                ::serde_json::to_value(body)
-            }
+            Self::Created(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -3217,42 +3594,64 @@ impl CreateTeamApiKeyResponse {
         };
         match status {
             201u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateTeamApiKeyResponse::Created)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Created(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateTeamApiKeyResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateTeamApiKeyResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateTeamApiKeyResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateTeamApiKeyResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateTeamApiKeyResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateTeamApiKeyResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `create_management_key` request carries: `POST /v1/org/{org_id}/management_key`.
@@ -3286,13 +3685,13 @@ pub enum CreateManagementKeyResponse {
 impl CreateManagementKeyResponse {
     pub fn status(&self) -> u16 {
         match self {
-            CreateManagementKeyResponse::Created(_) => 201u16,
-            CreateManagementKeyResponse::NotFound(_) => 404u16,
-            CreateManagementKeyResponse::UnprocessableEntity(_) => 422u16,
-            CreateManagementKeyResponse::Unauthorized(_) => 401u16,
-            CreateManagementKeyResponse::Forbidden(_) => 403u16,
-            CreateManagementKeyResponse::PayloadTooLarge(_) => 413u16,
-            CreateManagementKeyResponse::ServiceUnavailable(_) => 503u16,
+            Self::Created(_) => 201u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -3300,27 +3699,20 @@ impl CreateManagementKeyResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            CreateManagementKeyResponse::Created(body) => ::serde_json::to_value(body),
-            CreateManagementKeyResponse::NotFound(body) => ::serde_json::to_value(body),
-            CreateManagementKeyResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            CreateManagementKeyResponse::Unauthorized(body) => {
-                ::serde_json::to_value(body)
-            }
-            CreateManagementKeyResponse::Forbidden(body) => ::serde_json::to_value(body),
-            CreateManagementKeyResponse::PayloadTooLarge(body) => {
-                ::serde_json::to_value(body)
-            }
-            CreateManagementKeyResponse::ServiceUnavailable(body) => {
-                ::serde_json::to_value(body)
-            }
+            Self::Created(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -3330,42 +3722,64 @@ impl CreateManagementKeyResponse {
         };
         match status {
             201u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateManagementKeyResponse::Created)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Created(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateManagementKeyResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateManagementKeyResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateManagementKeyResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateManagementKeyResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateManagementKeyResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateManagementKeyResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `create_lab_order` request carries: `POST /v3/order/toolkit`.
@@ -3400,14 +3814,14 @@ pub enum CreateLabOrderResponse {
 impl CreateLabOrderResponse {
     pub fn status(&self) -> u16 {
         match self {
-            CreateLabOrderResponse::Created(_) => 201u16,
-            CreateLabOrderResponse::BadRequest(_) => 400u16,
-            CreateLabOrderResponse::NotFound(_) => 404u16,
-            CreateLabOrderResponse::UnprocessableEntity(_) => 422u16,
-            CreateLabOrderResponse::Unauthorized(_) => 401u16,
-            CreateLabOrderResponse::Forbidden(_) => 403u16,
-            CreateLabOrderResponse::PayloadTooLarge(_) => 413u16,
-            CreateLabOrderResponse::ServiceUnavailable(_) => 503u16,
+            Self::Created(_) => 201u16,
+            Self::BadRequest(_) => 400u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -3415,24 +3829,21 @@ impl CreateLabOrderResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            CreateLabOrderResponse::Created(body) => ::serde_json::to_value(body),
-            CreateLabOrderResponse::BadRequest(body) => ::serde_json::to_value(body),
-            CreateLabOrderResponse::NotFound(body) => ::serde_json::to_value(body),
-            CreateLabOrderResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            CreateLabOrderResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            CreateLabOrderResponse::Forbidden(body) => ::serde_json::to_value(body),
-            CreateLabOrderResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            CreateLabOrderResponse::ServiceUnavailable(body) => {
-                ::serde_json::to_value(body)
-            }
+            Self::Created(body) => ::serde_json::to_value(body),
+            Self::BadRequest(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -3442,47 +3853,71 @@ impl CreateLabOrderResponse {
         };
         match status {
             201u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateLabOrderResponse::Created)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Created(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             400u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateLabOrderResponse::BadRequest)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::BadRequest(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateLabOrderResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateLabOrderResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateLabOrderResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateLabOrderResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateLabOrderResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(CreateLabOrderResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `list_orders` request carries: `GET /orders`.
@@ -3519,13 +3954,13 @@ pub enum ListOrdersResponse {
 impl ListOrdersResponse {
     pub fn status(&self) -> u16 {
         match self {
-            ListOrdersResponse::Ok(_) => 200u16,
-            ListOrdersResponse::NotFound(_) => 404u16,
-            ListOrdersResponse::UnprocessableEntity(_) => 422u16,
-            ListOrdersResponse::Unauthorized(_) => 401u16,
-            ListOrdersResponse::Forbidden(_) => 403u16,
-            ListOrdersResponse::PayloadTooLarge(_) => 413u16,
-            ListOrdersResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -3533,19 +3968,20 @@ impl ListOrdersResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            ListOrdersResponse::Ok(body) => ::serde_json::to_value(body),
-            ListOrdersResponse::NotFound(body) => ::serde_json::to_value(body),
-            ListOrdersResponse::UnprocessableEntity(body) => ::serde_json::to_value(body),
-            ListOrdersResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            ListOrdersResponse::Forbidden(body) => ::serde_json::to_value(body),
-            ListOrdersResponse::PayloadTooLarge(body) => ::serde_json::to_value(body),
-            ListOrdersResponse::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -3555,42 +3991,60 @@ impl ListOrdersResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListOrdersResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListOrdersResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListOrdersResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListOrdersResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListOrdersResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListOrdersResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(ListOrdersResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Everything a `get_workout_stream` request carries: `GET /v2/timeseries/workouts/{workout_id}/stream`.
@@ -3623,13 +4077,13 @@ pub enum GetWorkoutStreamResponse {
 impl GetWorkoutStreamResponse {
     pub fn status(&self) -> u16 {
         match self {
-            GetWorkoutStreamResponse::Ok(_) => 200u16,
-            GetWorkoutStreamResponse::NotFound(_) => 404u16,
-            GetWorkoutStreamResponse::UnprocessableEntity(_) => 422u16,
-            GetWorkoutStreamResponse::Unauthorized(_) => 401u16,
-            GetWorkoutStreamResponse::Forbidden(_) => 403u16,
-            GetWorkoutStreamResponse::PayloadTooLarge(_) => 413u16,
-            GetWorkoutStreamResponse::ServiceUnavailable(_) => 503u16,
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -3637,25 +4091,20 @@ impl GetWorkoutStreamResponse {
         &self,
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
-            GetWorkoutStreamResponse::Ok(body) => ::serde_json::to_value(body),
-            GetWorkoutStreamResponse::NotFound(body) => ::serde_json::to_value(body),
-            GetWorkoutStreamResponse::UnprocessableEntity(body) => {
-                ::serde_json::to_value(body)
-            }
-            GetWorkoutStreamResponse::Unauthorized(body) => ::serde_json::to_value(body),
-            GetWorkoutStreamResponse::Forbidden(body) => ::serde_json::to_value(body),
-            GetWorkoutStreamResponse::PayloadTooLarge(body) => {
-                ::serde_json::to_value(body)
-            }
-            GetWorkoutStreamResponse::ServiceUnavailable(body) => {
-                ::serde_json::to_value(body)
-            }
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
         }
     }
-    /// Reads a response body of a declared status; an empty body reads as `null`.
-    /// The error names what did not fit.
-    pub fn from_status_bytes(
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
         status: u16,
+        _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
         let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
@@ -3665,42 +4114,60 @@ impl GetWorkoutStreamResponse {
         };
         match status {
             200u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetWorkoutStreamResponse::Ok)
-                    .map_err(|e| e.to_string())
+                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
             }
             404u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetWorkoutStreamResponse::NotFound)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             422u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetWorkoutStreamResponse::UnprocessableEntity)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             401u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetWorkoutStreamResponse::Unauthorized)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             403u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetWorkoutStreamResponse::Forbidden)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             413u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetWorkoutStreamResponse::PayloadTooLarge)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             503u16 => {
-                ::serde_json::from_slice(body)
-                    .map(GetWorkoutStreamResponse::ServiceUnavailable)
-                    .map_err(|e| e.to_string())
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                    ),
+                )
             }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
 /// Defaults of parameters, applied when a request leaves them out.

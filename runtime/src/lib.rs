@@ -13,10 +13,12 @@ pub mod client;
 pub mod desc;
 pub mod events;
 mod formats;
+pub mod headers;
 pub mod issue;
 #[cfg(feature = "server")]
 pub mod server;
 mod text;
+mod text_de;
 mod tristate;
 pub mod validate;
 pub mod walk;

@@ -78,24 +78,41 @@ struct Answer {
     status: StatusCode,
     /// JSON text, or `None` for a response without a body.
     body: Option<Bytes>,
+    /// The response's declared headers, with example values.
+    headers: covenant_runtime::http::HeaderMap,
 }
 
 impl Answer {
     fn of(samples: &Samples, ep: &covenant_codegen::ir::Endpoint) -> Answer {
-        let Some((status, body)) = samples.answer(ep) else {
+        let Some(answer) = samples.answer(ep) else {
             // `check` requires a success response (E0126): kept for an IR built otherwise.
             return Answer {
                 status: StatusCode::NO_CONTENT,
                 body: None,
+                headers: Default::default(),
             };
         };
+        let headers: Vec<(&str, &str)> = answer
+            .headers
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_str()))
+            .collect();
         Answer {
-            status: StatusCode::from_u16(status).unwrap_or(StatusCode::OK),
-            body: body.map(|v| Bytes::from(serde_json::to_vec(&v).unwrap_or_default())),
+            status: StatusCode::from_u16(answer.status).unwrap_or(StatusCode::OK),
+            body: answer
+                .body
+                .map(|v| Bytes::from(serde_json::to_vec(&v).unwrap_or_default())),
+            headers: covenant_runtime::headers::map_of(&headers),
         }
     }
 
     fn response(&self) -> axum::response::Response {
+        let mut response = self.body_response();
+        response.headers_mut().extend(self.headers.clone());
+        response
+    }
+
+    fn body_response(&self) -> axum::response::Response {
         use axum::response::IntoResponse;
         match &self.body {
             Some(bytes) => (

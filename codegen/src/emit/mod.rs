@@ -109,9 +109,41 @@ pub fn schema_files(spec: &Spec) -> Files {
             titled(&mut s, format!("{} {} response", ep.name, r.status));
             sourced(&mut s, response_provenance(ep, r));
             put(format!("endpoints/{}/{}.json", ep.name, r.status), s);
+            if !r.headers.is_empty() {
+                let mut s = headers_schema(&nested, &r.headers);
+                titled(&mut s, format!("{} {} response headers", ep.name, r.status));
+                put(
+                    format!("endpoints/{}/{}.headers.json", ep.name, r.status),
+                    s,
+                );
+            }
         }
     }
     files
+}
+
+/// A response's headers as an object keyed by lower-case header name (names compare without
+/// case), each value as its type reads from the header's text.
+fn headers_schema(
+    builder: &schema::SchemaBuilder,
+    headers: &[crate::ir::Field],
+) -> serde_json::Value {
+    let shape = crate::ir::shapes::Shape::Response;
+    let properties: serde_json::Map<String, serde_json::Value> = headers
+        .iter()
+        .map(|h| (h.name.to_ascii_lowercase(), builder.field_schema(h, shape)))
+        .collect();
+    let required: Vec<String> = headers
+        .iter()
+        .filter(|h| !h.presence.may_be_absent())
+        .map(|h| h.name.to_ascii_lowercase())
+        .collect();
+    serde_json::json!({
+        "description": "Header names are lower case: they compare without case.",
+        "type": "object",
+        "properties": properties,
+        "required": required,
+    })
 }
 
 /// An endpoint's responses: its successes, its errors, then the API's errors it does not

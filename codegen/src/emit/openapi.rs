@@ -325,12 +325,25 @@ impl Document<'_> {
     }
 
     fn parameter(&self, p: &Param) -> Value {
-        let location = p.location.as_str();
-        let mut schema = self.builder.field_schema(&p.field, Shape::Request);
         let mut out = Map::new();
         out.insert("name".into(), json!(p.field.name));
-        out.insert("in".into(), json!(location));
-        out.insert("required".into(), json!(!p.field.presence.may_be_absent()));
+        out.insert("in".into(), json!(p.location.as_str()));
+        self.describe_value(&mut out, &p.field, Shape::Request);
+        Value::Object(out)
+    }
+
+    /// A response header object: `required`, its description and its schema.
+    fn response_header(&self, h: &Field) -> Value {
+        let mut out = Map::new();
+        self.describe_value(&mut out, h, Shape::Response);
+        Value::Object(out)
+    }
+
+    /// What a parameter and a header object share: `required`, the description, deprecation
+    /// and source taken out of the schema beside it, and the schema.
+    fn describe_value(&self, out: &mut Map<String, Value>, field: &Field, shape: Shape) {
+        let mut schema = self.builder.field_schema(field, shape);
+        out.insert("required".into(), json!(!field.presence.may_be_absent()));
         if let Some(obj) = schema.as_object_mut() {
             if let Some(d) = obj.remove("description") {
                 out.insert("description".into(), d);
@@ -343,7 +356,6 @@ impl Document<'_> {
             }
         }
         out.insert("schema".into(), schema);
-        Value::Object(out)
     }
 
     fn responses(&self, ep: &Endpoint) -> Value {
@@ -360,6 +372,14 @@ impl Document<'_> {
                     "content".into(),
                     json!({ "application/json": { "schema": self.builder.type_schema(body, Shape::Response, true) } }),
                 );
+            }
+            if !r.headers.is_empty() {
+                let headers: Map<String, Value> = r
+                    .headers
+                    .iter()
+                    .map(|h| (h.name.clone(), self.response_header(h)))
+                    .collect();
+                resp.insert("headers".into(), Value::Object(headers));
             }
             put_source(&mut resp, r.provenance);
             out.insert(r.status.to_string(), Value::Object(resp));

@@ -572,6 +572,9 @@ pub struct Response {
     pub doc: Option<String>,
     /// `None`: no body.
     pub body: Option<Type>,
+    /// Headers the response carries (`Location`, `ETag`, rate-limit headers, `Link`), each a
+    /// scalar written as text; their identifiers are unique among the response's headers.
+    pub headers: Vec<Field>,
     pub provenance: Provenance,
 }
 

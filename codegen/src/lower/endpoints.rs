@@ -117,8 +117,10 @@ impl Lowerer<'_> {
                 EndpointMember::Response {
                     statuses: codes_,
                     body,
+                    headers,
                 } => {
                     let body = body.as_ref().and_then(|b| self.body_type(b));
+                    let headers = self.response_headers(&ep.name, headers, enums);
                     let annots = self.annots(&member.attrs, Site::Response);
                     for status in codes_ {
                         if !(100..=399).contains(&status.code) {
@@ -138,6 +140,7 @@ impl Lowerer<'_> {
                             status: status.code as u16,
                             doc: member.attrs.doc.clone(),
                             body: body.clone(),
+                            headers: headers.clone(),
                             provenance: self.provenance(&annots),
                         });
                     }
@@ -162,9 +165,9 @@ impl Lowerer<'_> {
         if let Some(api) = apis.get(ep.api.index()) {
             self.check_version(decl, api);
         }
-        if !ep.responses.iter().any(|r| (200..300).contains(&r.status)) {
+        if !ep.responses.iter().any(|r| (200..400).contains(&r.status)) {
             self.error(diagnostic_codes::NO_SUCCESS_RESPONSE, decl.name.span, format!("endpoint `{}` has no success response", ep.name))
-                .label("no `response 2xx`")
+                .label("no `response 2xx` or `response 3xx`")
                 .help("add e.g. `response 200: Model`, or `response 200: not_shown(\"Response body\")` where the source leaves it open");
         }
         ep.deprecated = self.deprecation(&annots).map(|(dep, target)| {

@@ -88,8 +88,9 @@ pub fn unique_idents<'a>(
     idents
 }
 
-/// Gives every model field and endpoint parameter of the spec its identifier. An endpoint's
-/// body travels beside its parameters as `body`, so a parameter named so gets another name.
+/// Gives every model field, endpoint parameter and response header of the spec its
+/// identifier. An endpoint's body travels beside its parameters as `body`, so a parameter
+/// named so gets another name.
 pub fn assign(spec: &mut Spec) {
     for model in &mut spec.models {
         let idents = unique_idents(model.fields.iter().map(|f| f.name.as_str()), &["extra"]);
@@ -102,6 +103,19 @@ pub fn assign(spec: &mut Spec) {
         let idents = unique_idents(ep.params.iter().map(|p| p.field.name.as_str()), reserved);
         for p in &mut ep.params {
             p.field.ident = idents[&p.field.name].clone();
+        }
+        // Header names ignore case, so their identifiers follow the lower-case spelling:
+        // `ETag` is `etag`, `X-RateLimit-Remaining` is `x_ratelimit_remaining`.
+        for r in &mut ep.responses {
+            let lower: Vec<String> = r
+                .headers
+                .iter()
+                .map(|h| h.name.to_ascii_lowercase())
+                .collect();
+            let idents = unique_idents(lower.iter().map(String::as_str), &[]);
+            for (h, lower) in r.headers.iter_mut().zip(&lower) {
+                h.ident = idents[lower].clone();
+            }
         }
     }
 }

@@ -13,6 +13,7 @@ mod identifiers;
 pub use identifiers::{snake, spell};
 mod references;
 mod rejections;
+mod response_headers;
 mod whole_spec;
 
 use crate::ast;
@@ -282,6 +283,7 @@ impl<'d> Lowerer<'d> {
                 ast::EndpointMember::Response {
                     statuses,
                     body: Some(ast::BodyDecl::Inline(decl)),
+                    ..
                 } => {
                     let name = if inline_responses > 1 {
                         format!("{base}Result{}", statuses[0].code)

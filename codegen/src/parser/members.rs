@@ -99,7 +99,16 @@ impl Parser<'_> {
                 } else {
                     None
                 };
-                Ok(EndpointMember::Response { statuses, body })
+                let headers = if self.eat_word("headers").is_some() {
+                    self.block(|p| p.field())?.0
+                } else {
+                    Vec::new()
+                };
+                Ok(EndpointMember::Response {
+                    statuses,
+                    body,
+                    headers,
+                })
             }
             "error" => {
                 self.bump();

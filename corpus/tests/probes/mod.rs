@@ -16,13 +16,17 @@ pub struct Probe {
     body: Option<String>,
 }
 
-/// What a server answered: status, content type and body (as JSON when it is JSON).
+/// What a server answered: status, headers and body (as JSON when it is JSON).
 #[derive(Debug, PartialEq)]
 pub struct Answer {
     status: u16,
-    content_type: Option<String>,
+    /// Every header but those that differ between two answers of one server.
+    headers: Vec<(String, String)>,
     body: Value,
 }
+
+/// Headers that change from one response to the next whatever the server.
+const PER_RESPONSE: &[&str] = &["date", "x-request-id"];
 
 impl Probe {
     /// The endpoint and what the probe tries.
@@ -49,16 +53,21 @@ impl Probe {
         }
         let response = request.send().await.expect("the server answers");
         let status = response.status().as_u16();
-        let content_type = response
+        let mut headers: Vec<(String, String)> = response
             .headers()
-            .get("content-type")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
+            .iter()
+            .filter(|(name, _)| !PER_RESPONSE.contains(&name.as_str()))
+            .map(|(name, value)| {
+                let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
+                (name.to_string(), value)
+            })
+            .collect();
+        headers.sort();
         let text = response.text().await.expect("a body");
         let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
         Answer {
             status,
-            content_type,
+            headers,
             body,
         }
     }

@@ -228,9 +228,12 @@ pub struct Reply {
 }
 
 impl Reply {
-    /// Reads the body bytes into a response type when its status is declared. Unknown
+    /// Reads the headers and body into a response type when its status is declared. Unknown
     /// fields and unknown values of open enums are tolerated by the types.
-    pub fn decode<T>(self, read: fn(u16, &[u8]) -> Result<T, String>) -> Result<T, ClientError> {
+    pub fn decode<T>(
+        self,
+        read: fn(u16, &reqwest::header::HeaderMap, &[u8]) -> Result<T, String>,
+    ) -> Result<T, ClientError> {
         let status = match self.open_success {
             Some(open)
                 if (200..300).contains(&self.status) && !self.declared.contains(&self.status) =>
@@ -249,7 +252,7 @@ impl Reply {
                 body: String::from_utf8_lossy(&self.body).into_owned(),
             });
         }
-        read(status, &self.body).map_err(|message| ClientError::Decode {
+        read(status, &self.headers, &self.body).map_err(|message| ClientError::Decode {
             status: self.status,
             message,
             body: String::from_utf8_lossy(&self.body).into_owned(),
@@ -261,6 +264,9 @@ impl Reply {
 #[derive(Clone, Debug)]
 pub struct Transport<A> {
     http: reqwest::Client,
+    /// For endpoints that declare a redirect (3xx): the caller gets the declared response,
+    /// its `Location` included, rather than wherever it points.
+    declared_redirects: reqwest::Client,
     config: Config<A>,
 }
 
@@ -269,7 +275,15 @@ impl<A: Scheme> Transport<A> {
         let http = reqwest::Client::builder()
             .build()
             .map_err(ClientError::Transport)?;
-        Ok(Transport { http, config })
+        let declared_redirects = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(ClientError::Transport)?;
+        Ok(Transport {
+            http,
+            declared_redirects,
+            config,
+        })
     }
 
     pub fn config(&self) -> &Config<A> {
@@ -376,8 +390,13 @@ impl<A: Scheme> Transport<A> {
                     .finish(),
             );
         }
-        let mut request = self
-            .http
+        let declares_redirect = endpoint.statuses.iter().any(|s| (300..400).contains(s));
+        let http = if declares_redirect {
+            &self.declared_redirects
+        } else {
+            &self.http
+        };
+        let mut request = http
             .request(endpoint.method.clone(), url)
             .header("accept", "application/json");
         for (name, value) in parts.headers {

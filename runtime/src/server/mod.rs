@@ -206,6 +206,21 @@ fn error_text(status: StatusCode, detail: &str) -> Response {
         .into_response()
 }
 
+/// `response` with the headers the spec declares on it. A value that is no valid header
+/// text answers 500 rather than a response missing a declared header.
+pub fn with_headers<H: crate::headers::Headers>(mut response: Response, headers: &H) -> Response {
+    match crate::headers::write(headers) {
+        Ok(pairs) => {
+            response.headers_mut().extend(pairs);
+            response
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "a response header could not be written");
+            error_text(StatusCode::INTERNAL_SERVER_ERROR, &e)
+        }
+    }
+}
+
 /// A response of a declared status without a body.
 pub fn empty(status: u16) -> Response {
     StatusCode::from_u16(status)

@@ -147,7 +147,7 @@ impl RustBackend<'_> {
             #(#[doc = #doc])*
             #deprecated
             pub async fn #method(&self, input: #input) -> ::std::result::Result<#response, rt::client::ClientError> {
-                self.transport.send(&descriptors::#desc, &input).await?.decode(#response::from_status_bytes)
+                self.transport.send(&descriptors::#desc, &input).await?.decode(#response::from_parts)
             }
         }
     }
@@ -229,6 +229,15 @@ impl RustBackend<'_> {
             }
         };
         let ok = status_variant(200);
+        let with_headers = ep
+            .responses
+            .iter()
+            .any(|r| r.status == 200 && !r.headers.is_empty());
+        let page_pattern = if with_headers {
+            quote!(#response::#ok { body: page, .. })
+        } else {
+            quote!(#response::#ok(page))
+        };
         let doc = format!(
             " Every page of `{}`, fetched as the stream is read.",
             ep.name
@@ -238,7 +247,7 @@ impl RustBackend<'_> {
             pub fn #name(&self, input: #input) -> impl rt::client::Stream<Item = Result<#page_ty, rt::client::ClientError>> + '_ {
                 rt::client::paginate(input, move |input: #input| async move {
                     let response = self.#method(input.clone()).await?;
-                    let #response::#ok(page) = response else {
+                    let #page_pattern = response else {
                         return Err(rt::client::ClientError::NotAPage { status: response.status() });
                     };
                     #next

@@ -18,13 +18,18 @@ impl RustBackend<'_> {
         let mut methods = Vec::new();
         let mut statics = Vec::new();
         for ep in &self.spec.endpoints {
-            let Some((status, body)) = samples.answer(ep) else {
+            let Some(answer) = samples.answer(ep) else {
                 continue;
             };
-            let body = body.unwrap_or(serde_json::Value::Null);
+            let status = answer.status;
+            let body = answer.body.unwrap_or(serde_json::Value::Null);
             let text = serde_json::to_string(&body).unwrap_or_else(|_| "null".into());
             let name = &ep.name;
-            examples.push(quote!(#name => Some((#status, #text))));
+            let headers = answer
+                .headers
+                .iter()
+                .map(|(header, value)| quote!((#header, #value)));
+            examples.push(quote!(#name => Some((#status, #text, &[#(#headers),*]))));
             let method = method_ident(&ep.name);
             let (input, response) = (input_ident(ep), response_ident(ep));
             let cached = quote::format_ident!(
@@ -32,7 +37,7 @@ impl RustBackend<'_> {
                 heck::ToShoutySnakeCase::to_shouty_snake_case(name.as_str())
             );
             statics.push(quote! {
-                static #cached: std::sync::LazyLock<#response> = std::sync::LazyLock::new(|| example(#name, #response::from_status_bytes));
+                static #cached: std::sync::LazyLock<#response> = std::sync::LazyLock::new(|| example(#name, #response::from_parts));
             });
             methods.push(quote! {
                 async fn #method(&self, _ctx: super::server::Context<AuthScheme>, _input: #input) -> #response {
@@ -85,7 +90,7 @@ impl RustBackend<'_> {
 
                 /// The status and body every call of `endpoint` answers.
                 pub fn example(endpoint: &str) -> ::std::option::Option<(u16, ::serde_json::Value)> {
-                    let (status, text) = example_text(endpoint)?;
+                    let (status, text, _) = example_text(endpoint)?;
                     ::serde_json::from_str(text).ok().map(|body| (status, body))
                 }
             }
@@ -94,17 +99,20 @@ impl RustBackend<'_> {
             // implementation to measure the router against.
             #(#statics)*
 
-            /// The status and JSON text of `endpoint`'s example.
-            fn example_text(endpoint: &str) -> ::std::option::Option<(u16, &'static str)> {
+            /// A response's example: its status, JSON text and headers.
+            type Example = (u16, &'static str, &'static [(&'static str, &'static str)]);
+
+            /// `endpoint`'s example.
+            fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 match endpoint {
                     #(#examples,)*
                     _ => None,
                 }
             }
 
-            fn example<T>(endpoint: &str, read: fn(u16, &[u8]) -> ::std::result::Result<T, ::std::string::String>) -> T {
-                let (status, text) = example_text(endpoint).unwrap_or((500, "null"));
-                match read(status, text.as_bytes()) {
+            fn example<T>(endpoint: &str, read: fn(u16, &rt::http::HeaderMap, &[u8]) -> ::std::result::Result<T, ::std::string::String>) -> T {
+                let (status, text, headers) = example_text(endpoint).unwrap_or((500, "null", &[]));
+                match read(status, &rt::headers::map_of(headers), text.as_bytes()) {
                     Ok(response) => response,
                     Err(e) => panic!("the spec's example for {endpoint} does not fit its type: {e}"),
                 }

@@ -130,7 +130,7 @@ impl RustBackend<'_> {
         let spec = self.spec;
         for ep in &spec.endpoints {
             items.push(self.input_struct(ep, &mut defaults));
-            items.push(self.response_enum(ep));
+            items.push(self.response_enum(ep, &mut defaults));
         }
         quote! {
             #(#items)*
@@ -392,12 +392,15 @@ impl RustBackend<'_> {
         super::validate::validate_impl(rt, ident, checks)
     }
 
-    fn response_enum(&mut self, ep: &Endpoint) -> TokenStream {
+    fn response_enum(&mut self, ep: &Endpoint, defaults: &mut Vec<TokenStream>) -> TokenStream {
         let ident = response_ident(ep);
         let responses: Vec<Response> = crate::emit::all_responses(self.spec, ep).cloned().collect();
         let mut variants = Vec::new();
+        let mut header_structs = Vec::new();
+        let mut statuses = Vec::new();
         let mut to_json = Vec::new();
-        let mut from_json = Vec::new();
+        let mut from_parts = Vec::new();
+        let mut header_pairs = Vec::new();
         for r in &responses {
             let variant = status_variant(r.status);
             let status = r.status;
@@ -408,35 +411,84 @@ impl RustBackend<'_> {
                     .map(|d| format!(": {d}"))
                     .unwrap_or_default()
             ));
-            match &r.body {
-                Some(body) => {
-                    let ty = self.value_type(body, Shape::Response, &format!("{ident}{status}"));
-                    variants.push(quote!(#(#[doc = #doc])* #variant(#ty)));
-                    to_json.push(quote!(#ident::#variant(body) => ::serde_json::to_value(body)));
-                    from_json.push(quote!(#status => ::serde_json::from_slice(body).map(#ident::#variant).map_err(|e| e.to_string())));
+            let body_ty = r
+                .body
+                .as_ref()
+                .map(|body| self.value_type(body, Shape::Response, &format!("{ident}{status}")));
+            let read_body = quote!(::serde_json::from_slice(body).map_err(|e| e.to_string())?);
+            if r.headers.is_empty() {
+                match body_ty {
+                    Some(ty) => {
+                        variants.push(quote!(#(#[doc = #doc])* #variant(#ty)));
+                        statuses.push(quote!(Self::#variant(_) => #status));
+                        to_json.push(quote!(Self::#variant(body) => ::serde_json::to_value(body)));
+                        from_parts.push(quote!(#status => Ok(Self::#variant(#read_body))));
+                    }
+                    None => {
+                        variants.push(quote!(#(#[doc = #doc])* #variant));
+                        statuses.push(quote!(Self::#variant => #status));
+                        to_json.push(quote!(Self::#variant => Ok(::serde_json::Value::Null)));
+                        from_parts.push(quote!(#status => Ok(Self::#variant)));
+                    }
+                }
+                continue;
+            }
+            let headers_ty = headers_ident(ep, r.status);
+            header_structs.push(self.headers_struct(ep, r, &headers_ty, defaults));
+            let rt = &self.rt;
+            let read_headers = quote!(#rt::headers::read(headers)?);
+            header_pairs
+                .push(quote!(Self::#variant { headers, .. } => #rt::headers::write(headers)));
+            match body_ty {
+                Some(ty) => {
+                    variants.push(
+                        quote!(#(#[doc = #doc])* #variant { body: #ty, headers: #headers_ty }),
+                    );
+                    statuses.push(quote!(Self::#variant { .. } => #status));
+                    to_json
+                        .push(quote!(Self::#variant { body, .. } => ::serde_json::to_value(body)));
+                    from_parts.push(quote!(#status => Ok(Self::#variant { body: #read_body, headers: #read_headers })));
                 }
                 None => {
-                    variants.push(quote!(#(#[doc = #doc])* #variant));
-                    to_json.push(quote!(#ident::#variant => Ok(::serde_json::Value::Null)));
-                    from_json.push(quote!(#status => Ok(#ident::#variant)));
+                    variants.push(quote!(#(#[doc = #doc])* #variant { headers: #headers_ty }));
+                    statuses.push(quote!(Self::#variant { .. } => #status));
+                    to_json.push(quote!(Self::#variant { .. } => Ok(::serde_json::Value::Null)));
+                    from_parts
+                        .push(quote!(#status => Ok(Self::#variant { headers: #read_headers })));
                 }
             }
         }
-        let statuses_fn = responses.iter().map(|r| {
-            let variant = status_variant(r.status);
-            let status = r.status;
-            if r.body.is_some() {
-                quote!(#ident::#variant(_) => #status)
-            } else {
-                quote!(#ident::#variant => #status)
+        let rt = &self.rt;
+        let headers_fn = if header_pairs.is_empty() {
+            TokenStream::new()
+        } else {
+            let without =
+                (header_pairs.len() < responses.len()).then(|| quote!(_ => Ok(Vec::new()),));
+            quote! {
+                /// The declared headers of this response, as text. The error names a value
+                /// that is no valid header text.
+                pub fn headers(&self) -> ::std::result::Result<Vec<(#rt::http::HeaderName, #rt::http::HeaderValue)>, ::std::string::String> {
+                    match self {
+                        #(#header_pairs,)*
+                        #without
+                    }
+                }
             }
-        });
+        };
+        // No declared header to read: the parameter is there for a uniform signature.
+        let headers_param = if header_pairs.is_empty() {
+            quote!(_headers)
+        } else {
+            quote!(headers)
+        };
         let doc = format!(
             " The responses `{}` may give: one variant per status the spec declares.",
             ep.name
         );
         let type_name = type_ident(&ident.to_string());
         quote! {
+            #(#header_structs)*
+
             #[doc = #doc]
             // Built once per call and moved out; boxing the large bodies would burden every
             // implementation for no gain.
@@ -448,7 +500,7 @@ impl RustBackend<'_> {
 
             impl #type_name {
                 pub fn status(&self) -> u16 {
-                    match self { #(#statuses_fn,)* }
+                    match self { #(#statuses,)* }
                 }
 
                 /// The body as JSON; `null` for a response without one.
@@ -456,16 +508,83 @@ impl RustBackend<'_> {
                     match self { #(#to_json,)* }
                 }
 
-                /// Reads a response body of a declared status; an empty body reads as `null`.
-                /// The error names what did not fit.
-                pub fn from_status_bytes(status: u16, body: &[u8]) -> ::std::result::Result<Self, ::std::string::String> {
+                #headers_fn
+
+                /// Reads a response of a declared status from its headers and body; an empty
+                /// body reads as `null`. The error names what did not fit.
+                pub fn from_parts(status: u16, #headers_param: &#rt::http::HeaderMap, body: &[u8]) -> ::std::result::Result<Self, ::std::string::String> {
                     let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) { b"null" } else { body };
                     match status {
-                        #(#from_json,)*
+                        #(#from_parts,)*
                         other => Err(format!("status {other} is not declared for this endpoint")),
                     }
+                }
+
+                /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+                /// headers: a response that requires a header does not read so.
+                pub fn from_status_bytes(status: u16, body: &[u8]) -> ::std::result::Result<Self, ::std::string::String> {
+                    Self::from_parts(status, &#rt::http::HeaderMap::new(), body)
                 }
             }
         }
     }
+
+    /// The struct of one response's headers, each field renamed to its header's name.
+    fn headers_struct(
+        &mut self,
+        ep: &Endpoint,
+        response: &Response,
+        ident: &Ident,
+        defaults: &mut Vec<TokenStream>,
+    ) -> TokenStream {
+        let rt = self.rt.clone();
+        let owner = ident.to_string();
+        let mut fields = Vec::new();
+        for h in &response.headers {
+            let name = field_ident(&h.ident);
+            let wire = &h.name;
+            let inner = self.value_type(&h.ty, Shape::Response, &super::union_name(&owner, wire));
+            let (ty, attr) = self.presence_wrap(inner, h, &owner);
+            if let Some(d) = &h.default {
+                defaults.push(self.default_fn(&owner, h, d));
+            }
+            let mut doc = vec![format!(" `{wire}`.")];
+            if let Some(d) = &h.doc {
+                doc.extend(super::doc_lines(d));
+            }
+            if let Some(d) = &h.default {
+                doc.push(format!(" Default: `{d}`."));
+            }
+            let deprecated = h.deprecated.as_ref().map(|_| quote!(#[deprecated]));
+            fields.push(quote! {
+                #(#[doc = #doc])*
+                #deprecated
+                #[serde(rename = #wire)]
+                #attr
+                pub #name: #ty,
+            });
+        }
+        let names = response.headers.iter().map(|h| h.name.as_str());
+        let doc = format!(" The headers of a `{}` {}.", ep.name, response.status);
+        quote! {
+            #[doc = #doc]
+            #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+            pub struct #ident {
+                #(#fields)*
+            }
+
+            impl #rt::headers::Headers for #ident {
+                const NAMES: &'static [&'static str] = &[#(#names),*];
+            }
+        }
+    }
+}
+
+/// The struct of a response's headers: `CreatePetCreatedHeaders`.
+pub fn headers_ident(ep: &Endpoint, status: u16) -> Ident {
+    format_ident!(
+        "{}{}Headers",
+        ep.name.to_upper_camel_case(),
+        status_variant(status)
+    )
 }

@@ -250,10 +250,17 @@ impl RustBackend<'_> {
         let arms = crate::emit::all_responses(self.spec, ep).map(|r| {
             let variant = status_variant(r.status);
             let status = r.status;
-            if r.body.is_some() {
-                quote!(#response::#variant(body) => #rt::server::json_status(#status, &body))
-            } else {
-                quote!(#response::#variant => #rt::server::empty(#status))
+            match (r.body.is_some(), r.headers.is_empty()) {
+                (true, true) => {
+                    quote!(#response::#variant(body) => #rt::server::json_status(#status, &body))
+                }
+                (false, true) => quote!(#response::#variant => #rt::server::empty(#status)),
+                (true, false) => quote! {
+                    #response::#variant { body, headers } => #rt::server::with_headers(#rt::server::json_status(#status, &body), &headers)
+                },
+                (false, false) => quote! {
+                    #response::#variant { headers } => #rt::server::with_headers(#rt::server::empty(#status), &headers)
+                },
             }
         });
         quote! {
