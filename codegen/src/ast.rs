@@ -184,6 +184,9 @@ pub enum TypeAtomKind {
     Group(Box<TypeExpr>),
     /// `not_shown("what")`: a value whose shape the source leaves open.
     NotShown(Option<StrLit>),
+    /// `"customer"`: a string field that always holds this one value (a tag such as
+    /// `object: "customer"`); only a field's whole type.
+    Constant(StrLit),
     /// `map<string, T>`: an object whose keys are free and whose values are all `T`.
     Map {
         key: Ident,

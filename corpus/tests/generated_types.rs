@@ -94,3 +94,39 @@ fn self_containing_models_nest_through_boxes() {
     assert_eq!(parent.text, "b");
     assert_eq!(serde_json::to_value(&comment).unwrap(), wire);
 }
+
+#[test]
+fn a_constant_tag_tells_union_members_apart_and_errors_are_the_members() {
+    use covenant_corpus::payments::models::{BankAccount, Card, CustomerSourcesItem};
+    let card = json!({"id": "card_1", "object": "card", "brand": "visa", "last4": "4242", "exp_month": 1, "exp_year": 2030});
+    let bank = json!({"id": "ba_1", "object": "bank_account", "bank_name": null, "last4": "6789", "country": "US"});
+    let sources: Vec<CustomerSourcesItem> =
+        serde_json::from_value(json!([card.clone(), bank.clone()])).unwrap();
+    assert!(
+        matches!(&sources[0], CustomerSourcesItem::Card(Card { brand, .. }) if brand == "visa")
+    );
+    assert!(
+        matches!(&sources[1], CustomerSourcesItem::BankAccount(BankAccount { country, .. }) if country == "US")
+    );
+    assert_eq!(serde_json::to_value(&sources).unwrap(), json!([card, bank]));
+
+    // A bank account missing a field is reported as a bank account, not as "no variant".
+    let mut broken = bank.clone();
+    broken.as_object_mut().unwrap().remove("country");
+    let error = serde_json::from_value::<CustomerSourcesItem>(broken).unwrap_err();
+    assert!(
+        error.to_string().contains("missing field `country`"),
+        "{error}"
+    );
+    let error =
+        serde_json::from_value::<CustomerSourcesItem>(json!({"object": "source"})).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("expected one of card, bank_account"),
+        "{error}"
+    );
+    // The tag itself is checked: a card's `object` holds `card` only.
+    let card: Card = serde_json::from_value(json!({"id": "c", "object": "bank_account", "brand": "v", "last4": "1", "exp_month": 1, "exp_year": 1})).unwrap();
+    assert_eq!(card.validate().unwrap_err()[0].json_path(), "$.object");
+}

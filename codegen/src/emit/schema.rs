@@ -53,13 +53,36 @@ impl<'a> SchemaBuilder<'a> {
                 "additionalProperties": self.type_schema(inner, shape, format),
             }),
             Type::Union(types) => {
-                json!({ "anyOf": types.iter().map(|t| self.type_schema(t, shape, format)).collect::<Vec<_>>() })
+                let members: Vec<Value> = types
+                    .iter()
+                    .map(|t| self.type_schema(t, shape, format))
+                    .collect();
+                match self.spec.discriminator(types) {
+                    Some(tag) => self.discriminated(members, &tag),
+                    None => json!({ "anyOf": members }),
+                }
             }
             Type::NotShown(what) => {
                 let what = what.as_deref().unwrap_or("this value");
                 json!({ "description": format!("Not shown by the source: {what}. Any JSON value.") })
             }
         }
+    }
+
+    /// A union told apart by a field: exactly one member matches (each has its constant), and
+    /// OpenAPI's `discriminator` maps each value to its member.
+    fn discriminated(&self, members: Vec<Value>, tag: &Discriminator) -> Value {
+        let mapping: Map<String, Value> = tag
+            .values
+            .iter()
+            .zip(&members)
+            .filter_map(|(value, member)| Some((value.clone(), member.get("$ref")?.clone())))
+            .collect();
+        let mut out = json!({ "oneOf": members });
+        if matches!(self.style, RefStyle::Components) {
+            out["discriminator"] = json!({ "propertyName": tag.field, "mapping": mapping });
+        }
+        out
     }
 
     /// A field's schema: type, constraints, nullability, default, docs, deprecation.

@@ -76,6 +76,30 @@ impl Spec {
         self.endpoints.iter().find(|e| e.name == name)
     }
 
+    /// The field that tells a union's members apart, when every member is a model with a
+    /// constant of its own in a field of one name; the first such field in the first member.
+    pub fn discriminator(&self, members: &[Type]) -> Option<Discriminator> {
+        let models: Vec<&Model> = members
+            .iter()
+            .map(|t| match t {
+                Type::Model(id) => Some(self.model(*id)),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let first = models.first()?;
+        first.fields.iter().find_map(|candidate| {
+            let values: Vec<String> = models
+                .iter()
+                .map(|m| m.field(&candidate.name)?.constant().map(str::to_string))
+                .collect::<Option<_>>()?;
+            let distinct: std::collections::HashSet<&String> = values.iter().collect();
+            (distinct.len() == values.len()).then(|| Discriminator {
+                field: candidate.name.clone(),
+                values,
+            })
+        })
+    }
+
     /// Whether `event_type` is an instance of the event's pattern: `{placeholder}` segments
     /// match any value of their enum, other segments match literally.
     pub fn event_produces(&self, event: &Event, event_type: &str) -> bool {

@@ -22,6 +22,28 @@ pub struct Field {
     pub rejection: Option<RejectionSlot>,
 }
 
+impl Field {
+    /// The one value a required string field always holds (`object: "customer"`, or a
+    /// `@one_of` of one string).
+    pub fn constant(&self) -> Option<&str> {
+        match (&self.ty, self.presence, self.constraints.one_of.as_slice()) {
+            (Type::Primitive(Primitive::String), Presence::Required, [Literal::String(v)]) => {
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// How the members of a union of models are told apart: a field every member has, holding
+/// a constant of its own in each (`object: "customer"` and `object: "deleted_customer"`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Discriminator {
+    pub field: String,
+    /// Each member's value, in the union's order.
+    pub values: Vec<String>,
+}
+
 /// What a field of a rejection model holds.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RejectionSlot {

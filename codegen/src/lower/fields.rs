@@ -50,9 +50,40 @@ impl Lowerer<'_> {
         }
     }
 
+    /// A field's type: as [`Self::lower_type`], but a constant (`object: "customer"`, or
+    /// `"customer" | null`) is allowed, and reads as a string holding that value only.
+    fn field_type(&mut self, expr: &ast::TypeExpr) -> Option<(Type, bool, Option<String>)> {
+        let mut values = expr
+            .alternatives
+            .iter()
+            .filter(|a| !matches!(a.kind, TypeAtomKind::Null));
+        if let (Some(atom), None) = (values.next(), values.next())
+            && let TypeAtomKind::Constant(value) = &atom.kind
+        {
+            let nullable = expr.alternatives.len() > 1;
+            return Some((
+                Type::Primitive(Primitive::String),
+                nullable,
+                Some(value.value.clone()),
+            ));
+        }
+        let (ty, nullable) = self.lower_type(expr)?;
+        Some((ty, nullable, None))
+    }
+
     fn lower_atom(&mut self, atom: &ast::TypeAtom) -> Option<Type> {
         match &atom.kind {
             TypeAtomKind::Null => None,
+            TypeAtomKind::Constant(value) => {
+                self.error(
+                    diagnostic_codes::UNKNOWN_TYPE,
+                    atom.span,
+                    format!("the constant \"{}\" can only be a field's whole type", value.value),
+                )
+                .label("a constant here is not supported")
+                .help("write `object: \"customer\"` for a field that always holds one value; use an enum for one of several values");
+                None
+            }
             TypeAtomKind::NotShown(what) => {
                 Some(Type::NotShown(what.as_ref().map(|s| s.value.clone())))
             }
@@ -144,9 +175,21 @@ impl Lowerer<'_> {
     ) -> Option<Field> {
         let enums = Some(enums);
         let annots = self.annots(attrs, site);
-        let (ty, nullable) = self.lower_type(&decl.ty)?;
+        let (ty, nullable, constant) = self.field_type(&decl.ty)?;
         let presence = Presence::new(decl.optional.is_some(), nullable);
-        let constraints = self.constraints(&annots, &ty, decl.ty.span);
+        let mut constraints = self.constraints(&annots, &ty, decl.ty.span);
+        if let Some(value) = constant {
+            if let Some(a) = annots.get("one_of") {
+                self.error(
+                    diagnostic_codes::BAD_ANNOTATION,
+                    a.span,
+                    "a constant field holds its one value already",
+                )
+                .label("says nothing more")
+                .help("remove `@one_of`, or make the type `string`");
+            }
+            constraints.one_of = vec![Literal::String(value)];
+        }
         let default = decl
             .default
             .as_ref()

@@ -445,6 +445,13 @@ impl<'a> Parser<'a> {
             );
             return Err(Failed);
         }
+        if self.at(Tok::Str) {
+            let value = self.string("a constant")?;
+            return Ok(self.list_suffix(TypeAtom {
+                span: value.span,
+                kind: TypeAtomKind::Constant(value),
+            }));
+        }
         let name = self.ident("a type")?;
         let atom = match name.text.as_str() {
             "null" => TypeAtom {

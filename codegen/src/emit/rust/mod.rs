@@ -357,12 +357,44 @@ impl<'a> RustBackend<'a> {
                 }
             }
         };
+        let Some(tag) = self.spec.discriminator(types) else {
+            return quote! {
+                #[doc = #doc]
+                #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+                #[serde(untagged)]
+                pub enum #ident {
+                    #(#variants(#tys),)*
+                }
+                #validate
+            };
+        };
+        let field = &tag.field;
+        let values = &tag.values;
+        let doc = format!(" One of: {}, told apart by `{field}`.", labels.join(", "));
+        let unknown = format!(
+            "unknown `{field}` {{other:?}}: expected one of {}",
+            values.join(", ")
+        );
+        let read_doc = format!(" Reads the member `{field}` names, so an error is that member's.");
         quote! {
             #[doc = #doc]
-            #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+            #[derive(Clone, Debug, PartialEq, Serialize)]
             #[serde(untagged)]
             pub enum #ident {
                 #(#variants(#tys),)*
+            }
+
+            #[doc = #read_doc]
+            impl<'de> Deserialize<'de> for #ident {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                    use ::serde::de::Error;
+                    let value = ::serde_json::Value::deserialize(deserializer)?;
+                    match value.get(#field).and_then(::serde_json::Value::as_str) {
+                        #(Some(#values) => ::serde_json::from_value(value).map(Self::#variants).map_err(D::Error::custom),)*
+                        Some(other) => Err(D::Error::custom(format!(#unknown))),
+                        None => Err(D::Error::missing_field(#field)),
+                    }
+                }
             }
             #validate
         }
