@@ -410,7 +410,8 @@ impl<'a> Samples<'a> {
     }
 
     /// A valid input of an endpoint: every parameter (only the first of an
-    /// `exactly_one_of` group) by name, and the body under `body`.
+    /// `exactly_one_of` group) by name, and the body under `body` (with only the first
+    /// field of a group of its fields).
     pub fn endpoint_input(&self, ep: &Endpoint) -> Value {
         let mut input = Map::new();
         for p in &ep.params {
@@ -426,7 +427,14 @@ impl<'a> Samples<'a> {
             }
         }
         if let Some(body) = &ep.body {
-            input.insert("body".into(), self.example(body, Shape::Request));
+            let mut example = self.example(body, Shape::Request);
+            if let Some(fields) = example.as_object_mut() {
+                let groups = ep.exactly_one_of.iter().filter(|g| ep.group_in_body(g));
+                for other in groups.flat_map(|g| g.iter().skip(1)) {
+                    fields.remove(other);
+                }
+            }
+            input.insert("body".into(), example);
         }
         Value::Object(input)
     }

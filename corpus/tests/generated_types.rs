@@ -130,3 +130,33 @@ fn a_constant_tag_tells_union_members_apart_and_errors_are_the_members() {
     let card: Card = serde_json::from_value(json!({"id": "c", "object": "bank_account", "brand": "v", "last4": "1", "exp_month": 1, "exp_year": 1})).unwrap();
     assert_eq!(card.validate().unwrap_err()[0].json_path(), "$.object");
 }
+
+#[test]
+fn a_body_sends_exactly_one_field_of_its_group() {
+    use covenant_corpus::payments::models::CreateRefundRequest;
+    use covenant_corpus::payments::operations::CreateRefundInput;
+    let input = |charge: Option<&str>, intent: Option<&str>| CreateRefundInput {
+        body: CreateRefundRequest {
+            charge: charge.map(str::to_string),
+            payment_intent: intent.map(str::to_string),
+            amount: None,
+        },
+    };
+    assert!(input(Some("ch_1"), None).validate().is_ok());
+    assert!(input(None, Some("pi_1")).validate().is_ok());
+    for (both_or_none, message) in [
+        (
+            input(Some("ch_1"), Some("pi_1")),
+            "Exactly one of charge, payment_intent may be sent, not charge and payment_intent",
+        ),
+        (
+            input(None, None),
+            "Exactly one of charge, payment_intent is required",
+        ),
+    ] {
+        let issues = both_or_none.validate().unwrap_err();
+        assert_eq!(issues.len(), 1, "{issues:?}");
+        assert_eq!(issues[0].json_path(), "$.body");
+        assert_eq!(issues[0].msg, message);
+    }
+}

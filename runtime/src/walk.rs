@@ -307,12 +307,25 @@ pub fn check_inputs<A, G>(
         loc.pop();
     }
     for group in endpoint.exactly_one_of {
-        let sent: Vec<(&str, bool)> = group
-            .iter()
-            .map(|n| (*n, inputs.contains_key(*n) || unreadable.contains(n)))
-            .collect();
-        let at = [LocPart::key(endpoint.location_of(group[0]))];
-        check::exactly_one_of(&sent, &at, &mut issues);
+        let location = endpoint.location_of(group[0]);
+        // A group of body fields looks into the body object; a body that is not one is
+        // reported by its own check.
+        let sent: Option<Vec<(&str, bool)>> = if location == "body" {
+            inputs
+                .get("body")
+                .and_then(Value::as_object)
+                .map(|body| group.iter().map(|n| (*n, body.contains_key(*n))).collect())
+        } else {
+            Some(
+                group
+                    .iter()
+                    .map(|n| (*n, inputs.contains_key(*n) || unreadable.contains(n)))
+                    .collect(),
+            )
+        };
+        if let Some(sent) = sent {
+            check::exactly_one_of(&sent, &[LocPart::key(location)], &mut issues);
+        }
     }
     if let Some(ty) = endpoint.body {
         loc.push(LocPart::key("body"));

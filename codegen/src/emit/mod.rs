@@ -95,8 +95,7 @@ pub fn schema_files(spec: &Spec) -> Files {
         style: schema::RefStyle::Files { depth: 2 },
     };
     for ep in &spec.endpoints {
-        if let Some(body) = &ep.body {
-            let mut s = nested.type_schema(body, crate::ir::shapes::Shape::Request, true);
+        if let Some(mut s) = nested.request_body_schema(ep) {
             titled(&mut s, format!("{} request body", ep.name));
             sourced(&mut s, ep.provenance);
             put(format!("endpoints/{}/request.json", ep.name), s);

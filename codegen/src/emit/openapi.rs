@@ -250,12 +250,12 @@ impl Document<'_> {
         if !params.is_empty() {
             op.insert("parameters".into(), Value::Array(params));
         }
-        if let Some(body) = &ep.body {
+        if let Some(schema) = self.builder.request_body_schema(ep) {
             op.insert(
                 "requestBody".into(),
                 json!({
                     "required": true,
-                    "content": { "application/json": { "schema": self.builder.type_schema(body, Shape::Request, true) } }
+                    "content": { "application/json": { "schema": schema } }
                 }),
             );
         }

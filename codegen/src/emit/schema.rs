@@ -85,6 +85,24 @@ impl<'a> SchemaBuilder<'a> {
         out
     }
 
+    /// An endpoint's request body: its type, and for each group of body fields a request
+    /// sends exactly one of, a `oneOf` of the groups' members each required.
+    pub fn request_body_schema(&self, ep: &Endpoint) -> Option<Value> {
+        let mut schema = self.type_schema(ep.body.as_ref()?, Shape::Request, true);
+        let groups: Vec<Value> = ep
+            .exactly_one_of
+            .iter()
+            .filter(|g| ep.group_in_body(g))
+            .map(|g| json!({ "oneOf": g.iter().map(|n| json!({ "required": [n] })).collect::<Vec<_>>() }))
+            .collect();
+        if !groups.is_empty()
+            && let Some(obj) = schema.as_object_mut()
+        {
+            obj.insert("allOf".into(), Value::Array(groups));
+        }
+        Some(schema)
+    }
+
     /// A field's schema: type, constraints, nullability, default, docs, deprecation.
     pub fn field_schema(&self, f: &Field, shape: Shape) -> Value {
         let mut schema = self.type_schema(&f.ty, shape, format_applies(f, shape));

@@ -456,6 +456,13 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
+    /// Whether an exactly-one-of group names fields of the body rather than parameters.
+    pub fn group_in_body(&self, group: &[String]) -> bool {
+        group
+            .first()
+            .is_some_and(|n| !self.params.iter().any(|p| &p.field.name == n))
+    }
+
     pub fn params_in(&self, location: ParamLocation) -> impl Iterator<Item = &Param> {
         self.params.iter().filter(move |p| p.location == location)
     }

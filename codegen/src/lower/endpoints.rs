@@ -183,7 +183,7 @@ impl Lowerer<'_> {
             .get("paginated")
             .and_then(|a| self.paging(a, &ep, models));
         if let Some(a) = annots.get("exactly_one_of")
-            && let Some(group) = self.exclusive_group(a, &ep)
+            && let Some(group) = self.exclusive_group(a, &ep, models)
         {
             ep.exactly_one_of.push(group);
         }
@@ -579,32 +579,93 @@ impl Lowerer<'_> {
         Some(paging)
     }
 
-    /// `@exactly_one_of(a, b)`: two or more optional parameters of the endpoint.
-    fn exclusive_group(&mut self, a: &ast::Annotation, ep: &Endpoint) -> Option<Vec<String>> {
+    /// `@exactly_one_of(a, b)`: two or more optional parameters of the endpoint, or two or
+    /// more optional fields of its body; a request sends exactly one of them.
+    fn exclusive_group(
+        &mut self,
+        a: &ast::Annotation,
+        ep: &Endpoint,
+        models: &[Model],
+    ) -> Option<Vec<String>> {
+        const EXPECTED: &str = "two or more optional parameters, or fields of the body";
+        let body = match &ep.body {
+            Some(Type::Model(id)) => models.get(id.index()),
+            _ => None,
+        };
         let mut names = Vec::new();
+        let mut in_body: Option<(bool, Span)> = None;
         for arg in &a.args {
-            match (&arg.name, &arg.value.kind) {
-                (None, ValueKind::Ref(path)) if path.len() == 1 => {
-                    let name = &path[0];
-                    match ep.params.iter().find(|p| p.field.name == name.text) {
-                        None => self.param_exists(ep, name),
-                        Some(p) if !p.field.presence.may_be_absent() => {
-                            self.error(
-                                diagnostic_codes::BAD_ANNOTATION,
-                                name.span,
-                                format!("`{}` is required, so it is always sent", name.text),
-                            )
-                            .label("must be optional to be one of several")
-                            .help("add `?` after the parameter's name");
-                        }
-                        Some(_) => names.push(name.text.clone()),
-                    }
+            let (None, ValueKind::Ref(path)) = (&arg.name, &arg.value.kind) else {
+                self.bad_args(a, EXPECTED);
+                continue;
+            };
+            let [name] = path.as_slice() else {
+                self.bad_args(a, EXPECTED);
+                continue;
+            };
+            let param = ep.params.iter().find(|p| p.field.name == name.text);
+            let field = body.and_then(|m| {
+                m.fields
+                    .iter()
+                    .find(|f| f.name == name.text && f.visibility != Visibility::ResponseOnly)
+            });
+            let (member, is_body) = match (param, field) {
+                (Some(p), _) => (&p.field, false),
+                (None, Some(f)) => (f, true),
+                (None, None) => {
+                    self.error(
+                        diagnostic_codes::UNKNOWN_REFERENCE,
+                        name.span,
+                        format!(
+                            "endpoint `{}` has no parameter or body field `{}`",
+                            ep.name, name.text
+                        ),
+                    )
+                    .label("unknown parameter or field");
+                    continue;
                 }
-                _ => self.bad_args(a, "two or more parameter names"),
+            };
+            match in_body {
+                Some((first_is_body, first)) if first_is_body != is_body => {
+                    self.error(
+                        diagnostic_codes::BAD_ANNOTATION,
+                        name.span,
+                        "a group is all parameters or all fields of the body",
+                    )
+                    .label(if is_body { "body field" } else { "parameter" })
+                    .note(
+                        first,
+                        if first_is_body {
+                            "body field"
+                        } else {
+                            "parameter"
+                        },
+                    )
+                    .help("split the group, or move the inputs to one place");
+                    continue;
+                }
+                None => in_body = Some((is_body, name.span)),
+                Some(_) => {}
             }
+            if !member.presence.may_be_absent() || member.default.is_some() {
+                let why = if member.default.is_some() {
+                    "has a default, so it is always there"
+                } else {
+                    "is required, so it is always sent"
+                };
+                self.error(
+                    diagnostic_codes::BAD_ANNOTATION,
+                    name.span,
+                    format!("`{}` {why}", name.text),
+                )
+                .label("must be optional to be one of several")
+                .help("add `?` after its name, without a default");
+                continue;
+            }
+            names.push(name.text.clone());
         }
         if a.args.len() < 2 {
-            self.bad_args(a, "two or more parameter names");
+            self.bad_args(a, EXPECTED);
             return None;
         }
         (names.len() == a.args.len()).then_some(names)

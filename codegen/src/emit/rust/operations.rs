@@ -369,20 +369,30 @@ impl RustBackend<'_> {
             checks.extend(super::validate::field_checks(self, &body, Shape::Request));
         }
         for group in &ep.exactly_one_of {
-            let location = ep
-                .params
-                .iter()
-                .find(|p| Some(&p.field.name) == group.first())
-                .map_or("body", |p| p.location.as_str());
-            let sent = group.iter().map(|name| {
-                let ident = ep
-                    .params
+            let sent = if ep.group_in_body(group) {
+                self.body_fields_sent(ep, group)
+            } else {
+                group
                     .iter()
-                    .find(|p| &p.field.name == name)
-                    .map_or(name.as_str(), |p| p.field.ident.as_str());
-                let field = field_ident(ident);
-                quote!((#name, self.#field.is_some()))
-            });
+                    .map(|name| {
+                        let ident = ep
+                            .params
+                            .iter()
+                            .find(|p| &p.field.name == name)
+                            .map_or(name.as_str(), |p| p.field.ident.as_str());
+                        let field = field_ident(ident);
+                        quote!((#name, self.#field.is_some()))
+                    })
+                    .collect()
+            };
+            let location = if ep.group_in_body(group) {
+                "body"
+            } else {
+                ep.params
+                    .iter()
+                    .find(|p| Some(&p.field.name) == group.first())
+                    .map_or("body", |p| p.location.as_str())
+            };
             checks.push(quote! {
                 loc.push(#rt::LocPart::key(#location));
                 #rt::check::exactly_one_of(&[#(#sent),*], loc, out);
@@ -390,6 +400,30 @@ impl RustBackend<'_> {
             });
         }
         super::validate::validate_impl(rt, ident, checks)
+    }
+
+    /// `("name", sent)` for each body field of a group: an `Option` sent when `Some`, a
+    /// `Tristate` when not absent.
+    fn body_fields_sent(&self, ep: &Endpoint, group: &[String]) -> Vec<TokenStream> {
+        let Some(Type::Model(id)) = &ep.body else {
+            return Vec::new();
+        };
+        let model = self.spec.model(*id);
+        let body = body_field(ep);
+        group
+            .iter()
+            .filter_map(|name| {
+                let f = model
+                    .fields
+                    .iter()
+                    .find(|f| &f.name == name && f.visibility != Visibility::ResponseOnly)?;
+                let field = field_ident(&f.ident);
+                Some(match f.presence {
+                    Presence::OptionalNullable => quote!((#name, !self.#body.#field.is_absent())),
+                    _ => quote!((#name, self.#body.#field.is_some())),
+                })
+            })
+            .collect()
     }
 
     fn response_enum(&mut self, ep: &Endpoint, defaults: &mut Vec<TokenStream>) -> TokenStream {
