@@ -61,6 +61,10 @@ pub mod regressions {
     pub mod response_headers {
         covenant_macros::include_spec!("../regressions/response_headers.covenant", server, client);
     }
+    /// Idempotency keys: a create whose repeats are answered as the first request was.
+    pub mod idempotency {
+        covenant_macros::include_spec!("../regressions/idempotency.covenant", server, client);
+    }
     /// Deprecated items the generated code uses itself.
     pub mod deprecated_use {
         covenant_macros::include_spec!("../regressions/deprecated_use.covenant", server, client);

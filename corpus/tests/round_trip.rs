@@ -147,3 +147,8 @@ round_trip!(
     covenant_corpus::regressions::response_headers,
     "regressions/response_headers.covenant"
 );
+round_trip!(
+    idempotency,
+    covenant_corpus::regressions::idempotency,
+    "regressions/idempotency.covenant"
+);

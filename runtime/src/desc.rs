@@ -194,6 +194,9 @@ pub struct EndpointDesc<A: 'static, G: 'static> {
     pub body: Option<&'static TypeDesc>,
     pub gates: &'static [G],
     pub idempotent: bool,
+    /// The header a repeat carries to be answered as the first request was
+    /// (`Idempotency-Key`); the client sends one with every call.
+    pub idempotency_key: Option<&'static str>,
     pub exactly_one_of: &'static [&'static [&'static str]],
     /// Statuses the spec declares, successes first.
     pub statuses: &'static [u16],
@@ -255,6 +258,7 @@ pub(crate) mod fixtures {
             body: Some(&TypeDesc::Object),
             gates: &[],
             idempotent: false,
+            idempotency_key: None,
             exactly_one_of: &[],
             statuses: &[200],
             open_success: None,

@@ -187,6 +187,7 @@ impl Builder<'_> {
             body,
             gates: leak_slice(gates),
             idempotent: ep.idempotent,
+            idempotency_key: ep.idempotency_key.as_deref().map(leak_str),
             exactly_one_of: leak_slice(exactly_one_of),
             statuses: leak_slice(statuses),
             open_success: open_success(ep),

@@ -265,6 +265,9 @@ impl Document<'_> {
             op.insert("x-gates".into(), gates_json(&ep.gates));
         }
         // Idempotent in the HTTP sense only; a call that is not may still be safe to repeat.
+        if let Some(header) = &ep.idempotency_key {
+            op.insert("x-idempotency-key".into(), json!(header));
+        }
         if ep.idempotent {
             op.insert("x-idempotent".into(), json!(true));
         }

@@ -443,6 +443,9 @@ pub struct Endpoint {
     pub gates: Vec<Gate>,
     /// Idempotent in the HTTP sense (RFC 9110 §9.2.2): by its method, or `@idempotent`.
     pub idempotent: bool,
+    /// The header whose key makes a repeat answer as the first request (`@idempotent(key:
+    /// "Idempotency-Key")`); one of the endpoint's header parameters.
+    pub idempotency_key: Option<String>,
     /// Not idempotent, yet a repeat does no harm, for this reason (`@safe_to_repeat("…")`).
     pub safe_to_repeat: Option<String>,
     pub paging: Option<Paging>,

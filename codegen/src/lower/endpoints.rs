@@ -37,6 +37,7 @@ impl Lowerer<'_> {
             errors: Vec::new(),
             gates: self.gates(&annots),
             idempotent: method.is_idempotent() || annots.has("idempotent"),
+            idempotency_key: None,
             safe_to_repeat: None,
             paging: None,
             exactly_one_of: Vec::new(),
@@ -176,6 +177,9 @@ impl Lowerer<'_> {
             }
             dep
         });
+        if let Some(a) = annots.get("idempotent") {
+            ep.idempotency_key = self.idempotency_key(a, &mut ep);
+        }
         if let Some(a) = annots.get("safe_to_repeat") {
             ep.safe_to_repeat = self.safe_to_repeat(a, &ep);
         }

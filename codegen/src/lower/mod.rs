@@ -8,6 +8,7 @@ mod declarations;
 mod endpoints;
 mod event_type;
 mod fields;
+mod idempotency;
 mod identifiers;
 
 pub use identifiers::{snake, spell};

@@ -170,6 +170,13 @@ fn laid_out(
             other => vec![text(other)],
         };
         let name = p.field.name.clone();
+        // A key of its own per probe: the two servers each see it first, whatever earlier
+        // calls sent.
+        let values = if ep.idempotency_key.as_ref() == Some(&name) {
+            vec![uuid::Uuid::new_v4().to_string()]
+        } else {
+            values
+        };
         match p.location {
             ParamLocation::Path => {
                 let encoded: String = url_segment(values.first().map_or("", String::as_str));

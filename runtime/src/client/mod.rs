@@ -399,6 +399,16 @@ impl<A: Scheme> Transport<A> {
         let mut request = http
             .request(endpoint.method.clone(), url)
             .header("accept", "application/json");
+        // A key of its own for every call, kept across its retries, so a retried call that
+        // did reach the service is answered as the first was.
+        if let Some(key_header) = endpoint.idempotency_key
+            && !parts
+                .headers
+                .iter()
+                .any(|(name, _)| name.eq_ignore_ascii_case(key_header))
+        {
+            request = request.header(key_header, uuid::Uuid::new_v4().to_string());
+        }
         for (name, value) in parts.headers {
             request = request.header(name, value);
         }

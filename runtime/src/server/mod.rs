@@ -8,6 +8,7 @@
 pub use axum;
 
 mod credentials;
+pub mod idempotency;
 mod input;
 mod pipeline;
 mod rejection;
@@ -31,6 +32,9 @@ pub struct Config {
     /// How the router writes the errors it answers itself. A generated router sets the
     /// spec's shape unless this one was changed from the default.
     pub rejections: RejectionShape,
+    /// Where answers to requests with an idempotency key are kept, for endpoints that take
+    /// one. In memory by default: shared by the routers built from clones of this config.
+    pub idempotency: std::sync::Arc<dyn idempotency::IdempotencyStore>,
 }
 
 impl Default for Config {
@@ -38,6 +42,7 @@ impl Default for Config {
         Config {
             body_limit: 16 * 1024 * 1024,
             rejections: RejectionShape::default(),
+            idempotency: std::sync::Arc::new(idempotency::MemoryIdempotency::default()),
         }
     }
 }

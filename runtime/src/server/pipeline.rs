@@ -2,6 +2,7 @@
 //! gates, then the typed input (or one 422 naming every problem), then the method.
 
 use super::credentials;
+use super::idempotency::{self, Claim, IdempotencyStore, KeyedRequest, StoredResponse};
 use super::input::RawInputs;
 use super::{AuthError, Config, Context, Unavailable};
 use crate::desc::{EndpointDesc, Gate, Scheme};
@@ -133,8 +134,8 @@ where
         request_id = %request_id,
     );
     let handled = async move {
-        let ctx = match begin(service, config, endpoint, &parts, request_id).await {
-            Ok(ctx) => ctx,
+        let (ctx, caller) = match begin(service, config, endpoint, &parts, request_id).await {
+            Ok(begun) => begun,
             Err(response) => return response,
         };
         let path = match path {
@@ -157,9 +158,13 @@ where
         };
         let path_value = |name: &str| path.iter().find(|(k, _)| *k == name).map(|(_, v)| v);
         let raw = RawInputs::gather(endpoint, path_value, &query, &parts, bytes.as_deref());
-        match read(&raw) {
-            Ok(input) => call(ctx, input).await.into_response(),
-            Err(issues) => config.reject_input(&issues),
+        let input = match read(&raw) {
+            Ok(input) => input,
+            Err(issues) => return config.reject_input(&issues),
+        };
+        match keyed_request(endpoint, &parts, caller, bytes.as_deref()) {
+            None => call(ctx, input).await.into_response(),
+            Some(keyed) => once_per_key(config, &keyed, call(ctx, input)).await,
         }
     };
     let mut response = handled.instrument(span).await;
@@ -169,20 +174,114 @@ where
     response
 }
 
-/// Authentication and gates, before any input is read.
+/// The request's idempotency key with what it is keyed to, when the endpoint takes one and
+/// the request carries it.
+fn keyed_request<A, G>(
+    endpoint: &'static EndpointDesc<A, G>,
+    parts: &Parts,
+    caller: u64,
+    body: Option<&[u8]>,
+) -> Option<KeyedRequest> {
+    let key = parts
+        .headers
+        .get(endpoint.idempotency_key?)?
+        .to_str()
+        .ok()?;
+    let target = parts.uri.path_and_query().map_or("", |p| p.as_str());
+    Some(KeyedRequest {
+        caller,
+        endpoint: endpoint.name,
+        key: key.to_string(),
+        fingerprint: idempotency::fingerprint(parts.method.as_str(), target, body),
+    })
+}
+
+/// Runs a keyed request once: a repeat is answered from the store, a repeat while the first
+/// runs answers 409, the key sent with another request 400.
+async fn once_per_key<R: IntoResponse>(
+    config: &Config,
+    keyed: &KeyedRequest,
+    call: impl Future<Output = R>,
+) -> Response {
+    let store = &config.idempotency;
+    match store.claim(keyed) {
+        Claim::Fresh => {}
+        Claim::Replay(stored) => return stored.replay(),
+        Claim::InFlight => {
+            return config.reject(
+                StatusCode::CONFLICT,
+                "A request with this idempotency key is still being processed",
+            );
+        }
+        Claim::Mismatch => {
+            return config.reject(
+                StatusCode::BAD_REQUEST,
+                "This idempotency key was sent with another request",
+            );
+        }
+    }
+    // Released if the call never finishes (a panic, a dropped connection).
+    let claim = ClaimGuard {
+        store: store.as_ref(),
+        keyed,
+        finished: false,
+    };
+    let response = call.await.into_response();
+    let (parts, body) = response.into_parts();
+    let Ok(body) = axum::body::to_bytes(body, usize::MAX).await else {
+        return config.reject(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "The response body could not be read",
+        );
+    };
+    let stored = StoredResponse {
+        status: parts.status,
+        headers: parts.headers.clone(),
+        body: body.clone(),
+    };
+    claim.finish(stored);
+    Response::from_parts(parts, axum::body::Body::from(body))
+}
+
+/// Releases a claimed key unless its answer was stored.
+struct ClaimGuard<'a> {
+    store: &'a dyn IdempotencyStore,
+    keyed: &'a KeyedRequest,
+    finished: bool,
+}
+
+impl ClaimGuard<'_> {
+    fn finish(mut self, response: StoredResponse) {
+        self.store.finish(self.keyed, response);
+        self.finished = true;
+    }
+}
+
+impl Drop for ClaimGuard<'_> {
+    fn drop(&mut self) {
+        if !self.finished {
+            self.store.release(self.keyed);
+        }
+    }
+}
+
+/// Authentication and gates, before any input is read: the context, and a digest of the
+/// credentials presented (whose idempotency keys these are).
 async fn begin<S: Service>(
     service: &S,
     config: &Config,
     endpoint: &EndpointDesc<S::Scheme, S::Gate>,
     parts: &Parts,
     request_id: String,
-) -> Result<ContextOf<S>, Response> {
+) -> Result<(ContextOf<S>, u64), Response> {
     let mut ctx = Context {
         request_id,
         principal: None,
         also: Vec::new(),
     };
-    for p in credentials::presented(config, endpoint, parts)? {
+    let presented = credentials::presented(config, endpoint, parts)?;
+    let caller = idempotency::caller(presented.iter().map(|p| p.credential.as_ref()));
+    for p in presented {
         let (presented_as, principal) = authenticate(service, &p.schemes, &p.credential)
             .await
             .map_err(|(scheme, e)| credentials::refused(config, endpoint, scheme, e))?;
@@ -214,7 +313,7 @@ async fn begin<S: Service>(
             Err(Unavailable) => return Err(credentials::unavailable(config)),
         }
     }
-    Ok(ctx)
+    Ok((ctx, caller))
 }
 
 /// The first of `schemes` the service accepts `credential` as, with its principal; or the

@@ -133,6 +133,10 @@ impl RustBackend<'_> {
         let rt = &self.rt;
         let ident = endpoint_static(&ep.name);
         let (name, path, public, idempotent) = (&ep.name, &ep.path, ep.auth.public, ep.idempotent);
+        let idempotency_key = match &ep.idempotency_key {
+            Some(header) => quote!(Some(#header)),
+            None => quote!(None),
+        };
         let base = &self.spec.api(ep.api).base_url;
         let scheme = |id: &AuthId| &variants.schemes[id.0 as usize];
         let any_of = ep.auth.any_of.iter().map(scheme);
@@ -182,6 +186,7 @@ impl RustBackend<'_> {
                 body: #body,
                 gates: &[#(Gate::#gates),*],
                 idempotent: #idempotent,
+                idempotency_key: #idempotency_key,
                 exactly_one_of: &[#(#groups),*],
                 statuses: &[#(#statuses),*],
                 open_success: #open_success,
