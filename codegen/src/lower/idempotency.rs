@@ -19,7 +19,7 @@ impl Lowerer<'_> {
         let name = match a.args.as_slice() {
             [] => return None,
             [arg] if arg.name.as_ref().is_some_and(|n| n.text == "key") => match &arg.value.kind {
-                ValueKind::Str(s) if is_header_name(s) => s.clone(),
+                ValueKind::Str(s) if super::response_headers::is_token(s) => s.clone(),
                 _ => {
                     self.bad_args(a, EXPECTED);
                     return None;
@@ -89,11 +89,4 @@ fn key_param(name: &str) -> Param {
             rejection: None,
         },
     }
-}
-
-fn is_header_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }

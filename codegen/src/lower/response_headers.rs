@@ -100,7 +100,7 @@ fn not_text(field: &Field) -> Option<&'static str> {
 }
 
 /// An HTTP token (RFC 9110 §5.6.2), which header names are.
-fn is_token(name: &str) -> bool {
+pub(super) fn is_token(name: &str) -> bool {
     !name.is_empty()
         && name
             .bytes()
