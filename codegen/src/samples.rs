@@ -491,8 +491,19 @@ impl<'a> Samples<'a> {
             .collect()
     }
 
-    /// Leaves a cursor listing's next cursor out, null or empty.
+    /// Makes the example the last page: a cursor listing's next cursor out, null or empty;
+    /// a last-item listing's `more` false. (A `Link` example links nowhere already.)
     fn end_of_listing(&self, ep: &Endpoint, body: &mut Value) {
+        if let (
+            Some(Paging::After {
+                more: Some(more), ..
+            }),
+            Some(obj),
+        ) = (&ep.paging, body.as_object_mut())
+        {
+            obj.insert(more.clone(), Value::Bool(false));
+            return;
+        }
         let Some(Paging::Cursor { next, .. }) = &ep.paging else {
             return;
         };

@@ -65,6 +65,10 @@ pub mod regressions {
     pub mod idempotency {
         covenant_macros::include_spec!("../regressions/idempotency.covenant", server, client);
     }
+    /// Paging by a `Link` header and by the last item's id.
+    pub mod paging {
+        covenant_macros::include_spec!("../regressions/paging.covenant", server, client);
+    }
     /// Deprecated items the generated code uses itself.
     pub mod deprecated_use {
         covenant_macros::include_spec!("../regressions/deprecated_use.covenant", server, client);

@@ -152,3 +152,8 @@ round_trip!(
     covenant_corpus::regressions::idempotency,
     "regressions/idempotency.covenant"
 );
+round_trip!(
+    paging,
+    covenant_corpus::regressions::paging,
+    "regressions/paging.covenant"
+);

@@ -588,5 +588,16 @@ fn paging_json(p: &Paging) -> Value {
         Paging::Cursor { param, next, items } => {
             json!({ "style": "cursor", "cursor": param, "next": next, "items": items })
         }
+        Paging::Link { header, items } => {
+            json!({ "style": "link", "header": header, "items": items })
+        }
+        Paging::After {
+            param,
+            items,
+            id,
+            more,
+        } => {
+            json!({ "style": "after", "after": param, "items": items, "id": id, "more": more })
+        }
     }
 }

@@ -644,6 +644,34 @@ pub enum Paging {
         next: String,
         items: String,
     },
+    /// The next page is the URL of the 200's `Link` header with `rel="next"` (RFC 8288);
+    /// the last page has none. `items` names the field holding the items, `None` when the
+    /// body is the list.
+    Link {
+        header: String,
+        items: Option<String>,
+    },
+    /// The next request names the last item seen: `param` takes the `id` field of the last
+    /// of `items`, while the boolean field `more` says there are more (or, without it, while
+    /// a page has items).
+    After {
+        param: String,
+        items: String,
+        id: String,
+        more: Option<String>,
+    },
+}
+
+impl Paging {
+    /// The response field holding a page's items; `None` when the body is the list.
+    pub fn items(&self) -> Option<&str> {
+        match self {
+            Paging::Page { items, .. }
+            | Paging::Cursor { items, .. }
+            | Paging::After { items, .. } => Some(items),
+            Paging::Link { items, .. } => items.as_deref(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -533,56 +533,6 @@ impl Lowerer<'_> {
         }
     }
 
-    fn paging(&mut self, a: &ast::Annotation, ep: &Endpoint, models: &[Model]) -> Option<Paging> {
-        let args = self.named_args(a, &["page", "size", "cursor", "next", "items"]);
-        let get = |k: &str| {
-            args.iter()
-                .find(|(n, _)| *n == k)
-                .and_then(|(_, v)| match &v.kind {
-                    ValueKind::Ref(p) if p.len() == 1 => Some(p[0].clone()),
-                    _ => None,
-                })
-        };
-        let items = get("items");
-        let paging = match (
-            get("page"),
-            get("size"),
-            get("cursor"),
-            get("next"),
-            items.clone(),
-        ) {
-            (Some(page), Some(size), None, None, Some(items)) => {
-                self.param_exists(ep, &page);
-                self.param_exists(ep, &size);
-                Paging::Page {
-                    page: page.text,
-                    size: size.text,
-                    items: items.text,
-                }
-            }
-            (None, None, Some(cursor), Some(next), Some(items)) => {
-                self.param_exists(ep, &cursor);
-                self.response_field_exists(ep, &next, models);
-                Paging::Cursor {
-                    param: cursor.text,
-                    next: next.text,
-                    items: items.text,
-                }
-            }
-            _ => {
-                self.bad_args(
-                    a,
-                    "`page: p, size: s, items: f` or `cursor: p, next: f, items: f`",
-                );
-                return None;
-            }
-        };
-        if let Some(items) = items {
-            self.response_field_exists(ep, &items, models);
-        }
-        Some(paging)
-    }
-
     /// `@exactly_one_of(a, b)`: two or more optional parameters of the endpoint, or two or
     /// more optional fields of its body; a request sends exactly one of them.
     fn exclusive_group(
@@ -675,7 +625,7 @@ impl Lowerer<'_> {
         (names.len() == a.args.len()).then_some(names)
     }
 
-    fn param_exists(&mut self, ep: &Endpoint, name: &ast::Ident) {
+    pub(super) fn param_exists(&mut self, ep: &Endpoint, name: &ast::Ident) {
         if !ep.params.iter().any(|p| p.field.name == name.text) {
             self.error(
                 diagnostic_codes::UNKNOWN_REFERENCE,
@@ -683,23 +633,6 @@ impl Lowerer<'_> {
                 format!("endpoint `{}` has no parameter `{}`", ep.name, name.text),
             )
             .label("unknown parameter");
-        }
-    }
-
-    fn response_field_exists(&mut self, ep: &Endpoint, name: &ast::Ident, models: &[Model]) {
-        let ok = ep.responses.iter().any(|r| match &r.body {
-            Some(Type::Model(id)) => models
-                .get(id.index())
-                .is_some_and(|m| m.field(&name.text).is_some()),
-            _ => false,
-        });
-        if !ok {
-            self.error(
-                diagnostic_codes::UNKNOWN_REFERENCE,
-                name.span,
-                format!("the response of `{}` has no field `{}`", ep.name, name.text),
-            )
-            .label("unknown response field");
         }
     }
 

@@ -12,6 +12,7 @@ mod idempotency;
 mod identifiers;
 
 pub use identifiers::{snake, spell};
+mod paging;
 mod references;
 mod rejections;
 mod response_headers;

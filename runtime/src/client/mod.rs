@@ -3,14 +3,15 @@
 //! service's `detail`, and paging streams.
 
 mod layout;
+mod paging;
 
 pub use layout::{Layout, LayoutError, layout};
+pub use paging::{PageRequest, next_link, paginate};
 
 use crate::desc::{Carrier, EndpointDesc, Scheme};
 pub use futures_util::{Stream, StreamExt};
 use serde_json::Value;
 use std::collections::HashMap;
-use std::future::Future;
 use std::time::Duration;
 pub use tokio::time::{Instant, sleep};
 
@@ -160,6 +161,9 @@ pub enum ClientError {
     NotAPage { status: u16 },
     /// A waiting helper gave up.
     WaitTimedOut { waited: Duration },
+    /// A page link pointing away from the API's own address: not followed with its
+    /// credentials.
+    ForeignLink(String),
 }
 
 impl ClientError {
@@ -209,6 +213,9 @@ impl std::fmt::Display for ClientError {
                 write!(f, "expected a page, got status {status}")
             }
             ClientError::WaitTimedOut { waited } => write!(f, "gave up waiting after {waited:?}"),
+            ClientError::ForeignLink(url) => {
+                write!(f, "not following {url}: it is not on the API's address")
+            }
         }
     }
 }
@@ -304,6 +311,46 @@ impl<A: Scheme> Transport<A> {
             })?;
         }
         let request = self.request(endpoint, input)?;
+        self.dispatch(endpoint, request).await
+    }
+
+    /// Follows a URL the service gave for the next page of `endpoint` (a `Link` header),
+    /// with the endpoint's credentials; a relative URL is resolved against the endpoint's
+    /// base. A URL on another origin than the base is refused: the credentials stay home.
+    pub async fn follow<G>(
+        &self,
+        endpoint: &'static EndpointDesc<A, G>,
+        link: &str,
+    ) -> Result<Reply, ClientError> {
+        let foreign = || ClientError::ForeignLink(link.to_string());
+        let base = reqwest::Url::parse(self.base_of(endpoint)).map_err(|_| foreign())?;
+        let mut url = base.join(link).map_err(|_| foreign())?;
+        if url.origin() != base.origin() {
+            return Err(foreign());
+        }
+        let credentials = self.credentials(endpoint)?;
+        for (carrier, credential) in &credentials {
+            if let Carrier::Query(name) = carrier
+                && !url.query_pairs().any(|(k, _)| k == *name)
+            {
+                url.query_pairs_mut().append_pair(name, credential);
+            }
+        }
+        let request = self
+            .client_for(endpoint)
+            .get(url)
+            .header("accept", "application/json");
+        let request = authorized(request, credentials);
+        self.dispatch(endpoint, request).await
+    }
+
+    /// Sends a request, retried per the policy when the endpoint is idempotent (or retries
+    /// of other calls are asked for), and reads the reply.
+    async fn dispatch<G>(
+        &self,
+        endpoint: &'static EndpointDesc<A, G>,
+        request: reqwest::RequestBuilder,
+    ) -> Result<Reply, ClientError> {
         let policy = &self.config.retry;
         let may_retry = endpoint.idempotent || policy.retry_non_idempotent;
         let mut attempt = 0;
@@ -368,12 +415,7 @@ impl<A: Scheme> Transport<A> {
         input: &I,
     ) -> Result<reqwest::RequestBuilder, ClientError> {
         let parts = layout(endpoint, input).map_err(ClientError::encode)?;
-        let base = self
-            .config
-            .base_urls
-            .get(endpoint.base)
-            .unwrap_or(&self.config.default_base_url)
-            .trim_end_matches('/');
+        let base = self.base_of(endpoint).trim_end_matches('/');
         let credentials = self.credentials(endpoint)?;
         let mut query = parts.query;
         for (carrier, credential) in &credentials {
@@ -390,13 +432,8 @@ impl<A: Scheme> Transport<A> {
                     .finish(),
             );
         }
-        let declares_redirect = endpoint.statuses.iter().any(|s| (300..400).contains(s));
-        let http = if declares_redirect {
-            &self.declared_redirects
-        } else {
-            &self.http
-        };
-        let mut request = http
+        let mut request = self
+            .client_for(endpoint)
             .request(endpoint.method.clone(), url)
             .header("accept", "application/json");
         // A key of its own for every call, kept across its retries, so a retried call that
@@ -412,31 +449,31 @@ impl<A: Scheme> Transport<A> {
         for (name, value) in parts.headers {
             request = request.header(name, value);
         }
-        let mut cookies = Vec::new();
-        for (carrier, credential) in credentials {
-            request = match carrier {
-                Carrier::Header(name) => request.header(name, credential),
-                Carrier::Bearer => request.bearer_auth(credential),
-                Carrier::Basic => match credential.split_once(':') {
-                    Some((user, password)) => request.basic_auth(user, Some(password)),
-                    None => request.basic_auth(credential, None::<&str>),
-                },
-                Carrier::Cookie(name) => {
-                    cookies.push(format!("{name}={credential}"));
-                    request
-                }
-                Carrier::Query(_) => request,
-            };
-        }
-        if !cookies.is_empty() {
-            request = request.header("cookie", cookies.join("; "));
-        }
+        request = authorized(request, credentials);
         if let Some(body) = parts.body {
             request = request
                 .header("content-type", "application/json")
                 .body(body);
         }
         Ok(request)
+    }
+
+    /// The URL `endpoint`'s API is served at.
+    fn base_of<G>(&self, endpoint: &'static EndpointDesc<A, G>) -> &str {
+        self.config
+            .base_urls
+            .get(endpoint.base)
+            .unwrap_or(&self.config.default_base_url)
+    }
+
+    /// The HTTP client for `endpoint`: one that does not follow redirects when it declares
+    /// one.
+    fn client_for<G>(&self, endpoint: &'static EndpointDesc<A, G>) -> &reqwest::Client {
+        if endpoint.statuses.iter().any(|s| (300..400).contains(s)) {
+            &self.declared_redirects
+        } else {
+            &self.http
+        }
     }
 
     /// The first accepted scheme with a configured credential (a deprecated second header
@@ -477,6 +514,34 @@ impl<A: Scheme> Transport<A> {
     }
 }
 
+/// `request` with each credential where its scheme says it travels, but the query's (which
+/// the URL carries).
+fn authorized(
+    mut request: reqwest::RequestBuilder,
+    credentials: Vec<(Carrier, String)>,
+) -> reqwest::RequestBuilder {
+    let mut cookies = Vec::new();
+    for (carrier, credential) in credentials {
+        request = match carrier {
+            Carrier::Header(name) => request.header(name, credential),
+            Carrier::Bearer => request.bearer_auth(credential),
+            Carrier::Basic => match credential.split_once(':') {
+                Some((user, password)) => request.basic_auth(user, Some(password)),
+                None => request.basic_auth(credential, None::<&str>),
+            },
+            Carrier::Cookie(name) => {
+                cookies.push(format!("{name}={credential}"));
+                request
+            }
+            Carrier::Query(_) => request,
+        };
+    }
+    if !cookies.is_empty() {
+        request = request.header("cookie", cookies.join("; "));
+    }
+    request
+}
+
 /// `Retry-After` as seconds or an HTTP date.
 fn retry_after(
     headers: &reqwest::header::HeaderMap,
@@ -492,20 +557,4 @@ fn retry_after(
     }
     let at = httpdate::parse_http_date(value).ok()?;
     Some(at.duration_since(now()).unwrap_or_default())
-}
-
-/// Pages as a stream: `fetch` answers one page and the input of the next, if any. An error
-/// ends the stream after it is yielded.
-pub fn paginate<I, T, F, Fut>(first: I, fetch: F) -> impl Stream<Item = Result<T, ClientError>>
-where
-    F: FnMut(I) -> Fut,
-    Fut: Future<Output = Result<(T, Option<I>), ClientError>>,
-{
-    futures_util::stream::unfold((Some(first), fetch), |(next, mut fetch)| async move {
-        let input = next?;
-        match fetch(input).await {
-            Ok((page, next)) => Some((Ok(page), (next, fetch))),
-            Err(e) => Some((Err(e), (None, fetch))),
-        }
-    })
 }

@@ -65,6 +65,13 @@ fn items(owner: TokenStream, f: &Field) -> TokenStream {
     }
 }
 
+/// Where a listing declares no status but its 200, matching the 200 cannot fail: said so,
+/// for the compiler.
+fn only_status(spec: &Spec, ep: &Endpoint) -> Option<TokenStream> {
+    (crate::emit::all_responses(spec, ep).count() == 1)
+        .then(|| quote!(#[allow(irrefutable_let_patterns)]))
+}
+
 impl RustBackend<'_> {
     pub fn client(&mut self) -> TokenStream {
         let crate_path = self.crate_path.clone();
@@ -164,6 +171,10 @@ impl RustBackend<'_> {
     }
 
     fn pages_method(&mut self, ep: &Endpoint, paging: &Paging) -> TokenStream {
+        if let Paging::Link { header, .. } = paging {
+            return self.link_pages_method(ep, header);
+        }
+        let spec = self.spec;
         let Some((page_model, page_ty)) = self.page_model(ep) else {
             return quote!();
         };
@@ -227,7 +238,47 @@ impl RustBackend<'_> {
                     };
                 }
             }
+            Paging::After {
+                param: after,
+                items: items_name,
+                id,
+                more,
+            } => {
+                let (Some(after_f), Some(items_f)) = (param(after), page_model.field(items_name))
+                else {
+                    return quote!();
+                };
+                let Type::List(item) = &items_f.ty else {
+                    return quote!();
+                };
+                let Some(id_f) = (match item.as_ref() {
+                    Type::Model(m) => spec.model(*m).field(id),
+                    _ => None,
+                }) else {
+                    return quote!();
+                };
+                let id_field = field_ident(&id_f.ident);
+                let list = items(quote!(page), items_f);
+                let more = more
+                    .as_deref()
+                    .and_then(|m| page_model.field(m))
+                    .map_or(quote!(true), |f| read_or(quote!(page), f, quote!(false)));
+                let advance = write(quote!(next), after_f, quote!(last));
+                quote! {
+                    let next = match #list.last() {
+                        Some(item) if #more => {
+                            let last = item.#id_field.clone();
+                            let mut next = input;
+                            #advance;
+                            Some(next)
+                        }
+                        _ => None,
+                    };
+                }
+            }
+            Paging::Link { .. } => return quote!(),
         };
+        let only_status = only_status(self.spec, ep);
         let ok = status_variant(200);
         let with_headers = ep
             .responses
@@ -247,6 +298,7 @@ impl RustBackend<'_> {
             pub fn #name(&self, input: #input) -> impl rt::client::Stream<Item = Result<#page_ty, rt::client::ClientError>> + '_ {
                 rt::client::paginate(input, move |input: #input| async move {
                     let response = self.#method(input.clone()).await?;
+                    #only_status
                     let #page_pattern = response else {
                         return Err(rt::client::ClientError::NotAPage { status: response.status() });
                     };
@@ -257,11 +309,60 @@ impl RustBackend<'_> {
         }
     }
 
+    /// Pages of a listing whose 200 links to the next page in a header: the first page from
+    /// the input, each next one from the link, until a page links to none.
+    fn link_pages_method(&mut self, ep: &Endpoint, header: &str) -> TokenStream {
+        let Some(ok) = ep.responses.iter().find(|r| r.status == 200) else {
+            return quote!();
+        };
+        let (Some(body), Some(link)) = (&ok.body, ok.headers.iter().find(|h| h.name == header))
+        else {
+            return quote!();
+        };
+        let page_ty = self.value_type(body, Shape::Response, "Page");
+        let name = format_ident!("{}_pages", crate::lower::snake(&ep.name));
+        let (input, response) = (input_ident(ep), response_ident(ep));
+        let desc = endpoint_static(&ep.name);
+        let ok = status_variant(200);
+        let only_status = only_status(self.spec, ep);
+        let link_field = field_ident(&link.ident);
+        let link_read = if link.presence.may_be_absent() {
+            quote!(headers.#link_field.as_deref())
+        } else {
+            quote!(Some(headers.#link_field.as_str()))
+        };
+        let doc = format!(
+            " Every page of `{}`, fetched as the stream is read: each next page is the one \
+             its `{header}` header links to.",
+            ep.name
+        );
+        quote! {
+            #[doc = #doc]
+            pub fn #name(&self, input: #input) -> impl rt::client::Stream<Item = Result<#page_ty, rt::client::ClientError>> + '_ {
+                rt::client::paginate(rt::client::PageRequest::First(input), move |request| async move {
+                    let reply = match request {
+                        rt::client::PageRequest::First(input) => self.transport.send(&descriptors::#desc, &input).await?,
+                        rt::client::PageRequest::Next(url) => self.transport.follow(&descriptors::#desc, &url).await?,
+                    };
+                    let response = reply.decode(#response::from_parts)?;
+                    #only_status
+                    let #response::#ok { body: page, headers } = response else {
+                        return Err(rt::client::ClientError::NotAPage { status: response.status() });
+                    };
+                    let next = rt::client::next_link(#link_read).map(rt::client::PageRequest::Next);
+                    Ok((page, next))
+                })
+            }
+        }
+    }
+
     fn wait_method(&mut self, ep: &Endpoint, tracker: &Endpoint) -> TokenStream {
         let queued = ep.responses.iter().any(|r| r.status == 202);
-        let Some(items_name) = tracker.paging.as_ref().map(|p| match p {
-            Paging::Page { items, .. } | Paging::Cursor { items, .. } => items.clone(),
-        }) else {
+        let Some(items_name) = tracker
+            .paging
+            .as_ref()
+            .and_then(|p| p.items().map(str::to_string))
+        else {
             return quote!();
         };
         let Some((page_model, _)) = self.page_model(tracker) else {
