@@ -45,10 +45,13 @@ fn maps_are_sorted_and_validation_reaches_their_values() {
 
 #[test]
 fn a_model_whose_fields_may_all_be_left_out_defaults_to_what_an_empty_object_reads_as() {
-    use union_default::models::{Item, ItemLabel, ItemWeight};
+    use union_default::models::{Item, ItemWeight, StringOrInt};
     let empty: Item = serde_json::from_value(json!({})).unwrap();
     assert_eq!(Item::default(), empty);
-    assert_eq!(Item::default().label, ItemLabel::String("a".into()));
+    assert_eq!(Item::default().label, StringOrInt::String("a".into()));
+    // `string | int` is written twice, on the model and on a parameter: one type.
+    let search = union_default::operations::SearchInput::default();
+    assert_eq!(search.label, Item::default().label);
     let heavier = Item {
         weight: ItemWeight::String("heavy".into()),
         ..Default::default()

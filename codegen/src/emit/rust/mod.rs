@@ -48,6 +48,8 @@ pub struct RustBackend<'a> {
     shapes: Shapes<'a>,
     /// Union types met in fields, by generated name.
     unions: BTreeMap<String, Vec<Type>>,
+    /// Unions written alike in more than one place, with the one name they share.
+    shared_unions: Vec<(Vec<Type>, String)>,
     /// The static each distinct pattern compiles into, by pattern.
     patterns: BTreeMap<String, Ident>,
     /// Models that contain themselves: held in a `Box` wherever a value holds them in place.
@@ -67,6 +69,7 @@ impl<'a> RustBackend<'a> {
             rt_path: "rt".to_string(),
             shapes: Shapes::new(spec),
             unions: BTreeMap::new(),
+            shared_unions: names::shared_unions(spec),
             patterns: validate::collect_patterns(spec),
             boxed: spec.self_containing_models(Containment::InPlace),
         }
@@ -321,12 +324,22 @@ impl<'a> RustBackend<'a> {
                 quote!(std::collections::BTreeMap<String, #inner>)
             }
             Type::Union(types) => {
-                self.unions.insert(hint.to_string(), types.clone());
-                let name = type_ident(hint);
+                let name = self.union_type_name(types, hint).to_string();
+                self.unions.insert(name.clone(), types.clone());
+                let name = type_ident(&name);
                 quote!(#name)
             }
             Type::NotShown(_) => quote!(serde_json::Value),
         }
+    }
+
+    /// The name of a union's type: the name its members give it when it is written alike in
+    /// several places (`StringOrLabel`), so they share one type; else `hint`, after its owner.
+    fn union_type_name<'n>(&'n self, types: &[Type], hint: &'n str) -> &'n str {
+        self.shared_unions
+            .iter()
+            .find(|(members, _)| members.as_slice() == types)
+            .map_or(hint, |(_, name)| name.as_str())
     }
 
     fn union_enum(&mut self, name: &str, types: &[Type]) -> TokenStream {
@@ -401,15 +414,7 @@ impl<'a> RustBackend<'a> {
     }
 
     fn type_label(&self, t: &Type) -> String {
-        match t {
-            Type::Primitive(p) => p.name().to_string(),
-            Type::Model(id) => self.spec.model(*id).name.clone(),
-            Type::Enum(id) => self.spec.enum_(*id).name.clone(),
-            Type::List(inner) => format!("{}List", self.type_label(inner)),
-            Type::Map(inner) => format!("{}Map", self.type_label(inner)),
-            Type::Union(_) => "Union".to_string(),
-            Type::NotShown(_) => "Value".to_string(),
-        }
+        names::type_label(self.spec, t)
     }
 
     /// Dispatch by schema name, so tools can parse and validate a JSON value as a type
@@ -615,7 +620,7 @@ impl RustBackend<'_> {
                 let labels: Vec<String> = types.iter().map(|t| self.type_label(t)).collect();
                 let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
                 let variants = names::variant_idents(&labels, "");
-                let name = type_ident(union);
+                let name = type_ident(self.union_type_name(types, union));
                 match types.iter().position(|t| literal_fits(t, lit)) {
                     Some(i) => {
                         let variant = &variants[i];

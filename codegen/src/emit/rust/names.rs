@@ -183,3 +183,76 @@ mod tests {
         assert_eq!(method_ident("getPetById").to_string(), "get_pet_by_id");
     }
 }
+
+/// How a type reads in a generated name: `String`, `Label`, `LabelList`.
+pub fn type_label(spec: &crate::ir::Spec, ty: &crate::ir::Type) -> String {
+    use crate::ir::Type;
+    match ty {
+        Type::Primitive(p) => p.name().to_string(),
+        Type::Model(id) => spec.model(*id).name.clone(),
+        Type::Enum(id) => spec.enum_(*id).name.clone(),
+        Type::List(inner) => format!("{}List", type_label(spec, inner)),
+        Type::Map(inner) => format!("{}Map", type_label(spec, inner)),
+        Type::Union(_) => "Union".to_string(),
+        Type::NotShown(_) => "Value".to_string(),
+    }
+}
+
+/// Unions written alike in more than one place (fields, parameters, bodies, responses,
+/// events), each with the name its members give it, `StringOrLabel`: one type they share.
+/// A name a declared type already has is not taken; such a union keeps a type per place.
+pub fn shared_unions(spec: &crate::ir::Spec) -> Vec<(Vec<crate::ir::Type>, String)> {
+    use crate::ir::Type;
+    fn visit(ty: &Type, counts: &mut Vec<(Vec<Type>, usize)>) {
+        match ty {
+            Type::List(inner) | Type::Map(inner) => visit(inner, counts),
+            Type::Union(members) => {
+                match counts.iter_mut().find(|(m, _)| m == members) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((members.clone(), 1)),
+                }
+                members.iter().for_each(|m| visit(m, counts));
+            }
+            _ => {}
+        }
+    }
+    let mut counts: Vec<(Vec<Type>, usize)> = Vec::new();
+    let fields = spec.models.iter().flat_map(|m| &m.fields);
+    let params = spec
+        .endpoints
+        .iter()
+        .flat_map(|e| e.params.iter().map(|p| &p.field));
+    let event_fields = spec.events.iter().flat_map(|e| &e.fields);
+    for f in fields.chain(params).chain(event_fields) {
+        visit(&f.ty, &mut counts);
+    }
+    for ep in &spec.endpoints {
+        let responses = ep.responses.iter().chain(&ep.errors);
+        for ty in ep
+            .body
+            .iter()
+            .chain(responses.filter_map(|r| r.body.as_ref()))
+        {
+            visit(ty, &mut counts);
+        }
+    }
+    let taken: std::collections::HashSet<String> = spec
+        .models
+        .iter()
+        .map(|m| m.name.to_upper_camel_case())
+        .chain(spec.enums.iter().map(|e| e.name.to_upper_camel_case()))
+        .collect();
+    counts
+        .into_iter()
+        .filter(|(_, n)| *n > 1)
+        .filter_map(|(members, _)| {
+            let labels: Vec<String> = members
+                .iter()
+                .map(|t| type_label(spec, t).to_upper_camel_case())
+                .collect();
+            let name = labels.join("Or");
+            (!taken.contains(&name) && !taken.contains(&format!("{name}Request")))
+                .then_some((members, name))
+        })
+        .collect()
+}
