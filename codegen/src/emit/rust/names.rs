@@ -149,41 +149,6 @@ pub fn variant_idents(values: &[&str], reserved: &str) -> Vec<Ident> {
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn awkward_names_become_valid_identifiers() {
-        assert_eq!(field_ident("type").to_string(), "r#type");
-        assert_eq!(
-            field_ident("x-service-link-token").to_string(),
-            "x_service_link_token"
-        );
-        assert_eq!(field_ident("self").to_string(), "self_");
-        assert_eq!(field_ident("1st").to_string(), "f_1st");
-        let names: Vec<String> = variant_idents(
-            &["Self", "10", "a_b", "aB", "unknown_value"],
-            "UnknownValue",
-        )
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-        assert_eq!(names, ["Self_", "V10", "AB", "AB2", "UnknownValue2"]);
-        let votes: Vec<String> = variant_idents(&["+1", "-1", "1"], "UnknownValue")
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        assert_eq!(votes, ["Plus1", "Minus1", "V1"]);
-        assert_eq!(type_ident("Result").to_string(), "Result_");
-        assert_eq!(
-            method_ident("authenticate").to_string(),
-            "authenticate_endpoint"
-        );
-        assert_eq!(method_ident("getPetById").to_string(), "get_pet_by_id");
-    }
-}
-
 /// How a type reads in a generated name: `String`, `Label`, `LabelList`.
 pub fn type_label(spec: &crate::ir::Spec, ty: &crate::ir::Type) -> String {
     use crate::ir::Type;
@@ -255,4 +220,39 @@ pub fn shared_unions(spec: &crate::ir::Spec) -> Vec<(Vec<crate::ir::Type>, Strin
                 .then_some((members, name))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn awkward_names_become_valid_identifiers() {
+        assert_eq!(field_ident("type").to_string(), "r#type");
+        assert_eq!(
+            field_ident("x-service-link-token").to_string(),
+            "x_service_link_token"
+        );
+        assert_eq!(field_ident("self").to_string(), "self_");
+        assert_eq!(field_ident("1st").to_string(), "f_1st");
+        let names: Vec<String> = variant_idents(
+            &["Self", "10", "a_b", "aB", "unknown_value"],
+            "UnknownValue",
+        )
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        assert_eq!(names, ["Self_", "V10", "AB", "AB2", "UnknownValue2"]);
+        let votes: Vec<String> = variant_idents(&["+1", "-1", "1"], "UnknownValue")
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(votes, ["Plus1", "Minus1", "V1"]);
+        assert_eq!(type_ident("Result").to_string(), "Result_");
+        assert_eq!(
+            method_ident("authenticate").to_string(),
+            "authenticate_endpoint"
+        );
+        assert_eq!(method_ident("getPetById").to_string(), "get_pet_by_id");
+    }
 }

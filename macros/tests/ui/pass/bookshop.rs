@@ -14,7 +14,7 @@ fn main() {
     .unwrap();
     assert_eq!(book.genre, shop::models::Genre::UnknownValue("satire".into()));
     assert!(book.validate().is_ok());
-    assert_eq!(book.shelf, shop::models::BookShelf::String("new".into()));
+    assert_eq!(book.shelf, shop::models::StringOrInt::String("new".into()));
     let negative = shop::models::Book { price: -1, ..book };
     assert_eq!(negative.validate().unwrap_err()[0].json_path(), "$.price");
     assert!(shop::models::parse_and_validate("Book", &serde_json::json!([])).unwrap().is_err());
