@@ -163,3 +163,37 @@ fn a_body_sends_exactly_one_field_of_its_group() {
         assert_eq!(issues[0].msg, message);
     }
 }
+
+#[test]
+fn a_builder_names_each_field_once_and_every_required_one_left_unset() {
+    let label = github::Label::builder()
+        .id(7)
+        .name("bug")
+        .color("d73a4a")
+        .description(None::<String>)
+        .default(true)
+        .build()
+        .unwrap();
+    assert_eq!(
+        serde_json::to_value(&label).unwrap(),
+        json!({"id": 7, "name": "bug", "color": "d73a4a", "description": null, "default": true})
+    );
+    let error = github::Label::builder().name("bug").build().unwrap_err();
+    assert_eq!(error.missing, ["id", "color", "description", "default"]);
+    assert_eq!(
+        error.to_string(),
+        "Label is missing id, color, description, default"
+    );
+    // Optional fields are left absent, or take the spec's default, unless set.
+    let user = github::SimpleUser::builder()
+        .login("octocat")
+        .id(1)
+        .node_id("U_1")
+        .avatar_url("https://example.com/a.png")
+        .html_url("https://example.com/octocat")
+        .r#type("User")
+        .site_admin(false)
+        .build()
+        .unwrap();
+    assert!(user.email.is_absent());
+}

@@ -79,6 +79,117 @@ pub struct User {
     pub ingestion_end: rt::Tristate<rt::Date>,
 }
 rt::json_object!(User);
+/// Builds a [`User`] field by field; see [`User::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct UserBuilder {
+    user_id: ::std::option::Option<rt::Uuid>,
+    team_id: ::std::option::Option<rt::Uuid>,
+    client_user_id: ::std::option::Option<String>,
+    created_on: ::std::option::Option<rt::DateTime>,
+    connected_sources: ::std::option::Option<Vec<ConnectedSource>>,
+    fallback_time_zone: ::std::option::Option<FallbackTimeZone>,
+    fallback_birth_date: ::std::option::Option<Option<FallbackBirthDate>>,
+    ingestion_start: ::std::option::Option<rt::Tristate<rt::Date>>,
+    ingestion_end: ::std::option::Option<rt::Tristate<rt::Date>>,
+}
+impl User {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> UserBuilder {
+        <UserBuilder as ::std::default::Default>::default()
+    }
+}
+impl UserBuilder {
+    /// Sets `user_id`.
+    pub fn user_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    /// Sets `team_id`.
+    pub fn team_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.team_id = Some(value.into());
+        self
+    }
+    /// Sets `client_user_id`.
+    pub fn client_user_id(mut self, value: impl Into<String>) -> Self {
+        self.client_user_id = Some(value.into());
+        self
+    }
+    /// Sets `created_on`.
+    pub fn created_on(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.created_on = Some(value.into());
+        self
+    }
+    /// Sets `connected_sources`.
+    pub fn connected_sources(mut self, value: impl Into<Vec<ConnectedSource>>) -> Self {
+        self.connected_sources = Some(value.into());
+        self
+    }
+    /// Sets `fallback_time_zone`.
+    pub fn fallback_time_zone(mut self, value: impl Into<FallbackTimeZone>) -> Self {
+        self.fallback_time_zone = Some(value.into());
+        self
+    }
+    /// Sets `fallback_birth_date`.
+    pub fn fallback_birth_date(mut self, value: impl Into<FallbackBirthDate>) -> Self {
+        self.fallback_birth_date = Some(Some(value.into()));
+        self
+    }
+    /// Sets `ingestion_start`.
+    pub fn ingestion_start(mut self, value: impl Into<rt::Tristate<rt::Date>>) -> Self {
+        self.ingestion_start = Some(value.into());
+        self
+    }
+    /// Sets `ingestion_end`.
+    pub fn ingestion_end(mut self, value: impl Into<rt::Tristate<rt::Date>>) -> Self {
+        self.ingestion_end = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<User, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("user_id", self.user_id.is_some()),
+            ("team_id", self.team_id.is_some()),
+            ("client_user_id", self.client_user_id.is_some()),
+            ("created_on", self.created_on.is_some()),
+            ("connected_sources", self.connected_sources.is_some()),
+            ("fallback_time_zone", self.fallback_time_zone.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(user_id),
+            Some(team_id),
+            Some(client_user_id),
+            Some(created_on),
+            Some(connected_sources),
+            Some(fallback_time_zone),
+        ) = (
+            self.user_id,
+            self.team_id,
+            self.client_user_id,
+            self.created_on,
+            self.connected_sources,
+            self.fallback_time_zone,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "User",
+                missing,
+            });
+        };
+        Ok(User {
+            user_id,
+            team_id,
+            client_user_id,
+            created_on,
+            connected_sources,
+            fallback_time_zone,
+            fallback_birth_date: self.fallback_birth_date.unwrap_or_default(),
+            ingestion_start: self.ingestion_start.unwrap_or_default(),
+            ingestion_end: self.ingestion_end.unwrap_or_default(),
+        })
+    }
+}
 #[allow(deprecated)]
 impl rt::Validate for User {
     fn validate_at(
@@ -190,6 +301,70 @@ pub struct CreateUserRequest {
     pub ingestion_end: Option<rt::Date>,
 }
 rt::json_object!(CreateUserRequest);
+/// Builds a [`CreateUserRequest`] field by field; see [`CreateUserRequest::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct CreateUserRequestBuilder {
+    client_user_id: ::std::option::Option<String>,
+    fallback_time_zone: ::std::option::Option<Option<String>>,
+    fallback_birth_date: ::std::option::Option<Option<rt::Date>>,
+    ingestion_start: ::std::option::Option<Option<rt::Date>>,
+    ingestion_end: ::std::option::Option<Option<rt::Date>>,
+}
+impl CreateUserRequest {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> CreateUserRequestBuilder {
+        <CreateUserRequestBuilder as ::std::default::Default>::default()
+    }
+}
+impl CreateUserRequestBuilder {
+    /// Sets `client_user_id`.
+    pub fn client_user_id(mut self, value: impl Into<String>) -> Self {
+        self.client_user_id = Some(value.into());
+        self
+    }
+    /// Sets `fallback_time_zone`.
+    pub fn fallback_time_zone(mut self, value: impl Into<String>) -> Self {
+        self.fallback_time_zone = Some(Some(value.into()));
+        self
+    }
+    /// Sets `fallback_birth_date`.
+    pub fn fallback_birth_date(mut self, value: impl Into<rt::Date>) -> Self {
+        self.fallback_birth_date = Some(Some(value.into()));
+        self
+    }
+    /// Sets `ingestion_start`.
+    pub fn ingestion_start(mut self, value: impl Into<rt::Date>) -> Self {
+        self.ingestion_start = Some(Some(value.into()));
+        self
+    }
+    /// Sets `ingestion_end`.
+    pub fn ingestion_end(mut self, value: impl Into<rt::Date>) -> Self {
+        self.ingestion_end = Some(Some(value.into()));
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<CreateUserRequest, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("client_user_id", self.client_user_id.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(client_user_id),) = (self.client_user_id,) else {
+            return Err(rt::BuildError {
+                type_name: "CreateUserRequest",
+                missing,
+            });
+        };
+        Ok(CreateUserRequest {
+            client_user_id,
+            fallback_time_zone: self.fallback_time_zone.unwrap_or_default(),
+            fallback_birth_date: self.fallback_birth_date.unwrap_or_default(),
+            ingestion_start: self.ingestion_start.unwrap_or_default(),
+            ingestion_end: self.ingestion_end.unwrap_or_default(),
+        })
+    }
+}
 #[allow(deprecated)]
 impl rt::Validate for CreateUserRequest {
     fn validate_at(
@@ -233,6 +408,71 @@ pub struct UserConflict {
     pub created_on: rt::DateTime,
 }
 rt::json_object!(UserConflict);
+/// Builds a [`UserConflict`] field by field; see [`UserConflict::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct UserConflictBuilder {
+    error_type: ::std::option::Option<String>,
+    error_message: ::std::option::Option<String>,
+    user_id: ::std::option::Option<rt::Uuid>,
+    created_on: ::std::option::Option<rt::DateTime>,
+}
+impl UserConflict {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> UserConflictBuilder {
+        <UserConflictBuilder as ::std::default::Default>::default()
+    }
+}
+impl UserConflictBuilder {
+    /// Sets `error_type`.
+    pub fn error_type(mut self, value: impl Into<String>) -> Self {
+        self.error_type = Some(value.into());
+        self
+    }
+    /// Sets `error_message`.
+    pub fn error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `user_id`.
+    pub fn user_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    /// Sets `created_on`.
+    pub fn created_on(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.created_on = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<UserConflict, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("error_type", self.error_type.is_some()),
+            ("error_message", self.error_message.is_some()),
+            ("user_id", self.user_id.is_some()),
+            ("created_on", self.created_on.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(error_type), Some(error_message), Some(user_id), Some(created_on)) = (
+            self.error_type,
+            self.error_message,
+            self.user_id,
+            self.created_on,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "UserConflict",
+                missing,
+            });
+        };
+        Ok(UserConflict {
+            error_type,
+            error_message,
+            user_id,
+            created_on,
+        })
+    }
+}
 impl rt::Validate for UserConflict {}
 ///
 /// Source: the deployed client library.
@@ -285,6 +525,86 @@ pub struct RefreshResult {
     pub failed_sources: Vec<String>,
 }
 rt::json_object!(RefreshResult);
+/// Builds a [`RefreshResult`] field by field; see [`RefreshResult::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct RefreshResultBuilder {
+    success: ::std::option::Option<bool>,
+    user_id: ::std::option::Option<rt::Uuid>,
+    refreshed_sources: ::std::option::Option<Vec<String>>,
+    in_progress_sources: ::std::option::Option<Vec<String>>,
+    failed_sources: ::std::option::Option<Vec<String>>,
+}
+impl RefreshResult {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> RefreshResultBuilder {
+        <RefreshResultBuilder as ::std::default::Default>::default()
+    }
+}
+impl RefreshResultBuilder {
+    /// Sets `success`.
+    pub fn success(mut self, value: impl Into<bool>) -> Self {
+        self.success = Some(value.into());
+        self
+    }
+    /// Sets `user_id`.
+    pub fn user_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    /// Sets `refreshed_sources`.
+    pub fn refreshed_sources(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.refreshed_sources = Some(value.into());
+        self
+    }
+    /// Sets `in_progress_sources`.
+    pub fn in_progress_sources(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.in_progress_sources = Some(value.into());
+        self
+    }
+    /// Sets `failed_sources`.
+    pub fn failed_sources(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.failed_sources = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<RefreshResult, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("success", self.success.is_some()),
+            ("user_id", self.user_id.is_some()),
+            ("refreshed_sources", self.refreshed_sources.is_some()),
+            ("in_progress_sources", self.in_progress_sources.is_some()),
+            ("failed_sources", self.failed_sources.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(success),
+            Some(user_id),
+            Some(refreshed_sources),
+            Some(in_progress_sources),
+            Some(failed_sources),
+        ) = (
+            self.success,
+            self.user_id,
+            self.refreshed_sources,
+            self.in_progress_sources,
+            self.failed_sources,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "RefreshResult",
+                missing,
+            });
+        };
+        Ok(RefreshResult {
+            success,
+            user_id,
+            refreshed_sources,
+            in_progress_sources,
+            failed_sources,
+        })
+    }
+}
 impl rt::Validate for RefreshResult {}
 /// Patient demographics, stored per user. Names are subject to lab-imposed validation rules.
 ///
@@ -321,6 +641,147 @@ pub struct PatientInfo {
     pub gender_identity: rt::Tristate<GenderIdentity>,
 }
 rt::json_object!(PatientInfo);
+/// Builds a [`PatientInfo`] field by field; see [`PatientInfo::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct PatientInfoBuilder {
+    first_name: ::std::option::Option<String>,
+    last_name: ::std::option::Option<String>,
+    email: ::std::option::Option<String>,
+    phone_number: ::std::option::Option<String>,
+    gender: ::std::option::Option<String>,
+    dob: ::std::option::Option<rt::Date>,
+    address: ::std::option::Option<UserAddress>,
+    medical_proxy: ::std::option::Option<Option<GuarantorDetails>>,
+    race: ::std::option::Option<rt::Tristate<Race>>,
+    ethnicity: ::std::option::Option<rt::Tristate<Ethnicity>>,
+    sexual_orientation: ::std::option::Option<rt::Tristate<SexualOrientation>>,
+    gender_identity: ::std::option::Option<rt::Tristate<GenderIdentity>>,
+}
+impl PatientInfo {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> PatientInfoBuilder {
+        <PatientInfoBuilder as ::std::default::Default>::default()
+    }
+}
+impl PatientInfoBuilder {
+    /// Sets `first_name`.
+    pub fn first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `last_name`.
+    pub fn last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `phone_number`.
+    pub fn phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `gender`.
+    pub fn gender(mut self, value: impl Into<String>) -> Self {
+        self.gender = Some(value.into());
+        self
+    }
+    /// Sets `dob`.
+    pub fn dob(mut self, value: impl Into<rt::Date>) -> Self {
+        self.dob = Some(value.into());
+        self
+    }
+    /// Sets `address`.
+    pub fn address(mut self, value: impl Into<UserAddress>) -> Self {
+        self.address = Some(value.into());
+        self
+    }
+    /// Sets `medical_proxy`.
+    pub fn medical_proxy(mut self, value: impl Into<GuarantorDetails>) -> Self {
+        self.medical_proxy = Some(Some(value.into()));
+        self
+    }
+    /// Sets `race`.
+    pub fn race(mut self, value: impl Into<rt::Tristate<Race>>) -> Self {
+        self.race = Some(value.into());
+        self
+    }
+    /// Sets `ethnicity`.
+    pub fn ethnicity(mut self, value: impl Into<rt::Tristate<Ethnicity>>) -> Self {
+        self.ethnicity = Some(value.into());
+        self
+    }
+    /// Sets `sexual_orientation`.
+    pub fn sexual_orientation(
+        mut self,
+        value: impl Into<rt::Tristate<SexualOrientation>>,
+    ) -> Self {
+        self.sexual_orientation = Some(value.into());
+        self
+    }
+    /// Sets `gender_identity`.
+    pub fn gender_identity(
+        mut self,
+        value: impl Into<rt::Tristate<GenderIdentity>>,
+    ) -> Self {
+        self.gender_identity = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<PatientInfo, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("first_name", self.first_name.is_some()),
+            ("last_name", self.last_name.is_some()),
+            ("email", self.email.is_some()),
+            ("phone_number", self.phone_number.is_some()),
+            ("gender", self.gender.is_some()),
+            ("dob", self.dob.is_some()),
+            ("address", self.address.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(first_name),
+            Some(last_name),
+            Some(email),
+            Some(phone_number),
+            Some(gender),
+            Some(dob),
+            Some(address),
+        ) = (
+            self.first_name,
+            self.last_name,
+            self.email,
+            self.phone_number,
+            self.gender,
+            self.dob,
+            self.address,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "PatientInfo",
+                missing,
+            });
+        };
+        Ok(PatientInfo {
+            first_name,
+            last_name,
+            email,
+            phone_number,
+            gender,
+            dob,
+            address,
+            medical_proxy: self.medical_proxy.unwrap_or_default(),
+            race: self.race.unwrap_or_default(),
+            ethnicity: self.ethnicity.unwrap_or_default(),
+            sexual_orientation: self.sexual_orientation.unwrap_or_default(),
+            gender_identity: self.gender_identity.unwrap_or_default(),
+        })
+    }
+}
 impl rt::Validate for PatientInfo {}
 /// Patient demographics, stored per user. Names are subject to lab-imposed validation rules.
 ///
@@ -357,6 +818,147 @@ pub struct PatientInfoRequest {
     pub gender_identity: rt::Tristate<GenderIdentity>,
 }
 rt::json_object!(PatientInfoRequest);
+/// Builds a [`PatientInfoRequest`] field by field; see [`PatientInfoRequest::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct PatientInfoRequestBuilder {
+    first_name: ::std::option::Option<String>,
+    last_name: ::std::option::Option<String>,
+    email: ::std::option::Option<String>,
+    phone_number: ::std::option::Option<String>,
+    gender: ::std::option::Option<String>,
+    dob: ::std::option::Option<rt::Date>,
+    address: ::std::option::Option<UserAddress>,
+    medical_proxy: ::std::option::Option<Option<GuarantorDetailsRequest>>,
+    race: ::std::option::Option<rt::Tristate<Race>>,
+    ethnicity: ::std::option::Option<rt::Tristate<Ethnicity>>,
+    sexual_orientation: ::std::option::Option<rt::Tristate<SexualOrientation>>,
+    gender_identity: ::std::option::Option<rt::Tristate<GenderIdentity>>,
+}
+impl PatientInfoRequest {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> PatientInfoRequestBuilder {
+        <PatientInfoRequestBuilder as ::std::default::Default>::default()
+    }
+}
+impl PatientInfoRequestBuilder {
+    /// Sets `first_name`.
+    pub fn first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `last_name`.
+    pub fn last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `phone_number`.
+    pub fn phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `gender`.
+    pub fn gender(mut self, value: impl Into<String>) -> Self {
+        self.gender = Some(value.into());
+        self
+    }
+    /// Sets `dob`.
+    pub fn dob(mut self, value: impl Into<rt::Date>) -> Self {
+        self.dob = Some(value.into());
+        self
+    }
+    /// Sets `address`.
+    pub fn address(mut self, value: impl Into<UserAddress>) -> Self {
+        self.address = Some(value.into());
+        self
+    }
+    /// Sets `medical_proxy`.
+    pub fn medical_proxy(mut self, value: impl Into<GuarantorDetailsRequest>) -> Self {
+        self.medical_proxy = Some(Some(value.into()));
+        self
+    }
+    /// Sets `race`.
+    pub fn race(mut self, value: impl Into<rt::Tristate<Race>>) -> Self {
+        self.race = Some(value.into());
+        self
+    }
+    /// Sets `ethnicity`.
+    pub fn ethnicity(mut self, value: impl Into<rt::Tristate<Ethnicity>>) -> Self {
+        self.ethnicity = Some(value.into());
+        self
+    }
+    /// Sets `sexual_orientation`.
+    pub fn sexual_orientation(
+        mut self,
+        value: impl Into<rt::Tristate<SexualOrientation>>,
+    ) -> Self {
+        self.sexual_orientation = Some(value.into());
+        self
+    }
+    /// Sets `gender_identity`.
+    pub fn gender_identity(
+        mut self,
+        value: impl Into<rt::Tristate<GenderIdentity>>,
+    ) -> Self {
+        self.gender_identity = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<PatientInfoRequest, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("first_name", self.first_name.is_some()),
+            ("last_name", self.last_name.is_some()),
+            ("email", self.email.is_some()),
+            ("phone_number", self.phone_number.is_some()),
+            ("gender", self.gender.is_some()),
+            ("dob", self.dob.is_some()),
+            ("address", self.address.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(first_name),
+            Some(last_name),
+            Some(email),
+            Some(phone_number),
+            Some(gender),
+            Some(dob),
+            Some(address),
+        ) = (
+            self.first_name,
+            self.last_name,
+            self.email,
+            self.phone_number,
+            self.gender,
+            self.dob,
+            self.address,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "PatientInfoRequest",
+                missing,
+            });
+        };
+        Ok(PatientInfoRequest {
+            first_name,
+            last_name,
+            email,
+            phone_number,
+            gender,
+            dob,
+            address,
+            medical_proxy: self.medical_proxy.unwrap_or_default(),
+            race: self.race.unwrap_or_default(),
+            ethnicity: self.ethnicity.unwrap_or_default(),
+            sexual_orientation: self.sexual_orientation.unwrap_or_default(),
+            gender_identity: self.gender_identity.unwrap_or_default(),
+        })
+    }
+}
 #[allow(deprecated)]
 impl rt::Validate for PatientInfoRequest {
     fn validate_at(
@@ -437,6 +1039,103 @@ pub struct Address {
     pub access_notes: String,
 }
 rt::json_object!(Address);
+/// Builds a [`Address`] field by field; see [`Address::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct AddressBuilder {
+    first_line: ::std::option::Option<String>,
+    second_line: ::std::option::Option<String>,
+    city: ::std::option::Option<String>,
+    state: ::std::option::Option<String>,
+    zip: ::std::option::Option<String>,
+    country: ::std::option::Option<String>,
+    access_notes: ::std::option::Option<String>,
+}
+impl Address {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> AddressBuilder {
+        <AddressBuilder as ::std::default::Default>::default()
+    }
+}
+impl AddressBuilder {
+    /// Sets `first_line`.
+    pub fn first_line(mut self, value: impl Into<String>) -> Self {
+        self.first_line = Some(value.into());
+        self
+    }
+    /// Sets `second_line`.
+    pub fn second_line(mut self, value: impl Into<String>) -> Self {
+        self.second_line = Some(value.into());
+        self
+    }
+    /// Sets `city`.
+    pub fn city(mut self, value: impl Into<String>) -> Self {
+        self.city = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `zip`.
+    pub fn zip(mut self, value: impl Into<String>) -> Self {
+        self.zip = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+    /// Sets `access_notes`.
+    pub fn access_notes(mut self, value: impl Into<String>) -> Self {
+        self.access_notes = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<Address, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("first_line", self.first_line.is_some()),
+            ("city", self.city.is_some()),
+            ("state", self.state.is_some()),
+            ("zip", self.zip.is_some()),
+            ("country", self.country.is_some()),
+            ("access_notes", self.access_notes.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(first_line),
+            Some(city),
+            Some(state),
+            Some(zip),
+            Some(country),
+            Some(access_notes),
+        ) = (
+            self.first_line,
+            self.city,
+            self.state,
+            self.zip,
+            self.country,
+            self.access_notes,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "Address",
+                missing,
+            });
+        };
+        Ok(Address {
+            first_line,
+            second_line: self.second_line.unwrap_or_else(defaults::Address__second_line),
+            city,
+            state,
+            zip,
+            country,
+            access_notes,
+        })
+    }
+}
 impl rt::Validate for Address {}
 /// An insurance record. `company` is in responses only.
 ///
@@ -463,6 +1162,109 @@ pub struct InsuranceRecord {
     pub company: CompanyDetails,
 }
 rt::json_object!(InsuranceRecord);
+/// Builds a [`InsuranceRecord`] field by field; see [`InsuranceRecord::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct InsuranceRecordBuilder {
+    payor_code: ::std::option::Option<String>,
+    member_id: ::std::option::Option<String>,
+    group_id: ::std::option::Option<rt::Tristate<String>>,
+    relationship: ::std::option::Option<Relationship>,
+    insured: ::std::option::Option<PersonDetails>,
+    guarantor: ::std::option::Option<Option<GuarantorDetails>>,
+    is_primary: ::std::option::Option<bool>,
+    company: ::std::option::Option<CompanyDetails>,
+}
+impl InsuranceRecord {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> InsuranceRecordBuilder {
+        <InsuranceRecordBuilder as ::std::default::Default>::default()
+    }
+}
+impl InsuranceRecordBuilder {
+    /// Sets `payor_code`.
+    pub fn payor_code(mut self, value: impl Into<String>) -> Self {
+        self.payor_code = Some(value.into());
+        self
+    }
+    /// Sets `member_id`.
+    pub fn member_id(mut self, value: impl Into<String>) -> Self {
+        self.member_id = Some(value.into());
+        self
+    }
+    /// Sets `group_id`.
+    pub fn group_id(mut self, value: impl Into<rt::Tristate<String>>) -> Self {
+        self.group_id = Some(value.into());
+        self
+    }
+    /// Sets `relationship`.
+    pub fn relationship(mut self, value: impl Into<Relationship>) -> Self {
+        self.relationship = Some(value.into());
+        self
+    }
+    /// Sets `insured`.
+    pub fn insured(mut self, value: impl Into<PersonDetails>) -> Self {
+        self.insured = Some(value.into());
+        self
+    }
+    /// Sets `guarantor`.
+    pub fn guarantor(mut self, value: impl Into<GuarantorDetails>) -> Self {
+        self.guarantor = Some(Some(value.into()));
+        self
+    }
+    /// Sets `is_primary`.
+    pub fn is_primary(mut self, value: impl Into<bool>) -> Self {
+        self.is_primary = Some(value.into());
+        self
+    }
+    /// Sets `company`.
+    pub fn company(mut self, value: impl Into<CompanyDetails>) -> Self {
+        self.company = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<InsuranceRecord, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("payor_code", self.payor_code.is_some()),
+            ("member_id", self.member_id.is_some()),
+            ("relationship", self.relationship.is_some()),
+            ("insured", self.insured.is_some()),
+            ("company", self.company.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(payor_code),
+            Some(member_id),
+            Some(relationship),
+            Some(insured),
+            Some(company),
+        ) = (
+            self.payor_code,
+            self.member_id,
+            self.relationship,
+            self.insured,
+            self.company,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "InsuranceRecord",
+                missing,
+            });
+        };
+        Ok(InsuranceRecord {
+            payor_code,
+            member_id,
+            group_id: self.group_id.unwrap_or_default(),
+            relationship,
+            insured,
+            guarantor: self.guarantor.unwrap_or_default(),
+            is_primary: self
+                .is_primary
+                .unwrap_or_else(defaults::InsuranceRecord__is_primary),
+            company,
+        })
+    }
+}
 impl rt::Validate for InsuranceRecord {}
 /// An insurance record. `company` is in responses only.
 ///
@@ -488,6 +1290,94 @@ pub struct InsuranceRecordRequest {
     pub is_primary: bool,
 }
 rt::json_object!(InsuranceRecordRequest);
+/// Builds a [`InsuranceRecordRequest`] field by field; see [`InsuranceRecordRequest::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct InsuranceRecordRequestBuilder {
+    payor_code: ::std::option::Option<String>,
+    member_id: ::std::option::Option<String>,
+    group_id: ::std::option::Option<rt::Tristate<String>>,
+    relationship: ::std::option::Option<Relationship>,
+    insured: ::std::option::Option<PersonDetailsRequest>,
+    guarantor: ::std::option::Option<Option<GuarantorDetailsRequest>>,
+    is_primary: ::std::option::Option<bool>,
+}
+impl InsuranceRecordRequest {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> InsuranceRecordRequestBuilder {
+        <InsuranceRecordRequestBuilder as ::std::default::Default>::default()
+    }
+}
+impl InsuranceRecordRequestBuilder {
+    /// Sets `payor_code`.
+    pub fn payor_code(mut self, value: impl Into<String>) -> Self {
+        self.payor_code = Some(value.into());
+        self
+    }
+    /// Sets `member_id`.
+    pub fn member_id(mut self, value: impl Into<String>) -> Self {
+        self.member_id = Some(value.into());
+        self
+    }
+    /// Sets `group_id`.
+    pub fn group_id(mut self, value: impl Into<rt::Tristate<String>>) -> Self {
+        self.group_id = Some(value.into());
+        self
+    }
+    /// Sets `relationship`.
+    pub fn relationship(mut self, value: impl Into<Relationship>) -> Self {
+        self.relationship = Some(value.into());
+        self
+    }
+    /// Sets `insured`.
+    pub fn insured(mut self, value: impl Into<PersonDetailsRequest>) -> Self {
+        self.insured = Some(value.into());
+        self
+    }
+    /// Sets `guarantor`.
+    pub fn guarantor(mut self, value: impl Into<GuarantorDetailsRequest>) -> Self {
+        self.guarantor = Some(Some(value.into()));
+        self
+    }
+    /// Sets `is_primary`.
+    pub fn is_primary(mut self, value: impl Into<bool>) -> Self {
+        self.is_primary = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<InsuranceRecordRequest, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("payor_code", self.payor_code.is_some()),
+            ("member_id", self.member_id.is_some()),
+            ("relationship", self.relationship.is_some()),
+            ("insured", self.insured.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(payor_code), Some(member_id), Some(relationship), Some(insured)) = (
+            self.payor_code,
+            self.member_id,
+            self.relationship,
+            self.insured,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "InsuranceRecordRequest",
+                missing,
+            });
+        };
+        Ok(InsuranceRecordRequest {
+            payor_code,
+            member_id,
+            group_id: self.group_id.unwrap_or_default(),
+            relationship,
+            insured,
+            guarantor: self.guarantor.unwrap_or_default(),
+            is_primary: self
+                .is_primary
+                .unwrap_or_else(defaults::InsuranceRecord__is_primary),
+        })
+    }
+}
 impl rt::Validate for InsuranceRecordRequest {}
 /// The insured person. Its address takes the shape of its side: requests send the
 /// patient-info shape, insurance records return the insurance shape.
@@ -509,6 +1399,106 @@ pub struct PersonDetails {
     pub phone_number: String,
 }
 rt::json_object!(PersonDetails);
+/// Builds a [`PersonDetails`] field by field; see [`PersonDetails::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct PersonDetailsBuilder {
+    first_name: ::std::option::Option<String>,
+    last_name: ::std::option::Option<String>,
+    gender: ::std::option::Option<InsuredGender>,
+    address: ::std::option::Option<Address>,
+    dob: ::std::option::Option<rt::Date>,
+    email: ::std::option::Option<String>,
+    phone_number: ::std::option::Option<String>,
+}
+impl PersonDetails {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> PersonDetailsBuilder {
+        <PersonDetailsBuilder as ::std::default::Default>::default()
+    }
+}
+impl PersonDetailsBuilder {
+    /// Sets `first_name`.
+    pub fn first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `last_name`.
+    pub fn last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `gender`.
+    pub fn gender(mut self, value: impl Into<InsuredGender>) -> Self {
+        self.gender = Some(value.into());
+        self
+    }
+    /// Sets `address`.
+    pub fn address(mut self, value: impl Into<Address>) -> Self {
+        self.address = Some(value.into());
+        self
+    }
+    /// Sets `dob`.
+    pub fn dob(mut self, value: impl Into<rt::Date>) -> Self {
+        self.dob = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `phone_number`.
+    pub fn phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<PersonDetails, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("first_name", self.first_name.is_some()),
+            ("last_name", self.last_name.is_some()),
+            ("gender", self.gender.is_some()),
+            ("address", self.address.is_some()),
+            ("dob", self.dob.is_some()),
+            ("email", self.email.is_some()),
+            ("phone_number", self.phone_number.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(first_name),
+            Some(last_name),
+            Some(gender),
+            Some(address),
+            Some(dob),
+            Some(email),
+            Some(phone_number),
+        ) = (
+            self.first_name,
+            self.last_name,
+            self.gender,
+            self.address,
+            self.dob,
+            self.email,
+            self.phone_number,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "PersonDetails",
+                missing,
+            });
+        };
+        Ok(PersonDetails {
+            first_name,
+            last_name,
+            gender,
+            address,
+            dob,
+            email,
+            phone_number,
+        })
+    }
+}
 impl rt::Validate for PersonDetails {}
 /// The insured person. Its address takes the shape of its side: requests send the
 /// patient-info shape, insurance records return the insurance shape.
@@ -530,6 +1520,106 @@ pub struct PersonDetailsRequest {
     pub phone_number: String,
 }
 rt::json_object!(PersonDetailsRequest);
+/// Builds a [`PersonDetailsRequest`] field by field; see [`PersonDetailsRequest::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct PersonDetailsRequestBuilder {
+    first_name: ::std::option::Option<String>,
+    last_name: ::std::option::Option<String>,
+    gender: ::std::option::Option<InsuredGender>,
+    address: ::std::option::Option<UserAddress>,
+    dob: ::std::option::Option<rt::Date>,
+    email: ::std::option::Option<String>,
+    phone_number: ::std::option::Option<String>,
+}
+impl PersonDetailsRequest {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> PersonDetailsRequestBuilder {
+        <PersonDetailsRequestBuilder as ::std::default::Default>::default()
+    }
+}
+impl PersonDetailsRequestBuilder {
+    /// Sets `first_name`.
+    pub fn first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `last_name`.
+    pub fn last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `gender`.
+    pub fn gender(mut self, value: impl Into<InsuredGender>) -> Self {
+        self.gender = Some(value.into());
+        self
+    }
+    /// Sets `address`.
+    pub fn address(mut self, value: impl Into<UserAddress>) -> Self {
+        self.address = Some(value.into());
+        self
+    }
+    /// Sets `dob`.
+    pub fn dob(mut self, value: impl Into<rt::Date>) -> Self {
+        self.dob = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `phone_number`.
+    pub fn phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<PersonDetailsRequest, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("first_name", self.first_name.is_some()),
+            ("last_name", self.last_name.is_some()),
+            ("gender", self.gender.is_some()),
+            ("address", self.address.is_some()),
+            ("dob", self.dob.is_some()),
+            ("email", self.email.is_some()),
+            ("phone_number", self.phone_number.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(first_name),
+            Some(last_name),
+            Some(gender),
+            Some(address),
+            Some(dob),
+            Some(email),
+            Some(phone_number),
+        ) = (
+            self.first_name,
+            self.last_name,
+            self.gender,
+            self.address,
+            self.dob,
+            self.email,
+            self.phone_number,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "PersonDetailsRequest",
+                missing,
+            });
+        };
+        Ok(PersonDetailsRequest {
+            first_name,
+            last_name,
+            gender,
+            address,
+            dob,
+            email,
+            phone_number,
+        })
+    }
+}
 impl rt::Validate for PersonDetailsRequest {}
 /// A guarantor or medical proxy. Its address takes the shape of its side: requests send the
 /// patient-info shape (as deployed clients do), responses return the insurance shape.
@@ -548,6 +1638,106 @@ pub struct GuarantorDetails {
     pub email: String,
 }
 rt::json_object!(GuarantorDetails);
+/// Builds a [`GuarantorDetails`] field by field; see [`GuarantorDetails::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct GuarantorDetailsBuilder {
+    first_name: ::std::option::Option<String>,
+    last_name: ::std::option::Option<String>,
+    address: ::std::option::Option<Address>,
+    phone_number: ::std::option::Option<String>,
+    household_income: ::std::option::Option<f64>,
+    household_size: ::std::option::Option<f64>,
+    email: ::std::option::Option<String>,
+}
+impl GuarantorDetails {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> GuarantorDetailsBuilder {
+        <GuarantorDetailsBuilder as ::std::default::Default>::default()
+    }
+}
+impl GuarantorDetailsBuilder {
+    /// Sets `first_name`.
+    pub fn first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `last_name`.
+    pub fn last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `address`.
+    pub fn address(mut self, value: impl Into<Address>) -> Self {
+        self.address = Some(value.into());
+        self
+    }
+    /// Sets `phone_number`.
+    pub fn phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `household_income`.
+    pub fn household_income(mut self, value: impl Into<f64>) -> Self {
+        self.household_income = Some(value.into());
+        self
+    }
+    /// Sets `household_size`.
+    pub fn household_size(mut self, value: impl Into<f64>) -> Self {
+        self.household_size = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<GuarantorDetails, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("first_name", self.first_name.is_some()),
+            ("last_name", self.last_name.is_some()),
+            ("address", self.address.is_some()),
+            ("phone_number", self.phone_number.is_some()),
+            ("household_income", self.household_income.is_some()),
+            ("household_size", self.household_size.is_some()),
+            ("email", self.email.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(first_name),
+            Some(last_name),
+            Some(address),
+            Some(phone_number),
+            Some(household_income),
+            Some(household_size),
+            Some(email),
+        ) = (
+            self.first_name,
+            self.last_name,
+            self.address,
+            self.phone_number,
+            self.household_income,
+            self.household_size,
+            self.email,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "GuarantorDetails",
+                missing,
+            });
+        };
+        Ok(GuarantorDetails {
+            first_name,
+            last_name,
+            address,
+            phone_number,
+            household_income,
+            household_size,
+            email,
+        })
+    }
+}
 impl rt::Validate for GuarantorDetails {}
 /// A guarantor or medical proxy. Its address takes the shape of its side: requests send the
 /// patient-info shape (as deployed clients do), responses return the insurance shape.
@@ -566,6 +1756,108 @@ pub struct GuarantorDetailsRequest {
     pub email: String,
 }
 rt::json_object!(GuarantorDetailsRequest);
+/// Builds a [`GuarantorDetailsRequest`] field by field; see [`GuarantorDetailsRequest::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct GuarantorDetailsRequestBuilder {
+    first_name: ::std::option::Option<String>,
+    last_name: ::std::option::Option<String>,
+    address: ::std::option::Option<UserAddress>,
+    phone_number: ::std::option::Option<String>,
+    household_income: ::std::option::Option<f64>,
+    household_size: ::std::option::Option<f64>,
+    email: ::std::option::Option<String>,
+}
+impl GuarantorDetailsRequest {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> GuarantorDetailsRequestBuilder {
+        <GuarantorDetailsRequestBuilder as ::std::default::Default>::default()
+    }
+}
+impl GuarantorDetailsRequestBuilder {
+    /// Sets `first_name`.
+    pub fn first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `last_name`.
+    pub fn last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `address`.
+    pub fn address(mut self, value: impl Into<UserAddress>) -> Self {
+        self.address = Some(value.into());
+        self
+    }
+    /// Sets `phone_number`.
+    pub fn phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `household_income`.
+    pub fn household_income(mut self, value: impl Into<f64>) -> Self {
+        self.household_income = Some(value.into());
+        self
+    }
+    /// Sets `household_size`.
+    pub fn household_size(mut self, value: impl Into<f64>) -> Self {
+        self.household_size = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(
+        self,
+    ) -> ::std::result::Result<GuarantorDetailsRequest, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("first_name", self.first_name.is_some()),
+            ("last_name", self.last_name.is_some()),
+            ("address", self.address.is_some()),
+            ("phone_number", self.phone_number.is_some()),
+            ("household_income", self.household_income.is_some()),
+            ("household_size", self.household_size.is_some()),
+            ("email", self.email.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(first_name),
+            Some(last_name),
+            Some(address),
+            Some(phone_number),
+            Some(household_income),
+            Some(household_size),
+            Some(email),
+        ) = (
+            self.first_name,
+            self.last_name,
+            self.address,
+            self.phone_number,
+            self.household_income,
+            self.household_size,
+            self.email,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "GuarantorDetailsRequest",
+                missing,
+            });
+        };
+        Ok(GuarantorDetailsRequest {
+            first_name,
+            last_name,
+            address,
+            phone_number,
+            household_income,
+            household_size,
+            email,
+        })
+    }
+}
 impl rt::Validate for GuarantorDetailsRequest {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -600,6 +1892,80 @@ pub struct CreateLinkTokenRequest {
     pub on_close: rt::Tristate<String>,
 }
 rt::json_object!(CreateLinkTokenRequest);
+/// Builds a [`CreateLinkTokenRequest`] field by field; see [`CreateLinkTokenRequest::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct CreateLinkTokenRequestBuilder {
+    user_id: ::std::option::Option<rt::Uuid>,
+    provider: ::std::option::Option<rt::Tristate<LinkProvider>>,
+    redirect_url: ::std::option::Option<rt::Tristate<String>>,
+    filter_on_providers: ::std::option::Option<rt::Tristate<Vec<LinkProvider>>>,
+    on_error: ::std::option::Option<rt::Tristate<String>>,
+    on_close: ::std::option::Option<rt::Tristate<String>>,
+}
+impl CreateLinkTokenRequest {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> CreateLinkTokenRequestBuilder {
+        <CreateLinkTokenRequestBuilder as ::std::default::Default>::default()
+    }
+}
+impl CreateLinkTokenRequestBuilder {
+    /// Sets `user_id`.
+    pub fn user_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    /// Sets `provider`.
+    pub fn provider(mut self, value: impl Into<rt::Tristate<LinkProvider>>) -> Self {
+        self.provider = Some(value.into());
+        self
+    }
+    /// Sets `redirect_url`.
+    pub fn redirect_url(mut self, value: impl Into<rt::Tristate<String>>) -> Self {
+        self.redirect_url = Some(value.into());
+        self
+    }
+    /// Sets `filter_on_providers`.
+    #[deprecated]
+    pub fn filter_on_providers(
+        mut self,
+        value: impl Into<rt::Tristate<Vec<LinkProvider>>>,
+    ) -> Self {
+        self.filter_on_providers = Some(value.into());
+        self
+    }
+    /// Sets `on_error`.
+    pub fn on_error(mut self, value: impl Into<rt::Tristate<String>>) -> Self {
+        self.on_error = Some(value.into());
+        self
+    }
+    /// Sets `on_close`.
+    pub fn on_close(mut self, value: impl Into<rt::Tristate<String>>) -> Self {
+        self.on_close = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    #[allow(deprecated)]
+    pub fn build(self) -> ::std::result::Result<CreateLinkTokenRequest, rt::BuildError> {
+        let missing: Vec<&'static str> = [("user_id", self.user_id.is_some())]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(user_id),) = (self.user_id,) else {
+            return Err(rt::BuildError {
+                type_name: "CreateLinkTokenRequest",
+                missing,
+            });
+        };
+        Ok(CreateLinkTokenRequest {
+            user_id,
+            provider: self.provider.unwrap_or_default(),
+            redirect_url: self.redirect_url.unwrap_or_default(),
+            filter_on_providers: self.filter_on_providers.unwrap_or_default(),
+            on_error: self.on_error.unwrap_or_default(),
+            on_close: self.on_close.unwrap_or_default(),
+        })
+    }
+}
 #[allow(deprecated)]
 impl rt::Validate for CreateLinkTokenRequest {
     fn validate_at(
@@ -665,6 +2031,128 @@ pub struct OAuthProviderDetail {
     pub logo: String,
 }
 rt::json_object!(OAuthProviderDetail);
+/// Builds a [`OAuthProviderDetail`] field by field; see [`OAuthProviderDetail::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct OAuthProviderDetailBuilder {
+    name: ::std::option::Option<String>,
+    slug: ::std::option::Option<String>,
+    description: ::std::option::Option<String>,
+    id: ::std::option::Option<i64>,
+    group: ::std::option::Option<rt::Tristate<String>>,
+    oauth_url: ::std::option::Option<rt::Tristate<String>>,
+    auth_type: ::std::option::Option<AuthType>,
+    source_type: ::std::option::Option<SourceType>,
+    is_active: ::std::option::Option<Option<bool>>,
+    backfill_num_days: ::std::option::Option<rt::Tristate<i64>>,
+    logo: ::std::option::Option<String>,
+}
+impl OAuthProviderDetail {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> OAuthProviderDetailBuilder {
+        <OAuthProviderDetailBuilder as ::std::default::Default>::default()
+    }
+}
+impl OAuthProviderDetailBuilder {
+    /// Sets `name`.
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `slug`.
+    pub fn slug(mut self, value: impl Into<String>) -> Self {
+        self.slug = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn id(mut self, value: impl Into<i64>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `group`.
+    pub fn group(mut self, value: impl Into<rt::Tristate<String>>) -> Self {
+        self.group = Some(value.into());
+        self
+    }
+    /// Sets `oauth_url`.
+    pub fn oauth_url(mut self, value: impl Into<rt::Tristate<String>>) -> Self {
+        self.oauth_url = Some(value.into());
+        self
+    }
+    /// Sets `auth_type`.
+    pub fn auth_type(mut self, value: impl Into<AuthType>) -> Self {
+        self.auth_type = Some(value.into());
+        self
+    }
+    /// Sets `source_type`.
+    pub fn source_type(mut self, value: impl Into<SourceType>) -> Self {
+        self.source_type = Some(value.into());
+        self
+    }
+    /// Sets `is_active`.
+    pub fn is_active(mut self, value: impl Into<Option<bool>>) -> Self {
+        self.is_active = Some(value.into());
+        self
+    }
+    /// Sets `backfill_num_days`.
+    pub fn backfill_num_days(mut self, value: impl Into<rt::Tristate<i64>>) -> Self {
+        self.backfill_num_days = Some(value.into());
+        self
+    }
+    /// Sets `logo`.
+    pub fn logo(mut self, value: impl Into<String>) -> Self {
+        self.logo = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<OAuthProviderDetail, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("name", self.name.is_some()),
+            ("slug", self.slug.is_some()),
+            ("description", self.description.is_some()),
+            ("id", self.id.is_some()),
+            ("logo", self.logo.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(name), Some(slug), Some(description), Some(id), Some(logo)) = (
+            self.name,
+            self.slug,
+            self.description,
+            self.id,
+            self.logo,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "OAuthProviderDetail",
+                missing,
+            });
+        };
+        Ok(OAuthProviderDetail {
+            name,
+            slug,
+            description,
+            id,
+            group: self.group.unwrap_or_default(),
+            oauth_url: self.oauth_url.unwrap_or_default(),
+            auth_type: self
+                .auth_type
+                .unwrap_or_else(defaults::OAuthProviderDetail__auth_type),
+            source_type: self
+                .source_type
+                .unwrap_or_else(defaults::OAuthProviderDetail__source_type),
+            is_active: self
+                .is_active
+                .unwrap_or_else(defaults::OAuthProviderDetail__is_active),
+            backfill_num_days: self.backfill_num_days.unwrap_or_default(),
+            logo,
+        })
+    }
+}
 impl rt::Validate for OAuthProviderDetail {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -705,6 +2193,93 @@ pub struct ConnectionRecipe {
     pub oauth_scopes: rt::Tristate<Vec<String>>,
 }
 rt::json_object!(ConnectionRecipe);
+/// Builds a [`ConnectionRecipe`] field by field; see [`ConnectionRecipe::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct ConnectionRecipeBuilder {
+    user_id: ::std::option::Option<rt::Uuid>,
+    access_token: ::std::option::Option<String>,
+    refresh_token: ::std::option::Option<String>,
+    provider_id: ::std::option::Option<String>,
+    expires_at: ::std::option::Option<i64>,
+    oauth_scopes: ::std::option::Option<rt::Tristate<Vec<String>>>,
+}
+impl ConnectionRecipe {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> ConnectionRecipeBuilder {
+        <ConnectionRecipeBuilder as ::std::default::Default>::default()
+    }
+}
+impl ConnectionRecipeBuilder {
+    /// Sets `user_id`.
+    pub fn user_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    /// Sets `access_token`.
+    pub fn access_token(mut self, value: impl Into<String>) -> Self {
+        self.access_token = Some(value.into());
+        self
+    }
+    /// Sets `refresh_token`.
+    pub fn refresh_token(mut self, value: impl Into<String>) -> Self {
+        self.refresh_token = Some(value.into());
+        self
+    }
+    /// Sets `provider_id`.
+    pub fn provider_id(mut self, value: impl Into<String>) -> Self {
+        self.provider_id = Some(value.into());
+        self
+    }
+    /// Sets `expires_at`.
+    pub fn expires_at(mut self, value: impl Into<i64>) -> Self {
+        self.expires_at = Some(value.into());
+        self
+    }
+    /// Sets `oauth_scopes`.
+    pub fn oauth_scopes(mut self, value: impl Into<rt::Tristate<Vec<String>>>) -> Self {
+        self.oauth_scopes = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<ConnectionRecipe, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("user_id", self.user_id.is_some()),
+            ("access_token", self.access_token.is_some()),
+            ("refresh_token", self.refresh_token.is_some()),
+            ("provider_id", self.provider_id.is_some()),
+            ("expires_at", self.expires_at.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(user_id),
+            Some(access_token),
+            Some(refresh_token),
+            Some(provider_id),
+            Some(expires_at),
+        ) = (
+            self.user_id,
+            self.access_token,
+            self.refresh_token,
+            self.provider_id,
+            self.expires_at,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "ConnectionRecipe",
+                missing,
+            });
+        };
+        Ok(ConnectionRecipe {
+            user_id,
+            access_token,
+            refresh_token,
+            provider_id,
+            expires_at,
+            oauth_scopes: self.oauth_scopes.unwrap_or_default(),
+        })
+    }
+}
 impl rt::Validate for ConnectionRecipe {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -762,6 +2337,103 @@ pub struct BulkOp {
     pub ended_at: Option<rt::DateTime>,
 }
 rt::json_object!(BulkOp);
+/// Builds a [`BulkOp`] field by field; see [`BulkOp::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct BulkOpBuilder {
+    r#type: ::std::option::Option<BulkOpType>,
+    status: ::std::option::Option<BulkOpStatus>,
+    provider: ::std::option::Option<LinkProvider>,
+    pending: ::std::option::Option<i64>,
+    processed: ::std::option::Option<i64>,
+    started_at: ::std::option::Option<rt::DateTime>,
+    ended_at: ::std::option::Option<Option<rt::DateTime>>,
+}
+impl BulkOp {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> BulkOpBuilder {
+        <BulkOpBuilder as ::std::default::Default>::default()
+    }
+}
+impl BulkOpBuilder {
+    /// Sets `type`.
+    pub fn r#type(mut self, value: impl Into<BulkOpType>) -> Self {
+        self.r#type = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn status(mut self, value: impl Into<BulkOpStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `provider`.
+    pub fn provider(mut self, value: impl Into<LinkProvider>) -> Self {
+        self.provider = Some(value.into());
+        self
+    }
+    /// Sets `pending`.
+    pub fn pending(mut self, value: impl Into<i64>) -> Self {
+        self.pending = Some(value.into());
+        self
+    }
+    /// Sets `processed`.
+    pub fn processed(mut self, value: impl Into<i64>) -> Self {
+        self.processed = Some(value.into());
+        self
+    }
+    /// Sets `started_at`.
+    pub fn started_at(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.started_at = Some(value.into());
+        self
+    }
+    /// Sets `ended_at`.
+    pub fn ended_at(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.ended_at = Some(Some(value.into()));
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<BulkOp, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("type", self.r#type.is_some()),
+            ("status", self.status.is_some()),
+            ("provider", self.provider.is_some()),
+            ("pending", self.pending.is_some()),
+            ("processed", self.processed.is_some()),
+            ("started_at", self.started_at.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(r#type),
+            Some(status),
+            Some(provider),
+            Some(pending),
+            Some(processed),
+            Some(started_at),
+        ) = (
+            self.r#type,
+            self.status,
+            self.provider,
+            self.pending,
+            self.processed,
+            self.started_at,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "BulkOp",
+                missing,
+            });
+        };
+        Ok(BulkOp {
+            r#type,
+            status,
+            provider,
+            pending,
+            processed,
+            started_at,
+            ended_at: self.ended_at.unwrap_or_default(),
+        })
+    }
+}
 impl rt::Validate for BulkOp {}
 /// A provider catalogue entry.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -783,6 +2455,88 @@ pub struct Provider {
     pub supported_resources: Option<Vec<ProviderResource>>,
 }
 rt::json_object!(Provider);
+/// Builds a [`Provider`] field by field; see [`Provider::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct ProviderBuilder {
+    name: ::std::option::Option<String>,
+    slug: ::std::option::Option<String>,
+    description: ::std::option::Option<String>,
+    logo: ::std::option::Option<Option<String>>,
+    auth_type: ::std::option::Option<rt::Tristate<AuthType>>,
+    supported_resources: ::std::option::Option<Option<Vec<ProviderResource>>>,
+}
+impl Provider {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> ProviderBuilder {
+        <ProviderBuilder as ::std::default::Default>::default()
+    }
+}
+impl ProviderBuilder {
+    /// Sets `name`.
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `slug`.
+    pub fn slug(mut self, value: impl Into<String>) -> Self {
+        self.slug = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `logo`.
+    pub fn logo(mut self, value: impl Into<Option<String>>) -> Self {
+        self.logo = Some(value.into());
+        self
+    }
+    /// Sets `auth_type`.
+    pub fn auth_type(mut self, value: impl Into<rt::Tristate<AuthType>>) -> Self {
+        self.auth_type = Some(value.into());
+        self
+    }
+    /// Sets `supported_resources`.
+    pub fn supported_resources(
+        mut self,
+        value: impl Into<Vec<ProviderResource>>,
+    ) -> Self {
+        self.supported_resources = Some(Some(value.into()));
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<Provider, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("name", self.name.is_some()),
+            ("slug", self.slug.is_some()),
+            ("description", self.description.is_some()),
+            ("logo", self.logo.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(name), Some(slug), Some(description), Some(logo)) = (
+            self.name,
+            self.slug,
+            self.description,
+            self.logo,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "Provider",
+                missing,
+            });
+        };
+        Ok(Provider {
+            name,
+            slug,
+            description,
+            logo,
+            auth_type: self.auth_type.unwrap_or_default(),
+            supported_resources: self.supported_resources.unwrap_or_default(),
+        })
+    }
+}
 impl rt::Validate for Provider {}
 /// A biomarker or panel (ClientFacingMarkerComplete).
 ///
@@ -805,6 +2559,136 @@ pub struct Marker {
     pub expected_results: Vec<ExpectedResult>,
 }
 rt::json_object!(Marker);
+/// Builds a [`Marker`] field by field; see [`Marker::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct MarkerBuilder {
+    id: ::std::option::Option<i64>,
+    name: ::std::option::Option<String>,
+    slug: ::std::option::Option<String>,
+    description: ::std::option::Option<String>,
+    lab_id: ::std::option::Option<i64>,
+    provider_id: ::std::option::Option<String>,
+    r#type: ::std::option::Option<MarkerType>,
+    unit: ::std::option::Option<Option<String>>,
+    price: ::std::option::Option<String>,
+    expected_results: ::std::option::Option<Vec<ExpectedResult>>,
+}
+impl Marker {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> MarkerBuilder {
+        <MarkerBuilder as ::std::default::Default>::default()
+    }
+}
+impl MarkerBuilder {
+    /// Sets `id`.
+    pub fn id(mut self, value: impl Into<i64>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `slug`.
+    pub fn slug(mut self, value: impl Into<String>) -> Self {
+        self.slug = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `lab_id`.
+    pub fn lab_id(mut self, value: impl Into<i64>) -> Self {
+        self.lab_id = Some(value.into());
+        self
+    }
+    /// Sets `provider_id`.
+    pub fn provider_id(mut self, value: impl Into<String>) -> Self {
+        self.provider_id = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn r#type(mut self, value: impl Into<MarkerType>) -> Self {
+        self.r#type = Some(value.into());
+        self
+    }
+    /// Sets `unit`.
+    pub fn unit(mut self, value: impl Into<Option<String>>) -> Self {
+        self.unit = Some(value.into());
+        self
+    }
+    /// Sets `price`.
+    pub fn price(mut self, value: impl Into<String>) -> Self {
+        self.price = Some(value.into());
+        self
+    }
+    /// Sets `expected_results`.
+    pub fn expected_results(mut self, value: impl Into<Vec<ExpectedResult>>) -> Self {
+        self.expected_results = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<Marker, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("id", self.id.is_some()),
+            ("name", self.name.is_some()),
+            ("slug", self.slug.is_some()),
+            ("description", self.description.is_some()),
+            ("lab_id", self.lab_id.is_some()),
+            ("provider_id", self.provider_id.is_some()),
+            ("type", self.r#type.is_some()),
+            ("unit", self.unit.is_some()),
+            ("price", self.price.is_some()),
+            ("expected_results", self.expected_results.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(id),
+            Some(name),
+            Some(slug),
+            Some(description),
+            Some(lab_id),
+            Some(provider_id),
+            Some(r#type),
+            Some(unit),
+            Some(price),
+            Some(expected_results),
+        ) = (
+            self.id,
+            self.name,
+            self.slug,
+            self.description,
+            self.lab_id,
+            self.provider_id,
+            self.r#type,
+            self.unit,
+            self.price,
+            self.expected_results,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "Marker",
+                missing,
+            });
+        };
+        Ok(Marker {
+            id,
+            name,
+            slug,
+            description,
+            lab_id,
+            provider_id,
+            r#type,
+            unit,
+            price,
+            expected_results,
+        })
+    }
+}
 impl rt::Validate for Marker {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -819,6 +2703,106 @@ pub struct ExpectedResult {
     pub required: bool,
 }
 rt::json_object!(ExpectedResult);
+/// Builds a [`ExpectedResult`] field by field; see [`ExpectedResult::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct ExpectedResultBuilder {
+    id: ::std::option::Option<i64>,
+    name: ::std::option::Option<String>,
+    slug: ::std::option::Option<String>,
+    lab_id: ::std::option::Option<i64>,
+    provider_id: ::std::option::Option<String>,
+    loinc: ::std::option::Option<Loinc>,
+    required: ::std::option::Option<bool>,
+}
+impl ExpectedResult {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> ExpectedResultBuilder {
+        <ExpectedResultBuilder as ::std::default::Default>::default()
+    }
+}
+impl ExpectedResultBuilder {
+    /// Sets `id`.
+    pub fn id(mut self, value: impl Into<i64>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `slug`.
+    pub fn slug(mut self, value: impl Into<String>) -> Self {
+        self.slug = Some(value.into());
+        self
+    }
+    /// Sets `lab_id`.
+    pub fn lab_id(mut self, value: impl Into<i64>) -> Self {
+        self.lab_id = Some(value.into());
+        self
+    }
+    /// Sets `provider_id`.
+    pub fn provider_id(mut self, value: impl Into<String>) -> Self {
+        self.provider_id = Some(value.into());
+        self
+    }
+    /// Sets `loinc`.
+    pub fn loinc(mut self, value: impl Into<Loinc>) -> Self {
+        self.loinc = Some(value.into());
+        self
+    }
+    /// Sets `required`.
+    pub fn required(mut self, value: impl Into<bool>) -> Self {
+        self.required = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<ExpectedResult, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("id", self.id.is_some()),
+            ("name", self.name.is_some()),
+            ("slug", self.slug.is_some()),
+            ("lab_id", self.lab_id.is_some()),
+            ("provider_id", self.provider_id.is_some()),
+            ("loinc", self.loinc.is_some()),
+            ("required", self.required.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(id),
+            Some(name),
+            Some(slug),
+            Some(lab_id),
+            Some(provider_id),
+            Some(loinc),
+            Some(required),
+        ) = (
+            self.id,
+            self.name,
+            self.slug,
+            self.lab_id,
+            self.provider_id,
+            self.loinc,
+            self.required,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "ExpectedResult",
+                missing,
+            });
+        };
+        Ok(ExpectedResult {
+            id,
+            name,
+            slug,
+            lab_id,
+            provider_id,
+            loinc,
+            required,
+        })
+    }
+}
 impl rt::Validate for ExpectedResult {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -831,6 +2815,80 @@ pub struct Loinc {
     pub unit: Option<String>,
 }
 rt::json_object!(Loinc);
+/// Builds a [`Loinc`] field by field; see [`Loinc::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct LoincBuilder {
+    id: ::std::option::Option<i64>,
+    name: ::std::option::Option<String>,
+    slug: ::std::option::Option<String>,
+    code: ::std::option::Option<String>,
+    unit: ::std::option::Option<Option<String>>,
+}
+impl Loinc {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> LoincBuilder {
+        <LoincBuilder as ::std::default::Default>::default()
+    }
+}
+impl LoincBuilder {
+    /// Sets `id`.
+    pub fn id(mut self, value: impl Into<i64>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `slug`.
+    pub fn slug(mut self, value: impl Into<String>) -> Self {
+        self.slug = Some(value.into());
+        self
+    }
+    /// Sets `code`.
+    pub fn code(mut self, value: impl Into<String>) -> Self {
+        self.code = Some(value.into());
+        self
+    }
+    /// Sets `unit`.
+    pub fn unit(mut self, value: impl Into<Option<String>>) -> Self {
+        self.unit = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<Loinc, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("id", self.id.is_some()),
+            ("name", self.name.is_some()),
+            ("slug", self.slug.is_some()),
+            ("code", self.code.is_some()),
+            ("unit", self.unit.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(id), Some(name), Some(slug), Some(code), Some(unit)) = (
+            self.id,
+            self.name,
+            self.slug,
+            self.code,
+            self.unit,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "Loinc",
+                missing,
+            });
+        };
+        Ok(Loinc {
+            id,
+            name,
+            slug,
+            code,
+            unit,
+        })
+    }
+}
 impl rt::Validate for Loinc {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -846,6 +2904,80 @@ pub struct MarkerList {
     pub pages: Option<i64>,
 }
 rt::json_object!(MarkerList);
+/// Builds a [`MarkerList`] field by field; see [`MarkerList::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct MarkerListBuilder {
+    markers: ::std::option::Option<Vec<Marker>>,
+    total: ::std::option::Option<Option<i64>>,
+    page: ::std::option::Option<Option<i64>>,
+    size: ::std::option::Option<Option<i64>>,
+    pages: ::std::option::Option<Option<i64>>,
+}
+impl MarkerList {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> MarkerListBuilder {
+        <MarkerListBuilder as ::std::default::Default>::default()
+    }
+}
+impl MarkerListBuilder {
+    /// Sets `markers`.
+    pub fn markers(mut self, value: impl Into<Vec<Marker>>) -> Self {
+        self.markers = Some(value.into());
+        self
+    }
+    /// Sets `total`.
+    pub fn total(mut self, value: impl Into<Option<i64>>) -> Self {
+        self.total = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn page(mut self, value: impl Into<Option<i64>>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn size(mut self, value: impl Into<Option<i64>>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `pages`.
+    pub fn pages(mut self, value: impl Into<Option<i64>>) -> Self {
+        self.pages = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<MarkerList, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("markers", self.markers.is_some()),
+            ("total", self.total.is_some()),
+            ("page", self.page.is_some()),
+            ("size", self.size.is_some()),
+            ("pages", self.pages.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(markers), Some(total), Some(page), Some(size), Some(pages)) = (
+            self.markers,
+            self.total,
+            self.page,
+            self.size,
+            self.pages,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "MarkerList",
+                missing,
+            });
+        };
+        Ok(MarkerList {
+            markers,
+            total,
+            page,
+            size,
+            pages,
+        })
+    }
+}
 #[allow(deprecated)]
 impl rt::Validate for MarkerList {
     fn validate_at(
@@ -914,6 +3046,96 @@ pub struct PatientServiceCenter {
     pub location: GeoLocation,
 }
 rt::json_object!(PatientServiceCenter);
+/// Builds a [`PatientServiceCenter`] field by field; see [`PatientServiceCenter::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct PatientServiceCenterBuilder {
+    metadata: ::std::option::Option<PscMetadata>,
+    distance: ::std::option::Option<String>,
+    capabilities: ::std::option::Option<Vec<Capability>>,
+    site_code: ::std::option::Option<String>,
+    supported_bill_types: ::std::option::Option<Vec<BillType>>,
+    location: ::std::option::Option<GeoLocation>,
+}
+impl PatientServiceCenter {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> PatientServiceCenterBuilder {
+        <PatientServiceCenterBuilder as ::std::default::Default>::default()
+    }
+}
+impl PatientServiceCenterBuilder {
+    /// Sets `metadata`.
+    pub fn metadata(mut self, value: impl Into<PscMetadata>) -> Self {
+        self.metadata = Some(value.into());
+        self
+    }
+    /// Sets `distance`.
+    pub fn distance(mut self, value: impl Into<String>) -> Self {
+        self.distance = Some(value.into());
+        self
+    }
+    /// Sets `capabilities`.
+    pub fn capabilities(mut self, value: impl Into<Vec<Capability>>) -> Self {
+        self.capabilities = Some(value.into());
+        self
+    }
+    /// Sets `site_code`.
+    pub fn site_code(mut self, value: impl Into<String>) -> Self {
+        self.site_code = Some(value.into());
+        self
+    }
+    /// Sets `supported_bill_types`.
+    pub fn supported_bill_types(mut self, value: impl Into<Vec<BillType>>) -> Self {
+        self.supported_bill_types = Some(value.into());
+        self
+    }
+    /// Sets `location`.
+    pub fn location(mut self, value: impl Into<GeoLocation>) -> Self {
+        self.location = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<PatientServiceCenter, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("metadata", self.metadata.is_some()),
+            ("distance", self.distance.is_some()),
+            ("capabilities", self.capabilities.is_some()),
+            ("site_code", self.site_code.is_some()),
+            ("supported_bill_types", self.supported_bill_types.is_some()),
+            ("location", self.location.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(metadata),
+            Some(distance),
+            Some(capabilities),
+            Some(site_code),
+            Some(supported_bill_types),
+            Some(location),
+        ) = (
+            self.metadata,
+            self.distance,
+            self.capabilities,
+            self.site_code,
+            self.supported_bill_types,
+            self.location,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "PatientServiceCenter",
+                missing,
+            });
+        };
+        Ok(PatientServiceCenter {
+            metadata,
+            distance,
+            capabilities,
+            site_code,
+            supported_bill_types,
+            location,
+        })
+    }
+}
 impl rt::Validate for PatientServiceCenter {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -931,6 +3153,126 @@ pub struct PscMetadata {
     pub hours: Option<::serde_json::Value>,
 }
 rt::json_object!(PscMetadata);
+/// Builds a [`PscMetadata`] field by field; see [`PscMetadata::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct PscMetadataBuilder {
+    name: ::std::option::Option<String>,
+    state: ::std::option::Option<String>,
+    city: ::std::option::Option<String>,
+    zip_code: ::std::option::Option<String>,
+    first_line: ::std::option::Option<String>,
+    second_line: ::std::option::Option<String>,
+    phone_number: ::std::option::Option<String>,
+    fax_number: ::std::option::Option<String>,
+    hours: ::std::option::Option<Option<::serde_json::Value>>,
+}
+impl PscMetadata {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> PscMetadataBuilder {
+        <PscMetadataBuilder as ::std::default::Default>::default()
+    }
+}
+impl PscMetadataBuilder {
+    /// Sets `name`.
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `city`.
+    pub fn city(mut self, value: impl Into<String>) -> Self {
+        self.city = Some(value.into());
+        self
+    }
+    /// Sets `zip_code`.
+    pub fn zip_code(mut self, value: impl Into<String>) -> Self {
+        self.zip_code = Some(value.into());
+        self
+    }
+    /// Sets `first_line`.
+    pub fn first_line(mut self, value: impl Into<String>) -> Self {
+        self.first_line = Some(value.into());
+        self
+    }
+    /// Sets `second_line`.
+    pub fn second_line(mut self, value: impl Into<String>) -> Self {
+        self.second_line = Some(value.into());
+        self
+    }
+    /// Sets `phone_number`.
+    pub fn phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `fax_number`.
+    pub fn fax_number(mut self, value: impl Into<String>) -> Self {
+        self.fax_number = Some(value.into());
+        self
+    }
+    /// Sets `hours`.
+    pub fn hours(mut self, value: impl Into<Option<::serde_json::Value>>) -> Self {
+        self.hours = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<PscMetadata, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("name", self.name.is_some()),
+            ("state", self.state.is_some()),
+            ("city", self.city.is_some()),
+            ("zip_code", self.zip_code.is_some()),
+            ("first_line", self.first_line.is_some()),
+            ("second_line", self.second_line.is_some()),
+            ("phone_number", self.phone_number.is_some()),
+            ("fax_number", self.fax_number.is_some()),
+            ("hours", self.hours.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(name),
+            Some(state),
+            Some(city),
+            Some(zip_code),
+            Some(first_line),
+            Some(second_line),
+            Some(phone_number),
+            Some(fax_number),
+            Some(hours),
+        ) = (
+            self.name,
+            self.state,
+            self.city,
+            self.zip_code,
+            self.first_line,
+            self.second_line,
+            self.phone_number,
+            self.fax_number,
+            self.hours,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "PscMetadata",
+                missing,
+            });
+        };
+        Ok(PscMetadata {
+            name,
+            state,
+            city,
+            zip_code,
+            first_line,
+            second_line,
+            phone_number,
+            fax_number,
+            hours,
+        })
+    }
+}
 impl rt::Validate for PscMetadata {}
 ///
 /// Source: the deployed client library.
@@ -960,6 +3302,71 @@ pub struct TeamListItem {
     pub region: Region,
 }
 rt::json_object!(TeamListItem);
+/// Builds a [`TeamListItem`] field by field; see [`TeamListItem::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct TeamListItemBuilder {
+    id: ::std::option::Option<rt::Uuid>,
+    name: ::std::option::Option<String>,
+    created_on: ::std::option::Option<rt::DateTime>,
+    region: ::std::option::Option<Region>,
+}
+impl TeamListItem {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> TeamListItemBuilder {
+        <TeamListItemBuilder as ::std::default::Default>::default()
+    }
+}
+impl TeamListItemBuilder {
+    /// Sets `id`.
+    pub fn id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `created_on`.
+    pub fn created_on(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.created_on = Some(value.into());
+        self
+    }
+    /// Sets `region`.
+    pub fn region(mut self, value: impl Into<Region>) -> Self {
+        self.region = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<TeamListItem, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("id", self.id.is_some()),
+            ("name", self.name.is_some()),
+            ("created_on", self.created_on.is_some()),
+            ("region", self.region.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(id), Some(name), Some(created_on), Some(region)) = (
+            self.id,
+            self.name,
+            self.created_on,
+            self.region,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "TeamListItem",
+                missing,
+            });
+        };
+        Ok(TeamListItem {
+            id,
+            name,
+            created_on,
+            region,
+        })
+    }
+}
 impl rt::Validate for TeamListItem {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -1037,6 +3444,81 @@ pub struct Team {
     pub enabled_features: Vec<TeamFeature>,
 }
 rt::json_object!(Team);
+/// Builds a [`Team`] field by field; see [`Team::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct TeamBuilder {
+    id: ::std::option::Option<rt::Uuid>,
+    name: ::std::option::Option<String>,
+    created_on: ::std::option::Option<rt::DateTime>,
+    region: ::std::option::Option<Region>,
+    enabled_features: ::std::option::Option<Vec<TeamFeature>>,
+}
+impl Team {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> TeamBuilder {
+        <TeamBuilder as ::std::default::Default>::default()
+    }
+}
+impl TeamBuilder {
+    /// Sets `id`.
+    pub fn id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `created_on`.
+    pub fn created_on(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.created_on = Some(value.into());
+        self
+    }
+    /// Sets `region`.
+    pub fn region(mut self, value: impl Into<Region>) -> Self {
+        self.region = Some(value.into());
+        self
+    }
+    /// Sets `enabled_features`.
+    pub fn enabled_features(mut self, value: impl Into<Vec<TeamFeature>>) -> Self {
+        self.enabled_features = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<Team, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("id", self.id.is_some()),
+            ("name", self.name.is_some()),
+            ("created_on", self.created_on.is_some()),
+            ("region", self.region.is_some()),
+            ("enabled_features", self.enabled_features.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(id),
+            Some(name),
+            Some(created_on),
+            Some(region),
+            Some(enabled_features),
+        ) = (self.id, self.name, self.created_on, self.region, self.enabled_features)
+        else {
+            return Err(rt::BuildError {
+                type_name: "Team",
+                missing,
+            });
+        };
+        Ok(Team {
+            id,
+            name,
+            created_on,
+            region,
+            enabled_features,
+        })
+    }
+}
 impl rt::Validate for Team {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -1048,6 +3530,71 @@ pub struct CreatedApiKey {
     pub created_on: rt::DateTime,
 }
 rt::json_object!(CreatedApiKey);
+/// Builds a [`CreatedApiKey`] field by field; see [`CreatedApiKey::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct CreatedApiKeyBuilder {
+    id: ::std::option::Option<rt::Uuid>,
+    team_id: ::std::option::Option<rt::Uuid>,
+    key: ::std::option::Option<String>,
+    created_on: ::std::option::Option<rt::DateTime>,
+}
+impl CreatedApiKey {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> CreatedApiKeyBuilder {
+        <CreatedApiKeyBuilder as ::std::default::Default>::default()
+    }
+}
+impl CreatedApiKeyBuilder {
+    /// Sets `id`.
+    pub fn id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `team_id`.
+    pub fn team_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.team_id = Some(value.into());
+        self
+    }
+    /// Sets `key`.
+    pub fn key(mut self, value: impl Into<String>) -> Self {
+        self.key = Some(value.into());
+        self
+    }
+    /// Sets `created_on`.
+    pub fn created_on(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.created_on = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<CreatedApiKey, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("id", self.id.is_some()),
+            ("team_id", self.team_id.is_some()),
+            ("key", self.key.is_some()),
+            ("created_on", self.created_on.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(id), Some(team_id), Some(key), Some(created_on)) = (
+            self.id,
+            self.team_id,
+            self.key,
+            self.created_on,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "CreatedApiKey",
+                missing,
+            });
+        };
+        Ok(CreatedApiKey {
+            id,
+            team_id,
+            key,
+            created_on,
+        })
+    }
+}
 impl rt::Validate for CreatedApiKey {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -1074,6 +3621,80 @@ pub struct CreatedManagementKey {
     pub created_on: rt::DateTime,
 }
 rt::json_object!(CreatedManagementKey);
+/// Builds a [`CreatedManagementKey`] field by field; see [`CreatedManagementKey::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct CreatedManagementKeyBuilder {
+    id: ::std::option::Option<rt::Uuid>,
+    scope: ::std::option::Option<ManagementKeyScope>,
+    team_ids: ::std::option::Option<Vec<rt::Uuid>>,
+    key: ::std::option::Option<String>,
+    created_on: ::std::option::Option<rt::DateTime>,
+}
+impl CreatedManagementKey {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> CreatedManagementKeyBuilder {
+        <CreatedManagementKeyBuilder as ::std::default::Default>::default()
+    }
+}
+impl CreatedManagementKeyBuilder {
+    /// Sets `id`.
+    pub fn id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `scope`.
+    pub fn scope(mut self, value: impl Into<ManagementKeyScope>) -> Self {
+        self.scope = Some(value.into());
+        self
+    }
+    /// Sets `team_ids`.
+    pub fn team_ids(mut self, value: impl Into<Vec<rt::Uuid>>) -> Self {
+        self.team_ids = Some(value.into());
+        self
+    }
+    /// Sets `key`.
+    pub fn key(mut self, value: impl Into<String>) -> Self {
+        self.key = Some(value.into());
+        self
+    }
+    /// Sets `created_on`.
+    pub fn created_on(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.created_on = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<CreatedManagementKey, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("id", self.id.is_some()),
+            ("scope", self.scope.is_some()),
+            ("team_ids", self.team_ids.is_some()),
+            ("key", self.key.is_some()),
+            ("created_on", self.created_on.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(id), Some(scope), Some(team_ids), Some(key), Some(created_on)) = (
+            self.id,
+            self.scope,
+            self.team_ids,
+            self.key,
+            self.created_on,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "CreatedManagementKey",
+                missing,
+            });
+        };
+        Ok(CreatedManagementKey {
+            id,
+            scope,
+            team_ids,
+            key,
+            created_on,
+        })
+    }
+}
 impl rt::Validate for CreatedManagementKey {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -1097,6 +3718,106 @@ pub struct LabOrder {
     pub created_on: rt::DateTime,
 }
 rt::json_object!(LabOrder);
+/// Builds a [`LabOrder`] field by field; see [`LabOrder::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct LabOrderBuilder {
+    id: ::std::option::Option<rt::Uuid>,
+    user_id: ::std::option::Option<rt::Uuid>,
+    lab_test_id: ::std::option::Option<rt::Uuid>,
+    lab_id: ::std::option::Option<i64>,
+    lab_slug: ::std::option::Option<LabSlug>,
+    interpretation: ::std::option::Option<Option<Interpretation>>,
+    created_on: ::std::option::Option<rt::DateTime>,
+}
+impl LabOrder {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> LabOrderBuilder {
+        <LabOrderBuilder as ::std::default::Default>::default()
+    }
+}
+impl LabOrderBuilder {
+    /// Sets `id`.
+    pub fn id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `user_id`.
+    pub fn user_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    /// Sets `lab_test_id`.
+    pub fn lab_test_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.lab_test_id = Some(value.into());
+        self
+    }
+    /// Sets `lab_id`.
+    pub fn lab_id(mut self, value: impl Into<i64>) -> Self {
+        self.lab_id = Some(value.into());
+        self
+    }
+    /// Sets `lab_slug`.
+    pub fn lab_slug(mut self, value: impl Into<LabSlug>) -> Self {
+        self.lab_slug = Some(value.into());
+        self
+    }
+    /// Sets `interpretation`.
+    pub fn interpretation(mut self, value: impl Into<Option<Interpretation>>) -> Self {
+        self.interpretation = Some(value.into());
+        self
+    }
+    /// Sets `created_on`.
+    pub fn created_on(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.created_on = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<LabOrder, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("id", self.id.is_some()),
+            ("user_id", self.user_id.is_some()),
+            ("lab_test_id", self.lab_test_id.is_some()),
+            ("lab_id", self.lab_id.is_some()),
+            ("lab_slug", self.lab_slug.is_some()),
+            ("interpretation", self.interpretation.is_some()),
+            ("created_on", self.created_on.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(id),
+            Some(user_id),
+            Some(lab_test_id),
+            Some(lab_id),
+            Some(lab_slug),
+            Some(interpretation),
+            Some(created_on),
+        ) = (
+            self.id,
+            self.user_id,
+            self.lab_test_id,
+            self.lab_id,
+            self.lab_slug,
+            self.interpretation,
+            self.created_on,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "LabOrder",
+                missing,
+            });
+        };
+        Ok(LabOrder {
+            id,
+            user_id,
+            lab_test_id,
+            lab_id,
+            lab_slug,
+            interpretation,
+            created_on,
+        })
+    }
+}
 impl rt::Validate for LabOrder {}
 /// Every webhook message. Top-level team_id, user_id and client_user_id since 2024-03.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -1112,6 +3833,84 @@ pub struct Event {
     pub client_user_id: String,
 }
 rt::json_object!(Event);
+/// Builds a [`Event`] field by field; see [`Event::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct EventBuilder {
+    event_type: ::std::option::Option<String>,
+    data: ::std::option::Option<::serde_json::Map<String, ::serde_json::Value>>,
+    team_id: ::std::option::Option<rt::Uuid>,
+    user_id: ::std::option::Option<rt::Uuid>,
+    client_user_id: ::std::option::Option<String>,
+}
+impl Event {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> EventBuilder {
+        <EventBuilder as ::std::default::Default>::default()
+    }
+}
+impl EventBuilder {
+    /// Sets `event_type`.
+    pub fn event_type(mut self, value: impl Into<String>) -> Self {
+        self.event_type = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn data(
+        mut self,
+        value: impl Into<::serde_json::Map<String, ::serde_json::Value>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `team_id`.
+    pub fn team_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.team_id = Some(value.into());
+        self
+    }
+    /// Sets `user_id`.
+    pub fn user_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    /// Sets `client_user_id`.
+    pub fn client_user_id(mut self, value: impl Into<String>) -> Self {
+        self.client_user_id = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<Event, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("event_type", self.event_type.is_some()),
+            ("data", self.data.is_some()),
+            ("team_id", self.team_id.is_some()),
+            ("user_id", self.user_id.is_some()),
+            ("client_user_id", self.client_user_id.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(event_type),
+            Some(data),
+            Some(team_id),
+            Some(user_id),
+            Some(client_user_id),
+        ) = (self.event_type, self.data, self.team_id, self.user_id, self.client_user_id)
+        else {
+            return Err(rt::BuildError {
+                type_name: "Event",
+                missing,
+            });
+        };
+        Ok(Event {
+            event_type,
+            data,
+            team_id,
+            user_id,
+            client_user_id,
+        })
+    }
+}
 impl rt::Validate for Event {}
 /// The source context of data events and summaries: the provider slug, the source type and
 /// optionally an app id.
@@ -1176,6 +3975,71 @@ pub struct TimeseriesData {
     pub data: Vec<Sample>,
 }
 rt::json_object!(TimeseriesData);
+/// Builds a [`TimeseriesData`] field by field; see [`TimeseriesData::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct TimeseriesDataBuilder {
+    user_id: ::std::option::Option<rt::Uuid>,
+    source: ::std::option::Option<SourceContext>,
+    source_id: ::std::option::Option<i64>,
+    data: ::std::option::Option<Vec<Sample>>,
+}
+impl TimeseriesData {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> TimeseriesDataBuilder {
+        <TimeseriesDataBuilder as ::std::default::Default>::default()
+    }
+}
+impl TimeseriesDataBuilder {
+    /// Sets `user_id`.
+    pub fn user_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    /// Sets `source`.
+    pub fn source(mut self, value: impl Into<SourceContext>) -> Self {
+        self.source = Some(value.into());
+        self
+    }
+    /// Sets `source_id`.
+    pub fn source_id(mut self, value: impl Into<i64>) -> Self {
+        self.source_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn data(mut self, value: impl Into<Vec<Sample>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<TimeseriesData, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("user_id", self.user_id.is_some()),
+            ("source", self.source.is_some()),
+            ("source_id", self.source_id.is_some()),
+            ("data", self.data.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(user_id), Some(source), Some(source_id), Some(data)) = (
+            self.user_id,
+            self.source,
+            self.source_id,
+            self.data,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "TimeseriesData",
+                missing,
+            });
+        };
+        Ok(TimeseriesData {
+            user_id,
+            source,
+            source_id,
+            data,
+        })
+    }
+}
 impl rt::Validate for TimeseriesData {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -1190,6 +4054,81 @@ pub struct Sample {
     pub value: f64,
 }
 rt::json_object!(Sample);
+/// Builds a [`Sample`] field by field; see [`Sample::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct SampleBuilder {
+    timestamp: ::std::option::Option<rt::DateTime>,
+    timezone_offset: ::std::option::Option<i64>,
+    r#type: ::std::option::Option<Option<::serde_json::Value>>,
+    unit: ::std::option::Option<String>,
+    value: ::std::option::Option<f64>,
+}
+impl Sample {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> SampleBuilder {
+        <SampleBuilder as ::std::default::Default>::default()
+    }
+}
+impl SampleBuilder {
+    /// Sets `timestamp`.
+    pub fn timestamp(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.timestamp = Some(value.into());
+        self
+    }
+    /// Sets `timezone_offset`.
+    pub fn timezone_offset(mut self, value: impl Into<i64>) -> Self {
+        self.timezone_offset = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn r#type(mut self, value: impl Into<Option<::serde_json::Value>>) -> Self {
+        self.r#type = Some(value.into());
+        self
+    }
+    /// Sets `unit`.
+    pub fn unit(mut self, value: impl Into<String>) -> Self {
+        self.unit = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn value(mut self, value: impl Into<f64>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<Sample, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("timestamp", self.timestamp.is_some()),
+            ("timezone_offset", self.timezone_offset.is_some()),
+            ("type", self.r#type.is_some()),
+            ("unit", self.unit.is_some()),
+            ("value", self.value.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(timestamp),
+            Some(timezone_offset),
+            Some(r#type),
+            Some(unit),
+            Some(value),
+        ) = (self.timestamp, self.timezone_offset, self.r#type, self.unit, self.value)
+        else {
+            return Err(rt::BuildError {
+                type_name: "Sample",
+                missing,
+            });
+        };
+        Ok(Sample {
+            timestamp,
+            timezone_offset,
+            r#type,
+            unit,
+            value,
+        })
+    }
+}
 impl rt::Validate for Sample {}
 /// Shallow because of the webhook message size limit; read the stream through
 /// get_workout_stream.
@@ -1204,6 +4143,96 @@ pub struct WorkoutStreamData {
     pub user_id: rt::Uuid,
 }
 rt::json_object!(WorkoutStreamData);
+/// Builds a [`WorkoutStreamData`] field by field; see [`WorkoutStreamData::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct WorkoutStreamDataBuilder {
+    message: ::std::option::Option<String>,
+    provider_id: ::std::option::Option<String>,
+    sport: ::std::option::Option<Sport>,
+    workout_id: ::std::option::Option<rt::Uuid>,
+    source: ::std::option::Option<SourceContext>,
+    user_id: ::std::option::Option<rt::Uuid>,
+}
+impl WorkoutStreamData {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> WorkoutStreamDataBuilder {
+        <WorkoutStreamDataBuilder as ::std::default::Default>::default()
+    }
+}
+impl WorkoutStreamDataBuilder {
+    /// Sets `message`.
+    pub fn message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+    /// Sets `provider_id`.
+    pub fn provider_id(mut self, value: impl Into<String>) -> Self {
+        self.provider_id = Some(value.into());
+        self
+    }
+    /// Sets `sport`.
+    pub fn sport(mut self, value: impl Into<Sport>) -> Self {
+        self.sport = Some(value.into());
+        self
+    }
+    /// Sets `workout_id`.
+    pub fn workout_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.workout_id = Some(value.into());
+        self
+    }
+    /// Sets `source`.
+    pub fn source(mut self, value: impl Into<SourceContext>) -> Self {
+        self.source = Some(value.into());
+        self
+    }
+    /// Sets `user_id`.
+    pub fn user_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<WorkoutStreamData, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("message", self.message.is_some()),
+            ("provider_id", self.provider_id.is_some()),
+            ("sport", self.sport.is_some()),
+            ("workout_id", self.workout_id.is_some()),
+            ("source", self.source.is_some()),
+            ("user_id", self.user_id.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(message),
+            Some(provider_id),
+            Some(sport),
+            Some(workout_id),
+            Some(source),
+            Some(user_id),
+        ) = (
+            self.message,
+            self.provider_id,
+            self.sport,
+            self.workout_id,
+            self.source,
+            self.user_id,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "WorkoutStreamData",
+                missing,
+            });
+        };
+        Ok(WorkoutStreamData {
+            message,
+            provider_id,
+            sport,
+            workout_id,
+            source,
+            user_id,
+        })
+    }
+}
 impl rt::Validate for WorkoutStreamData {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]

@@ -102,3 +102,24 @@ macro_rules! json_object {
         }
     };
 }
+
+/// A generated builder's `build()` with required fields left unset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildError {
+    pub type_name: &'static str,
+    /// The wire names of the required fields not set, in declaration order.
+    pub missing: Vec<&'static str>,
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} is missing {}",
+            self.type_name,
+            self.missing.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for BuildError {}

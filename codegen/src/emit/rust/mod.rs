@@ -1,6 +1,7 @@
 //! Rust models: one struct per model and shape, one enum per enum, with serde attributes
 //! giving the four field cases their exact wire behaviour, and a `Validate` impl each.
 
+mod builders;
 mod client;
 mod descriptors;
 mod enums;
@@ -178,8 +179,15 @@ impl<'a> RustBackend<'a> {
         let doc = model_doc(model, shape, self.shapes.has_variants(id));
         let fields: Vec<&Field> = model.fields.iter().filter(|f| in_shape(f, shape)).collect();
         let mut field_tokens = Vec::new();
+        let mut typed = Vec::new();
         for f in &fields {
-            field_tokens.push(self.field_tokens(model, f, shape));
+            let (tokens, inner, ty) = self.field_tokens(model, f, shape);
+            field_tokens.push(tokens);
+            typed.push(builders::TypedField {
+                field: f,
+                inner,
+                ty,
+            });
         }
         let extra = model.is_open().then(|| {
             quote! {
@@ -191,6 +199,10 @@ impl<'a> RustBackend<'a> {
         let deprecated = model.deprecated.as_ref().map(deprecated_attr);
         let validate = validate::impl_validate(self, &name, &fields, shape);
         let default = impl_default(&name, &model.name, &fields, model.is_open());
+        let builder = default
+            .is_none()
+            .then(|| builders::builder(&self.rt, &name, &model.name, &typed, model.is_open()))
+            .flatten();
         let derive_default = DefaultImpl::derive(&default);
         let default = DefaultImpl::written(default);
         let rt = &self.rt;
@@ -205,11 +217,18 @@ impl<'a> RustBackend<'a> {
             }
             #rt::json_object!(#name);
             #default
+            #builder
             #validate
         }
     }
 
-    fn field_tokens(&mut self, model: &Model, f: &Field, shape: Shape) -> TokenStream {
+    /// A field's declaration, with its value type and its type as declared.
+    fn field_tokens(
+        &mut self,
+        model: &Model,
+        f: &Field,
+        shape: Shape,
+    ) -> (TokenStream, TokenStream, TokenStream) {
         let ident = field_ident(&f.ident);
         let rename = (ident.to_string().trim_start_matches("r#") != f.name).then(|| {
             let wire = &f.name;
@@ -225,16 +244,17 @@ impl<'a> RustBackend<'a> {
             }
             ty => self.value_type(ty, shape, &hint),
         };
-        let (ty, serde_attr) = self.presence_wrap(inner, f, &model.name);
+        let (ty, serde_attr) = self.presence_wrap(inner.clone(), f, &model.name);
         let docs = field_doc(f);
         let deprecated = f.deprecated.as_ref().map(deprecated_attr);
-        quote! {
+        let tokens = quote! {
             #(#[doc = #docs])*
             #deprecated
             #rename
             #serde_attr
             pub #ident: #ty,
-        }
+        };
+        (tokens, inner, ty)
     }
 
     /// Wraps a value type in the Rust shape of its presence, with the serde attributes that
@@ -580,7 +600,7 @@ pub fn impl_default(
 }
 
 /// `"defaults::Model__field"`, the path serde calls for a default.
-fn default_fn_path(owner: &str, field: &str) -> String {
+pub(super) fn default_fn_path(owner: &str, field: &str) -> String {
     format!(
         "defaults::{owner}__{}",
         field_ident(field).to_string().trim_start_matches("r#")
