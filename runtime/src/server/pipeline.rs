@@ -280,7 +280,11 @@ async fn begin<S: Service>(
         also: Vec::new(),
     };
     let presented = credentials::presented(config, endpoint, parts)?;
-    let caller = idempotency::caller(presented.iter().map(|p| p.credential.as_ref()));
+    // Whose idempotency keys these are: asked only where the endpoint takes a key.
+    let caller = match endpoint.idempotency_key {
+        Some(_) => idempotency::caller(presented.iter().map(|p| p.credential.as_ref())),
+        None => 0,
+    };
     for p in presented {
         let (presented_as, principal) = authenticate(service, &p.schemes, &p.credential)
             .await
