@@ -410,15 +410,19 @@ impl<'a> Samples<'a> {
     }
 
     /// A valid input of an endpoint: every parameter (only the first of an
-    /// `exactly_one_of` group) by name, and the body under `body` (with only the first
-    /// field of a group of its fields).
+    /// `exactly_one_of` group, no idempotency key) by name, and the body under `body` (with
+    /// only the first field of a group of its fields).
     pub fn endpoint_input(&self, ep: &Endpoint) -> Value {
         let mut input = Map::new();
         for p in &ep.params {
-            let excluded = ep
-                .exactly_one_of
-                .iter()
-                .any(|g| g.contains(&p.field.name) && g[0] != p.field.name);
+            // An idempotency key is the caller's to make fresh: a fixed one would make a
+            // replayed request of every second run.
+            let key = ep.idempotency_key.as_ref() == Some(&p.field.name);
+            let excluded = key
+                || ep
+                    .exactly_one_of
+                    .iter()
+                    .any(|g| g.contains(&p.field.name) && g[0] != p.field.name);
             if !excluded {
                 input.insert(
                     p.field.name.clone(),
@@ -492,16 +496,17 @@ impl<'a> Samples<'a> {
     }
 
     /// Makes the example the last page: a cursor listing's next cursor out, null or empty;
-    /// a last-item listing's `more` false. (A `Link` example links nowhere already.)
+    /// a last-item listing's `more` false, or its items empty without `more`. (A `Link`
+    /// example links nowhere already.)
     fn end_of_listing(&self, ep: &Endpoint, body: &mut Value) {
-        if let (
-            Some(Paging::After {
-                more: Some(more), ..
-            }),
-            Some(obj),
-        ) = (&ep.paging, body.as_object_mut())
+        if let (Some(Paging::After { more, items, .. }), Some(obj)) =
+            (&ep.paging, body.as_object_mut())
         {
-            obj.insert(more.clone(), Value::Bool(false));
+            match more {
+                Some(more) => obj.insert(more.clone(), Value::Bool(false)),
+                // Without `more`, a page without items is the last.
+                None => obj.insert(items.clone(), Value::Array(Vec::new())),
+            };
             return;
         }
         let Some(Paging::Cursor { next, .. }) = &ep.paging else {

@@ -84,25 +84,29 @@ enum TextKind {
 
 impl HeaderCheck {
     /// The declared headers present in `received` as a JSON object keyed by lower-case name:
-    /// numbers and booleans parsed where they parse, the text kept where not (so the schema
-    /// names the value that is no number).
+    /// numbers and booleans parsed where they parse (by the runtime's rules), the text kept
+    /// where not (so the schema names the value that is no number).
     pub fn read(&self, received: &[(String, String)]) -> Value {
         let mut out = serde_json::Map::new();
+        use covenant_runtime::text::{parse_bool, parse_number};
         for (name, kind) in &self.headers {
-            let Some((_, text)) = received.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))
-            else {
+            // As the generated client reads them: several lines joined by commas.
+            let lines: Vec<&str> = received
+                .iter()
+                .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.as_str())
+                .collect();
+            if lines.is_empty() {
                 continue;
-            };
+            }
+            let text = lines.join(", ");
             let parsed = match kind {
                 TextKind::Integer => text.trim().parse::<i64>().ok().map(Value::from),
-                TextKind::Number => text.trim().parse::<f64>().ok().map(Value::from),
-                TextKind::Boolean => text.trim().parse::<bool>().ok().map(Value::from),
+                TextKind::Number => parse_number(text.trim()).map(Value::from),
+                TextKind::Boolean => parse_bool(text.trim()).map(Value::from),
                 TextKind::String => None,
             };
-            out.insert(
-                name.clone(),
-                parsed.unwrap_or_else(|| Value::String(text.clone())),
-            );
+            out.insert(name.clone(), parsed.unwrap_or(Value::String(text)));
         }
         Value::Object(out)
     }

@@ -196,4 +196,15 @@ fn a_builder_names_each_field_once_and_every_required_one_left_unset() {
         .build()
         .unwrap();
     assert!(user.email.is_absent());
+    // A constant (`object: "refund"`) needs no setting.
+    let refund = covenant_corpus::payments::models::Refund::builder()
+        .id("re_1")
+        .amount(5)
+        .currency(covenant_corpus::payments::models::Currency::Usd)
+        .payment_intent(None::<String>)
+        .status(None::<String>)
+        .created(0)
+        .build()
+        .unwrap();
+    assert_eq!(refund.object, "refund");
 }

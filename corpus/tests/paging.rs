@@ -1,5 +1,6 @@
 //! Page streams of the generated client over real sockets: a bare array paged by `Link`
-//! headers (relative and absolute links on the API's own address), a listing paged after
+//! headers (relative and absolute links on the API's own address, each page asked with the
+//! first request's header parameters), a listing paged after
 //! the last item's id while `has_more` holds, and a link away from the API's address, which
 //! is not followed with the caller's credentials.
 
@@ -16,6 +17,8 @@ use api::server::{Context, PagingServer};
 /// `origin` (or elsewhere when `origin` is foreign).
 struct Server {
     origin: String,
+    /// The `X-Account` of every linked page asked for.
+    accounts: std::sync::Mutex<Vec<Option<String>>>,
 }
 
 fn item(n: usize) -> Item {
@@ -41,6 +44,7 @@ impl PagingServer for Server {
     }
 
     async fn list_linked(&self, _: Context<()>, input: ListLinkedInput) -> ListLinkedResponse {
+        self.accounts.lock().unwrap().push(input.x_account.clone());
         let page = input.page as usize;
         let items: Vec<Item> = (0..COUNT).skip((page - 1) * 3).take(3).map(item).collect();
         let link = (page * 3 < COUNT).then(|| match page {
@@ -74,18 +78,19 @@ impl PagingServer for Server {
     }
 }
 
-async fn client(origin: Option<&str>) -> api::client::Client {
+async fn client(origin: Option<&str>) -> (api::client::Client, Arc<Server>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
-    let server = Server {
+    let server = Arc::new(Server {
         origin: origin.unwrap_or(&url).to_string(),
-    };
-    let router = api::server::router(Arc::new(server), Default::default());
+        accounts: Default::default(),
+    });
+    let router = api::server::router(server.clone(), Default::default());
     tokio::spawn(async move { covenant_runtime::server::axum::serve(listener, router).await });
     let config = api::client::Config::new(url.clone())
         .with_base_url("https://example.test", url)
         .with_credential(AuthScheme::Key, "key");
-    api::client::Client::new(config).unwrap()
+    (api::client::Client::new(config).unwrap(), server)
 }
 
 fn ids(pages: &[Vec<Item>]) -> Vec<Vec<&str>> {
@@ -97,9 +102,13 @@ fn ids(pages: &[Vec<Item>]) -> Vec<Vec<&str>> {
 
 #[tokio::test]
 async fn link_headers_page_a_bare_array_to_the_end() {
-    let client = client(None).await;
+    let (client, server) = client(None).await;
+    let input = ListLinkedInput {
+        x_account: Some("acct_1".to_string()),
+        ..Default::default()
+    };
     let pages: Vec<Vec<Item>> = client
-        .list_linked_pages(ListLinkedInput::default())
+        .list_linked_pages(input)
         .map(Result::unwrap)
         .collect()
         .await;
@@ -107,11 +116,17 @@ async fn link_headers_page_a_bare_array_to_the_end() {
         ids(&pages),
         [vec!["i0", "i1", "i2"], vec!["i3", "i4", "i5"], vec!["i6"]]
     );
+    let accounts = server.accounts.lock().unwrap().clone();
+    assert_eq!(
+        accounts,
+        vec![Some("acct_1".to_string()); 3],
+        "every page in one account"
+    );
 }
 
 #[tokio::test]
 async fn a_link_away_from_the_api_is_not_followed() {
-    let client = client(Some("http://elsewhere.test")).await;
+    let (client, _) = client(Some("http://elsewhere.test")).await;
     let pages: Vec<Result<Vec<Item>, ClientError>> = client
         .list_linked_pages(ListLinkedInput::default())
         .collect()
@@ -126,7 +141,7 @@ async fn a_link_away_from_the_api_is_not_followed() {
 
 #[tokio::test]
 async fn pages_follow_the_last_item_while_there_are_more() {
-    let client = client(None).await;
+    let (client, _) = client(None).await;
     let pages: Vec<ListAfterResult> = client
         .list_after_pages(ListAfterInput {
             limit: 3,

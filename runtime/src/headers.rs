@@ -16,19 +16,26 @@ pub trait Headers: Serialize + DeserializeOwned {
 }
 
 /// Reads the declared headers out of `map` (names compare without case); an absent optional
-/// header is `None`. The error names what did not fit.
+/// header is `None`, and a header sent on several lines reads as their values joined by
+/// commas. The error names what did not fit.
 pub fn read<H: Headers>(map: &HeaderMap) -> Result<H, String> {
-    let present: Vec<(&'static str, Vec<&str>)> = H::NAMES
+    // Several field lines of one header are one list (RFC 9110 §5.3): `Link` may come so.
+    let present: Vec<(&'static str, [String; 1])> = H::NAMES
         .iter()
-        .map(|name| {
-            let values = map.get_all(*name).iter().filter_map(|v| v.to_str().ok());
-            (*name, values.collect::<Vec<_>>())
+        .filter_map(|name| {
+            let values: Vec<&str> = map
+                .get_all(*name)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .collect();
+            (!values.is_empty()).then(|| (*name, [values.join(", ")]))
         })
-        .filter(|(_, values)| !values.is_empty())
         .collect();
-    let entries = present
+    let texts: Vec<(&'static str, [&str; 1])> = present
         .iter()
-        .map(|(name, values)| (*name, Text(values.as_slice())));
+        .map(|(name, [value])| (*name, [value.as_str()]))
+        .collect();
+    let entries = texts.iter().map(|(name, value)| (*name, Text(value)));
     H::deserialize(MapDeserializer::<_, DeError>::new(entries))
         .map_err(|e| format!("response headers: {e}"))
 }

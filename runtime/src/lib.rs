@@ -17,7 +17,7 @@ pub mod headers;
 pub mod issue;
 #[cfg(feature = "server")]
 pub mod server;
-mod text;
+pub mod text;
 mod text_de;
 mod tristate;
 pub mod validate;

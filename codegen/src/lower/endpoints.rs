@@ -137,6 +137,15 @@ impl Lowerer<'_> {
                         if self.repeated_status(&mut statuses, status) {
                             continue;
                         }
+                        if body.is_some() && matches!(status.code, 100..=199 | 204 | 304) {
+                            self.error(
+                                diagnostic_codes::BAD_STATUS,
+                                status.span,
+                                format!("a {} response has no body", status.code),
+                            )
+                            .label("HTTP sends none with this status")
+                            .help("remove the body, or use another status such as 200");
+                        }
                         ep.responses.push(Response {
                             status: status.code as u16,
                             doc: member.attrs.doc.clone(),

@@ -30,6 +30,19 @@ impl Lowerer<'_> {
                 return None;
             }
         };
+        if ep.auth.public || ep.auth.any_of.is_empty() {
+            self.error(
+                diagnostic_codes::BAD_ANNOTATION,
+                a.span,
+                format!(
+                    "`{}` has no credentials to keep its callers' keys apart",
+                    ep.name
+                ),
+            )
+            .label("an idempotency key needs a caller")
+            .help("require `auth` on the endpoint, or leave the key out");
+            return None;
+        }
         let declared = ep.params.iter().find(|p| {
             p.location == ParamLocation::Header && p.field.name.eq_ignore_ascii_case(&name)
         });

@@ -235,9 +235,44 @@ impl<'d> Lowerer<'d> {
     /// Generated code names an `Input` struct and a `Response` enum after each endpoint; a
     /// type of the spec with one of those names would collide with them.
     fn check_reserved_names(&mut self, endpoints: &[(&ast::EndpointDecl, &ast::Attrs)]) {
+        // `<Model>Builder`: a model's builder.
+        let mut builders: Vec<(String, crate::source::Span)> = self
+            .types
+            .iter()
+            .filter(|(_, (decl, _))| matches!(decl, TypeDecl::Model(_)))
+            .filter_map(|(name, (_, span))| {
+                let builder = format!("{}Builder", name.to_upper_camel_case());
+                self.types.contains_key(&builder).then_some((builder, *span))
+            })
+            .collect();
+        builders.sort_by_key(|(name, _)| name.clone());
+        for (builder, model) in builders {
+            if let Some((_, span)) = self.types.get(&builder).copied() {
+                self.error(
+                    diagnostic_codes::DUPLICATE,
+                    span,
+                    format!("type `{builder}` collides with generated code"),
+                )
+                .label("this name is taken")
+                .note(model, "a model whose builder is named so")
+                .help("rename the type");
+            }
+        }
         for (ep, _) in endpoints {
             let base = ep.name.text.to_upper_camel_case();
-            for generated in [format!("{base}Input"), format!("{base}Response")] {
+            // `<Endpoint><Status>Headers`: the headers of a response that declares some.
+            let has_headers = ep.members.iter().any(|m| {
+                matches!(&m.node, ast::EndpointMember::Response { headers, .. } if !headers.is_empty())
+            });
+            let mut headers: Vec<String> = self
+                .types
+                .keys()
+                .filter(|n| has_headers && n.starts_with(&base) && n.ends_with("Headers"))
+                .cloned()
+                .collect();
+            headers.sort();
+            let reserved = [format!("{base}Input"), format!("{base}Response")];
+            for generated in reserved.into_iter().chain(headers) {
                 if let Some((_, span)) = self.types.get(&generated).copied() {
                     self.error(
                         diagnostic_codes::DUPLICATE,

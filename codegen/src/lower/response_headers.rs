@@ -67,6 +67,20 @@ impl Lowerer<'_> {
             else {
                 continue;
             };
+            if let Some(value) = self
+                .values_of(&field, enums)
+                .into_iter()
+                .find(|v| !is_header_text(v))
+            {
+                self.error(
+                    diagnostic_codes::BAD_RESPONSE_HEADER,
+                    decl.ty.span,
+                    format!("response header `{name}` may hold {value:?}, which is no header text"),
+                )
+                .label("a value the spec fixes")
+                .help("header values are visible ASCII, spaces and tabs");
+                continue;
+            }
             if let Some(problem) = not_text(&field) {
                 self.error(
                     diagnostic_codes::BAD_RESPONSE_HEADER,
@@ -81,6 +95,35 @@ impl Lowerer<'_> {
         }
         out
     }
+}
+
+impl Lowerer<'_> {
+    /// The texts the spec fixes for a header: its default, its `@one_of`, its enum's values.
+    fn values_of(&self, field: &Field, enums: &[Enum]) -> Vec<String> {
+        let mut out: Vec<String> = field
+            .constraints
+            .one_of
+            .iter()
+            .chain(&field.default)
+            .filter_map(|l| match l {
+                Literal::String(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        if let Type::Enum(id) = &field.ty
+            && let Some(e) = enums.get(id.index())
+        {
+            out.extend(e.values.iter().map(|v| v.name.clone()));
+        }
+        out
+    }
+}
+
+/// Text a header value can carry as it is: visible ASCII, spaces and tabs.
+fn is_header_text(value: &str) -> bool {
+    value
+        .bytes()
+        .all(|b| b == b'\t' || (0x20..0x7f).contains(&b))
 }
 
 /// Why a header could not hold this field's values, if it cannot.

@@ -6,7 +6,7 @@ mod layout;
 mod paging;
 
 pub use layout::{Layout, LayoutError, layout};
-pub use paging::{PageRequest, next_link, paginate};
+pub use paging::{PageRequest, next_link, next_page, paginate};
 
 use crate::desc::{Carrier, EndpointDesc, Scheme};
 pub use futures_util::{Stream, StreamExt};
@@ -232,6 +232,8 @@ pub struct Reply {
     pub status: u16,
     pub headers: reqwest::header::HeaderMap,
     pub body: Vec<u8>,
+    /// Where the response came from: relative links in it resolve against this.
+    pub url: reqwest::Url,
 }
 
 impl Reply {
@@ -315,12 +317,14 @@ impl<A: Scheme> Transport<A> {
     }
 
     /// Follows a URL the service gave for the next page of `endpoint` (a `Link` header),
-    /// with the endpoint's credentials; a relative URL is resolved against the endpoint's
-    /// base. A URL on another origin than the base is refused: the credentials stay home.
-    pub async fn follow<G>(
+    /// with the endpoint's credentials and the header parameters of `input`, the first
+    /// page's. A URL on another origin than the endpoint's base is refused: the credentials
+    /// stay home.
+    pub async fn follow<I: serde::Serialize, G>(
         &self,
         endpoint: &'static EndpointDesc<A, G>,
         link: &str,
+        input: &I,
     ) -> Result<Reply, ClientError> {
         let foreign = || ClientError::ForeignLink(link.to_string());
         let base = reqwest::Url::parse(self.base_of(endpoint)).map_err(|_| foreign())?;
@@ -336,10 +340,16 @@ impl<A: Scheme> Transport<A> {
                 url.query_pairs_mut().append_pair(name, credential);
             }
         }
-        let request = self
+        let mut request = self
             .client_for(endpoint)
             .get(url)
             .header("accept", "application/json");
+        for (name, value) in layout(endpoint, input)
+            .map_err(ClientError::encode)?
+            .headers
+        {
+            request = request.header(name, value);
+        }
         let request = authorized(request, credentials);
         self.dispatch(endpoint, request).await
     }
@@ -391,6 +401,7 @@ impl<A: Scheme> Transport<A> {
                 Ok(response) => {
                     let status = response.status().as_u16();
                     let headers = response.headers().clone();
+                    let url = response.url().clone();
                     let body = Vec::from(response.bytes().await.map_err(ClientError::Transport)?);
                     Ok(Reply {
                         declared: endpoint.statuses,
@@ -398,6 +409,7 @@ impl<A: Scheme> Transport<A> {
                         status,
                         headers,
                         body,
+                        url,
                     })
                 }
                 Err(e) if e.is_timeout() => Err(ClientError::Timeout {
@@ -467,9 +479,10 @@ impl<A: Scheme> Transport<A> {
     }
 
     /// The HTTP client for `endpoint`: one that does not follow redirects when it declares
-    /// one.
+    /// one (a 304 is no redirect).
     fn client_for<G>(&self, endpoint: &'static EndpointDesc<A, G>) -> &reqwest::Client {
-        if endpoint.statuses.iter().any(|s| (300..400).contains(s)) {
+        const REDIRECTS: [u16; 5] = [301, 302, 303, 307, 308];
+        if endpoint.statuses.iter().any(|s| REDIRECTS.contains(s)) {
             &self.declared_redirects
         } else {
             &self.http

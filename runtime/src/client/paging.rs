@@ -22,11 +22,22 @@ where
 }
 
 /// A page of a listing paged by `Link` headers: the first, from the caller's input, or one
-/// the service linked to.
+/// the service linked to (an absolute URL), asked with the first input's header parameters.
 #[derive(Clone, Debug)]
 pub enum PageRequest<I> {
     First(I),
-    Next(String),
+    Next { url: String, input: I },
+}
+
+/// The request of the page after one fetched from `from`, whose `Link` header is `link`: its
+/// `rel="next"` target resolved against `from` (RFC 3986), or `None` on the last page.
+pub fn next_page<I>(link: Option<&str>, from: &reqwest::Url, input: I) -> Option<PageRequest<I>> {
+    let target = next_link(link)?;
+    let url = from.join(&target).ok()?;
+    Some(PageRequest::Next {
+        url: url.to_string(),
+        input,
+    })
 }
 
 /// The target of the `rel="next"` link of a `Link` header (RFC 8288), if there is one:
@@ -75,6 +86,24 @@ mod tests {
         let reordered =
             "</items?page=1>; rel=prev, </items?page=3>; title=\"x\"; REL=\"next last\"";
         assert_eq!(next_link(Some(reordered)).as_deref(), Some("/items?page=3"));
+    }
+
+    #[test]
+    fn a_relative_link_resolves_against_the_page_it_came_with() {
+        let from = reqwest::Url::parse("https://x.test/v1/items?page=1").unwrap();
+        let next = |link: &str| match super::next_page(Some(link), &from, ()) {
+            Some(super::PageRequest::Next { url, .. }) => url,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            next("<?page=2>; rel=next"),
+            "https://x.test/v1/items?page=2"
+        );
+        assert_eq!(
+            next("<more?page=2>; rel=next"),
+            "https://x.test/v1/more?page=2"
+        );
+        assert_eq!(next("</v2/items>; rel=next"), "https://x.test/v2/items");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -70,11 +70,43 @@ pub trait IdempotencyStore: std::fmt::Debug + Send + Sync + 'static {
     fn release(&self, request: &KeyedRequest);
 }
 
-/// Keys in memory, each kept for `ttl` after it was first claimed.
+/// Keys in memory, each kept for `ttl` after it was first claimed, at most `capacity` of
+/// them: past it the oldest are forgotten first.
 #[derive(Debug)]
 pub struct MemoryIdempotency {
     ttl: Duration,
-    entries: Mutex<HashMap<(u64, &'static str, String), Entry>>,
+    capacity: usize,
+    state: Mutex<Kept>,
+}
+
+type Slot = (u64, &'static str, String);
+
+/// The entries, and their slots in the order they were claimed, to expire from the front.
+#[derive(Debug, Default)]
+struct Kept {
+    entries: HashMap<Slot, Entry>,
+    order: VecDeque<(Instant, Slot)>,
+}
+
+impl Kept {
+    /// Forgets what expired, and the oldest beyond `capacity`.
+    fn trim(&mut self, now: Instant, ttl: Duration, capacity: usize) {
+        while let Some((claimed, slot)) = self.order.front() {
+            let expired = now.duration_since(*claimed) >= ttl;
+            if !expired && self.entries.len() < capacity {
+                break;
+            }
+            // A slot released and claimed again is queued twice: only its latest claim counts.
+            if self
+                .entries
+                .get(slot)
+                .is_some_and(|e| e.claimed == *claimed)
+            {
+                self.entries.remove(slot);
+            }
+            self.order.pop_front();
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -85,31 +117,37 @@ struct Entry {
 }
 
 impl MemoryIdempotency {
-    pub fn new(ttl: Duration) -> Self {
+    pub fn new(ttl: Duration, capacity: usize) -> Self {
         MemoryIdempotency {
             ttl,
-            entries: Mutex::new(HashMap::new()),
+            capacity: capacity.max(1),
+            state: Mutex::new(Kept::default()),
         }
     }
 
-    fn slot(request: &KeyedRequest) -> (u64, &'static str, String) {
+    fn slot(request: &KeyedRequest) -> Slot {
         (request.caller, request.endpoint, request.key.clone())
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
 impl Default for MemoryIdempotency {
-    /// A day, as payment APIs keep their keys.
+    /// A day, as payment APIs keep their keys; up to 100,000 of them.
     fn default() -> Self {
-        MemoryIdempotency::new(Duration::from_secs(24 * 60 * 60))
+        MemoryIdempotency::new(Duration::from_secs(24 * 60 * 60), 100_000)
     }
 }
 
 impl IdempotencyStore for MemoryIdempotency {
     fn claim(&self, request: &KeyedRequest) -> Claim {
-        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let mut kept = self.state();
         let now = Instant::now();
-        entries.retain(|_, e| now.duration_since(e.claimed) < self.ttl);
-        match entries.get(&Self::slot(request)) {
+        kept.trim(now, self.ttl, self.capacity);
+        let slot = Self::slot(request);
+        match kept.entries.get(&slot) {
             Some(e) if e.fingerprint != request.fingerprint => Claim::Mismatch,
             Some(Entry {
                 answer: Some(answer),
@@ -117,8 +155,9 @@ impl IdempotencyStore for MemoryIdempotency {
             }) => Claim::Replay(answer.clone()),
             Some(_) => Claim::InFlight,
             None => {
-                entries.insert(
-                    Self::slot(request),
+                kept.order.push_back((now, slot.clone()));
+                kept.entries.insert(
+                    slot,
                     Entry {
                         fingerprint: request.fingerprint,
                         claimed: now,
@@ -134,15 +173,13 @@ impl IdempotencyStore for MemoryIdempotency {
         if response.status.is_server_error() {
             return self.release(request);
         }
-        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(entry) = entries.get_mut(&Self::slot(request)) {
+        if let Some(entry) = self.state().entries.get_mut(&Self::slot(request)) {
             entry.answer = Some(response);
         }
     }
 
     fn release(&self, request: &KeyedRequest) {
-        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries.remove(&Self::slot(request));
+        self.state().entries.remove(&Self::slot(request));
     }
 }
 
@@ -202,8 +239,22 @@ mod tests {
     }
 
     #[test]
+    fn past_its_capacity_the_store_forgets_the_oldest_keys() {
+        let store = MemoryIdempotency::new(Duration::from_secs(60), 2);
+        for key in ["a", "b", "c"] {
+            assert!(matches!(store.claim(&request(key, 1)), Claim::Fresh));
+            store.finish(&request(key, 1), answer(StatusCode::OK));
+        }
+        assert!(matches!(store.claim(&request("c", 1)), Claim::Replay(_)));
+        assert!(
+            matches!(store.claim(&request("a", 1)), Claim::Fresh),
+            "forgotten"
+        );
+    }
+
+    #[test]
     fn a_server_error_is_not_kept_and_keys_expire() {
-        let store = MemoryIdempotency::new(Duration::from_millis(20));
+        let store = MemoryIdempotency::new(Duration::from_millis(20), 10);
         assert!(matches!(store.claim(&request("k", 1)), Claim::Fresh));
         store.finish(&request("k", 1), answer(StatusCode::BAD_GATEWAY));
         assert!(matches!(store.claim(&request("k", 1)), Claim::Fresh));

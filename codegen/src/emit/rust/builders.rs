@@ -36,6 +36,7 @@ pub fn builder(
     let mut slots = Vec::new();
     let mut setters = Vec::new();
     let mut takes = Vec::new();
+    let mut setter_names = setter_idents(fields).into_iter();
     for f in fields {
         let ident = field_ident(&f.field.ident);
         let (ty, inner) = (&f.ty, &f.inner);
@@ -46,12 +47,7 @@ pub fn builder(
         };
         let doc = format!(" Sets `{}`.", f.field.name);
         let deprecated = f.field.deprecated.as_ref().map(|_| quote!(#[deprecated]));
-        // `build` finishes the builder: a field of that name is set with `with_build`.
-        let setter = if ident == "build" {
-            format_ident!("with_build")
-        } else {
-            ident.clone()
-        };
+        let setter = setter_names.next().unwrap_or_else(|| ident.clone());
         setters.push(quote! {
             #[doc = #doc]
             #deprecated
@@ -61,6 +57,11 @@ pub fn builder(
             }
         });
         takes.push(match (f.field.presence, &f.field.default) {
+            // A constant (`object: "card"`) needs no setting.
+            _ if f.field.constant().is_some() => {
+                let value = f.field.constant().unwrap_or_default();
+                quote!(#ident: self.#ident.unwrap_or_else(|| #value.into()),)
+            }
             (Presence::Required | Presence::Nullable, _) => quote!(#ident,),
             (_, Some(_)) => {
                 let path: syn::Path =
@@ -73,10 +74,22 @@ pub fn builder(
     }
     let required: Vec<(Ident, &String)> = fields
         .iter()
-        .filter(|f| !f.field.presence.may_be_absent())
+        .filter(|f| !f.field.presence.may_be_absent() && f.field.constant().is_none())
         .map(|f| (field_ident(&f.field.ident), &f.field.name))
         .collect();
     let (required_idents, required_wires): (Vec<_>, Vec<_>) = required.into_iter().unzip();
+    // Every field may be left unset when the only required ones are constants.
+    let check_required = (!required_idents.is_empty()).then(|| {
+        quote! {
+            let missing: Vec<&'static str> = [#((#required_wires, self.#required_idents.is_some())),*]
+                .into_iter()
+                .filter_map(|(name, set)| (!set).then_some(name))
+                .collect();
+            let (#(Some(#required_idents),)*) = (#(self.#required_idents,)*) else {
+                return Err(#rt::BuildError { type_name: #type_name, missing });
+            };
+        }
+    });
     let extra = open.then(|| quote!(extra: Default::default(),));
     let doc = format!(" Builds a [`{type_name}`] field by field; see [`{type_name}::builder`].");
     let builder_doc = " A builder: set each field once, then `build()`, which names every required field left unset.";
@@ -104,13 +117,7 @@ pub fn builder(
             /// The value, or the names of the required fields left unset.
             #allow
             pub fn build(self) -> ::std::result::Result<#name, #rt::BuildError> {
-                let missing: Vec<&'static str> = [#((#required_wires, self.#required_idents.is_some())),*]
-                    .into_iter()
-                    .filter_map(|(name, set)| (!set).then_some(name))
-                    .collect();
-                let (#(Some(#required_idents),)*) = (#(self.#required_idents,)*) else {
-                    return Err(#rt::BuildError { type_name: #type_name, missing });
-                };
+                #check_required
                 Ok(#name {
                     #(#takes)*
                     #extra
@@ -118,4 +125,25 @@ pub fn builder(
             }
         }
     })
+}
+
+/// Each field's setter: its own name, but `build`, which finishes the builder, is set with
+/// `with_build` (numbered if a field has that name too).
+fn setter_idents(fields: &[TypedField]) -> Vec<Ident> {
+    let idents: Vec<Ident> = fields.iter().map(|f| field_ident(&f.field.ident)).collect();
+    idents
+        .iter()
+        .map(|ident| {
+            if ident != "build" {
+                return ident.clone();
+            }
+            let mut candidate = "with_build".to_string();
+            let mut n = 2;
+            while idents.iter().any(|i| *i == candidate) {
+                candidate = format!("with_build_{n}");
+                n += 1;
+            }
+            format_ident!("{candidate}")
+        })
+        .collect()
 }

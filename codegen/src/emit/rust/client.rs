@@ -319,17 +319,18 @@ impl RustBackend<'_> {
         else {
             return quote!();
         };
-        let page_ty = self.value_type(body, Shape::Response, "Page");
+        // The hint the response enum gives the 200's body, so a union there is one type.
+        let hint = format!("{}200", response_ident(ep));
+        let page_ty = self.value_type(body, Shape::Response, &hint);
         let name = format_ident!("{}_pages", crate::lower::snake(&ep.name));
         let (input, response) = (input_ident(ep), response_ident(ep));
         let desc = endpoint_static(&ep.name);
         let ok = status_variant(200);
         let only_status = only_status(self.spec, ep);
         let link_field = field_ident(&link.ident);
-        let link_read = if link.presence.may_be_absent() {
-            quote!(headers.#link_field.as_deref())
-        } else {
-            quote!(Some(headers.#link_field.as_str()))
+        let link_read = match (link.presence.may_be_absent(), link.default.is_some()) {
+            (true, false) => quote!(headers.#link_field.as_deref()),
+            _ => quote!(Some(headers.#link_field.as_str())),
         };
         let doc = format!(
             " Every page of `{}`, fetched as the stream is read: each next page is the one \
@@ -340,16 +341,17 @@ impl RustBackend<'_> {
             #[doc = #doc]
             pub fn #name(&self, input: #input) -> impl rt::client::Stream<Item = Result<#page_ty, rt::client::ClientError>> + '_ {
                 rt::client::paginate(rt::client::PageRequest::First(input), move |request| async move {
-                    let reply = match request {
-                        rt::client::PageRequest::First(input) => self.transport.send(&descriptors::#desc, &input).await?,
-                        rt::client::PageRequest::Next(url) => self.transport.follow(&descriptors::#desc, &url).await?,
+                    let (reply, input) = match request {
+                        rt::client::PageRequest::First(input) => (self.transport.send(&descriptors::#desc, &input).await?, input),
+                        rt::client::PageRequest::Next { url, input } => (self.transport.follow(&descriptors::#desc, &url, &input).await?, input),
                     };
+                    let from = reply.url.clone();
                     let response = reply.decode(#response::from_parts)?;
                     #only_status
                     let #response::#ok { body: page, headers } = response else {
                         return Err(rt::client::ClientError::NotAPage { status: response.status() });
                     };
-                    let next = rt::client::next_link(#link_read).map(rt::client::PageRequest::Next);
+                    let next = rt::client::next_page(#link_read, &from, input);
                     Ok((page, next))
                 })
             }

@@ -404,9 +404,11 @@ impl<'a> RustBackend<'a> {
         let field = &tag.field;
         let values = &tag.values;
         let doc = format!(" One of: {}, told apart by `{field}`.", labels.join(", "));
+        // A format string: braces of the spec's own text are escaped.
         let unknown = format!(
-            "unknown `{field}` {{other:?}}: expected one of {}",
-            values.join(", ")
+            "unknown `{}` {{other:?}}: expected one of {}",
+            field.replace('{', "{{").replace('}', "}}"),
+            values.join(", ").replace('{', "{{").replace('}', "}}")
         );
         let read_doc = format!(" Reads the member `{field}` names, so an error is that member's.");
         quote! {
@@ -640,7 +642,8 @@ impl RustBackend<'_> {
                 let labels: Vec<String> = types.iter().map(|t| self.type_label(t)).collect();
                 let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
                 let variants = names::variant_idents(&labels, "");
-                let name = type_ident(self.union_type_name(types, union));
+                let union = self.union_type_name(types, union);
+                let name = type_ident(union);
                 match types.iter().position(|t| literal_fits(t, lit)) {
                     Some(i) => {
                         let variant = &variants[i];

@@ -207,6 +207,9 @@ pub fn shared_unions(spec: &crate::ir::Spec) -> Vec<(Vec<crate::ir::Type>, Strin
         .map(|m| m.name.to_upper_camel_case())
         .chain(spec.enums.iter().map(|e| e.name.to_upper_camel_case()))
         .collect();
+    // Two member lists can read alike (`PetList | string`, `Pet[] | string`): the first
+    // keeps the name, the other a type per place.
+    let mut named: std::collections::HashSet<String> = std::collections::HashSet::new();
     counts
         .into_iter()
         .filter(|(_, n)| *n > 1)
@@ -216,8 +219,8 @@ pub fn shared_unions(spec: &crate::ir::Spec) -> Vec<(Vec<crate::ir::Type>, Strin
                 .map(|t| type_label(spec, t).to_upper_camel_case())
                 .collect();
             let name = labels.join("Or");
-            (!taken.contains(&name) && !taken.contains(&format!("{name}Request")))
-                .then_some((members, name))
+            let free = !taken.contains(&name) && !taken.contains(&format!("{name}Request"));
+            (free && named.insert(name.clone())).then_some((members, name))
         })
         .collect()
 }

@@ -509,6 +509,15 @@ impl RustBackend<'_> {
                 }
             }
         };
+        // No body to read: the parameter is there for a uniform signature.
+        let (body_param, read_body_bytes) = if responses.iter().any(|r| r.body.is_some()) {
+            (
+                quote!(body),
+                quote!(let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) { b"null" } else { body };),
+            )
+        } else {
+            (quote!(_body), TokenStream::new())
+        };
         // No declared header to read: the parameter is there for a uniform signature.
         let headers_param = if header_pairs.is_empty() {
             quote!(_headers)
@@ -546,8 +555,8 @@ impl RustBackend<'_> {
 
                 /// Reads a response of a declared status from its headers and body; an empty
                 /// body reads as `null`. The error names what did not fit.
-                pub fn from_parts(status: u16, #headers_param: &#rt::http::HeaderMap, body: &[u8]) -> ::std::result::Result<Self, ::std::string::String> {
-                    let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) { b"null" } else { body };
+                pub fn from_parts(status: u16, #headers_param: &#rt::http::HeaderMap, #body_param: &[u8]) -> ::std::result::Result<Self, ::std::string::String> {
+                    #read_body_bytes
                     match status {
                         #(#from_parts,)*
                         other => Err(format!("status {other} is not declared for this endpoint")),
