@@ -242,7 +242,9 @@ impl<'d> Lowerer<'d> {
             .filter(|(_, (decl, _))| matches!(decl, TypeDecl::Model(_)))
             .filter_map(|(name, (_, span))| {
                 let builder = format!("{}Builder", name.to_upper_camel_case());
-                self.types.contains_key(&builder).then_some((builder, *span))
+                self.types
+                    .contains_key(&builder)
+                    .then_some((builder, *span))
             })
             .collect();
         builders.sort_by_key(|(name, _)| name.clone());
