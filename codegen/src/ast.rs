@@ -227,7 +227,8 @@ pub enum EndpointMember {
     Public(Span),
     Tags(Vec<Ident>),
     Param(ParamLocation, FieldDecl),
-    Body(BodyDecl),
+    /// `body T`, or `body form T` for `application/x-www-form-urlencoded` (the span of `form`).
+    Body(BodyDecl, Option<Span>),
     Response {
         statuses: Vec<Status>,
         body: Option<BodyDecl>,

@@ -32,6 +32,8 @@ pub struct Route {
     pub statuses: Vec<DeclaredStatus>,
     pub provenance: Provenance,
     pub tags: Vec<String>,
+    /// The body is written as form fields (`body form …`), not JSON.
+    pub form_body: bool,
 }
 
 impl Route {
@@ -286,6 +288,7 @@ fn route(spec: &Spec, ep: &Endpoint) -> Route {
             .collect(),
         provenance: ep.provenance,
         tags: ep.tags.clone(),
+        form_body: ep.body_media == covenant_codegen::ir::BodyMedia::Form,
     }
 }
 

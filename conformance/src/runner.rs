@@ -358,14 +358,23 @@ impl Run {
         }
         let body = match (&request.body, &request.raw_body) {
             (Some(json), _) => {
+                let content_type = if route.form_body {
+                    "application/x-www-form-urlencoded"
+                } else {
+                    "application/json"
+                };
                 if !headers
                     .iter()
                     .any(|(n, _)| n.eq_ignore_ascii_case("content-type"))
                 {
-                    headers.push(("content-type".into(), "application/json".into()));
+                    headers.push(("content-type".into(), content_type.into()));
                 }
                 let filled = scope.value(json).map_err(|TemplateError(e)| e)?;
-                Some(filled.to_string())
+                Some(match (&filled, route.form_body) {
+                    // An endpoint whose body is a form gets the cassette's object as fields.
+                    (Value::Object(fields), true) => form_fields(fields),
+                    _ => filled.to_string(),
+                })
             }
             (None, Some(raw)) => Some(fill(raw)?),
             (None, None) => None,
@@ -533,4 +542,23 @@ fn coverage(contract: &Contract, scenarios: &[ScenarioResult]) -> Coverage {
 
 fn millis(d: Duration) -> f64 {
     (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+/// An object as form fields: each field as text, a list as one pair per item, null left out.
+fn form_fields(fields: &serde_json::Map<String, Value>) -> String {
+    let mut form = form_urlencoded::Serializer::new(String::new());
+    for (name, value) in fields {
+        match value {
+            Value::Null => {}
+            Value::Array(items) => {
+                for item in items {
+                    form.append_pair(name, &plain(item));
+                }
+            }
+            other => {
+                form.append_pair(name, &plain(other));
+            }
+        }
+    }
+    form.finish()
 }

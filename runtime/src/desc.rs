@@ -174,6 +174,14 @@ pub struct ParamDesc {
     pub field: FieldDesc,
 }
 
+/// How a request body is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyMedia {
+    Json,
+    /// `application/x-www-form-urlencoded`: a model's fields as text, lists repeated.
+    Form,
+}
+
 /// An endpoint, with the spec's auth schemes `A` and gates `G`.
 #[derive(Debug)]
 pub struct EndpointDesc<A: 'static, G: 'static> {
@@ -192,6 +200,8 @@ pub struct EndpointDesc<A: 'static, G: 'static> {
     pub auth_scopes: &'static [(A, &'static [&'static str])],
     pub params: &'static [ParamDesc],
     pub body: Option<&'static TypeDesc>,
+    /// How the body is written.
+    pub body_media: BodyMedia,
     pub gates: &'static [G],
     pub idempotent: bool,
     /// The header a repeat carries to be answered as the first request was
@@ -256,6 +266,7 @@ pub(crate) mod fixtures {
             auth_scopes: &[],
             params,
             body: Some(&TypeDesc::Object),
+            body_media: BodyMedia::Json,
             gates: &[],
             idempotent: false,
             idempotency_key: None,

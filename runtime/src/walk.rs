@@ -257,6 +257,38 @@ pub fn coerce_param(ty: &TypeDesc, raws: &[&str], loc: &[LocPart]) -> Result<Val
     }
 }
 
+/// A form body as the JSON object its model's walk checks: each field read from its text as
+/// its type asks (a field the model does not declare stays text), with a problem for each
+/// that does not read.
+pub fn coerce_form(ty: &TypeDesc, fields: &[(String, Vec<String>)]) -> (Value, Vec<Issue>) {
+    let declared: &[FieldDesc] = match ty {
+        TypeDesc::Model(m) => m.fields,
+        TypeDesc::Deferred(cell) => match cell.get() {
+            Some(TypeDesc::Model(m)) => m.fields,
+            _ => &[],
+        },
+        _ => &[],
+    };
+    let mut out = serde_json::Map::new();
+    let mut issues = Vec::new();
+    for (name, values) in fields {
+        let raws: Vec<&str> = values.iter().map(String::as_str).collect();
+        let loc = [LocPart::key("body"), LocPart::Key(name.clone().into())];
+        let value = match declared.iter().find(|f| f.name == name) {
+            Some(f) => match coerce_param(&f.ty, &raws, &loc) {
+                Ok(v) => v,
+                Err(issue) => {
+                    issues.push(issue);
+                    continue;
+                }
+            },
+            None => Value::String(raws.last().copied().unwrap_or_default().to_string()),
+        };
+        out.insert(name.clone(), value);
+    }
+    (Value::Object(out), issues)
+}
+
 fn coerce_scalar(ty: &TypeDesc, raw: &str, loc: &[LocPart]) -> Result<Value, Issue> {
     let int = || {
         raw.parse::<i64>().map(Value::from).map_err(|_| {

@@ -185,6 +185,10 @@ impl Builder<'_> {
             ),
             params: leak_slice(params),
             body,
+            body_media: match ep.body_media {
+                covenant_codegen::ir::BodyMedia::Json => covenant_runtime::desc::BodyMedia::Json,
+                covenant_codegen::ir::BodyMedia::Form => covenant_runtime::desc::BodyMedia::Form,
+            },
             gates: leak_slice(gates),
             idempotent: ep.idempotent,
             idempotency_key: ep.idempotency_key.as_deref().map(leak_str),

@@ -255,7 +255,7 @@ impl Document<'_> {
                 "requestBody".into(),
                 json!({
                     "required": true,
-                    "content": { "application/json": { "schema": schema } }
+                    "content": { ep.body_media.content_type(): { "schema": schema } }
                 }),
             );
         }

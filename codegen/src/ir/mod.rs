@@ -437,6 +437,8 @@ pub struct Endpoint {
     pub tags: Vec<String>,
     pub params: Vec<Param>,
     pub body: Option<Type>,
+    /// How the body is written: JSON, or form fields.
+    pub body_media: BodyMedia,
     pub responses: Vec<Response>,
     /// Errors specific to this endpoint; the API's errors apply too.
     pub errors: Vec<Response>,
@@ -515,6 +517,24 @@ impl AuthRequirement {
             .iter()
             .find(|(s, _)| *s == scheme)
             .map_or(&[], |(_, scopes)| scopes.as_slice())
+    }
+}
+
+/// How a request body is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BodyMedia {
+    #[default]
+    Json,
+    /// `application/x-www-form-urlencoded`: a model's fields as text, lists repeated.
+    Form,
+}
+
+impl BodyMedia {
+    pub fn content_type(self) -> &'static str {
+        match self {
+            BodyMedia::Json => "application/json",
+            BodyMedia::Form => "application/x-www-form-urlencoded",
+        }
     }
 }
 

@@ -33,6 +33,7 @@ impl Lowerer<'_> {
             tags: Vec::new(),
             params: Vec::new(),
             body: None,
+            body_media: BodyMedia::Json,
             responses: Vec::new(),
             errors: Vec::new(),
             gates: self.gates(&annots),
@@ -95,7 +96,7 @@ impl Lowerer<'_> {
                         ep.params.push(Param { location, field: f });
                     }
                 }
-                EndpointMember::Body(body) => {
+                EndpointMember::Body(body, form) => {
                     if matches!(parsed_method, Some(Method::Get | Method::Delete)) {
                         self.error(
                             diagnostic_codes::BODY_NOT_ALLOWED,
@@ -114,6 +115,10 @@ impl Lowerer<'_> {
                         .label("second body");
                     }
                     ep.body = self.body_type(body);
+                    if let (Some(form), Some(ty)) = (form, &ep.body) {
+                        ep.body_media = BodyMedia::Form;
+                        self.check_form_body(ty, *form, models);
+                    }
                 }
                 EndpointMember::Response {
                     statuses: codes_,
@@ -374,16 +379,6 @@ impl Lowerer<'_> {
     /// A parameter travels as text: a scalar, an enum, or a list of those. Objects (models,
     /// maps, `object`) have no one way to be written in a URL or a header.
     fn check_param_type(&mut self, f: &Field, span: Span) {
-        fn object_in(ty: &Type) -> Option<&'static str> {
-            match ty {
-                Type::Model(_) => Some("a model"),
-                Type::Map(_) => Some("a map"),
-                Type::Primitive(Primitive::Object) => Some("an object"),
-                Type::List(inner) => object_in(inner),
-                Type::Union(members) => members.iter().find_map(object_in),
-                _ => None,
-            }
-        }
         if let Some(what) = object_in(&f.ty) {
             self.error(
                 diagnostic_codes::UNSUPPORTED_PARAM_TYPE,
@@ -394,6 +389,37 @@ impl Lowerer<'_> {
             .help(
                 "send structured input in the body, or declare its fields as separate parameters",
             );
+        }
+    }
+
+    /// A form body is a model whose fields are text: scalars, enums and lists of them.
+    fn check_form_body(&mut self, ty: &Type, form: Span, models: &[Model]) {
+        let Type::Model(id) = ty else {
+            self.error(
+                diagnostic_codes::UNSUPPORTED_PARAM_TYPE,
+                form,
+                "a form body is a model",
+            )
+            .label("form fields are named")
+            .help("write `body form Model`, or `body form { fields }`");
+            return;
+        };
+        let Some(model) = models.get(id.index()) else {
+            return;
+        };
+        for f in &model.fields {
+            if f.visibility == Visibility::ResponseOnly {
+                continue;
+            }
+            if let Some(what) = object_in(&f.ty) {
+                self.error(
+                    diagnostic_codes::UNSUPPORTED_PARAM_TYPE,
+                    form,
+                    format!("form field `{}.{}` is of {what} type", model.name, f.name),
+                )
+                .label("a form field is text")
+                .help("send a body with structured fields as JSON: `body Model`");
+            }
         }
     }
 
@@ -686,5 +712,17 @@ pub(crate) fn placeholders(path: &str) -> Result<Vec<(String, usize)>, usize> {
     match open {
         Some(start) => Err(start),
         None => Ok(out),
+    }
+}
+
+/// The kind of object a type holds, which text cannot carry.
+fn object_in(ty: &Type) -> Option<&'static str> {
+    match ty {
+        Type::Model(_) => Some("a model"),
+        Type::Map(_) => Some("a map"),
+        Type::Primitive(Primitive::Object) => Some("an object"),
+        Type::List(inner) => object_in(inner),
+        Type::Union(members) => members.iter().find_map(object_in),
+        _ => None,
     }
 }

@@ -314,7 +314,7 @@ impl<'d> Lowerer<'d> {
             .count();
         for member in &ep.members {
             let (decl, name, origin) = match &member.node {
-                ast::EndpointMember::Body(ast::BodyDecl::Inline(decl)) => (
+                ast::EndpointMember::Body(ast::BodyDecl::Inline(decl), _) => (
                     decl,
                     format!("{base}Request"),
                     ModelOrigin::RequestBody(ep.name.text.clone()),

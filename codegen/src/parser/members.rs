@@ -85,7 +85,11 @@ impl Parser<'_> {
             }
             "body" => {
                 let keyword = self.bump();
-                Ok(EndpointMember::Body(self.body_decl(keyword.span)?))
+                // `form` before a type or `{`; a model named `form` is `body form` alone.
+                let next = self.peek_at(1).kind;
+                let form = (self.at_word("form") && matches!(next, Tok::Ident | Tok::LBrace))
+                    .then(|| self.bump().span);
+                Ok(EndpointMember::Body(self.body_decl(keyword.span)?, form))
             }
             "response" => {
                 let keyword = self.bump();

@@ -1,7 +1,7 @@
 //! Requests of every endpoint of a spec, well-formed and not, to compare two servers of it.
 
 use base64::Engine;
-use covenant_codegen::ir::{Carrier, Endpoint, ParamLocation, Spec};
+use covenant_codegen::ir::{BodyMedia, Carrier, Endpoint, ParamLocation, Spec};
 use covenant_codegen::samples::Samples;
 use serde_json::{Value, json};
 
@@ -14,6 +14,7 @@ pub struct Probe {
     query: Vec<(String, String)>,
     headers: Vec<(String, String)>,
     body: Option<String>,
+    content_type: &'static str,
 }
 
 /// What a server answered: status, headers and body (as JSON when it is JSON).
@@ -48,7 +49,7 @@ impl Probe {
         }
         if let Some(body) = &self.body {
             request = request
-                .header("content-type", "application/json")
+                .header("content-type", self.content_type)
                 .body(body.clone());
         }
         let response = request.send().await.expect("the server answers");
@@ -192,8 +193,36 @@ fn laid_out(
         path,
         query,
         headers,
-        body: input.get("body").map(Value::to_string),
+        body: input.get("body").map(|body| match ep.body_media {
+            BodyMedia::Json => body.to_string(),
+            BodyMedia::Form => form(body),
+        }),
+        content_type: ep.body_media.content_type(),
     }
+}
+
+/// A body as form fields, as the generated client writes one; anything but an object (a
+/// malformed probe) as its JSON text.
+fn form(body: &Value) -> String {
+    let Value::Object(fields) = body else {
+        return body.to_string();
+    };
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let mut pairs = Vec::new();
+    for (name, value) in fields {
+        let values = match value {
+            Value::Null => continue,
+            Value::Array(items) => items.iter().map(text).collect(),
+            other => vec![text(other)],
+        };
+        for v in values {
+            pairs.push(format!("{}={}", url_segment(name), url_segment(&v)));
+        }
+    }
+    pairs.join("&")
 }
 
 /// Everything but RFC 3986's unreserved characters.

@@ -1,8 +1,8 @@
 //! Laying a typed input out as a request: each field of the input struct goes to the path,
 //! the query, a header or the body, as the endpoint's descriptor says. Serialized straight
-//! from the typed input: parameters to text, the body to JSON bytes.
+//! from the typed input: parameters to text, the body to JSON bytes or form fields.
 
-use crate::desc::{EndpointDesc, Location};
+use crate::desc::{BodyMedia, EndpointDesc, Location};
 use serde::ser::{self, Impossible, Serialize, SerializeSeq, SerializeStruct, Serializer};
 use std::fmt;
 
@@ -45,6 +45,7 @@ pub fn layout<I: Serialize, A, G>(
     };
     input.serialize(InputWriter {
         endpoint_params: endpoint.params,
+        body_media: endpoint.body_media,
         out: &mut out,
     })?;
     Ok(out)
@@ -59,6 +60,7 @@ const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
 
 struct InputWriter<'a> {
     endpoint_params: &'static [crate::desc::ParamDesc],
+    body_media: BodyMedia,
     out: &'a mut Layout,
 }
 
@@ -104,7 +106,12 @@ impl SerializeStruct for InputWriter<'_> {
         value: &T,
     ) -> Result<(), LayoutError> {
         if key == "body" {
-            let bytes = serde_json::to_vec(value).map_err(|e| LayoutError(e.to_string()))?;
+            let bytes = match self.body_media {
+                BodyMedia::Json => {
+                    serde_json::to_vec(value).map_err(|e| LayoutError(e.to_string()))?
+                }
+                BodyMedia::Form => form_body(value)?,
+            };
             self.out.body = Some(bytes);
             return Ok(());
         }
@@ -115,6 +122,34 @@ impl SerializeStruct for InputWriter<'_> {
     fn end(self) -> Result<(), LayoutError> {
         Ok(())
     }
+}
+
+/// A body as form fields: each present field as text, a list as one pair per item.
+fn form_body<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, LayoutError> {
+    let serde_json::Value::Object(fields) =
+        serde_json::to_value(value).map_err(|e| LayoutError(e.to_string()))?
+    else {
+        return Err(LayoutError("a form body is an object".into()));
+    };
+    let text = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let mut form = form_urlencoded::Serializer::new(String::new());
+    for (name, value) in &fields {
+        match value {
+            serde_json::Value::Null => {}
+            serde_json::Value::Array(items) => {
+                for item in items {
+                    form.append_pair(name, &text(item));
+                }
+            }
+            other => {
+                form.append_pair(name, &text(other));
+            }
+        }
+    }
+    Ok(form.finish().into_bytes())
 }
 
 /// The serializer methods a writer does not support: each answers an error naming `what`.

@@ -463,9 +463,11 @@ impl<A: Scheme> Transport<A> {
         }
         request = authorized(request, credentials);
         if let Some(body) = parts.body {
-            request = request
-                .header("content-type", "application/json")
-                .body(body);
+            let content_type = match endpoint.body_media {
+                crate::desc::BodyMedia::Json => "application/json",
+                crate::desc::BodyMedia::Form => "application/x-www-form-urlencoded",
+            };
+            request = request.header("content-type", content_type).body(body);
         }
         Ok(request)
     }

@@ -19,6 +19,20 @@ pub struct RawInputs<'a> {
     params: Vec<(&'static str, Vec<&'a str>)>,
     /// `None` when the request has no body, or only white space.
     body: Option<&'a [u8]>,
+    /// A form body's fields, each with its occurrences, for an endpoint whose body is a form.
+    form: Option<Vec<(String, Vec<String>)>>,
+}
+
+/// A form body's fields in order of first appearance, each with every value it was given.
+fn form_fields(bytes: &[u8]) -> Vec<(String, Vec<String>)> {
+    let mut fields: Vec<(String, Vec<String>)> = Vec::new();
+    for (name, value) in form_urlencoded::parse(bytes) {
+        match fields.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, values)) => values.push(value.into_owned()),
+            None => fields.push((name.into_owned(), vec![value.into_owned()])),
+        }
+    }
+    fields
 }
 
 impl<'a> RawInputs<'a> {
@@ -55,17 +69,29 @@ impl<'a> RawInputs<'a> {
             })
             .collect();
         let body = body.filter(|b| !b.iter().all(u8::is_ascii_whitespace));
-        RawInputs { params, body }
+        let form = (endpoint.body_media == crate::desc::BodyMedia::Form)
+            .then(|| form_fields(body.unwrap_or_default()));
+        RawInputs { params, body, form }
     }
 
     /// The typed input, or the serde error that stopped it.
     pub fn deserialize<I: serde::de::DeserializeOwned>(&self) -> Result<I, DeError> {
+        let form: Option<Vec<(&str, Vec<&str>)>> = self.form.as_ref().map(|fields| {
+            fields
+                .iter()
+                .map(|(name, values)| (name.as_str(), values.iter().map(String::as_str).collect()))
+                .collect()
+        });
+        let body = match &form {
+            Some(fields) => Some(InputValue::Form(fields)),
+            None => self.body.map(InputValue::Body),
+        };
         let entries = self
             .params
             .iter()
             .filter(|(_, raws)| !raws.is_empty())
             .map(|(name, raws)| (*name, InputValue::Text(raws)))
-            .chain(self.body.map(|b| ("body", InputValue::Body(b))));
+            .chain(body.map(|b| ("body", b)));
         I::deserialize(MapDeserializer::new(entries))
     }
 
@@ -92,7 +118,13 @@ impl<'a> RawInputs<'a> {
                 }
             }
         }
-        if let Some(bytes) = self.body {
+        if let (Some(fields), Some(ty)) = (&self.form, endpoint.body) {
+            let (body, problems) = walk::coerce_form(ty, fields);
+            inputs.insert("body".to_string(), body);
+            // A field whose text did not read is not also missing.
+            unreadable.extend(problems.iter().map(|p| p.loc.clone()));
+            issues.extend(problems);
+        } else if let Some(bytes) = self.body {
             match serde_json::from_slice::<Value>(bytes) {
                 Ok(v) => drop(inputs.insert("body".to_string(), v)),
                 Err(e) => {
@@ -108,7 +140,8 @@ impl<'a> RawInputs<'a> {
                 _ => None,
             })
             .collect();
-        let checked = walk::check_inputs(endpoint, &inputs, self.body.is_some(), &unreadable_names);
+        let body_present = self.body.is_some() || self.form.is_some();
+        let checked = walk::check_inputs(endpoint, &inputs, body_present, &unreadable_names);
         issues.extend(
             checked
                 .into_iter()
@@ -171,6 +204,8 @@ fn json_error(bytes: &[u8], e: &serde_json::Error) -> Issue {
 enum InputValue<'de> {
     Text(&'de [&'de str]),
     Body(&'de [u8]),
+    /// A form body: its fields as text.
+    Form(&'de [(&'de str, Vec<&'de str>)]),
 }
 
 impl<'de> IntoDeserializer<'de, DeError> for InputValue<'de> {
@@ -187,6 +222,10 @@ macro_rules! dispatch {
             match self {
                 InputValue::Text(raws) => Text(raws).$method($($arg,)* visitor),
                 InputValue::Body(bytes) => from_body(bytes, |de| de.$method($($arg,)* visitor)),
+                InputValue::Form(fields) => {
+                    let entries = fields.iter().map(|(name, values)| (*name, Text(values)));
+                    MapDeserializer::new(entries).$method($($arg,)* visitor)
+                }
             }
         }
     )*};

@@ -133,6 +133,10 @@ impl RustBackend<'_> {
         let rt = &self.rt;
         let ident = endpoint_static(&ep.name);
         let (name, path, public, idempotent) = (&ep.name, &ep.path, ep.auth.public, ep.idempotent);
+        let body_media = match ep.body_media {
+            BodyMedia::Json => quote!(#rt::desc::BodyMedia::Json),
+            BodyMedia::Form => quote!(#rt::desc::BodyMedia::Form),
+        };
         let idempotency_key = match &ep.idempotency_key {
             Some(header) => quote!(Some(#header)),
             None => quote!(None),
@@ -184,6 +188,7 @@ impl RustBackend<'_> {
                 auth_scopes: &[#(#scopes),*],
                 params: &[#(#params),*],
                 body: #body,
+                body_media: #body_media,
                 gates: &[#(Gate::#gates),*],
                 idempotent: #idempotent,
                 idempotency_key: #idempotency_key,
