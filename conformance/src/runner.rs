@@ -372,7 +372,7 @@ impl Run {
                 let filled = scope.value(json).map_err(|TemplateError(e)| e)?;
                 Some(match (&filled, route.form_body) {
                     // An endpoint whose body is a form gets the cassette's object as fields.
-                    (Value::Object(fields), true) => form_fields(fields),
+                    (Value::Object(fields), true) => covenant_runtime::text::form_encode(fields),
                     _ => filled.to_string(),
                 })
             }
@@ -542,23 +542,4 @@ fn coverage(contract: &Contract, scenarios: &[ScenarioResult]) -> Coverage {
 
 fn millis(d: Duration) -> f64 {
     (d.as_secs_f64() * 1e6).round() / 1e3
-}
-
-/// An object as form fields: each field as text, a list as one pair per item, null left out.
-fn form_fields(fields: &serde_json::Map<String, Value>) -> String {
-    let mut form = form_urlencoded::Serializer::new(String::new());
-    for (name, value) in fields {
-        match value {
-            Value::Null => {}
-            Value::Array(items) => {
-                for item in items {
-                    form.append_pair(name, &plain(item));
-                }
-            }
-            other => {
-                form.append_pair(name, &plain(other));
-            }
-        }
-    }
-    form.finish()
 }

@@ -213,12 +213,7 @@ pub fn redact(text: &str, secrets: &[(String, String)]) -> String {
 }
 
 /// A JSON value as a parameter's text: strings as they are, anything else as written.
-pub fn plain(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
+pub use covenant_runtime::text::plain;
 
 /// The name in a string that is exactly one reference, `{{name}}`.
 pub fn whole_reference(s: &str) -> Option<&str> {

@@ -4,8 +4,10 @@
 //! and refusals carry the challenges HTTP clients expect. The server leaves `delete_note`
 //! out: the trait's default answers its declared 501.
 
+mod support;
+
 use covenant_corpus::regressions::credentials as api;
-use covenant_runtime::server::{AuthError, Unavailable, axum};
+use covenant_runtime::server::{AuthError, Unavailable};
 use std::sync::Arc;
 
 use api::operations::{AuthScheme, WhoamiInput, WhoamiResponse, WriteNoteInput, WriteNoteResponse};
@@ -86,11 +88,7 @@ fn scheme_of(ctx: &Context<Caller>) -> String {
 }
 
 async fn serve() -> String {
-    let router = api::server::router(Arc::new(Server), Default::default());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    url
+    support::serve(api::server::router(Arc::new(Server), Default::default())).await
 }
 
 fn client(url: &str, scheme: AuthScheme, credential: &str) -> api::client::Client {

@@ -2,15 +2,14 @@
 //! as `application/x-www-form-urlencoded`, the router reads each from its text as its type
 //! asks, and a field that does not fit is named in the 422 as a JSON body's would be.
 
+mod support;
+
 use covenant_corpus::payments as api;
 use std::sync::Arc;
 
 async fn serve() -> String {
     let router = api::server::router(Arc::new(api::mock::MockServer::new()), Default::default());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { covenant_runtime::server::axum::serve(listener, router).await });
-    url
+    support::serve(router).await
 }
 
 async fn post_form(url: &str, form: &str) -> (u16, serde_json::Value) {

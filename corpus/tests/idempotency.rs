@@ -3,6 +3,8 @@
 //! answers repeats from its store (`Idempotent-Replayed: true`), refuses the key with another
 //! body (400) and while the first request still runs (409).
 
+mod support;
+
 use covenant_corpus::regressions::idempotency as api;
 use covenant_runtime::server::{AuthError, Unavailable};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -65,11 +67,7 @@ impl IdempotencyServer for Server {
 }
 
 async fn serve(server: Arc<Server>) -> String {
-    let router = api::server::router(server, Default::default());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { covenant_runtime::server::axum::serve(listener, router).await });
-    url
+    support::serve(api::server::router(server, Default::default())).await
 }
 
 async fn post(url: &str, key: &str, amount: i64) -> reqwest::Response {

@@ -1,16 +1,12 @@
 //! The router's own errors are written in the error model each spec declares
 //! (`rejections`), so the generated client decodes them as the declared responses.
 
+mod support;
+
 use covenant_corpus::{github, payments};
-use covenant_runtime::server::axum;
 use std::sync::Arc;
 
-async fn serve(router: axum::Router) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    url
-}
+use support::serve;
 
 fn payments_client(url: &str, key: &str) -> payments::client::Client {
     let config = payments::client::Config::new(url.to_string())

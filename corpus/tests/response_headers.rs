@@ -3,6 +3,8 @@
 //! client reads each back typed. A value that is no header text answers 500 rather than a
 //! response without its declared header; `covenant mock` sends the example headers.
 
+mod support;
+
 use covenant_corpus::regressions::response_headers as api;
 use covenant_runtime::server::{AuthError, Unavailable};
 use std::sync::Arc;
@@ -92,12 +94,7 @@ impl HeadersServer for Server {
     }
 }
 
-async fn serve(router: covenant_runtime::server::axum::Router) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { covenant_runtime::server::axum::serve(listener, router).await });
-    url
-}
+use support::serve;
 
 async fn client() -> (api::client::Client, String) {
     let url = serve(api::server::router(Arc::new(Server), Default::default())).await;

@@ -6,6 +6,8 @@
 //! The same calls go to `covenant mock`'s router built from the spec at run time, and a set
 //! of malformed requests goes to both: the two must answer alike, status and body.
 
+mod support;
+
 use covenant_codegen::samples::Samples;
 use std::path::Path;
 
@@ -20,13 +22,7 @@ fn spec(relative: &str) -> covenant_codegen::ir::Spec {
         .unwrap_or_else(|| panic!("{}", checked.diagnostics.render(&file)))
 }
 
-/// Serves a router on a fresh local port; answers its address.
-async fn serve(router: covenant_runtime::server::axum::Router) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { covenant_runtime::server::axum::serve(listener, router).await });
-    url
-}
+use support::serve;
 
 /// `covenant mock`'s router for the spec, with the keys the generated mock is given: the
 /// i-th auth scheme's key is `key:i`.

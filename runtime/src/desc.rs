@@ -182,6 +182,15 @@ pub enum BodyMedia {
     Form,
 }
 
+impl BodyMedia {
+    pub fn content_type(self) -> &'static str {
+        match self {
+            BodyMedia::Json => "application/json",
+            BodyMedia::Form => "application/x-www-form-urlencoded",
+        }
+    }
+}
+
 /// An endpoint, with the spec's auth schemes `A` and gates `G`.
 #[derive(Debug)]
 pub struct EndpointDesc<A: 'static, G: 'static> {

@@ -48,11 +48,10 @@ pub fn write<H: Headers>(headers: &H) -> Result<Vec<(HeaderName, HeaderValue)>, 
     };
     let mut out = Vec::with_capacity(fields.len());
     for (name, value) in fields {
-        let text = match value {
-            Value::Null => continue,
-            Value::String(s) => s,
-            other => other.to_string(),
-        };
+        if value.is_null() {
+            continue;
+        }
+        let text = crate::text::plain(&value);
         let header = HeaderName::from_bytes(name.as_bytes())
             .map_err(|_| format!("`{name}` is no header name"))?;
         let value = HeaderValue::from_str(&text)

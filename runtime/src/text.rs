@@ -1,5 +1,36 @@
-//! How parameters read from text: one place, so the typed reader and the walk that
-//! explains a rejection agree.
+//! How parameters read from text and values are written as text: one place, so the typed
+//! reader and the walk that explains a rejection agree, and every writer writes alike.
+
+use serde_json::{Map, Value};
+
+/// A JSON value as the text a parameter, header or form field carries: a string as it is,
+/// anything else as its JSON.
+pub fn plain(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// An object as form fields (`application/x-www-form-urlencoded`): each field as text, a list
+/// as one pair per item, null left out.
+pub fn form_encode(fields: &Map<String, Value>) -> String {
+    let mut form = form_urlencoded::Serializer::new(String::new());
+    for (name, value) in fields {
+        match value {
+            Value::Null => {}
+            Value::Array(items) => {
+                for item in items {
+                    form.append_pair(name, &plain(item));
+                }
+            }
+            other => {
+                form.append_pair(name, &plain(other));
+            }
+        }
+    }
+    form.finish()
+}
 
 /// `true`/`false` and the spellings form and query strings use for them.
 pub fn parse_bool(raw: &str) -> Option<bool> {

@@ -52,13 +52,7 @@ pub fn run(args: &MockArgs) -> ExitCode {
 }
 
 async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
-    let listener = tokio::net::TcpListener::bind(args.listen)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
-    let address = listener
-        .local_addr()
-        .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    let base_url = format!("http://{address}");
+    let (listener, base_url) = super::listen(args.listen).await?;
     let described = mock::describe(spec);
     let mut credentials = earlier_credentials(&args.data_dir);
     let (keys, printed_keys) = keys_of(&described, &mut credentials);

@@ -18,6 +18,20 @@ pub const EXIT_USAGE: u8 = 2;
 /// Exit status for an invalid spec.
 pub const EXIT_INVALID: u8 = 1;
 
+/// Listens on `address`; answers the listener and the URL it is reached at (`http://…`, the
+/// port the system chose when asked for 0).
+pub async fn listen(
+    address: std::net::SocketAddr,
+) -> Result<(tokio::net::TcpListener, String), String> {
+    let listener = tokio::net::TcpListener::bind(address)
+        .await
+        .map_err(|e| format!("cannot listen on {address}: {e}"))?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?;
+    Ok((listener, format!("http://{bound}")))
+}
+
 /// Writes `value` as pretty JSON to `dir/name`, whole or not at all: a reader never sees
 /// half of it.
 pub fn write_json_file(

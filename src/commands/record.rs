@@ -124,11 +124,8 @@ fn proxy_session(
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(args.listen)
-            .await
-            .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
-        let address = listener.local_addr().map_err(|e| e.to_string())?;
-        println!("recording: http://{address} forwards to {upstream}; each exchange is written to {} (Ctrl-C stops)", out.display());
+        let (listener, address) = super::listen(args.listen).await?;
+        println!("recording: {address} forwards to {upstream}; each exchange is written to {} (Ctrl-C stops)", out.display());
         let router = proxy::router(proxy::Session {
             contract,
             upstream: upstream.to_string(),

@@ -143,13 +143,8 @@ pub fn run(args: &ServeArgs) -> ExitCode {
 }
 
 async fn serve_mock(args: &ServeArgs) -> Result<(), String> {
-    let listener = tokio::net::TcpListener::bind(args.listen)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
-    let address = listener
-        .local_addr()
-        .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    let credentials = Credentials::load_or_create(&args.data_dir, &format!("http://{address}"));
+    let (listener, base_url) = super::listen(args.listen).await?;
+    let credentials = Credentials::load_or_create(&args.data_dir, &base_url);
     let path = credentials
         .write(&args.data_dir)
         .map_err(|e| format!("cannot write {}: {e}", args.data_dir.display()))?;
@@ -170,13 +165,7 @@ const DATABASE_FILE: &str = "health.db";
 const PURGE_EVERY: Duration = Duration::from_secs(3600);
 
 async fn serve_reference(args: &ServeArgs) -> Result<(), String> {
-    let listener = tokio::net::TcpListener::bind(args.listen)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
-    let address = listener
-        .local_addr()
-        .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    let base_url = format!("http://{address}");
+    let (listener, base_url) = super::listen(args.listen).await?;
     let database = match &args.database_url {
         Some(url) => Location::Url(url.clone()),
         None => Location::Sqlite(args.data_dir.join(DATABASE_FILE)),

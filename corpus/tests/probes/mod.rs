@@ -3,6 +3,7 @@
 use base64::Engine;
 use covenant_codegen::ir::{BodyMedia, Carrier, Endpoint, ParamLocation, Spec};
 use covenant_codegen::samples::Samples;
+use covenant_runtime::text::plain;
 use serde_json::{Value, json};
 
 /// One request, relative to a server's address.
@@ -144,10 +145,6 @@ fn laid_out(
     input: &Value,
     credential: Option<(Carrier, String)>,
 ) -> Probe {
-    let text = |v: &Value| match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
     let mut path = ep.path.clone();
     let mut query = Vec::new();
     let mut headers = Vec::new();
@@ -166,18 +163,11 @@ fn laid_out(
             continue;
         };
         let values: Vec<String> = match value {
-            Value::Array(items) => items.iter().map(text).collect(),
+            Value::Array(items) => items.iter().map(plain).collect(),
             Value::Null => continue,
-            other => vec![text(other)],
+            other => vec![plain(other)],
         };
         let name = p.field.name.clone();
-        // A key of its own per probe: the two servers each see it first, whatever earlier
-        // calls sent.
-        let values = if ep.idempotency_key.as_ref() == Some(&name) {
-            vec![uuid::Uuid::new_v4().to_string()]
-        } else {
-            values
-        };
         match p.location {
             ParamLocation::Path => {
                 let encoded: String = url_segment(values.first().map_or("", String::as_str));
@@ -204,25 +194,10 @@ fn laid_out(
 /// A body as form fields, as the generated client writes one; anything but an object (a
 /// malformed probe) as its JSON text.
 fn form(body: &Value) -> String {
-    let Value::Object(fields) = body else {
-        return body.to_string();
-    };
-    let text = |v: &Value| match v {
-        Value::String(s) => s.clone(),
+    match body {
+        Value::Object(fields) => covenant_runtime::text::form_encode(fields),
         other => other.to_string(),
-    };
-    let mut pairs = Vec::new();
-    for (name, value) in fields {
-        let values = match value {
-            Value::Null => continue,
-            Value::Array(items) => items.iter().map(text).collect(),
-            other => vec![text(other)],
-        };
-        for v in values {
-            pairs.push(format!("{}={}", url_segment(name), url_segment(&v)));
-        }
     }
-    pairs.join("&")
 }
 
 /// Everything but RFC 3986's unreserved characters.

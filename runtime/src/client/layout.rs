@@ -124,32 +124,12 @@ impl SerializeStruct for InputWriter<'_> {
     }
 }
 
-/// A body as form fields: each present field as text, a list as one pair per item.
+/// A body as form fields.
 fn form_body<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, LayoutError> {
-    let serde_json::Value::Object(fields) =
-        serde_json::to_value(value).map_err(|e| LayoutError(e.to_string()))?
-    else {
-        return Err(LayoutError("a form body is an object".into()));
-    };
-    let text = |v: &serde_json::Value| match v {
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
-    let mut form = form_urlencoded::Serializer::new(String::new());
-    for (name, value) in &fields {
-        match value {
-            serde_json::Value::Null => {}
-            serde_json::Value::Array(items) => {
-                for item in items {
-                    form.append_pair(name, &text(item));
-                }
-            }
-            other => {
-                form.append_pair(name, &text(other));
-            }
-        }
+    match serde_json::to_value(value).map_err(|e| LayoutError(e.to_string()))? {
+        serde_json::Value::Object(fields) => Ok(crate::text::form_encode(&fields).into_bytes()),
+        _ => Err(LayoutError("a form body is an object".into())),
     }
-    Ok(form.finish().into_bytes())
 }
 
 /// The serializer methods a writer does not support: each answers an error naming `what`.

@@ -463,10 +463,7 @@ impl<A: Scheme> Transport<A> {
         }
         request = authorized(request, credentials);
         if let Some(body) = parts.body {
-            let content_type = match endpoint.body_media {
-                crate::desc::BodyMedia::Json => "application/json",
-                crate::desc::BodyMedia::Form => "application/x-www-form-urlencoded",
-            };
+            let content_type = endpoint.body_media.content_type();
             request = request.header("content-type", content_type).body(body);
         }
         Ok(request)
