@@ -227,8 +227,9 @@ pub enum EndpointMember {
     Public(Span),
     Tags(Vec<Ident>),
     Param(ParamLocation, FieldDecl),
-    /// `body T`, or `body form T` for `application/x-www-form-urlencoded` (the span of `form`).
-    Body(BodyDecl, Option<Span>),
+    /// `body T`, or `body form T` / `body multipart T` for a body of fields (with the
+    /// keyword's span).
+    Body(BodyDecl, Option<(BodyEncoding, Span)>),
     Response {
         statuses: Vec<Status>,
         body: Option<BodyDecl>,
@@ -239,9 +240,19 @@ pub enum EndpointMember {
     NotShown(StrLit),
 }
 
+/// How a request body of fields is written, when not as JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyEncoding {
+    /// `application/x-www-form-urlencoded`.
+    Form,
+    /// `multipart/form-data`.
+    Multipart,
+}
+
 #[derive(Clone, Debug)]
 pub enum BodyDecl {
-    Type(TypeExpr),
+    /// A type, with the media type of a body written as it is: `bytes "application/pdf"`.
+    Type(TypeExpr, Option<StrLit>),
     /// `{ fields }` written in place; lowering names it after the endpoint.
     Inline(ModelDecl),
 }

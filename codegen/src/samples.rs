@@ -23,6 +23,30 @@ pub struct Answer {
     pub body: Option<Value>,
     /// Each declared header and its example value, as text.
     pub headers: Vec<(String, String)>,
+    /// How the body is written: JSON, or text or bytes as they are.
+    pub media: BodyMedia,
+    /// The body a `bytes` response sends (`body` is its base64).
+    bytes: bool,
+}
+
+impl Answer {
+    /// The body as sent: JSON text, or the text or bytes a raw body holds.
+    pub fn wire_body(&self) -> Option<Vec<u8>> {
+        let body = self.body.as_ref()?;
+        Some(match (&self.media, body) {
+            (BodyMedia::Raw(_), Value::String(text)) if self.bytes => {
+                bytes_of(text).unwrap_or_else(|| text.clone().into_bytes())
+            }
+            (BodyMedia::Raw(_), Value::String(text)) => text.clone().into_bytes(),
+            (_, value) => serde_json::to_vec(value).unwrap_or_default(),
+        })
+    }
+}
+
+/// The bytes a base64 example stands for.
+fn bytes_of(text: &str) -> Option<Vec<u8>> {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.decode(text).ok()
 }
 
 pub struct Samples<'a> {
@@ -378,6 +402,13 @@ impl<'a> Samples<'a> {
                 Primitive::TimeZone => json!("Europe/Paris"),
                 Primitive::Object => json!({ "key": 1 }),
                 Primitive::Any => json!({ "any": [1, "two"] }),
+                // "example", as base64.
+                Primitive::Bytes => json!("ZXhhbXBsZQ=="),
+                Primitive::File => json!({
+                    "filename": "example.txt",
+                    "content_type": "text/plain",
+                    "content": "ZXhhbXBsZQ==",
+                }),
             },
             Type::Model(id) => self.instance(*id, shape, full, depth + 1),
             Type::Enum(id) => {
@@ -477,6 +508,8 @@ impl<'a> Samples<'a> {
             status: ok.status,
             body,
             headers: self.headers(ok),
+            media: ok.media.clone(),
+            bytes: ok.body == Some(Type::Primitive(Primitive::Bytes)),
         })
     }
 

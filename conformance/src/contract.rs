@@ -3,7 +3,8 @@
 //! schemas `generate` writes, built in memory from the spec.
 
 use covenant_codegen::emit::{all_responses, response_provenance, schema_base, schema_files};
-use covenant_codegen::ir::{Endpoint, ParamLocation, Provenance, Spec, Type};
+use covenant_codegen::ir::{BodyMedia, Endpoint, ParamLocation, Primitive, Provenance, Spec, Type};
+use covenant_runtime::multipart::PartKind;
 use jsonschema::{Retrieve, Uri, Validator};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -14,7 +15,27 @@ use std::sync::Arc;
 pub struct DeclaredStatus {
     pub status: u16,
     pub has_body: bool,
+    /// JSON, or text or bytes written as they are.
+    pub media: BodyMedia,
+    /// The body is `bytes`: its JSON form is base64.
+    pub bytes: bool,
     pub provenance: Provenance,
+}
+
+impl DeclaredStatus {
+    /// A received body in the JSON form the schemas and cassettes describe: a raw body as a
+    /// string of its text (base64 of `bytes`), anything else as the JSON it holds.
+    pub fn json_form(&self, body: &[u8]) -> Option<Value> {
+        match &self.media {
+            BodyMedia::Raw(_) if self.bytes => Some(Value::String(
+                covenant_runtime::Bytes::from(body).to_base64(),
+            )),
+            BodyMedia::Raw(_) => std::str::from_utf8(body)
+                .ok()
+                .map(|t| Value::String(t.into())),
+            _ => serde_json::from_slice(body).ok(),
+        }
+    }
 }
 
 /// An endpoint, indexed for resolving cassettes and matching recorded traffic.
@@ -32,8 +53,12 @@ pub struct Route {
     pub statuses: Vec<DeclaredStatus>,
     pub provenance: Provenance,
     pub tags: Vec<String>,
-    /// The body is written as form fields (`body form …`), not JSON.
-    pub form_body: bool,
+    /// How the request body is written: JSON, form fields, parts, or as it is.
+    pub body_media: BodyMedia,
+    /// The request body is `bytes`: a cassette gives it as base64.
+    pub bytes_body: bool,
+    /// How each field of a multipart body is sent.
+    pub part_kinds: Vec<(String, PartKind)>,
 }
 
 impl Route {
@@ -283,13 +308,44 @@ fn route(spec: &Spec, ep: &Endpoint) -> Route {
             .map(|r| DeclaredStatus {
                 status: r.status,
                 has_body: r.body.is_some(),
+                media: r.media.clone(),
+                bytes: is_bytes(r.body.as_ref()),
                 provenance: response_provenance(ep, r),
             })
             .collect(),
         provenance: ep.provenance,
         tags: ep.tags.clone(),
-        form_body: ep.body_media == covenant_codegen::ir::BodyMedia::Form,
+        body_media: ep.body_media.clone(),
+        bytes_body: is_bytes(ep.body.as_ref()),
+        part_kinds: part_kinds(spec, ep),
     }
+}
+
+fn is_bytes(ty: Option<&Type>) -> bool {
+    ty == Some(&Type::Primitive(Primitive::Bytes))
+}
+
+/// How each field of a multipart body is sent; empty for other bodies.
+fn part_kinds(spec: &Spec, ep: &Endpoint) -> Vec<(String, PartKind)> {
+    let Some(Type::Model(id)) = ep
+        .body
+        .as_ref()
+        .filter(|_| ep.body_media == BodyMedia::Multipart)
+    else {
+        return Vec::new();
+    };
+    spec.model(*id)
+        .fields
+        .iter()
+        .map(|f| {
+            let kind = match spec.part_type(ep, &f.name) {
+                Some(Type::Primitive(Primitive::File)) => PartKind::File,
+                Some(Type::Primitive(Primitive::Bytes)) => PartKind::Bytes,
+                _ => PartKind::Text,
+            };
+            (f.name.clone(), kind)
+        })
+        .collect()
 }
 
 /// Serves `$ref`s between the generated schema files from memory.

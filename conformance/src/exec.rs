@@ -9,7 +9,7 @@ pub struct Outgoing {
     pub method: String,
     pub url: String,
     pub headers: Vec<(String, String)>,
-    pub body: Option<String>,
+    pub body: Option<Vec<u8>>,
 }
 
 /// What came back.
@@ -147,7 +147,7 @@ pub fn curl(request: &Outgoing, secrets: &[(String, String)]) -> String {
     }
     if let Some(body) = &request.body {
         parts.push("--data-raw".into());
-        parts.push(shell_word(body, secrets));
+        parts.push(shell_word(&String::from_utf8_lossy(body), secrets));
     }
     parts.join(" ")
 }
@@ -216,7 +216,7 @@ mod tests {
             method: "POST".into(),
             url: "http://h/v2/user".into(),
             headers: vec![("x-key".into(), "sk_live_123".into())],
-            body: Some("{\"a\":\"it's\"}".into()),
+            body: Some(b"{\"a\":\"it's\"}".to_vec()),
         };
         let secrets = vec![(
             "sk_live_123".to_string(),

@@ -8,6 +8,7 @@ use crate::exec::Incoming;
 use crate::matcher::{self, Mismatch};
 use crate::outcome::{Failure, FailureKind};
 use crate::template::Scope;
+use covenant_codegen::ir::BodyMedia;
 use serde_json::Value;
 
 pub fn judge(
@@ -53,11 +54,21 @@ pub fn judge(
         }),
         Some(declared) if declared.has_body => {
             let source = declared.provenance.word();
-            if let Some(problem) = json_body_problem(incoming, body) {
+            let (problem, expected) = match &declared.media {
+                BodyMedia::Raw(media) => (
+                    raw_body_problem(incoming, media, body),
+                    format!("a body sent as {media}"),
+                ),
+                _ => (
+                    json_body_problem(incoming, body),
+                    "a JSON body sent as application/json".to_string(),
+                ),
+            };
+            if let Some(problem) = problem {
                 failures.push(Failure {
                     kind: FailureKind::ContentType,
                     path: "body".into(),
-                    expected: "a JSON body sent as application/json".into(),
+                    expected,
                     actual: problem,
                     source: source.into(),
                 });
@@ -116,15 +127,35 @@ pub fn judge(
     failures
 }
 
-/// Why a body the spec declares is not usable JSON, if it is not.
-fn json_body_problem(incoming: &Incoming, body: Option<&Value>) -> Option<String> {
-    let content_type = incoming.header("content-type").unwrap_or("");
-    let media = content_type
+/// A media type without its parameters, in lower case.
+fn essence(content_type: &str) -> String {
+    content_type
         .split(';')
         .next()
         .unwrap_or("")
         .trim()
-        .to_ascii_lowercase();
+        .to_ascii_lowercase()
+}
+
+/// Why a body the spec declares written as it is does not come as declared, if it does not:
+/// another media type, or text that is no UTF-8.
+fn raw_body_problem(incoming: &Incoming, declared: &str, body: Option<&Value>) -> Option<String> {
+    let content_type = incoming.header("content-type").unwrap_or("");
+    if essence(content_type) != essence(declared) {
+        return Some(if content_type.is_empty() {
+            "no Content-Type".into()
+        } else {
+            format!("Content-Type {content_type}")
+        });
+    }
+    body.is_none()
+        .then(|| "a body that is not UTF-8 text".into())
+}
+
+/// Why a body the spec declares is not usable JSON, if it is not.
+fn json_body_problem(incoming: &Incoming, body: Option<&Value>) -> Option<String> {
+    let content_type = incoming.header("content-type").unwrap_or("");
+    let media = essence(content_type);
     if incoming.body.is_empty() {
         return Some("an empty body".into());
     }

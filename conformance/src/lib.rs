@@ -3,6 +3,7 @@
 //! the cassette's expectations, and reports the results. It knows nothing of any particular
 //! service: the spec, the cassettes and the expected-failure list say everything.
 
+pub mod body;
 pub mod cassette;
 pub mod contract;
 pub mod exec;

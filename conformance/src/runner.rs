@@ -1,6 +1,7 @@
 //! Replaying scenarios: in parallel across scenarios, in order within one, each response
 //! judged against the spec's schema and the cassette's expectations.
 
+use crate::body::encode_body;
 use crate::cassette::{Capture, Cassette, Exchange};
 use crate::contract::{Contract, Route};
 use crate::exec::{self, Incoming, Outgoing, TransportError};
@@ -257,7 +258,10 @@ impl Run {
         let mut failures = Vec::new();
         let (status, duration_ms, response) = match sent {
             Ok(incoming) => {
-                let body = serde_json::from_slice::<Value>(&incoming.body).ok();
+                let body = match route.declares(incoming.status) {
+                    Some(declared) => declared.json_form(&incoming.body),
+                    None => serde_json::from_slice::<Value>(&incoming.body).ok(),
+                };
                 failures = judge(
                     &self.contract,
                     route,
@@ -358,25 +362,17 @@ impl Run {
         }
         let body = match (&request.body, &request.raw_body) {
             (Some(json), _) => {
-                let content_type = if route.form_body {
-                    "application/x-www-form-urlencoded"
-                } else {
-                    "application/json"
-                };
+                let filled = scope.value(json).map_err(|TemplateError(e)| e)?;
+                let (content_type, bytes) = encode_body(route, &filled)?;
                 if !headers
                     .iter()
                     .any(|(n, _)| n.eq_ignore_ascii_case("content-type"))
                 {
-                    headers.push(("content-type".into(), content_type.into()));
+                    headers.push(("content-type".into(), content_type));
                 }
-                let filled = scope.value(json).map_err(|TemplateError(e)| e)?;
-                Some(match (&filled, route.form_body) {
-                    // An endpoint whose body is a form gets the cassette's object as fields.
-                    (Value::Object(fields), true) => covenant_runtime::text::form_encode(fields),
-                    _ => filled.to_string(),
-                })
+                Some(bytes)
             }
-            (None, Some(raw)) => Some(fill(raw)?),
+            (None, Some(raw)) => Some(fill(raw)?.into_bytes()),
             (None, None) => None,
         };
         Ok(Outgoing {

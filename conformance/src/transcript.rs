@@ -166,7 +166,7 @@ pub fn write_entry(out: &mut String, n: &mut Normalizer, entry: &Entry) {
         let _ = writeln!(out, "> {}: {}", name.to_ascii_lowercase(), n.text(value));
     }
     if let Some(body) = &entry.request.body {
-        out.push_str(&n.body(body.as_bytes()));
+        out.push_str(&n.body(body));
         out.push('\n');
     }
     out.push('\n');

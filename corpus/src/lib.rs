@@ -65,6 +65,10 @@ pub mod regressions {
     pub mod idempotency {
         covenant_macros::include_spec!("../regressions/idempotency.covenant", server, client);
     }
+    /// Bodies other than JSON: multipart uploads, bytes and text, as requests and responses.
+    pub mod media {
+        covenant_macros::include_spec!("../regressions/media.covenant", server, client);
+    }
     /// Paging by a `Link` header and by the last item's id.
     pub mod paging {
         covenant_macros::include_spec!("../regressions/paging.covenant", server, client);

@@ -924,6 +924,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotent: false,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -955,6 +956,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
     idempotent: true,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -986,6 +988,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotent: true,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1028,6 +1031,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotent: false,
     idempotency_key: None,
     exactly_one_of: &[&["user_id", "client_user_id"]],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1059,6 +1063,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotent: true,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1090,6 +1095,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotent: false,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: Some(200u16),
 };
@@ -1136,6 +1142,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
     idempotent: false,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1167,6 +1174,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     idempotent: false,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1198,6 +1206,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     idempotent: true,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1229,6 +1238,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     idempotent: false,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1271,6 +1281,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     idempotent: true,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1290,6 +1301,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
     idempotent: false,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1321,6 +1333,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     idempotent: true,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1352,6 +1365,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
     idempotent: false,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1383,6 +1397,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
     idempotent: false,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1436,6 +1451,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
     idempotent: true,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1467,6 +1483,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
     idempotent: true,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1571,6 +1588,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     idempotent: true,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1642,6 +1660,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     idempotent: true,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1691,6 +1710,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
     idempotent: false,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1749,6 +1769,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
     idempotent: true,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1817,6 +1838,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
     idempotent: true,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1848,6 +1870,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     idempotent: false,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1890,6 +1913,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     idempotent: false,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1932,6 +1956,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     idempotent: false,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1963,6 +1988,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     idempotent: false,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -1982,6 +2008,7 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
     idempotent: false,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[201u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: None,
 };
@@ -2013,6 +2040,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
     idempotent: true,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: Some(200u16),
 };
@@ -2044,6 +2072,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
     idempotent: true,
     idempotency_key: None,
     exactly_one_of: &[],
+    accept: "application/json",
     statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
     open_success: Some(200u16),
 };

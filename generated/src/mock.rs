@@ -27,10 +27,11 @@ impl MockServer {
         self.closed_gates.push(gate);
         self
     }
-    /// The status and body every call of `endpoint` answers.
+    /// The status and body every call of `endpoint` answers, the body in its JSON
+    /// form (text as a string, bytes as base64).
     pub fn example(endpoint: &str) -> ::std::option::Option<(u16, ::serde_json::Value)> {
-        let (status, text, _) = example_text(endpoint)?;
-        ::serde_json::from_str(text).ok().map(|body| (status, body))
+        let (status, text, _, json_form) = example_text(endpoint)?;
+        ::serde_json::from_str(json_form.unwrap_or(text)).ok().map(|body| (status, body))
     }
 }
 static CREATE_USER: ::std::sync::LazyLock<CreateUserResponse> = ::std::sync::LazyLock::new(||
@@ -97,8 +98,14 @@ static LIST_ORDERS: ::std::sync::LazyLock<ListOrdersResponse> = ::std::sync::Laz
 example("list_orders", ListOrdersResponse::from_parts));
 static GET_WORKOUT_STREAM: ::std::sync::LazyLock<GetWorkoutStreamResponse> = ::std::sync::LazyLock::new(||
 example("get_workout_stream", GetWorkoutStreamResponse::from_parts));
-/// A response's example: its status, JSON text and headers.
-type Example = (u16, &'static str, &'static [(&'static str, &'static str)]);
+/// A response's example: its status, body as sent (JSON, or the text a raw body
+/// sends), headers, and a raw body's JSON form.
+type Example = (
+    u16,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    Option<&'static str>,
+);
 /// `endpoint`'s example.
 fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
     match endpoint {
@@ -107,6 +114,7 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 200u16,
                 "{\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"client_user_id\":\"text\"}",
                 &[],
+                None,
             ))
         }
         "get_user" => {
@@ -114,23 +122,26 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 200u16,
                 "{\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"team_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"client_user_id\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"connected_sources\":[{\"created_on\":\"2024-05-01T12:00:00Z\",\"source\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"},\"provider\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"}}],\"fallback_time_zone\":{\"id\":\"Europe/Paris\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"fallback_birth_date\":{\"value\":\"2024-02-29\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"ingestion_start\":\"2024-02-29\",\"ingestion_end\":\"2024-02-29\"}",
                 &[],
+                None,
             ))
         }
-        "delete_user" => Some((200u16, "{\"success\":true}", &[])),
-        "undo_delete_user" => Some((200u16, "{\"success\":true}", &[])),
+        "delete_user" => Some((200u16, "{\"success\":true}", &[], None)),
+        "undo_delete_user" => Some((200u16, "{\"success\":true}", &[], None)),
         "resolve_user" => {
             Some((
                 200u16,
                 "{\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"team_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"client_user_id\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"connected_sources\":[{\"created_on\":\"2024-05-01T12:00:00Z\",\"source\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"},\"provider\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"}}],\"fallback_time_zone\":{\"id\":\"Europe/Paris\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"fallback_birth_date\":{\"value\":\"2024-02-29\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"ingestion_start\":\"2024-02-29\",\"ingestion_end\":\"2024-02-29\"}",
                 &[],
+                None,
             ))
         }
-        "update_user" => Some((200u16, "{\"shape\":\"not shown\"}", &[])),
+        "update_user" => Some((200u16, "{\"shape\":\"not shown\"}", &[], None)),
         "refresh_user" => {
             Some((
                 200u16,
                 "{\"success\":true,\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"refreshed_sources\":[\"text\"],\"in_progress_sources\":[\"text\"],\"failed_sources\":[\"text\"]}",
                 &[],
+                None,
             ))
         }
         "update_patient_info" => {
@@ -138,6 +149,7 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 200u16,
                 "{\"first_name\":\"text\",\"last_name\":\"text\",\"email\":\"patient@example.com\",\"phone_number\":\"text\",\"gender\":\"text\",\"dob\":\"2024-02-29\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"zip_code\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"state\":\"text\",\"city\":\"text\"},\"medical_proxy\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"race\":\"african_american_or_black\",\"ethnicity\":\"hispanic\",\"sexual_orientation\":\"lesbian_gay_or_homosexual\",\"gender_identity\":\"male\"}",
                 &[],
+                None,
             ))
         }
         "get_latest_patient_info" => {
@@ -145,6 +157,7 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 200u16,
                 "{\"first_name\":\"text\",\"last_name\":\"text\",\"email\":\"patient@example.com\",\"phone_number\":\"text\",\"gender\":\"text\",\"dob\":\"2024-02-29\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"zip_code\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"state\":\"text\",\"city\":\"text\"},\"medical_proxy\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"race\":\"african_american_or_black\",\"ethnicity\":\"hispanic\",\"sexual_orientation\":\"lesbian_gay_or_homosexual\",\"gender_identity\":\"male\"}",
                 &[],
+                None,
             ))
         }
         "add_insurance" => {
@@ -152,6 +165,7 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 200u16,
                 "{\"payor_code\":\"text\",\"member_id\":\"text\",\"group_id\":\"text\",\"relationship\":\"Self\",\"insured\":{\"first_name\":\"text\",\"last_name\":\"text\",\"gender\":\"female\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"dob\":\"2024-02-29\",\"email\":\"text\",\"phone_number\":\"text\"},\"guarantor\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"is_primary\":true,\"company\":{\"name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"}}}",
                 &[],
+                None,
             ))
         }
         "get_latest_insurance" => {
@@ -159,16 +173,23 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 200u16,
                 "{\"payor_code\":\"text\",\"member_id\":\"text\",\"group_id\":\"text\",\"relationship\":\"Self\",\"insured\":{\"first_name\":\"text\",\"last_name\":\"text\",\"gender\":\"female\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"dob\":\"2024-02-29\",\"email\":\"text\",\"phone_number\":\"text\"},\"guarantor\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"is_primary\":true,\"company\":{\"name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"}}}",
                 &[],
+                None,
             ))
         }
         "create_link_token" => {
-            Some((200u16, "{\"link_token\":\"text\",\"link_web_url\":\"text\"}", &[]))
+            Some((
+                200u16,
+                "{\"link_token\":\"text\",\"link_web_url\":\"text\"}",
+                &[],
+                None,
+            ))
         }
         "get_oauth_provider" => {
             Some((
                 200u16,
                 "{\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"id\":7,\"group\":\"text\",\"oauth_url\":\"text\",\"auth_type\":\"oauth\",\"source_type\":\"app\",\"is_active\":true,\"backfill_num_days\":7,\"logo\":\"text\"}",
                 &[],
+                None,
             ))
         }
         "bulk_import" => {
@@ -176,16 +197,18 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 200u16,
                 "{\"user_ids_imported\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"],\"user_ids_failed\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"]}",
                 &[],
+                None,
             ))
         }
         "bulk_trigger_historical_pull" => {
-            Some((200u16, "{\"shape\":\"not shown\"}", &[]))
+            Some((200u16, "{\"shape\":\"not shown\"}", &[], None))
         }
         "list_bulk_ops" => {
             Some((
                 200u16,
                 "{\"data\":[{\"type\":\"link_bulk_import\",\"status\":\"in_progress\",\"provider\":\"oura\",\"pending\":7,\"processed\":7,\"started_at\":\"2024-05-01T12:00:00Z\",\"ended_at\":\"2024-05-01T12:00:00Z\"}]}",
                 &[],
+                None,
             ))
         }
         "list_providers" => {
@@ -193,6 +216,7 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 200u16,
                 "[{\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"logo\":\"text\",\"auth_type\":\"oauth\",\"supported_resources\":[\"profile\"]}]",
                 &[],
+                None,
             ))
         }
         "list_markers" => {
@@ -200,6 +224,7 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 200u16,
                 "{\"markers\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"type\":\"biomarker\",\"unit\":\"text\",\"price\":\"text\",\"expected_results\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"loinc\":{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"code\":\"text\",\"unit\":\"text\"},\"required\":true}]}],\"total\":7,\"page\":7,\"size\":7,\"pages\":7}",
                 &[],
+                None,
             ))
         }
         "list_lab_test_markers" => {
@@ -207,6 +232,7 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 200u16,
                 "{\"markers\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"type\":\"biomarker\",\"unit\":\"text\",\"price\":\"text\",\"expected_results\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"loinc\":{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"code\":\"text\",\"unit\":\"text\"},\"required\":true}]}],\"total\":7,\"page\":7,\"size\":7,\"pages\":7}",
                 &[],
+                None,
             ))
         }
         "list_order_set_markers" => {
@@ -214,6 +240,7 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 200u16,
                 "{\"markers\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"type\":\"biomarker\",\"unit\":\"text\",\"price\":\"text\",\"expected_results\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"loinc\":{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"code\":\"text\",\"unit\":\"text\"},\"required\":true}]}],\"total\":7,\"page\":7,\"size\":7,\"pages\":7}",
                 &[],
+                None,
             ))
         }
         "list_psc_info" => {
@@ -221,6 +248,7 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 200u16,
                 "{\"lab_id\":7,\"slug\":\"ayumetrix\",\"patient_service_centers\":[{\"metadata\":{\"name\":\"text\",\"state\":\"text\",\"city\":\"text\",\"zip_code\":\"text\",\"first_line\":\"text\",\"second_line\":\"text\",\"phone_number\":\"text\",\"fax_number\":\"text\",\"hours\":{\"shape\":\"not shown\"}},\"distance\":\"text\",\"capabilities\":[\"stat\"],\"site_code\":\"text\",\"supported_bill_types\":[\"client_bill\"],\"location\":{\"lng\":7.5,\"lat\":7.5}}]}",
                 &[],
+                None,
             ))
         }
         "list_teams" => {
@@ -228,6 +256,7 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 200u16,
                 "{\"teams\":[{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\"}],\"next_cursor\":null}",
                 &[],
+                None,
             ))
         }
         "create_team" => {
@@ -235,6 +264,7 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 201u16,
                 "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\",\"enabled_features\":[\"bulk_import\"]}",
                 &[],
+                None,
             ))
         }
         "update_team" => {
@@ -242,6 +272,7 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 200u16,
                 "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\",\"enabled_features\":[\"bulk_import\"]}",
                 &[],
+                None,
             ))
         }
         "create_team_api_key" => {
@@ -249,6 +280,7 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 201u16,
                 "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"team_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"key\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
                 &[],
+                None,
             ))
         }
         "create_management_key" => {
@@ -256,6 +288,7 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 201u16,
                 "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"scope\":\"org\",\"team_ids\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"],\"key\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
                 &[],
+                None,
             ))
         }
         "create_lab_order" => {
@@ -263,10 +296,11 @@ fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
                 201u16,
                 "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"lab_test_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"lab_id\":7,\"lab_slug\":\"ayumetrix\",\"interpretation\":\"normal\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
                 &[],
+                None,
             ))
         }
-        "list_orders" => Some((200u16, "{\"shape\":\"not shown\"}", &[])),
-        "get_workout_stream" => Some((200u16, "{\"shape\":\"not shown\"}", &[])),
+        "list_orders" => Some((200u16, "{\"shape\":\"not shown\"}", &[], None)),
+        "get_workout_stream" => Some((200u16, "{\"shape\":\"not shown\"}", &[], None)),
         _ => None,
     }
 }
@@ -278,7 +312,8 @@ fn example<T>(
         &[u8],
     ) -> ::std::result::Result<T, ::std::string::String>,
 ) -> T {
-    let (status, text, headers) = example_text(endpoint).unwrap_or((500, "null", &[]));
+    let (status, text, headers, _) = example_text(endpoint)
+        .unwrap_or((500, "null", &[], None));
     match read(status, &rt::headers::map_of(headers), text.as_bytes()) {
         Ok(response) => response,
         Err(e) => panic!("the spec's example for {endpoint} does not fit its type: {e}"),

@@ -190,61 +190,61 @@ impl CreateUserResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             400u16 => {
                 Ok(
                     Self::BadRequest(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -320,54 +320,54 @@ impl GetUserResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -443,54 +443,54 @@ impl DeleteUserResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -596,54 +596,54 @@ impl UndoDeleteUserResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -719,54 +719,54 @@ impl ResolveUserResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -863,61 +863,61 @@ impl UpdateUserResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             400u16 => {
                 Ok(
                     Self::BadRequest(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -1015,54 +1015,54 @@ impl RefreshUserResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -1154,54 +1154,54 @@ impl UpdatePatientInfoResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -1277,54 +1277,54 @@ impl GetLatestPatientInfoResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -1402,54 +1402,54 @@ impl AddInsuranceResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -1529,54 +1529,54 @@ impl GetLatestInsuranceResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -1666,54 +1666,54 @@ impl CreateLinkTokenResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -1789,54 +1789,54 @@ impl GetOauthProviderResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -1923,61 +1923,61 @@ impl BulkImportResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             202u16 => {
                 Ok(
                     Self::Accepted(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -2064,61 +2064,61 @@ impl BulkTriggerHistoricalPullResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             202u16 => {
                 Ok(
                     Self::Accepted(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -2213,54 +2213,54 @@ impl ListBulkOpsResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -2341,54 +2341,54 @@ impl ListProvidersResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -2544,54 +2544,54 @@ impl ListMarkersResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -2707,54 +2707,54 @@ impl ListLabTestMarkersResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -2863,54 +2863,54 @@ impl ListOrderSetMarkersResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -3020,54 +3020,54 @@ impl ListPscInfoResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -3181,54 +3181,54 @@ impl ListTeamsResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -3319,7 +3319,7 @@ impl CreateTeamResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
@@ -3328,49 +3328,49 @@ impl CreateTeamResponse {
             201u16 => {
                 Ok(
                     Self::Created(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -3463,54 +3463,54 @@ impl UpdateTeamResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -3587,7 +3587,7 @@ impl CreateTeamApiKeyResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
@@ -3596,49 +3596,49 @@ impl CreateTeamApiKeyResponse {
             201u16 => {
                 Ok(
                     Self::Created(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -3715,7 +3715,7 @@ impl CreateManagementKeyResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
@@ -3724,49 +3724,49 @@ impl CreateManagementKeyResponse {
             201u16 => {
                 Ok(
                     Self::Created(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -3846,7 +3846,7 @@ impl CreateLabOrderResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
@@ -3855,56 +3855,56 @@ impl CreateLabOrderResponse {
             201u16 => {
                 Ok(
                     Self::Created(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             400u16 => {
                 Ok(
                     Self::BadRequest(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -3984,54 +3984,54 @@ impl ListOrdersResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
@@ -4107,54 +4107,54 @@ impl GetWorkoutStreamResponse {
         _headers: &rt::http::HeaderMap,
         body: &[u8],
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
             b"null"
         } else {
             body
         };
         match status {
             200u16 => {
-                Ok(Self::Ok(::serde_json::from_slice(body).map_err(|e| e.to_string())?))
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
                     Self::NotFound(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             422u16 => {
                 Ok(
                     Self::UnprocessableEntity(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             401u16 => {
                 Ok(
                     Self::Unauthorized(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             403u16 => {
                 Ok(
                     Self::Forbidden(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
-                        ::serde_json::from_slice(body).map_err(|e| e.to_string())?,
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
             }

@@ -104,6 +104,13 @@ fn primitive(p: Primitive) -> BoxedStrategy<Value> {
         Primitive::Any => {
             prop_oneof![Just(json!(null)), Just(json!(3)), Just(json!({"a": "b"}))].boxed()
         }
+        Primitive::Bytes => prop::sample::select(vec!["", "AA==", "aGVsbG8="])
+            .prop_map(Value::from)
+            .boxed(),
+        Primitive::File => {
+            Just(json!({"filename": "a.txt", "content_type": "text/plain", "content": "aGk="}))
+                .boxed()
+        }
     }
 }
 

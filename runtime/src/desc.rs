@@ -75,6 +75,10 @@ pub enum TypeDesc {
     TimeZone,
     Object,
     Any,
+    /// Base64 text inside JSON; raw as a body or a multipart part.
+    Bytes,
+    /// A file part of a multipart body; `{filename, content_type, content}` inside JSON.
+    File,
     /// A value the source leaves open: anything goes.
     NotShown,
     Model(&'static ModelDesc),
@@ -174,20 +178,31 @@ pub struct ParamDesc {
     pub field: FieldDesc,
 }
 
-/// How a request body is written.
+/// How a body is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BodyMedia {
     Json,
     /// `application/x-www-form-urlencoded`: a model's fields as text, lists repeated.
     Form,
+    /// `multipart/form-data`: a model's fields as parts, files as file parts.
+    Multipart,
+    /// Text or bytes written as they are, of this media type.
+    Raw(&'static str),
 }
 
 impl BodyMedia {
+    /// The media type; a multipart body's `Content-Type` adds its boundary.
     pub fn content_type(self) -> &'static str {
         match self {
             BodyMedia::Json => "application/json",
             BodyMedia::Form => "application/x-www-form-urlencoded",
+            BodyMedia::Multipart => "multipart/form-data",
+            BodyMedia::Raw(media) => media,
         }
+    }
+
+    pub fn is_raw(self) -> bool {
+        matches!(self, BodyMedia::Raw(_))
     }
 }
 
@@ -217,6 +232,8 @@ pub struct EndpointDesc<A: 'static, G: 'static> {
     /// (`Idempotency-Key`); the client sends one with every call.
     pub idempotency_key: Option<&'static str>,
     pub exactly_one_of: &'static [&'static [&'static str]],
+    /// The media types of the endpoint's responses, as an `Accept` header.
+    pub accept: &'static str,
     /// Statuses the spec declares, successes first.
     pub statuses: &'static [u16],
     /// The success whose body the source does not show, when it is the only one: clients
@@ -280,6 +297,7 @@ pub(crate) mod fixtures {
             idempotent: false,
             idempotency_key: None,
             exactly_one_of: &[],
+            accept: "application/json",
             statuses: &[200],
             open_success: None,
         }

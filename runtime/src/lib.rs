@@ -8,6 +8,7 @@
 //! - [`Validate`], [`Issue`] and [`check`]: the one constraint engine, used by models'
 //!   `validate()`, the router's 422 and the client, reporting every problem with its location.
 
+pub mod binary;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod desc;
@@ -15,6 +16,7 @@ pub mod events;
 mod formats;
 pub mod headers;
 pub mod issue;
+pub mod multipart;
 #[cfg(feature = "server")]
 pub mod server;
 pub mod text;
@@ -23,6 +25,7 @@ mod tristate;
 pub mod validate;
 pub mod walk;
 
+pub use binary::{Bytes, FilePart, RawBody};
 pub use desc::{Gate, Scheme};
 pub use formats::{Date, DateTime, FormatError, Uuid};
 pub use issue::{Issue, IssueKind, LocPart, Pattern, TIME_ZONE, check};

@@ -2,12 +2,12 @@
 //! `covenant generate` writes as statics, so requests are checked by the same walk without
 //! compiling anything. They live as long as the server, so they are leaked once at start.
 
-use covenant_codegen::emit::{all_responses, open_success};
+use covenant_codegen::emit::{accept, all_responses, open_success};
 use covenant_codegen::ir::shapes::{Shape, Shapes, format_applies, in_shape};
-use covenant_codegen::ir::{self, EnumRepr, Primitive, Type};
+use covenant_codegen::ir::{self, BodyMedia, EnumRepr, Primitive, Type};
 use covenant_runtime::desc::{
-    Carrier, Constraints, EndpointDesc, EnumDesc, FieldDesc, Location, ModelDesc, ParamDesc,
-    Presence, TypeDesc,
+    BodyMedia as RuntimeMedia, Carrier, Constraints, EndpointDesc, EnumDesc, FieldDesc, Location,
+    ModelDesc, ParamDesc, Presence, TypeDesc,
 };
 use covenant_runtime::http::Method;
 use covenant_runtime::{Gate, Pattern, Scheme};
@@ -185,10 +185,13 @@ impl Builder<'_> {
             ),
             params: leak_slice(params),
             body,
-            body_media: match ep.body_media {
-                covenant_codegen::ir::BodyMedia::Json => covenant_runtime::desc::BodyMedia::Json,
-                covenant_codegen::ir::BodyMedia::Form => covenant_runtime::desc::BodyMedia::Form,
+            body_media: match &ep.body_media {
+                BodyMedia::Json => RuntimeMedia::Json,
+                BodyMedia::Form => RuntimeMedia::Form,
+                BodyMedia::Multipart => RuntimeMedia::Multipart,
+                BodyMedia::Raw(media) => RuntimeMedia::Raw(leak_str(media)),
             },
+            accept: leak_str(&accept(self.spec, ep)),
             gates: leak_slice(gates),
             idempotent: ep.idempotent,
             idempotency_key: ep.idempotency_key.as_deref().map(leak_str),
@@ -282,6 +285,8 @@ fn primitive(p: Primitive) -> TypeDesc {
         Primitive::TimeZone => TypeDesc::TimeZone,
         Primitive::Object => TypeDesc::Object,
         Primitive::Any => TypeDesc::Any,
+        Primitive::Bytes => TypeDesc::Bytes,
+        Primitive::File => TypeDesc::File,
     }
 }
 

@@ -76,8 +76,10 @@ impl Service for MockService {
 #[derive(Clone)]
 struct Answer {
     status: StatusCode,
-    /// JSON text, or `None` for a response without a body.
+    /// The body as sent (JSON text, or a raw body's text or bytes), or `None` for a response
+    /// without a body.
     body: Option<Bytes>,
+    content_type: HeaderValue,
     /// The response's declared headers, with example values.
     headers: covenant_runtime::http::HeaderMap,
 }
@@ -89,6 +91,7 @@ impl Answer {
             return Answer {
                 status: StatusCode::NO_CONTENT,
                 body: None,
+                content_type: HeaderValue::from_static("application/json"),
                 headers: Default::default(),
             };
         };
@@ -99,9 +102,9 @@ impl Answer {
             .collect();
         Answer {
             status: StatusCode::from_u16(answer.status).unwrap_or(StatusCode::OK),
-            body: answer
-                .body
-                .map(|v| Bytes::from(serde_json::to_vec(&v).unwrap_or_default())),
+            body: answer.wire_body().map(Bytes::from),
+            content_type: HeaderValue::from_str(answer.media.content_type())
+                .unwrap_or(HeaderValue::from_static("application/octet-stream")),
             headers: covenant_runtime::headers::map_of(&headers),
         }
     }
@@ -117,10 +120,7 @@ impl Answer {
         match &self.body {
             Some(bytes) => (
                 self.status,
-                [(
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("application/json"),
-                )],
+                [(header::CONTENT_TYPE, self.content_type.clone())],
                 bytes.clone(),
             )
                 .into_response(),

@@ -5,7 +5,7 @@ pub mod openapi;
 pub mod rust;
 pub mod schema;
 
-use crate::ir::{Endpoint, Provenance, Response, Spec};
+use crate::ir::{BodyMedia, Endpoint, Provenance, Response, Spec};
 use std::collections::BTreeMap;
 
 /// Settings of one generation run.
@@ -102,7 +102,7 @@ pub fn schema_files(spec: &Spec) -> Files {
         }
         for r in all_responses(spec, ep) {
             let mut s = match &r.body {
-                Some(t) => nested.type_schema(t, crate::ir::shapes::Shape::Response, true),
+                Some(t) => nested.body_schema(t, &r.media, crate::ir::shapes::Shape::Response),
                 None => serde_json::json!({ "description": "No body." }),
             };
             titled(&mut s, format!("{} {} response", ep.name, r.status));
@@ -154,6 +154,20 @@ pub fn all_responses<'a>(spec: &'a Spec, ep: &'a Endpoint) -> impl Iterator<Item
             .iter()
             .filter(|e| !ep.errors.iter().any(|o| o.status == e.status)),
     )
+}
+
+/// The `Accept` header of a request to `ep`: the media types of its responses' bodies, JSON
+/// first when any is JSON (errors always are).
+pub fn accept(spec: &Spec, ep: &Endpoint) -> String {
+    let mut media: Vec<&str> = vec!["application/json"];
+    for r in all_responses(spec, ep) {
+        if let BodyMedia::Raw(m) = &r.media
+            && !media.contains(&m.as_str())
+        {
+            media.push(m);
+        }
+    }
+    media.join(", ")
 }
 
 /// The success whose body the source does not show, when it is the endpoint's only one:

@@ -250,7 +250,11 @@ impl Document<'_> {
         if !params.is_empty() {
             op.insert("parameters".into(), Value::Array(params));
         }
-        if let Some(schema) = self.builder.request_body_schema(ep) {
+        let body_schema = match ep.body_media {
+            BodyMedia::Multipart => self.builder.multipart_schema(ep),
+            _ => self.builder.request_body_schema(ep).map(on_the_wire),
+        };
+        if let Some(schema) = body_schema {
             op.insert(
                 "requestBody".into(),
                 json!({
@@ -373,7 +377,7 @@ impl Document<'_> {
             if let Some(body) = &r.body {
                 resp.insert(
                     "content".into(),
-                    json!({ "application/json": { "schema": self.builder.type_schema(body, Shape::Response, true) } }),
+                    json!({ r.media.content_type(): { "schema": on_the_wire(self.builder.body_schema(body, &r.media, Shape::Response)) } }),
                 );
             }
             if !r.headers.is_empty() {
@@ -514,6 +518,16 @@ impl Reach {
             _ => {}
         }
     }
+}
+
+/// A body's schema as the bytes travel: bytes written as they are are no base64.
+fn on_the_wire(mut schema: Value) -> Value {
+    if let Some(obj) = schema.as_object_mut()
+        && obj.contains_key("contentMediaType")
+    {
+        obj.remove("contentEncoding");
+    }
+    schema
 }
 
 fn gates_json(gates: &[Gate]) -> Value {

@@ -88,7 +88,60 @@ impl<'a> SchemaBuilder<'a> {
     /// An endpoint's request body: its type, and for each group of body fields a request
     /// sends exactly one of, a `oneOf` of the groups' members each required.
     pub fn request_body_schema(&self, ep: &Endpoint) -> Option<Value> {
-        let mut schema = self.type_schema(ep.body.as_ref()?, Shape::Request, true);
+        let mut schema = self.body_schema(ep.body.as_ref()?, &ep.body_media, Shape::Request);
+        self.add_exactly_one_of(ep, &mut schema);
+        Some(schema)
+    }
+
+    /// The schema of a body in its JSON form; a body written as it is also names its media
+    /// type (`contentMediaType`).
+    pub fn body_schema(&self, ty: &Type, media: &BodyMedia, shape: Shape) -> Value {
+        let mut schema = self.type_schema(ty, shape, true);
+        if let (BodyMedia::Raw(m), Some(obj)) = (media, schema.as_object_mut()) {
+            obj.insert("contentMediaType".into(), json!(m));
+        }
+        schema
+    }
+
+    /// A multipart body's parts as OpenAPI describes them: a file or bytes part is a binary
+    /// string, any other part the field's schema.
+    pub fn multipart_schema(&self, ep: &Endpoint) -> Option<Value> {
+        let Some(Type::Model(id)) = &ep.body else {
+            return self.request_body_schema(ep);
+        };
+        let binary = json!({ "type": "string", "contentMediaType": "application/octet-stream" });
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        for f in self
+            .spec
+            .model(*id)
+            .fields
+            .iter()
+            .filter(|f| in_shape(f, Shape::Request))
+        {
+            let schema = match &f.ty {
+                Type::Primitive(Primitive::File | Primitive::Bytes) => binary.clone(),
+                Type::List(inner)
+                    if matches!(**inner, Type::Primitive(Primitive::File | Primitive::Bytes)) =>
+                {
+                    json!({ "type": "array", "items": binary })
+                }
+                _ => self.field_schema(f, Shape::Request),
+            };
+            properties.insert(f.name.clone(), schema);
+            if !f.presence.may_be_absent() && f.default.is_none() {
+                required.push(json!(f.name));
+            }
+        }
+        let mut schema = json!({ "type": "object", "properties": properties });
+        if !required.is_empty() {
+            schema["required"] = Value::Array(required);
+        }
+        self.add_exactly_one_of(ep, &mut schema);
+        Some(schema)
+    }
+
+    fn add_exactly_one_of(&self, ep: &Endpoint, schema: &mut Value) {
         let groups: Vec<Value> = ep
             .exactly_one_of
             .iter()
@@ -100,7 +153,6 @@ impl<'a> SchemaBuilder<'a> {
         {
             obj.insert("allOf".into(), Value::Array(groups));
         }
-        Some(schema)
     }
 
     /// A field's schema: type, constraints, nullability, default, docs, deprecation.
@@ -366,6 +418,18 @@ fn primitive_schema(p: Primitive, format: bool) -> Value {
         Primitive::Bool => json!({ "type": "boolean" }),
         Primitive::Object => json!({ "type": "object" }),
         Primitive::Any => json!({}),
+        Primitive::Bytes => json!({ "type": "string", "contentEncoding": "base64" }),
+        // A file part as JSON (a recorded request, a sample); on the wire it is a part.
+        Primitive::File => json!({
+            "type": "object",
+            "required": ["content"],
+            "properties": {
+                "filename": { "type": "string" },
+                "content_type": { "type": "string" },
+                "content": { "type": "string", "contentEncoding": "base64" },
+            },
+            "additionalProperties": false,
+        }),
         Primitive::TimeZone => {
             json!({ "type": "string", "pattern": TIMEZONE_PATTERN, "x-format": "iana-time-zone" })
         }

@@ -460,6 +460,19 @@ pub struct Endpoint {
     pub not_shown: Vec<String>,
 }
 
+impl Spec {
+    /// The type of one part of a multipart body's field: a list's item, or the field's own.
+    pub fn part_type(&self, ep: &Endpoint, field: &str) -> Option<&Type> {
+        let Some(Type::Model(id)) = &ep.body else {
+            return None;
+        };
+        match &self.model(*id).field(field)?.ty {
+            Type::List(item) => Some(item),
+            ty => Some(ty),
+        }
+    }
+}
+
 impl Endpoint {
     /// Whether an exactly-one-of group names fields of the body rather than parameters.
     pub fn group_in_body(&self, group: &[String]) -> bool {
@@ -520,21 +533,32 @@ impl AuthRequirement {
     }
 }
 
-/// How a request body is written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How a body is written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum BodyMedia {
     #[default]
     Json,
     /// `application/x-www-form-urlencoded`: a model's fields as text, lists repeated.
     Form,
+    /// `multipart/form-data`: a model's fields as parts, `file` fields as file parts.
+    Multipart,
+    /// A `string` or `bytes` written as it is, of this media type (`text/csv`).
+    Raw(String),
 }
 
 impl BodyMedia {
-    pub fn content_type(self) -> &'static str {
+    /// The media type; a multipart body's `Content-Type` adds its boundary.
+    pub fn content_type(&self) -> &str {
         match self {
             BodyMedia::Json => "application/json",
             BodyMedia::Form => "application/x-www-form-urlencoded",
+            BodyMedia::Multipart => "multipart/form-data",
+            BodyMedia::Raw(media) => media,
         }
+    }
+
+    pub fn is_raw(&self) -> bool {
+        matches!(self, BodyMedia::Raw(_))
     }
 }
 
@@ -626,6 +650,8 @@ pub struct Response {
     pub doc: Option<String>,
     /// `None`: no body.
     pub body: Option<Type>,
+    /// JSON, or a `string` or `bytes` written as it is.
+    pub media: BodyMedia,
     /// Headers the response carries (`Location`, `ETag`, rate-limit headers, `Link`), each a
     /// scalar written as text; their identifiers are unique among the response's headers.
     pub headers: Vec<Field>,

@@ -140,6 +140,10 @@ pub enum Primitive {
     Object,
     /// Any JSON value.
     Any,
+    /// Bytes: base64 text inside JSON, raw as a body or a multipart part.
+    Bytes,
+    /// A file part of a multipart body, with its file name and media type.
+    File,
 }
 
 impl Primitive {
@@ -157,6 +161,8 @@ impl Primitive {
             "timezone" => Primitive::TimeZone,
             "object" => Primitive::Object,
             "any" => Primitive::Any,
+            "bytes" => Primitive::Bytes,
+            "file" => Primitive::File,
             _ => return None,
         })
     }
@@ -175,6 +181,8 @@ impl Primitive {
             Primitive::TimeZone => "timezone",
             Primitive::Object => "object",
             Primitive::Any => "any",
+            Primitive::Bytes => "bytes",
+            Primitive::File => "file",
         }
     }
 
@@ -187,6 +195,7 @@ impl Primitive {
                 | Primitive::Bool
                 | Primitive::Object
                 | Primitive::Any
+                | Primitive::File
         )
     }
 

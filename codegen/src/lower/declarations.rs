@@ -182,6 +182,7 @@ impl Lowerer<'_> {
             status: decl.status.code as u16,
             doc: attrs.doc.clone(),
             body: Some(body),
+            media: BodyMedia::Json,
             headers: Vec::new(),
             provenance: self.provenance(&annots),
         })

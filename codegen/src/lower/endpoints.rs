@@ -96,7 +96,7 @@ impl Lowerer<'_> {
                         ep.params.push(Param { location, field: f });
                     }
                 }
-                EndpointMember::Body(body, form) => {
+                EndpointMember::Body(body, encoding) => {
                     if matches!(parsed_method, Some(Method::Get | Method::Delete)) {
                         self.error(
                             diagnostic_codes::BODY_NOT_ALLOWED,
@@ -115,9 +115,27 @@ impl Lowerer<'_> {
                         .label("second body");
                     }
                     ep.body = self.body_type(body);
-                    if let (Some(form), Some(ty)) = (form, &ep.body) {
-                        ep.body_media = BodyMedia::Form;
-                        self.check_form_body(ty, *form, models);
+                    if let Some(ty) = &ep.body {
+                        ep.body_media = match encoding {
+                            Some((ast::BodyEncoding::Form, keyword)) => {
+                                self.check_form_body(ty, *keyword, models);
+                                BodyMedia::Form
+                            }
+                            Some((ast::BodyEncoding::Multipart, keyword)) => {
+                                self.check_multipart_body(ty, *keyword, models);
+                                BodyMedia::Multipart
+                            }
+                            None => self.body_media(body, ty),
+                        };
+                        if let (Some(_), ast::BodyDecl::Type(_, Some(media))) = (encoding, body) {
+                            self.error(
+                                diagnostic_codes::BAD_BODY_MEDIA,
+                                media.span,
+                                "a body of fields has no media type of its own",
+                            )
+                            .label("written by `form` or `multipart`")
+                            .help("leave the media type out");
+                        }
                     }
                 }
                 EndpointMember::Response {
@@ -125,7 +143,12 @@ impl Lowerer<'_> {
                     body,
                     headers,
                 } => {
-                    let body = body.as_ref().and_then(|b| self.body_type(b));
+                    let body_decl = body;
+                    let body = body_decl.as_ref().and_then(|b| self.body_type(b));
+                    let media = match (body_decl, &body) {
+                        (Some(decl), Some(ty)) => self.body_media(decl, ty),
+                        _ => BodyMedia::Json,
+                    };
                     let headers = self.response_headers(&ep.name, headers, enums);
                     let annots = self.annots(&member.attrs, Site::Response);
                     for status in codes_ {
@@ -155,6 +178,7 @@ impl Lowerer<'_> {
                             status: status.code as u16,
                             doc: member.attrs.doc.clone(),
                             body: body.clone(),
+                            media: media.clone(),
                             headers: headers.clone(),
                             provenance: self.provenance(&annots),
                         });
@@ -285,7 +309,7 @@ impl Lowerer<'_> {
 
     fn body_type(&mut self, body: &ast::BodyDecl) -> Option<Type> {
         match body {
-            ast::BodyDecl::Type(expr) => {
+            ast::BodyDecl::Type(expr, _) => {
                 let (ty, nullable) = self.lower_type(expr)?;
                 if nullable {
                     self.error(
@@ -716,7 +740,7 @@ pub(crate) fn placeholders(path: &str) -> Result<Vec<(String, usize)>, usize> {
 }
 
 /// The kind of object a type holds, which text cannot carry.
-fn object_in(ty: &Type) -> Option<&'static str> {
+pub(super) fn object_in(ty: &Type) -> Option<&'static str> {
     match ty {
         Type::Model(_) => Some("a model"),
         Type::Map(_) => Some("a map"),

@@ -10,6 +10,7 @@ mod event_type;
 mod fields;
 mod idempotency;
 mod identifiers;
+mod media;
 
 pub use identifiers::{snake, spell};
 mod paging;

@@ -13,6 +13,7 @@ impl Lowerer<'_> {
         self.check_spelled_alike(spec);
         self.check_overlapping_events(spec);
         self.check_credential_headers(spec);
+        self.check_file_placement(spec);
     }
 
     /// A header or query parameter where the endpoint's credential travels: the two values

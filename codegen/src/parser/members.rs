@@ -85,11 +85,21 @@ impl Parser<'_> {
             }
             "body" => {
                 let keyword = self.bump();
-                // `form` before a type or `{`; a model named `form` is `body form` alone.
+                // `form` or `multipart` before a type or `{`; a model named so is `body form`
+                // alone.
                 let next = self.peek_at(1).kind;
-                let form = (self.at_word("form") && matches!(next, Tok::Ident | Tok::LBrace))
-                    .then(|| self.bump().span);
-                Ok(EndpointMember::Body(self.body_decl(keyword.span)?, form))
+                let encoding = [
+                    ("form", BodyEncoding::Form),
+                    ("multipart", BodyEncoding::Multipart),
+                ]
+                .into_iter()
+                .find(|(word, _)| self.at_word(word))
+                .filter(|_| matches!(next, Tok::Ident | Tok::LBrace))
+                .map(|(_, encoding)| (encoding, self.bump().span));
+                Ok(EndpointMember::Body(
+                    self.body_decl(keyword.span)?,
+                    encoding,
+                ))
             }
             "response" => {
                 let keyword = self.bump();
@@ -140,7 +150,13 @@ impl Parser<'_> {
             };
             return Ok(BodyDecl::Inline(self.model_body(name)?));
         }
-        Ok(BodyDecl::Type(self.type_expr()?))
+        let ty = self.type_expr()?;
+        let media = if self.at(Tok::Str) {
+            Some(self.string("the media type")?)
+        } else {
+            None
+        };
+        Ok(BodyDecl::Type(ty, media))
     }
 
     pub(super) fn event_member(&mut self) -> PResult<EventMember> {

@@ -14,8 +14,8 @@ pub struct Probe {
     path: String,
     query: Vec<(String, String)>,
     headers: Vec<(String, String)>,
-    body: Option<String>,
-    content_type: &'static str,
+    body: Option<Vec<u8>>,
+    content_type: String,
 }
 
 /// What a server answered: status, headers and body (as JSON when it is JSON).
@@ -50,7 +50,7 @@ impl Probe {
         }
         if let Some(body) = &self.body {
             request = request
-                .header("content-type", self.content_type)
+                .header("content-type", &self.content_type)
                 .body(body.clone());
         }
         let response = request.send().await.expect("the server answers");
@@ -91,7 +91,7 @@ fn endpoint_probes(spec: &Spec, samples: &Samples, ep: &Endpoint) -> Vec<Probe> 
         (scheme.carrier.clone(), format!("key:{}", id.0))
     });
     let probe = |what: &str, input: &Value, credential: Option<(Carrier, String)>| {
-        laid_out(ep, what, input, credential)
+        laid_out(spec, ep, what, input, credential)
     };
     let mut out = vec![probe("valid input", &valid, credential.clone())];
     if let Some((carrier, _)) = &credential {
@@ -132,7 +132,7 @@ fn endpoint_probes(spec: &Spec, samples: &Samples, ep: &Endpoint) -> Vec<Probe> 
             out.push(probe("every body field junk", &input, credential.clone()));
         }
         let mut broken = probe("a body that is not JSON", &valid, credential.clone());
-        broken.body = Some("{\"a\": tru".into());
+        broken.body = Some(b"{\"a\": tru".to_vec());
         out.push(broken);
     }
     out
@@ -140,6 +140,7 @@ fn endpoint_probes(spec: &Spec, samples: &Samples, ep: &Endpoint) -> Vec<Probe> 
 
 /// Lays an input out as a request: path placeholders, query pairs, headers and the body.
 fn laid_out(
+    spec: &Spec,
     ep: &Endpoint,
     what: &str,
     input: &Value,
@@ -148,6 +149,7 @@ fn laid_out(
     let mut path = ep.path.clone();
     let mut query = Vec::new();
     let mut headers = Vec::new();
+    let mut multipart_type = None;
     if let Some((carrier, key)) = credential {
         match (&carrier, carrier.header_value(&key)) {
             (_, Some((header, value))) => headers.push((header.to_string(), value)),
@@ -183,11 +185,48 @@ fn laid_out(
         path,
         query,
         headers,
-        body: input.get("body").map(|body| match ep.body_media {
-            BodyMedia::Json => body.to_string(),
-            BodyMedia::Form => form(body),
+        body: input.get("body").map(|body| match &ep.body_media {
+            BodyMedia::Json => body.to_string().into_bytes(),
+            BodyMedia::Form => form(body).into_bytes(),
+            BodyMedia::Multipart => {
+                let (content_type, bytes) = multipart(spec, ep, body);
+                multipart_type = Some(content_type);
+                bytes
+            }
+            BodyMedia::Raw(_) => raw(ep, body),
         }),
-        content_type: ep.body_media.content_type(),
+        content_type: multipart_type.unwrap_or_else(|| ep.body_media.content_type().to_string()),
+    }
+}
+
+/// A body as parts, as the generated client writes one (a malformed probe: as JSON text).
+fn multipart(spec: &Spec, ep: &Endpoint, body: &Value) -> (String, Vec<u8>) {
+    use covenant_codegen::ir::{Primitive, Type};
+    use covenant_runtime::multipart::{PartKind, encode, parts_of};
+    let kind_of = |name: &str| match spec.part_type(ep, name) {
+        Some(Type::Primitive(Primitive::File)) => PartKind::File,
+        Some(Type::Primitive(Primitive::Bytes)) => PartKind::Bytes,
+        _ => PartKind::Text,
+    };
+    match parts_of(body, kind_of) {
+        Ok(parts) => encode(&parts),
+        Err(_) => encode(&[covenant_runtime::multipart::Part::text(
+            "body",
+            body.to_string(),
+        )]),
+    }
+}
+
+/// A body written as it is: its text, or the bytes its base64 stands for.
+fn raw(ep: &Endpoint, body: &Value) -> Vec<u8> {
+    let text = plain(body);
+    let bytes = ep.body
+        == Some(covenant_codegen::ir::Type::Primitive(
+            covenant_codegen::ir::Primitive::Bytes,
+        ));
+    match base64::engine::general_purpose::STANDARD.decode(&text) {
+        Ok(decoded) if bytes => decoded,
+        _ => text.into_bytes(),
     }
 }
 

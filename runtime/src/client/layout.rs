@@ -2,7 +2,7 @@
 //! the query, a header or the body, as the endpoint's descriptor says. Serialized straight
 //! from the typed input: parameters to text, the body to JSON bytes or form fields.
 
-use crate::desc::{BodyMedia, EndpointDesc, Location};
+use crate::desc::{BodyMedia, EndpointDesc, Location, TypeDesc};
 use serde::ser::{self, Impossible, Serialize, SerializeSeq, SerializeStruct, Serializer};
 use std::fmt;
 
@@ -14,6 +14,8 @@ pub struct Layout {
     pub query: Vec<(&'static str, String)>,
     pub headers: Vec<(&'static str, String)>,
     pub body: Option<Vec<u8>>,
+    /// The body's `Content-Type`: its media type, with the boundary of a multipart body.
+    pub content_type: Option<String>,
 }
 
 /// Why an input did not lay out.
@@ -46,6 +48,7 @@ pub fn layout<I: Serialize, A, G>(
     input.serialize(InputWriter {
         endpoint_params: endpoint.params,
         body_media: endpoint.body_media,
+        body_type: endpoint.body,
         out: &mut out,
     })?;
     Ok(out)
@@ -61,6 +64,7 @@ const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
 struct InputWriter<'a> {
     endpoint_params: &'static [crate::desc::ParamDesc],
     body_media: BodyMedia,
+    body_type: Option<&'static TypeDesc>,
     out: &'a mut Layout,
 }
 
@@ -106,12 +110,17 @@ impl SerializeStruct for InputWriter<'_> {
         value: &T,
     ) -> Result<(), LayoutError> {
         if key == "body" {
-            let bytes = match self.body_media {
-                BodyMedia::Json => {
-                    serde_json::to_vec(value).map_err(|e| LayoutError(e.to_string()))?
-                }
-                BodyMedia::Form => form_body(value)?,
+            let media = self.body_media;
+            let (content_type, bytes) = match media {
+                BodyMedia::Json => (
+                    media.content_type().to_string(),
+                    serde_json::to_vec(value).map_err(|e| LayoutError(e.to_string()))?,
+                ),
+                BodyMedia::Form => (media.content_type().to_string(), form_body(value)?),
+                BodyMedia::Multipart => multipart_body(self.body_type, value)?,
+                BodyMedia::Raw(media) => (media.to_string(), raw_body(self.body_type, value)?),
             };
+            self.out.content_type = Some(content_type);
             self.out.body = Some(bytes);
             return Ok(());
         }
@@ -129,6 +138,37 @@ fn form_body<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, LayoutError> {
     match serde_json::to_value(value).map_err(|e| LayoutError(e.to_string()))? {
         serde_json::Value::Object(fields) => Ok(crate::text::form_encode(&fields).into_bytes()),
         _ => Err(LayoutError("a form body is an object".into())),
+    }
+}
+
+/// A body as parts: its `Content-Type` with the boundary, and the bytes.
+fn multipart_body<T: Serialize + ?Sized>(
+    ty: Option<&TypeDesc>,
+    value: &T,
+) -> Result<(String, Vec<u8>), LayoutError> {
+    let json = serde_json::to_value(value).map_err(|e| LayoutError(e.to_string()))?;
+    let ty = ty.unwrap_or(&TypeDesc::Object);
+    let parts = crate::multipart::parts_of(&json, |name| crate::multipart::kind_in(ty, name))
+        .map_err(LayoutError)?;
+    Ok(crate::multipart::encode(&parts))
+}
+
+/// A body written as it is: the text, or the bytes (which serialize as base64).
+fn raw_body<T: Serialize + ?Sized>(
+    ty: Option<&TypeDesc>,
+    value: &T,
+) -> Result<Vec<u8>, LayoutError> {
+    let json = serde_json::to_value(value).map_err(|e| LayoutError(e.to_string()))?;
+    let serde_json::Value::String(text) = json else {
+        return Err(LayoutError(
+            "a body written as it is is text or bytes".into(),
+        ));
+    };
+    match ty {
+        Some(TypeDesc::Bytes) => crate::binary::Bytes::from_base64(&text)
+            .map(crate::binary::Bytes::into_vec)
+            .map_err(LayoutError),
+        _ => Ok(text.into_bytes()),
     }
 }
 

@@ -343,7 +343,7 @@ impl<A: Scheme> Transport<A> {
         let mut request = self
             .client_for(endpoint)
             .get(url)
-            .header("accept", "application/json");
+            .header("accept", endpoint.accept);
         for (name, value) in layout(endpoint, input)
             .map_err(ClientError::encode)?
             .headers
@@ -447,7 +447,7 @@ impl<A: Scheme> Transport<A> {
         let mut request = self
             .client_for(endpoint)
             .request(endpoint.method.clone(), url)
-            .header("accept", "application/json");
+            .header("accept", endpoint.accept);
         // A key of its own for every call, kept across its retries, so a retried call that
         // did reach the service is answered as the first was.
         if let Some(key_header) = endpoint.idempotency_key
@@ -462,8 +462,7 @@ impl<A: Scheme> Transport<A> {
             request = request.header(name, value);
         }
         request = authorized(request, credentials);
-        if let Some(body) = parts.body {
-            let content_type = endpoint.body_media.content_type();
+        if let (Some(body), Some(content_type)) = (parts.body, parts.content_type) {
             request = request.header("content-type", content_type).body(body);
         }
         Ok(request)

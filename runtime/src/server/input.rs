@@ -21,6 +21,10 @@ pub struct RawInputs<'a> {
     body: Option<&'a [u8]>,
     /// A form body's fields, each with its occurrences, for an endpoint whose body is a form.
     form: Option<Vec<(String, Vec<String>)>>,
+    /// A multipart body read into its JSON form, with the parts that did not read.
+    multipart: Option<(Value, Vec<Issue>)>,
+    /// The body is read as it is (text or bytes), not as JSON.
+    raw: bool,
 }
 
 /// A form body's fields in order of first appearance, each with every value it was given.
@@ -68,10 +72,24 @@ impl<'a> RawInputs<'a> {
                 (name, raws)
             })
             .collect();
-        let body = body.filter(|b| !b.iter().all(u8::is_ascii_whitespace));
+        let raw = endpoint.body_media.is_raw();
+        // Text or bytes are the body whatever they hold, white space or nothing.
+        let body = body.filter(|b| raw || !b.iter().all(u8::is_ascii_whitespace));
         let form = (endpoint.body_media == crate::desc::BodyMedia::Form)
             .then(|| form_fields(body.unwrap_or_default()));
-        RawInputs { params, body, form }
+        RawInputs {
+            params,
+            body,
+            form,
+            multipart: None,
+            raw,
+        }
+    }
+
+    /// Gives a multipart body, read by [`crate::multipart`] into its JSON form.
+    pub fn with_multipart(mut self, body: (Value, Vec<Issue>)) -> Self {
+        self.multipart = Some(body);
+        self
     }
 
     /// The typed input, or the serde error that stopped it.
@@ -82,9 +100,14 @@ impl<'a> RawInputs<'a> {
                 .map(|(name, values)| (name.as_str(), values.iter().map(String::as_str).collect()))
                 .collect()
         });
-        let body = match &form {
-            Some(fields) => Some(InputValue::Form(fields)),
-            None => self.body.map(InputValue::Body),
+        let body = match (&form, &self.multipart) {
+            (Some(fields), _) => Some(InputValue::Form(fields)),
+            (None, Some((_, issues))) if !issues.is_empty() => {
+                return Err(DeError::custom("a part of the body did not read"));
+            }
+            (None, Some((value, _))) => Some(InputValue::Json(value)),
+            (None, None) if self.raw => self.body.map(InputValue::Raw),
+            (None, None) => self.body.map(InputValue::Body),
         };
         let entries = self
             .params
@@ -118,7 +141,22 @@ impl<'a> RawInputs<'a> {
                 }
             }
         }
-        if let (Some(fields), Some(ty)) = (&self.form, endpoint.body) {
+        if let Some((value, problems)) = &self.multipart {
+            inputs.insert("body".to_string(), value.clone());
+            unreadable.extend(problems.iter().map(|p| p.loc.clone()));
+            issues.extend(problems.iter().cloned());
+        } else if self.raw {
+            if let (Some(bytes), Some(crate::desc::TypeDesc::String)) = (self.body, endpoint.body)
+                && let Err(e) = String::from_utf8(bytes.to_vec())
+            {
+                let msg = format!("The body is not UTF-8 text: {e}");
+                issues.push(Issue::new(
+                    &[LocPart::key("body")],
+                    IssueKind::StringType,
+                    msg,
+                ));
+            }
+        } else if let (Some(fields), Some(ty)) = (&self.form, endpoint.body) {
             let (body, problems) = walk::coerce_form(ty, fields);
             inputs.insert("body".to_string(), body);
             // A field whose text did not read is not also missing.
@@ -140,7 +178,7 @@ impl<'a> RawInputs<'a> {
                 _ => None,
             })
             .collect();
-        let body_present = self.body.is_some() || self.form.is_some();
+        let body_present = self.body.is_some() || self.form.is_some() || self.multipart.is_some();
         let checked = walk::check_inputs(endpoint, &inputs, body_present, &unreadable_names);
         issues.extend(
             checked
@@ -206,6 +244,10 @@ enum InputValue<'de> {
     Body(&'de [u8]),
     /// A form body: its fields as text.
     Form(&'de [(&'de str, Vec<&'de str>)]),
+    /// A body already read into JSON (a multipart body's parts).
+    Json(&'de Value),
+    /// A body read as it is: text for a `String`, bytes for anything else.
+    Raw(&'de [u8]),
 }
 
 impl<'de> IntoDeserializer<'de, DeError> for InputValue<'de> {
@@ -226,6 +268,8 @@ macro_rules! dispatch {
                     let entries = fields.iter().map(|(name, values)| (*name, Text(values)));
                     MapDeserializer::new(entries).$method($($arg,)* visitor)
                 }
+                InputValue::Json(value) => value.$method($($arg,)* visitor).map_err(DeError::custom),
+                InputValue::Raw(bytes) => raw_body(bytes, stringify!($method), visitor),
             }
         }
     )*};
@@ -247,6 +291,22 @@ impl<'de> Deserializer<'de> for InputValue<'de> {
         deserialize_enum(name: &'static str, variants: &'static [&'static str]),
         deserialize_identifier(), deserialize_ignored_any(),
     );
+}
+
+/// A body read as it is: a `String` asks for text, which must be UTF-8; anything else
+/// (`Bytes`) is given the bytes.
+fn raw_body<'de, V: Visitor<'de>>(
+    bytes: &'de [u8],
+    method: &str,
+    visitor: V,
+) -> Result<V::Value, DeError> {
+    if matches!(method, "deserialize_str" | "deserialize_string") {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| DeError::custom(format!("the body is not UTF-8 text: {e}")))?;
+        visitor.visit_borrowed_str(text)
+    } else {
+        visitor.visit_borrowed_bytes(bytes)
+    }
 }
 
 /// Runs serde_json over the whole body, trailing characters included.

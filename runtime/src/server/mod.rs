@@ -226,6 +226,22 @@ pub fn with_headers<H: crate::headers::Headers>(mut response: Response, headers:
     }
 }
 
+/// A response whose body is written as it is (text or bytes), of the media type declared.
+pub fn raw_status<B: crate::binary::RawBody>(
+    status: u16,
+    content_type: &'static str,
+    body: B,
+) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    match HeaderValue::from_str(content_type) {
+        Ok(media) => (status, [(header::CONTENT_TYPE, media)], body.into_raw()).into_response(),
+        Err(_) => error_text(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &format!("media type {content_type:?} is no header text"),
+        ),
+    }
+}
+
 /// A response of a declared status without a body.
 pub fn empty(status: u16) -> Response {
     StatusCode::from_u16(status)

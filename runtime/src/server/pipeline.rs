@@ -5,7 +5,7 @@ use super::credentials;
 use super::idempotency::{self, Claim, IdempotencyStore, KeyedRequest, StoredResponse};
 use super::input::RawInputs;
 use super::{AuthError, Config, Context, Unavailable};
-use crate::desc::{EndpointDesc, Gate, Scheme};
+use crate::desc::{BodyMedia, EndpointDesc, Gate, Scheme, TypeDesc};
 use crate::issue::Issue;
 use crate::validate::Validate;
 use axum::extract::{RawPathParams, Request, rejection::RawPathParamsRejection};
@@ -156,8 +156,20 @@ where
             },
             None => None,
         };
+        let multipart = match (&bytes, endpoint.body) {
+            (Some(b), Some(ty))
+                if endpoint.body_media == BodyMedia::Multipart
+                    && !b.iter().all(u8::is_ascii_whitespace) =>
+            {
+                Some(read_multipart(ty, &parts.headers, b.clone()).await)
+            }
+            _ => None,
+        };
         let path_value = |name: &str| path.iter().find(|(k, _)| *k == name).map(|(_, v)| v);
-        let raw = RawInputs::gather(endpoint, path_value, &query, &parts, bytes.as_deref());
+        let mut raw = RawInputs::gather(endpoint, path_value, &query, &parts, bytes.as_deref());
+        if let Some(body) = multipart {
+            raw = raw.with_multipart(body);
+        }
         let input = match read(&raw) {
             Ok(input) => input,
             Err(issues) => return config.reject_input(&issues),
@@ -341,6 +353,26 @@ async fn authenticate<S: Service>(
     }
     // `presented` gives every credential at least one scheme.
     Err(refusal.unwrap_or((schemes[0], AuthError::Unknown)))
+}
+
+/// A multipart body's parts in the JSON form of its model, with each part that did not read;
+/// a body that is no multipart body is one problem at `body`.
+async fn read_multipart(
+    ty: &TypeDesc,
+    headers: &HeaderMap,
+    body: axum::body::Bytes,
+) -> (serde_json::Value, Vec<Issue>) {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok());
+    match crate::multipart::parse(content_type, body).await {
+        Ok(parts) => crate::multipart::coerce(ty, &parts),
+        Err(problem) => {
+            let loc = [crate::issue::LocPart::key("body")];
+            let issue = Issue::new(&loc, crate::issue::IssueKind::Value, problem);
+            (serde_json::Value::Null, vec![issue])
+        }
+    }
 }
 
 async fn read_body(

@@ -133,10 +133,13 @@ impl RustBackend<'_> {
         let rt = &self.rt;
         let ident = endpoint_static(&ep.name);
         let (name, path, public, idempotent) = (&ep.name, &ep.path, ep.auth.public, ep.idempotent);
-        let body_media = match ep.body_media {
+        let body_media = match &ep.body_media {
             BodyMedia::Json => quote!(#rt::desc::BodyMedia::Json),
             BodyMedia::Form => quote!(#rt::desc::BodyMedia::Form),
+            BodyMedia::Multipart => quote!(#rt::desc::BodyMedia::Multipart),
+            BodyMedia::Raw(media) => quote!(#rt::desc::BodyMedia::Raw(#media)),
         };
+        let accept = crate::emit::accept(self.spec, ep);
         let idempotency_key = match &ep.idempotency_key {
             Some(header) => quote!(Some(#header)),
             None => quote!(None),
@@ -193,6 +196,7 @@ impl RustBackend<'_> {
                 idempotent: #idempotent,
                 idempotency_key: #idempotency_key,
                 exactly_one_of: &[#(#groups),*],
+                accept: #accept,
                 statuses: &[#(#statuses),*],
                 open_success: #open_success,
             };
@@ -279,6 +283,8 @@ impl RustBackend<'_> {
                     Primitive::TimeZone => quote!(TimeZone),
                     Primitive::Object => quote!(Object),
                     Primitive::Any => quote!(Any),
+                    Primitive::Bytes => quote!(Bytes),
+                    Primitive::File => quote!(File),
                 };
                 quote!(#td::#variant)
             }

@@ -22,14 +22,22 @@ impl RustBackend<'_> {
                 continue;
             };
             let status = answer.status;
-            let body = answer.body.unwrap_or(serde_json::Value::Null);
-            let text = serde_json::to_string(&body).unwrap_or_else(|_| "null".into());
+            let wire = answer.wire_body().unwrap_or_else(|| b"null".to_vec());
+            let text = String::from_utf8_lossy(&wire);
+            // A body written as it is also keeps its JSON form, which `example()` answers.
+            let json_form = match (&answer.media, &answer.body) {
+                (crate::ir::BodyMedia::Raw(_), Some(body)) => {
+                    let json = body.to_string();
+                    quote!(Some(#json))
+                }
+                _ => quote!(None),
+            };
             let name = &ep.name;
             let headers = answer
                 .headers
                 .iter()
                 .map(|(header, value)| quote!((#header, #value)));
-            examples.push(quote!(#name => Some((#status, #text, &[#(#headers),*]))));
+            examples.push(quote!(#name => Some((#status, #text, &[#(#headers),*], #json_form))));
             let method = method_ident(&ep.name);
             let (input, response) = (input_ident(ep), response_ident(ep));
             let cached = quote::format_ident!(
@@ -88,10 +96,11 @@ impl RustBackend<'_> {
                     self
                 }
 
-                /// The status and body every call of `endpoint` answers.
+                /// The status and body every call of `endpoint` answers, the body in its JSON
+                /// form (text as a string, bytes as base64).
                 pub fn example(endpoint: &str) -> ::std::option::Option<(u16, ::serde_json::Value)> {
-                    let (status, text, _) = example_text(endpoint)?;
-                    ::serde_json::from_str(text).ok().map(|body| (status, body))
+                    let (status, text, _, json_form) = example_text(endpoint)?;
+                    ::serde_json::from_str(json_form.unwrap_or(text)).ok().map(|body| (status, body))
                 }
             }
 
@@ -99,8 +108,9 @@ impl RustBackend<'_> {
             // implementation to measure the router against.
             #(#statics)*
 
-            /// A response's example: its status, JSON text and headers.
-            type Example = (u16, &'static str, &'static [(&'static str, &'static str)]);
+            /// A response's example: its status, body as sent (JSON, or the text a raw body
+            /// sends), headers, and a raw body's JSON form.
+            type Example = (u16, &'static str, &'static [(&'static str, &'static str)], Option<&'static str>);
 
             /// `endpoint`'s example.
             fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
@@ -111,7 +121,7 @@ impl RustBackend<'_> {
             }
 
             fn example<T>(endpoint: &str, read: fn(u16, &rt::http::HeaderMap, &[u8]) -> ::std::result::Result<T, ::std::string::String>) -> T {
-                let (status, text, headers) = example_text(endpoint).unwrap_or((500, "null", &[]));
+                let (status, text, headers, _) = example_text(endpoint).unwrap_or((500, "null", &[], None));
                 match read(status, &rt::headers::map_of(headers), text.as_bytes()) {
                     Ok(response) => response,
                     Err(e) => panic!("the spec's example for {endpoint} does not fit its type: {e}"),

@@ -308,6 +308,8 @@ impl<'a> RustBackend<'a> {
                 Primitive::DateTime => quote!(#rt::DateTime),
                 Primitive::Object => quote!(serde_json::Map<String, serde_json::Value>),
                 Primitive::Any => quote!(serde_json::Value),
+                Primitive::Bytes => quote!(#rt::Bytes),
+                Primitive::File => quote!(#rt::FilePart),
             },
             Type::Model(id) => {
                 let name = self.struct_name(*id, shape);

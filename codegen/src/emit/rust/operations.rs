@@ -449,7 +449,12 @@ impl RustBackend<'_> {
                 .body
                 .as_ref()
                 .map(|body| self.value_type(body, Shape::Response, &format!("{ident}{status}")));
-            let read_body = quote!(::serde_json::from_slice(body).map_err(|e| e.to_string())?);
+            let read_body = if r.media.is_raw() {
+                let rt = &self.rt;
+                quote!(#rt::RawBody::from_raw(body)?)
+            } else {
+                quote!(::serde_json::from_slice(json).map_err(|e| e.to_string())?)
+            };
             if r.headers.is_empty() {
                 match body_ty {
                     Some(ty) => {
@@ -510,13 +515,19 @@ impl RustBackend<'_> {
             }
         };
         // No body to read: the parameter is there for a uniform signature.
-        let (body_param, read_body_bytes) = if responses.iter().any(|r| r.body.is_some()) {
-            (
-                quote!(body),
-                quote!(let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) { b"null" } else { body };),
-            )
+        let body_param = if responses.iter().any(|r| r.body.is_some()) {
+            quote!(body)
         } else {
-            (quote!(_body), TokenStream::new())
+            quote!(_body)
+        };
+        // A JSON body read from nothing is `null`; text or bytes are read as they are.
+        let read_body_bytes = if responses
+            .iter()
+            .any(|r| r.body.is_some() && !r.media.is_raw())
+        {
+            quote!(let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) { b"null" } else { body };)
+        } else {
+            TokenStream::new()
         };
         // No declared header to read: the parameter is there for a uniform signature.
         let headers_param = if header_pairs.is_empty() {

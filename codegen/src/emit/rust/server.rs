@@ -250,13 +250,15 @@ impl RustBackend<'_> {
         let arms = crate::emit::all_responses(self.spec, ep).map(|r| {
             let variant = status_variant(r.status);
             let status = r.status;
+            let written = match &r.media {
+                BodyMedia::Raw(media) => quote!(#rt::server::raw_status(#status, #media, body)),
+                _ => quote!(#rt::server::json_status(#status, &body)),
+            };
             match (r.body.is_some(), r.headers.is_empty()) {
-                (true, true) => {
-                    quote!(#response::#variant(body) => #rt::server::json_status(#status, &body))
-                }
+                (true, true) => quote!(#response::#variant(body) => #written),
                 (false, true) => quote!(#response::#variant => #rt::server::empty(#status)),
                 (true, false) => quote! {
-                    #response::#variant { body, headers } => #rt::server::with_headers(#rt::server::json_status(#status, &body), &headers)
+                    #response::#variant { body, headers } => #rt::server::with_headers(#written, &headers)
                 },
                 (false, false) => quote! {
                     #response::#variant { headers } => #rt::server::with_headers(#rt::server::empty(#status), &headers)

@@ -1,0 +1,218 @@
+//! Bodies other than JSON: `body bytes "image/png"`, `response 200: string "text/csv"`,
+//! `body multipart { file: file, purpose: string }`, and where a `file` may stand.
+
+use super::Lowerer;
+use super::response_headers::is_token;
+use crate::ast;
+use crate::diagnostic_codes;
+use crate::ir::*;
+use crate::source::Span;
+
+/// What a body without a media type of its own is written as when it is `bytes`.
+const OCTET_STREAM: &str = "application/octet-stream";
+
+impl Lowerer<'_> {
+    /// How a body of type `ty` is written: JSON, or as it is with the media type written
+    /// after it (`bytes` alone is `application/octet-stream`).
+    pub(super) fn body_media(&mut self, decl: &ast::BodyDecl, ty: &Type) -> BodyMedia {
+        let ast::BodyDecl::Type(_, media) = decl else {
+            return BodyMedia::Json;
+        };
+        let raw = matches!(ty, Type::Primitive(Primitive::String | Primitive::Bytes));
+        match media {
+            Some(lit) if !raw => {
+                self.error(
+                    diagnostic_codes::BAD_BODY_MEDIA,
+                    lit.span,
+                    "only a `string` or `bytes` body has a media type of its own",
+                )
+                .label("this body is JSON")
+                .help("leave the media type out; write `string \"text/csv\"` or `bytes \"application/pdf\"` for a body written as it is");
+                BodyMedia::Json
+            }
+            Some(lit) => match self.media_type(lit) {
+                Some(media) => BodyMedia::Raw(media),
+                None => BodyMedia::Json,
+            },
+            None if *ty == Type::Primitive(Primitive::Bytes) => {
+                BodyMedia::Raw(OCTET_STREAM.to_string())
+            }
+            None => BodyMedia::Json,
+        }
+    }
+
+    /// A media type a raw body may have: `type/subtype`, with parameters if any, naming
+    /// neither JSON nor a body of fields, nor a range.
+    fn media_type(&mut self, lit: &ast::StrLit) -> Option<String> {
+        let text = lit.value.trim();
+        let essence = text
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        let well_formed = essence
+            .split_once('/')
+            .is_some_and(|(kind, sub)| is_token(kind) && is_token(sub))
+            && text.chars().all(|c| c == ' ' || c.is_ascii_graphic());
+        let (label, help) = if !well_formed {
+            (
+                "no media type",
+                "write a media type such as \"text/plain\", \"text/csv; charset=utf-8\" or \"application/pdf\"",
+            )
+        } else if essence.contains('*') {
+            (
+                "a range, not one media type",
+                "name the media type the body is; `bytes` alone is application/octet-stream",
+            )
+        } else if essence == "application/json" || essence.ends_with("+json") {
+            (
+                "a JSON media type",
+                "a body of any other type is JSON already: leave the media type out",
+            )
+        } else if essence.starts_with("multipart/")
+            || essence == "application/x-www-form-urlencoded"
+        {
+            (
+                "a body of fields",
+                "write `body multipart Model` or `body form Model`",
+            )
+        } else {
+            return Some(text.to_string());
+        };
+        self.error(
+            diagnostic_codes::BAD_BODY_MEDIA,
+            lit.span,
+            format!("`{}` is not a media type a body is written as", lit.value),
+        )
+        .label(label)
+        .help(help);
+        None
+    }
+
+    /// A multipart body is a model whose fields are parts: text, `bytes` or `file` (or lists
+    /// of them).
+    pub(super) fn check_multipart_body(&mut self, ty: &Type, keyword: Span, models: &[Model]) {
+        let Type::Model(id) = ty else {
+            self.error(
+                diagnostic_codes::UNSUPPORTED_PARAM_TYPE,
+                keyword,
+                "a multipart body is a model",
+            )
+            .label("parts are named")
+            .help(
+                "write `body multipart Model`, or `body multipart { file: file, purpose: string }`",
+            );
+            return;
+        };
+        let Some(model) = models.get(id.index()) else {
+            return;
+        };
+        for f in &model.fields {
+            if f.visibility == Visibility::ResponseOnly {
+                continue;
+            }
+            if let Some(what) = super::endpoints::object_in(&f.ty) {
+                self.error(
+                    diagnostic_codes::UNSUPPORTED_PARAM_TYPE,
+                    keyword,
+                    format!("part `{}.{}` is of {what} type", model.name, f.name),
+                )
+                .label("a part is text, bytes or a file")
+                .help("send structured fields as JSON: `body Model`");
+            }
+        }
+    }
+
+    /// A `file` is a part of a multipart body: a field of a model used only as one, itself
+    /// or as a list's items.
+    pub(super) fn check_file_placement(&mut self, spec: &Spec) {
+        let holds_file: Vec<bool> = spec
+            .models
+            .iter()
+            .map(|m| m.fields.iter().any(|f| part_is_file(&f.ty)))
+            .collect();
+        for (i, model) in spec.models.iter().enumerate() {
+            for f in &model.fields {
+                let misplaced = if part_is_file(&f.ty) {
+                    None
+                } else {
+                    misplaced_file(&f.ty, &holds_file)
+                };
+                if let Some(what) = misplaced {
+                    self.refuse_file(
+                        spec.spans.models[i],
+                        &format!("field `{}.{}`", model.name, f.name),
+                        what,
+                    );
+                }
+            }
+        }
+        for (i, ep) in spec.endpoints.iter().enumerate() {
+            let span = spec.spans.endpoints[i];
+            let multipart_body = ep.body_media == BodyMedia::Multipart;
+            for p in &ep.params {
+                if let Some(what) = misplaced_file(&p.field.ty, &holds_file) {
+                    self.refuse_file(span, &format!("parameter `{}`", p.field.name), what);
+                }
+            }
+            if let Some(body) = &ep.body
+                && !multipart_body
+                && let Some(what) = misplaced_file(body, &holds_file)
+            {
+                self.refuse_file(span, &format!("the body of `{}`", ep.name), what);
+            }
+            for r in ep.responses.iter().chain(&ep.errors) {
+                let types = r.body.iter().chain(r.headers.iter().map(|h| &h.ty));
+                for ty in types {
+                    if let Some(what) = misplaced_file(ty, &holds_file) {
+                        self.refuse_file(
+                            span,
+                            &format!("response {} of `{}`", r.status, ep.name),
+                            what,
+                        );
+                    }
+                }
+            }
+        }
+        for (i, ev) in spec.events.iter().enumerate() {
+            for f in &ev.fields {
+                if let Some(what) = misplaced_file(&f.ty, &holds_file) {
+                    self.refuse_file(spec.spans.events[i], &format!("event `{}`", ev.name), what);
+                }
+            }
+        }
+    }
+
+    fn refuse_file(&mut self, span: Span, place: &str, what: &str) {
+        self.error(
+            diagnostic_codes::BAD_BODY_MEDIA,
+            span,
+            format!("{place} holds {what} outside a multipart body"),
+        )
+        .label("a file travels as a part of a multipart body")
+        .help("declare it as a field of `body multipart { … }` (a model with a `file` field is used only so); send bytes elsewhere as `bytes`, base64 inside JSON");
+    }
+}
+
+/// A field that is a file part: `file` or `file[]`.
+fn part_is_file(ty: &Type) -> bool {
+    match ty {
+        Type::Primitive(Primitive::File) => true,
+        Type::List(inner) => matches!(**inner, Type::Primitive(Primitive::File)),
+        _ => false,
+    }
+}
+
+/// What in `ty` is a file, or a model holding one, where no part of a multipart body is.
+fn misplaced_file(ty: &Type, holds_file: &[bool]) -> Option<&'static str> {
+    match ty {
+        Type::Primitive(Primitive::File) => Some("a `file`"),
+        Type::Model(id) if holds_file.get(id.index()).copied().unwrap_or(false) => {
+            Some("a model with a `file` field")
+        }
+        Type::List(inner) | Type::Map(inner) => misplaced_file(inner, holds_file),
+        Type::Union(members) => members.iter().find_map(|m| misplaced_file(m, holds_file)),
+        _ => None,
+    }
+}
