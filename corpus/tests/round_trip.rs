@@ -153,3 +153,8 @@ round_trip!(
     covenant_corpus::regressions::paging,
     "regressions/paging.covenant"
 );
+round_trip!(
+    media,
+    covenant_corpus::regressions::media,
+    "regressions/media.covenant"
+);
