@@ -338,9 +338,13 @@ fn part_kinds(spec: &Spec, ep: &Endpoint) -> Vec<(String, PartKind)> {
         .fields
         .iter()
         .map(|f| {
-            let kind = match spec.part_type(ep, &f.name) {
-                Some(Type::Primitive(Primitive::File)) => PartKind::File,
-                Some(Type::Primitive(Primitive::Bytes)) => PartKind::Bytes,
+            let item = match &f.ty {
+                Type::List(item) => item,
+                ty => ty,
+            };
+            let kind = match item {
+                Type::Primitive(Primitive::File) => PartKind::File,
+                Type::Primitive(Primitive::Bytes) => PartKind::Bytes,
                 _ => PartKind::Text,
             };
             (f.name.clone(), kind)

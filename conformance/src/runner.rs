@@ -364,6 +364,12 @@ impl Run {
             (Some(json), _) => {
                 let filled = scope.value(json).map_err(|TemplateError(e)| e)?;
                 let (content_type, bytes) = encode_body(route, &filled)?;
+                // The parts' boundary is the one they were written with, whatever the
+                // cassette says.
+                let multipart = content_type.starts_with("multipart/");
+                if multipart {
+                    headers.retain(|(n, _)| !n.eq_ignore_ascii_case("content-type"));
+                }
                 if !headers
                     .iter()
                     .any(|(n, _)| n.eq_ignore_ascii_case("content-type"))

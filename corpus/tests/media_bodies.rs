@@ -89,6 +89,7 @@ const PNG: &[u8] = &[
 async fn the_client_uploads_files_beside_fields_and_the_router_reads_each_part() {
     let url = serve().await;
     let input = UploadInput {
+        idempotency_key: None,
         body: UploadRequest {
             file: FilePart::new("scan \"1\".png", "image/png", PNG),
             purpose: Purpose::Evidence,
@@ -173,6 +174,38 @@ async fn every_part_that_does_not_fit_is_named() {
 }
 
 #[tokio::test]
+async fn a_repeated_upload_is_the_same_request_whatever_its_boundary() {
+    use covenant_runtime::multipart::{Part, encode};
+    let url = serve().await;
+    let send = |purpose: &'static str| {
+        let parts = [
+            Part::text("purpose", purpose),
+            Part {
+                filename: Some("a.png".into()),
+                content_type: Some("image/png".into()),
+                ..Part::text("file", "png")
+            },
+        ];
+        let (content_type, body) = encode(&parts);
+        reqwest::Client::new()
+            .post(format!("{url}/v1/uploads"))
+            .header("x-api-key", "key")
+            .header("idempotency-key", "upload-1")
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+    };
+    let first = send("avatar").await.unwrap();
+    assert_eq!(first.status(), 200);
+    assert!(first.headers().get("idempotent-replayed").is_none());
+    let repeat = send("avatar").await.unwrap();
+    assert_eq!(repeat.status(), 200);
+    assert_eq!(repeat.headers()["idempotent-replayed"], "true");
+    let other = send("evidence").await.unwrap();
+    assert_eq!(other.status(), 400, "the key sent with other parts");
+}
+
+#[tokio::test]
 async fn a_body_that_is_no_multipart_body_is_refused_at_body() {
     let url = serve().await;
     let response = reqwest::Client::new()
@@ -185,6 +218,11 @@ async fn a_body_that_is_no_multipart_body_is_refused_at_body() {
         .unwrap();
     assert_eq!(response.status(), 422);
     let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(
+        body["detail"].as_array().unwrap().len(),
+        1,
+        "one problem: {body}"
+    );
     assert_eq!(
         body["detail"][0]["loc"],
         serde_json::json!(["body"]),

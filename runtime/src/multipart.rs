@@ -6,6 +6,7 @@
 use crate::binary::{Bytes, FilePart};
 use crate::desc::{FieldDesc, TypeDesc};
 use crate::issue::{Issue, IssueKind, LocPart};
+use crate::walk::model_fields;
 use serde_json::{Map, Value};
 
 /// One part of a multipart body.
@@ -135,7 +136,8 @@ pub fn encode(parts: &[Part]) -> (String, Vec<u8>) {
 /// A boundary that occurs in no part.
 fn boundary_for(parts: &[Part]) -> String {
     loop {
-        let boundary = format!("covenant-{}", uuid::Uuid::new_v4().simple());
+        // Hyphenated, so transcripts that stand in for UUIDs stand in for it too.
+        let boundary = format!("covenant-{}", uuid::Uuid::new_v4());
         let inside = |content: &[u8]| {
             content
                 .windows(boundary.len())
@@ -231,6 +233,11 @@ fn read_field(field: Option<&FieldDesc>, parts: &[&Part], loc: &[LocPart]) -> Re
             (false, last) => last.unwrap_or(Value::Null),
         });
     }
+    let Some(field) = field else {
+        // A part the model does not declare is kept as text, as a form's would be.
+        let last = parts.last().map(|p| String::from_utf8_lossy(&p.content));
+        return Ok(Value::String(last.unwrap_or_default().into_owned()));
+    };
     let texts = parts
         .iter()
         .map(|p| {
@@ -238,18 +245,7 @@ fn read_field(field: Option<&FieldDesc>, parts: &[&Part], loc: &[LocPart]) -> Re
                 .map_err(|_| Issue::new(loc, IssueKind::StringType, "Input should be UTF-8 text"))
         })
         .collect::<Result<Vec<&str>, Issue>>()?;
-    crate::walk::coerce_param(ty, &texts, loc)
-}
-
-fn model_fields(ty: &TypeDesc) -> &'static [FieldDesc] {
-    match ty {
-        TypeDesc::Model(m) => m.fields,
-        TypeDesc::Deferred(cell) => match cell.get() {
-            Some(TypeDesc::Model(m)) => m.fields,
-            _ => &[],
-        },
-        _ => &[],
-    }
+    crate::walk::coerce_param(&field.ty, &texts, loc)
 }
 
 /// The type of one part of a field: a list's item, or the field's own.

@@ -186,7 +186,8 @@ impl Primitive {
         }
     }
 
-    /// Carried as a JSON string (possibly with a format).
+    /// Text carried as a JSON string (possibly with a format): not bytes, whose base64 is no
+    /// text of theirs to constrain or default.
     pub fn is_string_like(self) -> bool {
         !matches!(
             self,
@@ -195,6 +196,7 @@ impl Primitive {
                 | Primitive::Bool
                 | Primitive::Object
                 | Primitive::Any
+                | Primitive::Bytes
                 | Primitive::File
         )
     }

@@ -117,13 +117,12 @@ impl Lowerer<'_> {
                     ep.body = self.body_type(body);
                     if let Some(ty) = &ep.body {
                         ep.body_media = match encoding {
-                            Some((ast::BodyEncoding::Form, keyword)) => {
-                                self.check_form_body(ty, *keyword, models);
-                                BodyMedia::Form
-                            }
-                            Some((ast::BodyEncoding::Multipart, keyword)) => {
-                                self.check_multipart_body(ty, *keyword, models);
-                                BodyMedia::Multipart
+                            Some((encoding, keyword)) => {
+                                self.check_body_of_fields(*encoding, ty, *keyword, models);
+                                match encoding {
+                                    ast::BodyEncoding::Form => BodyMedia::Form,
+                                    ast::BodyEncoding::Multipart => BodyMedia::Multipart,
+                                }
                             }
                             None => self.body_media(body, ty),
                         };
@@ -413,37 +412,6 @@ impl Lowerer<'_> {
             .help(
                 "send structured input in the body, or declare its fields as separate parameters",
             );
-        }
-    }
-
-    /// A form body is a model whose fields are text: scalars, enums and lists of them.
-    fn check_form_body(&mut self, ty: &Type, form: Span, models: &[Model]) {
-        let Type::Model(id) = ty else {
-            self.error(
-                diagnostic_codes::UNSUPPORTED_PARAM_TYPE,
-                form,
-                "a form body is a model",
-            )
-            .label("form fields are named")
-            .help("write `body form Model`, or `body form { fields }`");
-            return;
-        };
-        let Some(model) = models.get(id.index()) else {
-            return;
-        };
-        for f in &model.fields {
-            if f.visibility == Visibility::ResponseOnly {
-                continue;
-            }
-            if let Some(what) = object_in(&f.ty) {
-                self.error(
-                    diagnostic_codes::UNSUPPORTED_PARAM_TYPE,
-                    form,
-                    format!("form field `{}.{}` is of {what} type", model.name, f.name),
-                )
-                .label("a form field is text")
-                .help("send a body with structured fields as JSON: `body Model`");
-            }
         }
     }
 

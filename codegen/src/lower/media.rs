@@ -90,19 +90,37 @@ impl Lowerer<'_> {
         None
     }
 
-    /// A multipart body is a model whose fields are parts: text, `bytes` or `file` (or lists
-    /// of them).
-    pub(super) fn check_multipart_body(&mut self, ty: &Type, keyword: Span, models: &[Model]) {
+    /// A form or multipart body is a model whose fields are text (a part may also be bytes or
+    /// a file): scalars, enums and lists of them.
+    pub(super) fn check_body_of_fields(
+        &mut self,
+        encoding: ast::BodyEncoding,
+        ty: &Type,
+        keyword: Span,
+        models: &[Model],
+    ) {
+        let (what, write, field_word, label) = match encoding {
+            ast::BodyEncoding::Form => (
+                "form",
+                "`body form Model`, or `body form { fields }`",
+                "form field",
+                "a form field is text",
+            ),
+            ast::BodyEncoding::Multipart => (
+                "multipart",
+                "`body multipart Model`, or `body multipart { file: file, purpose: string }`",
+                "part",
+                "a part is text, bytes or a file",
+            ),
+        };
         let Type::Model(id) = ty else {
             self.error(
                 diagnostic_codes::UNSUPPORTED_PARAM_TYPE,
                 keyword,
-                "a multipart body is a model",
+                format!("a {what} body is a model"),
             )
-            .label("parts are named")
-            .help(
-                "write `body multipart Model`, or `body multipart { file: file, purpose: string }`",
-            );
+            .label("its fields are named")
+            .help(format!("write {write}"));
             return;
         };
         let Some(model) = models.get(id.index()) else {
@@ -112,14 +130,14 @@ impl Lowerer<'_> {
             if f.visibility == Visibility::ResponseOnly {
                 continue;
             }
-            if let Some(what) = super::endpoints::object_in(&f.ty) {
+            if let Some(kind) = super::endpoints::object_in(&f.ty) {
                 self.error(
                     diagnostic_codes::UNSUPPORTED_PARAM_TYPE,
                     keyword,
-                    format!("part `{}.{}` is of {what} type", model.name, f.name),
+                    format!("{field_word} `{}.{}` is of {kind} type", model.name, f.name),
                 )
-                .label("a part is text, bytes or a file")
-                .help("send structured fields as JSON: `body Model`");
+                .label(label)
+                .help("send a body with structured fields as JSON: `body Model`");
             }
         }
     }
@@ -132,9 +150,18 @@ impl Lowerer<'_> {
             .iter()
             .map(|m| m.fields.iter().any(|f| part_is_file(&f.ty)))
             .collect();
+        // A part of a multipart body that is a model is refused already (E0137).
+        let parts_of: Vec<bool> = (0..spec.models.len())
+            .map(|i| {
+                spec.endpoints.iter().any(|ep| {
+                    ep.body_media == BodyMedia::Multipart
+                        && matches!(ep.body, Some(Type::Model(id)) if id.index() == i)
+                })
+            })
+            .collect();
         for (i, model) in spec.models.iter().enumerate() {
             for f in &model.fields {
-                let misplaced = if part_is_file(&f.ty) {
+                let misplaced = if part_is_file(&f.ty) || parts_of[i] {
                     None
                 } else {
                     misplaced_file(&f.ty, &holds_file)

@@ -142,12 +142,15 @@ impl<'a> RawInputs<'a> {
             }
         }
         if let Some((value, problems)) = &self.multipart {
-            inputs.insert("body".to_string(), value.clone());
+            // `null`: no multipart body at all, already reported.
+            if !value.is_null() {
+                inputs.insert("body".to_string(), value.clone());
+            }
             unreadable.extend(problems.iter().map(|p| p.loc.clone()));
             issues.extend(problems.iter().cloned());
         } else if self.raw {
             if let (Some(bytes), Some(crate::desc::TypeDesc::String)) = (self.body, endpoint.body)
-                && let Err(e) = String::from_utf8(bytes.to_vec())
+                && let Err(e) = std::str::from_utf8(bytes)
             {
                 let msg = format!("The body is not UTF-8 text: {e}");
                 issues.push(Issue::new(

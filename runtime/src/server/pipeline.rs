@@ -165,6 +165,12 @@ where
             }
             _ => None,
         };
+        // A multipart body's boundary is the sender's choice: a repeat is the same request
+        // when its parts are.
+        let keyed_body = match (&multipart, endpoint.idempotency_key) {
+            (Some((value, _)), Some(_)) => Some(serde_json::to_vec(value).unwrap_or_default()),
+            _ => None,
+        };
         let path_value = |name: &str| path.iter().find(|(k, _)| *k == name).map(|(_, v)| v);
         let mut raw = RawInputs::gather(endpoint, path_value, &query, &parts, bytes.as_deref());
         if let Some(body) = multipart {
@@ -174,7 +180,8 @@ where
             Ok(input) => input,
             Err(issues) => return config.reject_input(&issues),
         };
-        match keyed_request(endpoint, &parts, caller, bytes.as_deref()) {
+        let fingerprinted = keyed_body.as_deref().or(bytes.as_deref());
+        match keyed_request(endpoint, &parts, caller, fingerprinted) {
             None => call(ctx, input).await.into_response(),
             Some(keyed) => once_per_key(config, &keyed, call(ctx, input)).await,
         }
