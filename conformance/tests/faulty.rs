@@ -1,16 +1,16 @@
 //! The runner against a deliberately faulty implementation over real HTTP: each fault gets
 //! the right failure, with its JSON path and where the rule comes from.
 
+mod support;
+
 use axum::Json;
 use axum::extract::Path;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use covenant_conformance::expected::ExpectedFailures;
+use covenant_conformance::Contract;
 use covenant_conformance::outcome::{FailureKind, Report, Verdict};
-use covenant_conformance::progress::Progress;
 use covenant_conformance::template::Globals;
-use covenant_conformance::{Contract, RunSettings, Target, cassette, resolve, runner};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
@@ -69,10 +69,7 @@ async fn serve_faulty() -> String {
     let router = axum::Router::new()
         .route("/v2/user/{user_id}", get(get_user))
         .route("/v1/org/{org_id}/team", get(list_teams));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    format!("http://{addr}")
+    support::serve(router).await
 }
 
 fn contract() -> Arc<Contract> {
@@ -159,8 +156,6 @@ async fn run_against_faulty() -> Report {
         )
         .unwrap();
     }
-    let cassettes = cassette::read_all(&[dir.path().to_path_buf()]).unwrap();
-    let contract = contract();
     let globals = Globals {
         credentials: [(
             "team_api_key".to_string(),
@@ -169,24 +164,13 @@ async fn run_against_faulty() -> Report {
         .into(),
         ..Globals::default()
     };
-    assert!(resolve::check_all(&cassettes, &contract, &globals).is_empty());
     let base = serve_faulty().await;
-    let target = Target {
-        bases: [("base_url".to_string(), base)].into(),
-    };
-    let settings = RunSettings {
-        timeout: Duration::from_millis(300),
-        retries: 0,
-        ..RunSettings::default()
-    };
-    runner::run(
-        contract,
-        cassettes,
-        Arc::new(globals),
-        target,
-        ExpectedFailures::default(),
-        settings,
-        Progress::Quiet,
+    support::replay(
+        contract(),
+        dir.path(),
+        globals,
+        base,
+        Duration::from_millis(300),
     )
     .await
 }

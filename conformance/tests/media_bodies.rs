@@ -2,30 +2,16 @@
 //! goes out as multipart parts (a file from its base64), text and bytes as they are; a raw
 //! response is checked for its declared media type and compared as text (base64 for bytes).
 
+mod support;
+
 use axum::body::Bytes;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
-use covenant_conformance::expected::ExpectedFailures;
 use covenant_conformance::outcome::{FailureKind, Report, Verdict};
-use covenant_conformance::progress::Progress;
 use covenant_conformance::template::Globals;
-use covenant_conformance::{Contract, RunSettings, Target, cassette, resolve, runner};
 use serde_json::{Value, json};
-use std::sync::Arc;
 use std::time::Duration;
-
-/// The regression spec of bodies other than JSON, served at `{base_url}`.
-fn contract() -> Arc<Contract> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpus/regressions/media.covenant");
-    let text = std::fs::read_to_string(&path)
-        .unwrap()
-        .replace("base \"https://example.test\"", "base \"{base_url}\"");
-    let file = covenant_codegen::source::SourceFile::new("media.covenant", text);
-    let spec = covenant_codegen::check_source(&file).spec.unwrap();
-    Arc::new(Contract::new(spec).unwrap())
-}
 
 /// Answers an upload only when it came as parts holding the file's bytes and its purpose.
 async fn upload(headers: HeaderMap, body: Bytes) -> Response {
@@ -119,39 +105,18 @@ async fn run() -> Report {
             .join(format!("{}.json", s["id"].as_str().unwrap()));
         std::fs::write(path, s.to_string()).unwrap();
     }
-    let cassettes = cassette::read_all(&[dir.path().to_path_buf()]).unwrap();
-    let contract = contract();
     let globals = Globals {
         credentials: [("key".to_string(), "k".to_string())].into(),
         ..Globals::default()
     };
-    assert!(resolve::check_all(&cassettes, &contract, &globals).is_empty());
     let router = axum::Router::new()
         .route("/v1/uploads", post(upload))
         .route("/v1/render", post(render))
         .route("/v1/export", get(export))
         .route("/v1/images/{name}", put(mirror));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    let target = Target {
-        bases: [("base_url".to_string(), format!("http://{addr}"))].into(),
-    };
-    let settings = RunSettings {
-        timeout: Duration::from_secs(5),
-        retries: 0,
-        ..RunSettings::default()
-    };
-    runner::run(
-        contract,
-        cassettes,
-        Arc::new(globals),
-        target,
-        ExpectedFailures::default(),
-        settings,
-        Progress::Quiet,
-    )
-    .await
+    let base = support::serve(router).await;
+    let contract = support::regression_contract("media.covenant");
+    support::replay(contract, dir.path(), globals, base, Duration::from_secs(5)).await
 }
 
 #[tokio::test]

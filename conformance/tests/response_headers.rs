@@ -3,30 +3,16 @@
 //! closed enum each fail as a header failure naming the header; a response with them all
 //! right passes.
 
+mod support;
+
 use axum::Json;
 use axum::extract::Path;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use covenant_conformance::expected::ExpectedFailures;
 use covenant_conformance::outcome::{FailureKind, Report, Verdict};
-use covenant_conformance::progress::Progress;
 use covenant_conformance::template::Globals;
-use covenant_conformance::{Contract, RunSettings, Target, cassette, resolve, runner};
 use serde_json::json;
-use std::sync::Arc;
 use std::time::Duration;
-
-/// The regression spec of response headers, served at `{base_url}`.
-fn contract() -> Arc<Contract> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpus/regressions/response_headers.covenant");
-    let text = std::fs::read_to_string(&path)
-        .unwrap()
-        .replace("base \"https://example.test\"", "base \"{base_url}\"");
-    let file = covenant_codegen::source::SourceFile::new("response_headers.covenant", text);
-    let spec = covenant_codegen::check_source(&file).spec.unwrap();
-    Arc::new(Contract::new(spec).unwrap())
-}
 
 /// One fault per note id.
 async fn get_note(Path(id): Path<i64>) -> Response {
@@ -74,35 +60,13 @@ async fn run() -> Report {
         )
         .unwrap();
     }
-    let cassettes = cassette::read_all(&[dir.path().to_path_buf()]).unwrap();
-    let contract = contract();
     let globals = Globals {
         credentials: [("key".to_string(), "k".to_string())].into(),
         ..Globals::default()
     };
-    assert!(resolve::check_all(&cassettes, &contract, &globals).is_empty());
-    let router = axum::Router::new().route("/v1/notes/{id}", get(get_note));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    let target = Target {
-        bases: [("base_url".to_string(), format!("http://{addr}"))].into(),
-    };
-    let settings = RunSettings {
-        timeout: Duration::from_secs(5),
-        retries: 0,
-        ..RunSettings::default()
-    };
-    runner::run(
-        contract,
-        cassettes,
-        Arc::new(globals),
-        target,
-        ExpectedFailures::default(),
-        settings,
-        Progress::Quiet,
-    )
-    .await
+    let base = support::serve(axum::Router::new().route("/v1/notes/{id}", get(get_note))).await;
+    let contract = support::regression_contract("response_headers.covenant");
+    support::replay(contract, dir.path(), globals, base, Duration::from_secs(5)).await
 }
 
 #[tokio::test]
