@@ -102,9 +102,13 @@ fn the_suite_passes_against_the_reference_server_and_matches_its_snapshots() {
     });
 }
 
+/// Another server's run names the expected-failure list: the default one is the reference
+/// server's own.
 fn conform_against(served: &Served, data_dir: &Path, reports: &Path) -> Output {
     covenant(&[
         "conform",
+        "--expected-failures",
+        "conformance/expected-failures.toml",
         "--target",
         &served.base_url,
         "--credentials",
@@ -165,35 +169,116 @@ fn the_mock_passes_the_schema_checks_and_fails_the_behavioural_ones() {
     );
 }
 
+/// `conform` with its reports written to `reports`.
+fn conform_into(reports: &Path, args: &[&str]) -> Output {
+    let mut all = vec!["conform", "--report-dir", reports.to_str().unwrap()];
+    all.extend_from_slice(args);
+    covenant(&all)
+}
+
+/// The reason a stopped run's report gives, after checking it holds no results.
+fn stopped_reason(reports: &Path, exit: u64) -> String {
+    let report = report(reports);
+    assert_eq!(report["stopped"]["exit"], exit, "{report}");
+    assert_eq!(report["scenarios"], serde_json::json!([]));
+    let junit = std::fs::read_to_string(reports.join("junit.xml")).unwrap();
+    assert!(
+        junit.contains("errors=\"1\"") && junit.contains("<error "),
+        "{junit}"
+    );
+    report["stopped"]["reason"].as_str().unwrap().to_string()
+}
+
+/// CI reads the exit status and the reports: a run that stops early (exit 2 or 3) replaces
+/// an earlier green report with one saying why, and a selection of nothing is never green.
 #[test]
-fn exit_codes_tell_usage_errors_and_an_unreachable_target_apart() {
+fn a_run_that_stops_leaves_no_green_report_and_selects_something_or_fails() {
     let dir_scratch = scratch_dir("conform-exits");
     let dir = dir_scratch.path();
+    let reports = dir.join("reports");
+    let out = conform_into(&reports, &["--filter", "users/create-get-resolve"]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert_eq!(report(&reports)["scenarios"].as_array().unwrap().len(), 1);
+
     std::fs::write(
         dir.join("bad.json"),
         r#"{"id": "bad", "title": "t", "exchanges": [{"endpoint": "nope", "request": {"path": "/"}, "expect": {"status": 200}}]}"#,
     )
     .unwrap();
-    let out = covenant(&[
-        "conform",
-        "--target",
-        "http://127.0.0.1:9",
-        dir.join("bad.json").to_str().unwrap(),
-    ]);
+    let out = conform_into(&reports, &[dir.join("bad.json").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "{}", explain(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.json:1:"));
+    assert!(stopped_reason(&reports, 2).contains("bad.json:1:"));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("bad.json:1:"),
-        "{}",
-        explain(&out)
+        !reports
+            .join("transcripts")
+            .join("users_create-get-resolve.txt")
+            .exists()
     );
-    let out = covenant(&[
-        "conform",
-        "--target",
-        "http://127.0.0.1:9",
-        "--filter",
-        "users/*",
-    ]);
+
+    let refused: &[(&[&str], &str)] = &[
+        (&["--filter", "tag:user"], "did you mean `users`?"),
+        (
+            &["--filter", "endpoint:create_usr"],
+            "did you mean `create_user`?",
+        ),
+        (
+            &["--filter", "users/create-get-resolve", "--shard", "2/200"],
+            "--shard 2/200 holds none",
+        ),
+        (&["--jobs", "0"], "--jobs 0"),
+        (
+            &[
+                "--target",
+                "http://127.0.0.1:9",
+                "--target",
+                "managment=http://127.0.0.1:9",
+            ],
+            "did you mean `management`?",
+        ),
+        (
+            &[
+                "--target",
+                "http://127.0.0.1:9",
+                "--filter",
+                "users/another-team-isolated",
+            ],
+            "pass --target management=URL",
+        ),
+    ];
+    for (args, says) in refused {
+        let out = conform_into(&reports, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", explain(&out));
+        assert!(
+            stopped_reason(&reports, 2).contains(says),
+            "{args:?}: {}",
+            explain(&out)
+        );
+    }
+
+    let green = conform_into(&reports, &["--filter", "users/create-get-resolve"]);
+    assert_eq!(green.status.code(), Some(0), "{}", explain(&green));
+    let out = conform_into(&reports, &["--rerun-failed"]);
+    assert_eq!(out.status.code(), Some(2), "{}", explain(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no scenario failed"));
+
+    let out = conform_into(
+        &reports,
+        &[
+            "--target",
+            "http://127.0.0.1:9",
+            "--target",
+            "management=http://127.0.0.1:9",
+            "--filter",
+            "users/*",
+        ],
+    );
     assert_eq!(out.status.code(), Some(3), "{}", explain(&out));
+    assert!(stopped_reason(&reports, 3).contains("cannot reach"));
+    assert_eq!(
+        report(&reports)["bases"]["management_url"],
+        "http://127.0.0.1:9"
+    );
 }
 
 /// A session of the generated client through `record`, replayed against a fresh server.

@@ -3,7 +3,9 @@
 //! schemas `generate` writes, built in memory from the spec.
 
 use covenant_codegen::emit::{all_responses, response_provenance, schema_base, schema_files};
-use covenant_codegen::ir::{BodyMedia, Endpoint, ParamLocation, Primitive, Provenance, Spec, Type};
+use covenant_codegen::ir::{
+    BodyMedia, Carrier, Endpoint, ParamLocation, Primitive, Provenance, Spec, Type,
+};
 use covenant_runtime::multipart::PartKind;
 use jsonschema::{Retrieve, Uri, Validator};
 use serde_json::Value;
@@ -46,8 +48,12 @@ pub struct Route {
     /// The path's segments; `None` for a placeholder.
     pub segments: Vec<Option<String>>,
     pub path_template: String,
+    /// The API's name.
+    pub api: String,
     /// The API's base, as the spec writes it (`{base_url}`).
     pub base: String,
+    /// The name a target gives the base's URL by (`base_url`, `management_url`).
+    pub base_name: String,
     pub query: Vec<String>,
     pub headers: Vec<String>,
     pub statuses: Vec<DeclaredStatus>,
@@ -90,6 +96,7 @@ pub struct Contract {
     by_name: HashMap<String, usize>,
     validators: HashMap<(usize, u16), Arc<Validator>>,
     header_checks: HashMap<(usize, u16), HeaderCheck>,
+    carriers: Vec<(String, Carrier)>,
 }
 
 /// The headers a response declares: the schema of their values, and how each reads from text.
@@ -205,6 +212,7 @@ impl Contract {
             routes.push(route(&spec, ep));
         }
         Ok(Contract {
+            carriers: secret_carriers(&spec),
             spec,
             routes,
             by_name,
@@ -228,6 +236,26 @@ impl Contract {
             .iter()
             .filter(|r| r.method.eq_ignore_ascii_case(method) && r.matches_path(path))
             .max_by_key(|r| r.segments.iter().filter(|s| s.is_some()).count())
+    }
+
+    /// Where requests carry secrets, by the name that stands for them: every auth
+    /// scheme's credential, and every parameter marked `@secret`.
+    pub fn secret_carriers(&self) -> &[(String, Carrier)] {
+        &self.carriers
+    }
+
+    /// The type of an endpoint's request body.
+    pub fn request_body_type(&self, endpoint: &str) -> Option<&Type> {
+        self.spec.endpoint_named(endpoint)?.body.as_ref()
+    }
+
+    /// The type of the body an endpoint declares for a status.
+    pub fn response_body_type(&self, endpoint: &str, status: u16) -> Option<&Type> {
+        let ep = self.spec.endpoint_named(endpoint)?;
+        all_responses(&self.spec, ep)
+            .find(|r| r.status == status)?
+            .body
+            .as_ref()
     }
 
     pub fn validator(&self, endpoint: &str, status: u16) -> Option<&Validator> {
@@ -301,7 +329,9 @@ fn route(spec: &Spec, ep: &Endpoint) -> Route {
             .map(|s| (!(s.starts_with('{') && s.ends_with('}'))).then(|| s.to_string()))
             .collect(),
         path_template: ep.path.clone(),
+        api: spec.api(ep.api).name.clone(),
         base: spec.api(ep.api).base_url.clone(),
+        base_name: spec.api(ep.api).base_name(),
         query: names(ParamLocation::Query),
         headers: names(ParamLocation::Header),
         statuses: all_responses(spec, ep)
@@ -319,6 +349,28 @@ fn route(spec: &Spec, ep: &Endpoint) -> Route {
         bytes_body: is_bytes(ep.body.as_ref()),
         part_kinds: part_kinds(spec, ep),
     }
+}
+
+/// Every auth scheme's carrier, and a header or query parameter of any endpoint marked
+/// `@secret` as a carrier of its own name.
+fn secret_carriers(spec: &Spec) -> Vec<(String, Carrier)> {
+    let mut out: Vec<(String, Carrier)> = spec
+        .auth_schemes
+        .iter()
+        .map(|s| (s.name.clone(), s.carrier.clone()))
+        .collect();
+    for param in spec.endpoints.iter().flat_map(|ep| &ep.params) {
+        let name = &param.field.name;
+        let carrier = match param.location {
+            ParamLocation::Header if param.field.secret => Carrier::Header(name.clone()),
+            ParamLocation::Query if param.field.secret => Carrier::Query(name.clone()),
+            _ => continue,
+        };
+        if !out.iter().any(|(_, c)| *c == carrier) {
+            out.push((name.clone(), carrier));
+        }
+    }
+    out
 }
 
 fn is_bytes(ty: Option<&Type>) -> bool {

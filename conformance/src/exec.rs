@@ -188,11 +188,14 @@ fn shell_word(text: &str, secrets: &[(String, String)]) -> String {
         .join("")
 }
 
-/// `{{credentials.team_api_key}}` → `TEAM_API_KEY`; `{{env.TOKEN}}` → `TOKEN`.
+/// `{{credentials.team_api_key}}` → `TEAM_API_KEY`; `{{env.TOKEN}}` → `TOKEN`;
+/// `[secret:link_token]` → `LINK_TOKEN`.
 fn shell_variable(reference: &str) -> String {
     let name = reference
         .trim_start_matches("{{")
         .trim_end_matches("}}")
+        .trim_start_matches("[secret:")
+        .trim_end_matches(']')
         .trim_start_matches("credentials.")
         .trim_start_matches("env.");
     name.chars()

@@ -17,6 +17,7 @@ pub mod record;
 pub mod report;
 pub mod resolve;
 pub mod runner;
+pub mod secrets;
 pub mod select;
 pub mod template;
 pub mod transcript;

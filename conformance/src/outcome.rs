@@ -155,7 +155,11 @@ impl Coverage {
 /// A whole run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
+    /// The main API's URL.
     pub target: String,
+    /// Every API base of the run by name, with its URL.
+    #[serde(default)]
+    pub bases: BTreeMap<String, String>,
     pub spec: String,
     pub started_at: String,
     pub duration_ms: f64,
@@ -164,6 +168,17 @@ pub struct Report {
     /// Expected-failure entries that name no scenario or exchange of the run's cassettes.
     #[serde(default)]
     pub stale_expected_failures: Vec<String>,
+    /// Why the run stopped before judging anything, when it did: it then holds no results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stopped>,
+}
+
+/// A run that judged nothing: its exit status (2: usage or cassette errors, 3: the target
+/// cannot be reached) and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stopped {
+    pub exit: u8,
+    pub reason: String,
 }
 
 /// Counts by verdict.
@@ -178,6 +193,55 @@ pub struct Tally {
 }
 
 impl Report {
+    /// The report of a run that stopped before judging anything.
+    pub fn stopped(spec: &str, bases: BTreeMap<String, String>, exit: u8, reason: &str) -> Report {
+        Report {
+            target: bases.get("base_url").cloned().unwrap_or_default(),
+            bases,
+            spec: spec.to_string(),
+            started_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            duration_ms: 0.0,
+            scenarios: Vec::new(),
+            coverage: Coverage::default(),
+            stale_expected_failures: Vec::new(),
+            stopped: Some(Stopped {
+                exit,
+                reason: reason.to_string(),
+            }),
+        }
+    }
+
+    /// `http://a (management_url: http://b)`: the main URL and every other base used.
+    pub fn where_run(&self) -> String {
+        let others: Vec<String> = self
+            .bases
+            .iter()
+            .filter(|(name, url)| *name != "base_url" && **url != self.target)
+            .map(|(name, url)| format!("{name}: {url}"))
+            .collect();
+        if others.is_empty() {
+            self.target.clone()
+        } else {
+            format!("{} ({})", self.target, others.join(", "))
+        }
+    }
+
+    /// Replaces every secret the redactor knows, in every text the report holds.
+    pub fn redact(&mut self, redactor: &crate::secrets::Redactor) {
+        for scenario in &mut self.scenarios {
+            redactor.apply(&mut scenario.transcript);
+            for exchange in &mut scenario.exchanges {
+                redactor.apply(&mut exchange.url);
+                redactor.apply(&mut exchange.curl);
+                for failure in &mut exchange.failures {
+                    redactor.apply(&mut failure.path);
+                    redactor.apply(&mut failure.expected);
+                    redactor.apply(&mut failure.actual);
+                }
+            }
+        }
+    }
+
     pub fn tally(&self) -> Tally {
         let mut t = Tally::default();
         for s in &self.scenarios {
@@ -193,8 +257,8 @@ impl Report {
         t
     }
 
-    /// Whether the run passes: no failure, no unexpected pass.
+    /// Whether the run passes: it ran, and had no failure and no unexpected pass.
     pub fn passed(&self) -> bool {
-        !self.scenarios.iter().any(|s| s.verdict.fails_run())
+        self.stopped.is_none() && !self.scenarios.iter().any(|s| s.verdict.fails_run())
     }
 }

@@ -11,11 +11,12 @@ use crate::outcome::{
     Coverage, ExchangeResult, Failure, FailureKind, Report, ScenarioResult, Verdict,
 };
 use crate::progress::Progress;
-use crate::template::{Globals, Scope, TemplateError, plain, redact};
+use crate::secrets::SecretBook;
+use crate::template::{Globals, Scope, TemplateError, plain};
 use crate::transcript::{self, Normalizer};
 use futures_util::StreamExt;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -44,37 +45,29 @@ impl Default for RunSettings {
     }
 }
 
-static PLACEHOLDER: std::sync::LazyLock<regex::Regex> =
-    std::sync::LazyLock::new(|| regex::Regex::new(r"\{[A-Za-z_][A-Za-z0-9_]*\}").unwrap());
-
-/// Where the implementation under test is: a URL for each placeholder API bases use
-/// (`{base_url}`, `{management_url}`).
+/// Where the implementation under test is: a URL for each API base, by the name a
+/// deployment gives it (`base_url` for `{base_url}`, `management_url`, or `<api>_url` for a
+/// base the spec writes as an address). Every base a run uses is named here; none is guessed.
 #[derive(Clone, Debug, Default)]
 pub struct Target {
-    pub bases: HashMap<String, String>,
+    pub bases: BTreeMap<String, String>,
 }
 
 impl Target {
-    /// The URL an API base (`{base_url}`, or a literal URL) stands for.
-    pub fn resolve(&self, base: &str) -> Result<String, String> {
-        let mut out = base.to_string();
-        for (name, url) in &self.bases {
-            out = out.replace(&format!("{{{name}}}"), url.trim_end_matches('/'));
-        }
-        // Bases the target names no URL for are served at the main one.
-        if out.contains('{')
-            && let Some(main) = self.bases.get("base_url")
-        {
-            out = PLACEHOLDER
-                .replace_all(&out, main.trim_end_matches('/'))
-                .into_owned();
-        }
-        if out.contains('{') {
-            Err(format!(
-                "no URL for the API base `{base}`: pass --target or a credentials file naming it"
-            ))
-        } else {
-            Ok(out)
+    /// The URL an endpoint's API is reached at.
+    pub fn resolve(&self, route: &Route) -> Result<String, String> {
+        let name = &route.base_name;
+        let placeholder = format!("{{{name}}}");
+        match self.bases.get(name) {
+            Some(url) if route.base.contains(&placeholder) => {
+                Ok(route.base.replace(&placeholder, url.trim_end_matches('/')))
+            }
+            Some(url) => Ok(url.trim_end_matches('/').to_string()),
+            None if !route.base.contains('{') => Ok(route.base.clone()),
+            None => Err(format!(
+                "no URL for `{name}`, the base of the `{}` API: pass --target {}=URL, or a credentials file with `{name}`",
+                route.api, route.api
+            )),
         }
     }
 
@@ -92,7 +85,8 @@ impl Target {
 struct Run {
     contract: Arc<Contract>,
     globals: Arc<Globals>,
-    secrets: Vec<(String, String)>,
+    /// Every secret seen so far: the credentials, and those scenarios learn as they go.
+    secrets: SecretBook,
     target: Target,
     expected: ExpectedFailures,
     settings: RunSettings,
@@ -120,8 +114,12 @@ pub async fn run(
         .build()
         .expect("a client with no TLS configuration builds");
     progress.start(cassettes.len());
+    let secrets = SecretBook::new();
+    for (value, reference) in globals.secrets() {
+        secrets.add(&value, &reference);
+    }
     let run = Arc::new(Run {
-        secrets: globals.secrets(),
+        secrets,
         contract,
         globals,
         target,
@@ -148,8 +146,9 @@ pub async fn run(
     scenarios.sort_by(|a, b| a.id.cmp(&b.id));
     run.progress.done();
     let id_refs: Vec<&str> = ids.iter().map(String::as_str).collect();
-    Report {
+    let mut report = Report {
         target: run.target.label(),
+        bases: run.target.bases.clone(),
         spec: run.contract.spec.service.name.clone(),
         started_at,
         duration_ms: millis(started.elapsed()),
@@ -161,7 +160,11 @@ pub async fn run(
             .map(String::from)
             .collect(),
         scenarios,
-    }
+        stopped: None,
+    };
+    // A secret learnt late in one scenario may have been written by another earlier.
+    report.redact(&run.secrets.redactor());
+    report
 }
 
 impl Run {
@@ -243,11 +246,13 @@ impl Run {
         route: &Route,
         scope: &mut Scope<'_>,
     ) -> (ExchangeResult, Option<Taken>) {
-        let outgoing = match self.outgoing(exchange, route, scope, &cassette.scenario.headers) {
-            Ok(o) => o,
-            Err(problem) => return (template_failure(exchange, index, route, problem), None),
-        };
-        let curl = exec::curl(&outgoing, &self.secrets);
+        let (outgoing, json_body) =
+            match self.outgoing(exchange, route, scope, &cassette.scenario.headers) {
+                Ok(o) => o,
+                Err(problem) => return (template_failure(exchange, index, route, problem), None),
+            };
+        self.learn_request_secrets(cassette, exchange, route, &outgoing, json_body.as_ref());
+        let curl = exec::curl(&outgoing, &self.secrets.snapshot());
         let sent = exec::send(
             &self.client,
             &outgoing,
@@ -262,6 +267,13 @@ impl Run {
                     Some(declared) => declared.json_form(&incoming.body),
                     None => serde_json::from_slice::<Value>(&incoming.body).ok(),
                 };
+                if let (Some(ty), Some(body)) = (
+                    self.contract
+                        .response_body_type(&route.name, incoming.status),
+                    &body,
+                ) {
+                    self.secrets.learn_body(&self.contract.spec, ty, body);
+                }
                 failures = judge(
                     &self.contract,
                     route,
@@ -283,11 +295,12 @@ impl Run {
                 (None, 0.0, Err(e.to_string()))
             }
         };
+        let redactor = self.secrets.redactor();
         let result = ExchangeResult {
             label: exchange.label(index),
             endpoint: exchange.endpoint.clone(),
             method: outgoing.method.clone(),
-            url: redact(&outgoing.url, &self.secrets),
+            url: redactor.text(&outgoing.url),
             expected_status: exchange.expect.status,
             status,
             verdict: if failures.is_empty() {
@@ -298,8 +311,8 @@ impl Run {
             failures: failures
                 .into_iter()
                 .map(|mut f| {
-                    f.actual = redact(&f.actual, &self.secrets);
-                    f.expected = redact(&f.expected, &self.secrets);
+                    f.actual = redactor.text(&f.actual);
+                    f.expected = redactor.text(&f.expected);
                     f
                 })
                 .collect(),
@@ -325,16 +338,59 @@ impl Run {
         (result, Some(entry))
     }
 
-    /// The request with every template filled in.
+    /// Learns the credentials a request carries and the `@secret` values of its body. A
+    /// value the cassette writes as it is was never a secret of the run and stays; what a
+    /// template filled in (a capture, a credential) is learnt.
+    fn learn_request_secrets(
+        &self,
+        cassette: &Cassette,
+        exchange: &Exchange,
+        route: &Route,
+        outgoing: &Outgoing,
+        body: Option<&Value>,
+    ) {
+        let literals = literal_strings(cassette, exchange);
+        let templated = |pairs: &[(String, String)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .filter(|(_, v)| !literals.contains(v.as_str()))
+                .cloned()
+                .collect()
+        };
+        let query: Vec<(String, String)> = reqwest::Url::parse(&outgoing.url)
+            .map(|url| {
+                url.query_pairs()
+                    .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.secrets.learn_credentials(
+            self.contract.secret_carriers(),
+            &templated(&outgoing.headers),
+            &templated(&query),
+        );
+        let (Some(ty), Some(body)) = (self.contract.request_body_type(&route.name), body) else {
+            return;
+        };
+        let mut found = Vec::new();
+        crate::secrets::secret_values(&self.contract.spec, ty, body, &mut found);
+        for (field, value) in found {
+            if !literals.contains(value.as_str()) {
+                self.secrets.add_field_value(&field, &value);
+            }
+        }
+    }
+
+    /// The request with every template filled in, and its body's JSON form when it has one.
     fn outgoing(
         &self,
         exchange: &Exchange,
         route: &Route,
         scope: &Scope,
         scenario_headers: &std::collections::BTreeMap<String, String>,
-    ) -> Result<Outgoing, String> {
+    ) -> Result<(Outgoing, Option<Value>), String> {
         let request = &exchange.request;
-        let base = self.target.resolve(&route.base)?;
+        let base = self.target.resolve(route)?;
         let fill = |s: &str| scope.string(s).map_err(|TemplateError(e)| e);
         let mut url = format!("{base}{}", fill(&request.path)?);
         if !request.query.is_empty() {
@@ -360,6 +416,7 @@ impl Run {
             headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
             headers.push((name.clone(), fill(value)?));
         }
+        let mut json_body = None;
         let body = match (&request.body, &request.raw_body) {
             (Some(json), _) => {
                 let filled = scope.value(json).map_err(|TemplateError(e)| e)?;
@@ -376,17 +433,19 @@ impl Run {
                 {
                     headers.push(("content-type".into(), content_type));
                 }
+                json_body = Some(filled);
                 Some(bytes)
             }
             (None, Some(raw)) => Some(fill(raw)?.into_bytes()),
             (None, None) => None,
         };
-        Ok(Outgoing {
+        let outgoing = Outgoing {
             method: route.method.to_string(),
             url,
             headers,
             body,
-        })
+        };
+        Ok((outgoing, json_body))
     }
 
     fn transcript(&self, scope: &Scope, entries: &[Taken]) -> String {
@@ -403,7 +462,8 @@ impl Run {
                 .map(|(k, v)| (k.clone(), Value::String(v.clone()))),
         );
         named.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut normalizer = Normalizer::new(&self.secrets, &named, &self.globals.run_id);
+        let mut normalizer =
+            Normalizer::new(&self.secrets.snapshot(), &named, &self.globals.run_id);
         let mut out = String::new();
         for taken in entries {
             transcript::write_entry(
@@ -420,6 +480,34 @@ impl Run {
         }
         out
     }
+}
+
+/// Every string an exchange's request (and its scenario's headers) writes with no
+/// template in it.
+fn literal_strings<'c>(cassette: &'c Cassette, exchange: &'c Exchange) -> HashSet<&'c str> {
+    fn strings<'v>(value: &'v Value, out: &mut HashSet<&'v str>) {
+        match value {
+            Value::String(s) if !s.contains("{{") => {
+                out.insert(s);
+            }
+            Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+            Value::Object(fields) => fields.values().for_each(|v| strings(v, out)),
+            _ => {}
+        }
+    }
+    let request = &exchange.request;
+    let mut out = HashSet::new();
+    let headers = cassette
+        .scenario
+        .headers
+        .values()
+        .chain(request.headers.values());
+    out.extend(headers.filter(|v| !v.contains("{{")).map(String::as_str));
+    request.query.values().for_each(|v| strings(v, &mut out));
+    if let Some(body) = &request.body {
+        strings(body, &mut out);
+    }
+    out
 }
 
 /// One exchange as sent and received, kept for the transcript.

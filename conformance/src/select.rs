@@ -34,6 +34,15 @@ impl std::str::FromStr for Filter {
 }
 
 impl Filter {
+    /// The filter as written on the command line.
+    pub fn text(&self) -> String {
+        match self {
+            Filter::Id(p) => p.clone(),
+            Filter::Tag(p) => format!("tag:{p}"),
+            Filter::Endpoint(p) => format!("endpoint:{p}"),
+        }
+    }
+
     pub fn matches(&self, cassette: &Cassette) -> bool {
         let s = &cassette.scenario;
         match self {
@@ -42,6 +51,59 @@ impl Filter {
             Filter::Endpoint(p) => s.exchanges.iter().any(|e| glob(p, &e.endpoint)),
         }
     }
+}
+
+/// Each filter must name something there is: an endpoint of the spec, a tag or an id of
+/// the cassettes read. Otherwise a typo would select nothing, or less than meant, in
+/// silence; the error names the closest known name.
+pub fn check_filters(
+    filters: &[Filter],
+    cassettes: &[Cassette],
+    endpoints: &[&str],
+) -> Result<(), String> {
+    let mut problems = Vec::new();
+    for filter in filters {
+        let (what, pattern, known): (&str, &str, Vec<&str>) = match filter {
+            Filter::Endpoint(p) => ("endpoint of the spec", p, endpoints.to_vec()),
+            Filter::Tag(p) => (
+                "tag of any scenario",
+                p,
+                cassettes
+                    .iter()
+                    .flat_map(|c| c.scenario.tags.iter().map(String::as_str))
+                    .collect(),
+            ),
+            Filter::Id(p) => (
+                "scenario id",
+                p,
+                cassettes.iter().map(|c| c.scenario.id.as_str()).collect(),
+            ),
+        };
+        if known.iter().any(|k| glob(pattern, k)) {
+            continue;
+        }
+        let help = closest(pattern, &known)
+            .map(|c| format!("; did you mean `{c}`?"))
+            .unwrap_or_default();
+        problems.push(format!(
+            "--filter `{}` matches no {what}{help}",
+            filter.text()
+        ));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n"))
+    }
+}
+
+fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    candidates
+        .iter()
+        .map(|c| (strsim::jaro_winkler(name, c), *c))
+        .filter(|(score, _)| *score > 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
 }
 
 /// `--shard i/n`: the i-th (1-based) of n parts.
@@ -125,6 +187,25 @@ mod tests {
         assert!(!glob("users/*", "teams/create"));
         assert!(glob("a*b*c", "axxbyyc"));
         assert!(!glob("a*b*c", "ac"));
+    }
+
+    #[test]
+    fn a_filter_naming_nothing_is_an_error_with_the_closest_name() {
+        let e = check_filters(
+            &["endpoint:create_usr".parse().unwrap()],
+            &[],
+            &["create_user"],
+        )
+        .unwrap_err();
+        assert!(e.contains("did you mean `create_user`"), "{e}");
+        assert!(
+            check_filters(
+                &["endpoint:create_*".parse().unwrap()],
+                &[],
+                &["create_user"]
+            )
+            .is_ok()
+        );
     }
 
     #[test]

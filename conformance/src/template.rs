@@ -29,25 +29,29 @@ impl Globals {
         }
     }
 
-    /// Every secret value with the reference that names it, longest first so a longer
-    /// secret containing a shorter one is replaced whole. Credentials are secrets; so are
-    /// environment variables whose names say key, token, secret or password.
+    /// Every secret value with the reference that names it. Every credential is a secret
+    /// but the URLs of the bases, which reports name on purpose; so is every environment
+    /// variable whose name says key, token, secret or password. Length does not matter.
     pub fn secrets(&self) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = self
             .credentials
             .iter()
-            .filter(|(_, v)| v.len() >= 6 && !v.starts_with("http"))
+            .filter(|(_, v)| !v.is_empty() && !is_url(v))
             .map(|(k, v)| (v.clone(), format!("{{{{credentials.{k}}}}}")))
             .collect();
         out.extend(
             self.env
                 .iter()
-                .filter(|(k, v)| is_secret_name(k) && v.len() >= 6)
+                .filter(|(k, v)| is_secret_name(k) && !v.is_empty())
                 .map(|(k, v)| (v.clone(), format!("{{{{env.{k}}}}}"))),
         );
         out.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
         out
     }
+}
+
+fn is_url(value: &str) -> bool {
+    value.starts_with("http://") || value.starts_with("https://")
 }
 
 fn is_secret_name(name: &str) -> bool {

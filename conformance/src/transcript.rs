@@ -28,22 +28,28 @@ pub struct Normalizer {
 }
 
 impl Normalizer {
-    /// `secrets` map real values to references; `named` holds captured and `let` values.
+    /// `secrets` map real values to references; `named` holds captured and `let` values,
+    /// whose names say more than a secret's reference and so are preferred.
     pub fn new(
         secrets: &[(String, String)],
         named: &[(String, Value)],
         run_id: &str,
     ) -> Normalizer {
-        let mut known: Vec<(String, String)> = secrets.to_vec();
+        let mut known: Vec<(String, String)> = Vec::new();
         for (name, value) in named {
             if let Value::String(s) = value
                 && s.len() >= 4
+                && !known.iter().any(|(k, _)| k == s)
             {
                 known.push((s.clone(), format!("[{name}]")));
             }
         }
+        for (value, reference) in secrets {
+            if !known.iter().any(|(k, _)| k == value) {
+                known.push((value.clone(), reference.clone()));
+            }
+        }
         known.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
-        known.dedup_by(|a, b| a.0 == b.0);
         Normalizer {
             known,
             uuids: HashMap::new(),
@@ -54,6 +60,7 @@ impl Normalizer {
     }
 
     pub fn text(&mut self, s: &str) -> String {
+        self.number_secrets(s);
         let mut out = s.to_string();
         for (value, placeholder) in &self.known {
             if out.contains(value.as_str()) {
@@ -73,6 +80,42 @@ impl Normalizer {
         match &self.unique {
             Some(unique) => unique.replace_all(&out, "[unique]").into_owned(),
             None => out.into_owned(),
+        }
+    }
+
+    /// Secrets learnt from `@secret` fields (`[secret:key]`) are numbered per field in the
+    /// order they first appear, so two keys of one transcript stay apart and the numbers
+    /// are the same on every run.
+    fn number_secrets(&mut self, text: &str) {
+        let mut first_seen: Vec<(usize, usize)> = self
+            .known
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, p))| is_unnumbered_secret(p))
+            .filter_map(|(i, (value, _))| text.find(value.as_str()).map(|at| (at, i)))
+            .collect();
+        first_seen.sort();
+        for (_, i) in first_seen {
+            let field = self.known[i].1["[secret:".len()..self.known[i].1.len() - 1].to_string();
+            let prefix = format!("[secret:{field}#");
+            let mut taken: Vec<&str> = self
+                .known
+                .iter()
+                .map(|(_, p)| p.as_str())
+                .filter(|p| p.starts_with(&prefix))
+                .collect();
+            taken.sort_unstable();
+            taken.dedup();
+            let n = taken.len() + 1;
+            let numbered = format!("[secret:{field}#{n}]");
+            // Every form of the value (percent-encoded, escaped) takes the same number.
+            let reference = self.known[i].1.clone();
+            let value = self.known[i].0.clone();
+            for (v, p) in &mut self.known {
+                if *p == reference && (v == &value || forms_of(&value).contains(v)) {
+                    *p = numbered.clone();
+                }
+            }
         }
     }
 
@@ -137,6 +180,15 @@ impl Normalizer {
             Err(_) => self.text(&String::from_utf8_lossy(bytes)),
         }
     }
+}
+
+fn is_unnumbered_secret(placeholder: &str) -> bool {
+    placeholder.starts_with("[secret:") && !placeholder.contains('#')
+}
+
+/// The forms a secret takes on the way, as the run's secret book knows them.
+fn forms_of(value: &str) -> Vec<String> {
+    crate::secrets::forms(value)
 }
 
 /// One exchange as the transcript shows it.

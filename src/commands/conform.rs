@@ -8,8 +8,10 @@ use covenant_conformance::expected::ExpectedFailures;
 use covenant_conformance::progress::Progress;
 use covenant_conformance::select::{Filter, Shard};
 use covenant_conformance::template::Globals;
-use covenant_conformance::{Contract, RunSettings, Target, cassette, report, resolve, select};
-use std::collections::HashMap;
+use covenant_conformance::{
+    Contract, Report, RunSettings, Target, cassette, report, resolve, select,
+};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -30,29 +32,31 @@ pub struct ConformArgs {
     /// Cassette files or folders (searched for `*.json`); the project's suite by default.
     #[arg(value_name = "CASSETTE_OR_DIR")]
     paths: Vec<PathBuf>,
-    /// The implementation's base URL (`{base_url}` of the spec's API bases). Without it, the
-    /// reference server is started on a fresh embedded database in a temporary folder.
-    #[arg(long, value_name = "URL")]
-    target: Option<String>,
+    /// Where the implementation is: `URL` for the main API (`{base_url}`), `NAME=URL` for
+    /// another API by its name or its base's name (`management=URL`). Repeatable. Bases
+    /// not given come from the credentials file. Without any, the reference server is
+    /// started on a fresh embedded database in a temporary folder.
+    #[arg(long = "target", value_name = "URL|NAME=URL")]
+    targets: Vec<String>,
     /// A JSON object of values cassettes name as `{{credentials.KEY}}` (keys are never
-    /// written to a report); `*_url` values give the API bases not set by --target.
+    /// written to a report); `*_url` values give the API bases --target does not.
     #[arg(long, value_name = "FILE")]
     credentials: Option<PathBuf>,
     /// The spec the cassettes are checked against.
     #[arg(long, default_value = DEFAULT_SPEC)]
     spec: PathBuf,
-    /// Scenarios an implementation knowingly fails, with reasons (TOML). Default:
-    /// conformance/expected-failures.toml when it exists.
+    /// Scenarios an implementation knowingly fails, with reasons (TOML). Default, for the
+    /// reference server's own run only: conformance/expected-failures.toml.
     #[arg(long, value_name = "FILE")]
     expected_failures: Option<PathBuf>,
     /// Where report.json, junit.xml, report.html and transcripts/ are written.
     #[arg(long, default_value = "target/conform")]
     report_dir: PathBuf,
-    /// Scenarios replayed at once (default: the number of cores).
+    /// Scenarios replayed at once, at least 1 (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
     /// Run only scenarios matching: an id, `tag:NAME` or `endpoint:NAME`; `*` is a wildcard.
-    /// Repeatable: a scenario matching any runs.
+    /// Repeatable: a scenario matching any runs. Each must match something.
     #[arg(long, value_name = "FILTER")]
     filter: Vec<Filter>,
     /// Start no scenario after the first failure.
@@ -73,17 +77,40 @@ pub struct ConformArgs {
 }
 
 pub fn run(args: &ConformArgs) -> ExitCode {
-    match conform(args) {
-        Ok(code) => code,
-        Err(Stop::Usage(message)) => {
-            eprintln!("error: {message}");
-            ExitCode::from(EXIT_USAGE)
+    // The last report is read before the reports are cleared.
+    let rerun = if args.rerun_failed {
+        match last_failures(&args.report_dir) {
+            Ok(ids) => Some(ids),
+            Err(Stop::Usage(m) | Stop::Unreachable(m)) => {
+                eprintln!("error: {m}");
+                return ExitCode::from(EXIT_USAGE);
+            }
         }
-        Err(Stop::Unreachable(message)) => {
-            eprintln!("error: {message}");
-            ExitCode::from(EXIT_UNREACHABLE)
-        }
+    } else {
+        None
+    };
+    if let Err(e) = report::clear(&args.report_dir) {
+        eprintln!(
+            "error: cannot clear the reports in {}: {e}",
+            args.report_dir.display()
+        );
+        return ExitCode::from(EXIT_USAGE);
     }
+    let mut context = Context::default();
+    let stop = match conform(args, rerun, &mut context) {
+        Ok(code) => return code,
+        Err(stop) => stop,
+    };
+    let (exit, message) = match stop {
+        Stop::Usage(message) => (EXIT_USAGE, message),
+        Stop::Unreachable(message) => (EXIT_UNREACHABLE, message),
+    };
+    eprintln!("error: {message}");
+    let stopped = Report::stopped(&context.spec_name, context.bases, exit, &message);
+    if let Err(e) = report::write_all(&args.report_dir, &stopped) {
+        eprintln!("error: cannot write the reports: {e}");
+    }
+    ExitCode::from(exit)
 }
 
 enum Stop {
@@ -91,9 +118,27 @@ enum Stop {
     Unreachable(String),
 }
 
-fn conform(args: &ConformArgs) -> Result<ExitCode, Stop> {
+/// What a stopped run's report can still say.
+#[derive(Default)]
+struct Context {
+    spec_name: String,
+    bases: BTreeMap<String, String>,
+}
+
+fn conform(
+    args: &ConformArgs,
+    rerun: Option<Vec<String>>,
+    context: &mut Context,
+) -> Result<ExitCode, Stop> {
+    if args.jobs == Some(0) {
+        return Err(Stop::Usage(
+            "--jobs 0 would run nothing: give at least 1".into(),
+        ));
+    }
     let contract = load_contract(&args.spec)?;
-    let expected = load_expected(args.expected_failures.as_deref())?;
+    context.spec_name = contract.spec.service.name.clone();
+    let reference_run = args.targets.is_empty();
+    let expected = load_expected(args.expected_failures.as_deref(), reference_run)?;
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(DEFAULT_SUITE)]
     } else {
@@ -110,14 +155,14 @@ fn conform(args: &ConformArgs) -> Result<ExitCode, Stop> {
     if !problems.is_empty() {
         return Err(Stop::Usage(listed(&problems)));
     }
-    let only = if args.rerun_failed {
-        Some(last_failures(&args.report_dir)?)
-    } else {
-        None
-    };
-    let selected = select::select(cassettes, &args.filter, args.shard, only.as_deref());
+    let endpoints: Vec<&str> = contract.routes().iter().map(|r| r.name.as_str()).collect();
+    select::check_filters(&args.filter, &cassettes, &endpoints).map_err(Stop::Usage)?;
+    let selected = select::select(cassettes, &args.filter, args.shard, rerun.as_deref());
+    if selected.is_empty() {
+        return Err(Stop::Usage(nothing_selected(args)));
+    }
     let settings = RunSettings {
-        jobs: args.jobs.unwrap_or(RunSettings::default().jobs).max(1),
+        jobs: args.jobs.unwrap_or(RunSettings::default().jobs),
         fail_fast: args.fail_fast,
         retries: args.retries,
         timeout: Duration::from_secs_f64(args.timeout.max(0.001)),
@@ -126,20 +171,19 @@ fn conform(args: &ConformArgs) -> Result<ExitCode, Stop> {
         .map_err(|e| Stop::Usage(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(async {
         let _reference;
-        let target = match &args.target {
-            Some(url) => {
-                let target = target_of(url, &credentials);
-                check_reachable(&contract, &target).await?;
-                target
-            }
-            None => {
-                let started = super::reference::start().await.map_err(Stop::Usage)?;
-                globals.credentials = started.credentials.clone();
-                let target = target_of(&started.base_url, &started.credentials);
-                _reference = started;
-                target
-            }
+        let target = if reference_run {
+            let started = super::reference::start().await.map_err(Stop::Usage)?;
+            globals.credentials = started.credentials.clone();
+            let target = target_of(&contract, &[], &started.credentials).map_err(Stop::Usage)?;
+            _reference = started;
+            target
+        } else {
+            let target = target_of(&contract, &args.targets, &credentials).map_err(Stop::Usage)?;
+            context.bases = target.bases.clone();
+            check_reachable(&contract, &selected, &target).await?;
+            target
         };
+        context.bases = target.bases.clone();
         let report = covenant_conformance::runner::run(
             Arc::new(contract),
             selected,
@@ -163,6 +207,27 @@ fn conform(args: &ConformArgs) -> Result<ExitCode, Stop> {
     })
 }
 
+/// Why the selection is empty, in the words of the options that made it so.
+fn nothing_selected(args: &ConformArgs) -> String {
+    let mut why = Vec::new();
+    if args.rerun_failed {
+        why.push(format!(
+            "--rerun-failed: no scenario failed in the last report of {}",
+            args.report_dir.display()
+        ));
+    }
+    if let Some(shard) = args.shard {
+        why.push(format!(
+            "--shard {}/{} holds none of the scenarios selected",
+            shard.index, shard.count
+        ));
+    }
+    if why.is_empty() {
+        why.push("no scenario matches the filters".into());
+    }
+    format!("no scenario selected, nothing to run: {}", why.join("; "))
+}
+
 fn load_contract(spec: &Path) -> Result<Contract, Stop> {
     let (file, checked) = covenant_codegen::check_path(spec)
         .map_err(|e| Stop::Usage(format!("cannot read {}: {e}", spec.display())))?;
@@ -172,10 +237,12 @@ fn load_contract(spec: &Path) -> Result<Contract, Stop> {
     Contract::new(spec).map_err(Stop::Usage)
 }
 
-fn load_expected(path: Option<&Path>) -> Result<ExpectedFailures, Stop> {
+/// The list named, else the project's own list for the reference server's own run: what
+/// the reference server knowingly fails says nothing of another implementation.
+fn load_expected(path: Option<&Path>, reference_run: bool) -> Result<ExpectedFailures, Stop> {
     match path {
         Some(p) => ExpectedFailures::read(p).map_err(Stop::Usage),
-        None if Path::new(DEFAULT_EXPECTED).exists() => {
+        None if reference_run && Path::new(DEFAULT_EXPECTED).exists() => {
             ExpectedFailures::read(Path::new(DEFAULT_EXPECTED)).map_err(Stop::Usage)
         }
         None => Ok(ExpectedFailures::default()),
@@ -201,27 +268,95 @@ pub(super) fn read_credentials(path: &Path) -> Result<HashMap<String, String>, S
         .collect())
 }
 
-/// `--target` is `{base_url}`; other `*_url` credentials name the other API bases, which
-/// default to the target.
-fn target_of(url: &str, credentials: &HashMap<String, String>) -> Target {
-    let url = url.trim_end_matches('/').to_string();
-    let mut bases: HashMap<String, String> = credentials
+/// Every API base by name: from `--target` (`URL` is `base_url`; `NAME=URL` names an API
+/// or a base), else from the credentials' `*_url` values. A name that is neither an API nor
+/// a base of the spec is an error, with the closest one.
+fn target_of(
+    contract: &Contract,
+    targets: &[String],
+    credentials: &HashMap<String, String>,
+) -> Result<Target, String> {
+    let apis: Vec<(String, String)> = contract
+        .spec
+        .apis
         .iter()
-        .filter(|(k, _)| k.ends_with("_url"))
+        .map(|a| (a.name.clone(), a.base_name()))
+        .collect();
+    let mut bases: BTreeMap<String, String> = credentials
+        .iter()
+        .filter(|(k, _)| apis.iter().any(|(_, base)| base == *k))
         .map(|(k, v)| (k.clone(), v.trim_end_matches('/').to_string()))
         .collect();
-    bases.insert("base_url".into(), url);
-    Target { bases }
+    let mut given_main = false;
+    for target in targets {
+        let (name, url) = match named_target(target) {
+            Some((name, url)) => {
+                let base = apis
+                    .iter()
+                    .find(|(api, base)| api == name || base == name)
+                    .map(|(_, base)| base.clone())
+                    .ok_or_else(|| unknown_base(name, &apis))?;
+                (base, url)
+            }
+            None if given_main => {
+                return Err(format!(
+                    "--target `{target}`: the main URL is given twice; name the others as NAME=URL"
+                ));
+            }
+            None => {
+                given_main = true;
+                ("base_url".to_string(), target.as_str())
+            }
+        };
+        reqwest::Url::parse(url).map_err(|e| format!("--target `{target}`: not a URL: {e}"))?;
+        bases.insert(name, url.trim_end_matches('/').to_string());
+    }
+    Ok(Target { bases })
 }
 
-/// Exit 3 before any scenario when a base URL does not accept connections.
-async fn check_reachable(contract: &Contract, target: &Target) -> Result<(), Stop> {
-    let mut bases: Vec<String> = contract
-        .routes()
+/// `NAME=URL`, where NAME is a word; a bare URL (which may hold `=` in its query) is not.
+fn named_target(target: &str) -> Option<(&str, &str)> {
+    let (name, url) = target.split_once('=')?;
+    let word = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    word.then_some((name, url))
+}
+
+fn unknown_base(name: &str, apis: &[(String, String)]) -> String {
+    let mut known: Vec<&str> = Vec::new();
+    for name in apis
         .iter()
-        .map(|r| target.resolve(&r.base))
-        .collect::<Result<_, _>>()
-        .map_err(Stop::Usage)?;
+        .flat_map(|(api, base)| [api.as_str(), base.as_str()])
+    {
+        if !known.contains(&name) {
+            known.push(name);
+        }
+    }
+    let help = known
+        .iter()
+        .map(|k| (strsim::jaro_winkler(name, k), *k))
+        .filter(|(score, _)| *score > 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| format!("; did you mean `{k}`?"))
+        .unwrap_or_default();
+    format!(
+        "--target `{name}=…`: the spec has no API or base `{name}` (known: {}){help}",
+        known.join(", ")
+    )
+}
+
+/// Exit 3 before any scenario when a base the selected scenarios use does not accept
+/// connections; a usage error when one has no URL.
+async fn check_reachable(
+    contract: &Contract,
+    selected: &[cassette::Cassette],
+    target: &Target,
+) -> Result<(), Stop> {
+    let mut bases: Vec<String> = Vec::new();
+    for exchange in selected.iter().flat_map(|c| &c.scenario.exchanges) {
+        if let Some(route) = contract.route(&exchange.endpoint) {
+            bases.push(target.resolve(route).map_err(Stop::Usage)?);
+        }
+    }
     bases.sort();
     bases.dedup();
     for base in bases {
@@ -245,6 +380,12 @@ async fn check_reachable(contract: &Contract, target: &Target) -> Result<(), Sto
 
 fn last_failures(dir: &Path) -> Result<Vec<String>, Stop> {
     let report = report::read_json(dir).map_err(Stop::Usage)?;
+    if let Some(stopped) = &report.stopped {
+        return Err(Stop::Usage(format!(
+            "--rerun-failed: the last run judged nothing ({}); run the suite first",
+            stopped.reason.lines().last().unwrap_or_default()
+        )));
+    }
     Ok(report
         .scenarios
         .into_iter()

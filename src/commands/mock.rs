@@ -127,13 +127,9 @@ fn new_key(scheme: SpecScheme) -> String {
 fn base_names(spec: &Spec) -> Vec<(String, String)> {
     let mut names: Vec<(String, String)> = Vec::new();
     for api in &spec.apis {
-        let base = &api.base_url;
-        let name = match (base.find('{'), base.find('}')) {
-            (Some(open), Some(close)) if open < close => base[open + 1..close].to_string(),
-            _ => format!("{}_url", api.name),
-        };
+        let name = api.base_name();
         if !names.iter().any(|(n, _)| *n == name) {
-            names.push((name, base.clone()));
+            names.push((name, api.base_url.clone()));
         }
     }
     names

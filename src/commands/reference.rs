@@ -8,7 +8,6 @@ use health_server::{ReferenceServer, Settings};
 use std::collections::HashMap;
 
 pub struct Started {
-    pub base_url: String,
     /// What a `credentials.json` of this server would hold.
     pub credentials: HashMap<String, String>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
@@ -60,7 +59,6 @@ pub async fn start() -> Result<Started, String> {
         server.store().close().await;
     });
     Ok(Started {
-        base_url,
         credentials,
         stop: Some(stop),
         _folder: folder,

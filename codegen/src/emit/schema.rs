@@ -174,6 +174,9 @@ impl<'a> SchemaBuilder<'a> {
             obj.insert("deprecated".into(), Value::Bool(true));
             obj.insert("x-deprecation".into(), deprecation_json(dep));
         }
+        if f.secret {
+            obj.insert("x-secret".into(), Value::Bool(true));
+        }
         put_source(obj, f.provenance);
         schema
     }

@@ -20,6 +20,9 @@ pub struct Field {
     pub provenance: Provenance,
     /// What a router's own error puts here (`@rejection(…)`), in a rejection model.
     pub rejection: Option<RejectionSlot>,
+    /// `@secret`: a credential or token; tools that write traffic down (reports,
+    /// transcripts, recordings) must never write its value.
+    pub secret: bool,
 }
 
 impl Field {

@@ -60,6 +60,7 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("event_type", &[Field]),
     ("event_type_header", &[Model]),
     ("rejection", &[Field]),
+    ("secret", VALUES),
 ];
 
 /// The annotations of one item or member, checked against its site.

@@ -214,6 +214,7 @@ impl Lowerer<'_> {
             }
             dep
         });
+        let secret = self.secret(&annots, &ty, decl.ty.span);
         let rejection = annots
             .get("rejection")
             .and_then(|a| self.rejection_slot(a, &ty, presence, &constraints, enums));
@@ -230,7 +231,34 @@ impl Lowerer<'_> {
             deprecated,
             provenance: self.provenance(&annots),
             rejection,
+            secret,
         })
+    }
+
+    /// `@secret` on a value held as text: a token, a key, a password.
+    fn secret(&mut self, annots: &Annots, ty: &Type, ty_span: Span) -> bool {
+        let Some(a) = annots.get("secret") else {
+            return false;
+        };
+        if !a.args.is_empty() {
+            self.bad_args(a, "no arguments");
+        }
+        let item = match ty {
+            Type::List(item) => item.as_ref(),
+            ty => ty,
+        };
+        if !matches!(item, Type::Primitive(p) if p.is_string_like()) {
+            self.error(
+                diagnostic_codes::CONSTRAINT_TYPE_MISMATCH,
+                a.span,
+                "`@secret` needs a value held as text",
+            )
+            .label("does not apply to this type")
+            .note(ty_span, "the value's type")
+            .help("mark the string fields that hold the secret, not the model around them");
+            return false;
+        }
+        true
     }
 
     fn shape_annotations(

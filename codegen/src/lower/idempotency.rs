@@ -100,6 +100,7 @@ fn key_param(name: &str) -> Param {
             deprecated: None,
             provenance: Provenance::Toolkit,
             rejection: None,
+            secret: false,
         },
     }
 }

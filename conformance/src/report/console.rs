@@ -6,6 +6,10 @@ use std::fmt::Write;
 pub fn summary(report: &Report) -> String {
     let t = report.tally();
     let mut out = String::new();
+    if let Some(stopped) = &report.stopped {
+        let _ = writeln!(out, "conform: stopped, nothing judged: {}", stopped.reason);
+        return out;
+    }
     for s in report.scenarios.iter().filter(|s| s.verdict.fails_run()) {
         failure_block(&mut out, s);
     }
@@ -33,7 +37,7 @@ pub fn summary(report: &Report) -> String {
         report.scenarios.len(),
         t.exchanges,
         report.duration_ms / 1000.0,
-        report.target
+        report.where_run()
     );
     let _ = writeln!(
         out,

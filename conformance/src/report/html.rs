@@ -21,6 +21,16 @@ pub fn render(report: &Report) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>conform: {}</title><style>{STYLE}</style></head><body>\n",
         escape(&report.spec)
     );
+    if let Some(stopped) = &report.stopped {
+        let _ = writeln!(
+            out,
+            "<h1>Conformance of {}: stopped, nothing judged</h1>\n<p>Exit status {}.</p>\n<pre>{}</pre>\n</body></html>",
+            escape(&report.spec),
+            stopped.exit,
+            escape(&stopped.reason)
+        );
+        return out;
+    }
     let _ = writeln!(
         out,
         "<h1>Conformance of {} at <code>{}</code></h1>\n<p>{} scenarios, {} exchanges, {:.2} s, started {}: <b>{} passed</b>, <b>{} failed</b>, {} expected failures, {} unexpectedly passed, {} skipped. Coverage: {} of {} declared statuses exercised.</p>",
@@ -38,6 +48,7 @@ pub fn render(report: &Report) -> String {
         report.coverage.exercised(),
         report.coverage.declared()
     );
+    bases(&mut out, report);
     coverage(&mut out, report);
     let failing: Vec<&ScenarioResult> = report
         .scenarios
@@ -53,6 +64,23 @@ pub fn render(report: &Report) -> String {
     scenarios(&mut out, report);
     out.push_str("</body></html>\n");
     out
+}
+
+/// Every base the run used.
+fn bases(out: &mut String, report: &Report) {
+    if report.bases.len() < 2 {
+        return;
+    }
+    out.push_str("<p>Bases:");
+    for (name, url) in &report.bases {
+        let _ = write!(
+            out,
+            " <code>{}</code> = <code>{}</code>",
+            escape(name),
+            escape(url)
+        );
+    }
+    out.push_str("</p>\n");
 }
 
 fn coverage(out: &mut String, report: &Report) {

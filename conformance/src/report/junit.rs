@@ -1,10 +1,13 @@
 //! JUnit XML as GitHub and GitLab read it: one `testcase` per scenario, a `failure` naming
 //! the exchange, expected failures as `skipped` with their reason.
 
-use crate::outcome::{Report, ScenarioResult, Verdict};
+use crate::outcome::{Report, ScenarioResult, Stopped, Verdict};
 use std::fmt::Write;
 
 pub fn render(report: &Report) -> String {
+    if let Some(s) = &report.stopped {
+        return stopped(report, s);
+    }
     let t = report.tally();
     let failures = t.failed + t.unexpected_passes;
     let skipped = t.skipped + t.expected_failures;
@@ -22,10 +25,45 @@ pub fn render(report: &Report) -> String {
         report.scenarios.len(),
         escape(report.started_at.trim_end_matches('Z'))
     );
+    properties(&mut out, report);
     for s in &report.scenarios {
         testcase(&mut out, &report.spec, s);
     }
     out.push_str("  </testsuite>\n</testsuites>\n");
+    out
+}
+
+/// Every base the run used, so a CI page says where it ran.
+fn properties(out: &mut String, report: &Report) {
+    out.push_str("    <properties>\n");
+    for (name, url) in &report.bases {
+        let _ = writeln!(
+            out,
+            "      <property name=\"base.{}\" value=\"{}\"/>",
+            escape(name),
+            escape(url)
+        );
+    }
+    out.push_str("    </properties>\n");
+}
+
+/// A run that judged nothing: one test case in error, saying why, so CI shows red.
+fn stopped(report: &Report, stopped: &Stopped) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"conform\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0\">\n  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0\" timestamp=\"{}\">",
+        escape(&report.spec),
+        escape(report.started_at.trim_end_matches('Z'))
+    );
+    properties(&mut out, report);
+    let _ = writeln!(
+        out,
+        "    <testcase classname=\"conform\" name=\"run\" time=\"0\">\n      <error message=\"{}\" type=\"exit-{}\">{}</error>\n    </testcase>\n  </testsuite>\n</testsuites>",
+        escape(stopped.reason.lines().last().unwrap_or_default()),
+        stopped.exit,
+        escape(&stopped.reason)
+    );
     out
 }
 

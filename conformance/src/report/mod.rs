@@ -38,6 +38,21 @@ pub fn write_all(dir: &Path, report: &Report) -> std::io::Result<Vec<PathBuf>> {
     Ok(vec![json, junit, html, transcripts])
 }
 
+/// Removes every file a run writes into `dir`, so a run that stops early leaves no
+/// earlier run's results behind.
+pub fn clear(dir: &Path) -> std::io::Result<()> {
+    for name in [JSON_REPORT, JUNIT_REPORT, HTML_REPORT] {
+        match std::fs::remove_file(dir.join(name)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
+    match std::fs::remove_dir_all(dir.join(TRANSCRIPTS)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
 /// Reads a JSON report back.
 pub fn read_json(dir: &Path) -> Result<Report, String> {
     let path = dir.join(JSON_REPORT);

@@ -365,6 +365,7 @@ impl RustBackend<'_> {
                 deprecated: None,
                 provenance: Provenance::default(),
                 rejection: None,
+                secret: false,
             };
             checks.extend(super::validate::field_checks(self, &body, Shape::Request));
         }

@@ -1,0 +1,304 @@
+//! Every secret a run has seen, so none is ever written down: the credentials, environment
+//! variables named as secrets, every credential a request carried, and every value of a
+//! field the spec marks `@secret`, in requests and responses. Each is known with the forms
+//! it takes on the way (percent-encoded in a URL, escaped in JSON, base64 in a Basic
+//! header), whatever its length.
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use base64::Engine;
+use covenant_codegen::ir::{Carrier, Spec, Type};
+use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+use serde_json::Value;
+use std::sync::RwLock;
+
+/// One secret value in one of its forms, and what stands for it in anything written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Secret {
+    pub value: String,
+    /// `{{credentials.team_api_key}}`, `{{env.TOKEN}}` or `[secret:key]`.
+    pub reference: String,
+}
+
+/// The secrets of one run; shared by its scenarios, which learn secrets as they go.
+#[derive(Debug, Default)]
+pub struct SecretBook {
+    secrets: RwLock<Vec<Secret>>,
+}
+
+impl SecretBook {
+    pub fn new() -> SecretBook {
+        SecretBook::default()
+    }
+
+    /// Adds `value` and its derived forms, all standing for `reference`. An empty value
+    /// says nothing and is not added; a value already known keeps its first reference.
+    pub fn add(&self, value: &str, reference: &str) {
+        if value.is_empty() {
+            return;
+        }
+        let mut secrets = self.secrets.write().unwrap_or_else(|e| e.into_inner());
+        for form in forms(value) {
+            if !secrets.iter().any(|s| s.value == form) {
+                secrets.push(Secret {
+                    value: form,
+                    reference: reference.to_string(),
+                });
+            }
+        }
+    }
+
+    /// A value of a `@secret` field, named after the field.
+    pub fn add_field_value(&self, field: &str, value: &str) {
+        self.add(value, &format!("[secret:{field}]"));
+    }
+
+    /// Every secret, longest first so a secret containing another is replaced whole.
+    pub fn snapshot(&self) -> Vec<(String, String)> {
+        let secrets = self.secrets.read().unwrap_or_else(|e| e.into_inner());
+        let mut out: Vec<(String, String)> = secrets
+            .iter()
+            .map(|s| (s.value.clone(), s.reference.clone()))
+            .collect();
+        out.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+        out
+    }
+
+    /// A redactor for the secrets known now.
+    pub fn redactor(&self) -> Redactor {
+        Redactor::new(self.snapshot())
+    }
+
+    /// Learns the credentials a request carries, in every place the spec's auth schemes
+    /// put them: a named header, a Bearer token, Basic user and password, a cookie, a query
+    /// parameter.
+    pub fn learn_credentials(
+        &self,
+        carriers: &[(String, Carrier)],
+        headers: &[(String, String)],
+        query: &[(String, String)],
+    ) {
+        for (scheme, carrier) in carriers {
+            let reference = format!("[secret:{scheme}]");
+            match carrier {
+                Carrier::Query(name) => query
+                    .iter()
+                    .filter(|(n, _)| n == name)
+                    .for_each(|(_, v)| self.add(v, &reference)),
+                Carrier::Header(name) => {
+                    header_values(headers, name).for_each(|v| self.add(v, &reference))
+                }
+                Carrier::Bearer => header_values(headers, "authorization")
+                    .filter_map(|v| strip_scheme(v, "bearer"))
+                    .for_each(|v| self.add(v, &reference)),
+                Carrier::Basic => {
+                    for encoded in header_values(headers, "authorization")
+                        .filter_map(|v| strip_scheme(v, "basic"))
+                    {
+                        self.add(encoded, &reference);
+                        self.learn_basic(encoded, &reference);
+                    }
+                }
+                Carrier::Cookie(name) => {
+                    for cookie in header_values(headers, "cookie") {
+                        for pair in cookie.split(';') {
+                            if let Some((n, v)) = pair.trim().split_once('=')
+                                && n == name
+                            {
+                                self.add(v, &reference);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn learn_basic(&self, encoded: &str, reference: &str) {
+        let Ok(decoded) = base64::engine::general_purpose::STANDARD.decode(encoded.trim()) else {
+            return;
+        };
+        let decoded = String::from_utf8_lossy(&decoded);
+        let (user, password) = decoded.split_once(':').unwrap_or((&decoded, ""));
+        self.add(user, reference);
+        self.add(password, reference);
+    }
+
+    /// Learns the values of `@secret` fields in a JSON value of type `ty`.
+    pub fn learn_body(&self, spec: &Spec, ty: &Type, value: &Value) {
+        let mut found = Vec::new();
+        secret_values(spec, ty, value, &mut found);
+        for (field, value) in found {
+            self.add_field_value(&field, &value);
+        }
+    }
+}
+
+fn header_values<'a>(
+    headers: &'a [(String, String)],
+    name: &'a str,
+) -> impl Iterator<Item = &'a str> + 'a {
+    headers
+        .iter()
+        .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+/// The credential after `Bearer ` or `Basic `, whatever the case of the scheme's name.
+fn strip_scheme<'a>(value: &'a str, scheme: &str) -> Option<&'a str> {
+    let (word, rest) = value.trim().split_once(' ')?;
+    word.eq_ignore_ascii_case(scheme).then(|| rest.trim())
+}
+
+/// A value and the forms it takes in traffic and in reports: percent-encoded (every byte
+/// but letters and digits, and form encoding), escaped inside a JSON string, and base64 as
+/// a Basic header holds a user with no password.
+pub fn forms(value: &str) -> Vec<String> {
+    let mut out = vec![value.to_string()];
+    let mut push = |form: String| {
+        if !form.is_empty() && !out.contains(&form) {
+            out.push(form);
+        }
+    };
+    push(utf8_percent_encode(value, NON_ALPHANUMERIC).to_string());
+    push(form_urlencoded::byte_serialize(value.as_bytes()).collect());
+    let json = Value::String(value.to_string()).to_string();
+    push(json[1..json.len() - 1].to_string());
+    let base64 = base64::engine::general_purpose::STANDARD;
+    push(base64.encode(format!("{value}:")));
+    out
+}
+
+/// Every string held by a `@secret` field of a value of type `ty`, with the field's name.
+/// The walk follows the type, so it is as deep as the value and no deeper.
+pub fn secret_values(spec: &Spec, ty: &Type, value: &Value, out: &mut Vec<(String, String)>) {
+    match (ty, value) {
+        (Type::Model(id), Value::Object(fields)) => {
+            for field in &spec.model(*id).fields {
+                let Some(v) = fields.get(&field.name) else {
+                    continue;
+                };
+                if field.secret {
+                    strings(v, &field.name, out);
+                } else {
+                    secret_values(spec, &field.ty, v, out);
+                }
+            }
+        }
+        (Type::List(item), Value::Array(items)) => {
+            items.iter().for_each(|v| secret_values(spec, item, v, out))
+        }
+        (Type::Map(item), Value::Object(fields)) => fields
+            .values()
+            .for_each(|v| secret_values(spec, item, v, out)),
+        (Type::Union(members), _) => members
+            .iter()
+            .for_each(|m| secret_values(spec, m, value, out)),
+        _ => {}
+    }
+}
+
+fn strings(value: &Value, field: &str, out: &mut Vec<(String, String)>) {
+    match value {
+        Value::String(s) => out.push((field.to_string(), s.clone())),
+        Value::Array(items) => items.iter().for_each(|v| strings(v, field, out)),
+        _ => {}
+    }
+}
+
+/// Replaces every known secret in a text by its reference, in one pass.
+pub struct Redactor {
+    matcher: Option<AhoCorasick>,
+    references: Vec<String>,
+}
+
+impl Redactor {
+    pub fn new(secrets: Vec<(String, String)>) -> Redactor {
+        let (values, references): (Vec<String>, Vec<String>) = secrets.into_iter().unzip();
+        let matcher = (!values.is_empty())
+            .then(|| {
+                AhoCorasick::builder()
+                    .match_kind(MatchKind::LeftmostLongest)
+                    .build(&values)
+                    .ok()
+            })
+            .flatten();
+        Redactor {
+            matcher,
+            references,
+        }
+    }
+
+    pub fn text(&self, text: &str) -> String {
+        match &self.matcher {
+            Some(m) => m.replace_all(text, &self.references),
+            None => text.to_string(),
+        }
+    }
+
+    /// Redacts a text in place.
+    pub fn apply(&self, text: &mut String) {
+        if self
+            .matcher
+            .as_ref()
+            .is_some_and(|m| m.is_match(text.as_str()))
+        {
+            *text = self.text(text);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_form_of_a_secret_is_redacted_whatever_its_length() {
+        let book = SecretBook::new();
+        book.add("k y", "[secret:key]");
+        book.add("ab", "{{credentials.pin}}");
+        let r = book.redactor();
+        assert_eq!(
+            r.text("GET /link?t=k%20y&u=k+y {\"v\":\"k y\"} ab"),
+            "GET /link?t=[secret:key]&u=[secret:key] {\"v\":\"[secret:key]\"} {{credentials.pin}}"
+        );
+    }
+
+    #[test]
+    fn credentials_are_learnt_where_their_scheme_carries_them() {
+        let book = SecretBook::new();
+        let carriers = vec![
+            ("bearer".to_string(), Carrier::Bearer),
+            ("api".to_string(), Carrier::Header("X-Key".into())),
+            ("q".to_string(), Carrier::Query("access_token".into())),
+            ("session".to_string(), Carrier::Cookie("sid".into())),
+        ];
+        let headers = vec![
+            ("authorization".to_string(), "Bearer tok1".to_string()),
+            ("x-key".to_string(), "k2".to_string()),
+            ("cookie".to_string(), "a=1; sid=s3".to_string()),
+        ];
+        let query = vec![("access_token".to_string(), "q4".to_string())];
+        book.learn_credentials(&carriers, &headers, &query);
+        let r = book.redactor();
+        assert_eq!(
+            r.text("tok1 k2 s3 q4"),
+            "[secret:bearer] [secret:api] [secret:session] [secret:q]"
+        );
+    }
+
+    #[test]
+    fn basic_credentials_are_learnt_decoded_and_encoded() {
+        let book = SecretBook::new();
+        let encoded = base64::engine::general_purpose::STANDARD.encode("sk_1:pw");
+        book.learn_credentials(
+            &[("basic".to_string(), Carrier::Basic)],
+            &[("Authorization".to_string(), format!("Basic {encoded}"))],
+            &[],
+        );
+        let r = book.redactor();
+        assert_eq!(
+            r.text(&format!("{encoded} sk_1 pw")),
+            "[secret:basic] [secret:basic] [secret:basic]"
+        );
+    }
+}
