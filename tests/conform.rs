@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::tap;
 use common::*;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -279,6 +280,133 @@ fn a_run_that_stops_leaves_no_green_report_and_selects_something_or_fails() {
         report(&reports)["bases"]["management_url"],
         "http://127.0.0.1:9"
     );
+}
+
+/// Fields of the service's responses that hold keys and tokens, and the headers requests
+/// carry them in.
+const SECRET_FIELDS: &[&str] = &["key", "link_token", "access_token", "refresh_token"];
+const CREDENTIAL_HEADERS: &[&str] = &[
+    "x-service-api-key",
+    "x-service-link-token",
+    "x-management-key",
+    "x-service-org-key",
+    "authorization",
+];
+
+/// Every key and token that crossed the tap, but values a cassette writes as they are
+/// (a deliberately wrong key is no secret).
+fn secrets_seen(seen: &[tap::Seen], literals: &str) -> Vec<String> {
+    fn strings_under(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(fields) => {
+                for (name, v) in fields {
+                    match v {
+                        serde_json::Value::String(s) if SECRET_FIELDS.contains(&name.as_str()) => {
+                            out.push(s.clone())
+                        }
+                        other => strings_under(other, out),
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| strings_under(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for exchange in seen {
+        for (name, value) in &exchange.request_headers {
+            if CREDENTIAL_HEADERS.contains(&name.as_str()) {
+                out.push(value.clone());
+            }
+        }
+        for body in [&exchange.request_body, &exchange.response_body] {
+            if let Ok(json) = serde_json::from_slice(body) {
+                strings_under(&json, &mut out);
+            }
+        }
+    }
+    out.retain(|s| !s.is_empty() && !literals.contains(&format!("\"{s}\"")));
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Every file under a folder with its text.
+fn files_under(dir: &Path, out: &mut Vec<(String, String)>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files_under(&path, out);
+        } else {
+            let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+            out.push((path.display().to_string(), text));
+        }
+    }
+}
+
+/// No key or token of a run, the credentials' or one the run minted (team API keys,
+/// management keys, link tokens), is in any file the run writes or in its console output:
+/// on a green run, and on one where every answer minting a key fails, so the failure paths
+/// (console, JUnit, HTML, curl lines) show them.
+#[test]
+fn no_key_seen_during_a_run_is_written_anywhere() {
+    let dir_scratch = scratch_dir("conform-secrets");
+    let dir = dir_scratch.path();
+    let served = serve(&dir.join("server"), &[]);
+    let creds = dir.join("server").join("credentials.json");
+    let mut literals = String::new();
+    let mut cassettes = Vec::new();
+    files_under(Path::new("conformance/suite"), &mut cassettes);
+    cassettes
+        .iter()
+        .for_each(|(_, text)| literals.push_str(text));
+    let runs = [
+        ("green", tap::Answers::AsTheyAre, 0),
+        ("broken", tap::Answers::BreakThoseHolding(SECRET_FIELDS), 1),
+    ];
+    for (name, answers, exit) in runs {
+        let tap = tap::start(&served.base_url, answers);
+        let reports = dir.join(name);
+        let out = covenant(&[
+            "conform",
+            "--target",
+            &tap.url,
+            "--target",
+            &format!("management={}", tap.url),
+            "--credentials",
+            creds.to_str().unwrap(),
+            "--expected-failures",
+            "conformance/expected-failures.toml",
+            "--report-dir",
+            reports.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(exit), "{name}: {}", explain(&out));
+        let secrets = secrets_seen(&tap.seen.lock().unwrap(), &literals);
+        assert!(
+            secrets.len() >= 10,
+            "{name}: only {} secrets seen",
+            secrets.len()
+        );
+        let mut written = vec![
+            (
+                "stdout".to_string(),
+                String::from_utf8_lossy(&out.stdout).into_owned(),
+            ),
+            (
+                "stderr".to_string(),
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            ),
+        ];
+        files_under(&reports, &mut written);
+        for secret in &secrets {
+            for (file, text) in &written {
+                assert!(
+                    !text.contains(secret.as_str()),
+                    "{name}: `{secret}` is written in {file}"
+                );
+            }
+        }
+    }
 }
 
 /// A session of the generated client through `record`, replayed against a fresh server.

@@ -97,6 +97,7 @@ pub struct Contract {
     validators: HashMap<(usize, u16), Arc<Validator>>,
     header_checks: HashMap<(usize, u16), HeaderCheck>,
     carriers: Vec<(String, Carrier)>,
+    secret_names: Vec<String>,
 }
 
 /// The headers a response declares: the schema of their values, and how each reads from text.
@@ -213,6 +214,7 @@ impl Contract {
         }
         Ok(Contract {
             carriers: secret_carriers(&spec),
+            secret_names: crate::secrets::secret_field_names(&spec),
             spec,
             routes,
             by_name,
@@ -242,6 +244,11 @@ impl Contract {
     /// scheme's credential, and every parameter marked `@secret`.
     pub fn secret_carriers(&self) -> &[(String, Carrier)] {
         &self.carriers
+    }
+
+    /// The names of the fields the spec marks `@secret`.
+    pub fn secret_names(&self) -> &[String] {
+        &self.secret_names
     }
 
     /// The type of an endpoint's request body.

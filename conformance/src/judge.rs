@@ -31,7 +31,7 @@ pub fn judge(
             kind: FailureKind::Status,
             path: "status".into(),
             expected: expected.to_string(),
-            actual: incoming.status.to_string(),
+            actual: status_and_body(incoming),
             source: expected_source.into(),
         });
     }
@@ -125,6 +125,24 @@ pub fn judge(
         push_mismatches(&mut failures, FailureKind::Body, mismatches, source);
     }
     failures
+}
+
+/// The longest part of a body a status failure shows.
+const SHOWN_BODY: usize = 400;
+
+/// `422 with body {"detail": …}`: what a status mismatch needs to be understood, the body
+/// cut to a readable length.
+fn status_and_body(incoming: &Incoming) -> String {
+    if incoming.body.is_empty() {
+        return format!("{} with an empty body", incoming.status);
+    }
+    let text = String::from_utf8_lossy(&incoming.body);
+    let text = text.trim();
+    let mut shown: String = text.chars().take(SHOWN_BODY).collect();
+    if shown.len() < text.len() {
+        shown.push_str(&format!("… ({} bytes in all)", incoming.body.len()));
+    }
+    format!("{} with body {shown}", incoming.status)
 }
 
 /// A media type without its parameters, in lower case.

@@ -267,13 +267,7 @@ impl Run {
                     Some(declared) => declared.json_form(&incoming.body),
                     None => serde_json::from_slice::<Value>(&incoming.body).ok(),
                 };
-                if let (Some(ty), Some(body)) = (
-                    self.contract
-                        .response_body_type(&route.name, incoming.status),
-                    &body,
-                ) {
-                    self.secrets.learn_body(&self.contract.spec, ty, body);
-                }
+                self.learn_response_secrets(route, &incoming, body.as_ref());
                 failures = judge(
                     &self.contract,
                     route,
@@ -378,6 +372,26 @@ impl Run {
             if !literals.contains(value.as_str()) {
                 self.secrets.add_field_value(&field, &value);
             }
+        }
+    }
+
+    /// Learns the `@secret` values of a response: by its declared type, and by field name
+    /// whatever its shape, so an answer no status of the spec describes (or a body that
+    /// is not the JSON the status promises) reveals nothing either.
+    fn learn_response_secrets(&self, route: &Route, incoming: &Incoming, body: Option<&Value>) {
+        let names = self.contract.secret_names();
+        if let Some(body) = body {
+            if let Some(ty) = self
+                .contract
+                .response_body_type(&route.name, incoming.status)
+            {
+                self.secrets.learn_body(&self.contract.spec, ty, body);
+            }
+            self.secrets.learn_by_name(names, body);
+        } else if !names.is_empty()
+            && let Ok(json) = serde_json::from_slice::<Value>(&incoming.body)
+        {
+            self.secrets.learn_by_name(names, &json);
         }
     }
 

@@ -123,6 +123,27 @@ impl SecretBook {
         self.add(password, reference);
     }
 
+    /// Learns every string under a key in `names`, at any depth: what an answer of no
+    /// declared shape (an undeclared status, a hostile server) holds in a field the spec
+    /// calls secret somewhere.
+    pub fn learn_by_name(&self, names: &[String], value: &Value) {
+        match value {
+            Value::Object(fields) => {
+                for (key, v) in fields {
+                    if names.iter().any(|n| n == key) {
+                        let mut found = Vec::new();
+                        strings(v, key, &mut found);
+                        found.iter().for_each(|(f, s)| self.add_field_value(f, s));
+                    } else {
+                        self.learn_by_name(names, v);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| self.learn_by_name(names, v)),
+            _ => {}
+        }
+    }
+
     /// Learns the values of `@secret` fields in a JSON value of type `ty`.
     pub fn learn_body(&self, spec: &Spec, ty: &Type, value: &Value) {
         let mut found = Vec::new();
@@ -166,6 +187,23 @@ pub fn forms(value: &str) -> Vec<String> {
     let base64 = base64::engine::general_purpose::STANDARD;
     push(base64.encode(format!("{value}:")));
     out
+}
+
+/// The names of every field and parameter the spec marks `@secret`.
+pub fn secret_field_names(spec: &Spec) -> Vec<String> {
+    let fields = spec.models.iter().flat_map(|m| &m.fields);
+    let params = spec
+        .endpoints
+        .iter()
+        .flat_map(|e| e.params.iter().map(|p| &p.field));
+    let mut names: Vec<String> = fields
+        .chain(params)
+        .filter(|f| f.secret)
+        .map(|f| f.name.clone())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// Every string held by a `@secret` field of a value of type `ty`, with the field's name.
