@@ -40,6 +40,8 @@ pub enum TransportError {
     Connect(String),
     /// The connection broke, or the response was not HTTP.
     Broken(String),
+    /// The body is longer than the run accepts (`--max-body`); reading stopped there.
+    TooLarge(usize),
 }
 
 impl std::fmt::Display for TransportError {
@@ -48,6 +50,10 @@ impl std::fmt::Display for TransportError {
             TransportError::Timeout(t) => write!(f, "no response within {} ms", t.as_millis()),
             TransportError::Connect(e) => write!(f, "cannot connect: {e}"),
             TransportError::Broken(e) => write!(f, "the exchange broke off: {e}"),
+            TransportError::TooLarge(limit) => write!(
+                f,
+                "a body of more than {limit} bytes, the most a run reads (--max-body)"
+            ),
         }
     }
 }
@@ -57,14 +63,13 @@ impl std::fmt::Display for TransportError {
 pub async fn send(
     client: &reqwest::Client,
     request: &Outgoing,
-    timeout: Duration,
-    retries: u32,
+    limits: &Limits,
 ) -> Result<Incoming, TransportError> {
     let mut attempt = 0;
     loop {
-        match send_once(client, request, timeout).await {
-            Err(TransportError::Timeout(t)) => return Err(TransportError::Timeout(t)),
-            Err(e) if attempt < retries => {
+        match send_once(client, request, limits).await {
+            Err(e @ (TransportError::Timeout(_) | TransportError::TooLarge(_))) => return Err(e),
+            Err(e) if attempt < limits.retries => {
                 attempt += 1;
                 tracing::debug!("retrying {} {} after: {e}", request.method, request.url);
                 tokio::time::sleep(Duration::from_millis(50 << attempt.min(6))).await;
@@ -74,11 +79,21 @@ pub async fn send(
     }
 }
 
+/// How long a run waits, how often it tries again, and how much it reads.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub timeout: Duration,
+    pub retries: u32,
+    /// The longest response body read, in bytes.
+    pub max_body: usize,
+}
+
 async fn send_once(
     client: &reqwest::Client,
     request: &Outgoing,
-    timeout: Duration,
+    limits: &Limits,
 ) -> Result<Incoming, TransportError> {
+    let timeout = limits.timeout;
     let method = reqwest::Method::from_bytes(request.method.as_bytes())
         .map_err(|e| TransportError::Broken(e.to_string()))?;
     let mut builder = client.request(method, &request.url).timeout(timeout);
@@ -98,10 +113,22 @@ async fn send_once(
             TransportError::Broken(root_cause(&e))
         }
     };
-    let response = builder.send().await.map_err(classify)?;
+    let mut response = builder.send().await.map_err(classify)?;
     let status = response.status().as_u16();
     let headers = header_pairs(response.headers());
-    let body = response.bytes().await.map_err(classify)?.to_vec();
+    if response
+        .content_length()
+        .is_some_and(|n| n > limits.max_body as u64)
+    {
+        return Err(TransportError::TooLarge(limits.max_body));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(classify)? {
+        if body.len() + chunk.len() > limits.max_body {
+            return Err(TransportError::TooLarge(limits.max_body));
+        }
+        body.extend_from_slice(&chunk);
+    }
     Ok(Incoming {
         status,
         headers,

@@ -21,6 +21,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// The longest response body a run reads by default: 10 MiB.
+pub const DEFAULT_MAX_BODY: usize = 10 * 1024 * 1024;
+
 /// How a run behaves.
 #[derive(Clone, Debug)]
 pub struct RunSettings {
@@ -32,6 +35,8 @@ pub struct RunSettings {
     pub retries: u32,
     /// How long one response may take.
     pub timeout: Duration,
+    /// The longest response body read; a longer one is a failure, read no further.
+    pub max_body: usize,
 }
 
 impl Default for RunSettings {
@@ -41,6 +46,7 @@ impl Default for RunSettings {
             fail_fast: false,
             retries: 2,
             timeout: Duration::from_secs(10),
+            max_body: DEFAULT_MAX_BODY,
         }
     }
 }
@@ -253,13 +259,12 @@ impl Run {
             };
         self.learn_request_secrets(cassette, exchange, route, &outgoing, json_body.as_ref());
         let curl = exec::curl(&outgoing, &self.secrets.snapshot());
-        let sent = exec::send(
-            &self.client,
-            &outgoing,
-            self.settings.timeout,
-            self.settings.retries,
-        )
-        .await;
+        let limits = exec::Limits {
+            timeout: self.settings.timeout,
+            retries: self.settings.retries,
+            max_body: self.settings.max_body,
+        };
+        let sent = exec::send(&self.client, &outgoing, &limits).await;
         let mut failures = Vec::new();
         let (status, duration_ms, response) = match sent {
             Ok(incoming) => {
@@ -406,7 +411,8 @@ impl Run {
         let request = &exchange.request;
         let base = self.target.resolve(route)?;
         let fill = |s: &str| scope.string(s).map_err(|TemplateError(e)| e);
-        let mut url = format!("{base}{}", fill(&request.path)?);
+        let path = scope.path(&request.path).map_err(|TemplateError(e)| e)?;
+        let mut url = format!("{base}{path}");
         if !request.query.is_empty() {
             let mut query = form_urlencoded::Serializer::new(String::new());
             for (name, value) in &request.query {

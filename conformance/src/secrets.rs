@@ -243,6 +243,17 @@ fn strings(value: &Value, field: &str, out: &mut Vec<(String, String)>) {
     }
 }
 
+/// Replaces one value, by the rule of [`Redactor::text`] for short ones.
+pub fn replace_value(text: &str, value: &str, reference: &str) -> String {
+    if value.len() >= SHORT {
+        return text.replace(value, reference);
+    }
+    Redactor::new(vec![(value.to_string(), reference.to_string())]).text(text)
+}
+
+/// Secrets shorter than this many bytes are replaced only as words of their own.
+pub const SHORT: usize = 8;
+
 /// Replaces every known secret in a text by its reference, in one pass.
 pub struct Redactor {
     matcher: Option<AhoCorasick>,
@@ -266,11 +277,31 @@ impl Redactor {
         }
     }
 
+    /// The text with every secret replaced. A secret shorter than [`SHORT`] characters is
+    /// replaced where it stands as a word of its own, not inside a longer run of letters
+    /// and digits: a key `k` must not turn `bucket` into `buc[…]et`. Longer ones are
+    /// replaced wherever they are.
     pub fn text(&self, text: &str) -> String {
-        match &self.matcher {
-            Some(m) => m.replace_all(text, &self.references),
-            None => text.to_string(),
+        let Some(matcher) = &self.matcher else {
+            return text.to_string();
+        };
+        let bytes = text.as_bytes();
+        let mut out = String::with_capacity(text.len());
+        let mut copied = 0;
+        for m in matcher.find_iter(text) {
+            let alnum = |i: Option<&u8>| i.is_some_and(|b| b.is_ascii_alphanumeric());
+            let inside_word = m.len() < SHORT
+                && (alnum(m.start().checked_sub(1).and_then(|i| bytes.get(i)))
+                    || alnum(bytes.get(m.end())));
+            if inside_word {
+                continue;
+            }
+            out.push_str(&text[copied..m.start()]);
+            out.push_str(&self.references[m.pattern().as_usize()]);
+            copied = m.end();
         }
+        out.push_str(&text[copied..]);
+        out
     }
 
     /// Redacts a text in place.
@@ -298,6 +329,11 @@ mod tests {
         assert_eq!(
             r.text("GET /link?t=k%20y&u=k+y {\"v\":\"k y\"} ab"),
             "GET /link?t=[secret:key]&u=[secret:key] {\"v\":\"[secret:key]\"} {{credentials.pin}}"
+        );
+        // A short secret inside a longer word is not that secret.
+        assert_eq!(
+            r.text("tab about x-ab: ab"),
+            "tab about x-{{credentials.pin}}: {{credentials.pin}}"
         );
     }
 

@@ -102,6 +102,21 @@ impl<'g> Scope<'g> {
 
     /// Fills in every `{{name}}` of a string.
     pub fn string(&self, template: &str) -> Result<String, TemplateError> {
+        self.string_encoding(template, &|text| text.to_string())
+    }
+
+    /// Fills in a path: each value filled in is one percent-encoded segment, so a captured
+    /// `../../x?y=1` stays inside the segment it was put in.
+    pub fn path(&self, template: &str) -> Result<String, TemplateError> {
+        self.string_encoding(template, &covenant_runtime::text::path_segment)
+    }
+
+    /// Fills in every `{{name}}` of a string, each value written through `encode`.
+    fn string_encoding(
+        &self,
+        template: &str,
+        encode: &dyn Fn(&str) -> String,
+    ) -> Result<String, TemplateError> {
         if !template.contains("{{") {
             return Ok(template.to_string());
         }
@@ -115,8 +130,8 @@ impl<'g> Scope<'g> {
                 .ok_or_else(|| TemplateError(format!("`{{{{` without `}}}}` in `{template}`")))?;
             let name = after[..end].trim();
             match self.lookup(name)? {
-                Value::String(s) => out.push_str(&s),
-                other => out.push_str(&other.to_string()),
+                Value::String(s) => out.push_str(&encode(&s)),
+                other => out.push_str(&encode(&other.to_string())),
             }
             rest = &after[end + 2..];
         }
@@ -292,6 +307,19 @@ mod tests {
         assert_eq!(scope.string("{{$uuid}}").unwrap().len(), 36);
         assert!(scope.string("{{$now-1h}}").unwrap().ends_with('Z'));
         assert_eq!(scope.string("{{$date+7d}}").unwrap().len(), 10);
+    }
+
+    #[test]
+    fn a_value_filled_into_a_path_stays_one_segment() {
+        let g = globals();
+        let mut scope = Scope::new(&g);
+        scope
+            .values
+            .insert("id".into(), json!("../../v1/org/x/team?steal=1"));
+        assert_eq!(
+            scope.path("/v2/user/{{id}}/info").unwrap(),
+            "/v2/user/..%2F..%2Fv1%2Forg%2Fx%2Fteam%3Fsteal%3D1/info"
+        );
     }
 
     #[test]

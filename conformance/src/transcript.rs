@@ -64,7 +64,7 @@ impl Normalizer {
         let mut out = s.to_string();
         for (value, placeholder) in &self.known {
             if out.contains(value.as_str()) {
-                out = out.replace(value.as_str(), placeholder);
+                out = crate::secrets::replace_value(&out, value, placeholder);
             }
         }
         let out = UUID

@@ -50,8 +50,29 @@ async fn get_user(Path(id): Path<String>) -> Response {
             tokio::time::sleep(Duration::from_secs(3)).await;
             Json(body).into_response()
         }
+        Some('8') => {
+            body["client_user_id"] = json!("x".repeat(HUGE));
+            Json(body).into_response()
+        }
+        Some('9') => {
+            // No Content-Length: the size shows only while reading.
+            let chunks = (0..HUGE / 65_536 + 1).map(|_| Ok::<_, std::io::Error>(bytes_of(65_536)));
+            let stream = futures_util::stream::iter(chunks);
+            (
+                [(header::CONTENT_TYPE, "application/json")],
+                axum::body::Body::from_stream(stream),
+            )
+                .into_response()
+        }
         _ => StatusCode::NOT_FOUND.into_response(),
     }
+}
+
+/// More than the runner reads by default (10 MiB).
+const HUGE: usize = 11 * 1024 * 1024;
+
+fn bytes_of(n: usize) -> axum::body::Bytes {
+    axum::body::Bytes::from(vec![b' '; n])
 }
 
 /// `region` is a closed enum: `mars` is not one of its values.
@@ -143,6 +164,18 @@ async fn run_against_faulty() -> Report {
             200,
         ),
         (
+            "huge-body",
+            "get_user",
+            "/v2/user/00000000-0000-4000-8000-000000000008",
+            200,
+        ),
+        (
+            "huge-streamed-body",
+            "get_user",
+            "/v2/user/00000000-0000-4000-8000-000000000009",
+            200,
+        ),
+        (
             "unknown-enum-value",
             "list_teams",
             "/v1/org/9e0c1a4e-2f4b-4c8e-9a57-0c2d8f1e6b3a/team",
@@ -203,6 +236,8 @@ async fn each_fault_gets_its_failure() {
         "wrong-content-type",
         "empty-error-body",
         "slow",
+        "huge-body",
+        "huge-streamed-body",
         "unknown-enum-value",
     ] {
         assert_eq!(verdict(id), Verdict::Failed, "{id}");
@@ -262,6 +297,21 @@ async fn each_fault_gets_its_failure() {
     );
 
     assert_eq!(failures(&report, "slow")[0].0, FailureKind::Timeout);
+    for id in ["huge-body", "huge-streamed-body"] {
+        let exchange = &report
+            .scenarios
+            .iter()
+            .find(|s| s.id == id)
+            .unwrap()
+            .exchanges[0];
+        assert_eq!(exchange.failures[0].kind, FailureKind::Transport, "{id}");
+        assert!(exchange.failures[0].actual.contains("--max-body"), "{id}");
+    }
+    let json = serde_json::to_string(&report).unwrap();
+    assert!(
+        json.len() < 200_000,
+        "a huge body is not copied into the report"
+    );
     let enum_value = failures(&report, "unknown-enum-value");
     assert_eq!(enum_value[0].0, FailureKind::Schema);
     assert_eq!(enum_value[0].1, "$.teams[0].region");
@@ -287,8 +337,8 @@ async fn reports_name_the_exchange_and_never_the_secret() {
         );
     }
     let junit = std::fs::read_to_string(dir.path().join("junit.xml")).unwrap();
-    assert_eq!(junit.matches("<testcase ").count(), 8);
-    assert_eq!(junit.matches("<failure ").count(), 7);
+    assert_eq!(junit.matches("<testcase ").count(), 10);
+    assert_eq!(junit.matches("<failure ").count(), 9);
     assert!(
         junit.contains("exchange 1 (get_user): schema $.created_on"),
         "{junit}"

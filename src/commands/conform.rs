@@ -74,6 +74,31 @@ pub struct ConformArgs {
     /// Seconds one response may take.
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
+    /// The longest response body read (bytes, or with KiB, MiB, GiB); a longer one fails
+    /// its exchange and is read no further.
+    #[arg(long, value_name = "SIZE", default_value = "10MiB", value_parser = parse_size)]
+    max_body: usize,
+}
+
+/// `4096`, `512KiB`, `10MiB`, `1GiB` (also `K`, `M`, `G`, binary multiples).
+fn parse_size(text: &str) -> Result<usize, String> {
+    let digits = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = &text[digits.len()..];
+    let multiple: usize = match unit {
+        "" | "B" => 1,
+        "K" | "KiB" => 1 << 10,
+        "M" | "MiB" => 1 << 20,
+        "G" | "GiB" => 1 << 30,
+        _ => return Err(format!("`{unit}` is not a size unit: use KiB, MiB or GiB")),
+    };
+    let amount: usize = digits.parse().map_err(|_| {
+        format!("`{text}` is not a size: write bytes, or a number with KiB, MiB or GiB")
+    })?;
+    match amount.checked_mul(multiple) {
+        Some(0) => Err("a size of 0 reads no body at all".into()),
+        Some(size) => Ok(size),
+        None => Err(format!("`{text}` is too large")),
+    }
 }
 
 pub fn run(args: &ConformArgs) -> ExitCode {
@@ -166,6 +191,7 @@ fn conform(
         fail_fast: args.fail_fast,
         retries: args.retries,
         timeout: Duration::from_secs_f64(args.timeout.max(0.001)),
+        max_body: args.max_body,
     };
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| Stop::Usage(format!("cannot start the async runtime: {e}")))?;

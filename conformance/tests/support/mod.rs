@@ -43,8 +43,14 @@ pub async fn replay(
 ) -> Report {
     let cassettes = cassette::read_all(&[dir.to_path_buf()]).unwrap();
     assert!(resolve::check_all(&cassettes, &contract, &globals).is_empty());
+    // One router serves every API of the spec here: each base is that one address.
     let target = Target {
-        bases: [("base_url".to_string(), base)].into(),
+        bases: contract
+            .spec
+            .apis
+            .iter()
+            .map(|api| (api.base_name(), base.clone()))
+            .collect(),
     };
     let settings = RunSettings {
         timeout,

@@ -54,13 +54,6 @@ pub fn layout<I: Serialize, A, G>(
     Ok(out)
 }
 
-/// Characters left as they are in a path segment (RFC 3986 unreserved).
-const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
-
 struct InputWriter<'a> {
     endpoint_params: &'static [crate::desc::ParamDesc],
     body_media: BodyMedia,
@@ -87,7 +80,7 @@ impl InputWriter<'_> {
                         "path parameter {name} cannot be {text:?}"
                     )));
                 }
-                let encoded = percent_encoding::utf8_percent_encode(text, SEGMENT).to_string();
+                let encoded = crate::text::path_segment(text);
                 self.out.path = self.out.path.replace(&format!("{{{name}}}"), &encoded);
             }
             Location::Query => self.out.query.extend(texts.into_iter().map(|t| (name, t))),
