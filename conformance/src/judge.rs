@@ -33,6 +33,7 @@ pub fn judge(
             expected: expected.to_string(),
             actual: status_and_body(incoming),
             source: expected_source.into(),
+            at: None,
         });
     }
     match route.declares(incoming.status) {
@@ -51,6 +52,7 @@ pub fn judge(
             ),
             actual: incoming.status.to_string(),
             source: route.provenance.word().into(),
+            at: None,
         }),
         Some(declared) if declared.has_body => {
             let source = declared.provenance.word();
@@ -71,6 +73,7 @@ pub fn judge(
                     expected,
                     actual: problem,
                     source: source.into(),
+                    at: None,
                 });
             } else if let (Some(body), Some(validator)) =
                 (body, contract.validator(&route.name, incoming.status))
@@ -215,6 +218,7 @@ fn schema_failures(
                 .provenance_at(&route.name, status, &pointer)
                 .word()
                 .into(),
+            at: None,
         });
     }
 }
@@ -253,6 +257,7 @@ fn header_failures(
             ),
             actual: error.to_string(),
             source: source.into(),
+            at: None,
         });
     }
 }
@@ -283,5 +288,6 @@ fn push_mismatches(
         expected: m.expected,
         actual: m.actual,
         source: source.into(),
+        at: None,
     }));
 }

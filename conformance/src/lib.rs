@@ -10,6 +10,7 @@ pub mod exec;
 pub mod expected;
 pub mod generate;
 pub mod judge;
+pub mod located;
 pub mod matcher;
 pub mod outcome;
 pub mod progress;

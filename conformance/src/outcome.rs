@@ -54,17 +54,38 @@ pub struct Failure {
     pub actual: String,
     /// Where the rule comes from: `document`, `deployed_client` or `toolkit`.
     pub source: String,
+    /// Where the cassette writes the expectation that failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Location>,
+}
+
+/// A place in a cassette, with its line as written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Location {
+    pub file: String,
+    pub line: usize,
+    pub col: usize,
+    pub excerpt: String,
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
 }
 
 impl Failure {
     /// `schema $.created_on: expected …, got …`: how every report states a failure.
     pub fn summary(&self) -> String {
+        let kind = self.kind.word();
+        let place = if self.path == kind {
+            String::new()
+        } else {
+            format!(" {}", self.path)
+        };
         format!(
-            "{} {}: expected {}, got {}",
-            self.kind.word(),
-            self.path,
-            self.expected,
-            self.actual
+            "{kind}{place}: expected {}, got {}",
+            self.expected, self.actual
         )
     }
 }

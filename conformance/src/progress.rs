@@ -37,12 +37,8 @@ impl Progress {
     pub fn finished(&self, result: &ScenarioResult) {
         let word = verdict_word(result.verdict);
         match self {
-            Progress::Bar(bar) => {
-                if result.verdict.fails_run() {
-                    bar.println(format!("{word} {}", result.id));
-                }
-                bar.inc(1);
-            }
+            // Failures are told once, in the summary, in suite order.
+            Progress::Bar(bar) => bar.inc(1),
             Progress::Lines => println!("{word} {} ({:.0} ms)", result.id, result.duration_ms),
             Progress::Quiet => {}
         }

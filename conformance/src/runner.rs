@@ -16,7 +16,7 @@ use crate::template::{Globals, Scope, TemplateError, plain};
 use crate::transcript::{self, Normalizer};
 use futures_util::StreamExt;
 use serde_json::Value;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -149,7 +149,13 @@ pub async fn run(
         .buffer_unordered(jobs)
         .collect()
         .await;
-    scenarios.sort_by(|a, b| a.id.cmp(&b.id));
+    // Suite order: the order the cassettes were read in (by path).
+    let position: HashMap<&str, usize> = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (id.as_str(), i))
+        .collect();
+    scenarios.sort_by_key(|s| position.get(s.id.as_str()).copied());
     run.progress.done();
     let id_refs: Vec<&str> = ids.iter().map(String::as_str).collect();
     let mut report = Report {
@@ -294,6 +300,7 @@ impl Run {
                 (None, 0.0, Err(e.to_string()))
             }
         };
+        crate::located::locate_failures(cassette, exchange, index, &mut failures);
         let redactor = self.secrets.redactor();
         let result = ExchangeResult {
             label: exchange.label(index),
@@ -570,6 +577,7 @@ fn capture(
                 expected: format!("a value to capture as `{name}`"),
                 actual: "nothing there".into(),
                 source: "toolkit".into(),
+                at: None,
             }),
         }
     }
@@ -586,6 +594,7 @@ fn transport_failure(e: &TransportError, route: &Route) -> Failure {
         expected: "a response".into(),
         actual: e.to_string(),
         source: route.provenance.word().into(),
+        at: None,
     }
 }
 
@@ -618,6 +627,7 @@ fn template_failure(
             expected: "a request whose templates fill in".into(),
             actual: problem,
             source: "toolkit".into(),
+            at: None,
         }],
         ..skipped(exchange, index, route)
     }

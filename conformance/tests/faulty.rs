@@ -261,6 +261,35 @@ async fn each_fault_gets_its_failure() {
         "expected 200 and undeclared 500: {status:?}"
     );
 
+    // Each run-time failure names where the cassette writes what failed.
+    let exchange = |id: &str| {
+        report
+            .scenarios
+            .iter()
+            .find(|s| s.id == id)
+            .unwrap()
+            .exchanges[0]
+            .clone()
+    };
+    let at = exchange("wrong-status").failures[0].at.clone().unwrap();
+    assert!(at.file.ends_with("wrong-status.json"), "{at}");
+    assert!(at.excerpt[at.col - 1..].starts_with("200"), "{at:?}");
+    assert!(
+        exchange("wrong-status").failures[0]
+            .actual
+            .contains("with body {\"detail\":\"boom\"}")
+    );
+    let body_at = exchange("missing-field")
+        .failures
+        .iter()
+        .find(|f| f.kind == FailureKind::Body)
+        .and_then(|f| f.at.clone())
+        .unwrap();
+    assert!(
+        body_at.excerpt[body_at.col - 1..].starts_with("\"patient-1\""),
+        "{body_at:?}"
+    );
+
     let missing = failures(&report, "missing-field");
     assert!(
         missing

@@ -72,10 +72,24 @@ fn failure_block(out: &mut String, s: &ScenarioResult) {
         );
         for f in &e.failures {
             let _ = writeln!(out, "    {f}");
+            if let Some(at) = &f.at {
+                excerpt(out, at);
+            }
         }
         if !e.curl.is_empty() {
             let _ = writeln!(out, "    reproduce: {}", e.curl);
         }
     }
     out.push('\n');
+}
+
+/// `--> file:line:col` and the line, as a compiler shows where an error is.
+fn excerpt(out: &mut String, at: &crate::outcome::Location) {
+    let number = at.line.to_string();
+    let pad = " ".repeat(number.len());
+    let _ = writeln!(out, "      {pad}--> {at}");
+    let _ = writeln!(out, "      {pad} |");
+    let _ = writeln!(out, "      {number} | {}", at.excerpt);
+    let caret = " ".repeat(at.col.saturating_sub(1));
+    let _ = writeln!(out, "      {pad} | {caret}^");
 }

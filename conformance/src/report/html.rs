@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}\
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}\
-.hit{background:#d7f5d7}.miss{background:#fbd9d9}.pass{color:#176b17}.fail{color:#b00020;font-weight:bold}\
+.hit{background:#d7f5d7}.miss{background:#eee}tr.fail{background:#fbd9d9}.pass{color:#176b17}.fail{color:#b00020;font-weight:bold}\
 code,pre{font:12px ui-monospace,monospace}pre{background:#f6f6f6;padding:8px;overflow-x:auto;white-space:pre-wrap}\
 .status{display:inline-block;min-width:3em;margin:1px;padding:1px 4px;border-radius:3px}";
 
@@ -83,23 +83,32 @@ fn bases(out: &mut String, report: &Report) {
     out.push_str("</p>\n");
 }
 
+/// Every declared status of every endpoint, marked in words and symbols as well as colour
+/// (✓ passed, ✗ failed, ○ not exercised), with the scenarios that exercised it.
 fn coverage(out: &mut String, report: &Report) {
-    out.push_str("<h2>Coverage</h2>\n<table><tr><th>Endpoint</th><th>Declared statuses (green: exercised; hover for the scenarios)</th></tr>\n");
+    let mut failed: std::collections::HashSet<(&str, u16)> = std::collections::HashSet::new();
+    for e in report.scenarios.iter().flat_map(|s| &s.exchanges) {
+        if let (Some(status), Verdict::Failed) = (e.status, e.verdict) {
+            failed.insert((e.endpoint.as_str(), status));
+        }
+    }
+    out.push_str("<h2>Coverage</h2>\n<table><tr><th>Endpoint</th><th>Status</th><th>Result</th><th>Scenarios</th></tr>\n");
     for (endpoint, statuses) in &report.coverage.matrix {
-        let _ = write!(out, "<tr><td><code>{}</code></td><td>", escape(endpoint));
         for (status, ids) in statuses {
-            let (class, title) = if ids.is_empty() {
-                ("miss", "not exercised".to_string())
+            let (class, mark) = if ids.is_empty() {
+                ("miss", "○ not exercised")
+            } else if failed.contains(&(endpoint.as_str(), *status)) {
+                ("fail", "✗ failed")
             } else {
-                ("hit", ids.join(", "))
+                ("hit", "✓ passed")
             };
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                "<span class=\"status {class}\" title=\"{}\">{status}</span>",
-                escape(&title)
+                "<tr class=\"{class}\"><td><code>{}</code></td><td>{status}</td><td>{mark}</td><td>{}</td></tr>",
+                escape(endpoint),
+                escape(&ids.join(", "))
             );
         }
-        out.push_str("</td></tr>\n");
     }
     out.push_str("</table>\n");
 }
@@ -134,9 +143,16 @@ fn failure(out: &mut String, s: &ScenarioResult) {
             e.status.map_or("no response".into(), |s| s.to_string())
         );
         for f in &e.failures {
+            let at = f.at.as_ref().map_or(String::new(), |at| {
+                format!(
+                    "<br><small><code>{}</code></small><pre>{}</pre>",
+                    escape(&at.to_string()),
+                    escape(&at.excerpt)
+                )
+            });
             let _ = writeln!(
                 out,
-                "<tr><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td><td>{}</td></tr>",
+                "<tr><td>{}</td><td><code>{}</code>{at}</td><td><code>{}</code></td><td><code>{}</code></td><td>{}</td></tr>",
                 f.kind.word(),
                 escape(&f.path),
                 escape(&f.expected),

@@ -67,12 +67,32 @@ fn stopped(report: &Report, stopped: &Stopped) -> String {
     out
 }
 
+/// A scenario's area (the first segment of its id, else its first tag) and its name
+/// within it, so CI groups `users/create` under `users` as `create`.
+pub fn area_and_name(s: &ScenarioResult) -> (String, String) {
+    match s.id.split_once('/') {
+        Some((area, name)) => (area.to_string(), name.to_string()),
+        None => (
+            s.tags.first().cloned().unwrap_or_else(|| "conform".into()),
+            s.id.clone(),
+        ),
+    }
+}
+
 fn testcase(out: &mut String, spec: &str, s: &ScenarioResult) {
+    let (area, name) = area_and_name(s);
+    let line = s
+        .exchanges
+        .iter()
+        .flat_map(|e| &e.failures)
+        .find_map(|f| f.at.as_ref())
+        .map(|at| format!(" line=\"{}\"", at.line))
+        .unwrap_or_default();
     let _ = write!(
         out,
-        "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\" time=\"{:.3}\"",
-        escape(&format!("conform.{spec}")),
-        escape(&format!("{}: {}", s.id, s.title)),
+        "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\"{line} time=\"{:.3}\"",
+        escape(&format!("{spec}.{area}")),
+        escape(&name),
         escape(&s.file),
         s.duration_ms / 1000.0
     );
@@ -88,14 +108,20 @@ fn testcase(out: &mut String, spec: &str, s: &ScenarioResult) {
             for e in s.exchanges.iter().filter(|e| e.verdict == Verdict::Failed) {
                 let first = e.failures.first();
                 let message = format!(
-                    "exchange {} ({}): {}",
+                    "exchange {} ({}): {}{}",
                     e.label,
                     e.endpoint,
-                    first.map_or(String::new(), |f| f.summary())
+                    first.map_or(String::new(), |f| f.summary()),
+                    first
+                        .and_then(|f| f.at.as_ref())
+                        .map_or(String::new(), |at| format!(" at {at}"))
                 );
-                let mut body = String::new();
+                let mut body = format!("{}: {}\n", s.id, s.title);
                 for f in &e.failures {
                     let _ = writeln!(body, "{f}");
+                    if let Some(at) = &f.at {
+                        let _ = writeln!(body, "  at {at}: {}", at.excerpt.trim());
+                    }
                 }
                 let _ = writeln!(body, "reproduce: {}", e.curl);
                 let _ = writeln!(
