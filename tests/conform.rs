@@ -56,19 +56,29 @@ const NOT_PROVOKED: &[&str] = &[
 
 /// The main job: the whole suite against a fresh reference server, every declared status of
 /// the spec exercised but the two no request can provoke, and each scenario's transcript a
-/// reviewed snapshot. Run one scenario at a time so the shared server's state, and so every
-/// transcript, is the same on every run.
+/// reviewed snapshot, compared by `conform --snapshots` as any user's are. Snapshots are
+/// rewritten only when `COVENANT_UPDATE_SNAPSHOTS=1` (or insta's `INSTA_UPDATE=always`).
+/// Run one scenario at a time so the shared server's state, and so every transcript, is the
+/// same on every run.
 #[test]
 fn the_suite_passes_against_the_reference_server_and_matches_its_snapshots() {
     let reports_scratch = scratch_dir("conform-main");
     let reports = reports_scratch.path();
-    let out = covenant(&[
+    let update = std::env::var("COVENANT_UPDATE_SNAPSHOTS").is_ok_and(|v| v == "1")
+        || std::env::var("INSTA_UPDATE").is_ok_and(|v| v == "always");
+    let mut args = vec![
         "conform",
         "--jobs",
         "1",
         "--report-dir",
         reports.to_str().unwrap(),
-    ]);
+        "--snapshots",
+        "conformance/snapshots",
+    ];
+    if update {
+        args.push("--update-snapshots");
+    }
+    let out = covenant(&args);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
     let report = report(reports);
     let uncovered: Vec<String> = report["coverage"]["matrix"]
@@ -93,14 +103,73 @@ fn the_suite_passes_against_the_reference_server_and_matches_its_snapshots() {
         uncovered.is_empty(),
         "declared but not exercised: {uncovered:#?}"
     );
-    let snapshots = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/snapshots");
-    insta::with_settings!({ snapshot_path => snapshots, prepend_module_to_snapshot => false }, {
-        for scenario in report["scenarios"].as_array().unwrap() {
-            let id = scenario["id"].as_str().unwrap();
-            let name = covenant_conformance::report::file_stem(id);
-            insta::assert_snapshot!(name, scenario["transcript"].as_str().unwrap());
-        }
-    });
+    let snapshots = report["snapshots"].as_array().unwrap();
+    assert_eq!(
+        snapshots.len(),
+        report["scenarios"].as_array().unwrap().len()
+    );
+}
+
+/// `conform --snapshots DIR` for a team's own suite: the first run writes the snapshots, the
+/// second matches them, an edited one fails with a diff and a `.snap.new` for `cargo insta
+/// review`, and `--update-snapshots` accepts.
+#[test]
+fn snapshots_of_any_suite_are_written_matched_and_diffed() {
+    let dir_scratch = scratch_dir("conform-snapshots");
+    let dir = dir_scratch.path();
+    let snapshots = dir.join("snapshots");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "--filter",
+            "users/create-get-resolve",
+            "--filter",
+            "linking/link-token-create",
+            "--snapshots",
+            snapshots.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let mut command = Command::new(env!("CARGO_BIN_EXE_covenant"));
+        command
+            .arg("conform")
+            .arg("--report-dir")
+            .arg(dir.join("reports"))
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env_remove("CI");
+        command.output().unwrap()
+    };
+    for _ in 0..2 {
+        let out = run(&[]);
+        assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    }
+    let file = snapshots.join("users_create-get-resolve.snap");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with("---\n") && text.contains("## create create_user: POST /v2/user"));
+    std::fs::write(&file, text.replace("POST /v2/user", "POST /v2/users")).unwrap();
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(1), "{}", explain(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("SNAPSHOT DIFFERS users/create-get-resolve"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("-## create create_user: POST /v2/users"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("+## create create_user: POST /v2/user\n"),
+        "{stdout}"
+    );
+    assert!(snapshots.join("users_create-get-resolve.snap.new").exists());
+    let out = run(&["--update-snapshots"]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert!(!snapshots.join("users_create-get-resolve.snap.new").exists());
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    // No key of the run is in a snapshot.
+    let link = std::fs::read_to_string(snapshots.join("linking_link-token-create.snap")).unwrap();
+    assert!(link.contains("[secret:link_token#1]"), "{link}");
 }
 
 /// Another server's run names the expected-failure list: the default one is the reference

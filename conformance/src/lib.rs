@@ -20,6 +20,7 @@ pub mod resolve;
 pub mod runner;
 pub mod secrets;
 pub mod select;
+pub mod snapshot;
 pub mod template;
 pub mod transcript;
 

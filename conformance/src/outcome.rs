@@ -189,6 +189,9 @@ pub struct Report {
     /// Expected-failure entries that name no scenario or exchange of the run's cassettes.
     #[serde(default)]
     pub stale_expected_failures: Vec<String>,
+    /// Each scenario's snapshot, when the run compared them (`--snapshots DIR`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub snapshots: Vec<crate::snapshot::SnapshotResult>,
     /// Why the run stopped before judging anything, when it did: it then holds no results.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped: Option<Stopped>,
@@ -225,6 +228,7 @@ impl Report {
             scenarios: Vec::new(),
             coverage: Coverage::default(),
             stale_expected_failures: Vec::new(),
+            snapshots: Vec::new(),
             stopped: Some(Stopped {
                 exit,
                 reason: reason.to_string(),
@@ -280,6 +284,8 @@ impl Report {
 
     /// Whether the run passes: it ran, and had no failure and no unexpected pass.
     pub fn passed(&self) -> bool {
-        self.stopped.is_none() && !self.scenarios.iter().any(|s| s.verdict.fails_run())
+        self.stopped.is_none()
+            && !self.scenarios.iter().any(|s| s.verdict.fails_run())
+            && !self.snapshots.iter().any(|s| s.outcome.fails_run())
     }
 }

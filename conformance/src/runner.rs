@@ -172,6 +172,7 @@ pub async fn run(
             .map(String::from)
             .collect(),
         scenarios,
+        snapshots: Vec::new(),
         stopped: None,
     };
     // A secret learnt late in one scenario may have been written by another earlier.

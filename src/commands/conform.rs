@@ -7,9 +7,10 @@ use clap::Args;
 use covenant_conformance::expected::ExpectedFailures;
 use covenant_conformance::progress::Progress;
 use covenant_conformance::select::{Filter, Shard};
+use covenant_conformance::snapshot::SnapshotSettings;
 use covenant_conformance::template::Globals;
 use covenant_conformance::{
-    Contract, Report, RunSettings, Target, cassette, report, resolve, select,
+    Contract, Report, RunSettings, Target, cassette, report, resolve, select, snapshot,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -74,6 +75,14 @@ pub struct ConformArgs {
     /// Seconds one response may take.
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
+    /// Compare each scenario's normalized transcript with DIR/<id>.snap (insta's format):
+    /// a missing one is written (it fails when CI is set), a differing one is written as
+    /// .snap.new and fails the run.
+    #[arg(long, value_name = "DIR")]
+    snapshots: Option<PathBuf>,
+    /// Accept the transcripts: overwrite differing and missing snapshots.
+    #[arg(long, requires = "snapshots")]
+    update_snapshots: bool,
     /// The longest response body read (bytes, or with KiB, MiB, GiB); a longer one fails
     /// its exchange and is read no further.
     #[arg(long, value_name = "SIZE", default_value = "10MiB", value_parser = parse_size)]
@@ -210,7 +219,7 @@ fn conform(
             target
         };
         context.bases = target.bases.clone();
-        let report = covenant_conformance::runner::run(
+        let mut report = covenant_conformance::runner::run(
             Arc::new(contract),
             selected,
             Arc::new(globals),
@@ -220,6 +229,19 @@ fn conform(
             Progress::for_terminal(),
         )
         .await;
+        if let Some(dir) = &args.snapshots {
+            let settings = SnapshotSettings {
+                dir: dir.clone(),
+                update: args.update_snapshots,
+                ci: SnapshotSettings::ci_from_env(),
+            };
+            report.snapshots = snapshot::check_all(&report, &settings).map_err(|e| {
+                Stop::Usage(format!(
+                    "cannot read or write the snapshots in {}: {e}",
+                    dir.display()
+                ))
+            })?;
+        }
         print!("{}", report::console::summary(&report));
         match report::write_all(&args.report_dir, &report) {
             Ok(_) => println!("  reports: {}", args.report_dir.display()),

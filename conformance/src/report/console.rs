@@ -25,6 +25,7 @@ pub fn summary(report: &Report) -> String {
             s.expected_failure.as_deref().unwrap_or("")
         );
     }
+    snapshots(&mut out, report);
     for stale in &report.stale_expected_failures {
         let _ = writeln!(
             out,
@@ -92,4 +93,41 @@ fn excerpt(out: &mut String, at: &crate::outcome::Location) {
     let _ = writeln!(out, "      {number} | {}", at.excerpt);
     let caret = " ".repeat(at.col.saturating_sub(1));
     let _ = writeln!(out, "      {pad} | {caret}^");
+}
+
+/// Each snapshot that failed, with its diff, and a count of the rest.
+fn snapshots(out: &mut String, report: &Report) {
+    use crate::snapshot::SnapshotOutcome;
+    if report.snapshots.is_empty() {
+        return;
+    }
+    let mut counts = [0usize; 5];
+    for s in &report.snapshots {
+        match &s.outcome {
+            SnapshotOutcome::Matched => counts[0] += 1,
+            SnapshotOutcome::Written => counts[1] += 1,
+            SnapshotOutcome::Updated => counts[2] += 1,
+            SnapshotOutcome::Missing { new } => {
+                counts[3] += 1;
+                let _ = writeln!(
+                    out,
+                    "SNAPSHOT MISSING {}: no {} (CI is set); the transcript is in {new}\n",
+                    s.id, s.file
+                );
+            }
+            SnapshotOutcome::Differs { new, diff } => {
+                counts[4] += 1;
+                let _ = writeln!(
+                    out,
+                    "SNAPSHOT DIFFERS {}: {} (new: {new}; accept with --update-snapshots or cargo insta review)\n{diff}",
+                    s.id, s.file
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "snapshots: {} matched, {} written, {} updated, {} missing, {} differ",
+        counts[0], counts[1], counts[2], counts[3], counts[4]
+    );
 }
