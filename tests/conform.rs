@@ -559,7 +559,7 @@ fn an_imported_har_file_replays_green() {
                 "content": {"mimeType": "application/json", "text": "{\"user_id\": \"5d3b1c2a-9e8f-4a7b-8c6d-1e2f3a4b5c6d\", \"client_user_id\": \"har-patient\"}"}}
         },
         {
-            "request": {"method": "GET", "url": "https://api.example.test/v2/user/5d3b1c2a-9e8f-4a7b-8c6d-1e2f3a4b5c6d", "headers": [{"name": "x-service-api-key", "value": "sk_team_from_a_browser"}]},
+            "request": {"method": "GET", "url": "https://api.example.test/v2/user/5d3b1c2a-9e8f-4a7b-8c6d-1e2f3a4b5c6d", "headers": [{"name": "x-service-api-key", "value": "[Filtered]"}]},
             "response": {"status": 200, "headers": [{"name": "content-type", "value": "application/json"}],
                 "content": {"mimeType": "application/json", "encoding": "base64", "text": "eyJjbGllbnRfdXNlcl9pZCI6ICJoYXItcGF0aWVudCJ9"}}
         },
@@ -569,15 +569,31 @@ fn an_imported_har_file_replays_green() {
         }
     ]}});
     std::fs::write(dir.join("browser.har"), har.to_string()).unwrap();
+    // The key the browser used is the recording's credential; the tool hid it the second
+    // time, which stands for the same credential.
+    let creds = dir.join("recorded-credentials.json");
+    std::fs::write(&creds, r#"{"team_api_key": "sk_team_from_a_browser"}"#).unwrap();
     let out = covenant(&[
         "record",
         "--from-har",
         dir.join("browser.har").to_str().unwrap(),
+        "--credentials",
+        creds.to_str().unwrap(),
         "--out",
         dir.join("cassettes").to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("favicon.ico: no endpoint of the spec"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("favicon.ico: no endpoint of the spec"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("hidden by the tool"), "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("2 exchanges written, 1 left out"),
+        "{}",
+        explain(&out)
+    );
     let text = std::fs::read_to_string(dir.join("cassettes/browser.json")).unwrap();
     assert!(!text.contains("sk_team_from_a_browser"), "{text}");
     let out = covenant(&[

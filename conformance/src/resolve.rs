@@ -247,7 +247,7 @@ impl Checker<'_> {
 
     fn undefined(&self, name: &str) -> Option<String> {
         if let Some(generator) = name.strip_prefix('$') {
-            let known = ["uuid", "unique"].contains(&generator)
+            let known = ["uuid", "unique", "open", "close"].contains(&generator)
                 || ["now", "date"].iter().any(|base| {
                     generator == *base
                         || generator
@@ -255,7 +255,7 @@ impl Checker<'_> {
                             .and_then(crate::template::parse_offset)
                             .is_some()
                 });
-            return (!known).then(|| format!("unknown generator `${generator}` (known: $uuid, $unique, $now, $now+1h, $date, $date-7d)"));
+            return (!known).then(|| format!("unknown generator `${generator}` (known: $uuid, $unique, $now, $now+1h, $date, $date-7d, $open, $close)"));
         }
         if let Some(key) = name.strip_prefix("credentials.") {
             return (!self.globals.credentials.is_empty()

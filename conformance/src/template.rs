@@ -167,6 +167,8 @@ impl<'g> Scope<'g> {
 
     fn generate(&self, generator: &str) -> Result<String, TemplateError> {
         match generator {
+            "open" => Ok("{{".into()),
+            "close" => Ok("}}".into()),
             "uuid" => Ok(uuid::Uuid::new_v4().to_string()),
             "unique" => Ok(format!(
                 "{}-{}",
@@ -294,6 +296,17 @@ mod tests {
                 .contains("unknown generator")
         );
         assert!(scope.string("{{credentials.other}}").is_err());
+    }
+
+    #[test]
+    fn literal_braces_are_written_as_open_and_close() {
+        let g = globals();
+        let scope = Scope::new(&g);
+        assert_eq!(scope.string("a{{$open}}b{{$close}}").unwrap(), "a{{b}}");
+        assert_eq!(scope.value(&json!("{{$open}}")).unwrap(), json!("{{"));
+        let recorded = "x {{name}} }}";
+        let escaped = crate::record::escape_braces(recorded);
+        assert_eq!(scope.string(&escaped).unwrap(), recorded);
     }
 
     #[test]

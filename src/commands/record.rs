@@ -62,6 +62,9 @@ fn record(args: &RecordArgs) -> Result<(), String> {
         .spec
         .ok_or_else(|| checked.diagnostics.render(&file))?;
     let contract = Arc::new(Contract::new(spec)?);
+    if let Some(name) = &args.name {
+        checked_name(name)?;
+    }
     let secrets = match &args.credentials {
         Some(path) => Globals::new(super::conform::read_credentials(path)?).secrets(),
         None => Vec::new(),
@@ -86,9 +89,9 @@ fn from_har(
     let recorded =
         har::read(&text, &args.base_path).map_err(|e| format!("{}:{e}", har_file.display()))?;
     let name = args.name.clone().unwrap_or_else(|| {
-        har_file
-            .file_stem()
-            .map_or("session".into(), |s| s.to_string_lossy().into_owned())
+        har_file.file_stem().map_or("session".into(), |s| {
+            covenant_conformance::report::file_stem(&s.to_string_lossy())
+        })
     });
     let recorder = Recorder { contract, secrets };
     let title = format!(
@@ -98,19 +101,38 @@ fn from_har(
             .map_or(String::new(), |f| f.to_string_lossy().into_owned())
     );
     let (scenario, warnings) = recorder.scenario(&format!("recorded/{name}"), &title, &recorded);
-    for w in &warnings {
-        eprintln!("warning: {w}");
-    }
     let out = args.out.join(format!("{name}.json"));
     std::fs::write(&out, cassette_text(&scenario))
         .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    println!(
-        "{}: {} exchanges recorded from {} entries",
-        out.display(),
-        scenario.exchanges.len(),
-        recorded.len()
-    );
+    print_summary(&out, scenario.exchanges.len(), &warnings);
     Ok(())
+}
+
+/// What a recording wrote and what it left out, and why.
+fn print_summary(out: &Path, written: usize, warnings: &[String]) {
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    let left_out = warnings.iter().filter(|w| w.ends_with("left out")).count();
+    println!(
+        "{}: {written} exchanges written, {left_out} left out, {} warnings",
+        out.display(),
+        warnings.len()
+    );
+}
+
+/// A cassette name is one file name in `--out`: letters, digits, `-`, `_` and `.`, not
+/// starting with a dot, so `--name ../..` cannot write elsewhere.
+fn checked_name(name: &str) -> Result<&str, String> {
+    let plain = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if name.is_empty() || !plain || name.starts_with('.') {
+        return Err(format!(
+            "--name `{name}`: a cassette name is one file name (letters, digits, -, _ and ., not starting with .)"
+        ));
+    }
+    Ok(name)
 }
 
 fn proxy_session(
@@ -126,18 +148,19 @@ fn proxy_session(
     runtime.block_on(async {
         let (listener, address) = super::listen(args.listen).await?;
         println!("recording: {address} forwards to {upstream}; each exchange is written to {} (Ctrl-C stops)", out.display());
-        let router = proxy::router(proxy::Session {
+        let (router, recording) = proxy::router(proxy::Session {
             contract,
             upstream: upstream.to_string(),
             secrets,
             out: out.clone(),
             scenario_id: format!("recorded/{name}"),
         });
-        covenant_runtime::server::axum::serve(listener, router)
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
+        let served = covenant_runtime::server::axum::serve(listener, router)
+            .with_graceful_shutdown(super::serve::shutdown_signal())
             .await
-            .map_err(|e| format!("proxy error: {e}"))
+            .map_err(|e| format!("proxy error: {e}"));
+        let (written, left_out) = recording.summary();
+        print_summary(&out, written, &left_out);
+        served
     })
 }

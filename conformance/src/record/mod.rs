@@ -80,7 +80,13 @@ impl Recorder<'_> {
         let mut kept: Vec<(&Recorded, String)> = Vec::new();
         for r in recorded {
             match self.contract.route_for(&r.method, &r.path) {
-                Some(route) => kept.push((r, route.name.clone())),
+                Some(route) if route.declares(r.status).is_some() => {
+                    kept.push((r, route.name.clone()))
+                }
+                Some(route) => warnings.push(format!(
+                    "{} {}: `{}` does not declare status {}; left out",
+                    r.method, r.path, route.name, r.status
+                )),
                 None => warnings.push(format!(
                     "{} {}: no endpoint of the spec; left out",
                     r.method, r.path
@@ -171,7 +177,7 @@ impl Recorder<'_> {
     ) -> Exchange {
         let route = self.contract.route(endpoint).expect("matched above");
         let fill = |text: &str| -> String {
-            let mut out = self.redact(text);
+            let mut out = self.redact(&escape_braces(text));
             for v in earlier {
                 out = out.replace(&v.value, &format!("{{{{{}}}}}", v.name));
             }
@@ -202,22 +208,16 @@ impl Recorder<'_> {
             if DROPPED_HEADERS.contains(&lower.as_str()) {
                 continue;
             }
-            let redacted = self.redact(value);
+            let filled = fill(value);
             let value = match auth_headers
                 .iter()
                 .find(|(h, _, _)| h.eq_ignore_ascii_case(name))
             {
-                // A credential the secrets do not know is still never written: the header
-                // keeps its prefix (`Bearer `) when it has the scheme's, else it goes whole.
-                Some((_, scheme, prefix)) if redacted == *value => {
-                    let kept = if value.starts_with(prefix.as_str()) {
-                        prefix.as_str()
-                    } else {
-                        ""
-                    };
-                    format!("{kept}{{{{credentials.{scheme}}}}}")
+                // Neither a credential of the file nor a value an earlier answer minted.
+                Some((_, scheme, prefix)) if filled == escape_braces(value) => {
+                    unknown_credential(r, name, value, scheme, prefix, warnings)
                 }
-                _ => fill(value),
+                _ => filled,
             };
             headers.insert(lower, value);
         }
@@ -287,6 +287,9 @@ impl Recorder<'_> {
                         None => json!({"$match": "type", "type": "string"}),
                     };
                 }
+                if s.contains("{{") || s.contains("}}") {
+                    return Value::String(escape_braces(s));
+                }
                 if INSTANT.is_match(s) {
                     return json!({"$match": "type", "type": "string"});
                 }
@@ -334,6 +337,60 @@ impl Recorder<'_> {
             })
             .collect()
     }
+}
+
+/// How a credential no credentials file names is written. A value a tool hid
+/// (`[Filtered]`, as Schemathesis writes it) stood for the valid credential: it becomes the
+/// scheme's reference. Any other stays as it is, so a deliberately wrong key keeps its
+/// meaning; the warning says how to have a real one written as a reference.
+fn unknown_credential(
+    r: &Recorded,
+    header: &str,
+    value: &str,
+    scheme: &str,
+    prefix: &str,
+    warnings: &mut Vec<String>,
+) -> String {
+    let credential = value.strip_prefix(prefix).unwrap_or(value).trim();
+    if HIDDEN.iter().any(|h| credential.eq_ignore_ascii_case(h)) {
+        warnings.push(format!(
+            "{} {}: the `{header}` credential was hidden by the tool that recorded it; written as {{{{credentials.{scheme}}}}}",
+            r.method, r.path
+        ));
+        return format!("{prefix}{{{{credentials.{scheme}}}}}");
+    }
+    warnings.push(format!(
+        "{} {}: the `{header}` credential is in no credentials file; written as it is (pass --credentials FILE to write a real one as its reference)",
+        r.method, r.path
+    ));
+    escape_braces(value)
+}
+
+/// What recording tools write in place of a credential they hide.
+const HIDDEN: &[&str] = &["[Filtered]", "[REDACTED]", "***", "<hidden>"];
+
+/// A recorded text as a cassette string: literal `{{` and `}}` become `{{$open}}` and
+/// `{{$close}}`, so nothing recorded reads as a template.
+pub fn escape_braces(text: &str) -> String {
+    if !text.contains("{{") && !text.contains("}}") {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("{{") {
+            out.push_str("{{$open}}");
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix("}}") {
+            out.push_str("{{$close}}");
+            rest = after;
+        } else {
+            let c = rest.chars().next().expect("not empty");
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
 }
 
 /// Whether a response value was made up by the service: an id, an instant, a token.
@@ -431,4 +488,61 @@ pub fn cassette_text(scenario: &Scenario) -> String {
     let mut text = serde_json::to_string_pretty(scenario).expect("scenarios serialize");
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contract() -> Contract {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/health.covenant");
+        let (_, checked) = covenant_codegen::check_path(&path).unwrap();
+        Contract::new(checked.spec.unwrap()).unwrap()
+    }
+
+    fn create_user(key: &str, client_user_id: &str, status: u16) -> Recorded {
+        Recorded {
+            method: "POST".into(),
+            path: "/v2/user".into(),
+            headers: vec![("x-service-api-key".into(), key.into())],
+            body: format!(r#"{{"client_user_id": "{client_user_id}"}}"#).into_bytes(),
+            status,
+            response_headers: vec![("content-type".into(), "application/json".into())],
+            response_body: br#"{"detail": "no"}"#.to_vec(),
+            ..Recorded::default()
+        }
+    }
+
+    #[test]
+    fn a_known_key_is_a_reference_another_stays_and_braces_are_escaped() {
+        let contract = contract();
+        let recorder = Recorder {
+            contract: &contract,
+            secrets: vec![("sk_real".into(), "{{credentials.team_api_key}}".into())],
+        };
+        let recorded = [
+            create_user("sk_real", "a{{b}}", 401),
+            create_user("not-a-key", "c", 401),
+            create_user("sk_real", "d", 299),
+        ];
+        let (scenario, warnings) = recorder.scenario("recorded/t", "t", &recorded);
+        assert_eq!(scenario.exchanges.len(), 2, "{warnings:?}");
+        let header = |i: usize| scenario.exchanges[i].request.headers["x-service-api-key"].clone();
+        assert_eq!(header(0), "{{credentials.team_api_key}}");
+        assert_eq!(header(1), "not-a-key");
+        assert_eq!(
+            scenario.exchanges[0].request.body.as_ref().unwrap()["client_user_id"],
+            "a{{$open}}b{{$close}}"
+        );
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("does not declare status 299"))
+        );
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("in no credentials file"))
+        );
+    }
 }

@@ -26,8 +26,26 @@ struct Shared {
     recorded: Mutex<Vec<Recorded>>,
 }
 
-/// The proxy's router.
-pub fn router(session: Session) -> axum::Router {
+/// What a session has recorded so far, for the summary printed when it stops.
+pub struct Handle(Arc<Shared>);
+
+impl Handle {
+    /// How many exchanges the cassette holds, and why each other one was left out.
+    pub fn summary(&self) -> (usize, Vec<String>) {
+        let shared = &self.0;
+        let all = shared.recorded.lock().unwrap_or_else(|e| e.into_inner());
+        let recorder = Recorder {
+            contract: &shared.session.contract,
+            secrets: shared.session.secrets.clone(),
+        };
+        let (scenario, warnings) =
+            recorder.scenario(&shared.session.scenario_id, "Recorded traffic", &all);
+        (scenario.exchanges.len(), warnings)
+    }
+}
+
+/// The proxy's router, and a handle on what it records.
+pub fn router(session: Session) -> (axum::Router, Handle) {
     let shared = Arc::new(Shared {
         session,
         client: reqwest::Client::builder()
@@ -36,7 +54,11 @@ pub fn router(session: Session) -> axum::Router {
             .expect("a client with no TLS configuration builds"),
         recorded: Mutex::new(Vec::new()),
     });
-    axum::Router::new().fallback(forward).with_state(shared)
+    let handle = Handle(shared.clone());
+    (
+        axum::Router::new().fallback(forward).with_state(shared),
+        handle,
+    )
 }
 
 /// The largest request body forwarded.
@@ -134,10 +156,9 @@ fn record(shared: &Shared, recorded: Recorded) {
         .route_for(&recorded.method, &recorded.path)
         .is_none()
     {
-        tracing::warn!(
-            "{} {}: no endpoint of the spec; forwarded, not recorded",
-            recorded.method,
-            recorded.path
+        eprintln!(
+            "record: {} {}: no endpoint of the spec; forwarded, not recorded",
+            recorded.method, recorded.path
         );
     }
     let mut all = shared.recorded.lock().unwrap_or_else(|e| e.into_inner());
