@@ -8,6 +8,7 @@
 use crate::template::{Scope, TemplateError, parse_duration};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// One expectation that does not hold, at a JSON path of the body (`$.data[0].id`).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -131,8 +132,8 @@ fn check_matcher(
         }
         "regex" => {
             let pattern = arg("pattern").and_then(Value::as_str).unwrap_or("");
-            let ok = match (regex::Regex::new(pattern), actual.as_str()) {
-                (Ok(re), Some(s)) => re.is_match(s),
+            let ok = match (compiled(pattern), actual.as_str()) {
+                (Some(re), Some(s)) => re.is_match(s),
                 _ => false,
             };
             if !ok {
@@ -188,6 +189,30 @@ fn check_matcher(
         }
         other => out.push(unusable(path, format!("unknown matcher `{other}`"))),
     }
+}
+
+/// The most patterns kept compiled; cassettes are checked before a run, so every pattern
+/// compiles, and a run holds few distinct ones.
+const COMPILED_PATTERNS: usize = 4096;
+
+static PATTERNS: std::sync::LazyLock<std::sync::RwLock<HashMap<String, regex::Regex>>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// A pattern compiled once per run, not once per match.
+fn compiled(pattern: &str) -> Option<regex::Regex> {
+    if let Some(re) = PATTERNS
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(pattern)
+    {
+        return Some(re.clone());
+    }
+    let re = regex::Regex::new(pattern).ok()?;
+    let mut cache = PATTERNS.write().unwrap_or_else(|e| e.into_inner());
+    if cache.len() < COMPILED_PATTERNS {
+        cache.insert(pattern.to_string(), re.clone());
+    }
+    Some(re)
 }
 
 fn check_datetime(

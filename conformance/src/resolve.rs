@@ -111,7 +111,15 @@ impl Checker<'_> {
                 ),
             );
         }
-        if !path_fits(route, &request.path) {
+        if request.path.contains('?') {
+            self.error(
+                at(&["request", "path"]),
+                format!(
+                    "`{}` holds a query: give its parameters in `query`, where they are checked and encoded",
+                    request.path
+                ),
+            );
+        } else if !path_fits(route, &request.path) {
             self.error(
                 at(&["request", "path"]),
                 format!(
@@ -202,16 +210,8 @@ impl Checker<'_> {
 
     fn walk(&mut self, value: &Value, steps: Vec<Step>, matchers: bool) {
         if matchers && let Some(kind) = matcher_kind(value) {
-            if !MATCHERS.contains(&kind) {
-                self.error(
-                    steps.clone(),
-                    format!("unknown matcher `{kind}` (known: {})", MATCHERS.join(", ")),
-                );
-            }
-            if let Some(Value::String(pattern)) = value.get("pattern")
-                && let Err(e) = regex::Regex::new(pattern)
-            {
-                self.error(steps.clone(), format!("the pattern does not compile: {e}"));
+            for problem in matcher_problems(kind, value) {
+                self.error(steps.clone(), problem);
             }
             for (child_steps, child) in children(value, &steps) {
                 if !matches!(child_steps.last(), Some(Step::Key(k)) if k == "$match" || k == "pattern")
@@ -268,6 +268,82 @@ impl Checker<'_> {
         }
         (!self.defined.contains(name)).then(|| format!("`{{{{{name}}}}}` is not defined here: not a `let` value nor captured by an earlier exchange"))
     }
+}
+
+/// JSON types a `type` matcher names.
+const JSON_TYPES: &[&str] = &[
+    "string", "number", "integer", "boolean", "array", "object", "null",
+];
+
+/// What is wrong with one matcher: its name, its arguments, a pattern that does not compile.
+fn matcher_problems(kind: &str, value: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    if !MATCHERS.contains(&kind) {
+        let help = closest(kind, MATCHERS.iter().copied())
+            .map(|c| format!("did you mean `{c}`?"))
+            .unwrap_or_else(|| format!("known: {}", MATCHERS.join(", ")));
+        problems.push(format!("unknown matcher `{kind}`; {help}"));
+        return problems;
+    }
+    let arg = |name: &str| value.get(name);
+    match kind {
+        "type" => match arg("type").and_then(Value::as_str) {
+            Some(t) if JSON_TYPES.contains(&t) => {}
+            Some(t) => {
+                let help = closest(t, JSON_TYPES.iter().copied())
+                    .map(|c| format!("; did you mean `{c}`?"))
+                    .unwrap_or_default();
+                problems.push(format!(
+                    "`{t}` is not a JSON type (known: {}){help}",
+                    JSON_TYPES.join(", ")
+                ));
+            }
+            None => problems.push("a `type` matcher needs `\"type\": NAME`".into()),
+        },
+        "regex" => match arg("pattern").and_then(Value::as_str) {
+            Some(pattern) => {
+                if let Err(e) = regex::Regex::new(pattern) {
+                    problems.push(format!("the pattern does not compile: {e}"));
+                }
+            }
+            None => problems.push("a `regex` matcher needs `\"pattern\": TEXT`".into()),
+        },
+        "length" | "range" => {
+            let bound = |name: &'static str| arg(name).map(|v| v.as_f64().ok_or(name));
+            match (bound("min"), bound("max")) {
+                (None, None) => problems.push(format!(
+                    "a `{kind}` matcher needs a bound: `min`, `max` or both"
+                )),
+                (Some(Err(name)), _) | (_, Some(Err(name))) => {
+                    problems.push(format!("`{name}` of a `{kind}` matcher is a number"))
+                }
+                (Some(Ok(min)), Some(Ok(max))) if min > max => {
+                    problems.push(format!("`min` {min} is above `max` {max}: nothing matches"))
+                }
+                _ => {}
+            }
+        }
+        "contains" if !arg("items").is_some_and(Value::is_array) => {
+            problems.push("a `contains` matcher needs `\"items\": [...]`".into())
+        }
+        "datetime" => {
+            if let Some(within) = arg("within")
+                && within
+                    .as_str()
+                    .and_then(crate::template::parse_duration)
+                    .is_none()
+            {
+                problems.push(format!(
+                    "`within` {within} is not a duration: write 30s, 5m, 2h or 7d"
+                ));
+            }
+        }
+        "exact" if arg("value").is_none() => {
+            problems.push("an `exact` matcher needs `\"value\": …`".into())
+        }
+        _ => {}
+    }
+    problems
 }
 
 /// The items of an array or the fields of an object, each with its steps.

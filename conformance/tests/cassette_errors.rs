@@ -70,3 +70,88 @@ fn a_cassette_that_does_not_parse_names_its_line() {
     assert_eq!((errors[0].line, errors[0].col), (3, 12), "{}", errors[0]);
     assert!(errors[0].message.contains("invalid type"), "{}", errors[0]);
 }
+
+const MISTAKES_THE_CHECK_ONCE_MISSED: &str = r#"{
+  "id": "subtle",
+  "title": "Mistakes that look right",
+  "exchanges": [
+    {
+      "endpoint": "get_user",
+      "request": { "path": "/v2/user/1?expand=all" },
+      "expect": {
+        "status": 200,
+        "body": {
+          "user_id": { "$match": "type", "type": "int" },
+          "client_user_id": { "$match": "range" },
+          "team_id": { "$match": "regx", "pattern": "^t" }
+        }
+      }
+    }
+  ]
+}
+"#;
+
+#[test]
+fn matchers_types_and_paths_are_checked_with_the_closest_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("subtle.json");
+    std::fs::write(&file, MISTAKES_THE_CHECK_ONCE_MISSED).unwrap();
+    let cassettes = cassette::read_all(std::slice::from_ref(&file)).unwrap();
+    let errors = resolve::check_all(&cassettes, &contract(), &Globals::default());
+    let messages: Vec<String> = errors
+        .iter()
+        .map(|e| format!("{}:{}: {}", e.line, e.col, e.message))
+        .collect();
+    let expect = [
+        "7:28: `/v2/user/1?expand=all` holds a query",
+        "11:22: `int` is not a JSON type",
+        "12:29: a `range` matcher needs a bound",
+        "13:22: unknown matcher `regx`; did you mean `regex`?",
+    ];
+    assert_eq!(messages.len(), expect.len(), "{messages:#?}");
+    for (message, want) in messages.iter().zip(expect) {
+        assert!(message.starts_with(want), "{message}\n  wanted: {want}");
+    }
+    assert!(
+        messages[1].contains("did you mean `integer`?"),
+        "{}",
+        messages[1]
+    );
+}
+
+/// A file that does not parse hides nothing wrong with the others, and a misspelt key is
+/// told with the closest one.
+#[test]
+fn shape_and_meaning_errors_of_every_file_come_in_one_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.json"), BROKEN).unwrap();
+    std::fs::write(
+        dir.path().join("b.json"),
+        r#"{"id": "b", "title": "t", "exchanges": [{"endpoint": "get_user", "request": {"path": "/v2/user/1"}, "expct": {"status": 200}}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("c.json"),
+        r#"{"id": "c", "title": "t", "exchanges": [{"endpoint": "get_user", "request": {"path": "/v2/user/1"}, "expect": {"status": 200}, "capture": {"x": 3}}]}"#,
+    )
+    .unwrap();
+    let (cassettes, mut errors) = cassette::read_each(&[dir.path().to_path_buf()]);
+    assert_eq!(cassettes.len(), 1);
+    errors.extend(resolve::check_all(
+        &cassettes,
+        &contract(),
+        &Globals::default(),
+    ));
+    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert!(text.iter().any(|e| e.contains("a.json:6:19")), "{text:#?}");
+    assert!(
+        text.iter()
+            .any(|e| e.contains("b.json:1:") && e.contains("did you mean `expect`?")),
+        "{text:#?}"
+    );
+    assert!(
+        text.iter()
+            .any(|e| e.contains("c.json:1:") && e.contains("a capture is a JSON path")),
+        "{text:#?}"
+    );
+}

@@ -178,14 +178,16 @@ fn conform(
     } else {
         args.paths.clone()
     };
-    let cassettes = cassette::read_all(&paths).map_err(|errors| Stop::Usage(listed(&errors)))?;
+    let (cassettes, mut problems) = cassette::read_each(&paths);
     let credentials = match &args.credentials {
         Some(path) => read_credentials(path).map_err(Stop::Usage)?,
         None => HashMap::new(),
     };
-    // Cassettes are checked before a server starts or a request is sent.
+    // Cassettes are checked before a server starts or a request is sent; every file's
+    // problems, of shape and of meaning, are told in one pass.
     let mut globals = Globals::new(credentials.clone());
-    let problems = resolve::check_all(&cassettes, &contract, &globals);
+    problems.extend(resolve::check_all(&cassettes, &contract, &globals));
+    problems.sort();
     if !problems.is_empty() {
         return Err(Stop::Usage(listed(&problems)));
     }

@@ -174,8 +174,38 @@ pub fn parse(file: &Path, text: String) -> Result<Cassette, CassetteError> {
             file: file.to_path_buf(),
             line: e.line().max(1),
             col: e.column().max(1),
-            message: strip_location(&e.to_string()),
+            message: explain(&strip_location(&e.to_string())),
         }),
+    }
+}
+
+/// serde's message in a cassette writer's terms: the closest known key for a misspelt one,
+/// and what a capture may be instead of "no variant of untagged enum".
+fn explain(message: &str) -> String {
+    if message.contains("untagged enum Capture") {
+        return "a capture is a JSON path into the body (`\"$.user_id\"`) or `{\"header\": \"NAME\"}`"
+            .into();
+    }
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message.to_string();
+    };
+    let Some((unknown, expected)) = rest.split_once("`, expected ") else {
+        return message.to_string();
+    };
+    let known: Vec<&str> = expected
+        .split('`')
+        .enumerate()
+        .filter(|(i, _)| i % 2 == 1)
+        .map(|(_, name)| name)
+        .collect();
+    let closest = known
+        .iter()
+        .map(|k| (strsim::jaro_winkler(unknown, k), *k))
+        .filter(|(score, _)| *score > 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    match closest {
+        Some((_, k)) => format!("{message}; did you mean `{k}`?"),
+        None => message.to_string(),
     }
 }
 
@@ -190,6 +220,17 @@ fn strip_location(message: &str) -> String {
 /// Every cassette file under the given files and folders (`*.json`, recursively, in path
 /// order), or the errors of those that do not read.
 pub fn read_all(paths: &[PathBuf]) -> Result<Vec<Cassette>, Vec<CassetteError>> {
+    let (cassettes, errors) = read_each(paths);
+    if errors.is_empty() {
+        Ok(cassettes)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Every cassette that reads, and the errors of every one that does not, so a broken file
+/// hides nothing wrong with the others.
+pub fn read_each(paths: &[PathBuf]) -> (Vec<Cassette>, Vec<CassetteError>) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for path in paths {
@@ -216,12 +257,8 @@ pub fn read_all(paths: &[PathBuf]) -> Result<Vec<Cassette>, Vec<CassetteError>> 
         }
     }
     errors.extend(duplicate_ids(&cassettes));
-    if errors.is_empty() {
-        Ok(cassettes)
-    } else {
-        errors.sort();
-        Err(errors)
-    }
+    errors.sort();
+    (cassettes, errors)
 }
 
 fn collect_json_files(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<CassetteError>) {
