@@ -64,7 +64,9 @@ async fn replay(
 ) -> covenant_conformance::Report {
     let globals = Globals::new(credentials.clone());
     let target = Target {
-        bases: [("base_url".to_string(), credentials["base_url"].clone())].into(),
+        bases: ["base_url", "management_url"]
+            .map(|name| (name.to_string(), credentials[name].clone()))
+            .into(),
     };
     let expected = ExpectedFailures::read(
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -14,10 +14,20 @@ pub fn locate_failures(
     index: usize,
     failures: &mut [Failure],
 ) {
-    for failure in failures {
-        let mut steps: Vec<Step> = vec!["exchanges".into(), index.into()];
-        steps.extend(steps_within(exchange, failure));
-        failure.at = Some(location(cassette, &steps));
+    if failures.is_empty() {
+        return;
+    }
+    let each: Vec<Vec<Step>> = failures
+        .iter()
+        .map(|failure| {
+            let mut steps: Vec<Step> = vec!["exchanges".into(), index.into()];
+            steps.extend(steps_within(exchange, failure));
+            steps
+        })
+        .collect();
+    let positions = locate::positions(&cassette.text, &each);
+    for (failure, at) in failures.iter_mut().zip(positions) {
+        failure.at = Some(location(cassette, at));
     }
 }
 
@@ -97,8 +107,7 @@ fn json_path_steps(path: &str) -> Vec<Step> {
     steps
 }
 
-fn location(cassette: &Cassette, steps: &[Step]) -> Location {
-    let at = locate::position(&cassette.text, steps);
+fn location(cassette: &Cassette, at: locate::Position) -> Location {
     let excerpt = cassette
         .text
         .lines()

@@ -6,23 +6,43 @@
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use base64::Engine;
-use covenant_codegen::ir::{Carrier, Spec, Type};
+use covenant_codegen::ir::{Carrier, Field, Spec, Type};
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
-use std::sync::RwLock;
+use std::collections::HashSet;
+use std::sync::{Arc, RwLock};
 
 /// One secret value in one of its forms, and what stands for it in anything written.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Secret {
     pub value: String,
     /// `{{credentials.team_api_key}}`, `{{env.TOKEN}}` or `[secret:key]`.
     pub reference: String,
 }
 
-/// The secrets of one run; shared by its scenarios, which learn secrets as they go.
-#[derive(Debug, Default)]
+/// The secrets of one run; shared by its scenarios, which learn secrets as they go. The
+/// sorted list and the redactor are built once per change, not once per use: a run reads
+/// them on every exchange and learns something new on few.
+#[derive(Default)]
 pub struct SecretBook {
-    secrets: RwLock<Vec<Secret>>,
+    known: RwLock<Known>,
+}
+
+/// Says how many secrets there are, never which: a debug print must not leak one.
+impl std::fmt::Debug for SecretBook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecretBook")
+            .field("secrets", &self.read().secrets.len())
+            .finish()
+    }
+}
+
+#[derive(Default)]
+struct Known {
+    secrets: Vec<Secret>,
+    values: HashSet<String>,
+    /// The sorted list and its redactor, until the next secret is learnt.
+    built: Option<(Arc<Vec<(String, String)>>, Arc<Redactor>)>,
 }
 
 impl SecretBook {
@@ -33,18 +53,23 @@ impl SecretBook {
     /// Adds `value` and its derived forms, all standing for `reference`. An empty value
     /// says nothing and is not added; a value already known keeps its first reference.
     pub fn add(&self, value: &str, reference: &str) {
-        if value.is_empty() {
+        if value.is_empty() || self.read().values.contains(value) {
             return;
         }
-        let mut secrets = self.secrets.write().unwrap_or_else(|e| e.into_inner());
+        let mut known = self.known.write().unwrap_or_else(|e| e.into_inner());
         for form in forms(value) {
-            if !secrets.iter().any(|s| s.value == form) {
-                secrets.push(Secret {
+            if known.values.insert(form.clone()) {
+                known.secrets.push(Secret {
                     value: form,
                     reference: reference.to_string(),
                 });
+                known.built = None;
             }
         }
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Known> {
+        self.known.read().unwrap_or_else(|e| e.into_inner())
     }
 
     /// A value of a `@secret` field, named after the field.
@@ -53,19 +78,33 @@ impl SecretBook {
     }
 
     /// Every secret, longest first so a secret containing another is replaced whole.
-    pub fn snapshot(&self) -> Vec<(String, String)> {
-        let secrets = self.secrets.read().unwrap_or_else(|e| e.into_inner());
-        let mut out: Vec<(String, String)> = secrets
-            .iter()
-            .map(|s| (s.value.clone(), s.reference.clone()))
-            .collect();
-        out.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
-        out
+    pub fn snapshot(&self) -> Arc<Vec<(String, String)>> {
+        self.built().0
     }
 
     /// A redactor for the secrets known now.
-    pub fn redactor(&self) -> Redactor {
-        Redactor::new(self.snapshot())
+    pub fn redactor(&self) -> Arc<Redactor> {
+        self.built().1
+    }
+
+    fn built(&self) -> (Arc<Vec<(String, String)>>, Arc<Redactor>) {
+        if let Some(built) = &self.read().built {
+            return built.clone();
+        }
+        let mut known = self.known.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(built) = &known.built {
+            return built.clone();
+        }
+        let mut sorted: Vec<(String, String)> = known
+            .secrets
+            .iter()
+            .map(|s| (s.value.clone(), s.reference.clone()))
+            .collect();
+        sorted.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+        let redactor = Arc::new(Redactor::new(sorted.clone()));
+        let built = (Arc::new(sorted), redactor);
+        known.built = Some(built.clone());
+        built
     }
 
     /// Learns the credentials a request carries, in every place the spec's auth schemes
@@ -207,30 +246,45 @@ pub fn secret_field_names(spec: &Spec) -> Vec<String> {
 }
 
 /// Every string held by a `@secret` field of a value of type `ty`, with the field's name.
-/// The walk follows the type, so it is as deep as the value and no deeper.
 pub fn secret_values(spec: &Spec, ty: &Type, value: &Value, out: &mut Vec<(String, String)>) {
+    let mut found = Vec::new();
+    marked_values(spec, ty, value, &|f| f.secret, &mut found);
+    out.extend(found.into_iter().map(|(f, v)| (f.name.clone(), v)));
+}
+
+/// Every string held by a field `marked` picks in a value of type `ty`, with the field. The
+/// walk follows the type, so it is as deep as the value and no deeper.
+pub fn marked_values<'s>(
+    spec: &'s Spec,
+    ty: &Type,
+    value: &Value,
+    marked: &dyn Fn(&Field) -> bool,
+    out: &mut Vec<(&'s Field, String)>,
+) {
     match (ty, value) {
         (Type::Model(id), Value::Object(fields)) => {
             for field in &spec.model(*id).fields {
                 let Some(v) = fields.get(&field.name) else {
                     continue;
                 };
-                if field.secret {
-                    strings(v, &field.name, out);
+                if marked(field) {
+                    let mut texts = Vec::new();
+                    strings(v, &field.name, &mut texts);
+                    out.extend(texts.into_iter().map(|(_, text)| (field, text)));
                 } else {
-                    secret_values(spec, &field.ty, v, out);
+                    marked_values(spec, &field.ty, v, marked, out);
                 }
             }
         }
-        (Type::List(item), Value::Array(items)) => {
-            items.iter().for_each(|v| secret_values(spec, item, v, out))
-        }
+        (Type::List(item), Value::Array(items)) => items
+            .iter()
+            .for_each(|v| marked_values(spec, item, v, marked, out)),
         (Type::Map(item), Value::Object(fields)) => fields
             .values()
-            .for_each(|v| secret_values(spec, item, v, out)),
+            .for_each(|v| marked_values(spec, item, v, marked, out)),
         (Type::Union(members), _) => members
             .iter()
-            .for_each(|m| secret_values(spec, m, value, out)),
+            .for_each(|m| marked_values(spec, m, value, marked, out)),
         _ => {}
     }
 }
@@ -241,6 +295,16 @@ fn strings(value: &Value, field: &str, out: &mut Vec<(String, String)>) {
         Value::Array(items) => items.iter().for_each(|v| strings(v, field, out)),
         _ => {}
     }
+}
+
+/// Whether the match `start..end` of a secret in `text` is that secret: always for one of
+/// [`SHORT`] bytes or more; for a shorter one, only where it is not inside a longer run of
+/// letters and digits.
+pub fn stands_alone(text: &str, start: usize, end: usize) -> bool {
+    let bytes = text.as_bytes();
+    let alnum = |i: Option<&u8>| i.is_some_and(|b| b.is_ascii_alphanumeric());
+    end - start >= SHORT
+        || !(alnum(start.checked_sub(1).and_then(|i| bytes.get(i))) || alnum(bytes.get(end)))
 }
 
 /// Replaces one value, by the rule of [`Redactor::text`] for short ones.
@@ -285,15 +349,10 @@ impl Redactor {
         let Some(matcher) = &self.matcher else {
             return text.to_string();
         };
-        let bytes = text.as_bytes();
         let mut out = String::with_capacity(text.len());
         let mut copied = 0;
         for m in matcher.find_iter(text) {
-            let alnum = |i: Option<&u8>| i.is_some_and(|b| b.is_ascii_alphanumeric());
-            let inside_word = m.len() < SHORT
-                && (alnum(m.start().checked_sub(1).and_then(|i| bytes.get(i)))
-                    || alnum(bytes.get(m.end())));
-            if inside_word {
+            if !stands_alone(text, m.start(), m.end()) {
                 continue;
             }
             out.push_str(&text[copied..m.start()]);

@@ -5,9 +5,10 @@
 //! `[timestamp]`.
 
 use crate::exec::{Incoming, Outgoing};
+use aho_corasick::{AhoCorasick, MatchKind};
 use regex::Regex;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::sync::LazyLock;
 
@@ -22,6 +23,8 @@ static INSTANT: LazyLock<Regex> = LazyLock::new(|| {
 pub struct Normalizer {
     /// Real value → placeholder, longest first.
     known: Vec<(String, String)>,
+    /// Finds the known values; `None` until needed, and again after one is added.
+    matcher: Option<AhoCorasick>,
     uuids: HashMap<String, String>,
     /// `{{$unique}}` values of this run: `<run id>-<n>`.
     unique: Option<Regex>,
@@ -36,22 +39,24 @@ impl Normalizer {
         run_id: &str,
     ) -> Normalizer {
         let mut known: Vec<(String, String)> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
         for (name, value) in named {
             if let Value::String(s) = value
                 && s.len() >= 4
-                && !known.iter().any(|(k, _)| k == s)
+                && seen.insert(s)
             {
                 known.push((s.clone(), format!("[{name}]")));
             }
         }
         for (value, reference) in secrets {
-            if !known.iter().any(|(k, _)| k == value) {
+            if seen.insert(value) {
                 known.push((value.clone(), reference.clone()));
             }
         }
         known.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
         Normalizer {
             known,
+            matcher: None,
             uuids: HashMap::new(),
             unique: (!run_id.is_empty())
                 .then(|| Regex::new(&format!(r"{}-\d+", regex::escape(run_id))).ok())
@@ -60,13 +65,16 @@ impl Normalizer {
     }
 
     pub fn text(&mut self, s: &str) -> String {
-        self.number_secrets(s);
-        let mut out = s.to_string();
-        for (value, placeholder) in &self.known {
-            if out.contains(value.as_str()) {
-                out = crate::secrets::replace_value(&out, value, placeholder);
-            }
+        let matches = self.known_matches(s);
+        self.number_secrets(&matches);
+        let mut out = String::with_capacity(s.len());
+        let mut copied = 0;
+        for (start, end, i) in matches {
+            out.push_str(&s[copied..start]);
+            out.push_str(&self.known[i].1);
+            copied = end;
         }
+        out.push_str(&s[copied..]);
         let out = UUID
             .replace_all(&out, |c: &regex::Captures| {
                 let next = self.uuids.len() + 1;
@@ -83,19 +91,33 @@ impl Normalizer {
         }
     }
 
+    /// Where known values stand in `text`, in order, with their index in `known`; one pass
+    /// of one automaton, built again only when a value is added.
+    fn known_matches(&mut self, text: &str) -> Vec<(usize, usize, usize)> {
+        if self.matcher.is_none() && !self.known.is_empty() {
+            self.matcher = AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(self.known.iter().map(|(v, _)| v))
+                .ok();
+        }
+        let Some(matcher) = &self.matcher else {
+            return Vec::new();
+        };
+        matcher
+            .find_iter(text)
+            .filter(|m| crate::secrets::stands_alone(text, m.start(), m.end()))
+            .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
+            .collect()
+    }
+
     /// Secrets learnt from `@secret` fields (`[secret:key]`) are numbered per field in the
     /// order they first appear, so two keys of one transcript stay apart and the numbers
     /// are the same on every run.
-    fn number_secrets(&mut self, text: &str) {
-        let mut first_seen: Vec<(usize, usize)> = self
-            .known
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, p))| is_unnumbered_secret(p))
-            .filter_map(|(i, (value, _))| text.find(value.as_str()).map(|at| (at, i)))
-            .collect();
-        first_seen.sort();
-        for (_, i) in first_seen {
+    fn number_secrets(&mut self, matches: &[(usize, usize, usize)]) {
+        for &(_, _, i) in matches {
+            if !is_unnumbered_secret(&self.known[i].1) {
+                continue;
+            }
             let field = self.known[i].1["[secret:".len()..self.known[i].1.len() - 1].to_string();
             let prefix = format!("[secret:{field}#");
             let mut taken: Vec<&str> = self
@@ -106,13 +128,12 @@ impl Normalizer {
                 .collect();
             taken.sort_unstable();
             taken.dedup();
-            let n = taken.len() + 1;
-            let numbered = format!("[secret:{field}#{n}]");
+            let numbered = format!("[secret:{field}#{}]", taken.len() + 1);
             // Every form of the value (percent-encoded, escaped) takes the same number.
             let reference = self.known[i].1.clone();
-            let value = self.known[i].0.clone();
+            let forms = forms_of(&self.known[i].0);
             for (v, p) in &mut self.known {
-                if *p == reference && (v == &value || forms_of(&value).contains(v)) {
+                if *p == reference && forms.contains(v) {
                     *p = numbered.clone();
                 }
             }
@@ -156,6 +177,7 @@ impl Normalizer {
                                 self.known.push((s.clone(), format!("[{lower}-{n}]")));
                                 self.known
                                     .sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
+                                self.matcher = None;
                             }
                         }
                         other => self.register_volatile(other),

@@ -32,33 +32,44 @@ const BROKEN: &str = r#"{
 }
 "#;
 
-#[test]
-fn every_problem_is_located() {
+/// The problems the check finds in one cassette's text, as `line:col: message`, with the
+/// file's path in the first error's full form.
+fn problems_of(text: &str) -> (Vec<String>, String) {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("broken.json");
-    std::fs::write(&file, BROKEN).unwrap();
+    let file = dir.path().join("cassette.json");
+    std::fs::write(&file, text).unwrap();
     let cassettes = cassette::read_all(std::slice::from_ref(&file)).unwrap();
     let errors = resolve::check_all(&cassettes, &contract(), &Globals::default());
-    let lines: Vec<String> = errors
+    let lines = errors
         .iter()
         .map(|e| format!("{}:{}: {}", e.line, e.col, e.message))
         .collect();
-    let expect = [
-        "6:19: the spec has no endpoint `get_usr`; did you mean `get_user`?",
-        "12:74: `list_markers` has no query parameter `colour`",
-        "13:29: `list_markers` does not declare status 418",
-        "13:49: unknown matcher `similar`",
-        "17:28: `{{nobody_captured_this}}` is not defined here",
-    ];
-    assert_eq!(errors.len(), expect.len(), "{lines:#?}");
+    let first = errors.first().map(|e| e.to_string()).unwrap_or_default();
+    (lines, first.replace(&file.display().to_string(), "FILE"))
+}
+
+/// Each line starts with the wanted one, and there are as many.
+fn assert_starts(lines: &[String], expect: &[&str]) {
+    assert_eq!(lines.len(), expect.len(), "{lines:#?}");
     for (line, want) in lines.iter().zip(expect) {
         assert!(line.starts_with(want), "{line}\n  wanted: {want}");
     }
-    assert!(
-        errors[0]
-            .to_string()
-            .starts_with(&format!("{}:6:19: ", file.display()))
+}
+
+#[test]
+fn every_problem_is_located() {
+    let (lines, first) = problems_of(BROKEN);
+    assert_starts(
+        &lines,
+        &[
+            "6:19: the spec has no endpoint `get_usr`; did you mean `get_user`?",
+            "12:74: `list_markers` has no query parameter `colour`",
+            "13:29: `list_markers` does not declare status 418",
+            "13:49: unknown matcher `similar`",
+            "17:28: `{{nobody_captured_this}}` is not defined here",
+        ],
     );
+    assert!(first.starts_with("FILE:6:19: "), "{first}");
 }
 
 #[test]
@@ -93,30 +104,17 @@ const MISTAKES_THE_CHECK_ONCE_MISSED: &str = r#"{
 
 #[test]
 fn matchers_types_and_paths_are_checked_with_the_closest_name() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("subtle.json");
-    std::fs::write(&file, MISTAKES_THE_CHECK_ONCE_MISSED).unwrap();
-    let cassettes = cassette::read_all(std::slice::from_ref(&file)).unwrap();
-    let errors = resolve::check_all(&cassettes, &contract(), &Globals::default());
-    let messages: Vec<String> = errors
-        .iter()
-        .map(|e| format!("{}:{}: {}", e.line, e.col, e.message))
-        .collect();
-    let expect = [
-        "7:28: `/v2/user/1?expand=all` holds a query",
-        "11:22: `int` is not a JSON type",
-        "12:29: a `range` matcher needs a bound",
-        "13:22: unknown matcher `regx`; did you mean `regex`?",
-    ];
-    assert_eq!(messages.len(), expect.len(), "{messages:#?}");
-    for (message, want) in messages.iter().zip(expect) {
-        assert!(message.starts_with(want), "{message}\n  wanted: {want}");
-    }
-    assert!(
-        messages[1].contains("did you mean `integer`?"),
-        "{}",
-        messages[1]
+    let (lines, _) = problems_of(MISTAKES_THE_CHECK_ONCE_MISSED);
+    assert_starts(
+        &lines,
+        &[
+            "7:28: `/v2/user/1?expand=all` holds a query",
+            "11:22: `int` is not a JSON type",
+            "12:29: a `range` matcher needs a bound",
+            "13:22: unknown matcher `regx`; did you mean `regex`?",
+        ],
     );
+    assert!(lines[1].contains("did you mean `integer`?"), "{}", lines[1]);
 }
 
 /// A file that does not parse hides nothing wrong with the others, and a misspelt key is

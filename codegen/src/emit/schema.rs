@@ -177,6 +177,9 @@ impl<'a> SchemaBuilder<'a> {
         if f.secret {
             obj.insert("x-secret".into(), Value::Bool(true));
         }
+        if f.personal {
+            obj.insert("x-personal".into(), Value::Bool(true));
+        }
         put_source(obj, f.provenance);
         schema
     }

@@ -23,6 +23,9 @@ pub struct Field {
     /// `@secret`: a credential or token; tools that write traffic down (reports,
     /// transcripts, recordings) must never write its value.
     pub secret: bool,
+    /// `@personal`: data about a person (a name, an e-mail address, a phone number); a
+    /// recording writes a stand-in, never the value.
+    pub personal: bool,
 }
 
 impl Field {

@@ -61,6 +61,7 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("event_type_header", &[Model]),
     ("rejection", &[Field]),
     ("secret", VALUES),
+    ("personal", VALUES),
 ];
 
 /// The annotations of one item or member, checked against its site.

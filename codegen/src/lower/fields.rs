@@ -214,7 +214,8 @@ impl Lowerer<'_> {
             }
             dep
         });
-        let secret = self.secret(&annots, &ty, decl.ty.span);
+        let secret = self.text_marker(&annots, "secret", &ty, decl.ty.span);
+        let personal = self.text_marker(&annots, "personal", &ty, decl.ty.span);
         let rejection = annots
             .get("rejection")
             .and_then(|a| self.rejection_slot(a, &ty, presence, &constraints, enums));
@@ -232,12 +233,14 @@ impl Lowerer<'_> {
             provenance: self.provenance(&annots),
             rejection,
             secret,
+            personal,
         })
     }
 
-    /// `@secret` on a value held as text: a token, a key, a password.
-    fn secret(&mut self, annots: &Annots, ty: &Type, ty_span: Span) -> bool {
-        let Some(a) = annots.get("secret") else {
+    /// `@secret` (a token, a key, a password) or `@personal` (a name, an address) on a value
+    /// held as text, or a list of them.
+    fn text_marker(&mut self, annots: &Annots, name: &str, ty: &Type, ty_span: Span) -> bool {
+        let Some(a) = annots.get(name) else {
             return false;
         };
         if !a.args.is_empty() {
@@ -251,11 +254,11 @@ impl Lowerer<'_> {
             self.error(
                 diagnostic_codes::CONSTRAINT_TYPE_MISMATCH,
                 a.span,
-                "`@secret` needs a value held as text",
+                format!("`@{name}` needs a value held as text"),
             )
             .label("does not apply to this type")
             .note(ty_span, "the value's type")
-            .help("mark the string fields that hold the secret, not the model around them");
+            .help("mark the text fields that hold it, not the model around them");
             return false;
         }
         true

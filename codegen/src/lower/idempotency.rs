@@ -101,6 +101,7 @@ fn key_param(name: &str) -> Param {
             provenance: Provenance::Toolkit,
             rejection: None,
             secret: false,
+            personal: false,
         },
     }
 }

@@ -34,12 +34,20 @@ pub struct Position {
 /// (the whole document at worst). The text has already parsed as JSON, so the lenient
 /// defaults of the parser change nothing.
 pub fn position(text: &str, steps: &[Step]) -> Position {
-    let offset =
-        jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &ParseOptions::default())
-            .ok()
-            .and_then(|parsed| parsed.value.map(|root| offset_of(&root, steps)))
-            .unwrap_or(0);
-    position_of_offset(text, offset)
+    positions(text, &[steps.to_vec()])[0]
+}
+
+/// The positions of several values, the text parsed once.
+pub fn positions(text: &str, each: &[Vec<Step>]) -> Vec<Position> {
+    let parsed =
+        jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &ParseOptions::default()).ok();
+    let root = parsed.as_ref().and_then(|p| p.value.as_ref());
+    each.iter()
+        .map(|steps| {
+            let offset = root.map_or(0, |root| offset_of(root, steps));
+            position_of_offset(text, offset)
+        })
+        .collect()
 }
 
 fn offset_of(value: &Value, steps: &[Step]) -> usize {

@@ -4,11 +4,13 @@
 //! does not.
 
 pub mod har;
+pub mod personal;
 pub mod proxy;
 
 use crate::cassette::{Capture, Exchange, Expect, Request, Scenario};
 use crate::contract::Contract;
 use crate::matcher::child;
+use personal::StandIns;
 use regex::Regex;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -94,6 +96,12 @@ impl Recorder<'_> {
             }
         }
         let volatiles = self.volatiles(&kept);
+        let mut stand_ins = StandIns::default();
+        for (r, endpoint) in &kept {
+            if let Ok(body) = serde_json::from_slice::<Value>(&r.body) {
+                stand_ins.learn(self.contract, endpoint, &body);
+            }
+        }
         let mut exchanges = Vec::new();
         let mut labels = std::collections::HashSet::new();
         for (i, (r, endpoint)) in kept.iter().enumerate() {
@@ -111,6 +119,7 @@ impl Recorder<'_> {
                 i,
                 &earlier,
                 &volatiles,
+                &stand_ins,
                 &mut warnings,
             ));
         }
@@ -173,6 +182,7 @@ impl Recorder<'_> {
         index: usize,
         earlier: &[&Volatile],
         all: &[Volatile],
+        stand_ins: &StandIns,
         warnings: &mut Vec<String>,
     ) -> Exchange {
         let route = self.contract.route(endpoint).expect("matched above");
@@ -228,7 +238,11 @@ impl Recorder<'_> {
                     .remove("content-type")
                     .filter(|c| !c.starts_with("application/json"))
                     .map(|c| headers.insert("content-type".into(), c));
-                (Some(map_strings(&json, &fill)), None)
+                let personal_or_fill = |text: &str| match stand_ins.get(text) {
+                    Some(stand_in) => stand_in.to_string(),
+                    None => fill(text),
+                };
+                (Some(map_strings(&json, &personal_or_fill)), None)
             }
             Err(_) => (None, Some(fill(&String::from_utf8_lossy(&r.body)))),
         };
@@ -239,7 +253,7 @@ impl Recorder<'_> {
             .collect();
         let expected_body = serde_json::from_slice::<Value>(&r.response_body)
             .ok()
-            .map(|b| self.expectation(&b, "value", earlier));
+            .map(|b| self.expectation(&b, "value", earlier, stand_ins));
         let mut expect_headers = BTreeMap::new();
         if let Some((_, ct)) = r
             .response_headers
@@ -274,9 +288,18 @@ impl Recorder<'_> {
 
     /// The recorded response as an expectation: earlier captures by reference, made-up
     /// values by kind, everything else exactly.
-    fn expectation(&self, v: &Value, key: &str, earlier: &[&Volatile]) -> Value {
+    fn expectation(
+        &self,
+        v: &Value,
+        key: &str,
+        earlier: &[&Volatile],
+        stand_ins: &StandIns,
+    ) -> Value {
         match v {
             Value::String(s) => {
+                if let Some(stand_in) = stand_ins.get(s) {
+                    return Value::String(stand_in.to_string());
+                }
                 if let Some(captured) = earlier.iter().find(|c| c.value == *s) {
                     return Value::String(format!("{{{{{}}}}}", captured.name));
                 }
@@ -304,13 +327,13 @@ impl Recorder<'_> {
             Value::Array(items) => Value::Array(
                 items
                     .iter()
-                    .map(|i| self.expectation(i, key, earlier))
+                    .map(|i| self.expectation(i, key, earlier, stand_ins))
                     .collect(),
             ),
             Value::Object(fields) => Value::Object(
                 fields
                     .iter()
-                    .map(|(k, v)| (k.clone(), self.expectation(v, k, earlier)))
+                    .map(|(k, v)| (k.clone(), self.expectation(v, k, earlier, stand_ins)))
                     .collect(),
             ),
             other => other.clone(),
@@ -544,5 +567,42 @@ mod tests {
                 .iter()
                 .any(|w| w.contains("in no credentials file"))
         );
+    }
+
+    #[test]
+    fn personal_values_are_written_as_stand_ins_wherever_they_appear() {
+        let contract = contract();
+        let recorder = Recorder {
+            contract: &contract,
+            secrets: Vec::new(),
+        };
+        let patient = r#"{"first_name": "Jane", "last_name": "Doe", "email": "jane@corp.com", "phone_number": "+14155550100", "gender": "female", "dob": "1990-05-04", "address": {"first_line": "1 Main St"}}"#;
+        let recorded = Recorded {
+            method: "PATCH".into(),
+            path: "/v2/user/5d3b1c2a-9e8f-4a7b-8c6d-1e2f3a4b5c6d/info".into(),
+            body: patient.as_bytes().to_vec(),
+            status: 200,
+            response_headers: vec![("content-type".into(), "application/json".into())],
+            response_body: patient.as_bytes().to_vec(),
+            ..Recorded::default()
+        };
+        let (scenario, warnings) = recorder.scenario("recorded/p", "p", &[recorded]);
+        assert_eq!(scenario.exchanges.len(), 1, "{warnings:?}");
+        let text = cassette_text(&scenario);
+        for personal in [
+            "Jane",
+            "Doe",
+            "jane@corp.com",
+            "+14155550100",
+            "1990-05-04",
+            "1 Main St",
+        ] {
+            assert!(!text.contains(personal), "{personal} in {text}");
+        }
+        assert!(
+            text.contains("\"xxxx@xxxx.xxx\"") && text.contains("\"1970-01-01\""),
+            "{text}"
+        );
+        assert!(text.contains("\"female\""), "what is not personal stays");
     }
 }

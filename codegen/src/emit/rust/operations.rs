@@ -366,6 +366,7 @@ impl RustBackend<'_> {
                 provenance: Provenance::default(),
                 rejection: None,
                 secret: false,
+                personal: false,
             };
             checks.extend(super::validate::field_checks(self, &body, Shape::Request));
         }
