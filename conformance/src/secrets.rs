@@ -37,12 +37,15 @@ impl std::fmt::Debug for SecretBook {
     }
 }
 
+/// The secrets sorted longest first, and the redactor built from them.
+type Built = (Arc<Vec<(String, String)>>, Arc<Redactor>);
+
 #[derive(Default)]
 struct Known {
     secrets: Vec<Secret>,
     values: HashSet<String>,
     /// The sorted list and its redactor, until the next secret is learnt.
-    built: Option<(Arc<Vec<(String, String)>>, Arc<Redactor>)>,
+    built: Option<Built>,
 }
 
 impl SecretBook {
@@ -87,7 +90,7 @@ impl SecretBook {
         self.built().1
     }
 
-    fn built(&self) -> (Arc<Vec<(String, String)>>, Arc<Redactor>) {
+    fn built(&self) -> Built {
         if let Some(built) = &self.read().built {
             return built.clone();
         }
