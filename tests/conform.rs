@@ -483,6 +483,7 @@ fn no_key_seen_during_a_run_is_written_anywhere() {
 fn a_recorded_client_session_replays_green() {
     use covenant_runtime::client::Config;
     use health_api::client::Client;
+    use health_api::models::BulkProvider;
     use health_api::operations::*;
 
     let dir_scratch = scratch_dir("conform-record");
@@ -507,7 +508,7 @@ fn a_recorded_client_session_replays_green() {
         .arg(dir.join("upstream/credentials.json"));
     let (mut proxy, proxy_url) = spawn_printing_url(command, "recording: ");
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    runtime.block_on(async {
+    let minted = runtime.block_on(async {
         let config = Config::new(&proxy_url).with_credential(AuthScheme::TeamApiKey, key.clone());
         let client = Client::new(config).unwrap();
         let body =
@@ -527,14 +528,65 @@ fn a_recorded_client_session_replays_green() {
             GetUserResponse::Ok(user) => assert_eq!(user.client_user_id, "recorded-patient"),
             other => panic!("{other:?}"),
         }
+        // A deliberately wrong key keeps its meaning on replay: a 401.
+        let wrong = Config::new(&proxy_url)
+            .with_credential(AuthScheme::TeamApiKey, "not-the-team-key".to_string());
+        let wrong = Client::new(wrong).unwrap();
+        let answer = wrong
+            .get_user(GetUserInput {
+                user_id: created.user_id,
+            })
+            .await
+            .unwrap();
+        assert!(
+            matches!(answer, GetUserResponse::Unauthorized(_)),
+            "{answer:?}"
+        );
+        // A link token minted by one answer and used by the next request.
+        let body = serde_json::from_value(serde_json::json!({"user_id": created.user_id})).unwrap();
+        let token = match client
+            .create_link_token(CreateLinkTokenInput { body })
+            .await
+            .unwrap()
+        {
+            CreateLinkTokenResponse::Ok(result) => result.link_token,
+            other => panic!("{other:?}"),
+        };
+        let linked = Config::new(&proxy_url)
+            .with_credential(AuthScheme::TeamApiKey, key.clone())
+            .with_credential(AuthScheme::LinkToken, token.clone());
+        let linked = Client::new(linked).unwrap();
+        let answer = linked
+            .get_oauth_provider(GetOauthProviderInput {
+                oauth_provider: BulkProvider::Oura,
+            })
+            .await
+            .unwrap();
+        assert!(
+            matches!(answer, GetOauthProviderResponse::Ok(_)),
+            "{answer:?}"
+        );
+        token
     });
     let _ = proxy.kill();
     let _ = proxy.wait();
     let text = std::fs::read_to_string(cassettes.join("session.json")).unwrap();
     assert!(!text.contains(&key), "the key is not written");
     assert!(
+        !text.contains(&minted),
+        "the link token is not written: {text}"
+    );
+    assert!(
         text.contains("{{credentials.team_api_key}}") && text.contains("{{user_id}}"),
         "{text}"
+    );
+    assert!(
+        text.contains("\"not-the-team-key\""),
+        "the wrong key stays: {text}"
+    );
+    assert!(
+        text.contains("\"x-service-link-token\": \"{{link_token}}\""),
+        "the link token is captured where it was minted: {text}"
     );
     let out = covenant(&[
         "conform",

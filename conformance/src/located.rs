@@ -3,31 +3,28 @@
 //! that value of `expect.body`; a status at `expect.status`; a capture at its name; a
 //! failure the spec alone finds (a schema, a content type) at the exchange's `expect`.
 
-use crate::cassette::locate::{self, Step};
-use crate::cassette::{Capture, Cassette, Exchange};
+use crate::cassette::locate::{Locator, Step};
+use crate::cassette::{Capture, Exchange};
 use crate::outcome::{Failure, FailureKind, Location};
 
-/// Sets `at` on every failure of the exchange at `index` of `cassette`.
+/// Sets `at` on every failure of the exchange at `index` of the cassette `locator` reads.
 pub fn locate_failures(
-    cassette: &Cassette,
+    locator: &Locator,
+    file: &str,
     exchange: &Exchange,
     index: usize,
     failures: &mut [Failure],
 ) {
-    if failures.is_empty() {
-        return;
-    }
-    let each: Vec<Vec<Step>> = failures
-        .iter()
-        .map(|failure| {
-            let mut steps: Vec<Step> = vec!["exchanges".into(), index.into()];
-            steps.extend(steps_within(exchange, failure));
-            steps
-        })
-        .collect();
-    let positions = locate::positions(&cassette.text, &each);
-    for (failure, at) in failures.iter_mut().zip(positions) {
-        failure.at = Some(location(cassette, at));
+    for failure in failures {
+        let mut steps: Vec<Step> = vec!["exchanges".into(), index.into()];
+        steps.extend(steps_within(exchange, failure));
+        let at = locator.position(&steps);
+        failure.at = Some(Location {
+            file: file.to_string(),
+            line: at.line,
+            col: at.col,
+            excerpt: locator.line(at.line).trim_end().to_string(),
+        });
     }
 }
 
@@ -105,22 +102,6 @@ fn json_path_steps(path: &str) -> Vec<Step> {
         }
     }
     steps
-}
-
-fn location(cassette: &Cassette, at: locate::Position) -> Location {
-    let excerpt = cassette
-        .text
-        .lines()
-        .nth(at.line - 1)
-        .unwrap_or_default()
-        .trim_end()
-        .to_string();
-    Location {
-        file: cassette.file.display().to_string(),
-        line: at.line,
-        col: at.col,
-        excerpt,
-    }
 }
 
 #[cfg(test)]

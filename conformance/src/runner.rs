@@ -220,6 +220,7 @@ impl Run {
                 entries.push(entry);
             }
         }
+        locate(cassette, &mut exchanges);
         let transcript = self.transcript(&scope, &entries);
         let failed_exchange = exchanges
             .iter()
@@ -301,7 +302,6 @@ impl Run {
                 (None, 0.0, Err(e.to_string()))
             }
         };
-        crate::located::locate_failures(cassette, exchange, index, &mut failures);
         let redactor = self.secrets.redactor();
         let result = ExchangeResult {
             label: exchange.label(index),
@@ -507,6 +507,23 @@ impl Run {
             );
         }
         out
+    }
+}
+
+/// Names where the cassette writes each failed expectation; its text is parsed once, and
+/// only when something failed.
+fn locate(cassette: &Cassette, results: &mut [ExchangeResult]) {
+    if results.iter().all(|r| r.failures.is_empty()) {
+        return;
+    }
+    let locator = crate::cassette::locate::Locator::new(&cassette.text);
+    let file = cassette.file.display().to_string();
+    for (index, (result, exchange)) in results
+        .iter_mut()
+        .zip(&cassette.scenario.exchanges)
+        .enumerate()
+    {
+        crate::located::locate_failures(&locator, &file, exchange, index, &mut result.failures);
     }
 }
 

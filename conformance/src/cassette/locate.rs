@@ -39,15 +39,54 @@ pub fn position(text: &str, steps: &[Step]) -> Position {
 
 /// The positions of several values, the text parsed once.
 pub fn positions(text: &str, each: &[Vec<Step>]) -> Vec<Position> {
-    let parsed =
-        jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &ParseOptions::default()).ok();
-    let root = parsed.as_ref().and_then(|p| p.value.as_ref());
-    each.iter()
-        .map(|steps| {
-            let offset = root.map_or(0, |root| offset_of(root, steps));
-            position_of_offset(text, offset)
-        })
-        .collect()
+    let locator = Locator::new(text);
+    each.iter().map(|steps| locator.position(steps)).collect()
+}
+
+/// A cassette's text parsed once, for locating any number of values in it: a run that
+/// fails many exchanges of one long cassette parses it once, not once per failure.
+pub struct Locator<'t> {
+    text: &'t str,
+    parsed: Option<jsonc_parser::ParseResult<'t>>,
+    /// The byte offset where each line starts.
+    line_starts: Vec<usize>,
+}
+
+impl<'t> Locator<'t> {
+    pub fn new(text: &'t str) -> Locator<'t> {
+        let parsed =
+            jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &ParseOptions::default())
+                .ok();
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Locator {
+            text,
+            parsed,
+            line_starts,
+        }
+    }
+
+    /// The position of the value at `steps`, or of the deepest part that exists.
+    pub fn position(&self, steps: &[Step]) -> Position {
+        let root = self.parsed.as_ref().and_then(|p| p.value.as_ref());
+        let offset = root.map_or(0, |root| offset_of(root, steps));
+        let line = self.line_starts.partition_point(|&start| start <= offset);
+        let start = self.line_starts[line - 1];
+        let col = self.text[start..offset.min(self.text.len())]
+            .chars()
+            .count()
+            + 1;
+        Position { line, col }
+    }
+
+    /// The text of a 1-based line.
+    pub fn line(&self, line: usize) -> &'t str {
+        self.text
+            .lines()
+            .nth(line.saturating_sub(1))
+            .unwrap_or_default()
+    }
 }
 
 fn offset_of(value: &Value, steps: &[Step]) -> usize {

@@ -253,7 +253,14 @@ impl Recorder<'_> {
             .collect();
         let expected_body = serde_json::from_slice::<Value>(&r.response_body)
             .ok()
-            .map(|b| self.expectation(&b, "value", earlier, stand_ins));
+            .map(|b| {
+                let known = Known {
+                    earlier,
+                    stand_ins,
+                    made_up: made_up_values(&b),
+                };
+                self.expectation(&b, "value", &known)
+            });
         let mut expect_headers = BTreeMap::new();
         if let Some((_, ct)) = r
             .response_headers
@@ -288,19 +295,13 @@ impl Recorder<'_> {
 
     /// The recorded response as an expectation: earlier captures by reference, made-up
     /// values by kind, everything else exactly.
-    fn expectation(
-        &self,
-        v: &Value,
-        key: &str,
-        earlier: &[&Volatile],
-        stand_ins: &StandIns,
-    ) -> Value {
+    fn expectation(&self, v: &Value, key: &str, known: &Known) -> Value {
         match v {
             Value::String(s) => {
-                if let Some(stand_in) = stand_ins.get(s) {
+                if let Some(stand_in) = known.stand_ins.get(s) {
                     return Value::String(stand_in.to_string());
                 }
-                if let Some(captured) = earlier.iter().find(|c| c.value == *s) {
+                if let Some(captured) = known.earlier.iter().find(|c| c.value == *s) {
                     return Value::String(format!("{{{{{}}}}}", captured.name));
                 }
                 let redacted = self.redact(s);
@@ -319,21 +320,24 @@ impl Recorder<'_> {
                 if UUID.is_match(s) {
                     return json!({"$match": "regex", "pattern": "^[0-9a-fA-F-]{36}$"});
                 }
-                if is_made_up(key, s) {
+                if is_made_up(key, s) || self.contract.secret_names().iter().any(|n| n == key) {
                     return json!({"$match": "type", "type": "string"});
+                }
+                if let Some(pattern) = pattern_around(s, &known.made_up) {
+                    return json!({"$match": "regex", "pattern": pattern});
                 }
                 Value::String(s.clone())
             }
             Value::Array(items) => Value::Array(
                 items
                     .iter()
-                    .map(|i| self.expectation(i, key, earlier, stand_ins))
+                    .map(|i| self.expectation(i, key, known))
                     .collect(),
             ),
             Value::Object(fields) => Value::Object(
                 fields
                     .iter()
-                    .map(|(k, v)| (k.clone(), self.expectation(v, k, earlier, stand_ins)))
+                    .map(|(k, v)| (k.clone(), self.expectation(v, k, known)))
                     .collect(),
             ),
             other => other.clone(),
@@ -361,6 +365,67 @@ impl Recorder<'_> {
             .collect()
     }
 }
+
+/// What a response's expectation is written with: values captured earlier, stand-ins for
+/// personal data, and the values this response made up.
+struct Known<'a> {
+    earlier: &'a [&'a Volatile],
+    stand_ins: &'a StandIns,
+    made_up: Vec<String>,
+}
+
+/// The values of a response the service made up (ids, tokens, instants), long enough to
+/// stand out inside another string.
+fn made_up_values(body: &Value) -> Vec<String> {
+    let mut leaves = Vec::new();
+    string_leaves(body, "$", "value", &mut leaves);
+    leaves
+        .into_iter()
+        .filter(|(_, key, value)| value.len() >= 8 && is_made_up(key, value))
+        .map(|(_, _, value)| value)
+        .collect()
+}
+
+/// A string that holds a value made up by the same response (a URL carrying a fresh
+/// token), or that names the recording server's address, as a pattern: the made-up parts
+/// and the address match anything, the rest is literal. Such a string is never written as
+/// it was: it would carry the token, and the replaying server has another address.
+fn pattern_around(text: &str, made_up: &[String]) -> Option<String> {
+    let mut pieces: Vec<(usize, usize)> = made_up
+        .iter()
+        .filter(|m| m.as_str() != text)
+        .flat_map(|m| {
+            text.match_indices(m.as_str())
+                .map(|(at, m)| (at, at + m.len()))
+        })
+        .collect();
+    let origin = ORIGIN.find(text).map(|m| m.end());
+    if pieces.is_empty() {
+        return None;
+    }
+    pieces.sort();
+    let mut pattern = String::from("^");
+    let mut copied = match origin {
+        Some(end) => {
+            pattern.push_str("https?://[^/]+");
+            end
+        }
+        None => 0,
+    };
+    for (start, end) in pieces {
+        if start < copied {
+            continue;
+        }
+        pattern.push_str(&regex::escape(&text[copied..start]));
+        pattern.push_str(".+?");
+        copied = end;
+    }
+    pattern.push_str(&regex::escape(&text[copied..]));
+    pattern.push('$');
+    Some(pattern)
+}
+
+static ORIGIN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^https?://[^/?#]+").unwrap());
 
 /// How a credential no credentials file names is written. A value a tool hid
 /// (`[Filtered]`, as Schemathesis writes it) stood for the valid credential: it becomes the
