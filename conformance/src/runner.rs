@@ -302,12 +302,12 @@ impl Run {
                 (None, 0.0, Err(e.to_string()))
             }
         };
-        let redactor = self.secrets.redactor();
+        // Secrets are replaced in the whole report once the run ends (`Report::redact`).
         let result = ExchangeResult {
             label: exchange.label(index),
             endpoint: exchange.endpoint.clone(),
             method: outgoing.method.clone(),
-            url: redactor.text(&outgoing.url),
+            url: outgoing.url.clone(),
             expected_status: exchange.expect.status,
             status,
             verdict: if failures.is_empty() {
@@ -315,14 +315,7 @@ impl Run {
             } else {
                 Verdict::Failed
             },
-            failures: failures
-                .into_iter()
-                .map(|mut f| {
-                    f.actual = redactor.text(&f.actual);
-                    f.expected = redactor.text(&f.expected);
-                    f
-                })
-                .collect(),
+            failures,
             curl,
             duration_ms,
         };

@@ -310,14 +310,6 @@ pub fn stands_alone(text: &str, start: usize, end: usize) -> bool {
         || !(alnum(start.checked_sub(1).and_then(|i| bytes.get(i))) || alnum(bytes.get(end)))
 }
 
-/// Replaces one value, by the rule of [`Redactor::text`] for short ones.
-pub fn replace_value(text: &str, value: &str, reference: &str) -> String {
-    if value.len() >= SHORT {
-        return text.replace(value, reference);
-    }
-    Redactor::new(vec![(value.to_string(), reference.to_string())]).text(text)
-}
-
 /// Secrets shorter than this many bytes are replaced only as words of their own.
 pub const SHORT: usize = 8;
 

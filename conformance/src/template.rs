@@ -222,17 +222,6 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
     }
 }
 
-/// Replaces every secret value in `text` by its reference.
-pub fn redact(text: &str, secrets: &[(String, String)]) -> String {
-    let mut out = text.to_string();
-    for (value, reference) in secrets {
-        if !value.is_empty() && out.contains(value.as_str()) {
-            out = out.replace(value.as_str(), reference);
-        }
-    }
-    out
-}
-
 /// A JSON value as a parameter's text: strings as they are, anything else as written.
 pub use covenant_runtime::text::plain;
 

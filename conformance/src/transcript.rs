@@ -131,7 +131,7 @@ impl Normalizer {
             let numbered = format!("[secret:{field}#{}]", taken.len() + 1);
             // Every form of the value (percent-encoded, escaped) takes the same number.
             let reference = self.known[i].1.clone();
-            let forms = forms_of(&self.known[i].0);
+            let forms = crate::secrets::forms(&self.known[i].0);
             for (v, p) in &mut self.known {
                 if *p == reference && forms.contains(v) {
                     *p = numbered.clone();
@@ -206,11 +206,6 @@ impl Normalizer {
 
 fn is_unnumbered_secret(placeholder: &str) -> bool {
     placeholder.starts_with("[secret:") && !placeholder.contains('#')
-}
-
-/// The forms a secret takes on the way, as the run's secret book knows them.
-fn forms_of(value: &str) -> Vec<String> {
-    crate::secrets::forms(value)
 }
 
 /// One exchange as the transcript shows it.

@@ -93,7 +93,7 @@ fn from_har(
             covenant_conformance::report::file_stem(&s.to_string_lossy())
         })
     });
-    let recorder = Recorder { contract, secrets };
+    let recorder = Recorder::new(contract, secrets);
     let title = format!(
         "Recorded from {}",
         har_file

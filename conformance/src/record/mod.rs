@@ -57,9 +57,10 @@ const DROPPED_HEADERS: &[&str] = &[
 
 /// Builds cassettes from recordings.
 pub struct Recorder<'a> {
-    pub contract: &'a Contract,
-    /// Secret values and the references that replace them (`{{credentials.team_api_key}}`).
-    pub secrets: Vec<(String, String)>,
+    contract: &'a Contract,
+    /// Replaces secret values by their references (`{{credentials.team_api_key}}`), by the
+    /// runner's rules.
+    redactor: crate::secrets::Redactor,
 }
 
 /// A value the service made up, found in a response.
@@ -70,7 +71,15 @@ struct Volatile {
     name: String,
 }
 
-impl Recorder<'_> {
+impl<'a> Recorder<'a> {
+    /// A recorder for `contract`; `secrets` are values and the references that replace them.
+    pub fn new(contract: &'a Contract, secrets: Vec<(String, String)>) -> Recorder<'a> {
+        Recorder {
+            contract,
+            redactor: crate::secrets::Redactor::new(secrets),
+        }
+    }
+
     /// The scenario of a recorded session, and a warning for each exchange left out.
     pub fn scenario(
         &self,
@@ -345,7 +354,7 @@ impl Recorder<'_> {
     }
 
     fn redact(&self, text: &str) -> String {
-        crate::template::redact(text, &self.secrets)
+        self.redactor.text(text)
     }
 
     /// Every credential header of the spec, with the credentials key that fills it and
@@ -604,10 +613,10 @@ mod tests {
     #[test]
     fn a_known_key_is_a_reference_another_stays_and_braces_are_escaped() {
         let contract = contract();
-        let recorder = Recorder {
-            contract: &contract,
-            secrets: vec![("sk_real".into(), "{{credentials.team_api_key}}".into())],
-        };
+        let recorder = Recorder::new(
+            &contract,
+            vec![("sk_real".into(), "{{credentials.team_api_key}}".into())],
+        );
         let recorded = [
             create_user("sk_real", "a{{b}}", 401),
             create_user("not-a-key", "c", 401),
@@ -637,10 +646,7 @@ mod tests {
     #[test]
     fn personal_values_are_written_as_stand_ins_wherever_they_appear() {
         let contract = contract();
-        let recorder = Recorder {
-            contract: &contract,
-            secrets: Vec::new(),
-        };
+        let recorder = Recorder::new(&contract, Vec::new());
         let patient = r#"{"first_name": "Jane", "last_name": "Doe", "email": "jane@corp.com", "phone_number": "+14155550100", "gender": "female", "dob": "1990-05-04", "address": {"first_line": "1 Main St"}}"#;
         let recorded = Recorded {
             method: "PATCH".into(),

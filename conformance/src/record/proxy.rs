@@ -34,10 +34,7 @@ impl Handle {
     pub fn summary(&self) -> (usize, Vec<String>) {
         let shared = &self.0;
         let all = shared.recorded.lock().unwrap_or_else(|e| e.into_inner());
-        let recorder = Recorder {
-            contract: &shared.session.contract,
-            secrets: shared.session.secrets.clone(),
-        };
+        let recorder = Recorder::new(&shared.session.contract, shared.session.secrets.clone());
         let (scenario, warnings) =
             recorder.scenario(&shared.session.scenario_id, "Recorded traffic", &all);
         (scenario.exchanges.len(), warnings)
@@ -163,10 +160,7 @@ fn record(shared: &Shared, recorded: Recorded) {
     }
     let mut all = shared.recorded.lock().unwrap_or_else(|e| e.into_inner());
     all.push(recorded);
-    let recorder = Recorder {
-        contract: &session.contract,
-        secrets: session.secrets.clone(),
-    };
+    let recorder = Recorder::new(&session.contract, session.secrets.clone());
     let (scenario, _) = recorder.scenario(&session.scenario_id, "Recorded traffic", &all);
     let partial = session.out.with_extension("json.partial");
     let written = std::fs::write(&partial, cassette_text(&scenario))
