@@ -1,6 +1,7 @@
 //! Sending one request over HTTP, retrying transient network errors only, and the curl
 //! command that reproduces it with secrets left as shell variables.
 
+use crate::secrets::Redactor;
 use std::time::{Duration, Instant};
 
 /// A request with every template filled in.
@@ -161,7 +162,7 @@ fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
 
 /// A shell command that sends the same request. Secret values become shell variables
 /// (`$TEAM_API_KEY`), so the command can be pasted after exporting them and leaks nothing.
-pub fn curl(request: &Outgoing, secrets: &[(String, String)]) -> String {
+pub fn curl(request: &Outgoing, secrets: &Redactor) -> String {
     let mut parts = vec!["curl".to_string(), "-sS".to_string(), "-i".to_string()];
     if request.method != "GET" {
         parts.push("-X".into());
@@ -180,39 +181,21 @@ pub fn curl(request: &Outgoing, secrets: &[(String, String)]) -> String {
 }
 
 /// Single-quotes `text`, leaving each secret outside the quotes as a variable.
-fn shell_word(text: &str, secrets: &[(String, String)]) -> String {
-    let mut pieces: Vec<(bool, String)> = vec![(false, text.to_string())];
-    for (value, reference) in secrets {
-        let variable = shell_variable(reference);
-        pieces = pieces
-            .into_iter()
-            .flat_map(|(is_var, piece)| {
-                if is_var || !piece.contains(value.as_str()) {
-                    return vec![(is_var, piece)];
-                }
-                let mut out = Vec::new();
-                for (i, part) in piece.split(value.as_str()).enumerate() {
-                    if i > 0 {
-                        out.push((true, variable.clone()));
-                    }
-                    out.push((false, part.to_string()));
-                }
-                out
-            })
-            .collect();
+fn shell_word(text: &str, secrets: &Redactor) -> String {
+    let quoted = |piece: &str| format!("'{}'", piece.replace('\'', r"'\''"));
+    let mut out = String::with_capacity(text.len() + 2);
+    let mut copied = 0;
+    for (span, reference) in secrets.find(text) {
+        if span.start > copied {
+            out.push_str(&quoted(&text[copied..span.start]));
+        }
+        out.push_str(&format!("\"${}\"", shell_variable(reference)));
+        copied = span.end;
     }
-    pieces
-        .into_iter()
-        .filter(|(is_var, p)| *is_var || !p.is_empty())
-        .map(|(is_var, p)| {
-            if is_var {
-                format!("\"${p}\"")
-            } else {
-                format!("'{}'", p.replace('\'', r"'\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("")
+    if copied < text.len() || out.is_empty() {
+        out.push_str(&quoted(&text[copied..]));
+    }
+    out
 }
 
 /// `{{credentials.team_api_key}}` → `TEAM_API_KEY`; `{{env.TOKEN}}` → `TOKEN`;
@@ -248,10 +231,10 @@ mod tests {
             headers: vec![("x-key".into(), "sk_live_123".into())],
             body: Some(b"{\"a\":\"it's\"}".to_vec()),
         };
-        let secrets = vec![(
+        let secrets = Redactor::new(vec![(
             "sk_live_123".to_string(),
             "{{credentials.team_api_key}}".to_string(),
-        )];
+        )]);
         let line = curl(&request, &secrets);
         assert_eq!(
             line,

@@ -266,7 +266,7 @@ impl Run {
                 Err(problem) => return (template_failure(exchange, index, route, problem), None),
             };
         self.learn_request_secrets(cassette, exchange, route, &outgoing, json_body.as_ref());
-        let curl = exec::curl(&outgoing, &self.secrets.snapshot());
+        let curl = exec::curl(&outgoing, &self.secrets.redactor());
         let limits = exec::Limits {
             timeout: self.settings.timeout,
             retries: self.settings.retries,

@@ -97,6 +97,7 @@ impl Normalizer {
         if self.matcher.is_none() && !self.known.is_empty() {
             self.matcher = AhoCorasick::builder()
                 .match_kind(MatchKind::LeftmostLongest)
+                .kind(Some(crate::secrets::AUTOMATON))
                 .build(self.known.iter().map(|(v, _)| v))
                 .ok();
         }
