@@ -5,6 +5,7 @@
 //! `cargo bench --bench conform_throughput` (`--jobs 16`, as `conform --jobs 16`).
 
 use covenant_conformance::expected::ExpectedFailures;
+use covenant_conformance::plan::{self, ScenarioPlan};
 use covenant_conformance::progress::Progress;
 use covenant_conformance::template::Globals;
 use covenant_conformance::{Contract, RunSettings, Target, cassette, runner};
@@ -23,26 +24,28 @@ fn main() {
     let (_, checked) = covenant_codegen::check_path(&root.join("spec/health.covenant")).unwrap();
     let contract = Arc::new(Contract::new(checked.spec.unwrap()).unwrap());
     let cassettes = cassette::read_all(&[root.join("conformance/suite")]).unwrap();
+    let (plans, problems) = plan::compile_all(cassettes, &contract, &Globals::default());
+    assert!(problems.is_empty(), "{problems:#?}");
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
         let mock = serve_mock().await;
         let mut rates = Vec::new();
         for _ in 0..ROUNDS {
             let started = Instant::now();
-            let report = replay(&contract, &cassettes, &mock).await;
+            let report = replay(&contract, &plans, &mock).await;
             let exchanges = report.tally().exchanges as f64;
             rates.push(exchanges / started.elapsed().as_secs_f64());
         }
         println!(
             "suite against the mock: {:.0} exchanges/s median over {ROUNDS} rounds ({} scenarios)",
             median(&mut rates),
-            cassettes.len()
+            plans.len()
         );
         let reference = serve_reference().await;
         let mut seconds = Vec::new();
         for _ in 0..ROUNDS {
             let started = Instant::now();
-            let report = replay(&contract, &cassettes, &reference).await;
+            let report = replay(&contract, &plans, &reference).await;
             seconds.push(started.elapsed().as_secs_f64());
             assert_eq!(
                 report.tally().failed,
@@ -59,7 +62,7 @@ fn main() {
 
 async fn replay(
     contract: &Arc<Contract>,
-    cassettes: &[cassette::Cassette],
+    plans: &[ScenarioPlan],
     credentials: &HashMap<String, String>,
 ) -> covenant_conformance::Report {
     let globals = Globals::new(credentials.clone());
@@ -75,7 +78,7 @@ async fn replay(
     .unwrap();
     runner::run(
         contract.clone(),
-        cassettes.to_vec(),
+        plans.to_vec(),
         Arc::new(globals),
         target,
         expected,

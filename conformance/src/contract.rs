@@ -92,7 +92,7 @@ pub fn split_path(path: &str) -> Vec<&str> {
 /// A spec, compiled for checking responses.
 pub struct Contract {
     pub spec: Spec,
-    routes: Vec<Route>,
+    routes: Vec<Arc<Route>>,
     by_name: HashMap<String, usize>,
     validators: HashMap<(usize, u16), Arc<Validator>>,
     header_checks: HashMap<(usize, u16), HeaderCheck>,
@@ -210,7 +210,7 @@ impl Contract {
                 }
             }
             by_name.insert(ep.name.clone(), index);
-            routes.push(route(&spec, ep));
+            routes.push(Arc::new(route(&spec, ep)));
         }
         Ok(Contract {
             carriers: secret_carriers(&spec),
@@ -223,11 +223,12 @@ impl Contract {
         })
     }
 
-    pub fn routes(&self) -> &[Route] {
+    pub fn routes(&self) -> &[Arc<Route>] {
         &self.routes
     }
 
-    pub fn route(&self, name: &str) -> Option<&Route> {
+    /// The endpoint of that name; shared, so a plan holds its routes without copies.
+    pub fn route(&self, name: &str) -> Option<&Arc<Route>> {
         self.by_name.get(name).map(|&i| &self.routes[i])
     }
 
@@ -238,6 +239,7 @@ impl Contract {
             .iter()
             .filter(|r| r.method.eq_ignore_ascii_case(method) && r.matches_path(path))
             .max_by_key(|r| r.segments.iter().filter(|s| s.is_some()).count())
+            .map(Arc::as_ref)
     }
 
     /// Where requests carry secrets, by the name that stands for them: every auth

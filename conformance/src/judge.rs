@@ -2,24 +2,26 @@
 //! that came back (always), the `Content-Type` of a declared body, then the cassette's
 //! header and body expectations. Each failure says where its rule comes from.
 
-use crate::cassette::{Cassette, Exchange};
 use crate::contract::{Contract, Route};
 use crate::exec::Incoming;
 use crate::matcher::{self, Mismatch};
 use crate::outcome::{Failure, FailureKind};
+use crate::plan::ExchangePlan;
 use crate::template::Scope;
 use covenant_codegen::ir::BodyMedia;
 use serde_json::Value;
 
+/// Every failure of one response. `scenario_source` is where the scenario says its
+/// expectations come from, when it says.
 pub fn judge(
     contract: &Contract,
-    route: &Route,
-    cassette: &Cassette,
-    exchange: &Exchange,
+    exchange: &ExchangePlan,
+    scenario_source: Option<&str>,
     incoming: &Incoming,
     body: Option<&Value>,
     scope: &Scope,
 ) -> Vec<Failure> {
+    let route = &exchange.route;
     let mut failures = Vec::new();
     let expected = exchange.expect.status;
     let expected_source = route
@@ -116,15 +118,11 @@ pub fn judge(
             Some(actual) => matcher::check(want, Some(actual), "$", scope, &mut mismatches),
             None => mismatches.push(Mismatch {
                 path: "$".into(),
-                expected: matcher::show(want),
+                expected: "a JSON body".into(),
                 actual: "no JSON body".into(),
             }),
         }
-        let source = cassette
-            .scenario
-            .source
-            .as_deref()
-            .unwrap_or(expected_source);
+        let source = scenario_source.unwrap_or(expected_source);
         push_mismatches(&mut failures, FailureKind::Body, mismatches, source);
     }
     failures

@@ -1,14 +1,14 @@
 //! Expectations of a cassette against an actual response body or header.
 //!
 //! Plain JSON values match exactly; objects match the keys they list (others are the
-//! schema's business); arrays match element by element. An object with a `"$match"` key is
-//! a matcher: `any`, `absent`, `type`, `regex`, `contains`, `length`, `range`, `datetime`,
-//! `exact`.
+//! schema's business); arrays match element by element. Matchers (`{"$match": …}`) were
+//! read into typed form with the plan: `any`, `absent`, `type`, `regex`, `contains`,
+//! `length`, `range`, `datetime`, `exact`.
 
-use crate::template::{Scope, TemplateError, parse_duration};
+use crate::plan::expected::{Expected, Matcher, MatcherKind};
+use crate::template::{Scope, TemplateError};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// One expectation that does not hold, at a JSON path of the body (`$.data[0].id`).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -18,36 +18,31 @@ pub struct Mismatch {
     pub actual: String,
 }
 
-/// The matcher kinds, for checking cassettes before a run.
-pub const MATCHERS: &[&str] = &[
-    "any", "absent", "type", "regex", "contains", "length", "range", "datetime", "exact",
-];
-
 /// Checks `actual` (`None`: absent) against `expected`, collecting every mismatch.
 pub fn check(
-    expected: &Value,
+    expected: &Expected,
     actual: Option<&Value>,
     path: &str,
     scope: &Scope,
     out: &mut Vec<Mismatch>,
 ) {
-    if let Some(kind) = matcher_kind(expected) {
-        return check_matcher(kind, expected, actual, path, scope, out);
+    if let Expected::Matcher(matcher) = expected {
+        return check_matcher(matcher, actual, path, scope, out);
     }
     let Some(actual) = actual else {
         return out.push(Mismatch {
             path: path.into(),
-            expected: show(expected),
+            expected: shown_expected(expected, scope),
             actual: "absent".into(),
         });
     };
     match (expected, actual) {
-        (Value::Object(want), Value::Object(got)) => {
+        (Expected::Object(want), Value::Object(got)) => {
             for (key, value) in want {
                 check(value, got.get(key), &child(path, key), scope, out);
             }
         }
-        (Value::Array(want), Value::Array(got)) => {
+        (Expected::Array(want), Value::Array(got)) => {
             if want.len() != got.len() {
                 out.push(Mismatch {
                     path: path.into(),
@@ -59,13 +54,35 @@ pub fn check(
                 check(w, Some(g), &format!("{path}[{i}]"), scope, out);
             }
         }
-        (Value::String(template), _) => match scope.value(&Value::String(template.clone())) {
+        (Expected::Text(text), _) => match scope.text_value(text) {
             Ok(want) if json_equal(&want, actual) => {}
             Ok(want) => out.push(differs(path, &want, actual)),
             Err(TemplateError(e)) => out.push(unusable(path, e)),
         },
-        _ if json_equal(expected, actual) => {}
-        _ => out.push(differs(path, expected, actual)),
+        (Expected::Json(want), _) if json_equal(want, actual) => {}
+        (Expected::Json(want), _) => out.push(differs(path, want, actual)),
+        _ => out.push(Mismatch {
+            path: path.into(),
+            expected: shown_expected(expected, scope),
+            actual: show(actual),
+        }),
+    }
+}
+
+/// An expectation as a failure shows it: its value, references filled in.
+fn shown_expected(expected: &Expected, scope: &Scope) -> String {
+    match expected {
+        Expected::Json(v) => show(v),
+        Expected::Text(text) => scope
+            .text_value(text)
+            .map(|v| show(&v))
+            .unwrap_or_else(|TemplateError(e)| e),
+        Expected::Object(fields) => {
+            let keys: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
+            format!("an object with {}", keys.join(", "))
+        }
+        Expected::Array(items) => format!("an array of {} items", items.len()),
+        Expected::Matcher(m) => m.description.clone(),
     }
 }
 
@@ -85,163 +102,102 @@ fn json_equal(a: &Value, b: &Value) -> bool {
     }
 }
 
-pub fn matcher_kind(v: &Value) -> Option<&str> {
-    v.as_object()?.get("$match")?.as_str()
-}
-
 fn check_matcher(
-    kind: &str,
-    spec: &Value,
+    matcher: &Matcher,
     actual: Option<&Value>,
     path: &str,
     scope: &Scope,
     out: &mut Vec<Mismatch>,
 ) {
-    let arg = |name: &str| spec.get(name);
-    if kind == "absent" {
-        if let Some(a) = actual {
-            out.push(Mismatch {
+    let fails = |out: &mut Vec<Mismatch>, actual: String| {
+        out.push(Mismatch {
+            path: path.into(),
+            expected: matcher.description.clone(),
+            actual,
+        })
+    };
+    let actual = match (&matcher.kind, actual) {
+        (MatcherKind::Absent, None) => return,
+        (MatcherKind::Absent, Some(a)) => {
+            return out.push(Mismatch {
                 path: path.into(),
                 expected: "absent".into(),
                 actual: show(a),
             });
         }
-        return;
-    }
-    let Some(actual) = actual else {
-        return out.push(Mismatch {
-            path: path.into(),
-            expected: describe(kind, spec),
-            actual: "absent".into(),
-        });
+        (_, None) => return fails(out, "absent".into()),
+        (_, Some(actual)) => actual,
     };
-    let fails = |out: &mut Vec<Mismatch>| {
-        out.push(Mismatch {
-            path: path.into(),
-            expected: describe(kind, spec),
-            actual: show(actual),
-        })
-    };
-    match kind {
-        "any" => {}
-        "type" => {
-            let want = arg("type").and_then(Value::as_str).unwrap_or("");
-            if type_name(actual) != want && !(want == "number" && actual.is_number()) {
-                fails(out);
-            }
-        }
-        "regex" => {
-            let pattern = arg("pattern").and_then(Value::as_str).unwrap_or("");
-            let ok = match (compiled(pattern), actual.as_str()) {
-                (Some(re), Some(s)) => re.is_match(s),
-                _ => false,
-            };
-            if !ok {
-                fails(out);
-            }
-        }
-        "contains" => {
-            let Some(items) = actual.as_array() else {
-                return fails(out);
-            };
-            for want in arg("items").and_then(Value::as_array).into_iter().flatten() {
-                let found = items.iter().any(|item| {
-                    let mut scratch = Vec::new();
-                    check(want, Some(item), path, scope, &mut scratch);
-                    scratch.is_empty()
-                });
-                if !found {
-                    out.push(Mismatch {
-                        path: path.into(),
-                        expected: format!("an item matching {}", show(want)),
-                        actual: format!("none of {} items", items.len()),
-                    });
-                }
-            }
-        }
-        "length" => {
+    let holds = match &matcher.kind {
+        MatcherKind::Any | MatcherKind::Absent => true,
+        MatcherKind::Type(t) => t.holds(actual),
+        MatcherKind::Regex(re) => actual.as_str().is_some_and(|s| re.is_match(s)),
+        MatcherKind::Contains(items) => return check_contains(items, actual, path, scope, out),
+        MatcherKind::Length(bounds) => {
             let len = match actual {
                 Value::Array(a) => a.len(),
                 Value::String(s) => s.chars().count(),
                 Value::Object(o) => o.len(),
-                _ => return fails(out),
-            } as f64;
-            if !within(len, arg("min"), arg("max")) {
-                out.push(Mismatch {
-                    path: path.into(),
-                    expected: describe(kind, spec),
-                    actual: format!("length {len}"),
-                });
+                _ => return fails(out, show(actual)),
+            };
+            if !bounds.hold(len as f64) {
+                return fails(out, format!("length {len}"));
             }
+            true
         }
-        "range" => match actual.as_f64() {
-            Some(n) if within(n, arg("min"), arg("max")) => {}
-            _ => fails(out),
-        },
-        "datetime" => check_datetime(spec, actual, path, scope, out),
-        "exact" => {
-            let want = arg("value").cloned().unwrap_or(Value::Null);
-            match scope.value(&want) {
+        MatcherKind::Range(bounds) => actual.as_f64().is_some_and(|n| bounds.hold(n)),
+        MatcherKind::Datetime { within, of } => {
+            let around = match of {
+                Some(of) => match scope.tree(of) {
+                    Ok(Value::String(s)) => parse_instant(&s),
+                    _ => None,
+                },
+                None => Some(Utc::now()),
+            };
+            let got = actual.as_str().and_then(parse_instant);
+            matches!((around, got), (Some(around), Some(got)) if (got - around).abs() <= *within)
+        }
+        MatcherKind::Exact(want) => {
+            return match scope.tree(want) {
                 Ok(want) if json_equal(&want, actual) => {}
                 Ok(want) => out.push(differs(path, &want, actual)),
                 Err(TemplateError(e)) => out.push(unusable(path, e)),
-            }
+            };
         }
-        other => out.push(unusable(path, format!("unknown matcher `{other}`"))),
+    };
+    if !holds {
+        fails(out, show(actual));
     }
 }
 
-/// The most patterns kept compiled; cassettes are checked before a run, so every pattern
-/// compiles, and a run holds few distinct ones.
-const COMPILED_PATTERNS: usize = 4096;
-
-static PATTERNS: std::sync::LazyLock<std::sync::RwLock<HashMap<String, regex::Regex>>> =
-    std::sync::LazyLock::new(Default::default);
-
-/// A pattern compiled once per run, not once per match.
-fn compiled(pattern: &str) -> Option<regex::Regex> {
-    if let Some(re) = PATTERNS
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(pattern)
-    {
-        return Some(re.clone());
-    }
-    let re = regex::Regex::new(pattern).ok()?;
-    let mut cache = PATTERNS.write().unwrap_or_else(|e| e.into_inner());
-    if cache.len() < COMPILED_PATTERNS {
-        cache.insert(pattern.to_string(), re.clone());
-    }
-    Some(re)
-}
-
-fn check_datetime(
-    spec: &Value,
+/// Each wanted item must match some element of the array.
+fn check_contains(
+    items: &[(Expected, String)],
     actual: &Value,
     path: &str,
     scope: &Scope,
     out: &mut Vec<Mismatch>,
 ) {
-    let window = spec
-        .get("within")
-        .and_then(Value::as_str)
-        .and_then(parse_duration)
-        .unwrap_or_else(|| chrono::Duration::minutes(5));
-    let around = match spec.get("of") {
-        Some(of) => match scope.value(of) {
-            Ok(Value::String(s)) => parse_instant(&s),
-            _ => None,
-        },
-        None => Some(Utc::now()),
-    };
-    let got = actual.as_str().and_then(parse_instant);
-    match (around, got) {
-        (Some(around), Some(got)) if (got - around).abs() <= window => {}
-        _ => out.push(Mismatch {
+    let Some(elements) = actual.as_array() else {
+        return out.push(Mismatch {
             path: path.into(),
-            expected: describe("datetime", spec),
+            expected: "an array".into(),
             actual: show(actual),
-        }),
+        });
+    };
+    for (want, shown) in items {
+        let found = elements.iter().any(|element| {
+            let mut scratch = Vec::new();
+            check(want, Some(element), path, scope, &mut scratch);
+            scratch.is_empty()
+        });
+        if !found {
+            out.push(Mismatch {
+                path: path.into(),
+                expected: format!("an item matching {shown}"),
+                actual: format!("none of {} items", elements.len()),
+            });
+        }
     }
 }
 
@@ -255,54 +211,6 @@ fn parse_instant(s: &str) -> Option<DateTime<Utc>> {
                 .ok()
                 .map(|n| n.and_utc())
         })
-}
-
-fn within(n: f64, min: Option<&Value>, max: Option<&Value>) -> bool {
-    min.and_then(Value::as_f64).is_none_or(|m| n >= m)
-        && max.and_then(Value::as_f64).is_none_or(|m| n <= m)
-}
-
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
-/// How a matcher reads in a failure: `a string`, `matches ^sk_`, `length 1..=3`.
-fn describe(kind: &str, spec: &Value) -> String {
-    let text = |k: &str| spec.get(k).map(show).unwrap_or_else(|| "?".into());
-    match kind {
-        "type" => format!("a value of type {}", text("type")),
-        "regex" => format!("a string matching {}", text("pattern")),
-        "length" | "range" => {
-            let bound = |k: &str| spec.get(k).map(show);
-            let what = if kind == "length" {
-                "length"
-            } else {
-                "a number"
-            };
-            match (bound("min"), bound("max")) {
-                (Some(a), Some(b)) if a == b => format!("{what} {a}"),
-                (Some(a), Some(b)) => format!("{what} from {a} to {b}"),
-                (Some(a), None) => format!("{what} at least {a}"),
-                (None, Some(b)) => format!("{what} at most {b}"),
-                (None, None) => what.to_string(),
-            }
-        }
-        "datetime" => format!(
-            "an instant within {} of {}",
-            spec.get("within").and_then(Value::as_str).unwrap_or("5m"),
-            spec.get("of").map(show).unwrap_or_else(|| "now".into())
-        ),
-        "any" => "any value".into(),
-        other => other.to_string(),
-    }
 }
 
 fn differs(path: &str, expected: &Value, actual: &Value) -> Mismatch {
@@ -350,6 +258,10 @@ mod tests {
     fn mismatches(expected: Value, actual: Value) -> Vec<Mismatch> {
         let g = Globals::default();
         let scope = Scope::new(&g);
+        let vet = |_: &crate::plan::text::Reference| None;
+        let mut reader = crate::plan::text::Reader::new(&vet);
+        let expected = reader.expected(&expected);
+        assert!(reader.problems.is_empty(), "{:?}", reader.problems);
         let mut out = Vec::new();
         check(&expected, Some(&actual), "$", &scope, &mut out);
         out

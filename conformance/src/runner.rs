@@ -2,7 +2,6 @@
 //! judged against the spec's schema and the cassette's expectations.
 
 use crate::body::encode_body;
-use crate::cassette::{Capture, Cassette, Exchange};
 use crate::contract::{Contract, Route};
 use crate::exec::{self, Incoming, Outgoing, TransportError};
 use crate::expected::ExpectedFailures;
@@ -10,13 +9,14 @@ use crate::judge::judge;
 use crate::outcome::{
     Coverage, ExchangeResult, Failure, FailureKind, Report, ScenarioResult, Verdict,
 };
+use crate::plan::{CapturePlan, ExchangePlan, ScenarioPlan};
 use crate::progress::Progress;
 use crate::secrets::SecretBook;
 use crate::template::{Globals, Scope, TemplateError, plain};
 use crate::transcript::{self, Normalizer};
 use futures_util::StreamExt;
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -101,10 +101,10 @@ struct Run {
     progress: Progress,
 }
 
-/// Replays `cassettes` (already checked against the contract) and judges every response.
+/// Replays the scenarios of a plan and judges every response.
 pub async fn run(
     contract: Arc<Contract>,
-    cassettes: Vec<Cassette>,
+    plans: Vec<ScenarioPlan>,
     globals: Arc<Globals>,
     target: Target,
     expected: ExpectedFailures,
@@ -119,7 +119,7 @@ pub async fn run(
         .tcp_nodelay(true)
         .build()
         .expect("a client with no TLS configuration builds");
-    progress.start(cassettes.len());
+    progress.start(plans.len());
     let secrets = SecretBook::new();
     for (value, reference) in globals.secrets() {
         secrets.add(&value, &reference);
@@ -135,13 +135,13 @@ pub async fn run(
         stop: AtomicBool::new(false),
         progress,
     });
-    let ids: Vec<String> = cassettes.iter().map(|c| c.scenario.id.clone()).collect();
+    let ids: Vec<String> = plans.iter().map(|p| p.id().to_string()).collect();
     let jobs = run.settings.jobs.max(1);
-    let mut scenarios: Vec<ScenarioResult> = futures_util::stream::iter(cassettes)
-        .map(|cassette| {
+    let mut scenarios: Vec<ScenarioResult> = futures_util::stream::iter(plans)
+        .map(|plan| {
             let run = run.clone();
             async move {
-                let result = run.scenario(&cassette).await;
+                let result = run.scenario(&plan).await;
                 run.progress.finished(&result);
                 result
             }
@@ -181,13 +181,13 @@ pub async fn run(
 }
 
 impl Run {
-    async fn scenario(&self, cassette: &Cassette) -> ScenarioResult {
-        let scenario = &cassette.scenario;
+    async fn scenario(&self, plan: &ScenarioPlan) -> ScenarioResult {
+        let scenario = &plan.cassette.scenario;
         let started = Instant::now();
         let mut scope = Scope::new(&self.globals);
         let mut let_error = None;
-        for (name, value) in &scenario.lets {
-            match scope.value(value) {
+        for (name, value) in &plan.lets {
+            match scope.tree(value) {
                 Ok(v) => {
                     scope.values.insert(name.clone(), v);
                 }
@@ -198,21 +198,17 @@ impl Run {
         let mut failed = let_error.is_some() || skip_all;
         let mut exchanges = Vec::new();
         let mut entries: Vec<Taken> = Vec::new();
-        for (i, exchange) in scenario.exchanges.iter().enumerate() {
-            let route = self
-                .contract
-                .route(&exchange.endpoint)
-                .expect("cassettes are checked against the contract before a run");
+        for exchange in &plan.exchanges {
             if failed {
-                exchanges.push(skipped(exchange, i, route));
+                exchanges.push(skipped(exchange));
                 continue;
             }
             if let Some(problem) = let_error.take() {
-                exchanges.push(template_failure(exchange, i, route, problem));
+                exchanges.push(template_failure(exchange, problem));
                 continue;
             }
             let (result, entry) = self
-                .exchange(cassette, exchange, i, route, &mut scope)
+                .exchange(exchange, scenario.source.as_deref(), &mut scope)
                 .await;
             failed |= result.verdict == Verdict::Failed;
             exchanges.push(result);
@@ -220,7 +216,7 @@ impl Run {
                 entries.push(entry);
             }
         }
-        locate(cassette, &mut exchanges);
+        locate(plan, &mut exchanges);
         let transcript = self.transcript(&scope, &entries);
         let failed_exchange = exchanges
             .iter()
@@ -243,7 +239,7 @@ impl Run {
             id: scenario.id.clone(),
             title: scenario.title.clone(),
             tags: scenario.tags.clone(),
-            file: cassette.file.display().to_string(),
+            file: plan.cassette.file.display().to_string(),
             verdict,
             expected_failure: listed.map(String::from),
             exchanges,
@@ -254,18 +250,16 @@ impl Run {
 
     async fn exchange(
         &self,
-        cassette: &Cassette,
-        exchange: &Exchange,
-        index: usize,
-        route: &Route,
+        exchange: &ExchangePlan,
+        scenario_source: Option<&str>,
         scope: &mut Scope<'_>,
     ) -> (ExchangeResult, Option<Taken>) {
-        let (outgoing, json_body) =
-            match self.outgoing(exchange, route, scope, &cassette.scenario.headers) {
-                Ok(o) => o,
-                Err(problem) => return (template_failure(exchange, index, route, problem), None),
-            };
-        self.learn_request_secrets(cassette, exchange, route, &outgoing, json_body.as_ref());
+        let route = &exchange.route;
+        let (outgoing, json_body) = match self.outgoing(exchange, scope) {
+            Ok(o) => o,
+            Err(problem) => return (template_failure(exchange, problem), None),
+        };
+        self.learn_request_secrets(exchange, &outgoing, json_body.as_ref());
         let curl = exec::curl(&outgoing, &self.secrets.redactor());
         let limits = exec::Limits {
             timeout: self.settings.timeout,
@@ -283,9 +277,8 @@ impl Run {
                 self.learn_response_secrets(route, &incoming, body.as_ref());
                 failures = judge(
                     &self.contract,
-                    route,
-                    cassette,
                     exchange,
+                    scenario_source,
                     &incoming,
                     body.as_ref(),
                     scope,
@@ -304,8 +297,8 @@ impl Run {
         };
         // Secrets are replaced in the whole report once the run ends (`Report::redact`).
         let result = ExchangeResult {
-            label: exchange.label(index),
-            endpoint: exchange.endpoint.clone(),
+            label: exchange.label.clone(),
+            endpoint: route.name.clone(),
             method: outgoing.method.clone(),
             url: outgoing.url.clone(),
             expected_status: exchange.expect.status,
@@ -324,7 +317,8 @@ impl Run {
             exchange
                 .expect
                 .headers
-                .keys()
+                .iter()
+                .map(|(name, _)| name)
                 .filter(|h| !h.eq_ignore_ascii_case("content-type"))
                 .cloned(),
         );
@@ -333,7 +327,7 @@ impl Run {
             response,
             shown,
             label: result.label.clone(),
-            endpoint: exchange.endpoint.clone(),
+            endpoint: route.name.clone(),
         };
         (result, Some(entry))
     }
@@ -343,13 +337,11 @@ impl Run {
     /// template filled in (a capture, a credential) is learnt.
     fn learn_request_secrets(
         &self,
-        cassette: &Cassette,
-        exchange: &Exchange,
-        route: &Route,
+        exchange: &ExchangePlan,
         outgoing: &Outgoing,
         body: Option<&Value>,
     ) {
-        let literals = literal_strings(cassette, exchange);
+        let literals = &exchange.literals;
         let templated = |pairs: &[(String, String)]| -> Vec<(String, String)> {
             pairs
                 .iter()
@@ -369,13 +361,14 @@ impl Run {
             &templated(&outgoing.headers),
             &templated(&query),
         );
-        let (Some(ty), Some(body)) = (self.contract.request_body_type(&route.name), body) else {
+        let (Some(ty), Some(body)) = (self.contract.request_body_type(&exchange.route.name), body)
+        else {
             return;
         };
         let mut found = Vec::new();
         crate::secrets::secret_values(&self.contract.spec, ty, body, &mut found);
         for (field, value) in found {
-            if !literals.contains(value.as_str()) {
+            if !literals.contains(&value) {
                 self.secrets.add_field_value(&field, &value);
             }
         }
@@ -404,20 +397,17 @@ impl Run {
     /// The request with every template filled in, and its body's JSON form when it has one.
     fn outgoing(
         &self,
-        exchange: &Exchange,
-        route: &Route,
+        exchange: &ExchangePlan,
         scope: &Scope,
-        scenario_headers: &std::collections::BTreeMap<String, String>,
     ) -> Result<(Outgoing, Option<Value>), String> {
-        let request = &exchange.request;
+        let route = &exchange.route;
         let base = self.target.resolve(route)?;
-        let fill = |s: &str| scope.string(s).map_err(|TemplateError(e)| e);
-        let path = scope.path(&request.path).map_err(|TemplateError(e)| e)?;
+        let path = scope.path(&exchange.path).map_err(|TemplateError(e)| e)?;
         let mut url = format!("{base}{path}");
-        if !request.query.is_empty() {
+        if !exchange.query.is_empty() {
             let mut query = form_urlencoded::Serializer::new(String::new());
-            for (name, value) in &request.query {
-                let value = scope.value(value).map_err(|TemplateError(e)| e)?;
+            for (name, value) in &exchange.query {
+                let value = scope.tree(value).map_err(|TemplateError(e)| e)?;
                 match value {
                     Value::Array(items) => {
                         for item in items {
@@ -432,15 +422,15 @@ impl Run {
             url.push('?');
             url.push_str(&query.finish());
         }
-        let mut headers: Vec<(String, String)> = Vec::new();
-        for (name, value) in scenario_headers.iter().chain(&request.headers) {
-            headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        let fill = |text| scope.text(text).map_err(|TemplateError(e)| e);
+        let mut headers: Vec<(String, String)> = Vec::with_capacity(exchange.headers.len() + 1);
+        for (name, value) in &exchange.headers {
             headers.push((name.clone(), fill(value)?));
         }
         let mut json_body = None;
-        let body = match (&request.body, &request.raw_body) {
+        let body = match (&exchange.body, &exchange.raw_body) {
             (Some(json), _) => {
-                let filled = scope.value(json).map_err(|TemplateError(e)| e)?;
+                let filled = scope.tree(json).map_err(|TemplateError(e)| e)?;
                 let (content_type, bytes) = encode_body(route, &filled)?;
                 // The parts' boundary is the one they were written with, whatever the
                 // cassette says.
@@ -505,10 +495,11 @@ impl Run {
 
 /// Names where the cassette writes each failed expectation; its text is parsed once, and
 /// only when something failed.
-fn locate(cassette: &Cassette, results: &mut [ExchangeResult]) {
+fn locate(plan: &ScenarioPlan, results: &mut [ExchangeResult]) {
     if results.iter().all(|r| r.failures.is_empty()) {
         return;
     }
+    let cassette = &plan.cassette;
     let locator = crate::cassette::locate::Locator::new(&cassette.text);
     let file = cassette.file.display().to_string();
     for (index, (result, exchange)) in results
@@ -518,34 +509,6 @@ fn locate(cassette: &Cassette, results: &mut [ExchangeResult]) {
     {
         crate::located::locate_failures(&locator, &file, exchange, index, &mut result.failures);
     }
-}
-
-/// Every string an exchange's request (and its scenario's headers) writes with no
-/// template in it.
-fn literal_strings<'c>(cassette: &'c Cassette, exchange: &'c Exchange) -> HashSet<&'c str> {
-    fn strings<'v>(value: &'v Value, out: &mut HashSet<&'v str>) {
-        match value {
-            Value::String(s) if !s.contains("{{") => {
-                out.insert(s);
-            }
-            Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
-            Value::Object(fields) => fields.values().for_each(|v| strings(v, out)),
-            _ => {}
-        }
-    }
-    let request = &exchange.request;
-    let mut out = HashSet::new();
-    let headers = cassette
-        .scenario
-        .headers
-        .values()
-        .chain(request.headers.values());
-    out.extend(headers.filter(|v| !v.contains("{{")).map(String::as_str));
-    request.query.values().for_each(|v| strings(v, &mut out));
-    if let Some(body) = &request.body {
-        strings(body, &mut out);
-    }
-    out
 }
 
 /// One exchange as sent and received, kept for the transcript.
@@ -560,20 +523,16 @@ struct Taken {
 
 /// Takes the exchange's captures from the response into the scope.
 fn capture(
-    exchange: &Exchange,
+    exchange: &ExchangePlan,
     incoming: &Incoming,
     body: Option<&Value>,
     scope: &mut Scope,
     failures: &mut Vec<Failure>,
 ) {
-    for (name, capture) in &exchange.capture {
+    for (name, capture) in &exchange.captures {
         let value = match capture {
-            Capture::Header { header } => incoming.header(header).map(|v| Value::String(v.into())),
-            Capture::Body(path) => body.and_then(|b| {
-                serde_json_path::JsonPath::parse(path)
-                    .ok()
-                    .and_then(|p| p.query(b).first().cloned())
-            }),
+            CapturePlan::Header(header) => incoming.header(header).map(|v| Value::String(v.into())),
+            CapturePlan::Body { path, .. } => body.and_then(|b| path.query(b).first().cloned()),
         };
         match value {
             Some(v) => {
@@ -581,10 +540,7 @@ fn capture(
             }
             None => failures.push(Failure {
                 kind: FailureKind::Capture,
-                path: match capture {
-                    Capture::Body(p) => p.clone(),
-                    Capture::Header { header } => format!("header {header}"),
-                },
+                path: capture.place(),
                 expected: format!("a value to capture as `{name}`"),
                 actual: "nothing there".into(),
                 source: "toolkit".into(),
@@ -609,12 +565,13 @@ fn transport_failure(e: &TransportError, route: &Route) -> Failure {
     }
 }
 
-fn skipped(exchange: &Exchange, index: usize, route: &Route) -> ExchangeResult {
+fn skipped(exchange: &ExchangePlan) -> ExchangeResult {
+    let route = &exchange.route;
     ExchangeResult {
-        label: exchange.label(index),
-        endpoint: exchange.endpoint.clone(),
+        label: exchange.label.clone(),
+        endpoint: route.name.clone(),
         method: route.method.to_string(),
-        url: exchange.request.path.clone(),
+        url: route.path_template.clone(),
         expected_status: exchange.expect.status,
         status: None,
         verdict: Verdict::Skipped,
@@ -624,12 +581,7 @@ fn skipped(exchange: &Exchange, index: usize, route: &Route) -> ExchangeResult {
     }
 }
 
-fn template_failure(
-    exchange: &Exchange,
-    index: usize,
-    route: &Route,
-    problem: String,
-) -> ExchangeResult {
+fn template_failure(exchange: &ExchangePlan, problem: String) -> ExchangeResult {
     ExchangeResult {
         verdict: Verdict::Failed,
         failures: vec![Failure {
@@ -640,7 +592,7 @@ fn template_failure(
             source: "toolkit".into(),
             at: None,
         }],
-        ..skipped(exchange, index, route)
+        ..skipped(exchange)
     }
 }
 

@@ -56,9 +56,9 @@ impl Filter {
 /// Each filter must name something there is: an endpoint of the spec, a tag or an id of
 /// the cassettes read. Otherwise a typo would select nothing, or less than meant, in
 /// silence; the error names the closest known name.
-pub fn check_filters(
+pub fn check_filters<C: AsRef<Cassette>>(
     filters: &[Filter],
-    cassettes: &[Cassette],
+    cassettes: &[C],
     endpoints: &[&str],
 ) -> Result<(), String> {
     let mut problems = Vec::new();
@@ -70,13 +70,16 @@ pub fn check_filters(
                 p,
                 cassettes
                     .iter()
-                    .flat_map(|c| c.scenario.tags.iter().map(String::as_str))
+                    .flat_map(|c| c.as_ref().scenario.tags.iter().map(String::as_str))
                     .collect(),
             ),
             Filter::Id(p) => (
                 "scenario id",
                 p,
-                cassettes.iter().map(|c| c.scenario.id.as_str()).collect(),
+                cassettes
+                    .iter()
+                    .map(|c| c.as_ref().scenario.id.as_str())
+                    .collect(),
             ),
         };
         if known.iter().any(|k| glob(pattern, k)) {
@@ -142,17 +145,17 @@ impl Shard {
 
 /// The cassettes that pass every selection: any filter, the shard, and (when given) the set
 /// of ids that failed last time.
-pub fn select(
-    cassettes: Vec<Cassette>,
+pub fn select<C: AsRef<Cassette>>(
+    cassettes: Vec<C>,
     filters: &[Filter],
     shard: Option<Shard>,
     only: Option<&[String]>,
-) -> Vec<Cassette> {
+) -> Vec<C> {
     cassettes
         .into_iter()
-        .filter(|c| filters.is_empty() || filters.iter().any(|f| f.matches(c)))
-        .filter(|c| shard.is_none_or(|s| s.holds(&c.scenario.id)))
-        .filter(|c| only.is_none_or(|ids| ids.contains(&c.scenario.id)))
+        .filter(|c| filters.is_empty() || filters.iter().any(|f| f.matches(c.as_ref())))
+        .filter(|c| shard.is_none_or(|s| s.holds(&c.as_ref().scenario.id)))
+        .filter(|c| only.is_none_or(|ids| ids.contains(&c.as_ref().scenario.id)))
         .collect()
 }
 
@@ -193,7 +196,7 @@ mod tests {
     fn a_filter_naming_nothing_is_an_error_with_the_closest_name() {
         let e = check_filters(
             &["endpoint:create_usr".parse().unwrap()],
-            &[],
+            &[] as &[Cassette],
             &["create_user"],
         )
         .unwrap_err();
@@ -201,7 +204,7 @@ mod tests {
         assert!(
             check_filters(
                 &["endpoint:create_*".parse().unwrap()],
-                &[],
+                &[] as &[Cassette],
                 &["create_user"]
             )
             .is_ok()

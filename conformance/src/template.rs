@@ -1,7 +1,9 @@
-//! `{{name}}` templates: captures and `let` values by name, `credentials.KEY`, `env.NAME`,
-//! and generators (`$uuid`, `$unique`, `$now`, `$now+1h`, `$date-7d`).
+//! Filling in templates (split once by the plan): captures and `let` values by name,
+//! `credentials.KEY`, `env.NAME`, and generators (`$uuid`, `$unique`, `$now`, `$now+1h`,
+//! `$date-7d`).
 
-use chrono::{Duration, SecondsFormat, Utc};
+use crate::plan::text::{Generator, Piece, Reference, Text, Tree};
+use chrono::{SecondsFormat, Utc};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -77,148 +79,93 @@ impl<'g> Scope<'g> {
         }
     }
 
-    /// Fills in a string; a string that is exactly one `{{name}}` of a non-string value
+    /// Fills in a tree; a string that is exactly one reference of a non-string value
     /// becomes that value (a captured number stays a number).
-    pub fn value(&self, template: &Value) -> Result<Value, TemplateError> {
-        match template {
-            Value::String(s) => self.string_value(s),
-            Value::Array(items) => items.iter().map(|v| self.value(v)).collect(),
-            Value::Object(fields) => fields
+    pub fn tree(&self, tree: &Tree) -> Result<Value, TemplateError> {
+        match tree {
+            Tree::Json(value) => Ok(value.clone()),
+            Tree::Text(text) => self.text_value(text),
+            Tree::Array(items) => items.iter().map(|t| self.tree(t)).collect(),
+            Tree::Object(fields) => fields
                 .iter()
-                .map(|(k, v)| Ok((k.clone(), self.value(v)?)))
+                .map(|(k, t)| Ok((k.clone(), self.tree(t)?)))
                 .collect::<Result<serde_json::Map<_, _>, _>>()
                 .map(Value::Object),
-            other => Ok(other.clone()),
         }
     }
 
-    fn string_value(&self, s: &str) -> Result<Value, TemplateError> {
-        if let Some(name) = whole_reference(s) {
-            let v = self.lookup(name)?;
-            return Ok(v);
+    /// A text's value: the referenced value itself when the text is one reference.
+    pub fn text_value(&self, text: &Text) -> Result<Value, TemplateError> {
+        match text.whole() {
+            Some(reference) => self.reference(reference),
+            None => self.text(text).map(Value::String),
         }
-        self.string(s).map(Value::String)
     }
 
-    /// Fills in every `{{name}}` of a string.
-    pub fn string(&self, template: &str) -> Result<String, TemplateError> {
-        self.string_encoding(template, &|text| text.to_string())
+    /// Fills in every reference of a text.
+    pub fn text(&self, text: &Text) -> Result<String, TemplateError> {
+        self.fill(text, &|value| value.to_string())
     }
 
     /// Fills in a path: each value filled in is one percent-encoded segment, so a captured
     /// `../../x?y=1` stays inside the segment it was put in.
-    pub fn path(&self, template: &str) -> Result<String, TemplateError> {
-        self.string_encoding(template, &covenant_runtime::text::path_segment)
+    pub fn path(&self, text: &Text) -> Result<String, TemplateError> {
+        self.fill(text, &covenant_runtime::text::path_segment)
     }
 
-    /// Fills in every `{{name}}` of a string, each value written through `encode`.
-    fn string_encoding(
-        &self,
-        template: &str,
-        encode: &dyn Fn(&str) -> String,
-    ) -> Result<String, TemplateError> {
-        if !template.contains("{{") {
-            return Ok(template.to_string());
-        }
-        let mut out = String::with_capacity(template.len());
-        let mut rest = template;
-        while let Some(start) = rest.find("{{") {
-            out.push_str(&rest[..start]);
-            let after = &rest[start + 2..];
-            let end = after
-                .find("}}")
-                .ok_or_else(|| TemplateError(format!("`{{{{` without `}}}}` in `{template}`")))?;
-            let name = after[..end].trim();
-            match self.lookup(name)? {
-                Value::String(s) => out.push_str(&encode(&s)),
-                other => out.push_str(&encode(&other.to_string())),
+    /// Fills in every reference of a text, each value written through `encode`.
+    fn fill(&self, text: &Text, encode: &dyn Fn(&str) -> String) -> Result<String, TemplateError> {
+        let mut out = String::new();
+        for piece in text.pieces() {
+            match piece {
+                Piece::Literal(literal) => out.push_str(literal),
+                Piece::Reference(reference) => match self.reference(reference)? {
+                    Value::String(s) => out.push_str(&encode(&s)),
+                    other => out.push_str(&encode(&other.to_string())),
+                },
             }
-            rest = &after[end + 2..];
         }
-        out.push_str(rest);
         Ok(out)
     }
 
-    fn lookup(&self, name: &str) -> Result<Value, TemplateError> {
-        if let Some(generator) = name.strip_prefix('$') {
-            return self.generate(generator).map(Value::String);
-        }
-        if let Some(key) = name.strip_prefix("credentials.") {
-            return self
+    fn reference(&self, reference: &Reference) -> Result<Value, TemplateError> {
+        match reference {
+            Reference::Generator(generator) => Ok(Value::String(self.generate(*generator))),
+            Reference::Credential(key) => self
                 .globals
                 .credentials
                 .get(key)
                 .map(|v| Value::String(v.clone()))
-                .ok_or_else(|| TemplateError(format!("the credentials have no `{key}`")));
-        }
-        if let Some(var) = name.strip_prefix("env.") {
-            return self
+                .ok_or_else(|| TemplateError(format!("the credentials have no `{key}`"))),
+            Reference::Env(var) => self
                 .globals
                 .env
                 .get(var)
                 .map(|v| Value::String(v.clone()))
-                .ok_or_else(|| TemplateError(format!("environment variable `{var}` is not set")));
+                .ok_or_else(|| TemplateError(format!("environment variable `{var}` is not set"))),
+            Reference::Value(name) => self
+                .values
+                .get(name)
+                .cloned()
+                .ok_or_else(|| TemplateError(format!("`{{{{{name}}}}}` is not defined here"))),
         }
-        self.values
-            .get(name)
-            .cloned()
-            .ok_or_else(|| TemplateError(format!("`{{{{{name}}}}}` is not defined here")))
     }
 
-    fn generate(&self, generator: &str) -> Result<String, TemplateError> {
+    fn generate(&self, generator: Generator) -> String {
         match generator {
-            "open" => Ok("{{".into()),
-            "close" => Ok("}}".into()),
-            "uuid" => Ok(uuid::Uuid::new_v4().to_string()),
-            "unique" => Ok(format!(
+            Generator::Open => "{{".into(),
+            Generator::Close => "}}".into(),
+            Generator::Uuid => uuid::Uuid::new_v4().to_string(),
+            Generator::Unique => format!(
                 "{}-{}",
                 self.globals.run_id,
                 UNIQUE.fetch_add(1, Ordering::Relaxed)
-            )),
-            _ => time_generator(generator)
-                .ok_or_else(|| TemplateError(format!("unknown generator `${generator}`"))),
+            ),
+            Generator::Now(offset) => {
+                (Utc::now() + offset).to_rfc3339_opts(SecondsFormat::Secs, true)
+            }
+            Generator::Date(offset) => (Utc::now() + offset).date_naive().to_string(),
         }
-    }
-}
-
-/// `now`, `now+1h`, `now-30m`, `date`, `date+7d`: RFC 3339 instants and ISO dates, UTC.
-fn time_generator(generator: &str) -> Option<String> {
-    let (base, offset) = match generator.find(['+', '-']) {
-        Some(i) => (&generator[..i], Some(&generator[i..])),
-        None => (generator, None),
-    };
-    let offset = match offset {
-        Some(o) => parse_offset(o)?,
-        None => Duration::zero(),
-    };
-    let at = Utc::now() + offset;
-    match base {
-        "now" => Some(at.to_rfc3339_opts(SecondsFormat::Secs, true)),
-        "date" => Some(at.date_naive().to_string()),
-        _ => None,
-    }
-}
-
-/// `+30s`, `-5m`, `+2h`, `+7d`.
-pub fn parse_offset(text: &str) -> Option<Duration> {
-    let (sign, rest) = match text.as_bytes().first()? {
-        b'+' => (1, &text[1..]),
-        b'-' => (-1, &text[1..]),
-        _ => (1, text),
-    };
-    parse_duration(rest).map(|d| d * sign)
-}
-
-/// `30s`, `5m`, `2h`, `7d`.
-pub fn parse_duration(text: &str) -> Option<Duration> {
-    let unit = text.chars().last()?;
-    let amount: i64 = text[..text.len() - unit.len_utf8()].parse().ok()?;
-    match unit {
-        's' => Some(Duration::seconds(amount)),
-        'm' => Some(Duration::minutes(amount)),
-        'h' => Some(Duration::hours(amount)),
-        'd' => Some(Duration::days(amount)),
-        _ => None,
     }
 }
 
@@ -231,23 +178,23 @@ pub fn whole_reference(s: &str) -> Option<&str> {
     (!inner.contains("{{") && !inner.contains("}}")).then(|| inner.trim())
 }
 
-/// Every name referenced in a string.
-pub fn references(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = s;
-    while let Some(start) = rest.find("{{") {
-        let after = &rest[start + 2..];
-        let Some(end) = after.find("}}") else { break };
-        out.push(after[..end].trim());
-        rest = &after[end + 2..];
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Fills in a string template as a cassette would hold it.
+    fn string(scope: &Scope, template: &str) -> Result<String, TemplateError> {
+        scope.text(&Text::parse(template).map_err(TemplateError)?)
+    }
+
+    fn value(scope: &Scope, template: Value) -> Result<Value, TemplateError> {
+        let vet = |_: &Reference| None;
+        let mut reader = crate::plan::text::Reader::new(&vet);
+        let tree = reader.tree(&template);
+        assert!(reader.problems.is_empty());
+        scope.tree(&tree)
+    }
 
     fn globals() -> Globals {
         Globals {
@@ -262,8 +209,8 @@ mod tests {
         let g = globals();
         let mut scope = Scope::new(&g);
         scope.values.insert("n".into(), json!(3));
-        assert_eq!(scope.value(&json!("{{n}}")).unwrap(), json!(3));
-        assert_eq!(scope.value(&json!("page {{n}}")).unwrap(), json!("page 3"));
+        assert_eq!(value(&scope, json!("{{n}}")).unwrap(), json!(3));
+        assert_eq!(value(&scope, json!("page {{n}}")).unwrap(), json!("page 3"));
     }
 
     #[test]
@@ -271,44 +218,42 @@ mod tests {
         let g = globals();
         let scope = Scope::new(&g);
         assert!(
-            scope
-                .string("{{missing}}")
+            string(&scope, "{{missing}}")
                 .unwrap_err()
                 .0
                 .contains("not defined")
         );
         assert!(
-            scope
-                .string("{{$nope}}")
+            string(&scope, "{{$nope}}")
                 .unwrap_err()
                 .0
                 .contains("unknown generator")
         );
-        assert!(scope.string("{{credentials.other}}").is_err());
+        assert!(string(&scope, "{{credentials.other}}").is_err());
     }
 
     #[test]
     fn literal_braces_are_written_as_open_and_close() {
         let g = globals();
         let scope = Scope::new(&g);
-        assert_eq!(scope.string("a{{$open}}b{{$close}}").unwrap(), "a{{b}}");
-        assert_eq!(scope.value(&json!("{{$open}}")).unwrap(), json!("{{"));
+        assert_eq!(string(&scope, "a{{$open}}b{{$close}}").unwrap(), "a{{b}}");
+        assert_eq!(value(&scope, json!("{{$open}}")).unwrap(), json!("{{"));
         let recorded = "x {{name}} }}";
         let escaped = crate::record::escape_braces(recorded);
-        assert_eq!(scope.string(&escaped).unwrap(), recorded);
+        assert_eq!(string(&scope, &escaped).unwrap(), recorded);
     }
 
     #[test]
     fn generators_fill_in_fresh_values() {
         let g = globals();
         let scope = Scope::new(&g);
-        let a = scope.string("{{$unique}}").unwrap();
-        let b = scope.string("{{$unique}}").unwrap();
+        let a = string(&scope, "{{$unique}}").unwrap();
+        let b = string(&scope, "{{$unique}}").unwrap();
         assert_ne!(a, b);
         assert!(a.starts_with("run1-"));
-        assert_eq!(scope.string("{{$uuid}}").unwrap().len(), 36);
-        assert!(scope.string("{{$now-1h}}").unwrap().ends_with('Z'));
-        assert_eq!(scope.string("{{$date+7d}}").unwrap().len(), 10);
+        assert_eq!(string(&scope, "{{$uuid}}").unwrap().len(), 36);
+        assert!(string(&scope, "{{$now-1h}}").unwrap().ends_with('Z'));
+        assert_eq!(string(&scope, "{{$date+7d}}").unwrap().len(), 10);
     }
 
     #[test]
@@ -319,7 +264,9 @@ mod tests {
             .values
             .insert("id".into(), json!("../../v1/org/x/team?steal=1"));
         assert_eq!(
-            scope.path("/v2/user/{{id}}/info").unwrap(),
+            scope
+                .path(&Text::parse("/v2/user/{{id}}/info").unwrap())
+                .unwrap(),
             "/v2/user/..%2F..%2Fv1%2Forg%2Fx%2Fteam%3Fsteal%3D1/info"
         );
     }

@@ -1,7 +1,7 @@
 //! A broken cassette is reported with file:line:col before anything is sent.
 
 use covenant_conformance::template::Globals;
-use covenant_conformance::{Contract, cassette, resolve};
+use covenant_conformance::{Contract, cassette, plan};
 
 fn contract() -> Contract {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/health.covenant");
@@ -39,7 +39,7 @@ fn problems_of(text: &str) -> (Vec<String>, String) {
     let file = dir.path().join("cassette.json");
     std::fs::write(&file, text).unwrap();
     let cassettes = cassette::read_all(std::slice::from_ref(&file)).unwrap();
-    let errors = resolve::check_all(&cassettes, &contract(), &Globals::default());
+    let errors = plan::check_all(&cassettes, &contract(), &Globals::default());
     let lines = errors
         .iter()
         .map(|e| format!("{}:{}: {}", e.line, e.col, e.message))
@@ -135,7 +135,7 @@ fn shape_and_meaning_errors_of_every_file_come_in_one_pass() {
     .unwrap();
     let (cassettes, mut errors) = cassette::read_each(&[dir.path().to_path_buf()]);
     assert_eq!(cassettes.len(), 1);
-    errors.extend(resolve::check_all(
+    errors.extend(plan::check_all(
         &cassettes,
         &contract(),
         &Globals::default(),

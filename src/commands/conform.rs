@@ -10,7 +10,7 @@ use covenant_conformance::select::{Filter, Shard};
 use covenant_conformance::snapshot::SnapshotSettings;
 use covenant_conformance::template::Globals;
 use covenant_conformance::{
-    Contract, Report, RunSettings, Target, cassette, report, resolve, select, snapshot,
+    Contract, Report, RunSettings, Target, cassette, plan, report, select, snapshot,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -186,14 +186,15 @@ fn conform(
     // Cassettes are checked before a server starts or a request is sent; every file's
     // problems, of shape and of meaning, are told in one pass.
     let mut globals = Globals::new(credentials.clone());
-    problems.extend(resolve::check_all(&cassettes, &contract, &globals));
+    let (plans, mut meaning) = plan::compile_all(cassettes, &contract, &globals);
+    problems.append(&mut meaning);
     problems.sort();
     if !problems.is_empty() {
         return Err(Stop::Usage(listed(&problems)));
     }
     let endpoints: Vec<&str> = contract.routes().iter().map(|r| r.name.as_str()).collect();
-    select::check_filters(&args.filter, &cassettes, &endpoints).map_err(Stop::Usage)?;
-    let selected = select::select(cassettes, &args.filter, args.shard, rerun.as_deref());
+    select::check_filters(&args.filter, &plans, &endpoints).map_err(Stop::Usage)?;
+    let selected = select::select(plans, &args.filter, args.shard, rerun.as_deref());
     if selected.is_empty() {
         return Err(Stop::Usage(nothing_selected(args)));
     }
@@ -217,7 +218,7 @@ fn conform(
         } else {
             let target = target_of(&contract, &args.targets, &credentials).map_err(Stop::Usage)?;
             context.bases = target.bases.clone();
-            check_reachable(&contract, &selected, &target).await?;
+            check_reachable(&selected, &target).await?;
             target
         };
         context.bases = target.bases.clone();
@@ -396,16 +397,10 @@ fn unknown_base(name: &str, apis: &[(String, String)]) -> String {
 
 /// Exit 3 before any scenario when a base the selected scenarios use does not accept
 /// connections; a usage error when one has no URL.
-async fn check_reachable(
-    contract: &Contract,
-    selected: &[cassette::Cassette],
-    target: &Target,
-) -> Result<(), Stop> {
+async fn check_reachable(selected: &[plan::ScenarioPlan], target: &Target) -> Result<(), Stop> {
     let mut bases: Vec<String> = Vec::new();
-    for exchange in selected.iter().flat_map(|c| &c.scenario.exchanges) {
-        if let Some(route) = contract.route(&exchange.endpoint) {
-            bases.push(target.resolve(route).map_err(Stop::Usage)?);
-        }
+    for exchange in selected.iter().flat_map(|p| &p.exchanges) {
+        bases.push(target.resolve(&exchange.route).map_err(Stop::Usage)?);
     }
     bases.sort();
     bases.dedup();

@@ -116,6 +116,12 @@ pub struct Cassette {
     pub text: String,
 }
 
+impl AsRef<Cassette> for Cassette {
+    fn as_ref(&self) -> &Cassette {
+        self
+    }
+}
+
 impl Cassette {
     /// An error located at the value `steps` leads to.
     pub fn error_at(&self, steps: &[Step], message: impl Into<String>) -> CassetteError {

@@ -7,7 +7,7 @@ use covenant_conformance::expected::ExpectedFailures;
 use covenant_conformance::outcome::Report;
 use covenant_conformance::progress::Progress;
 use covenant_conformance::template::Globals;
-use covenant_conformance::{Contract, RunSettings, Target, cassette, resolve, runner};
+use covenant_conformance::{Contract, RunSettings, Target, cassette, plan, runner};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -42,7 +42,8 @@ pub async fn replay(
     timeout: Duration,
 ) -> Report {
     let cassettes = cassette::read_all(&[dir.to_path_buf()]).unwrap();
-    assert!(resolve::check_all(&cassettes, &contract, &globals).is_empty());
+    let (plans, problems) = plan::compile_all(cassettes, &contract, &globals);
+    assert!(problems.is_empty(), "{problems:#?}");
     // One router serves every API of the spec here: each base is that one address.
     let target = Target {
         bases: contract
@@ -59,7 +60,7 @@ pub async fn replay(
     };
     runner::run(
         contract,
-        cassettes,
+        plans,
         Arc::new(globals),
         target,
         ExpectedFailures::default(),

@@ -1,0 +1,92 @@
+//! The plan of a run: every cassette read once into typed form, checked against the spec
+//! before anything is sent. Each exchange's endpoint is resolved to its route, its templates
+//! are split into pieces, its matchers hold their compiled patterns and its captures their
+//! parsed JSON paths. The checker and the runner share it: what the check accepts is what
+//! runs, and nothing is parsed again while a run goes.
+
+mod compile;
+pub mod expected;
+pub mod text;
+
+pub use compile::{check_all, compile, compile_all};
+
+use crate::cassette::Cassette;
+use crate::contract::Route;
+use expected::Expected;
+use std::collections::HashSet;
+use std::sync::Arc;
+use text::{Text, Tree};
+
+/// A scenario ready to run.
+#[derive(Clone, Debug)]
+pub struct ScenarioPlan {
+    /// The file it was read from, kept to name it and to locate failures.
+    pub cassette: Cassette,
+    /// `let` values, in the order they are fixed.
+    pub lets: Vec<(String, Tree)>,
+    /// Headers of every request unless an exchange sets them itself.
+    pub headers: Vec<(String, Text)>,
+    pub exchanges: Vec<ExchangePlan>,
+}
+
+impl ScenarioPlan {
+    pub fn id(&self) -> &str {
+        &self.cassette.scenario.id
+    }
+}
+
+impl AsRef<Cassette> for ScenarioPlan {
+    fn as_ref(&self) -> &Cassette {
+        &self.cassette
+    }
+}
+
+/// One request to send and what its response must be.
+#[derive(Clone, Debug)]
+pub struct ExchangePlan {
+    /// Its id, or its 1-based position.
+    pub label: String,
+    pub route: Arc<Route>,
+    /// The path after the base; each value filled in is one encoded segment.
+    pub path: Text,
+    /// Query parameters in the order written; a list value repeats the parameter.
+    pub query: Vec<(String, Tree)>,
+    /// The scenario's headers, then the exchange's own, one per name.
+    pub headers: Vec<(String, Text)>,
+    pub body: Option<Tree>,
+    pub raw_body: Option<Text>,
+    /// Strings the request writes as they are: a value here was never a secret of the run,
+    /// so a deliberately wrong key stays readable in reports.
+    pub literals: HashSet<String>,
+    pub expect: ExpectPlan,
+    pub captures: Vec<(String, CapturePlan)>,
+}
+
+/// What the response must be, beyond what the spec says.
+#[derive(Clone, Debug)]
+pub struct ExpectPlan {
+    pub status: u16,
+    /// Header expectations by name as written (compared without regard to case).
+    pub headers: Vec<(String, Expected)>,
+    pub body: Option<Expected>,
+}
+
+/// Where a captured value is taken from.
+#[derive(Clone, Debug)]
+pub enum CapturePlan {
+    Body {
+        path: serde_json_path::JsonPath,
+        written: String,
+    },
+    Header(String),
+}
+
+impl CapturePlan {
+    /// How a failure names where the value was looked for.
+    pub fn place(&self) -> String {
+        match self {
+            CapturePlan::Body { written, .. } => written.clone(),
+            CapturePlan::Header(name) => format!("header {name}"),
+        }
+    }
+}
