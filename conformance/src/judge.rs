@@ -137,10 +137,12 @@ fn status_and_body(incoming: &Incoming) -> String {
     if incoming.body.is_empty() {
         return format!("{} with an empty body", incoming.status);
     }
-    let text = String::from_utf8_lossy(&incoming.body);
+    let head = &incoming.body[..incoming.body.len().min(SHOWN_BODY * 4)];
+    let text = String::from_utf8_lossy(head);
     let text = text.trim();
     let mut shown: String = text.chars().take(SHOWN_BODY).collect();
-    if shown.len() < text.len() {
+    let complete = head.len() == incoming.body.len() && shown.len() == text.len();
+    if !complete {
         shown.push_str(&format!("… ({} bytes in all)", incoming.body.len()));
     }
     format!("{} with body {shown}", incoming.status)
@@ -201,7 +203,8 @@ fn schema_failures(
     body: &Value,
     failures: &mut Vec<Failure>,
 ) {
-    for error in validator.iter_errors(body) {
+    let mut errors = validator.iter_errors(body);
+    for error in errors.by_ref().take(SCHEMA_FAILURES_LISTED) {
         let pointer = error.instance_path().as_str().to_string();
         failures.push(Failure {
             kind: FailureKind::Schema,
@@ -211,13 +214,35 @@ fn schema_failures(
                 route.name,
                 error.schema_path().as_str()
             ),
-            actual: error.to_string(),
+            actual: cut(&error.to_string(), SHOWN_BODY),
             source: contract
                 .provenance_at(&route.name, status, &pointer)
                 .word()
                 .into(),
             at: None,
         });
+    }
+    let more = errors.count();
+    if more > 0 {
+        failures.push(Failure {
+            kind: FailureKind::Schema,
+            path: "$".into(),
+            expected: format!("the schema of {} {status}", route.name),
+            actual: format!("{more} more errors, not listed"),
+            source: route.provenance.word().into(),
+            at: None,
+        });
+    }
+}
+
+/// The most schema errors one response lists: a hostile body can hold millions.
+const SCHEMA_FAILURES_LISTED: usize = 20;
+
+/// A text cut to `max` characters, saying how long it was.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}… ({} bytes in all)", &text[..end], text.len()),
+        None => text.to_string(),
     }
 }
 

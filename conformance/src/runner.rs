@@ -284,11 +284,9 @@ impl Run {
                     scope,
                 );
                 capture(exchange, &incoming, body.as_ref(), scope, &mut failures);
-                (
-                    Some(incoming.status),
-                    millis(incoming.elapsed),
-                    Ok(incoming),
-                )
+                let mut kept = incoming;
+                transcript::keep_for_transcript(&mut kept.body);
+                (Some(kept.status), millis(kept.elapsed), Ok(kept))
             }
             Err(e) => {
                 failures.push(transport_failure(&e, route));

@@ -194,6 +194,9 @@ impl Normalizer {
         if bytes.is_empty() {
             return String::new();
         }
+        if bytes.len() > SHOWN_BODY {
+            return format!("[a body over {} KiB, not shown]", SHOWN_BODY / 1024);
+        }
         match serde_json::from_slice::<Value>(bytes) {
             Ok(v) => {
                 self.register_volatile(&v);
@@ -202,6 +205,19 @@ impl Normalizer {
             }
             Err(_) => self.text(&String::from_utf8_lossy(bytes)),
         }
+    }
+}
+
+/// The longest body a transcript shows; a longer one is named, not shown, so a run's
+/// memory and its reports do not grow with what a target sends.
+pub const SHOWN_BODY: usize = 64 * 1024;
+
+/// What a transcript needs of a body: all of it up to [`SHOWN_BODY`], or a byte more, which
+/// says it was longer.
+pub fn keep_for_transcript(body: &mut Vec<u8>) {
+    if body.len() > SHOWN_BODY {
+        body.truncate(SHOWN_BODY + 1);
+        body.shrink_to_fit();
     }
 }
 
@@ -274,6 +290,16 @@ fn path_and_query(url: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_body_too_long_to_show_is_named_not_shown() {
+        let mut n = Normalizer::new(&[], &[], "run1");
+        let mut body = vec![b' '; SHOWN_BODY * 3];
+        keep_for_transcript(&mut body);
+        assert_eq!(body.len(), SHOWN_BODY + 1);
+        assert_eq!(n.body(&body), "[a body over 64 KiB, not shown]");
+        assert_eq!(n.body(b"{\"a\":1}"), "{\n  \"a\": 1\n}");
+    }
 
     #[test]
     fn one_value_keeps_one_placeholder() {

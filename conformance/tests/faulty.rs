@@ -64,6 +64,10 @@ async fn get_user(Path(id): Path<String>) -> Response {
             )
                 .into_response()
         }
+        Some('0') => {
+            body["connected_sources"] = json!(vec![7; 5_000]);
+            Json(body).into_response()
+        }
         _ => StatusCode::NOT_FOUND.into_response(),
     }
 }
@@ -179,6 +183,12 @@ async fn run_against_faulty() -> Report {
             "unknown-enum-value",
             "list_teams",
             "/v1/org/9e0c1a4e-2f4b-4c8e-9a57-0c2d8f1e6b3a/team",
+            200,
+        ),
+        (
+            "thousands-of-schema-errors",
+            "get_user",
+            "/v2/user/00000000-0000-4000-8000-000000000010",
             200,
         ),
     ];
@@ -341,6 +351,24 @@ async fn each_fault_gets_its_failure() {
         json.len() < 200_000,
         "a huge body is not copied into the report"
     );
+    let many = failures(&report, "thousands-of-schema-errors");
+    assert!(
+        many.len() <= 25,
+        "a body with thousands of schema errors lists a few: {}",
+        many.len()
+    );
+    let last = &report
+        .scenarios
+        .iter()
+        .find(|s| s.id == "thousands-of-schema-errors")
+        .unwrap()
+        .exchanges[0]
+        .failures;
+    assert!(
+        last.iter()
+            .any(|f| f.actual.ends_with("more errors, not listed")),
+        "{last:#?}"
+    );
     let enum_value = failures(&report, "unknown-enum-value");
     assert_eq!(enum_value[0].0, FailureKind::Schema);
     assert_eq!(enum_value[0].1, "$.teams[0].region");
@@ -366,8 +394,8 @@ async fn reports_name_the_exchange_and_never_the_secret() {
         );
     }
     let junit = std::fs::read_to_string(dir.path().join("junit.xml")).unwrap();
-    assert_eq!(junit.matches("<testcase ").count(), 10);
-    assert_eq!(junit.matches("<failure ").count(), 9);
+    assert_eq!(junit.matches("<testcase ").count(), 11);
+    assert_eq!(junit.matches("<failure ").count(), 10);
     assert!(
         junit.contains("exchange 1 (get_user): schema $.created_on"),
         "{junit}"
