@@ -2,7 +2,8 @@
 # Schemathesis against `serve --mock` (`ci/schemathesis.sh mock`) or the reference server on
 # a fresh embedded database (`ci/schemathesis.sh reference`): every generated OpenAPI
 # document, all phases, every check. Failures not listed with a reason in
-# ci/schemathesis-allowed-<target>.toml fail the run.
+# ci/schemathesis-allowed-<target>.toml fail the run. Against the reference server, the HAR
+# of each run is then recorded as a cassette and replayed against a fresh server: green.
 # SCHEMATHESIS names the executable (default: `schemathesis` on PATH).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,7 +51,8 @@ for doc in "$repo"/generated/openapi/*.json; do
         -H "x-service-api-key: $team_key" -H "X-Management-Key: $management_key" \
         --phases examples,coverage,fuzzing,stateful --checks all \
         --max-examples 50 --seed 1 --workers 1 --no-color --generation-database none \
-        --report junit --report-junit-path "$work/$name.xml") >"$work/$name.log" 2>&1 || status=$?
+        --report junit,har --report-junit-path "$work/$name.xml" \
+        --report-har-path "$work/$name.har") >"$work/$name.log" 2>&1 || status=$?
     tail -n 25 "$work/$name.log"
     # 0: no failures, 1: failures (judged below); anything else is a broken run.
     if [ "$status" -gt 1 ] || [ ! -s "$work/$name.xml" ]; then
@@ -61,3 +63,13 @@ for doc in "$repo"/generated/openapi/*.json; do
     reports+=("$work/$name.xml")
 done
 python3 ci/schemathesis_gate.py "ci/schemathesis-allowed-$target.toml" "${reports[@]}"
+
+# Record → replay: the HAR of each run against the reference server, recorded as a
+# cassette with no edits, replays green against a fresh server.
+if [ "$target" = reference ]; then
+    for har in "$work"/*.har; do
+        name=$(basename "$har" .har)
+        cargo run -q -- record --from-har "$har" --out "$work/recorded" --name "$name" 2>/dev/null
+    done
+    cargo run -q -- conform --report-dir "$work/replayed" "$work/recorded"
+fi

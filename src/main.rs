@@ -62,7 +62,23 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            let refused = !matches!(
+                e.kind(),
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+            );
+            if refused && args.first().is_some_and(|a| a == "conform") {
+                let text = e.render().to_string();
+                let first = text.lines().next().unwrap_or_default();
+                let reason = first.strip_prefix("error: ").unwrap_or(first);
+                commands::conform::refused_command_line(&args[1..], reason);
+            }
+            e.exit()
+        }
+    };
     match cli.command {
         Command::Check(args) => commands::check::run(&args),
         Command::Generate(args) => commands::generate::run(&args),

@@ -297,6 +297,8 @@ fn a_run_that_stops_leaves_no_green_report_and_selects_something_or_fails() {
             "--shard 2/200 holds none",
         ),
         (&["--jobs", "0"], "--jobs 0"),
+        (&["--shard", "0/3"], "is not a shard"),
+        (&["--max-body", "lots"], "is not a size"),
         (
             &[
                 "--target",
@@ -595,6 +597,52 @@ fn a_recorded_client_session_replays_green() {
         cassettes.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(0), "{}\n{text}", explain(&out));
+}
+
+/// The HAR Schemathesis wrote of its run against the reference server (the fixture:
+/// examples and coverage phases, keys hidden as `[Filtered]`, fuzzed strings, negative auth
+/// tests, methods no endpoint has), recorded and replayed against a fresh server with no
+/// edits: green.
+#[test]
+fn a_schemathesis_har_replays_green_against_a_fresh_server() {
+    let scratch = scratch_dir("conform-schemathesis");
+    let dir = scratch.path();
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("conformance/fixtures/schemathesis.har");
+    let out = covenant(&[
+        "record",
+        "--from-har",
+        fixture.to_str().unwrap(),
+        "--out",
+        dir.join("cassettes").to_str().unwrap(),
+        "--name",
+        "schemathesis",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let written: usize = stdout
+        .split(": ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(written >= 100, "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("refused (401); written as recorded"),
+        "negative auth tests keep their meaning: {stderr}"
+    );
+    assert!(
+        stderr.lines().count() < 40,
+        "warnings about many requests are said once: {stderr}"
+    );
+    let out = covenant(&[
+        "conform",
+        "--report-dir",
+        dir.join("reports").to_str().unwrap(),
+        dir.join("cassettes").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
 }
 
 /// A HAR file, as browsers and Schemathesis write them, imported and replayed.

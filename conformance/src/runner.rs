@@ -18,7 +18,7 @@ use futures_util::StreamExt;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The longest response body a run reads by default: 10 MiB.
@@ -99,6 +99,8 @@ struct Run {
     client: reqwest::Client,
     stop: AtomicBool,
     progress: Progress,
+    /// Body bytes the transcripts may still hold.
+    transcript_budget: AtomicUsize,
 }
 
 /// Replays the scenarios of a plan and judges every response.
@@ -134,6 +136,7 @@ pub async fn run(
         client,
         stop: AtomicBool::new(false),
         progress,
+        transcript_budget: AtomicUsize::new(transcript::TRANSCRIPT_BUDGET),
     });
     let ids: Vec<String> = plans.iter().map(|p| p.id().to_string()).collect();
     let jobs = run.settings.jobs.max(1);
@@ -268,6 +271,7 @@ impl Run {
         };
         let sent = exec::send(&self.client, &outgoing, &limits).await;
         let mut failures = Vec::new();
+        let mut response_kept = transcript::Kept::Whole;
         let (status, duration_ms, response) = match sent {
             Ok(incoming) => {
                 let body = match route.declares(incoming.status) {
@@ -285,7 +289,7 @@ impl Run {
                 );
                 capture(exchange, &incoming, body.as_ref(), scope, &mut failures);
                 let mut kept = incoming;
-                transcript::keep_for_transcript(&mut kept.body);
+                response_kept = self.keep_for_transcript(&mut kept.body, body.as_ref(), &failures);
                 (Some(kept.status), millis(kept.elapsed), Ok(kept))
             }
             Err(e) => {
@@ -323,11 +327,37 @@ impl Run {
         let entry = Taken {
             request: outgoing,
             response,
+            response_kept,
             shown,
             label: result.label.clone(),
             endpoint: route.name.clone(),
         };
         (result, Some(entry))
+    }
+
+    /// Keeps of a judged body what its transcript shows, within the run's budget.
+    fn keep_for_transcript(
+        &self,
+        body: &mut Vec<u8>,
+        json: Option<&Value>,
+        failures: &[Failure],
+    ) -> transcript::Kept {
+        let limit = if failures.is_empty() {
+            transcript::SHOWN_BODY
+        } else {
+            transcript::SHOWN_FAILED_BODY
+        };
+        let kept = transcript::keep_for_transcript(body, json, limit);
+        let spent =
+            self.transcript_budget
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                    left.checked_sub(body.len())
+                });
+        if spent.is_err() {
+            *body = Vec::new();
+            return transcript::Kept::Withheld;
+        }
+        kept
     }
 
     /// Learns the credentials a request carries and the `@secret` values of its body. A
@@ -484,6 +514,7 @@ impl Run {
                     request: &taken.request,
                     response: taken.response.as_ref().map_err(Clone::clone),
                     shown_headers: &taken.shown,
+                    response_kept: taken.response_kept,
                 },
             );
         }
@@ -513,6 +544,8 @@ fn locate(plan: &ScenarioPlan, results: &mut [ExchangeResult]) {
 struct Taken {
     request: Outgoing,
     response: Result<Incoming, String>,
+    /// How much of the response body was kept.
+    response_kept: transcript::Kept,
     /// Response headers the transcript shows.
     shown: Vec<String>,
     label: String,

@@ -194,9 +194,6 @@ impl Normalizer {
         if bytes.is_empty() {
             return String::new();
         }
-        if bytes.len() > SHOWN_BODY {
-            return format!("[a body over {} KiB, not shown]", SHOWN_BODY / 1024);
-        }
         match serde_json::from_slice::<Value>(bytes) {
             Ok(v) => {
                 self.register_volatile(&v);
@@ -206,19 +203,60 @@ impl Normalizer {
             Err(_) => self.text(&String::from_utf8_lossy(bytes)),
         }
     }
+
+    /// The start of a body too long to show whole, cut as [`keep_for_transcript`] cut it,
+    /// its text normalized. Its length is left out: it may change from run to run where the
+    /// start does not, and a snapshot would differ for nothing.
+    fn cut_body(&mut self, start: &[u8]) -> String {
+        format!(
+            "{}\n… [the rest is not shown: a transcript shows the first {} bytes of this body]",
+            self.text(&String::from_utf8_lossy(start)),
+            start.len()
+        )
+    }
 }
 
-/// The longest body a transcript shows; a longer one is named, not shown, so a run's
-/// memory and its reports do not grow with what a target sends.
+/// The most of a response body a transcript shows, so a run's memory and its reports grow
+/// by no more per exchange, whatever a target sends.
 pub const SHOWN_BODY: usize = 64 * 1024;
 
-/// What a transcript needs of a body: all of it up to [`SHOWN_BODY`], or a byte more, which
-/// says it was longer.
-pub fn keep_for_transcript(body: &mut Vec<u8>) {
-    if body.len() > SHOWN_BODY {
-        body.truncate(SHOWN_BODY + 1);
-        body.shrink_to_fit();
+/// The most of the body of a response that failed a transcript shows: its failures tell
+/// what went wrong, and a hostile target's answers all fail.
+pub const SHOWN_FAILED_BODY: usize = 1024;
+
+/// The most body text all the transcripts of one run hold; once it is spent, bodies are
+/// named, not shown, so memory stays flat however many exchanges a run has.
+pub const TRANSCRIPT_BUDGET: usize = 32 * 1024 * 1024;
+
+/// How much of a response body a transcript holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    Whole,
+    /// Its first bytes.
+    Start,
+    /// None: the run's [`TRANSCRIPT_BUDGET`] was spent.
+    Withheld,
+}
+
+/// Keeps of a response body what its transcript shows, once the body is judged: all of a
+/// body up to `limit` bytes; of a longer one, the first `limit` bytes of its pretty-printed
+/// JSON (`json`, when it is JSON) or of its bytes.
+pub fn keep_for_transcript(body: &mut Vec<u8>, json: Option<&Value>, limit: usize) -> Kept {
+    if body.len() <= limit {
+        return Kept::Whole;
     }
+    let mut start = match json.and_then(|v| serde_json::to_string_pretty(v).ok()) {
+        Some(pretty) => pretty.into_bytes(),
+        None => std::mem::take(body),
+    };
+    start.truncate(limit);
+    // A cut inside a character would make it unreadable: back up to its start.
+    while !start.is_empty() && std::str::from_utf8(&start).is_err() {
+        start.pop();
+    }
+    start.shrink_to_fit();
+    *body = start;
+    Kept::Start
 }
 
 fn is_unnumbered_secret(placeholder: &str) -> bool {
@@ -233,6 +271,8 @@ pub struct Entry<'a> {
     pub response: Result<&'a Incoming, String>,
     /// Response headers worth showing: `content-type` and those the cassette expects.
     pub shown_headers: &'a [String],
+    /// How much of the response body the response holds.
+    pub response_kept: Kept,
 }
 
 /// Appends one exchange to a transcript.
@@ -264,7 +304,14 @@ pub fn write_entry(out: &mut String, n: &mut Normalizer, entry: &Entry) {
                     let _ = writeln!(out, "< {}: {}", name.to_ascii_lowercase(), n.text(value));
                 }
             }
-            let body = n.body(&response.body);
+            let body = match entry.response_kept {
+                Kept::Whole => n.body(&response.body),
+                Kept::Start => n.cut_body(&response.body),
+                Kept::Withheld => format!(
+                    "[body not shown: the run's transcripts hold {} MiB of bodies at most]",
+                    TRANSCRIPT_BUDGET >> 20
+                ),
+            };
             if !body.is_empty() {
                 out.push_str(&body);
                 out.push('\n');
@@ -292,13 +339,29 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn a_body_too_long_to_show_is_named_not_shown() {
+    fn a_body_too_long_to_show_whole_shows_its_start() {
         let mut n = Normalizer::new(&[], &[], "run1");
-        let mut body = vec![b' '; SHOWN_BODY * 3];
-        keep_for_transcript(&mut body);
-        assert_eq!(body.len(), SHOWN_BODY + 1);
-        assert_eq!(n.body(&body), "[a body over 64 KiB, not shown]");
-        assert_eq!(n.body(b"{\"a\":1}"), "{\n  \"a\": 1\n}");
+        let items: Vec<Value> = (0..20_000).map(|i| json!({"n": i})).collect();
+        let json = Value::Array(items);
+        let mut body = serde_json::to_vec(&json).unwrap();
+        assert_eq!(
+            keep_for_transcript(&mut body, Some(&json), SHOWN_BODY),
+            Kept::Start
+        );
+        assert_eq!(body.len(), SHOWN_BODY);
+        let shown = n.cut_body(&body);
+        assert!(
+            shown.starts_with("[\n  {\n    \"n\": 0\n  },"),
+            "{shown:.40}"
+        );
+        assert!(
+            shown.ends_with(
+                "… [the rest is not shown: a transcript shows the first 65536 bytes of this body]"
+            )
+        );
+        let mut small = b"{\"a\":1}".to_vec();
+        assert_eq!(keep_for_transcript(&mut small, None, 8), Kept::Whole);
+        assert_eq!(n.body(&small), "{\n  \"a\": 1\n}");
     }
 
     #[test]

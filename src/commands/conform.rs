@@ -51,7 +51,7 @@ pub struct ConformArgs {
     #[arg(long, value_name = "FILE")]
     expected_failures: Option<PathBuf>,
     /// Where report.json, junit.xml, report.html and transcripts/ are written.
-    #[arg(long, default_value = "target/conform")]
+    #[arg(long, default_value = DEFAULT_REPORT_DIR)]
     report_dir: PathBuf,
     /// Scenarios replayed at once, at least 1 (default: the number of cores).
     #[arg(long)]
@@ -107,6 +107,29 @@ fn parse_size(text: &str) -> Result<usize, String> {
         Some(0) => Err("a size of 0 reads no body at all".into()),
         Some(size) => Ok(size),
         None => Err(format!("`{text}` is too large")),
+    }
+}
+
+/// Where the reports go unless `--report-dir` says otherwise.
+const DEFAULT_REPORT_DIR: &str = "target/conform";
+
+/// A command line clap refused: the reports it would have written are cleared and replaced
+/// by one saying why, as for any other usage error, so no earlier green report survives a
+/// mistyped option. `args` are the words after `conform`.
+pub fn refused_command_line(args: &[String], message: &str) {
+    let mut report_dir = PathBuf::from(DEFAULT_REPORT_DIR);
+    for (i, arg) in args.iter().enumerate() {
+        if let Some(dir) = arg.strip_prefix("--report-dir=") {
+            report_dir = PathBuf::from(dir);
+        } else if arg == "--report-dir"
+            && let Some(dir) = args.get(i + 1)
+        {
+            report_dir = PathBuf::from(dir);
+        }
+    }
+    let stopped = Report::stopped("", BTreeMap::new(), EXIT_USAGE, message);
+    if report::clear(&report_dir).is_ok() {
+        let _ = report::write_all(&report_dir, &stopped);
     }
 }
 
@@ -194,6 +217,18 @@ fn conform(
     }
     let endpoints: Vec<&str> = contract.routes().iter().map(|r| r.name.as_str()).collect();
     select::check_filters(&args.filter, &plans, &endpoints).map_err(Stop::Usage)?;
+    // An entry of the list is stale when no scenario read has its id; the default list
+    // speaks of the default suite only, so another folder's run says nothing of it.
+    let stale: Vec<String> = if args.paths.is_empty() || args.expected_failures.is_some() {
+        let read: Vec<&str> = plans.iter().map(|p| p.id()).collect();
+        expected
+            .stale(&read)
+            .into_iter()
+            .map(String::from)
+            .collect()
+    } else {
+        Vec::new()
+    };
     let selected = select::select(plans, &args.filter, args.shard, rerun.as_deref());
     if selected.is_empty() {
         return Err(Stop::Usage(nothing_selected(args)));
@@ -232,6 +267,7 @@ fn conform(
             Progress::for_terminal(),
         )
         .await;
+        report.stale_expected_failures = stale;
         if let Some(dir) = &args.snapshots {
             let settings = SnapshotSettings {
                 dir: dir.clone(),

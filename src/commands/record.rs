@@ -4,7 +4,7 @@
 use super::{DEFAULT_SPEC, EXIT_USAGE};
 use clap::Args;
 use covenant_conformance::Contract;
-use covenant_conformance::record::{Recorder, cassette_text, har, proxy};
+use covenant_conformance::record::{Recorder, Summary, cassette_text, har, proxy};
 use covenant_conformance::template::Globals;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -104,20 +104,21 @@ fn from_har(
     let out = args.out.join(format!("{name}.json"));
     std::fs::write(&out, cassette_text(&scenario))
         .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    print_summary(&out, scenario.exchanges.len(), &warnings);
+    print_summary(&out, &Summary::of(recorded.len(), &scenario, warnings));
     Ok(())
 }
 
 /// What a recording wrote and what it left out, and why.
-fn print_summary(out: &Path, written: usize, warnings: &[String]) {
-    for w in warnings {
+fn print_summary(out: &Path, summary: &Summary) {
+    for w in &summary.warnings {
         eprintln!("warning: {w}");
     }
-    let left_out = warnings.iter().filter(|w| w.ends_with("left out")).count();
     println!(
-        "{}: {written} exchanges written, {left_out} left out, {} warnings",
+        "{}: {} exchanges written, {} left out, {} warnings",
         out.display(),
-        warnings.len()
+        summary.written,
+        summary.left_out,
+        summary.warnings.len()
     );
 }
 
@@ -159,8 +160,7 @@ fn proxy_session(
             .with_graceful_shutdown(super::serve::shutdown_signal())
             .await
             .map_err(|e| format!("proxy error: {e}"));
-        let (written, left_out) = recording.summary();
-        print_summary(&out, written, &left_out);
+        print_summary(&out, &recording.summary());
         served
     })
 }

@@ -61,6 +61,8 @@ pub struct Recorder<'a> {
     /// Replaces secret values by their references (`{{credentials.team_api_key}}`), by the
     /// runner's rules.
     redactor: crate::secrets::Redactor,
+    /// The keys of the credentials file.
+    credential_names: std::collections::HashSet<String>,
 }
 
 /// A value the service made up, found in a response.
@@ -69,13 +71,26 @@ struct Volatile {
     exchange: usize,
     path: String,
     name: String,
+    /// The auth scheme whose credential this value is, where a tool hid it in later
+    /// requests: the link token a response minted, sent hidden as `[Filtered]`.
+    stands_for: Option<String>,
 }
 
 impl<'a> Recorder<'a> {
     /// A recorder for `contract`; `secrets` are values and the references that replace them.
     pub fn new(contract: &'a Contract, secrets: Vec<(String, String)>) -> Recorder<'a> {
+        let credential_names = secrets
+            .iter()
+            .filter_map(|(_, reference)| {
+                let name = reference
+                    .strip_prefix("{{credentials.")?
+                    .strip_suffix("}}")?;
+                Some(name.to_string())
+            })
+            .collect();
         Recorder {
             contract,
+            credential_names,
             redactor: crate::secrets::Redactor::new(secrets),
         }
     }
@@ -104,7 +119,9 @@ impl<'a> Recorder<'a> {
                 )),
             }
         }
-        let volatiles = self.volatiles(&kept);
+        let kept = self.drop_unsourced(kept, &mut warnings);
+        let mut volatiles = self.volatiles(&kept);
+        self.capture_hidden(&kept, &mut volatiles);
         let mut stand_ins = StandIns::default();
         for (r, endpoint) in &kept {
             if let Ok(body) = serde_json::from_slice::<Value>(&r.body) {
@@ -141,7 +158,105 @@ impl<'a> Recorder<'a> {
             headers: BTreeMap::new(),
             exchanges,
         };
-        (scenario, warnings)
+        (scenario, grouped(warnings))
+    }
+
+    /// The credentials of a request a tool hid that an answer mints rather than a
+    /// credentials file gives, by header and scheme: a `@secret` field has the scheme's
+    /// name (the `link_token` a response holds). Any other hidden credential is the
+    /// deployment's, written as its reference. None for a refused request (401), whose
+    /// placeholder is what it sent as far as a replay is concerned.
+    fn hidden_unknown_credentials(&self, r: &Recorded) -> Vec<(String, String)> {
+        let minted = |scheme: &str| self.contract.secret_names().iter().any(|n| n == scheme);
+        let auth_headers = self.auth_headers();
+        r.headers
+            .iter()
+            .filter_map(|(name, value)| {
+                let (_, scheme, prefix) = auth_headers
+                    .iter()
+                    .find(|(h, _, _)| h.eq_ignore_ascii_case(name))?;
+                let credential = value.strip_prefix(prefix.as_str()).unwrap_or(value).trim();
+                let unknown = !self.credential_names.contains(scheme) && minted(scheme);
+                (is_hidden(credential) && unknown && !self.refused(r, name))
+                    .then(|| (name.clone(), scheme.clone()))
+            })
+            .collect()
+    }
+
+    /// Whether the answer refused the credential in `header` (401): the one its body names
+    /// when it names one of the request's hidden credentials, else every hidden one.
+    fn refused(&self, r: &Recorded, header: &str) -> bool {
+        if r.status != 401 {
+            return false;
+        }
+        let auth_headers = self.auth_headers();
+        let hidden: Vec<String> = r
+            .headers
+            .iter()
+            .filter(|(name, value)| {
+                auth_headers.iter().any(|(h, _, prefix)| {
+                    h.eq_ignore_ascii_case(name)
+                        && is_hidden(value.strip_prefix(prefix.as_str()).unwrap_or(value).trim())
+                })
+            })
+            .map(|(name, _)| name.to_ascii_lowercase())
+            .collect();
+        let body = String::from_utf8_lossy(&r.response_body).to_ascii_lowercase();
+        let named: Vec<&String> = hidden
+            .iter()
+            .filter(|h| body.contains(h.as_str()))
+            .collect();
+        named.is_empty() || named.iter().any(|h| h.eq_ignore_ascii_case(header))
+    }
+
+    /// Leaves out each exchange with a hidden credential that neither the credentials file
+    /// nor an earlier answer (a value under the scheme's name, as the `link_token` a
+    /// response minted) gives: replayed with the placeholder, it would test something else.
+    fn drop_unsourced<'r>(
+        &self,
+        kept: Vec<(&'r Recorded, String)>,
+        warnings: &mut Vec<String>,
+    ) -> Vec<(&'r Recorded, String)> {
+        let mut out: Vec<(&Recorded, String)> = Vec::new();
+        for (r, endpoint) in kept {
+            let unsourced = self
+                .hidden_unknown_credentials(r)
+                .into_iter()
+                .find(|(_, scheme)| latest_value_named(&out, scheme).is_none());
+            match unsourced {
+                Some((header, scheme)) => warnings.push(format!(
+                    "{} {}: the `{header}` credential was hidden by the tool that recorded it, and neither the credentials nor an earlier answer give `{scheme}`; left out",
+                    r.method, r.path
+                )),
+                None => out.push((r, endpoint)),
+            }
+        }
+        out
+    }
+
+    /// Captures, for each hidden credential, the latest earlier answer's value under the
+    /// scheme's name; the exchange refers to it.
+    fn capture_hidden(&self, kept: &[(&Recorded, String)], volatiles: &mut Vec<Volatile>) {
+        for (i, (r, _)) in kept.iter().enumerate() {
+            for (_, scheme) in self.hidden_unknown_credentials(r) {
+                let Some((exchange, path, value)) = latest_value_named(&kept[..i], &scheme) else {
+                    continue;
+                };
+                match volatiles.iter_mut().find(|v| v.value == value) {
+                    Some(v) => v.stands_for = Some(scheme.clone()),
+                    None => {
+                        let name = unique_name(volatiles, &identifier(&scheme));
+                        volatiles.push(Volatile {
+                            name,
+                            value,
+                            exchange,
+                            path,
+                            stands_for: Some(scheme),
+                        });
+                    }
+                }
+            }
+        }
     }
 
     /// Made-up values of responses that a later request uses, each with a unique name.
@@ -176,6 +291,7 @@ impl<'a> Recorder<'a> {
                     exchange: i,
                     path,
                     name,
+                    stands_for: None,
                 });
             }
         }
@@ -206,7 +322,7 @@ impl<'a> Recorder<'a> {
         for (name, value) in &r.query {
             if !route.query.contains(name) {
                 warnings.push(format!(
-                    "{} {}: query parameter `{name}` is not in the spec; left out",
+                    "{} {}: query parameter `{name}` is not in the spec; left out of the request",
                     r.method, r.path
                 ));
                 continue;
@@ -234,7 +350,18 @@ impl<'a> Recorder<'a> {
             {
                 // Neither a credential of the file nor a value an earlier answer minted.
                 Some((_, scheme, prefix)) if filled == escape_braces(value) => {
-                    unknown_credential(r, name, value, scheme, prefix, warnings)
+                    let hidden = value.strip_prefix(prefix.as_str()).unwrap_or(value).trim();
+                    let minted = earlier
+                        .iter()
+                        .filter(|v| v.stands_for.as_deref() == Some(scheme.as_str()))
+                        .max_by_key(|v| v.exchange);
+                    let refused = self.refused(r, name);
+                    match minted {
+                        Some(v) if is_hidden(hidden) && !refused => {
+                            format!("{prefix}{{{{{}}}}}", v.name)
+                        }
+                        _ => unknown_credential(r, name, value, scheme, prefix, refused, warnings),
+                    }
                 }
                 _ => filled,
             };
@@ -247,11 +374,11 @@ impl<'a> Recorder<'a> {
                     .remove("content-type")
                     .filter(|c| !c.starts_with("application/json"))
                     .map(|c| headers.insert("content-type".into(), c));
-                let personal_or_fill = |text: &str| match stand_ins.get(text) {
+                let personal_or_fill = |key: &str, text: &str| match stand_ins.get(key, text) {
                     Some(stand_in) => stand_in.to_string(),
                     None => fill(text),
                 };
-                (Some(map_strings(&json, &personal_or_fill)), None)
+                (Some(map_strings(&json, "", &personal_or_fill)), None)
             }
             Err(_) => (None, Some(fill(&String::from_utf8_lossy(&r.body)))),
         };
@@ -307,7 +434,7 @@ impl<'a> Recorder<'a> {
     fn expectation(&self, v: &Value, key: &str, known: &Known) -> Value {
         match v {
             Value::String(s) => {
-                if let Some(stand_in) = known.stand_ins.get(s) {
+                if let Some(stand_in) = known.stand_ins.get(key, s) {
                     return Value::String(stand_in.to_string());
                 }
                 if let Some(captured) = known.earlier.iter().find(|c| c.value == *s) {
@@ -446,10 +573,21 @@ fn unknown_credential(
     value: &str,
     scheme: &str,
     prefix: &str,
+    refused: bool,
     warnings: &mut Vec<String>,
 ) -> String {
     let credential = value.strip_prefix(prefix).unwrap_or(value).trim();
-    if HIDDEN.iter().any(|h| credential.eq_ignore_ascii_case(h)) {
+    let hidden = is_hidden(credential);
+    if hidden && refused {
+        // The answer says the credential sent was not a valid one: a negative test. The
+        // placeholder is no valid credential either, so it keeps the test's meaning.
+        warnings.push(format!(
+            "{} {}: the `{header}` credential was hidden by the tool that recorded it and refused (401); written as recorded, not as a valid one",
+            r.method, r.path
+        ));
+        return escape_braces(value);
+    }
+    if hidden {
         warnings.push(format!(
             "{} {}: the `{header}` credential was hidden by the tool that recorded it; written as {{{{credentials.{scheme}}}}}",
             r.method, r.path
@@ -461,6 +599,79 @@ fn unknown_credential(
         r.method, r.path
     ));
     escape_braces(value)
+}
+
+/// What a recording wrote and left out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub written: usize,
+    pub left_out: usize,
+    pub warnings: Vec<String>,
+}
+
+impl Summary {
+    pub fn of(recorded: usize, scenario: &Scenario, warnings: Vec<String>) -> Summary {
+        Summary {
+            written: scenario.exchanges.len(),
+            left_out: recorded.saturating_sub(scenario.exchanges.len()),
+            warnings,
+        }
+    }
+}
+
+/// Warnings saying the same of many requests, said once: a tool's HAR of a thousand
+/// requests with a hidden key would otherwise bury the one warning that matters.
+fn grouped(warnings: Vec<String>) -> Vec<String> {
+    let mut by_message: Vec<(String, Vec<String>)> = Vec::new();
+    for warning in warnings {
+        let (request, message) = match warning.split_once(": ") {
+            Some((request, message)) => (request.to_string(), message.to_string()),
+            None => (String::new(), warning),
+        };
+        match by_message.iter_mut().find(|(m, _)| *m == message) {
+            Some((_, requests)) => requests.push(request),
+            None => by_message.push((message, vec![request])),
+        }
+    }
+    by_message
+        .into_iter()
+        .map(|(message, requests)| match requests.as_slice() {
+            [only] if only.is_empty() => message,
+            [only] => format!("{only}: {message}"),
+            [first, ..] => format!("{} requests (the first {first}): {message}", requests.len()),
+            [] => message,
+        })
+        .collect()
+}
+
+/// Whether a credential is a recording tool's placeholder for one it hid.
+fn is_hidden(credential: &str) -> bool {
+    HIDDEN.iter().any(|h| credential.eq_ignore_ascii_case(h))
+}
+
+/// The latest string an answer of `kept` holds under the key `name`: its exchange, path
+/// and value.
+fn latest_value_named(kept: &[(&Recorded, String)], name: &str) -> Option<(usize, String, String)> {
+    kept.iter().enumerate().rev().find_map(|(i, (r, _))| {
+        let body = serde_json::from_slice::<Value>(&r.response_body).ok()?;
+        let mut leaves = Vec::new();
+        string_leaves(&body, "$", "value", &mut leaves);
+        leaves
+            .into_iter()
+            .find(|(_, key, _)| key == name)
+            .map(|(path, _, value)| (i, path, value))
+    })
+}
+
+/// `base`, or `base_2`, `base_3`… when a volatile has the name already.
+fn unique_name(volatiles: &[Volatile], base: &str) -> String {
+    let mut name = base.to_string();
+    let mut n = 2;
+    while volatiles.iter().any(|v| v.name == name) {
+        name = format!("{base}_{n}");
+        n += 1;
+    }
+    name
 }
 
 /// What recording tools write in place of a credential they hide.
@@ -531,14 +742,16 @@ fn string_leaves(v: &Value, path: &str, key: &str, out: &mut Vec<(String, String
     }
 }
 
-fn map_strings(v: &Value, f: &dyn Fn(&str) -> String) -> Value {
+/// The value with each string replaced by `f(key, string)`, `key` the name of the field
+/// it is in (an array's items are under its key).
+fn map_strings(v: &Value, key: &str, f: &dyn Fn(&str, &str) -> String) -> Value {
     match v {
-        Value::String(s) => Value::String(f(s)),
-        Value::Array(items) => Value::Array(items.iter().map(|i| map_strings(i, f)).collect()),
+        Value::String(s) => Value::String(f(key, s)),
+        Value::Array(items) => Value::Array(items.iter().map(|i| map_strings(i, key, f)).collect()),
         Value::Object(fields) => Value::Object(
             fields
                 .iter()
-                .map(|(k, v)| (k.clone(), map_strings(v, f)))
+                .map(|(k, v)| (k.clone(), map_strings(v, k, f)))
                 .collect(),
         ),
         other => other.clone(),

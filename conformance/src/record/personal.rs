@@ -1,19 +1,34 @@
 //! Personal data in recorded traffic: every value of a field the spec marks `@personal`
 //! (a name, an e-mail address, a phone number, a birth date) is written as a stand-in of the
-//! same shape, the same stand-in wherever the value appears, so a recording replays without
-//! carrying a person's data.
+//! same shape, valid where the value was and invalid where it was not, so a recording replays
+//! without carrying a person's data and tests what it tested. A long value is replaced
+//! wherever it appears (a name inside a message); a short one or a date only under a key
+//! of the field it was sent in, so `1990-05-04` sent as a birth date does not turn an
+//! unrelated `ingestion_end` of the same day into the epoch.
 
 use crate::contract::Contract;
 use crate::secrets::marked_values;
 use covenant_codegen::ir::{Primitive, Type};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Each personal value of the recorded requests with its stand-in.
 #[derive(Debug, Default)]
 pub struct StandIns {
-    by_value: HashMap<String, String>,
+    by_value: HashMap<String, StandIn>,
 }
+
+#[derive(Debug)]
+struct StandIn {
+    text: String,
+    /// Replaced under any key, not only under the fields it was sent in.
+    anywhere: bool,
+    /// The names of the fields it was sent in.
+    fields: HashSet<String>,
+}
+
+/// A personal value at least this long, and no date, is replaced wherever it appears.
+const ANYWHERE: usize = 8;
 
 impl StandIns {
     /// Learns the personal values of one request body sent to `endpoint`.
@@ -28,25 +43,37 @@ impl StandIns {
                 Type::List(item) => item.as_ref(),
                 ty => ty,
             };
-            self.by_value
+            let is_date = matches!(item, Type::Primitive(Primitive::Date | Primitive::DateTime));
+            let entry = self
+                .by_value
                 .entry(value.clone())
-                .or_insert_with(|| stand_in(item, &value));
+                .or_insert_with(|| StandIn {
+                    text: stand_in(item, &value),
+                    anywhere: value.chars().count() >= ANYWHERE && !is_date,
+                    fields: HashSet::new(),
+                });
+            entry.fields.insert(field.name.clone());
         }
     }
 
-    /// The stand-in of a recorded string, when it is a personal value.
-    pub fn get(&self, value: &str) -> Option<&str> {
-        self.by_value.get(value).map(String::as_str)
+    /// The stand-in of a recorded string under `key`, when it is a personal value there.
+    pub fn get(&self, key: &str, value: &str) -> Option<&str> {
+        self.by_value
+            .get(value)
+            .filter(|s| s.anywhere || s.fields.contains(key))
+            .map(|s| s.text.as_str())
     }
 }
 
-/// A value of the same shape that says nothing about anyone: dates and instants are the
-/// epoch, letters become `x` (or `X`), digits `5`, everything else stays, so an e-mail
-/// address stays one and a phone number keeps its `+`.
+/// A value of the same shape that says nothing about anyone: valid dates and instants are
+/// the epoch, letters become `x` (or `X`), digits `5`, everything else stays, so an e-mail
+/// address stays one, a phone number keeps its `+`, and a malformed date stays malformed.
 fn stand_in(ty: &Type, value: &str) -> String {
+    let valid_date = || chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d").is_ok();
+    let valid_instant = || chrono::DateTime::parse_from_rfc3339(value).is_ok();
     match ty {
-        Type::Primitive(Primitive::Date) => "1970-01-01".into(),
-        Type::Primitive(Primitive::DateTime) => "1970-01-01T00:00:00Z".into(),
+        Type::Primitive(Primitive::Date) if valid_date() => "1970-01-01".into(),
+        Type::Primitive(Primitive::DateTime) if valid_instant() => "1970-01-01T00:00:00Z".into(),
         _ => value
             .chars()
             .map(|c| match c {
@@ -68,9 +95,9 @@ mod tests {
         let text = Type::Primitive(Primitive::String);
         assert_eq!(stand_in(&text, "Jane.Doe@corp.com"), "Xxxx.Xxx@xxxx.xxx");
         assert_eq!(stand_in(&text, "+1 415 555 0100"), "+5 555 555 5555");
-        assert_eq!(
-            stand_in(&Type::Primitive(Primitive::Date), "1990-05-04"),
-            "1970-01-01"
-        );
+        let date = Type::Primitive(Primitive::Date);
+        assert_eq!(stand_in(&date, "1990-05-04"), "1970-01-01");
+        // A malformed date stays malformed: the recorded 422 still follows.
+        assert_eq!(stand_in(&date, "1990-02-30"), "5555-55-55");
     }
 }

@@ -2,7 +2,7 @@
 //! with its response, and rewrites the session's cassette after each exchange, so stopping
 //! the proxy (or a crash) loses nothing recorded.
 
-use super::{Recorded, Recorder, cassette_text, split_url};
+use super::{Recorded, Recorder, Summary, cassette_text, split_url};
 use crate::contract::Contract;
 use axum::body::Body;
 use axum::extract::State;
@@ -30,14 +30,14 @@ struct Shared {
 pub struct Handle(Arc<Shared>);
 
 impl Handle {
-    /// How many exchanges the cassette holds, and why each other one was left out.
-    pub fn summary(&self) -> (usize, Vec<String>) {
+    /// How many exchanges the cassette holds, how many were left out, and the warnings.
+    pub fn summary(&self) -> Summary {
         let shared = &self.0;
         let all = shared.recorded.lock().unwrap_or_else(|e| e.into_inner());
         let recorder = Recorder::new(&shared.session.contract, shared.session.secrets.clone());
         let (scenario, warnings) =
             recorder.scenario(&shared.session.scenario_id, "Recorded traffic", &all);
-        (scenario.exchanges.len(), warnings)
+        Summary::of(all.len(), &scenario, warnings)
     }
 }
 
