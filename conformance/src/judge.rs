@@ -118,7 +118,7 @@ pub fn judge(
             Some(actual) => matcher::check(want, Some(actual), "$", scope, &mut mismatches),
             None => mismatches.push(Mismatch {
                 path: "$".into(),
-                expected: "a JSON body".into(),
+                expected: matcher::show(&want.written()),
                 actual: "no JSON body".into(),
             }),
         }

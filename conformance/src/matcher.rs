@@ -69,20 +69,16 @@ pub fn check(
     }
 }
 
-/// An expectation as a failure shows it: its value, references filled in.
+/// An expectation as a failure shows it: a matcher by what it asks, a template with its
+/// references filled in, anything else as the cassette writes it.
 fn shown_expected(expected: &Expected, scope: &Scope) -> String {
     match expected {
-        Expected::Json(v) => show(v),
         Expected::Text(text) => scope
             .text_value(text)
             .map(|v| show(&v))
             .unwrap_or_else(|TemplateError(e)| e),
-        Expected::Object(fields) => {
-            let keys: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
-            format!("an object with {}", keys.join(", "))
-        }
-        Expected::Array(items) => format!("an array of {} items", items.len()),
         Expected::Matcher(m) => m.description.clone(),
+        other => show(&other.written()),
     }
 }
 

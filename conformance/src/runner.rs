@@ -347,7 +347,7 @@ impl Run {
         } else {
             transcript::SHOWN_FAILED_BODY
         };
-        let kept = transcript::keep_for_transcript(body, json, limit);
+        let kept = transcript::keep_for_transcript(body, json, limit, &self.secrets.redactor());
         let spent =
             self.transcript_budget
                 .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
@@ -602,7 +602,7 @@ fn skipped(exchange: &ExchangePlan) -> ExchangeResult {
         label: exchange.label.clone(),
         endpoint: route.name.clone(),
         method: route.method.to_string(),
-        url: route.path_template.clone(),
+        url: exchange.path.written().to_string(),
         expected_status: exchange.expect.status,
         status: None,
         verdict: Verdict::Skipped,

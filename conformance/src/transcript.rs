@@ -5,6 +5,7 @@
 //! `[timestamp]`.
 
 use crate::exec::{Incoming, Outgoing};
+use crate::secrets::Redactor;
 use aho_corasick::{AhoCorasick, MatchKind};
 use regex::Regex;
 use serde_json::Value;
@@ -190,6 +191,24 @@ impl Normalizer {
         }
     }
 
+    /// [`Self::register_volatile`] for the start of a pretty-printed body, which no longer
+    /// parses: each `"key": "value"` line whose key names a token, key, secret, password or
+    /// cursor.
+    fn register_volatile_lines(&mut self, text: &str) {
+        static PAIR: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r#"(?m)^\s*("(?:[^"\\]|\\.)*"): ("(?:[^"\\]|\\.)*"),?$"#).unwrap()
+        });
+        for pair in PAIR.captures_iter(text) {
+            let (Ok(Value::String(key)), Ok(value)) = (
+                serde_json::from_str::<Value>(&pair[1]),
+                serde_json::from_str::<Value>(&pair[2]),
+            ) else {
+                continue;
+            };
+            self.register_volatile(&Value::Object([(key, value)].into_iter().collect()));
+        }
+    }
+
     fn body(&mut self, bytes: &[u8]) -> String {
         if bytes.is_empty() {
             return String::new();
@@ -208,9 +227,11 @@ impl Normalizer {
     /// its text normalized. Its length is left out: it may change from run to run where the
     /// start does not, and a snapshot would differ for nothing.
     fn cut_body(&mut self, start: &[u8]) -> String {
+        let text = String::from_utf8_lossy(start);
+        self.register_volatile_lines(&text);
         format!(
             "{}\n… [the rest is not shown: a transcript shows the first {} bytes of this body]",
-            self.text(&String::from_utf8_lossy(start)),
+            self.text(&text),
             start.len()
         )
     }
@@ -240,19 +261,38 @@ pub enum Kept {
 
 /// Keeps of a response body what its transcript shows, once the body is judged: all of a
 /// body up to `limit` bytes; of a longer one, the first `limit` bytes of its pretty-printed
-/// JSON (`json`, when it is JSON) or of its bytes.
-pub fn keep_for_transcript(body: &mut Vec<u8>, json: Option<&Value>, limit: usize) -> Kept {
+/// JSON (`json`, when it is an object or an array) or of its bytes. The cut never falls
+/// inside a secret `secrets` knows, nor inside a character.
+pub fn keep_for_transcript(
+    body: &mut Vec<u8>,
+    json: Option<&Value>,
+    limit: usize,
+    secrets: &Redactor,
+) -> Kept {
     if body.len() <= limit {
         return Kept::Whole;
     }
-    let mut start = match json.and_then(|v| serde_json::to_string_pretty(v).ok()) {
+    let structured = json.filter(|v| v.is_object() || v.is_array());
+    let mut start = match structured.and_then(|v| serde_json::to_string_pretty(v).ok()) {
         Some(pretty) => pretty.into_bytes(),
         None => std::mem::take(body),
     };
-    start.truncate(limit);
-    // A cut inside a character would make it unreadable: back up to its start.
-    while !start.is_empty() && std::str::from_utf8(&start).is_err() {
-        start.pop();
+    let mut end = limit.min(start.len());
+    // Half a secret would not be recognised, nor redacted, later.
+    let around = String::from_utf8_lossy(&start[..(limit + 1024).min(start.len())]).into_owned();
+    if let Some((span, _)) = secrets
+        .find(&around)
+        .into_iter()
+        .find(|(span, _)| span.start < end && span.end > end)
+    {
+        end = span.start.min(end);
+    }
+    start.truncate(end);
+    // A character cut in two is dropped; bytes that were never text stay as they are.
+    if let Err(e) = std::str::from_utf8(&start)
+        && e.error_len().is_none()
+    {
+        start.truncate(e.valid_up_to());
     }
     start.shrink_to_fit();
     *body = start;
@@ -345,7 +385,12 @@ mod tests {
         let json = Value::Array(items);
         let mut body = serde_json::to_vec(&json).unwrap();
         assert_eq!(
-            keep_for_transcript(&mut body, Some(&json), SHOWN_BODY),
+            keep_for_transcript(
+                &mut body,
+                Some(&json),
+                SHOWN_BODY,
+                &Redactor::new(Vec::new())
+            ),
             Kept::Start
         );
         assert_eq!(body.len(), SHOWN_BODY);
@@ -354,14 +399,42 @@ mod tests {
             shown.starts_with("[\n  {\n    \"n\": 0\n  },"),
             "{shown:.40}"
         );
-        assert!(
-            shown.ends_with(
-                "… [the rest is not shown: a transcript shows the first 65536 bytes of this body]"
-            )
-        );
+        assert!(shown.ends_with(
+            "… [the rest is not shown: a transcript shows the first 65536 bytes of this body]"
+        ));
         let mut small = b"{\"a\":1}".to_vec();
-        assert_eq!(keep_for_transcript(&mut small, None, 8), Kept::Whole);
+        assert_eq!(
+            keep_for_transcript(&mut small, None, 8, &Redactor::new(Vec::new())),
+            Kept::Whole
+        );
         assert_eq!(n.body(&small), "{\n  \"a\": 1\n}");
+    }
+
+    #[test]
+    fn a_cut_never_splits_a_secret_and_tokens_in_the_start_are_numbered() {
+        let secret = "sk_live_0123456789abcdef";
+        let secrets = Redactor::new(vec![(secret.to_string(), "[secret:key]".to_string())]);
+        let mut body = format!(
+            "{{\"a\": \"{}\", \"api_key\": \"{secret}\"}}",
+            "x".repeat(990)
+        )
+        .into_bytes();
+        assert_eq!(
+            keep_for_transcript(&mut body, None, 1017, &secrets),
+            Kept::Start
+        );
+        let kept = String::from_utf8(body).unwrap();
+        assert!(
+            kept.ends_with("\"api_key\": \""),
+            "cut where the key starts: {kept}"
+        );
+        let json = json!({"refresh_token": "rt_0123456789", "pad": "y".repeat(2000)});
+        let mut body = serde_json::to_vec(&json).unwrap();
+        keep_for_transcript(&mut body, Some(&json), 1000, &secrets);
+        let mut n = Normalizer::new(&[], &[], "run1");
+        let shown = n.cut_body(&body);
+        assert!(shown.contains("[refresh_token-1]"), "{shown:.200}");
+        assert!(!shown.contains("rt_0123456789"));
     }
 
     #[test]

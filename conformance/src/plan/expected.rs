@@ -25,6 +25,26 @@ pub struct Matcher {
     pub kind: MatcherKind,
     /// How the matcher reads in a failure: `a string matching ^sk_`.
     pub description: String,
+    /// The matcher as the cassette writes it.
+    pub written: Value,
+}
+
+impl Expected {
+    /// The expectation as the cassette writes it, for messages.
+    pub fn written(&self) -> Value {
+        match self {
+            Expected::Json(v) => v.clone(),
+            Expected::Text(text) => Value::String(text.written().to_string()),
+            Expected::Object(fields) => Value::Object(
+                fields
+                    .iter()
+                    .map(|(k, e)| (k.clone(), e.written()))
+                    .collect(),
+            ),
+            Expected::Array(items) => Value::Array(items.iter().map(Expected::written).collect()),
+            Expected::Matcher(m) => m.written.clone(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -216,6 +236,7 @@ impl Reader<'_> {
         Ok(Matcher {
             description: describe(&kind, value),
             kind,
+            written: value.clone(),
         })
     }
 }

@@ -9,6 +9,8 @@ use serde_json::Value;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Text {
     pieces: Vec<Piece>,
+    /// The text as the cassette writes it, for messages.
+    written: String,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -82,14 +84,23 @@ impl Text {
         if !rest.is_empty() {
             pieces.push(Piece::Literal(rest.to_string()));
         }
-        Ok(Text { pieces })
+        Ok(Text {
+            pieces,
+            written: text.to_string(),
+        })
     }
 
     /// A text with no reference.
     pub fn literal(text: &str) -> Text {
         Text {
             pieces: vec![Piece::Literal(text.to_string())],
+            written: text.to_string(),
         }
+    }
+
+    /// The text as the cassette writes it, references and all.
+    pub fn written(&self) -> &str {
+        &self.written
     }
 
     pub fn pieces(&self) -> &[Piece] {
@@ -173,17 +184,23 @@ pub fn parse_offset(text: &str) -> Option<Duration> {
     parse_duration(rest).map(|d| d * sign)
 }
 
+/// The largest offset a template or matcher may give, about 10,000 years: every instant
+/// now plus or minus it can be written.
+const MAX_OFFSET_DAYS: i64 = 3_650_000;
+
 /// `30s`, `5m`, `2h`, `7d`.
 pub fn parse_duration(text: &str) -> Option<Duration> {
     let unit = text.chars().last()?;
     let amount: i64 = text[..text.len() - unit.len_utf8()].parse().ok()?;
     match unit {
-        's' => Some(Duration::seconds(amount)),
-        'm' => Some(Duration::minutes(amount)),
-        'h' => Some(Duration::hours(amount)),
-        'd' => Some(Duration::days(amount)),
+        's' => Duration::try_seconds(amount),
+        'm' => Duration::try_minutes(amount),
+        'h' => Duration::try_hours(amount),
+        'd' => Duration::try_days(amount),
         _ => None,
     }
+    // An offset no instant can be moved by is no duration either.
+    .filter(|d| d.num_days().abs() <= MAX_OFFSET_DAYS)
 }
 
 /// A JSON value whose strings may hold references.
@@ -375,5 +392,7 @@ mod tests {
                 .contains("unknown generator `$tomorrow`")
         );
         assert!(Text::parse("{{$now+1y}}").is_err());
+        assert!(Text::parse("{{$now+100000000d}}").is_err());
+        assert!(Text::parse("{{$date+9999999999999999d}}").is_err());
     }
 }

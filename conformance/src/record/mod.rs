@@ -127,6 +127,9 @@ impl<'a> Recorder<'a> {
             if let Ok(body) = serde_json::from_slice::<Value>(&r.body) {
                 stand_ins.learn(self.contract, endpoint, &body);
             }
+            if let Ok(body) = serde_json::from_slice::<Value>(&r.response_body) {
+                stand_ins.learn_answer(self.contract, endpoint, r.status, &body);
+            }
         }
         let mut exchanges = Vec::new();
         let mut labels = std::collections::HashSet::new();
@@ -218,17 +221,21 @@ impl<'a> Recorder<'a> {
         warnings: &mut Vec<String>,
     ) -> Vec<(&'r Recorded, String)> {
         let mut out: Vec<(&Recorded, String)> = Vec::new();
+        let mut minted = Minted::default();
         for (r, endpoint) in kept {
             let unsourced = self
                 .hidden_unknown_credentials(r)
                 .into_iter()
-                .find(|(_, scheme)| latest_value_named(&out, scheme).is_none());
+                .find(|(_, scheme)| minted.latest(scheme).is_none());
             match unsourced {
                 Some((header, scheme)) => warnings.push(format!(
                     "{} {}: the `{header}` credential was hidden by the tool that recorded it, and neither the credentials nor an earlier answer give `{scheme}`; left out",
                     r.method, r.path
                 )),
-                None => out.push((r, endpoint)),
+                None => {
+                    minted.learn(out.len(), r);
+                    out.push((r, endpoint));
+                }
             }
         }
         out
@@ -237,9 +244,10 @@ impl<'a> Recorder<'a> {
     /// Captures, for each hidden credential, the latest earlier answer's value under the
     /// scheme's name; the exchange refers to it.
     fn capture_hidden(&self, kept: &[(&Recorded, String)], volatiles: &mut Vec<Volatile>) {
+        let mut minted = Minted::default();
         for (i, (r, _)) in kept.iter().enumerate() {
             for (_, scheme) in self.hidden_unknown_credentials(r) {
-                let Some((exchange, path, value)) = latest_value_named(&kept[..i], &scheme) else {
+                let Some((exchange, path, value)) = minted.latest(&scheme).cloned() else {
                     continue;
                 };
                 match volatiles.iter_mut().find(|v| v.value == value) {
@@ -256,6 +264,7 @@ impl<'a> Recorder<'a> {
                     }
                 }
             }
+            minted.learn(i, r);
         }
     }
 
@@ -649,18 +658,31 @@ fn is_hidden(credential: &str) -> bool {
     HIDDEN.iter().any(|h| credential.eq_ignore_ascii_case(h))
 }
 
-/// The latest string an answer of `kept` holds under the key `name`: its exchange, path
-/// and value.
-fn latest_value_named(kept: &[(&Recorded, String)], name: &str) -> Option<(usize, String, String)> {
-    kept.iter().enumerate().rev().find_map(|(i, (r, _))| {
-        let body = serde_json::from_slice::<Value>(&r.response_body).ok()?;
+/// The latest value the answers so far made up under each key, with its exchange and
+/// path: where a credential a tool hid comes from. Each answer is read once.
+#[derive(Default)]
+struct Minted {
+    latest: std::collections::HashMap<String, (usize, String, String)>,
+}
+
+impl Minted {
+    fn learn(&mut self, exchange: usize, r: &Recorded) {
+        let Ok(body) = serde_json::from_slice::<Value>(&r.response_body) else {
+            return;
+        };
         let mut leaves = Vec::new();
         string_leaves(&body, "$", "value", &mut leaves);
-        leaves
-            .into_iter()
-            .find(|(_, key, _)| key == name)
-            .map(|(path, _, value)| (i, path, value))
-    })
+        for (path, key, value) in leaves {
+            // An empty or short value would stand for text everywhere it is written.
+            if is_made_up(&key, &value) {
+                self.latest.insert(key, (exchange, path, value));
+            }
+        }
+    }
+
+    fn latest(&self, key: &str) -> Option<&(usize, String, String)> {
+        self.latest.get(key)
+    }
 }
 
 /// `base`, or `base_2`, `base_3`… when a volatile has the name already.

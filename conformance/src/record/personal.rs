@@ -1,10 +1,10 @@
 //! Personal data in recorded traffic: every value of a field the spec marks `@personal`
 //! (a name, an e-mail address, a phone number, a birth date) is written as a stand-in of the
 //! same shape, valid where the value was and invalid where it was not, so a recording replays
-//! without carrying a person's data and tests what it tested. A long value is replaced
-//! wherever it appears (a name inside a message); a short one or a date only under a key
-//! of the field it was sent in, so `1990-05-04` sent as a birth date does not turn an
-//! unrelated `ingestion_end` of the same day into the epoch.
+//! without carrying a person's data and tests what it tested. A name or an address is
+//! replaced wherever a string is that value; a date or a short value only under the key of
+//! a personal field, so `1990-05-04` sent as a birth date does not turn an unrelated
+//! `ingestion_end` of the same day into the epoch.
 
 use crate::contract::Contract;
 use crate::secrets::marked_values;
@@ -16,26 +16,37 @@ use std::collections::{HashMap, HashSet};
 #[derive(Debug, Default)]
 pub struct StandIns {
     by_value: HashMap<String, StandIn>,
+    /// The names of the personal fields values were learnt under.
+    personal_fields: HashSet<String>,
 }
 
 #[derive(Debug)]
 struct StandIn {
     text: String,
-    /// Replaced under any key, not only under the fields it was sent in.
+    /// Replaced under any key, not only under the key of a personal field: a name or an
+    /// address of four characters or more with a letter in it. A date (an unrelated
+    /// `ingestion_end` of the same day would become the epoch) or a short value (a fuzzer's
+    /// `0` is also an index of a 422's `loc`) is replaced only under a personal key.
     anywhere: bool,
-    /// The names of the fields it was sent in.
-    fields: HashSet<String>,
 }
 
-/// A personal value at least this long, and no date, is replaced wherever it appears.
-const ANYWHERE: usize = 8;
-
 impl StandIns {
-    /// Learns the personal values of one request body sent to `endpoint`.
-    pub fn learn(&mut self, contract: &Contract, endpoint: &str, body: &Value) {
-        let Some(ty) = contract.request_body_type(endpoint) else {
-            return;
-        };
+    /// Learns the personal values of a request body sent to `endpoint` and of the answer
+    /// with `status`, each by its declared type.
+    pub fn learn(&mut self, contract: &Contract, endpoint: &str, request: &Value) {
+        if let Some(ty) = contract.request_body_type(endpoint) {
+            self.learn_typed(contract, ty, request);
+        }
+    }
+
+    /// Learns the personal values of an answer of `endpoint` with `status`.
+    pub fn learn_answer(&mut self, contract: &Contract, endpoint: &str, status: u16, body: &Value) {
+        if let Some(ty) = contract.response_body_type(endpoint, status) {
+            self.learn_typed(contract, ty, body);
+        }
+    }
+
+    fn learn_typed(&mut self, contract: &Contract, ty: &Type, body: &Value) {
         let mut found = Vec::new();
         marked_values(&contract.spec, ty, body, &|f| f.personal, &mut found);
         for (field, value) in found {
@@ -43,24 +54,25 @@ impl StandIns {
                 Type::List(item) => item.as_ref(),
                 ty => ty,
             };
-            let is_date = matches!(item, Type::Primitive(Primitive::Date | Primitive::DateTime));
-            let entry = self
-                .by_value
+            self.personal_fields.insert(field.name.clone());
+            let date = matches!(item, Type::Primitive(Primitive::Date | Primitive::DateTime));
+            let anywhere =
+                !date && value.chars().count() >= 4 && value.chars().any(char::is_alphabetic);
+            self.by_value
                 .entry(value.clone())
                 .or_insert_with(|| StandIn {
                     text: stand_in(item, &value),
-                    anywhere: value.chars().count() >= ANYWHERE && !is_date,
-                    fields: HashSet::new(),
+                    anywhere,
                 });
-            entry.fields.insert(field.name.clone());
         }
     }
 
-    /// The stand-in of a recorded string under `key`, when it is a personal value there.
+    /// The stand-in of a whole recorded string under `key`, when it is a personal value
+    /// there.
     pub fn get(&self, key: &str, value: &str) -> Option<&str> {
         self.by_value
             .get(value)
-            .filter(|s| s.anywhere || s.fields.contains(key))
+            .filter(|s| s.anywhere || self.personal_fields.contains(key))
             .map(|s| s.text.as_str())
     }
 }
