@@ -60,6 +60,62 @@ fn serve_sets_up_once_and_later_starts_reuse_the_keys() {
     assert_eq!(status, 200, "{user}");
 }
 
+/// The keys are secrets on disk and on screen: the data folder a start makes is 0700, the
+/// credentials file 0600, and only the first start prints the keys.
+#[cfg(unix)]
+#[test]
+fn keys_are_readable_by_their_owner_only_and_printed_once() {
+    use std::os::unix::fs::PermissionsExt;
+    let scratch = scratch_dir("serve-secrets");
+    let dir = scratch.path().join("data");
+    let start = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_covenant"));
+        command
+            .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+            .arg(&dir);
+        let (child, base_url, printed) = spawn_keeping_output(command, "serving ");
+        let served = Served { child, base_url };
+        // The first answer comes after everything a start prints.
+        let (status, _) = call(&served.base_url, "GET", "/v2/providers", "", None);
+        assert_eq!(status, 401);
+        while !printed.lock().unwrap().contains("credentials:") {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let text = printed.lock().unwrap().clone();
+        (served, text)
+    };
+    let (first, printed) = start();
+    let mode =
+        |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&dir), 0o700, "the data folder");
+    assert_eq!(
+        mode(&dir.join("credentials.json")),
+        0o600,
+        "the credentials"
+    );
+    let key = credentials(&dir)["team_api_key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let management = credentials(&dir)["management_key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        printed.contains(&key),
+        "the first start shows the keys: {printed}"
+    );
+    drop(first);
+
+    let (_second, printed) = start();
+    assert!(
+        !printed.contains(&key) && !printed.contains(&management),
+        "a later start does not print the keys again: {printed}"
+    );
+    assert!(printed.contains("credentials.json"), "{printed}");
+    assert_eq!(mode(&dir.join("credentials.json")), 0o600);
+}
+
 #[test]
 fn kill_9_loses_no_acknowledged_write() {
     let dir_scratch = scratch_dir("serve-kill9");

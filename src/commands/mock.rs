@@ -98,13 +98,19 @@ fn keys_of(
     let mut keys = Keys::default();
     let mut lines = Vec::new();
     for scheme in described.schemes.iter().filter(|s| !s.is_alias()) {
-        let key = match credentials.get(scheme.name()) {
-            Some(Value::String(key)) if !key.is_empty() => key.clone(),
-            _ => new_key(*scheme),
+        let (key, shown) = match credentials.get(scheme.name()) {
+            Some(Value::String(key)) if !key.is_empty() => {
+                (key.clone(), "in the credentials".to_string())
+            }
+            _ => {
+                let key = new_key(*scheme);
+                (key.clone(), key)
+            }
         };
         credentials.insert(scheme.name().to_string(), Value::String(key.clone()));
+        // A key is shown once, when it is made; later starts say where it is.
         lines.push(format!(
-            "{} ({}): {key}",
+            "{} ({}): {shown}",
             scheme.name(),
             scheme.carrier().describe()
         ));

@@ -32,21 +32,51 @@ pub async fn listen(
     Ok((listener, format!("http://{bound}")))
 }
 
-/// Writes `value` as pretty JSON to `dir/name`, whole or not at all: a reader never sees
-/// half of it.
+/// Writes `value`, which holds secrets, as pretty JSON to `dir/name`: whole or not at all (a
+/// reader never sees half of it), on disk before this returns (a crash right after loses
+/// nothing), and readable by its owner only (0600; a folder made for it is 0700), so no
+/// other local user reads the keys.
 pub fn write_json_file(
     dir: &std::path::Path,
     name: &str,
     value: &impl serde::Serialize,
 ) -> std::io::Result<std::path::PathBuf> {
-    std::fs::create_dir_all(dir)?;
+    use std::io::Write;
+    private_folder(dir)?;
     let path = dir.join(name);
     let partial = dir.join(format!("{name}.partial"));
     let mut text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
     text.push('\n');
-    std::fs::write(&partial, text)?;
+    let _ = std::fs::remove_file(&partial);
+    let mut file = owner_only().open(&partial)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
     std::fs::rename(&partial, &path)?;
+    // The rename itself is on disk once the folder is.
+    std::fs::File::open(dir)?.sync_all()?;
     Ok(path)
+}
+
+/// Creates `dir` (and its parents) if missing, the folder itself 0700: a data folder holds
+/// keys and the database.
+pub fn private_folder(dir: &std::path::Path) -> std::io::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// Options that create a new file readable and writable by its owner only.
+fn owner_only() -> std::fs::OpenOptions {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options
 }
 
 /// Reads and checks the spec; on failure prints the reason (an I/O error, or the spec's

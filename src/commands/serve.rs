@@ -58,9 +58,11 @@ pub struct Credentials {
 }
 
 impl Credentials {
-    /// The keys of an earlier start in `dir`, at this address; fresh ones when there are none.
-    fn load_or_create(dir: &Path, base_url: &str) -> Credentials {
+    /// The keys of an earlier start in `dir`, at this address; fresh ones when there are
+    /// none, and whether they are.
+    fn load_or_create(dir: &Path, base_url: &str) -> (Credentials, bool) {
         let earlier = Credentials::earlier(dir);
+        let created = earlier.is_none();
         let fresh = || uuid::Uuid::new_v4().simple().to_string();
         let mut credentials = earlier.unwrap_or_else(|| Credentials {
             base_url: String::new(),
@@ -72,7 +74,7 @@ impl Credentials {
         });
         credentials.base_url = base_url.to_string();
         credentials.management_url = base_url.to_string();
-        credentials
+        (credentials, created)
     }
 
     /// The keys an earlier start wrote, if any.
@@ -101,15 +103,25 @@ impl Credentials {
         }
     }
 
-    fn print(&self, what: &str, path: &Path) {
+    /// What a start tells: the addresses, the keys when they were just made (once; later
+    /// starts say where they are, so a terminal's scrollback or a log holds them once at
+    /// most), and the credentials file.
+    fn print(&self, what: &str, path: &Path, new_keys: bool) {
         println!("serving {what} at {}", self.base_url);
         println!(
             "  management API: {} (same address, paths under /v1)",
             self.management_url
         );
-        println!("  team API key:   {}", self.team_api_key);
-        println!("  management key: {}", self.management_key);
-        println!("  credentials:    {}", path.display());
+        if new_keys {
+            println!("  team API key:   {}", self.team_api_key);
+            println!("  management key: {}", self.management_key);
+            println!(
+                "  credentials:    {} (the keys are shown this once)",
+                path.display()
+            );
+        } else {
+            println!("  credentials:    {} (the keys are there)", path.display());
+        }
     }
 
     fn write(&self, dir: &Path) -> std::io::Result<PathBuf> {
@@ -144,7 +156,7 @@ pub fn run(args: &ServeArgs) -> ExitCode {
 
 async fn serve_mock(args: &ServeArgs) -> Result<(), String> {
     let (listener, base_url) = super::listen(args.listen).await?;
-    let credentials = Credentials::load_or_create(&args.data_dir, &base_url);
+    let (credentials, created) = Credentials::load_or_create(&args.data_dir, &base_url);
     let path = credentials
         .write(&args.data_dir)
         .map_err(|e| format!("cannot write {}: {e}", args.data_dir.display()))?;
@@ -152,7 +164,7 @@ async fn serve_mock(args: &ServeArgs) -> Result<(), String> {
         .with_key(&credentials.team_api_key, AuthScheme::TeamApiKey)
         .with_key(&credentials.management_key, AuthScheme::ManagementKey);
     let router = health_api::server::router(Arc::new(mock), Default::default());
-    credentials.print("the mock of the service spec", &path);
+    credentials.print("the mock of the service spec", &path, created);
     covenant_runtime::server::axum::serve(listener, router)
         .with_graceful_shutdown(shutdown_signal())
         .await
@@ -166,6 +178,8 @@ const PURGE_EVERY: Duration = Duration::from_secs(3600);
 
 async fn serve_reference(args: &ServeArgs) -> Result<(), String> {
     let (listener, base_url) = super::listen(args.listen).await?;
+    super::private_folder(&args.data_dir)
+        .map_err(|e| format!("cannot create {}: {e}", args.data_dir.display()))?;
     let database = match &args.database_url {
         Some(url) => Location::Url(url.clone()),
         None => Location::Sqlite(args.data_dir.join(DATABASE_FILE)),
@@ -179,7 +193,7 @@ async fn serve_reference(args: &ServeArgs) -> Result<(), String> {
         Outcome::Created(keys) => {
             let credentials = Credentials::from_bootstrap(&keys, &base_url);
             let path = write_credentials(&credentials, &args.data_dir)?;
-            credentials.print("the reference server (a new database)", &path);
+            credentials.print("the reference server (a new database)", &path, true);
             (keys.org_id, keys.team_id)
         }
         Outcome::Existing { org_id, team_id } => {
@@ -188,7 +202,7 @@ async fn serve_reference(args: &ServeArgs) -> Result<(), String> {
                     credentials.base_url = base_url.clone();
                     credentials.management_url = base_url.clone();
                     let path = write_credentials(&credentials, &args.data_dir)?;
-                    credentials.print("the reference server", &path);
+                    credentials.print("the reference server", &path, false);
                 }
                 None => {
                     println!("serving the reference server at {base_url}");

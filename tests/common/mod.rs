@@ -48,8 +48,19 @@ pub fn serve(data_dir: &Path, extra: &[&str]) -> Served {
 
 /// Spawns a command that prints its address (`http://…`) on a line starting with `marker`,
 /// and answers the child and that address. Standard output is drained for the child's life.
-pub fn spawn_printing_url(mut command: Command, marker: &str) -> (Child, String) {
+pub fn spawn_printing_url(command: Command, marker: &str) -> (Child, String) {
+    let (child, url, _) = spawn_keeping_output(command, marker);
+    (child, url)
+}
+
+/// [`spawn_printing_url`], also answering everything the child prints, as it prints it.
+pub fn spawn_keeping_output(
+    mut command: Command,
+    marker: &str,
+) -> (Child, String, std::sync::Arc<std::sync::Mutex<String>>) {
     use std::io::BufRead;
+    let printed = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let kept = printed.clone();
     let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -63,6 +74,10 @@ pub fn spawn_printing_url(mut command: Command, marker: &str) -> (Child, String)
             .lines()
             .map_while(Result::ok)
         {
+            let mut all = kept.lock().unwrap();
+            all.push_str(&line);
+            all.push('\n');
+            drop(all);
             if line.starts_with(&marker)
                 && let Some(at) = line.find("http://")
             {
@@ -78,7 +93,7 @@ pub fn spawn_printing_url(mut command: Command, marker: &str) -> (Child, String)
     let url = address
         .recv_timeout(Duration::from_secs(60))
         .expect("the command printed its address");
-    (child, url.trim_end_matches(';').to_string())
+    (child, url.trim_end_matches(';').to_string(), printed)
 }
 
 pub fn credentials(dir: &Path) -> serde_json::Value {
