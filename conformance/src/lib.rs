@@ -21,6 +21,7 @@ pub mod runner;
 pub mod secrets;
 pub mod select;
 pub mod snapshot;
+pub mod suggest;
 pub mod template;
 pub mod transcript;
 

@@ -186,7 +186,8 @@ pub struct Report {
     pub duration_ms: f64,
     pub scenarios: Vec<ScenarioResult>,
     pub coverage: Coverage,
-    /// Expected-failure entries that name no scenario or exchange of the run's cassettes.
+    /// Expected-failure entries that name no scenario or exchange of the suite read; the
+    /// caller that read the suite fills it in.
     #[serde(default)]
     pub stale_expected_failures: Vec<String>,
     /// Each scenario's snapshot, when the run compared them (`--snapshots DIR`).

@@ -2,6 +2,7 @@
 //! `--rerun-failed`.
 
 use crate::cassette::Cassette;
+use crate::suggest::{Likeness, closest};
 
 /// One `--filter`: `tag:NAME`, `endpoint:NAME`, or a scenario id; `*` matches any run of
 /// characters.
@@ -85,7 +86,7 @@ pub fn check_filters<C: AsRef<Cassette>>(
         if known.iter().any(|k| glob(pattern, k)) {
             continue;
         }
-        let help = closest(pattern, &known)
+        let help = closest(pattern, known.iter().copied(), Likeness::Loose)
             .map(|c| format!("; did you mean `{c}`?"))
             .unwrap_or_default();
         problems.push(format!(
@@ -98,15 +99,6 @@ pub fn check_filters<C: AsRef<Cassette>>(
     } else {
         Err(problems.join("\n"))
     }
-}
-
-fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    candidates
-        .iter()
-        .map(|c| (strsim::jaro_winkler(name, c), *c))
-        .filter(|(score, _)| *score > 0.7)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
 }
 
 /// `--shard i/n`: the i-th (1-based) of n parts.

@@ -172,12 +172,6 @@ impl<'g> Scope<'g> {
 /// A JSON value as a parameter's text: strings as they are, anything else as written.
 pub use covenant_runtime::text::plain;
 
-/// The name in a string that is exactly one reference, `{{name}}`.
-pub fn whole_reference(s: &str) -> Option<&str> {
-    let inner = s.strip_prefix("{{")?.strip_suffix("}}")?;
-    (!inner.contains("{{") && !inner.contains("}}")).then(|| inner.trim())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

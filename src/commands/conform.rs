@@ -10,7 +10,7 @@ use covenant_conformance::select::{Filter, Shard};
 use covenant_conformance::snapshot::SnapshotSettings;
 use covenant_conformance::template::Globals;
 use covenant_conformance::{
-    Contract, Report, RunSettings, Target, cassette, plan, report, select, snapshot,
+    Contract, Report, RunSettings, Target, cassette, plan, report, select, snapshot, suggest,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -418,12 +418,8 @@ fn unknown_base(name: &str, apis: &[(String, String)]) -> String {
             known.push(name);
         }
     }
-    let help = known
-        .iter()
-        .map(|k| (strsim::jaro_winkler(name, k), *k))
-        .filter(|(score, _)| *score > 0.7)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, k)| format!("; did you mean `{k}`?"))
+    let help = suggest::closest(name, known.iter().copied(), suggest::Likeness::Loose)
+        .map(|k| format!("; did you mean `{k}`?"))
         .unwrap_or_default();
     format!(
         "--target `{name}=…`: the spec has no API or base `{name}` (known: {}){help}",

@@ -204,13 +204,8 @@ fn explain(message: &str) -> String {
         .filter(|(i, _)| i % 2 == 1)
         .map(|(_, name)| name)
         .collect();
-    let closest = known
-        .iter()
-        .map(|k| (strsim::jaro_winkler(unknown, k), *k))
-        .filter(|(score, _)| *score > 0.7)
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    match closest {
-        Some((_, k)) => format!("{message}; did you mean `{k}`?"),
+    match crate::suggest::closest(unknown, known, crate::suggest::Likeness::Loose) {
+        Some(k) => format!("{message}; did you mean `{k}`?"),
         None => message.to_string(),
     }
 }

@@ -3,12 +3,12 @@
 //! defined where it is used, every matcher and capture is well-formed. Every problem of
 //! every file is told at once, each at its `file:line:col`.
 
-use super::expected::closest;
 use super::text::{PathStep, Reader, Reference, Text, Tree};
 use super::{CapturePlan, ExchangePlan, ExpectPlan, ScenarioPlan};
 use crate::cassette::locate::Step;
 use crate::cassette::{Capture, Cassette, CassetteError, Exchange};
 use crate::contract::{Contract, Route, split_path};
+use crate::suggest::{Likeness, closest};
 use crate::template::Globals;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -169,6 +169,7 @@ impl Compiler<'_> {
             let help = closest(
                 &exchange.endpoint,
                 contract.routes().iter().map(|r| r.name.as_str()),
+                Likeness::Close,
             )
             .map(|s| format!("; did you mean `{s}`?"))
             .unwrap_or_default();
@@ -266,9 +267,13 @@ impl Compiler<'_> {
         } else {
             route.query.join(", ")
         };
-        let help = closest(name, route.query.iter().map(String::as_str))
-            .map(|s| format!("; did you mean `{s}`?"))
-            .unwrap_or_default();
+        let help = closest(
+            name,
+            route.query.iter().map(String::as_str),
+            Likeness::Close,
+        )
+        .map(|s| format!("; did you mean `{s}`?"))
+        .unwrap_or_default();
         self.error(
             steps,
             format!(

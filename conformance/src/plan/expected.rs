@@ -2,6 +2,7 @@
 //! expectations, and matchers with their arguments checked and their patterns compiled.
 
 use super::text::{PathStep, Reader, Text, Tree, parse_duration};
+use crate::suggest::{Likeness, closest};
 use chrono::Duration;
 use serde_json::Value;
 
@@ -227,7 +228,7 @@ impl Reader<'_> {
                 MatcherKind::Exact(self.within(PathStep::Key("value".into()), |r| r.tree(v)))
             }
             unknown => {
-                let help = closest(unknown, MATCHERS.iter().copied())
+                let help = closest(unknown, MATCHERS.iter().copied(), Likeness::Close)
                     .map(|c| format!("did you mean `{c}`?"))
                     .unwrap_or_else(|| format!("known: {}", MATCHERS.join(", ")));
                 return Err(format!("unknown matcher `{unknown}`; {help}"));
@@ -247,7 +248,7 @@ fn json_type(name: Option<&Value>) -> Result<JsonType, String> {
         .and_then(Value::as_str)
         .ok_or("a `type` matcher needs `\"type\": NAME`")?;
     JsonType::parse(name).ok_or_else(|| {
-        let help = closest(name, JsonType::NAMES.iter().copied())
+        let help = closest(name, JsonType::NAMES.iter().copied(), Likeness::Close)
             .map(|c| format!("; did you mean `{c}`?"))
             .unwrap_or_default();
         format!(
@@ -308,13 +309,4 @@ fn describe(kind: &MatcherKind, written: &Value) -> String {
         MatcherKind::Contains(_) => "contains".into(),
         MatcherKind::Exact(_) => "exact".into(),
     }
-}
-
-/// The candidate closest to a misspelt name, when one is close.
-pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    candidates
-        .map(|c| (strsim::jaro_winkler(name, c), c))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
 }

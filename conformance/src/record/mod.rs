@@ -65,6 +65,14 @@ pub struct Recorder<'a> {
     credential_names: std::collections::HashSet<String>,
 }
 
+/// A recorded exchange matched to its endpoint, its answer read once.
+struct Matched<'r> {
+    recorded: &'r Recorded,
+    endpoint: String,
+    /// The response body, when it is JSON.
+    answer: Option<Value>,
+}
+
 /// A value the service made up, found in a response.
 struct Volatile {
     value: String,
@@ -103,12 +111,14 @@ impl<'a> Recorder<'a> {
         recorded: &[Recorded],
     ) -> (Scenario, Vec<String>) {
         let mut warnings = Vec::new();
-        let mut kept: Vec<(&Recorded, String)> = Vec::new();
+        let mut kept: Vec<Matched> = Vec::new();
         for r in recorded {
             match self.contract.route_for(&r.method, &r.path) {
-                Some(route) if route.declares(r.status).is_some() => {
-                    kept.push((r, route.name.clone()))
-                }
+                Some(route) if route.declares(r.status).is_some() => kept.push(Matched {
+                    recorded: r,
+                    endpoint: route.name.clone(),
+                    answer: serde_json::from_slice(&r.response_body).ok(),
+                }),
                 Some(route) => warnings.push(format!(
                     "{} {}: `{}` does not declare status {}; left out",
                     r.method, r.path, route.name, r.status
@@ -123,17 +133,18 @@ impl<'a> Recorder<'a> {
         let mut volatiles = self.volatiles(&kept);
         self.capture_hidden(&kept, &mut volatiles);
         let mut stand_ins = StandIns::default();
-        for (r, endpoint) in &kept {
-            if let Ok(body) = serde_json::from_slice::<Value>(&r.body) {
-                stand_ins.learn(self.contract, endpoint, &body);
+        for m in &kept {
+            if let Ok(body) = serde_json::from_slice::<Value>(&m.recorded.body) {
+                stand_ins.learn(self.contract, &m.endpoint, &body);
             }
-            if let Ok(body) = serde_json::from_slice::<Value>(&r.response_body) {
-                stand_ins.learn_answer(self.contract, endpoint, r.status, &body);
+            if let Some(answer) = &m.answer {
+                stand_ins.learn_answer(self.contract, &m.endpoint, m.recorded.status, answer);
             }
         }
         let mut exchanges = Vec::new();
         let mut labels = std::collections::HashSet::new();
-        for (i, (r, endpoint)) in kept.iter().enumerate() {
+        for (i, m) in kept.iter().enumerate() {
+            let endpoint = &m.endpoint;
             let earlier: Vec<&Volatile> = volatiles.iter().filter(|v| v.exchange < i).collect();
             let mut label = endpoint.clone();
             let mut n = 2;
@@ -142,8 +153,7 @@ impl<'a> Recorder<'a> {
                 n += 1;
             }
             exchanges.push(self.exchange(
-                r,
-                endpoint,
+                m,
                 label,
                 i,
                 &earlier,
@@ -217,12 +227,13 @@ impl<'a> Recorder<'a> {
     /// response minted) gives: replayed with the placeholder, it would test something else.
     fn drop_unsourced<'r>(
         &self,
-        kept: Vec<(&'r Recorded, String)>,
+        kept: Vec<Matched<'r>>,
         warnings: &mut Vec<String>,
-    ) -> Vec<(&'r Recorded, String)> {
-        let mut out: Vec<(&Recorded, String)> = Vec::new();
+    ) -> Vec<Matched<'r>> {
+        let mut out: Vec<Matched> = Vec::new();
         let mut minted = Minted::default();
-        for (r, endpoint) in kept {
+        for m in kept {
+            let r = m.recorded;
             let unsourced = self
                 .hidden_unknown_credentials(r)
                 .into_iter()
@@ -233,8 +244,8 @@ impl<'a> Recorder<'a> {
                     r.method, r.path
                 )),
                 None => {
-                    minted.learn(out.len(), r);
-                    out.push((r, endpoint));
+                    minted.learn(out.len(), m.answer.as_ref());
+                    out.push(m);
                 }
             }
         }
@@ -243,10 +254,10 @@ impl<'a> Recorder<'a> {
 
     /// Captures, for each hidden credential, the latest earlier answer's value under the
     /// scheme's name; the exchange refers to it.
-    fn capture_hidden(&self, kept: &[(&Recorded, String)], volatiles: &mut Vec<Volatile>) {
+    fn capture_hidden(&self, kept: &[Matched], volatiles: &mut Vec<Volatile>) {
         let mut minted = Minted::default();
-        for (i, (r, _)) in kept.iter().enumerate() {
-            for (_, scheme) in self.hidden_unknown_credentials(r) {
+        for (i, m) in kept.iter().enumerate() {
+            for (_, scheme) in self.hidden_unknown_credentials(m.recorded) {
                 let Some((exchange, path, value)) = minted.latest(&scheme).cloned() else {
                     continue;
                 };
@@ -264,37 +275,30 @@ impl<'a> Recorder<'a> {
                     }
                 }
             }
-            minted.learn(i, r);
+            minted.learn(i, m.answer.as_ref());
         }
     }
 
     /// Made-up values of responses that a later request uses, each with a unique name.
-    fn volatiles(&self, kept: &[(&Recorded, String)]) -> Vec<Volatile> {
+    fn volatiles(&self, kept: &[Matched]) -> Vec<Volatile> {
         let mut found: Vec<Volatile> = Vec::new();
-        let mut names = std::collections::HashSet::new();
-        for (i, (r, _)) in kept.iter().enumerate() {
-            let Ok(body) = serde_json::from_slice::<Value>(&r.response_body) else {
+        for (i, m) in kept.iter().enumerate() {
+            let Some(body) = &m.answer else {
                 continue;
             };
             let mut leaves = Vec::new();
-            string_leaves(&body, "$", "value", &mut leaves);
+            string_leaves(body, "$", "value", &mut leaves);
             for (path, key, value) in leaves {
                 if !is_made_up(&key, &value) || found.iter().any(|v| v.value == value) {
                     continue;
                 }
                 let used_later = kept[i + 1..]
                     .iter()
-                    .any(|(later, _)| request_mentions(later, &value));
+                    .any(|later| request_mentions(later.recorded, &value));
                 if !used_later {
                     continue;
                 }
-                let base = identifier(&key);
-                let mut name = base.clone();
-                let mut n = 2;
-                while !names.insert(name.clone()) {
-                    name = format!("{base}_{n}");
-                    n += 1;
-                }
+                let name = unique_name(&found, &identifier(&key));
                 found.push(Volatile {
                     value,
                     exchange: i,
@@ -310,8 +314,7 @@ impl<'a> Recorder<'a> {
     #[allow(clippy::too_many_arguments)]
     fn exchange(
         &self,
-        r: &Recorded,
-        endpoint: &str,
+        m: &Matched,
         label: String,
         index: usize,
         earlier: &[&Volatile],
@@ -319,6 +322,7 @@ impl<'a> Recorder<'a> {
         stand_ins: &StandIns,
         warnings: &mut Vec<String>,
     ) -> Exchange {
+        let (r, endpoint) = (m.recorded, m.endpoint.as_str());
         let route = self.contract.route(endpoint).expect("matched above");
         let fill = |text: &str| -> String {
             let mut out = self.redact(&escape_braces(text));
@@ -396,16 +400,14 @@ impl<'a> Recorder<'a> {
             .filter(|v| v.exchange == index)
             .map(|v| (v.name.clone(), Capture::Body(v.path.clone())))
             .collect();
-        let expected_body = serde_json::from_slice::<Value>(&r.response_body)
-            .ok()
-            .map(|b| {
-                let known = Known {
-                    earlier,
-                    stand_ins,
-                    made_up: made_up_values(&b),
-                };
-                self.expectation(&b, "value", &known)
-            });
+        let expected_body = m.answer.as_ref().map(|b| {
+            let known = Known {
+                earlier,
+                stand_ins,
+                made_up: made_up_values(b),
+            };
+            self.expectation(b, "value", &known)
+        });
         let mut expect_headers = BTreeMap::new();
         if let Some((_, ct)) = r
             .response_headers
@@ -451,9 +453,12 @@ impl<'a> Recorder<'a> {
                 }
                 let redacted = self.redact(s);
                 if redacted != *s {
-                    return match crate::template::whole_reference(&redacted) {
-                        Some(_) => Value::String(redacted),
-                        None => json!({"$match": "type", "type": "string"}),
+                    let whole = crate::plan::text::Text::parse(&redacted)
+                        .is_ok_and(|text| text.whole().is_some());
+                    return if whole {
+                        Value::String(redacted)
+                    } else {
+                        json!({"$match": "type", "type": "string"})
                     };
                 }
                 if s.contains("{{") || s.contains("}}") {
@@ -666,12 +671,12 @@ struct Minted {
 }
 
 impl Minted {
-    fn learn(&mut self, exchange: usize, r: &Recorded) {
-        let Ok(body) = serde_json::from_slice::<Value>(&r.response_body) else {
+    fn learn(&mut self, exchange: usize, answer: Option<&Value>) {
+        let Some(body) = answer else {
             return;
         };
         let mut leaves = Vec::new();
-        string_leaves(&body, "$", "value", &mut leaves);
+        string_leaves(body, "$", "value", &mut leaves);
         for (path, key, value) in leaves {
             // An empty or short value would stand for text everywhere it is written.
             if is_made_up(&key, &value) {
