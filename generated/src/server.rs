@@ -1649,6 +1649,8 @@ fn finish<S: HealthDataServer>(
     service: Arc<S>,
     config: rt::server::Config,
 ) -> axum::Router {
-    rt::server::with_fallbacks(routes, &config.rejections)
-        .with_state(Arc::new(App { service, config }))
+    let app = Arc::new(App { service, config });
+    let routes = rt::server::with_fallbacks(routes, &app.config.rejections)
+        .with_state(app.clone());
+    rt::server::guarded(routes, &app.config)
 }

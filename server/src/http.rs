@@ -7,17 +7,27 @@ use axum::extract::{Query, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Response};
-use covenant_runtime::server::RETRY_AFTER_SECONDS;
+use covenant_runtime::server::{Config, RETRY_AFTER_SECONDS, RequestLimits};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Every endpoint of the main and management APIs at one address, plus `/link`.
+/// Every endpoint of the main and management APIs at one address, plus `/link`, with the
+/// default limits on each request.
 pub fn router(server: Arc<ReferenceServer>) -> axum::Router {
+    router_with(server, RequestLimits::default())
+}
+
+/// [`router`] with these limits on each request.
+pub fn router_with(server: Arc<ReferenceServer>, limits: RequestLimits) -> axum::Router {
     let link = axum::Router::new()
         .route("/link", axum::routing::get(link_page))
         .with_state(server.clone());
-    health_api::server::router(Arc::new(Service(server)), Default::default())
+    let config = Config {
+        limits,
+        ..Config::default()
+    };
+    health_api::server::router(Arc::new(Service(server)), config)
         .merge(link)
         .layer(axum::middleware::from_fn(finish))
 }

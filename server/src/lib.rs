@@ -23,7 +23,7 @@ mod users;
 mod wire;
 
 pub use auth::Principal;
-pub use http::router;
+pub use http::{router, router_with};
 
 use clock::Clock;
 use std::sync::Arc;

@@ -25,6 +25,8 @@ pub struct MockArgs {
     /// Where `credentials.json` is written; keys found there from an earlier start are kept.
     #[arg(long, default_value = "data")]
     data_dir: PathBuf,
+    #[command(flatten)]
+    limits: super::limits::ServeLimits,
 }
 
 const CREDENTIALS_FILE: &str = "credentials.json";
@@ -64,7 +66,11 @@ async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
     }
     let path = super::write_json_file(&args.data_dir, CREDENTIALS_FILE, &credentials)
         .map_err(|e| format!("cannot write {}: {e}", args.data_dir.display()))?;
-    let served = mock::mock(spec, &described, keys, Default::default());
+    let config = covenant_runtime::server::Config {
+        limits: args.limits.request(),
+        ..Default::default()
+    };
+    let served = mock::mock(spec, &described, keys, config);
     println!(
         "serving the mock of {} at {base_url} ({} endpoints)",
         args.spec.display(),
@@ -82,10 +88,15 @@ async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
         );
     }
     println!("  credentials: {}", path.display());
-    covenant_runtime::server::axum::serve(listener, served.router)
-        .with_graceful_shutdown(super::serve::shutdown_signal())
-        .await
-        .map_err(|e| format!("server error: {e}"))
+    let transport = args.limits.transport();
+    covenant_runtime::server::transport::serve(
+        listener,
+        served.router,
+        transport,
+        super::serve::shutdown_signal(),
+    )
+    .await
+    .map_err(|e| format!("server error: {e}"))
 }
 
 /// A key for each scheme that is not a second header of another: the one `credentials`

@@ -156,8 +156,9 @@ fn proxy_session(
             out: out.clone(),
             scenario_id: format!("recorded/{name}"),
         });
-        let served = covenant_runtime::server::axum::serve(listener, router)
-            .with_graceful_shutdown(super::serve::shutdown_signal())
+        let transport = covenant_runtime::server::transport::Transport::default();
+        let stopped = super::serve::shutdown_signal();
+        let served = covenant_runtime::server::transport::serve(listener, router, transport, stopped)
             .await
             .map_err(|e| format!("proxy error: {e}"));
         print_summary(&out, &recording.summary());

@@ -51,11 +51,12 @@ pub async fn start() -> Result<Started, String> {
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let router = health_server::router(server.clone());
     tokio::spawn(async move {
-        let _ = covenant_runtime::server::axum::serve(listener, router)
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await;
+        let stopped = async {
+            let _ = stopped.await;
+        };
+        let transport = covenant_runtime::server::transport::Transport::default();
+        let _ =
+            covenant_runtime::server::transport::serve(listener, router, transport, stopped).await;
         server.store().close().await;
     });
     Ok(Started {

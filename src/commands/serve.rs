@@ -4,6 +4,7 @@
 
 use super::EXIT_USAGE;
 use clap::Args;
+use covenant_runtime::server::transport;
 use health_api::mock::MockServer;
 use health_api::operations::AuthScheme;
 use health_server::bootstrap::{Bootstrap, Outcome};
@@ -43,6 +44,8 @@ pub struct ServeArgs {
     /// Put the first organization on a plan (`highest` opens the management API).
     #[arg(long)]
     plan: Option<String>,
+    #[command(flatten)]
+    limits: super::limits::ServeLimits,
 }
 
 /// What `credentials.json` holds: where the service is and the keys to call it with.
@@ -163,10 +166,13 @@ async fn serve_mock(args: &ServeArgs) -> Result<(), String> {
     let mock = MockServer::new()
         .with_key(&credentials.team_api_key, AuthScheme::TeamApiKey)
         .with_key(&credentials.management_key, AuthScheme::ManagementKey);
-    let router = health_api::server::router(Arc::new(mock), Default::default());
+    let config = covenant_runtime::server::Config {
+        limits: args.limits.request(),
+        ..Default::default()
+    };
+    let router = health_api::server::router(Arc::new(mock), config);
     credentials.print("the mock of the service spec", &path, created);
-    covenant_runtime::server::axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown_signal())
+    transport::serve(listener, router, args.limits.transport(), shutdown_signal())
         .await
         .map_err(|e| format!("server error: {e}"))
 }
@@ -225,9 +231,8 @@ async fn serve_reference(args: &ServeArgs) -> Result<(), String> {
             tokio::time::sleep(PURGE_EVERY).await;
         }
     });
-    let router = health_server::router(server.clone());
-    let served = covenant_runtime::server::axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown_signal())
+    let router = health_server::router_with(server.clone(), args.limits.request());
+    let served = transport::serve(listener, router, args.limits.transport(), shutdown_signal())
         .await
         .map_err(|e| format!("server error: {e}"));
     server.store().close().await;

@@ -179,7 +179,10 @@ pub fn mock(spec: &Spec, described: &Described, keys: Keys, config: Config) -> M
         .fold(Router::new(), |router, (path, routes)| {
             router.route(path, routes)
         });
-    let router = rt::with_fallbacks(routes, &fallbacks.rejections);
+    let router = rt::guarded(
+        rt::with_fallbacks(routes, &fallbacks.rejections),
+        &fallbacks,
+    );
     Mock { router, skipped }
 }
 

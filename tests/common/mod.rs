@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub struct Served {
     pub child: Child,
@@ -168,10 +168,11 @@ pub fn fresh_postgres_database() -> Option<String> {
             return None;
         }
     };
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let name = format!(
         "covenant_cli_{}_{}",
         std::process::id(),
-        Instant::now().elapsed().as_nanos()
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     );
     let status = Command::new("psql")
         .args([&admin, "-qc", &format!("CREATE DATABASE {name}")])

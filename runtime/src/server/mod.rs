@@ -10,9 +10,12 @@ pub use axum;
 mod credentials;
 pub mod idempotency;
 mod input;
+mod limits;
 mod pipeline;
 mod rejection;
+pub mod transport;
 
+pub use limits::{RequestLimits, guarded};
 pub use pipeline::{ContextOf, PathParams, Service, serve, serve_described};
 pub use rejection::RejectionShape;
 
@@ -35,6 +38,8 @@ pub struct Config {
     /// Where answers to requests with an idempotency key are kept, for endpoints that take
     /// one. In memory by default: shared by the routers built from clones of this config.
     pub idempotency: std::sync::Arc<dyn idempotency::IdempotencyStore>,
+    /// Caps on a request's head and time, refused before routing.
+    pub limits: RequestLimits,
 }
 
 impl Default for Config {
@@ -43,6 +48,7 @@ impl Default for Config {
             body_limit: 16 * 1024 * 1024,
             rejections: RejectionShape::default(),
             idempotency: std::sync::Arc::new(idempotency::MemoryIdempotency::default()),
+            limits: RequestLimits::default(),
         }
     }
 }

@@ -345,7 +345,8 @@ impl RustBackend<'_> {
                     /// API's own errors in its own shape, unknown routes in the first API's.
                     pub fn router<S: #trait_name>(service: Arc<S>, config: #rt::server::Config) -> axum::Router {
                         let routes = axum::Router::new() #(.merge(#stated))*;
-                        #rt::server::with_fallbacks(routes, &config.with_spec_rejections(#t).rejections)
+                        let config = config.with_spec_rejections(#t);
+                        #rt::server::guarded(#rt::server::with_fallbacks(routes, &config.rejections), &config)
                     }
                 }
             }
@@ -355,8 +356,9 @@ impl RustBackend<'_> {
             #all
 
             fn finish<S: #trait_name>(routes: axum::Router<Arc<App<S>>>, service: Arc<S>, config: #rt::server::Config) -> axum::Router {
-                #rt::server::with_fallbacks(routes, &config.rejections)
-                    .with_state(Arc::new(App { service, config }))
+                let app = Arc::new(App { service, config });
+                let routes = #rt::server::with_fallbacks(routes, &app.config.rejections).with_state(app.clone());
+                #rt::server::guarded(routes, &app.config)
             }
         }
     }
