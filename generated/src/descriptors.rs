@@ -14,7 +14,10 @@ pub static MODEL_CREATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "fallback_time_zone",
@@ -22,7 +25,10 @@ pub static MODEL_CREATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             presence: rt::desc::Presence::Optional,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "fallback_birth_date",
@@ -59,7 +65,10 @@ pub static MODEL_UPDATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             presence: rt::desc::Presence::OptionalNullable,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "fallback_birth_date",
@@ -91,7 +100,10 @@ pub static MODEL_UPDATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             presence: rt::desc::Presence::OptionalNullable,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
     ],
 };
@@ -104,7 +116,10 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "last_name",
@@ -112,7 +127,10 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "email",
@@ -120,7 +138,10 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "phone_number",
@@ -128,7 +149,10 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "gender",
@@ -136,7 +160,10 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "dob",
@@ -205,7 +232,10 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
             presence: rt::desc::Presence::Optional,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "second_line",
@@ -213,7 +243,10 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
             presence: rt::desc::Presence::OptionalNullable,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "zip_code",
@@ -221,7 +254,10 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
             presence: rt::desc::Presence::Optional,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "zip",
@@ -229,7 +265,10 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
             presence: rt::desc::Presence::Optional,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "country",
@@ -237,7 +276,10 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
             presence: rt::desc::Presence::Optional,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "state",
@@ -245,7 +287,10 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
             presence: rt::desc::Presence::Optional,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "city",
@@ -253,7 +298,10 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
             presence: rt::desc::Presence::Optional,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
     ],
 };
@@ -266,7 +314,10 @@ pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::Model
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "member_id",
@@ -274,7 +325,10 @@ pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::Model
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "group_id",
@@ -282,7 +336,10 @@ pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::Model
             presence: rt::desc::Presence::OptionalNullable,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "relationship",
@@ -327,7 +384,10 @@ pub static MODEL_PERSON_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDe
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "last_name",
@@ -335,7 +395,10 @@ pub static MODEL_PERSON_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDe
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "gender",
@@ -367,7 +430,10 @@ pub static MODEL_PERSON_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDe
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "phone_number",
@@ -375,7 +441,10 @@ pub static MODEL_PERSON_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDe
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
     ],
 };
@@ -388,7 +457,10 @@ pub static MODEL_GUARANTOR_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "last_name",
@@ -396,7 +468,10 @@ pub static MODEL_GUARANTOR_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "address",
@@ -412,7 +487,10 @@ pub static MODEL_GUARANTOR_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "household_income",
@@ -436,7 +514,10 @@ pub static MODEL_GUARANTOR_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
     ],
 };
@@ -465,7 +546,10 @@ pub static MODEL_CREATE_LINK_TOKEN_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
             presence: rt::desc::Presence::OptionalNullable,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "filter_on_providers",
@@ -475,6 +559,7 @@ pub static MODEL_CREATE_LINK_TOKEN_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
             format: true,
             constraints: rt::desc::Constraints {
                 min_items: Some(1usize),
+                max_items: Some(1000usize),
                 ..rt::desc::Constraints::NONE
             },
         },
@@ -521,7 +606,10 @@ pub static MODEL_BULK_IMPORT_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_items: Some(100000usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "wait_for_completion",
@@ -550,7 +638,10 @@ pub static MODEL_CONNECTION_RECIPE: rt::desc::ModelDesc = rt::desc::ModelDesc {
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "refresh_token",
@@ -558,7 +649,10 @@ pub static MODEL_CONNECTION_RECIPE: rt::desc::ModelDesc = rt::desc::ModelDesc {
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "provider_id",
@@ -566,7 +660,10 @@ pub static MODEL_CONNECTION_RECIPE: rt::desc::ModelDesc = rt::desc::ModelDesc {
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "expires_at",
@@ -582,7 +679,10 @@ pub static MODEL_CONNECTION_RECIPE: rt::desc::ModelDesc = rt::desc::ModelDesc {
             presence: rt::desc::Presence::OptionalNullable,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_items: Some(1000usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
     ],
 };
@@ -595,7 +695,10 @@ pub static MODEL_BULK_TRIGGER_HISTORICAL_PULL_REQUEST: rt::desc::ModelDesc = rt:
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_items: Some(100000usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "provider",
@@ -624,7 +727,10 @@ pub static MODEL_LIST_ORDER_SET_MARKERS_REQUEST: rt::desc::ModelDesc = rt::desc:
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_items: Some(1000usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
         rt::desc::FieldDesc {
             name: "add_on",
@@ -645,7 +751,10 @@ pub static MODEL_ADD_ON: rt::desc::ModelDesc = rt::desc::ModelDesc {
             presence: rt::desc::Presence::Required,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_items: Some(1000usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
     ],
 };
@@ -678,7 +787,10 @@ pub static MODEL_CREATE_TEAM_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             presence: rt::desc::Presence::Optional,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_items: Some(1000usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
     ],
 };
@@ -703,7 +815,10 @@ pub static MODEL_UPDATE_TEAM_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             presence: rt::desc::Presence::Optional,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_items: Some(1000usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
     ],
 };
@@ -724,7 +839,10 @@ pub static MODEL_CREATE_MANAGEMENT_KEY_REQUEST: rt::desc::ModelDesc = rt::desc::
             presence: rt::desc::Presence::Optional,
             has_default: false,
             format: true,
-            constraints: rt::desc::Constraints::NONE,
+            constraints: rt::desc::Constraints {
+                max_items: Some(1000usize),
+                ..rt::desc::Constraints::NONE
+            },
         },
     ],
 };

@@ -17,7 +17,21 @@ pub struct ErrorMessage {
     pub detail: String,
 }
 rt::json_object!(ErrorMessage);
-impl rt::Validate for ErrorMessage {}
+#[allow(deprecated)]
+impl rt::Validate for ErrorMessage {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("detail"));
+        let v = &self.detail;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// Not found: `detail` names what was missing.
 ///
 /// Source: the deployed client library.
@@ -27,7 +41,21 @@ pub struct NotFoundError {
     pub detail: String,
 }
 rt::json_object!(NotFoundError);
-impl rt::Validate for NotFoundError {}
+#[allow(deprecated)]
+impl rt::Validate for NotFoundError {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("detail"));
+        let v = &self.detail;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// A request that breaks the interface's constraints.
 ///
 /// Source: the deployed client library.
@@ -37,7 +65,26 @@ pub struct ValidationError {
     pub detail: Vec<ValidationIssue>,
 }
 rt::json_object!(ValidationError);
-impl rt::Validate for ValidationError {}
+#[allow(deprecated)]
+impl rt::Validate for ValidationError {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("detail"));
+        let v = &self.detail;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+            for (i, item) in v.iter().enumerate() {
+                loc.push(rt::LocPart::Index(i));
+                rt::Validate::validate_at(item, loc, out);
+                loc.pop();
+            }
+        }
+        loc.pop();
+    }
+}
 /// One violated constraint.
 ///
 /// Source: the deployed client library.
@@ -50,7 +97,33 @@ pub struct ValidationIssue {
     pub r#type: String,
 }
 rt::json_object!(ValidationIssue);
-impl rt::Validate for ValidationIssue {}
+#[allow(deprecated)]
+impl rt::Validate for ValidationIssue {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("loc"));
+        let v = &self.loc;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("msg"));
+        let v = &self.msg;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("type"));
+        let v = &self.r#type;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// A user as returned by resolve and get.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -64,7 +137,12 @@ pub struct User {
     pub client_user_id: String,
     pub created_on: rt::DateTime,
     pub connected_sources: Vec<ConnectedSource>,
-    pub fallback_time_zone: FallbackTimeZone,
+    /// The document marks the field required. The deployed client types it optional: a user
+    /// without one (never set, or cleared with null) reads null here.
+    ///
+    /// Source: the deployed client library.
+    #[serde(deserialize_with = "rt::serde_helpers::required_nullable")]
+    pub fallback_time_zone: Option<FallbackTimeZone>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -87,7 +165,7 @@ pub struct UserBuilder {
     client_user_id: ::std::option::Option<String>,
     created_on: ::std::option::Option<rt::DateTime>,
     connected_sources: ::std::option::Option<Vec<ConnectedSource>>,
-    fallback_time_zone: ::std::option::Option<FallbackTimeZone>,
+    fallback_time_zone: ::std::option::Option<Option<FallbackTimeZone>>,
     fallback_birth_date: ::std::option::Option<Option<FallbackBirthDate>>,
     ingestion_start: ::std::option::Option<rt::Tristate<rt::Date>>,
     ingestion_end: ::std::option::Option<rt::Tristate<rt::Date>>,
@@ -125,7 +203,10 @@ impl UserBuilder {
         self
     }
     /// Sets `fallback_time_zone`.
-    pub fn fallback_time_zone(mut self, value: impl Into<FallbackTimeZone>) -> Self {
+    pub fn fallback_time_zone(
+        mut self,
+        value: impl Into<Option<FallbackTimeZone>>,
+    ) -> Self {
         self.fallback_time_zone = Some(value.into());
         self
     }
@@ -197,9 +278,30 @@ impl rt::Validate for User {
         loc: &mut ::std::vec::Vec<rt::LocPart>,
         out: &mut ::std::vec::Vec<rt::Issue>,
     ) {
-        loc.push(rt::LocPart::key("fallback_time_zone"));
-        let v = &self.fallback_time_zone;
+        loc.push(rt::LocPart::key("client_user_id"));
+        let v = &self.client_user_id;
         {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("connected_sources"));
+        let v = &self.connected_sources;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+            for (i, item) in v.iter().enumerate() {
+                loc.push(rt::LocPart::Index(i));
+                rt::Validate::validate_at(item, loc, out);
+                loc.pop();
+            }
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("fallback_time_zone"));
+        if let Some(v) = &self.fallback_time_zone {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("fallback_birth_date"));
+        if let Some(v) = &self.fallback_birth_date {
             rt::Validate::validate_at(v, loc, out);
         }
         loc.pop();
@@ -222,7 +324,27 @@ pub struct ConnectedSource {
     pub provider: SourceSummary,
 }
 rt::json_object!(ConnectedSource);
-impl rt::Validate for ConnectedSource {}
+#[allow(deprecated)]
+impl rt::Validate for ConnectedSource {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("source"));
+        let v = &self.source;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("provider"));
+        let v = &self.provider;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// Name, slug and logo of a provider.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -233,7 +355,33 @@ pub struct SourceSummary {
     pub slug: String,
 }
 rt::json_object!(SourceSummary);
-impl rt::Validate for SourceSummary {}
+#[allow(deprecated)]
+impl rt::Validate for SourceSummary {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("logo"));
+        let v = &self.logo;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("name"));
+        let v = &self.name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("slug"));
+        let v = &self.slug;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// Used when a data source gives data with no time zone attribution.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -254,7 +402,14 @@ impl rt::Validate for FallbackTimeZone {
         loc.push(rt::LocPart::key("id"));
         let v = &self.id;
         {
+            rt::check::max_length(v, 4096usize, loc, out);
             rt::check::time_zone(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("source_slug"));
+        let v = &self.source_slug;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
         }
         loc.pop();
     }
@@ -269,7 +424,21 @@ pub struct FallbackBirthDate {
     pub updated_at: rt::DateTime,
 }
 rt::json_object!(FallbackBirthDate);
-impl rt::Validate for FallbackBirthDate {}
+#[allow(deprecated)]
+impl rt::Validate for FallbackBirthDate {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("source_slug"));
+        let v = &self.source_slug;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreateUserRequest {
@@ -372,8 +541,15 @@ impl rt::Validate for CreateUserRequest {
         loc: &mut ::std::vec::Vec<rt::LocPart>,
         out: &mut ::std::vec::Vec<rt::Issue>,
     ) {
+        loc.push(rt::LocPart::key("client_user_id"));
+        let v = &self.client_user_id;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
         loc.push(rt::LocPart::key("fallback_time_zone"));
         if let Some(v) = &self.fallback_time_zone {
+            rt::check::max_length(v, 4096usize, loc, out);
             rt::check::time_zone(v, loc, out);
         }
         loc.pop();
@@ -386,7 +562,21 @@ pub struct CreateUserResult {
     pub client_user_id: String,
 }
 rt::json_object!(CreateUserResult);
-impl rt::Validate for CreateUserResult {}
+#[allow(deprecated)]
+impl rt::Validate for CreateUserResult {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("client_user_id"));
+        let v = &self.client_user_id;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// The create-user conflict.
 ///
 /// Source: the deployed client library.
@@ -396,7 +586,21 @@ pub struct UserConflictError {
     pub detail: UserConflict,
 }
 rt::json_object!(UserConflictError);
-impl rt::Validate for UserConflictError {}
+#[allow(deprecated)]
+impl rt::Validate for UserConflictError {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("detail"));
+        let v = &self.detail;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
 ///
 /// Source: the deployed client library.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -473,7 +677,27 @@ impl UserConflictBuilder {
         })
     }
 }
-impl rt::Validate for UserConflict {}
+#[allow(deprecated)]
+impl rt::Validate for UserConflict {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("error_type"));
+        let v = &self.error_type;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("error_message"));
+        let v = &self.error_message;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 ///
 /// Source: the deployed client library.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -508,7 +732,13 @@ impl rt::Validate for UpdateUserRequest {
     ) {
         loc.push(rt::LocPart::key("fallback_time_zone"));
         if let rt::Tristate::Value(v) = &self.fallback_time_zone {
+            rt::check::max_length(v, 4096usize, loc, out);
             rt::check::time_zone(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("client_user_id"));
+        if let rt::Tristate::Value(v) = &self.client_user_id {
+            rt::check::max_length(v, 4096usize, loc, out);
         }
         loc.pop();
     }
@@ -605,7 +835,33 @@ impl RefreshResultBuilder {
         })
     }
 }
-impl rt::Validate for RefreshResult {}
+#[allow(deprecated)]
+impl rt::Validate for RefreshResult {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("refreshed_sources"));
+        let v = &self.refreshed_sources;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("in_progress_sources"));
+        let v = &self.in_progress_sources;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("failed_sources"));
+        let v = &self.failed_sources;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// Patient demographics, stored per user. Names are subject to lab-imposed validation rules.
 ///
 /// The response shape; requests use the `Request` variant.
@@ -782,7 +1038,56 @@ impl PatientInfoBuilder {
         })
     }
 }
-impl rt::Validate for PatientInfo {}
+#[allow(deprecated)]
+impl rt::Validate for PatientInfo {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("first_name"));
+        let v = &self.first_name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("last_name"));
+        let v = &self.last_name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("email"));
+        let v = &self.email;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("phone_number"));
+        let v = &self.phone_number;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("gender"));
+        let v = &self.gender;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("address"));
+        let v = &self.address;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("medical_proxy"));
+        if let Some(v) = &self.medical_proxy {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// Patient demographics, stored per user. Names are subject to lab-imposed validation rules.
 ///
 /// The request shape of `PatientInfo`.
@@ -966,10 +1271,46 @@ impl rt::Validate for PatientInfoRequest {
         loc: &mut ::std::vec::Vec<rt::LocPart>,
         out: &mut ::std::vec::Vec<rt::Issue>,
     ) {
+        loc.push(rt::LocPart::key("first_name"));
+        let v = &self.first_name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("last_name"));
+        let v = &self.last_name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
         loc.push(rt::LocPart::key("email"));
         let v = &self.email;
         {
+            rt::check::max_length(v, 4096usize, loc, out);
             rt::check::email(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("phone_number"));
+        let v = &self.phone_number;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("gender"));
+        let v = &self.gender;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("address"));
+        let v = &self.address;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("medical_proxy"));
+        if let Some(v) = &self.medical_proxy {
+            rt::Validate::validate_at(v, loc, out);
         }
         loc.pop();
     }
@@ -1023,7 +1364,50 @@ pub struct UserAddress {
     pub city: Option<String>,
 }
 rt::json_object!(UserAddress);
-impl rt::Validate for UserAddress {}
+#[allow(deprecated)]
+impl rt::Validate for UserAddress {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("first_line"));
+        if let Some(v) = &self.first_line {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("second_line"));
+        if let rt::Tristate::Value(v) = &self.second_line {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("zip_code"));
+        if let Some(v) = &self.zip_code {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("zip"));
+        if let Some(v) = &self.zip {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("country"));
+        if let Some(v) = &self.country {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("state"));
+        if let Some(v) = &self.state {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("city"));
+        if let Some(v) = &self.city {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// An address as returned inside insurance records.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -1136,14 +1520,68 @@ impl AddressBuilder {
         })
     }
 }
-impl rt::Validate for Address {}
+#[allow(deprecated)]
+impl rt::Validate for Address {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("first_line"));
+        let v = &self.first_line;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("second_line"));
+        let v = &self.second_line;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("city"));
+        let v = &self.city;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("state"));
+        let v = &self.state;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("zip"));
+        let v = &self.zip;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("country"));
+        let v = &self.country;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("access_notes"));
+        let v = &self.access_notes;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// An insurance record. `company` is in responses only.
 ///
 /// The response shape; requests use the `Request` variant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct InsuranceRecord {
-    /// Code of the insurance payor.
+    /// Code of the insurance payor. The document names no list of codes; the reference
+    /// server's catalogue (the toolkit's) holds 37 US payors by their electronic payer ID,
+    /// for example 60054 (Aetna), 87726 (UnitedHealthcare), 62308 (Cigna) and 61101
+    /// (Humana). It takes a payor's name in place of its code, in any case; responses carry
+    /// the code.
     pub payor_code: String,
     pub member_id: String,
     #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
@@ -1265,14 +1703,60 @@ impl InsuranceRecordBuilder {
         })
     }
 }
-impl rt::Validate for InsuranceRecord {}
+#[allow(deprecated)]
+impl rt::Validate for InsuranceRecord {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("payor_code"));
+        let v = &self.payor_code;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("member_id"));
+        let v = &self.member_id;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("group_id"));
+        if let rt::Tristate::Value(v) = &self.group_id {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("insured"));
+        let v = &self.insured;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("guarantor"));
+        if let Some(v) = &self.guarantor {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("company"));
+        let v = &self.company;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// An insurance record. `company` is in responses only.
 ///
 /// The request shape of `InsuranceRecord`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct InsuranceRecordRequest {
-    /// Code of the insurance payor.
+    /// Code of the insurance payor. The document names no list of codes; the reference
+    /// server's catalogue (the toolkit's) holds 37 US payors by their electronic payer ID,
+    /// for example 60054 (Aetna), 87726 (UnitedHealthcare), 62308 (Cigna) and 61101
+    /// (Humana). It takes a payor's name in place of its code, in any case; responses carry
+    /// the code.
     pub payor_code: String,
     pub member_id: String,
     #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
@@ -1378,7 +1862,43 @@ impl InsuranceRecordRequestBuilder {
         })
     }
 }
-impl rt::Validate for InsuranceRecordRequest {}
+#[allow(deprecated)]
+impl rt::Validate for InsuranceRecordRequest {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("payor_code"));
+        let v = &self.payor_code;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("member_id"));
+        let v = &self.member_id;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("group_id"));
+        if let rt::Tristate::Value(v) = &self.group_id {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("insured"));
+        let v = &self.insured;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("guarantor"));
+        if let Some(v) = &self.guarantor {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// The insured person. Its address takes the shape of its side: requests send the
 /// patient-info shape, insurance records return the insurance shape.
 ///
@@ -1499,7 +2019,45 @@ impl PersonDetailsBuilder {
         })
     }
 }
-impl rt::Validate for PersonDetails {}
+#[allow(deprecated)]
+impl rt::Validate for PersonDetails {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("first_name"));
+        let v = &self.first_name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("last_name"));
+        let v = &self.last_name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("address"));
+        let v = &self.address;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("email"));
+        let v = &self.email;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("phone_number"));
+        let v = &self.phone_number;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// The insured person. Its address takes the shape of its side: requests send the
 /// patient-info shape, insurance records return the insurance shape.
 ///
@@ -1620,7 +2178,45 @@ impl PersonDetailsRequestBuilder {
         })
     }
 }
-impl rt::Validate for PersonDetailsRequest {}
+#[allow(deprecated)]
+impl rt::Validate for PersonDetailsRequest {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("first_name"));
+        let v = &self.first_name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("last_name"));
+        let v = &self.last_name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("address"));
+        let v = &self.address;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("email"));
+        let v = &self.email;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("phone_number"));
+        let v = &self.phone_number;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// A guarantor or medical proxy. Its address takes the shape of its side: requests send the
 /// patient-info shape (as deployed clients do), responses return the insurance shape.
 ///
@@ -1738,7 +2334,45 @@ impl GuarantorDetailsBuilder {
         })
     }
 }
-impl rt::Validate for GuarantorDetails {}
+#[allow(deprecated)]
+impl rt::Validate for GuarantorDetails {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("first_name"));
+        let v = &self.first_name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("last_name"));
+        let v = &self.last_name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("address"));
+        let v = &self.address;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("phone_number"));
+        let v = &self.phone_number;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("email"));
+        let v = &self.email;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// A guarantor or medical proxy. Its address takes the shape of its side: requests send the
 /// patient-info shape (as deployed clients do), responses return the insurance shape.
 ///
@@ -1858,7 +2492,45 @@ impl GuarantorDetailsRequestBuilder {
         })
     }
 }
-impl rt::Validate for GuarantorDetailsRequest {}
+#[allow(deprecated)]
+impl rt::Validate for GuarantorDetailsRequest {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("first_name"));
+        let v = &self.first_name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("last_name"));
+        let v = &self.last_name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("address"));
+        let v = &self.address;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("phone_number"));
+        let v = &self.phone_number;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("email"));
+        let v = &self.email;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CompanyDetails {
@@ -1866,7 +2538,27 @@ pub struct CompanyDetails {
     pub address: Address,
 }
 rt::json_object!(CompanyDetails);
-impl rt::Validate for CompanyDetails {}
+#[allow(deprecated)]
+impl rt::Validate for CompanyDetails {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("name"));
+        let v = &self.name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("address"));
+        let v = &self.address;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreateLinkTokenRequest {
@@ -1973,9 +2665,15 @@ impl rt::Validate for CreateLinkTokenRequest {
         loc: &mut ::std::vec::Vec<rt::LocPart>,
         out: &mut ::std::vec::Vec<rt::Issue>,
     ) {
+        loc.push(rt::LocPart::key("redirect_url"));
+        if let rt::Tristate::Value(v) = &self.redirect_url {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
         loc.push(rt::LocPart::key("filter_on_providers"));
         if let rt::Tristate::Value(v) = &self.filter_on_providers {
             rt::check::min_items(v.len(), 1usize, loc, out);
+            rt::check::max_items(v.len(), 1000usize, loc, out);
         }
         loc.pop();
         loc.push(rt::LocPart::key("on_error"));
@@ -1999,7 +2697,27 @@ pub struct LinkTokenResult {
     pub link_web_url: String,
 }
 rt::json_object!(LinkTokenResult);
-impl rt::Validate for LinkTokenResult {}
+#[allow(deprecated)]
+impl rt::Validate for LinkTokenResult {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("link_token"));
+        let v = &self.link_token;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("link_web_url"));
+        let v = &self.link_web_url;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct OAuthProviderDetail {
@@ -2153,18 +2871,81 @@ impl OAuthProviderDetailBuilder {
         })
     }
 }
-impl rt::Validate for OAuthProviderDetail {}
+#[allow(deprecated)]
+impl rt::Validate for OAuthProviderDetail {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("name"));
+        let v = &self.name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("slug"));
+        let v = &self.slug;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("description"));
+        let v = &self.description;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("group"));
+        if let rt::Tristate::Value(v) = &self.group {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("oauth_url"));
+        if let rt::Tristate::Value(v) = &self.oauth_url {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("logo"));
+        let v = &self.logo;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct BulkImportRequest {
     pub provider: BulkProvider,
+    /// Up to 100,000 a request (the toolkit's bound; the document states none): large
+    /// imports are what the endpoint is for.
     pub connections: Vec<ConnectionRecipe>,
     /// Default: `false`.
     #[serde(default = "defaults::BulkImportRequest__wait_for_completion")]
     pub wait_for_completion: bool,
 }
 rt::json_object!(BulkImportRequest);
-impl rt::Validate for BulkImportRequest {}
+#[allow(deprecated)]
+impl rt::Validate for BulkImportRequest {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("connections"));
+        let v = &self.connections;
+        {
+            rt::check::max_items(v.len(), 100000usize, loc, out);
+            for (i, item) in v.iter().enumerate() {
+                loc.push(rt::LocPart::Index(i));
+                rt::Validate::validate_at(item, loc, out);
+                loc.pop();
+            }
+        }
+        loc.pop();
+    }
+}
 /// An existing connection to import. The document lists the fields and their types but not
 /// which are mandatory: which are required, and that `oauth_scopes` may be left out or null,
 /// comes from the deployed client.
@@ -2280,18 +3061,72 @@ impl ConnectionRecipeBuilder {
         })
     }
 }
-impl rt::Validate for ConnectionRecipe {}
+#[allow(deprecated)]
+impl rt::Validate for ConnectionRecipe {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("access_token"));
+        let v = &self.access_token;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("refresh_token"));
+        let v = &self.refresh_token;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("provider_id"));
+        let v = &self.provider_id;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("oauth_scopes"));
+        if let rt::Tristate::Value(v) = &self.oauth_scopes {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct BulkImportResult {
+    /// At most the 100,000 connections a request may name (the toolkit's bound).
     pub user_ids_imported: Vec<rt::Uuid>,
+    /// At most the 100,000 connections a request may name (the toolkit's bound).
     pub user_ids_failed: Vec<rt::Uuid>,
 }
 rt::json_object!(BulkImportResult);
-impl rt::Validate for BulkImportResult {}
+#[allow(deprecated)]
+impl rt::Validate for BulkImportResult {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("user_ids_imported"));
+        let v = &self.user_ids_imported;
+        {
+            rt::check::max_items(v.len(), 100000usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("user_ids_failed"));
+        let v = &self.user_ids_failed;
+        {
+            rt::check::max_items(v.len(), 100000usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct BulkTriggerHistoricalPullRequest {
+    /// Up to 100,000 a request, as bulk import (the toolkit's bound).
     pub user_ids: Vec<rt::Uuid>,
     pub provider: BulkProvider,
     /// Default: `false`.
@@ -2299,7 +3134,21 @@ pub struct BulkTriggerHistoricalPullRequest {
     pub wait_for_completion: bool,
 }
 rt::json_object!(BulkTriggerHistoricalPullRequest);
-impl rt::Validate for BulkTriggerHistoricalPullRequest {}
+#[allow(deprecated)]
+impl rt::Validate for BulkTriggerHistoricalPullRequest {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("user_ids"));
+        let v = &self.user_ids;
+        {
+            rt::check::max_items(v.len(), 100000usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ListBulkOpsResult {
@@ -2312,7 +3161,26 @@ pub struct ListBulkOpsResult {
     pub next_cursor: Option<String>,
 }
 rt::json_object!(ListBulkOpsResult);
-impl rt::Validate for ListBulkOpsResult {}
+#[allow(deprecated)]
+impl rt::Validate for ListBulkOpsResult {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("data"));
+        let v = &self.data;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("next_cursor"));
+        if let Some(v) = &self.next_cursor {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// A bulk operation: queued, runs in the background, can complete.
 ///
 /// Not shown by the source: Bulk operation record fields.
@@ -2537,7 +3405,43 @@ impl ProviderBuilder {
         })
     }
 }
-impl rt::Validate for Provider {}
+#[allow(deprecated)]
+impl rt::Validate for Provider {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("name"));
+        let v = &self.name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("slug"));
+        let v = &self.slug;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("description"));
+        let v = &self.description;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("logo"));
+        if let Some(v) = &self.logo {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("supported_resources"));
+        if let Some(v) = &self.supported_resources {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// A biomarker or panel (ClientFacingMarkerComplete).
 ///
 /// Not shown by the source: Format of price.
@@ -2689,7 +3593,61 @@ impl MarkerBuilder {
         })
     }
 }
-impl rt::Validate for Marker {}
+#[allow(deprecated)]
+impl rt::Validate for Marker {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("name"));
+        let v = &self.name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("slug"));
+        let v = &self.slug;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("description"));
+        let v = &self.description;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("provider_id"));
+        let v = &self.provider_id;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("unit"));
+        if let Some(v) = &self.unit {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("price"));
+        let v = &self.price;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("expected_results"));
+        let v = &self.expected_results;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+            for (i, item) in v.iter().enumerate() {
+                loc.push(rt::LocPart::Index(i));
+                rt::Validate::validate_at(item, loc, out);
+                loc.pop();
+            }
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ExpectedResult {
@@ -2803,7 +3761,39 @@ impl ExpectedResultBuilder {
         })
     }
 }
-impl rt::Validate for ExpectedResult {}
+#[allow(deprecated)]
+impl rt::Validate for ExpectedResult {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("name"));
+        let v = &self.name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("slug"));
+        let v = &self.slug;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("provider_id"));
+        let v = &self.provider_id;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("loinc"));
+        let v = &self.loinc;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Loinc {
@@ -2889,7 +3879,38 @@ impl LoincBuilder {
         })
     }
 }
-impl rt::Validate for Loinc {}
+#[allow(deprecated)]
+impl rt::Validate for Loinc {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("name"));
+        let v = &self.name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("slug"));
+        let v = &self.slug;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("code"));
+        let v = &self.code;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("unit"));
+        if let Some(v) = &self.unit {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct MarkerList {
@@ -2985,6 +4006,17 @@ impl rt::Validate for MarkerList {
         loc: &mut ::std::vec::Vec<rt::LocPart>,
         out: &mut ::std::vec::Vec<rt::Issue>,
     ) {
+        loc.push(rt::LocPart::key("markers"));
+        let v = &self.markers;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+            for (i, item) in v.iter().enumerate() {
+                loc.push(rt::LocPart::Index(i));
+                rt::Validate::validate_at(item, loc, out);
+                loc.pop();
+            }
+        }
+        loc.pop();
         loc.push(rt::LocPart::key("total"));
         if let Some(v) = &self.total {
             rt::check::minimum(*v as f64, 0f64, loc, out);
@@ -3014,14 +4046,48 @@ pub struct ListOrderSetMarkersRequest {
     pub add_on: AddOn,
 }
 rt::json_object!(ListOrderSetMarkersRequest);
-impl rt::Validate for ListOrderSetMarkersRequest {}
+#[allow(deprecated)]
+impl rt::Validate for ListOrderSetMarkersRequest {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("lab_test_ids"));
+        let v = &self.lab_test_ids;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("add_on"));
+        let v = &self.add_on;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct AddOn {
     pub provider_ids: Vec<String>,
 }
 rt::json_object!(AddOn);
-impl rt::Validate for AddOn {}
+#[allow(deprecated)]
+impl rt::Validate for AddOn {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("provider_ids"));
+        let v = &self.provider_ids;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PscListing {
@@ -3030,7 +4096,26 @@ pub struct PscListing {
     pub patient_service_centers: Vec<PatientServiceCenter>,
 }
 rt::json_object!(PscListing);
-impl rt::Validate for PscListing {}
+#[allow(deprecated)]
+impl rt::Validate for PscListing {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("patient_service_centers"));
+        let v = &self.patient_service_centers;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+            for (i, item) in v.iter().enumerate() {
+                loc.push(rt::LocPart::Index(i));
+                rt::Validate::validate_at(item, loc, out);
+                loc.pop();
+            }
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PatientServiceCenter {
@@ -3136,7 +4221,45 @@ impl PatientServiceCenterBuilder {
         })
     }
 }
-impl rt::Validate for PatientServiceCenter {}
+#[allow(deprecated)]
+impl rt::Validate for PatientServiceCenter {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("metadata"));
+        let v = &self.metadata;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("distance"));
+        let v = &self.distance;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("capabilities"));
+        let v = &self.capabilities;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("site_code"));
+        let v = &self.site_code;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("supported_bill_types"));
+        let v = &self.supported_bill_types;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PscMetadata {
@@ -3273,7 +4396,63 @@ impl PscMetadataBuilder {
         })
     }
 }
-impl rt::Validate for PscMetadata {}
+#[allow(deprecated)]
+impl rt::Validate for PscMetadata {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("name"));
+        let v = &self.name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("state"));
+        let v = &self.state;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("city"));
+        let v = &self.city;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("zip_code"));
+        let v = &self.zip_code;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("first_line"));
+        let v = &self.first_line;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("second_line"));
+        let v = &self.second_line;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("phone_number"));
+        let v = &self.phone_number;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("fax_number"));
+        let v = &self.fax_number;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 ///
 /// Source: the deployed client library.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -3292,7 +4471,31 @@ pub struct ListTeamsResult {
     pub next_cursor: Option<String>,
 }
 rt::json_object!(ListTeamsResult);
-impl rt::Validate for ListTeamsResult {}
+#[allow(deprecated)]
+impl rt::Validate for ListTeamsResult {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("teams"));
+        let v = &self.teams;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+            for (i, item) in v.iter().enumerate() {
+                loc.push(rt::LocPart::Index(i));
+                rt::Validate::validate_at(item, loc, out);
+                loc.pop();
+            }
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("next_cursor"));
+        if let Some(v) = &self.next_cursor {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct TeamListItem {
@@ -3367,7 +4570,21 @@ impl TeamListItemBuilder {
         })
     }
 }
-impl rt::Validate for TeamListItem {}
+#[allow(deprecated)]
+impl rt::Validate for TeamListItem {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("name"));
+        let v = &self.name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreateTeamRequest {
@@ -3396,6 +4613,11 @@ impl rt::Validate for CreateTeamRequest {
         {
             rt::check::min_length(v, 1usize, loc, out);
             rt::check::max_length(v, 80usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("enabled_features"));
+        if let Some(v) = &self.enabled_features {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
         }
         loc.pop();
     }
@@ -3429,6 +4651,11 @@ impl rt::Validate for UpdateTeamRequest {
         if let Some(v) = &self.name {
             rt::check::min_length(v, 1usize, loc, out);
             rt::check::max_length(v, 80usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("enabled_features"));
+        if let Some(v) = &self.enabled_features {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
         }
         loc.pop();
     }
@@ -3519,7 +4746,27 @@ impl TeamBuilder {
         })
     }
 }
-impl rt::Validate for Team {}
+#[allow(deprecated)]
+impl rt::Validate for Team {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("name"));
+        let v = &self.name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("enabled_features"));
+        let v = &self.enabled_features;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreatedApiKey {
@@ -3595,7 +4842,21 @@ impl CreatedApiKeyBuilder {
         })
     }
 }
-impl rt::Validate for CreatedApiKey {}
+#[allow(deprecated)]
+impl rt::Validate for CreatedApiKey {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("key"));
+        let v = &self.key;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreateManagementKeyRequest {
@@ -3609,7 +4870,20 @@ pub struct CreateManagementKeyRequest {
     pub team_ids: Option<Vec<rt::Uuid>>,
 }
 rt::json_object!(CreateManagementKeyRequest);
-impl rt::Validate for CreateManagementKeyRequest {}
+#[allow(deprecated)]
+impl rt::Validate for CreateManagementKeyRequest {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("team_ids"));
+        if let Some(v) = &self.team_ids {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreatedManagementKey {
@@ -3695,7 +4969,27 @@ impl CreatedManagementKeyBuilder {
         })
     }
 }
-impl rt::Validate for CreatedManagementKey {}
+#[allow(deprecated)]
+impl rt::Validate for CreatedManagementKey {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("team_ids"));
+        let v = &self.team_ids;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("key"));
+        let v = &self.key;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreateLabOrderRequest {
@@ -3911,7 +5205,27 @@ impl EventBuilder {
         })
     }
 }
-impl rt::Validate for Event {}
+#[allow(deprecated)]
+impl rt::Validate for Event {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("event_type"));
+        let v = &self.event_type;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("client_user_id"));
+        let v = &self.client_user_id;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// The source context of data events and summaries: the provider slug, the source type and
 /// optionally an app id.
 ///
@@ -3945,7 +5259,30 @@ pub struct SourceContext {
     pub extra: ::serde_json::Map<String, ::serde_json::Value>,
 }
 rt::json_object!(SourceContext);
-impl rt::Validate for SourceContext {}
+#[allow(deprecated)]
+impl rt::Validate for SourceContext {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("name"));
+        if let Some(v) = &self.name {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("logo"));
+        if let Some(v) = &self.logo {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("slug"));
+        if let Some(v) = &self.slug {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// A summary: the whole object sits in `data` next to `source` and `user_id`. The latest
 /// received version of a summary id replaces all earlier versions.
 ///
@@ -3963,7 +5300,21 @@ pub struct SummaryData {
     pub extra: ::serde_json::Map<String, ::serde_json::Value>,
 }
 rt::json_object!(SummaryData);
-impl rt::Validate for SummaryData {}
+#[allow(deprecated)]
+impl rt::Validate for SummaryData {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("source"));
+        let v = &self.source;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// A batch of samples. A sample is identified by resource type, source provider, source
 /// type and timestamp; the latest value for that combination replaces earlier ones.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -4040,7 +5391,32 @@ impl TimeseriesDataBuilder {
         })
     }
 }
-impl rt::Validate for TimeseriesData {}
+#[allow(deprecated)]
+impl rt::Validate for TimeseriesData {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("source"));
+        let v = &self.source;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("data"));
+        let v = &self.data;
+        {
+            rt::check::max_items(v.len(), 1000usize, loc, out);
+            for (i, item) in v.iter().enumerate() {
+                loc.push(rt::LocPart::Index(i));
+                rt::Validate::validate_at(item, loc, out);
+                loc.pop();
+            }
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Sample {
@@ -4129,7 +5505,21 @@ impl SampleBuilder {
         })
     }
 }
-impl rt::Validate for Sample {}
+#[allow(deprecated)]
+impl rt::Validate for Sample {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("unit"));
+        let v = &self.unit;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// Shallow because of the webhook message size limit; read the stream through
 /// get_workout_stream.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -4233,7 +5623,39 @@ impl WorkoutStreamDataBuilder {
         })
     }
 }
-impl rt::Validate for WorkoutStreamData {}
+#[allow(deprecated)]
+impl rt::Validate for WorkoutStreamData {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("message"));
+        let v = &self.message;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("provider_id"));
+        let v = &self.provider_id;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("sport"));
+        let v = &self.sport;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("source"));
+        let v = &self.source;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Sport {
@@ -4242,7 +5664,27 @@ pub struct Sport {
     pub slug: String,
 }
 rt::json_object!(Sport);
-impl rt::Validate for Sport {}
+#[allow(deprecated)]
+impl rt::Validate for Sport {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("name"));
+        let v = &self.name;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("slug"));
+        let v = &self.slug;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// Not shown by the source: Other fields of the connection-created payload.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]

@@ -1348,7 +1348,21 @@ pub struct AddInsuranceInput {
     /// The request body.
     pub body: InsuranceRecordRequest,
 }
-impl rt::Validate for AddInsuranceInput {}
+#[allow(deprecated)]
+impl rt::Validate for AddInsuranceInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// The responses `add_insurance` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -1865,7 +1879,21 @@ pub struct BulkImportInput {
     /// The request body.
     pub body: BulkImportRequest,
 }
-impl rt::Validate for BulkImportInput {}
+#[allow(deprecated)]
+impl rt::Validate for BulkImportInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// The responses `bulk_import` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -2006,7 +2034,21 @@ pub struct BulkTriggerHistoricalPullInput {
     /// The request body.
     pub body: BulkTriggerHistoricalPullRequest,
 }
-impl rt::Validate for BulkTriggerHistoricalPullInput {}
+#[allow(deprecated)]
+impl rt::Validate for BulkTriggerHistoricalPullInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// The responses `bulk_trigger_historical_pull` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
@@ -2807,6 +2849,12 @@ impl rt::Validate for ListOrderSetMarkersInput {
             rt::check::maximum(*v as f64, 100f64, loc, out);
         }
         loc.pop();
+        loc.pop();
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
         loc.pop();
     }
 }
@@ -3662,7 +3710,21 @@ pub struct CreateManagementKeyInput {
     /// The request body.
     pub body: CreateManagementKeyRequest,
 }
-impl rt::Validate for CreateManagementKeyInput {}
+#[allow(deprecated)]
+impl rt::Validate for CreateManagementKeyInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
 /// The responses `create_management_key` may give: one variant per status the spec declares.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]

@@ -101,6 +101,28 @@ pub enum IssueKind {
     /// Anything else a type refuses.
     #[serde(rename = "value_error")]
     Value,
+    /// The last item of a 422 that lists only the first problems: how many more there are.
+    #[serde(rename = "too_many_errors")]
+    TooMany,
+}
+
+/// The most problems one 422 lists; a last item counts the rest, so an answer stays small
+/// whatever the request.
+pub const MAX_LISTED: usize = 50;
+
+/// The first [`MAX_LISTED`] of `issues`, and an item counting the rest when there are more.
+pub fn listed(issues: &[Issue]) -> Vec<Issue> {
+    let mut listed: Vec<Issue> = issues.iter().take(MAX_LISTED).cloned().collect();
+    if let Some(more) = issues.len().checked_sub(MAX_LISTED).filter(|n| *n > 0) {
+        listed.push(too_many(more));
+    }
+    listed
+}
+
+/// The item that stands for `more` problems not listed.
+pub fn too_many(more: usize) -> Issue {
+    let msg = format!("{more} more problems are not listed; at most {MAX_LISTED} are");
+    Issue::new(&[], IssueKind::TooMany, msg)
 }
 
 /// One problem, in the shape clients of the service already parse:

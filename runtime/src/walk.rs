@@ -38,6 +38,53 @@ pub fn check_field(
     loc.pop();
 }
 
+/// The i64 a JSON number stands for: an integer, or an integral number within range.
+fn integral(v: &Value) -> Option<i64> {
+    const BEYOND_I64: f64 = 9_223_372_036_854_775_808.0;
+    v.as_i64().or_else(|| {
+        v.as_f64()
+            .filter(|f| f.fract() == 0.0 && (-BEYOND_I64..BEYOND_I64).contains(f))
+            .map(|f| f as i64)
+    })
+}
+
+/// Rewrites integral numbers (`1290.0`) where `ty` holds an integer as integers, so the typed
+/// reader takes them as JSON Schema does. Answers whether anything changed.
+pub fn integers_from_integral_numbers(ty: &TypeDesc, v: &mut Value) -> bool {
+    match (ty, v) {
+        (TypeDesc::Int, v) if v.is_f64() => match integral(v) {
+            Some(n) => {
+                *v = Value::from(n);
+                true
+            }
+            None => false,
+        },
+        (TypeDesc::Deferred(inner), v) => inner
+            .get()
+            .is_some_and(|ty| integers_from_integral_numbers(ty, v)),
+        (TypeDesc::Model(m), Value::Object(obj)) => m.fields.iter().fold(false, |changed, f| {
+            let here = obj
+                .get_mut(f.name)
+                .is_some_and(|v| integers_from_integral_numbers(&f.ty, v));
+            changed | here
+        }),
+        (TypeDesc::List(inner), Value::Array(items)) => {
+            items.iter_mut().fold(false, |changed, v| {
+                changed | integers_from_integral_numbers(inner, v)
+            })
+        }
+        (TypeDesc::Map(inner), Value::Object(entries)) => {
+            entries.values_mut().fold(false, |changed, v| {
+                changed | integers_from_integral_numbers(inner, v)
+            })
+        }
+        (TypeDesc::Union(types), v) if v.is_f64() => {
+            types.iter().any(|ty| integers_from_integral_numbers(ty, v))
+        }
+        _ => false,
+    }
+}
+
 fn accepts_null(ty: &TypeDesc) -> bool {
     matches!(ty, TypeDesc::Any | TypeDesc::NotShown)
 }
@@ -55,8 +102,9 @@ pub fn check_value(
     match ty {
         TypeDesc::Any | TypeDesc::NotShown => {}
         TypeDesc::Bool => expect(v.is_boolean(), IssueKind::BoolType, loc, issues),
-        // As serde reads an i64: `5.0` and values beyond its range are no integer of the field.
-        TypeDesc::Int => expect(v.is_i64(), IssueKind::IntType, loc, issues),
+        // An i64, written as an integer or as an integral number (`5.0`), as JSON Schema reads
+        // one; `5.5` and values beyond the range are no integer of the field.
+        TypeDesc::Int => expect(integral(v).is_some(), IssueKind::IntType, loc, issues),
         TypeDesc::Number => expect(v.is_number(), IssueKind::FloatType, loc, issues),
         TypeDesc::Object => expect(v.is_object(), IssueKind::DictType, loc, issues),
         TypeDesc::String | TypeDesc::Uri => {

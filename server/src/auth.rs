@@ -19,8 +19,13 @@ pub enum Principal {
         org_id: String,
         scope: ManagementScope,
     },
-    /// A link token, issued for one user of one team.
-    Link { team_id: String, user_id: String },
+    /// A link token, issued for one user of one team; the request that succeeds with it
+    /// uses it up ([`crate::link::use_up`]).
+    Link {
+        team_id: String,
+        user_id: String,
+        token_hash: String,
+    },
 }
 
 /// What a management key controls.
@@ -56,7 +61,7 @@ pub async fn authenticate(
         AuthScheme::ManagementKey | AuthScheme::OrgKey => {
             key_principal(store, credential, MANAGEMENT_KEY).await
         }
-        AuthScheme::LinkToken => use_link_token(store, clock, credential).await,
+        AuthScheme::LinkToken => link_token(store, clock, credential).await,
     };
     result.map_err(|error| {
         tracing::error!(%error, "database failure while checking a credential");
@@ -117,29 +122,30 @@ async fn key_principal(
     }))
 }
 
-/// A link token is good once, within its lifetime: using it marks it used in the same
-/// statement that checks it, so two processes cannot both accept it.
-async fn use_link_token(
+/// A link token not used yet, within its lifetime, whose user is not deleted. Checking it
+/// does not use it: the request that succeeds with it does, so a refused request leaves it
+/// good for the next.
+async fn link_token(
     store: &Store,
     clock: &dyn Clock,
     token: &str,
 ) -> Result<Result<Principal, AuthError>, sqlx::Error> {
-    let now = to_micros(clock.now());
-    let mut tx = store.write().await?;
+    let token_hash = keys::digest(token);
     let row = sqlx::query(
-        "UPDATE link_tokens SET used_at = $1 \
-         WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $1 \
-         RETURNING team_id, user_id",
+        "SELECT t.team_id, t.user_id FROM link_tokens t \
+         JOIN users u ON u.id = t.user_id AND u.team_id = t.team_id \
+         WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > $2 \
+         AND u.deleted_at IS NULL",
     )
-    .bind(now)
-    .bind(keys::digest(token))
-    .fetch_optional(&mut **tx)
+    .bind(&token_hash)
+    .bind(to_micros(clock.now()))
+    .fetch_optional(store.pool())
     .await?;
-    tx.commit().await?;
     Ok(match row {
         Some(row) => Ok(Principal::Link {
             team_id: row.try_get("team_id")?,
             user_id: row.try_get("user_id")?,
+            token_hash,
         }),
         None => Err(AuthError::Unknown),
     })

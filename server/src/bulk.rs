@@ -1,7 +1,8 @@
 //! Bulk import and bulk historical pull: each request is recorded as one persistent operation
 //! and answered 202 at once, or 200 when it finishes within the wait. A process runs the
-//! operation after recording it; an operation whose process stopped is taken up again by
-//! the next process to start (its lease runs out), so accepted work is never lost.
+//! operation after recording it, in batches that each hold the writer briefly; an operation
+//! whose process stopped is taken up again by the next process to start (its lease runs
+//! out), from the batch it stopped at, so accepted work is never lost nor done twice.
 
 use crate::ReferenceServer;
 use crate::clock::{to_micros, wire_time};
@@ -148,16 +149,49 @@ async fn finished_outcome(s: &ReferenceServer, op: &str) -> Result<Option<Outcom
     ))
 }
 
-/// Takes the operation's lease and runs it: an import connects each named user of the team
-/// to the provider; a historical pull triggers each connected user. Users the team does not
-/// have fail.
+/// Users a batch handles in one write transaction: small enough that the single SQLite writer
+/// is held for milliseconds, so other requests' writes interleave with a large operation.
+const BATCH: usize = 200;
+
+/// An operation this process holds the lease of, and where its run stands.
+struct Claimed {
+    team_id: String,
+    op_type: String,
+    provider: String,
+    user_ids: Vec<String>,
+    /// Users handled by earlier batches (of this run or of a stopped process's).
+    processed: usize,
+}
+
+/// Takes the operation's lease and runs it in batches: an import connects each named user of
+/// the team to the provider; a historical pull triggers each connected user. Users the team
+/// does not have fail. Each batch commits what it did with the progress, so a crash loses
+/// nothing and a resumed run does nothing twice.
 async fn run(s: &ReferenceServer, op: &str) -> Result<(), sqlx::Error> {
+    let Some(claimed) = claim(s, op).await? else {
+        return Ok(());
+    };
+    let mut position = claimed.processed;
+    while position < claimed.user_ids.len() {
+        let end = (position + BATCH).min(claimed.user_ids.len());
+        if !run_batch(s, op, &claimed, position..end).await? {
+            return Ok(());
+        }
+        position = end;
+        // Let the writers queued behind this batch go first.
+        tokio::task::yield_now().await;
+    }
+    finish(s, op).await
+}
+
+/// The operation's lease, when it is in progress and no live process holds it.
+async fn claim(s: &ReferenceServer, op: &str) -> Result<Option<Claimed>, sqlx::Error> {
     let now = s.clock.now();
     let mut tx = s.store.write().await?;
     let claimed = sqlx::query(
         "UPDATE bulk_ops SET lease_until = $1 WHERE id = $2 AND status = $3 \
          AND (lease_until IS NULL OR lease_until < $4) \
-         RETURNING team_id, op_type, provider, payload",
+         RETURNING team_id, op_type, provider, payload, processed",
     )
     .bind(to_micros(now + LEASE))
     .bind(op)
@@ -165,24 +199,81 @@ async fn run(s: &ReferenceServer, op: &str) -> Result<(), sqlx::Error> {
     .bind(to_micros(now))
     .fetch_optional(&mut **tx)
     .await?;
+    tx.commit().await?;
     let Some(row) = claimed else {
-        return Ok(());
+        return Ok(None);
     };
-    let team_id: String = row.try_get("team_id")?;
-    let op_type: String = row.try_get("op_type")?;
-    let provider: String = row.try_get("provider")?;
     let payload: Payload = wire::from_json(&row, "payload")?;
-    let mut outcome = Outcome::default();
-    for user_id in payload.user_ids {
-        let ok = if op_type == IMPORT {
-            connect(&mut tx, &team_id, &user_id, &provider, to_micros(now)).await?
+    Ok(Some(Claimed {
+        team_id: row.try_get("team_id")?,
+        op_type: row.try_get("op_type")?,
+        provider: row.try_get("provider")?,
+        user_ids: payload.user_ids,
+        processed: usize::try_from(row.try_get::<i64, _>("processed")?).unwrap_or(0),
+    }))
+}
+
+/// Handles `range` of the users in one transaction, with the progress and a renewed lease.
+/// Answers false when another run moved the operation on (this one then stops).
+async fn run_batch(
+    s: &ReferenceServer,
+    op: &str,
+    claimed: &Claimed,
+    range: std::ops::Range<usize>,
+) -> Result<bool, sqlx::Error> {
+    let now = s.clock.now();
+    let mut tx = s.store.write().await?;
+    let advanced = sqlx::query(
+        "UPDATE bulk_ops SET processed = $1, pending = $2, lease_until = $3 \
+         WHERE id = $4 AND status = $5 AND processed = $6",
+    )
+    .bind(range.end as i64)
+    .bind((claimed.user_ids.len() - range.end) as i64)
+    .bind(to_micros(now + LEASE))
+    .bind(op)
+    .bind(IN_PROGRESS)
+    .bind(range.start as i64)
+    .execute(&mut **tx)
+    .await?;
+    if advanced.rows_affected() != 1 {
+        return Ok(false);
+    }
+    for position in range {
+        let user_id = &claimed.user_ids[position];
+        let (team, provider) = (&claimed.team_id, &claimed.provider);
+        let succeeded = if claimed.op_type == IMPORT {
+            connect(&mut tx, team, user_id, provider, to_micros(now)).await?
         } else {
-            is_connected(&mut tx, &team_id, &user_id, &provider).await?
+            is_connected(&mut tx, team, user_id, provider).await?
         };
-        if ok {
-            outcome.done.push(user_id);
-        } else {
-            outcome.failed.push(user_id);
+        sqlx::query(
+            "INSERT INTO bulk_op_items (op_id, position, user_id, succeeded) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(op)
+        .bind(position as i64)
+        .bind(user_id)
+        .bind(crate::store::flag(succeeded))
+        .execute(&mut **tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// Ends the operation with the outcome its batches wrote.
+async fn finish(s: &ReferenceServer, op: &str) -> Result<(), sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT user_id, succeeded FROM bulk_op_items WHERE op_id = $1 ORDER BY position",
+    )
+    .bind(op)
+    .fetch_all(s.store.pool())
+    .await?;
+    let mut outcome = Outcome::default();
+    for row in &rows {
+        let user_id: String = row.try_get("user_id")?;
+        match row.try_get::<i64, _>("succeeded")? {
+            0 => outcome.failed.push(user_id),
+            _ => outcome.done.push(user_id),
         }
     }
     let status = if outcome.failed.is_empty() || !outcome.done.is_empty() {
@@ -190,15 +281,17 @@ async fn run(s: &ReferenceServer, op: &str) -> Result<(), sqlx::Error> {
     } else {
         "failure"
     };
+    let mut tx = s.store.write().await?;
     sqlx::query(
         "UPDATE bulk_ops SET status = $1, pending = 0, processed = $2, result = $3, \
-         ended_at = $4, lease_until = NULL WHERE id = $5",
+         ended_at = $4, lease_until = NULL WHERE id = $5 AND status = $6",
     )
     .bind(status)
     .bind((outcome.done.len() + outcome.failed.len()) as i64)
     .bind(wire::json(&outcome))
     .bind(to_micros(s.clock.now()))
     .bind(op)
+    .bind(IN_PROGRESS)
     .execute(&mut **tx)
     .await?;
     tx.commit().await

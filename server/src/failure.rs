@@ -47,6 +47,22 @@ pub fn issue(root: &str, path: &[&str], msg: impl Into<String>, kind: &str) -> V
     }
 }
 
+/// The first problems of a 422 and an item counting the rest, as the router's own 422s list
+/// them ([`covenant_runtime::issue::MAX_LISTED`]).
+pub fn listed(mut detail: Vec<ValidationIssue>) -> Vec<ValidationIssue> {
+    let max = covenant_runtime::issue::MAX_LISTED;
+    if detail.len() > max {
+        let more = covenant_runtime::issue::too_many(detail.len() - max);
+        detail.truncate(max);
+        detail.push(ValidationIssue {
+            loc: Vec::new(),
+            msg: more.msg,
+            r#type: "too_many_errors".to_string(),
+        });
+    }
+    detail
+}
+
 pub const UNAVAILABLE: &str = "The service cannot answer now; retry shortly";
 
 /// Turns `Result<Response, Failure>` into the endpoint's response: each generated response
@@ -59,7 +75,9 @@ macro_rules! answer {
                 $response::NotFound(health_api::models::NotFoundError { detail })
             }
             Err($crate::failure::Failure::Invalid(detail)) => {
-                $response::UnprocessableEntity(health_api::models::ValidationError { detail })
+                $response::UnprocessableEntity(health_api::models::ValidationError {
+                    detail: $crate::failure::listed(detail),
+                })
             }
             Err($crate::failure::Failure::Forbidden(detail)) => {
                 $response::Forbidden(health_api::models::ErrorMessage { detail })

@@ -52,8 +52,29 @@ pub async fn create_token(
     })
 }
 
-/// A link token sent beside the team key was checked (and used) by the router; it must
-/// have been issued to the same team.
+/// Uses up a link token once its request succeeded. Only one request can: a second one
+/// racing it is refused.
+async fn use_up(s: &ReferenceServer, token_hash: &str) -> Result<(), Failure> {
+    let mut tx = s.store.write().await?;
+    let used = sqlx::query(
+        "UPDATE link_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL",
+    )
+    .bind(to_micros(s.clock.now()))
+    .bind(token_hash)
+    .execute(&mut **tx)
+    .await?;
+    tx.commit().await?;
+    if used.rows_affected() == 1 {
+        Ok(())
+    } else {
+        Err(Failure::Forbidden(
+            "The link token was used by another request".to_string(),
+        ))
+    }
+}
+
+/// A link token sent beside the team key was checked by the router; it must have been
+/// issued to the same team, and this request uses it up when it succeeds.
 pub async fn oauth_provider(
     s: &ReferenceServer,
     team_id: &str,
@@ -85,7 +106,7 @@ pub async fn oauth_provider(
         }
     };
     let text = |key: &str| oauth.get(key).and_then(|v| v.as_str()).map(str::to_string);
-    Ok(OAuthProviderDetail {
+    let detail = OAuthProviderDetail {
         name: row.try_get("name")?,
         slug: row.try_get("slug")?,
         description: row.try_get("description")?,
@@ -100,7 +121,11 @@ pub async fn oauth_provider(
             .and_then(|v| v.as_i64())
             .map_or(Tristate::Null, Tristate::Value),
         logo: row.try_get("logo")?,
-    })
+    };
+    if let Some(Principal::Link { token_hash, .. }) = link {
+        use_up(s, token_hash).await?;
+    }
+    Ok(detail)
 }
 
 const PROVIDER_COLUMNS: &str =

@@ -111,24 +111,33 @@ pub async fn add_insurance(
     let now = to_micros(s.clock.now());
     let mut tx = s.store.write().await?;
     ensure_visible(&mut tx, team_id, user_id).await?;
-    let payor = sqlx::query("SELECT name, address FROM payors WHERE payor_code = $1")
-        .bind(&body.payor_code)
-        .fetch_optional(&mut **tx)
-        .await?
-        .ok_or_else(|| {
-            Failure::Invalid(vec![issue(
-                "body",
-                &["payor_code"],
-                format!("Unknown payor code `{}`", body.payor_code),
-                "value_error",
-            )])
-        })?;
+    // A payor by its code or its name, in any case: clients send either.
+    let payor = sqlx::query(
+        "SELECT payor_code, name, address FROM payors \
+         WHERE UPPER(payor_code) = UPPER($1) OR UPPER(name) = UPPER($1) \
+         ORDER BY payor_code LIMIT 1",
+    )
+    .bind(body.payor_code.trim())
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| {
+        Failure::Invalid(vec![issue(
+            "body",
+            &["payor_code"],
+            format!(
+                "Unknown payor code `{}`: send a code or name of the payor catalogue, \
+                 such as 60054 (Aetna), 87726 (UnitedHealthcare) or 62308 (Cigna)",
+                body.payor_code
+            ),
+            "value_error",
+        )])
+    })?;
     let record = InsuranceRecord {
         company: CompanyDetails {
             name: payor.try_get("name")?,
             address: from_json(&payor, "address")?,
         },
-        payor_code: body.payor_code,
+        payor_code: payor.try_get("payor_code")?,
         member_id: body.member_id,
         group_id: body.group_id,
         relationship: body.relationship,

@@ -16,9 +16,6 @@ use sqlx::any::AnyRow;
 pub const GRACE_PERIOD: chrono::Duration = chrono::Duration::days(7);
 /// `source_slug` of settings made through the API.
 const API_SOURCE: &str = "manual";
-/// The fallback time zone of a user who has none set; the document requires the field.
-const DEFAULT_TIME_ZONE: &str = "UTC";
-const DEFAULT_SOURCE: &str = "default";
 
 /// The statement reading a user and its connected sources, one row per source (one row when
 /// it has none), for a `WHERE` clause: one statement answers a read. Built at compile time,
@@ -261,7 +258,7 @@ fn user_from_rows(rows: &[AnyRow]) -> Result<Option<User>, sqlx::Error> {
     let created_at: i64 = row.try_get("created_at")?;
     let time_zone: Option<String> = row.try_get("time_zone")?;
     let fallback_time_zone = match time_zone {
-        Some(id) => FallbackTimeZone {
+        Some(id) => Some(FallbackTimeZone {
             id,
             source_slug: row
                 .try_get::<Option<String>, _>("time_zone_source")?
@@ -270,12 +267,8 @@ fn user_from_rows(rows: &[AnyRow]) -> Result<Option<User>, sqlx::Error> {
                 row.try_get::<Option<i64>, _>("time_zone_updated_at")?
                     .unwrap_or(created_at),
             ),
-        },
-        None => FallbackTimeZone {
-            id: DEFAULT_TIME_ZONE.to_string(),
-            source_slug: DEFAULT_SOURCE.to_string(),
-            updated_at: wire_time(created_at),
-        },
+        }),
+        None => None,
     };
     let birth_date: Option<String> = row.try_get("birth_date")?;
     let fallback_birth_date = match birth_date {

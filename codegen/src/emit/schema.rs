@@ -501,6 +501,9 @@ pub fn add_constraints(obj: &mut Map<String, Value>, c: &Constraints) {
             Value::Array(c.one_of.iter().map(Literal::to_json).collect()),
         );
     }
+    if let Some(source) = c.default_bound.and_then(Provenance::x_source) {
+        put("x-bound-source", json!(source));
+    }
 }
 
 /// Lets `null` through: by widening `type` where there is one, else with `anyOf`.

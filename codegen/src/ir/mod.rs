@@ -248,6 +248,19 @@ pub struct Service {
     pub title: Option<String>,
     pub version: Option<String>,
     pub doc: Option<String>,
+    /// The longest string a field or parameter without `@max_length` holds (uuid, date and
+    /// date-time are bounded by their format).
+    pub max_length: Option<DefaultBound>,
+    /// The most items a list without `@max_items` holds.
+    pub max_items: Option<DefaultBound>,
+}
+
+/// A bound the service sets on every string or list that states none of its own, so that no
+/// input is unbounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DefaultBound {
+    pub value: u64,
+    pub provenance: Provenance,
 }
 
 /// Where a fact comes from: the interface document, the deployed client library that fills

@@ -25,10 +25,46 @@ impl Lowerer<'_> {
             match prop.node.key.text.as_str() {
                 "title" => service.title = self.string_prop(&prop.node),
                 "version" => service.version = self.string_prop(&prop.node),
-                _ => self.unknown_setting(&prop.node, "service", &["title", "version"]),
+                "max_length" => service.max_length = self.default_bound(prop),
+                "max_items" => service.max_items = self.default_bound(prop),
+                _ => self.unknown_setting(
+                    &prop.node,
+                    "service",
+                    &["title", "version", "max_length", "max_items"],
+                ),
             }
         }
+        self.default_bounds = (service.max_length, service.max_items);
         service
+    }
+
+    /// `max_length 4096`: one whole number of at least 1, with its `@source`.
+    fn default_bound(&mut self, prop: &ast::Member<ast::Prop>) -> Option<DefaultBound> {
+        let annots = self.annots(&prop.attrs, Site::Other);
+        let provenance = self.provenance(&annots);
+        match prop.node.values.as_slice() {
+            [
+                ast::Value {
+                    kind: ValueKind::Int(n),
+                    ..
+                },
+            ] if *n >= 1 => Some(DefaultBound {
+                value: *n as u64,
+                provenance,
+            }),
+            _ => {
+                self.error(
+                    diagnostic_codes::BAD_SETTING,
+                    prop.node.key.span,
+                    format!(
+                        "`{}` takes one whole number of at least 1",
+                        prop.node.key.text
+                    ),
+                )
+                .label("expected a number such as 4096");
+                None
+            }
+        }
     }
 
     pub(super) fn unknown_setting(&mut self, prop: &ast::Prop, what: &str, known: &[&str]) {

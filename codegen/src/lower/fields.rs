@@ -190,6 +190,10 @@ impl Lowerer<'_> {
             }
             constraints.one_of = vec![Literal::String(value)];
         }
+        // Parameters are bounded by the request head's own limits.
+        if site == Site::Field {
+            self.apply_default_bounds(&mut constraints, &ty);
+        }
         let default = decl
             .default
             .as_ref()
@@ -319,11 +323,7 @@ impl Lowerer<'_> {
         let mut c = Constraints::default();
         let base = self.base(ty);
         let numeric = matches!(base, Base::Prim(p) if p.is_numeric());
-        // Lengths, patterns and sets apply to text held as a string: not to uuid, date and
-        // datetime, whose shape their format already fixes.
-        let stringy = matches!(base, Base::Prim(p) if p.is_string_like()
-            && !matches!(p, Primitive::Uuid | Primitive::Date | Primitive::DateTime));
-        let listy = matches!(base, Base::List);
+        let (stringy, listy) = self.text_or_list(ty);
         let checks: [(&str, bool, &str); 8] = [
             ("min", numeric, "a number"),
             ("max", numeric, "a number"),
@@ -388,6 +388,35 @@ impl Lowerer<'_> {
             }
         }
         c
+    }
+
+    /// Whether `ty` is text held as a string (lengths, patterns and sets apply; not to uuid,
+    /// date and datetime, whose shape their format already fixes), and whether it is a list.
+    fn text_or_list(&self, ty: &Type) -> (bool, bool) {
+        let base = self.base(ty);
+        let text = matches!(base, Base::Prim(p) if p.is_string_like()
+            && !matches!(p, Primitive::Uuid | Primitive::Date | Primitive::DateTime));
+        (text, matches!(base, Base::List))
+    }
+
+    /// The service's bounds on a string or list that states none of its own (and whose
+    /// minimum does not exceed them).
+    fn apply_default_bounds(&self, c: &mut Constraints, ty: &Type) {
+        let (stringy, listy) = self.text_or_list(ty);
+        let (max_length, max_items) = self.default_bounds;
+        if let (true, None, Some(bound)) = (stringy, c.max_length, max_length)
+            && c.min_length.is_none_or(|min| min <= bound.value)
+            && c.one_of.is_empty()
+        {
+            c.max_length = Some(bound.value);
+            c.default_bound = Some(bound.provenance);
+        }
+        if let (true, None, Some(bound)) = (listy, c.max_items, max_items)
+            && c.min_items.is_none_or(|min| min <= bound.value)
+        {
+            c.max_items = Some(bound.value);
+            c.default_bound = Some(bound.provenance);
+        }
     }
 
     fn pattern(&mut self, a: &ast::Annotation) -> Option<String> {

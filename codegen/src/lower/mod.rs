@@ -83,6 +83,8 @@ pub(crate) struct Lowerer<'d> {
     /// `use:` targets of deprecations, checked once everything exists.
     pending_replacements: Vec<references::PendingReplacement>,
     not_shown: Vec<NotShown>,
+    /// The service's `max_length` and `max_items`, for strings and lists without their own.
+    default_bounds: (Option<DefaultBound>, Option<DefaultBound>),
 }
 
 impl<'d> Lowerer<'d> {
@@ -99,6 +101,7 @@ impl<'d> Lowerer<'d> {
             used_types: HashSet::new(),
             pending_replacements: Vec::new(),
             not_shown: Vec::new(),
+            default_bounds: (None, None),
         }
     }
 

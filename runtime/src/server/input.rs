@@ -21,8 +21,9 @@ pub struct RawInputs<'a> {
     body: Option<&'a [u8]>,
     /// A form body's fields, each with its occurrences, for an endpoint whose body is a form.
     form: Option<Vec<(String, Vec<String>)>>,
-    /// A multipart body read into its JSON form, with the parts that did not read.
-    multipart: Option<(Value, Vec<Issue>)>,
+    /// A body already read into JSON, with the parts that did not read: a multipart body,
+    /// or a JSON body whose integral numbers were rewritten as integers.
+    read_body: Option<(Value, Vec<Issue>)>,
     /// The body is read as it is (text or bytes), not as JSON.
     raw: bool,
 }
@@ -81,14 +82,14 @@ impl<'a> RawInputs<'a> {
             params,
             body,
             form,
-            multipart: None,
+            read_body: None,
             raw,
         }
     }
 
     /// Gives a multipart body, read by [`crate::multipart`] into its JSON form.
     pub fn with_multipart(mut self, body: (Value, Vec<Issue>)) -> Self {
-        self.multipart = Some(body);
+        self.read_body = Some(body);
         self
     }
 
@@ -100,7 +101,7 @@ impl<'a> RawInputs<'a> {
                 .map(|(name, values)| (name.as_str(), values.iter().map(String::as_str).collect()))
                 .collect()
         });
-        let body = match (&form, &self.multipart) {
+        let body = match (&form, &self.read_body) {
             (Some(fields), _) => Some(InputValue::Form(fields)),
             (None, Some((_, issues))) if !issues.is_empty() => {
                 return Err(DeError::custom("a part of the body did not read"));
@@ -116,6 +117,29 @@ impl<'a> RawInputs<'a> {
             .map(|(name, raws)| (*name, InputValue::Text(raws)))
             .chain(body.map(|b| ("body", b)));
         I::deserialize(MapDeserializer::new(entries))
+    }
+
+    /// These inputs with a JSON body's integral numbers (`1290.0`) written as integers where
+    /// the endpoint takes an integer; `None` when there are none. The typed reader refuses
+    /// them, JSON Schema does not.
+    fn with_integers<A, G>(&self, endpoint: &EndpointDesc<A, G>) -> Option<RawInputs<'a>> {
+        let (Some(bytes), Some(ty), None, None, false) = (
+            self.body,
+            endpoint.body,
+            &self.form,
+            &self.read_body,
+            self.raw,
+        ) else {
+            return None;
+        };
+        let mut value: Value = serde_json::from_slice(bytes).ok()?;
+        walk::integers_from_integral_numbers(ty, &mut value).then(|| RawInputs {
+            params: self.params.clone(),
+            body: self.body,
+            form: None,
+            read_body: Some((value, Vec::new())),
+            raw: false,
+        })
     }
 
     /// Every problem of inputs that did not deserialize, found by walking the endpoint's
@@ -141,7 +165,7 @@ impl<'a> RawInputs<'a> {
                 }
             }
         }
-        if let Some((value, problems)) = &self.multipart {
+        if let Some((value, problems)) = &self.read_body {
             // `null`: no multipart body at all, already reported.
             if !value.is_null() {
                 inputs.insert("body".to_string(), value.clone());
@@ -181,7 +205,7 @@ impl<'a> RawInputs<'a> {
                 _ => None,
             })
             .collect();
-        let body_present = self.body.is_some() || self.form.is_some() || self.multipart.is_some();
+        let body_present = self.body.is_some() || self.form.is_some() || self.read_body.is_some();
         let checked = walk::check_inputs(endpoint, &inputs, body_present, &unreadable_names);
         issues.extend(
             checked
@@ -197,7 +221,12 @@ pub fn read<I, A, G>(endpoint: &EndpointDesc<A, G>, raw: &RawInputs<'_>) -> Resu
 where
     I: serde::de::DeserializeOwned + Validate,
 {
-    match raw.deserialize::<I>() {
+    let read = raw.deserialize::<I>().or_else(|e| {
+        raw.with_integers(endpoint)
+            .and_then(|rewritten| rewritten.deserialize::<I>().ok())
+            .ok_or(e)
+    });
+    match read {
         Ok(input) => input.validate().map(|()| input),
         Err(e) => {
             let issues = raw.explain(endpoint);
@@ -247,7 +276,7 @@ enum InputValue<'de> {
     Body(&'de [u8]),
     /// A form body: its fields as text.
     Form(&'de [(&'de str, Vec<&'de str>)]),
-    /// A body already read into JSON (a multipart body's parts).
+    /// A body already read into JSON (a multipart body's parts, or rewritten integers).
     Json(&'de Value),
     /// A body read as it is: text for a `String`, bytes for anything else.
     Raw(&'de [u8]),

@@ -71,10 +71,12 @@ impl Config {
         )
     }
 
-    /// 422 naming every problem, in the configured shape.
+    /// 422 naming every problem (the first [`crate::issue::MAX_LISTED`], and how many more),
+    /// in the configured shape.
     pub fn reject_input(&self, issues: &[Issue]) -> Response {
         let status = StatusCode::UNPROCESSABLE_ENTITY;
-        let body = self.rejections.body(status.as_u16(), "", Some(issues));
+        let listed = crate::issue::listed(issues);
+        let body = self.rejections.body(status.as_u16(), "", Some(&listed));
         json(status, &body)
     }
 

@@ -152,14 +152,18 @@ impl Harness {
 
     /// A client with a new team API key of a team, made through the management API.
     pub async fn team_client(&self, team_id: covenant_runtime::Uuid) -> Client {
+        let key = self.new_team_key(team_id).await;
+        self.client(&[(AuthScheme::TeamApiKey, &key)])
+    }
+
+    /// A new team API key of a team, made through the management API.
+    pub async fn new_team_key(&self, team_id: covenant_runtime::Uuid) -> String {
         let input = CreateTeamApiKeyInput {
             org_id: self.org_id(),
             team_id,
         };
         match self.management().create_team_api_key(input).await.unwrap() {
-            CreateTeamApiKeyResponse::Created(key) => {
-                self.client(&[(AuthScheme::TeamApiKey, &key.key)])
-            }
+            CreateTeamApiKeyResponse::Created(key) => key.key,
             other => panic!("create team API key: {other:?}"),
         }
     }

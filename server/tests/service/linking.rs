@@ -12,6 +12,9 @@ use health_api::operations::*;
 
 on_both_backends!(
     a_link_token_is_good_once_for_ten_minutes,
+    a_link_token_is_used_up_only_by_a_request_that_succeeds,
+    a_link_token_of_a_deleted_user_is_refused,
+    the_largest_bulk_imports_leave_other_teams_writes_unharmed,
     bulk_imports_connect_the_teams_users_and_are_listed,
     bulk_operations_are_closed_until_enabled_for_the_team,
 );
@@ -103,6 +106,125 @@ async fn a_link_token_is_good_once_for_ten_minutes(h: Harness) {
             .unwrap(),
         CreateLinkTokenResponse::NotFound(_)
     ));
+}
+
+/// GET the OAuth detail of `provider` over raw HTTP with a team key and a link token.
+async fn oauth_with(h: &Harness, provider: &str, team_key: &str, token: &str) -> u16 {
+    h.http()
+        .get(format!("{}/v2/link/provider/oauth/{provider}", h.base_url))
+        .header("x-service-api-key", team_key)
+        .header("x-service-link-token", token)
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+async fn a_link_token_is_used_up_only_by_a_request_that_succeeds(h: Harness) {
+    let user_id = create(&h, "retrying-linker").await;
+    let token = link_token(&h, user_id, None).await.link_token;
+    let team_key = h.keys.team_api_key.clone();
+    // Refused for its input (422) and for another team's key (403): still good after both.
+    assert_eq!(
+        oauth_with(&h, "not_a_provider", &team_key, &token).await,
+        422
+    );
+    let other_team = h.new_team("Elsewhere", Region::Us).await;
+    let other_key = h.new_team_key(other_team.id).await;
+    assert_eq!(oauth_with(&h, "oura", &other_key, &token).await, 403);
+    // The first request that succeeds uses it up.
+    assert_eq!(oauth_with(&h, "oura", &team_key, &token).await, 200);
+    assert_eq!(oauth_with(&h, "oura", &team_key, &token).await, 401);
+}
+
+async fn a_link_token_of_a_deleted_user_is_refused(h: Harness) {
+    let user_id = create(&h, "leaving-linker").await;
+    let token = link_token(&h, user_id, None).await.link_token;
+    let deleted = h
+        .team()
+        .delete_user(DeleteUserInput { user_id })
+        .await
+        .unwrap();
+    assert!(matches!(deleted, DeleteUserResponse::Ok(_)), "{deleted:?}");
+    assert_eq!(
+        oauth_with(&h, "oura", &h.keys.team_api_key, &token).await,
+        401
+    );
+}
+
+/// Two imports of the most connections a request may name (100,000 unknown users each) run
+/// while another team makes 31 users at once: every create succeeds, because the imports
+/// hold the writer one small batch at a time.
+async fn the_largest_bulk_imports_leave_other_teams_writes_unharmed(h: Harness) {
+    let unknown = uuid::Uuid::new_v4().to_string();
+    let connection = serde_json::json!({
+        "user_id": unknown, "access_token": "a", "refresh_token": "r",
+        "provider_id": "p", "expires_at": 1
+    });
+    let body = serde_json::json!({
+        "provider": "fitbit",
+        "connections": vec![connection; 100_000],
+    });
+    let body = serde_json::to_vec(&body).unwrap();
+    let import = || {
+        h.http()
+            .post(format!("{}/v2/link/bulk_import", h.base_url))
+            .header("x-service-api-key", &h.keys.team_api_key)
+            .header("content-type", "application/json")
+            .body(body.clone())
+            .send()
+    };
+    let (first, second) = tokio::join!(import(), import());
+    assert_eq!(first.unwrap().status(), 202);
+    assert_eq!(second.unwrap().status(), 202);
+
+    let other = h.new_team("Bystanders", Region::Eu).await;
+    let bystander = h.team_client(other.id).await;
+    let mut creates = tokio::task::JoinSet::new();
+    for i in 0..31 {
+        let bystander = bystander.clone();
+        creates.spawn(async move {
+            let body = CreateUserRequest {
+                client_user_id: format!("bystander-{i}"),
+                fallback_time_zone: None,
+                fallback_birth_date: None,
+                ingestion_start: None,
+                ingestion_end: None,
+            };
+            bystander.create_user(CreateUserInput { body }).await
+        });
+    }
+    let answers = creates.join_all().await;
+    let refused: Vec<String> = answers
+        .iter()
+        .filter(|a| !matches!(a, Ok(CreateUserResponse::Ok(_))))
+        .map(|a| format!("{a:?}"))
+        .collect();
+    assert!(
+        refused.is_empty(),
+        "{} of 31 creates failed: {refused:?}",
+        refused.len()
+    );
+    // The imports move on meanwhile, batch by batch.
+    let ListBulkOpsResponse::Ok(ops) = h
+        .team()
+        .list_bulk_ops(ListBulkOpsInput {
+            team_id: None,
+            next_cursor: None,
+            page_size: None,
+        })
+        .await
+        .unwrap()
+    else {
+        panic!("list bulk ops");
+    };
+    assert!(
+        ops.data
+            .iter()
+            .take(2)
+            .all(|op| op.pending + op.processed == 100_000)
+    );
 }
 
 fn recipe(user_id: Uuid) -> ConnectionRecipe {

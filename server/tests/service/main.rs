@@ -4,6 +4,7 @@
 mod harness;
 
 mod access;
+mod bounds;
 mod catalogue;
 mod linking;
 mod management;

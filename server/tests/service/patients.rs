@@ -80,7 +80,7 @@ async fn patient_info_echoes_both_address_spellings(h: Harness) {
     }
 }
 
-fn insurance(payor_code: &str, is_primary: bool, member_id: &str) -> InsuranceRecordRequest {
+pub fn insurance(payor_code: &str, is_primary: bool, member_id: &str) -> InsuranceRecordRequest {
     InsuranceRecordRequest {
         payor_code: payor_code.into(),
         member_id: member_id.into(),
