@@ -17,21 +17,7 @@ pub struct ErrorMessage {
     pub detail: String,
 }
 rt::json_object!(ErrorMessage);
-#[allow(deprecated)]
-impl rt::Validate for ErrorMessage {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("detail"));
-        let v = &self.detail;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for ErrorMessage {}
 /// Not found: `detail` names what was missing.
 ///
 /// Source: the deployed client library.
@@ -41,21 +27,7 @@ pub struct NotFoundError {
     pub detail: String,
 }
 rt::json_object!(NotFoundError);
-#[allow(deprecated)]
-impl rt::Validate for NotFoundError {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("detail"));
-        let v = &self.detail;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for NotFoundError {}
 /// A request that breaks the interface's constraints.
 ///
 /// Source: the deployed client library.
@@ -65,26 +37,7 @@ pub struct ValidationError {
     pub detail: Vec<ValidationIssue>,
 }
 rt::json_object!(ValidationError);
-#[allow(deprecated)]
-impl rt::Validate for ValidationError {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("detail"));
-        let v = &self.detail;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-            for (i, item) in v.iter().enumerate() {
-                loc.push(rt::LocPart::Index(i));
-                rt::Validate::validate_at(item, loc, out);
-                loc.pop();
-            }
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for ValidationError {}
 /// One violated constraint.
 ///
 /// Source: the deployed client library.
@@ -97,33 +50,7 @@ pub struct ValidationIssue {
     pub r#type: String,
 }
 rt::json_object!(ValidationIssue);
-#[allow(deprecated)]
-impl rt::Validate for ValidationIssue {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("loc"));
-        let v = &self.loc;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("msg"));
-        let v = &self.msg;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("type"));
-        let v = &self.r#type;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for ValidationIssue {}
 /// A user as returned by resolve and get.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -278,30 +205,8 @@ impl rt::Validate for User {
         loc: &mut ::std::vec::Vec<rt::LocPart>,
         out: &mut ::std::vec::Vec<rt::Issue>,
     ) {
-        loc.push(rt::LocPart::key("client_user_id"));
-        let v = &self.client_user_id;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("connected_sources"));
-        let v = &self.connected_sources;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-            for (i, item) in v.iter().enumerate() {
-                loc.push(rt::LocPart::Index(i));
-                rt::Validate::validate_at(item, loc, out);
-                loc.pop();
-            }
-        }
-        loc.pop();
         loc.push(rt::LocPart::key("fallback_time_zone"));
         if let Some(v) = &self.fallback_time_zone {
-            rt::Validate::validate_at(v, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("fallback_birth_date"));
-        if let Some(v) = &self.fallback_birth_date {
             rt::Validate::validate_at(v, loc, out);
         }
         loc.pop();
@@ -324,27 +229,7 @@ pub struct ConnectedSource {
     pub provider: SourceSummary,
 }
 rt::json_object!(ConnectedSource);
-#[allow(deprecated)]
-impl rt::Validate for ConnectedSource {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("source"));
-        let v = &self.source;
-        {
-            rt::Validate::validate_at(v, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("provider"));
-        let v = &self.provider;
-        {
-            rt::Validate::validate_at(v, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for ConnectedSource {}
 /// Name, slug and logo of a provider.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -355,33 +240,7 @@ pub struct SourceSummary {
     pub slug: String,
 }
 rt::json_object!(SourceSummary);
-#[allow(deprecated)]
-impl rt::Validate for SourceSummary {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("logo"));
-        let v = &self.logo;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("name"));
-        let v = &self.name;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("slug"));
-        let v = &self.slug;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for SourceSummary {}
 /// Used when a data source gives data with no time zone attribution.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -402,14 +261,7 @@ impl rt::Validate for FallbackTimeZone {
         loc.push(rt::LocPart::key("id"));
         let v = &self.id;
         {
-            rt::check::max_length(v, 4096usize, loc, out);
             rt::check::time_zone(v, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("source_slug"));
-        let v = &self.source_slug;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
         }
         loc.pop();
     }
@@ -424,21 +276,7 @@ pub struct FallbackBirthDate {
     pub updated_at: rt::DateTime,
 }
 rt::json_object!(FallbackBirthDate);
-#[allow(deprecated)]
-impl rt::Validate for FallbackBirthDate {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("source_slug"));
-        let v = &self.source_slug;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for FallbackBirthDate {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreateUserRequest {
@@ -562,21 +400,7 @@ pub struct CreateUserResult {
     pub client_user_id: String,
 }
 rt::json_object!(CreateUserResult);
-#[allow(deprecated)]
-impl rt::Validate for CreateUserResult {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("client_user_id"));
-        let v = &self.client_user_id;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for CreateUserResult {}
 /// The create-user conflict.
 ///
 /// Source: the deployed client library.
@@ -586,21 +410,7 @@ pub struct UserConflictError {
     pub detail: UserConflict,
 }
 rt::json_object!(UserConflictError);
-#[allow(deprecated)]
-impl rt::Validate for UserConflictError {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("detail"));
-        let v = &self.detail;
-        {
-            rt::Validate::validate_at(v, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for UserConflictError {}
 ///
 /// Source: the deployed client library.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -677,27 +487,7 @@ impl UserConflictBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for UserConflict {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("error_type"));
-        let v = &self.error_type;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("error_message"));
-        let v = &self.error_message;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for UserConflict {}
 ///
 /// Source: the deployed client library.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -835,33 +625,7 @@ impl RefreshResultBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for RefreshResult {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("refreshed_sources"));
-        let v = &self.refreshed_sources;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("in_progress_sources"));
-        let v = &self.in_progress_sources;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("failed_sources"));
-        let v = &self.failed_sources;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for RefreshResult {}
 /// Patient demographics, stored per user. Names are subject to lab-imposed validation rules.
 ///
 /// The response shape; requests use the `Request` variant.
@@ -2697,27 +2461,7 @@ pub struct LinkTokenResult {
     pub link_web_url: String,
 }
 rt::json_object!(LinkTokenResult);
-#[allow(deprecated)]
-impl rt::Validate for LinkTokenResult {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("link_token"));
-        let v = &self.link_token;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("link_web_url"));
-        let v = &self.link_web_url;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for LinkTokenResult {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct OAuthProviderDetail {
@@ -2871,49 +2615,7 @@ impl OAuthProviderDetailBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for OAuthProviderDetail {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("name"));
-        let v = &self.name;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("slug"));
-        let v = &self.slug;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("description"));
-        let v = &self.description;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("group"));
-        if let rt::Tristate::Value(v) = &self.group {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("oauth_url"));
-        if let rt::Tristate::Value(v) = &self.oauth_url {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("logo"));
-        let v = &self.logo;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for OAuthProviderDetail {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct BulkImportRequest {
@@ -3161,26 +2863,7 @@ pub struct ListBulkOpsResult {
     pub next_cursor: Option<String>,
 }
 rt::json_object!(ListBulkOpsResult);
-#[allow(deprecated)]
-impl rt::Validate for ListBulkOpsResult {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("data"));
-        let v = &self.data;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("next_cursor"));
-        if let Some(v) = &self.next_cursor {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for ListBulkOpsResult {}
 /// A bulk operation: queued, runs in the background, can complete.
 ///
 /// Not shown by the source: Bulk operation record fields.
@@ -3405,43 +3088,7 @@ impl ProviderBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for Provider {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("name"));
-        let v = &self.name;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("slug"));
-        let v = &self.slug;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("description"));
-        let v = &self.description;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("logo"));
-        if let Some(v) = &self.logo {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("supported_resources"));
-        if let Some(v) = &self.supported_resources {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for Provider {}
 /// A biomarker or panel (ClientFacingMarkerComplete).
 ///
 /// Not shown by the source: Format of price.
@@ -3593,61 +3240,7 @@ impl MarkerBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for Marker {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("name"));
-        let v = &self.name;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("slug"));
-        let v = &self.slug;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("description"));
-        let v = &self.description;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("provider_id"));
-        let v = &self.provider_id;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("unit"));
-        if let Some(v) = &self.unit {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("price"));
-        let v = &self.price;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("expected_results"));
-        let v = &self.expected_results;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-            for (i, item) in v.iter().enumerate() {
-                loc.push(rt::LocPart::Index(i));
-                rt::Validate::validate_at(item, loc, out);
-                loc.pop();
-            }
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for Marker {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ExpectedResult {
@@ -3761,39 +3354,7 @@ impl ExpectedResultBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for ExpectedResult {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("name"));
-        let v = &self.name;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("slug"));
-        let v = &self.slug;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("provider_id"));
-        let v = &self.provider_id;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("loinc"));
-        let v = &self.loinc;
-        {
-            rt::Validate::validate_at(v, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for ExpectedResult {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Loinc {
@@ -3879,38 +3440,7 @@ impl LoincBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for Loinc {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("name"));
-        let v = &self.name;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("slug"));
-        let v = &self.slug;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("code"));
-        let v = &self.code;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("unit"));
-        if let Some(v) = &self.unit {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for Loinc {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct MarkerList {
@@ -4006,17 +3536,6 @@ impl rt::Validate for MarkerList {
         loc: &mut ::std::vec::Vec<rt::LocPart>,
         out: &mut ::std::vec::Vec<rt::Issue>,
     ) {
-        loc.push(rt::LocPart::key("markers"));
-        let v = &self.markers;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-            for (i, item) in v.iter().enumerate() {
-                loc.push(rt::LocPart::Index(i));
-                rt::Validate::validate_at(item, loc, out);
-                loc.pop();
-            }
-        }
-        loc.pop();
         loc.push(rt::LocPart::key("total"));
         if let Some(v) = &self.total {
             rt::check::minimum(*v as f64, 0f64, loc, out);
@@ -4096,26 +3615,7 @@ pub struct PscListing {
     pub patient_service_centers: Vec<PatientServiceCenter>,
 }
 rt::json_object!(PscListing);
-#[allow(deprecated)]
-impl rt::Validate for PscListing {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("patient_service_centers"));
-        let v = &self.patient_service_centers;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-            for (i, item) in v.iter().enumerate() {
-                loc.push(rt::LocPart::Index(i));
-                rt::Validate::validate_at(item, loc, out);
-                loc.pop();
-            }
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for PscListing {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PatientServiceCenter {
@@ -4221,45 +3721,7 @@ impl PatientServiceCenterBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for PatientServiceCenter {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("metadata"));
-        let v = &self.metadata;
-        {
-            rt::Validate::validate_at(v, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("distance"));
-        let v = &self.distance;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("capabilities"));
-        let v = &self.capabilities;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("site_code"));
-        let v = &self.site_code;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("supported_bill_types"));
-        let v = &self.supported_bill_types;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for PatientServiceCenter {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PscMetadata {
@@ -4396,63 +3858,7 @@ impl PscMetadataBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for PscMetadata {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("name"));
-        let v = &self.name;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("state"));
-        let v = &self.state;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("city"));
-        let v = &self.city;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("zip_code"));
-        let v = &self.zip_code;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("first_line"));
-        let v = &self.first_line;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("second_line"));
-        let v = &self.second_line;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("phone_number"));
-        let v = &self.phone_number;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("fax_number"));
-        let v = &self.fax_number;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for PscMetadata {}
 ///
 /// Source: the deployed client library.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -4471,31 +3877,7 @@ pub struct ListTeamsResult {
     pub next_cursor: Option<String>,
 }
 rt::json_object!(ListTeamsResult);
-#[allow(deprecated)]
-impl rt::Validate for ListTeamsResult {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("teams"));
-        let v = &self.teams;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-            for (i, item) in v.iter().enumerate() {
-                loc.push(rt::LocPart::Index(i));
-                rt::Validate::validate_at(item, loc, out);
-                loc.pop();
-            }
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("next_cursor"));
-        if let Some(v) = &self.next_cursor {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for ListTeamsResult {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct TeamListItem {
@@ -4570,21 +3952,7 @@ impl TeamListItemBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for TeamListItem {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("name"));
-        let v = &self.name;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for TeamListItem {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreateTeamRequest {
@@ -4746,27 +4114,7 @@ impl TeamBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for Team {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("name"));
-        let v = &self.name;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("enabled_features"));
-        let v = &self.enabled_features;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for Team {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreatedApiKey {
@@ -4842,21 +4190,7 @@ impl CreatedApiKeyBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for CreatedApiKey {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("key"));
-        let v = &self.key;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for CreatedApiKey {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreateManagementKeyRequest {
@@ -4969,27 +4303,7 @@ impl CreatedManagementKeyBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for CreatedManagementKey {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("team_ids"));
-        let v = &self.team_ids;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("key"));
-        let v = &self.key;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for CreatedManagementKey {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreateLabOrderRequest {
@@ -5205,27 +4519,7 @@ impl EventBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for Event {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("event_type"));
-        let v = &self.event_type;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("client_user_id"));
-        let v = &self.client_user_id;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for Event {}
 /// The source context of data events and summaries: the provider slug, the source type and
 /// optionally an app id.
 ///
@@ -5259,30 +4553,7 @@ pub struct SourceContext {
     pub extra: ::serde_json::Map<String, ::serde_json::Value>,
 }
 rt::json_object!(SourceContext);
-#[allow(deprecated)]
-impl rt::Validate for SourceContext {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("name"));
-        if let Some(v) = &self.name {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("logo"));
-        if let Some(v) = &self.logo {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("slug"));
-        if let Some(v) = &self.slug {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for SourceContext {}
 /// A summary: the whole object sits in `data` next to `source` and `user_id`. The latest
 /// received version of a summary id replaces all earlier versions.
 ///
@@ -5300,21 +4571,7 @@ pub struct SummaryData {
     pub extra: ::serde_json::Map<String, ::serde_json::Value>,
 }
 rt::json_object!(SummaryData);
-#[allow(deprecated)]
-impl rt::Validate for SummaryData {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("source"));
-        let v = &self.source;
-        {
-            rt::Validate::validate_at(v, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for SummaryData {}
 /// A batch of samples. A sample is identified by resource type, source provider, source
 /// type and timestamp; the latest value for that combination replaces earlier ones.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -5391,32 +4648,7 @@ impl TimeseriesDataBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for TimeseriesData {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("source"));
-        let v = &self.source;
-        {
-            rt::Validate::validate_at(v, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("data"));
-        let v = &self.data;
-        {
-            rt::check::max_items(v.len(), 1000usize, loc, out);
-            for (i, item) in v.iter().enumerate() {
-                loc.push(rt::LocPart::Index(i));
-                rt::Validate::validate_at(item, loc, out);
-                loc.pop();
-            }
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for TimeseriesData {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Sample {
@@ -5505,21 +4737,7 @@ impl SampleBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for Sample {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("unit"));
-        let v = &self.unit;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for Sample {}
 /// Shallow because of the webhook message size limit; read the stream through
 /// get_workout_stream.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -5623,39 +4841,7 @@ impl WorkoutStreamDataBuilder {
         })
     }
 }
-#[allow(deprecated)]
-impl rt::Validate for WorkoutStreamData {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("message"));
-        let v = &self.message;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("provider_id"));
-        let v = &self.provider_id;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("sport"));
-        let v = &self.sport;
-        {
-            rt::Validate::validate_at(v, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("source"));
-        let v = &self.source;
-        {
-            rt::Validate::validate_at(v, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for WorkoutStreamData {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Sport {
@@ -5664,27 +4850,7 @@ pub struct Sport {
     pub slug: String,
 }
 rt::json_object!(Sport);
-#[allow(deprecated)]
-impl rt::Validate for Sport {
-    fn validate_at(
-        &self,
-        loc: &mut ::std::vec::Vec<rt::LocPart>,
-        out: &mut ::std::vec::Vec<rt::Issue>,
-    ) {
-        loc.push(rt::LocPart::key("name"));
-        let v = &self.name;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-        loc.push(rt::LocPart::key("slug"));
-        let v = &self.slug;
-        {
-            rt::check::max_length(v, 4096usize, loc, out);
-        }
-        loc.pop();
-    }
-}
+impl rt::Validate for Sport {}
 /// Not shown by the source: Other fields of the connection-created payload.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]

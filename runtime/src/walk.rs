@@ -38,12 +38,13 @@ pub fn check_field(
     loc.pop();
 }
 
-/// The i64 a JSON number stands for: an integer, or an integral number within range.
+/// The i64 a JSON number stands for: an integer, or an integral number a float holds
+/// exactly (within ±2^53; beyond, `1e19` and its neighbours read alike and none is trusted).
 fn integral(v: &Value) -> Option<i64> {
-    const BEYOND_I64: f64 = 9_223_372_036_854_775_808.0;
+    const EXACT: f64 = 9_007_199_254_740_992.0;
     v.as_i64().or_else(|| {
         v.as_f64()
-            .filter(|f| f.fract() == 0.0 && (-BEYOND_I64..BEYOND_I64).contains(f))
+            .filter(|f| f.fract() == 0.0 && f.abs() <= EXACT)
             .map(|f| f as i64)
     })
 }

@@ -63,6 +63,16 @@ pub fn listed(mut detail: Vec<ValidationIssue>) -> Vec<ValidationIssue> {
     detail
 }
 
+/// An input quoted in a message, cut to its first 64 characters: a 422 names the value, it
+/// does not echo a hostile one whole.
+pub fn quoted(input: &str) -> std::borrow::Cow<'_, str> {
+    const SHOWN: usize = 64;
+    match input.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}…", &input[..cut]).into(),
+        None => input.into(),
+    }
+}
+
 pub const UNAVAILABLE: &str = "The service cannot answer now; retry shortly";
 
 /// Turns `Result<Response, Failure>` into the endpoint's response: each generated response

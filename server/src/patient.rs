@@ -127,7 +127,7 @@ pub async fn add_insurance(
             format!(
                 "Unknown payor code `{}`: send a code or name of the payor catalogue, \
                  such as 60054 (Aetna), 87726 (UnitedHealthcare) or 62308 (Cigna)",
-                body.payor_code
+                crate::failure::quoted(&body.payor_code)
             ),
             "value_error",
         )])

@@ -461,7 +461,10 @@ fn unknown_time_zone(tz: &str) -> Option<health_api::models::ValidationIssue> {
         Err(_) => Some(issue(
             "body",
             &["fallback_time_zone"],
-            format!("`{tz}` is not a time zone of the IANA tz database"),
+            format!(
+                "`{}` is not a time zone of the IANA tz database",
+                crate::failure::quoted(tz)
+            ),
             "value_error",
         )),
     }

@@ -10,6 +10,7 @@ mod event_type;
 mod fields;
 mod idempotency;
 mod identifiers;
+mod input_bounds;
 mod media;
 
 pub use identifiers::{snake, spell};
@@ -474,6 +475,7 @@ impl<'d> Lowerer<'d> {
         };
         self.check_replacements(&spec);
         self.check_whole_spec(&spec);
+        self.keep_default_bounds_on_inputs(&mut spec);
         // With errors, a type may look unused only because a reference to it failed.
         if !self.diags.has_errors() {
             self.warn_unused(&spec);
