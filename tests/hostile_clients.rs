@@ -24,13 +24,18 @@ const LIMITS: &[&str] = &[
 /// Runs `check` with the address and team key of a server on SQLite, then on PostgreSQL
 /// when one is configured.
 fn on_each_database(check: impl Fn(&str, &str)) {
+    on_each_database_with(LIMITS, check);
+}
+
+/// [`on_each_database`] with these limits.
+fn on_each_database_with(limits: &[&str], check: impl Fn(&str, &str)) {
     let dir = common::scratch_dir("hostile");
-    let server = common::serve(dir.path(), LIMITS);
+    let server = common::serve(dir.path(), limits);
     check_served(&server, dir.path(), &check);
     drop(server);
     if let Some(url) = common::fresh_postgres_database() {
         let dir = common::scratch_dir("hostile-pg");
-        let mut args = LIMITS.to_vec();
+        let mut args = limits.to_vec();
         args.extend(["--database-url", &url]);
         let server = common::serve(dir.path(), &args);
         check_served(&server, dir.path(), &check);
@@ -95,7 +100,9 @@ fn raw(host: &str, request: &[u8]) -> (u16, serde_json::Value) {
 
 #[test]
 fn a_head_sent_a_byte_at_a_time_is_cut_off_while_others_are_served() {
-    on_each_database(|host, _key| {
+    // An idle timeout far above the header timeout: the head's own deadline must cut it off.
+    let limits = ["--header-timeout", "1", "--idle-timeout", "30"];
+    on_each_database_with(&limits, |host, _key| {
         let mut slow = TcpStream::connect(host).unwrap();
         let started = Instant::now();
         let mut trickle = slow.try_clone().unwrap();

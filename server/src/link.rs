@@ -57,7 +57,9 @@ pub async fn create_token(
 async fn use_up(s: &ReferenceServer, token_hash: &str) -> Result<(), Failure> {
     let mut tx = s.store.write().await?;
     let used = sqlx::query(
-        "UPDATE link_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL",
+        "UPDATE link_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL \
+         AND expires_at > $1 AND EXISTS (SELECT 1 FROM users u WHERE u.id = user_id \
+         AND u.deleted_at IS NULL)",
     )
     .bind(to_micros(s.clock.now()))
     .bind(token_hash)
@@ -68,7 +70,8 @@ async fn use_up(s: &ReferenceServer, token_hash: &str) -> Result<(), Failure> {
         Ok(())
     } else {
         Err(Failure::Forbidden(
-            "The link token was used by another request".to_string(),
+            "The link token was used by another request, expired or lost its user meanwhile"
+                .to_string(),
         ))
     }
 }

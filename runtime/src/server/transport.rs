@@ -293,6 +293,7 @@ async fn serve_connection(
                     return;
                 }
             }
+            () = connection.head_began.notified() => {}
             () = connection.evicted.notified() => {
                 tracing::debug!("connection closed: its place went to a new one");
                 return;
@@ -316,11 +317,13 @@ enum Phase {
     Busy,
 }
 
-/// One connection's phase, and the signal that its place was given to another.
+/// One connection's phase, and the signals that its place was given to another or that a
+/// head began (its deadline is then the header timeout's, not the idle one's).
 struct Connection {
     id: u64,
     phase: Mutex<Phase>,
     evicted: Notify,
+    head_began: Notify,
 }
 
 impl Connection {
@@ -337,6 +340,7 @@ impl Connection {
         let mut phase = self.phase.lock().unwrap_or_else(|e| e.into_inner());
         if let Phase::Idle(_) = *phase {
             *phase = Phase::Head(Instant::now());
+            self.head_began.notify_one();
         }
     }
 
@@ -399,6 +403,7 @@ impl Registry {
             id: self.next_id.fetch_add(1, Ordering::Relaxed),
             phase: Mutex::new(Phase::Idle(Instant::now())),
             evicted: Notify::new(),
+            head_began: Notify::new(),
         });
         connections.insert(connection.id, connection.clone());
         Some(connection)
