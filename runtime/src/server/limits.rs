@@ -56,7 +56,9 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
         let body = guard.shape.body(status.as_u16(), &detail, None);
         return with_request_id(request.headers(), super::json(status, &body));
     }
-    let headers = request.headers().clone();
+    // Only the request id outlives the request, for the answer to a timeout: copying every
+    // header of every request would be work on the hot path for the rare case.
+    let request_id = request.headers().get("x-request-id").cloned();
     let timeout = guard.limits.request_timeout;
     match tokio::time::timeout(timeout, next.run(request)).await {
         Ok(response) => response,
@@ -68,6 +70,10 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
             );
             tracing::warn!(timeout_secs = timeout.as_secs_f64(), "request timed out");
             let body = guard.shape.body(status.as_u16(), &detail, None);
+            let mut headers = axum::http::HeaderMap::new();
+            if let Some(id) = request_id {
+                headers.insert("x-request-id", id);
+            }
             with_retry_after(with_request_id(&headers, super::json(status, &body)))
         }
     }

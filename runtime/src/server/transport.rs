@@ -455,6 +455,14 @@ impl Watched {
                 .contains("\r\ncontent-length: 0\r\n")
     }
 
+    /// Tells the connection when a write moved bytes.
+    fn note_written(&self, polled: Poll<io::Result<usize>>) -> Poll<io::Result<usize>> {
+        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
+            self.connection.wrote_some();
+        }
+        polled
+    }
+
     /// Sends what is left of the refusal; ready once all of it is sent.
     fn poll_refusal(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let Some((bytes, sent)) = &mut self.refusal else {
@@ -513,10 +521,7 @@ impl AsyncWrite for Watched {
             return replaced;
         }
         let polled = Pin::new(&mut this.inner).poll_write(cx, buf);
-        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
-            this.connection.wrote_some();
-        }
-        polled
+        this.note_written(polled)
     }
 
     fn poll_write_vectored(
@@ -534,10 +539,7 @@ impl AsyncWrite for Watched {
             return replaced;
         }
         let polled = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
-        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
-            this.connection.wrote_some();
-        }
-        polled
+        this.note_written(polled)
     }
 
     fn is_write_vectored(&self) -> bool {
