@@ -1043,7 +1043,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
@@ -1075,7 +1075,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
@@ -1107,7 +1107,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
@@ -1150,7 +1150,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[&["user_id", "client_user_id"]],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
@@ -1182,7 +1182,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
@@ -1214,7 +1214,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: Some(200u16),
 };
 pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
@@ -1261,7 +1261,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
@@ -1293,7 +1293,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
@@ -1325,7 +1325,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
@@ -1357,7 +1357,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
@@ -1400,7 +1400,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
@@ -1420,7 +1420,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
@@ -1452,7 +1452,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
@@ -1484,7 +1484,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointDesc {
@@ -1516,7 +1516,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
@@ -1570,7 +1570,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
@@ -1602,7 +1602,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
@@ -1707,7 +1707,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
@@ -1779,7 +1779,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
@@ -1829,7 +1829,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
@@ -1888,7 +1888,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
@@ -1957,7 +1957,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
@@ -1989,7 +1989,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
@@ -2032,7 +2032,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
@@ -2075,7 +2075,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
@@ -2107,7 +2107,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
@@ -2127,7 +2127,7 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[201u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[201u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: None,
 };
 pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
@@ -2159,7 +2159,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: Some(200u16),
 };
 pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
@@ -2191,7 +2191,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     open_success: Some(200u16),
 };
 /// Every endpoint, in spec order.

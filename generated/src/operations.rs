@@ -154,6 +154,9 @@ pub enum CreateUserResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl CreateUserResponse {
     pub fn status(&self) -> u16 {
@@ -166,6 +169,7 @@ impl CreateUserResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -181,6 +185,7 @@ impl CreateUserResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -248,6 +253,13 @@ impl CreateUserResponse {
                     ),
                 )
             }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -286,6 +298,9 @@ pub enum GetUserResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl GetUserResponse {
     pub fn status(&self) -> u16 {
@@ -297,6 +312,7 @@ impl GetUserResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -311,6 +327,7 @@ impl GetUserResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -367,6 +384,13 @@ impl GetUserResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -409,6 +433,9 @@ pub enum DeleteUserResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl DeleteUserResponse {
     pub fn status(&self) -> u16 {
@@ -420,6 +447,7 @@ impl DeleteUserResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -434,6 +462,7 @@ impl DeleteUserResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -490,6 +519,13 @@ impl DeleteUserResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -562,6 +598,9 @@ pub enum UndoDeleteUserResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl UndoDeleteUserResponse {
     pub fn status(&self) -> u16 {
@@ -573,6 +612,7 @@ impl UndoDeleteUserResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -587,6 +627,7 @@ impl UndoDeleteUserResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -643,6 +684,13 @@ impl UndoDeleteUserResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -685,6 +733,9 @@ pub enum ResolveUserResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl ResolveUserResponse {
     pub fn status(&self) -> u16 {
@@ -696,6 +747,7 @@ impl ResolveUserResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -710,6 +762,7 @@ impl ResolveUserResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -766,6 +819,13 @@ impl ResolveUserResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -827,6 +887,9 @@ pub enum UpdateUserResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl UpdateUserResponse {
     pub fn status(&self) -> u16 {
@@ -839,6 +902,7 @@ impl UpdateUserResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -854,6 +918,7 @@ impl UpdateUserResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -921,6 +986,13 @@ impl UpdateUserResponse {
                     ),
                 )
             }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -981,6 +1053,9 @@ pub enum RefreshUserResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl RefreshUserResponse {
     pub fn status(&self) -> u16 {
@@ -992,6 +1067,7 @@ impl RefreshUserResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1006,6 +1082,7 @@ impl RefreshUserResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -1062,6 +1139,13 @@ impl RefreshUserResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -1120,6 +1204,9 @@ pub enum UpdatePatientInfoResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl UpdatePatientInfoResponse {
     pub fn status(&self) -> u16 {
@@ -1131,6 +1218,7 @@ impl UpdatePatientInfoResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1145,6 +1233,7 @@ impl UpdatePatientInfoResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -1201,6 +1290,13 @@ impl UpdatePatientInfoResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -1243,6 +1339,9 @@ pub enum GetLatestPatientInfoResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl GetLatestPatientInfoResponse {
     pub fn status(&self) -> u16 {
@@ -1254,6 +1353,7 @@ impl GetLatestPatientInfoResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1268,6 +1368,7 @@ impl GetLatestPatientInfoResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -1324,6 +1425,13 @@ impl GetLatestPatientInfoResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -1382,6 +1490,9 @@ pub enum AddInsuranceResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl AddInsuranceResponse {
     pub fn status(&self) -> u16 {
@@ -1393,6 +1504,7 @@ impl AddInsuranceResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1407,6 +1519,7 @@ impl AddInsuranceResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -1463,6 +1576,13 @@ impl AddInsuranceResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -1509,6 +1629,9 @@ pub enum GetLatestInsuranceResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl GetLatestInsuranceResponse {
     pub fn status(&self) -> u16 {
@@ -1520,6 +1643,7 @@ impl GetLatestInsuranceResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1534,6 +1658,7 @@ impl GetLatestInsuranceResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -1590,6 +1715,13 @@ impl GetLatestInsuranceResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -1646,6 +1778,9 @@ pub enum CreateLinkTokenResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl CreateLinkTokenResponse {
     pub fn status(&self) -> u16 {
@@ -1657,6 +1792,7 @@ impl CreateLinkTokenResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1671,6 +1807,7 @@ impl CreateLinkTokenResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -1727,6 +1864,13 @@ impl CreateLinkTokenResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -1769,6 +1913,9 @@ pub enum GetOauthProviderResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl GetOauthProviderResponse {
     pub fn status(&self) -> u16 {
@@ -1780,6 +1927,7 @@ impl GetOauthProviderResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1794,6 +1942,7 @@ impl GetOauthProviderResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -1850,6 +1999,13 @@ impl GetOauthProviderResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -1915,6 +2071,9 @@ pub enum BulkImportResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl BulkImportResponse {
     pub fn status(&self) -> u16 {
@@ -1927,6 +2086,7 @@ impl BulkImportResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -1942,6 +2102,7 @@ impl BulkImportResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -2005,6 +2166,13 @@ impl BulkImportResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -2070,6 +2238,9 @@ pub enum BulkTriggerHistoricalPullResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl BulkTriggerHistoricalPullResponse {
     pub fn status(&self) -> u16 {
@@ -2082,6 +2253,7 @@ impl BulkTriggerHistoricalPullResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2097,6 +2269,7 @@ impl BulkTriggerHistoricalPullResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -2164,6 +2337,13 @@ impl BulkTriggerHistoricalPullResponse {
                     ),
                 )
             }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -2221,6 +2401,9 @@ pub enum ListBulkOpsResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl ListBulkOpsResponse {
     pub fn status(&self) -> u16 {
@@ -2232,6 +2415,7 @@ impl ListBulkOpsResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2246,6 +2430,7 @@ impl ListBulkOpsResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -2302,6 +2487,13 @@ impl ListBulkOpsResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -2349,6 +2541,9 @@ pub enum ListProvidersResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl ListProvidersResponse {
     pub fn status(&self) -> u16 {
@@ -2360,6 +2555,7 @@ impl ListProvidersResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2374,6 +2570,7 @@ impl ListProvidersResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -2430,6 +2627,13 @@ impl ListProvidersResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -2552,6 +2756,9 @@ pub enum ListMarkersResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl ListMarkersResponse {
     pub fn status(&self) -> u16 {
@@ -2563,6 +2770,7 @@ impl ListMarkersResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2577,6 +2785,7 @@ impl ListMarkersResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -2633,6 +2842,13 @@ impl ListMarkersResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -2715,6 +2931,9 @@ pub enum ListLabTestMarkersResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl ListLabTestMarkersResponse {
     pub fn status(&self) -> u16 {
@@ -2726,6 +2945,7 @@ impl ListLabTestMarkersResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2740,6 +2960,7 @@ impl ListLabTestMarkersResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -2796,6 +3017,13 @@ impl ListLabTestMarkersResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -2877,6 +3105,9 @@ pub enum ListOrderSetMarkersResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl ListOrderSetMarkersResponse {
     pub fn status(&self) -> u16 {
@@ -2888,6 +3119,7 @@ impl ListOrderSetMarkersResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -2902,6 +3134,7 @@ impl ListOrderSetMarkersResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -2958,6 +3191,13 @@ impl ListOrderSetMarkersResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -3034,6 +3274,9 @@ pub enum ListPscInfoResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl ListPscInfoResponse {
     pub fn status(&self) -> u16 {
@@ -3045,6 +3288,7 @@ impl ListPscInfoResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -3059,6 +3303,7 @@ impl ListPscInfoResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -3115,6 +3360,13 @@ impl ListPscInfoResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -3195,6 +3447,9 @@ pub enum ListTeamsResponse {
     PayloadTooLarge(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl ListTeamsResponse {
     pub fn status(&self) -> u16 {
@@ -3206,6 +3461,7 @@ impl ListTeamsResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -3220,6 +3476,7 @@ impl ListTeamsResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -3280,6 +3537,13 @@ impl ListTeamsResponse {
                     ),
                 )
             }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -3333,6 +3597,9 @@ pub enum CreateTeamResponse {
     PayloadTooLarge(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl CreateTeamResponse {
     pub fn status(&self) -> u16 {
@@ -3344,6 +3611,7 @@ impl CreateTeamResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -3358,6 +3626,7 @@ impl CreateTeamResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -3418,6 +3687,13 @@ impl CreateTeamResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -3477,6 +3753,9 @@ pub enum UpdateTeamResponse {
     PayloadTooLarge(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl UpdateTeamResponse {
     pub fn status(&self) -> u16 {
@@ -3488,6 +3767,7 @@ impl UpdateTeamResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -3502,6 +3782,7 @@ impl UpdateTeamResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -3562,6 +3843,13 @@ impl UpdateTeamResponse {
                     ),
                 )
             }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -3601,6 +3889,9 @@ pub enum CreateTeamApiKeyResponse {
     PayloadTooLarge(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl CreateTeamApiKeyResponse {
     pub fn status(&self) -> u16 {
@@ -3612,6 +3903,7 @@ impl CreateTeamApiKeyResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -3626,6 +3918,7 @@ impl CreateTeamApiKeyResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -3686,6 +3979,13 @@ impl CreateTeamApiKeyResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -3743,6 +4043,9 @@ pub enum CreateManagementKeyResponse {
     PayloadTooLarge(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl CreateManagementKeyResponse {
     pub fn status(&self) -> u16 {
@@ -3754,6 +4057,7 @@ impl CreateManagementKeyResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -3768,6 +4072,7 @@ impl CreateManagementKeyResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -3832,6 +4137,13 @@ impl CreateManagementKeyResponse {
                     ),
                 )
             }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -3872,6 +4184,9 @@ pub enum CreateLabOrderResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl CreateLabOrderResponse {
     pub fn status(&self) -> u16 {
@@ -3884,6 +4199,7 @@ impl CreateLabOrderResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -3899,6 +4215,7 @@ impl CreateLabOrderResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -3970,6 +4287,13 @@ impl CreateLabOrderResponse {
                     ),
                 )
             }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
             other => Err(format!("status {other} is not declared for this endpoint")),
         }
     }
@@ -4012,6 +4336,9 @@ pub enum ListOrdersResponse {
     PayloadTooLarge(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl ListOrdersResponse {
     pub fn status(&self) -> u16 {
@@ -4023,6 +4350,7 @@ impl ListOrdersResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -4037,6 +4365,7 @@ impl ListOrdersResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -4093,6 +4422,13 @@ impl ListOrdersResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -4135,6 +4471,9 @@ pub enum GetWorkoutStreamResponse {
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
 }
 impl GetWorkoutStreamResponse {
     pub fn status(&self) -> u16 {
@@ -4146,6 +4485,7 @@ impl GetWorkoutStreamResponse {
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
             Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
         }
     }
     /// The body as JSON; `null` for a response without one.
@@ -4160,6 +4500,7 @@ impl GetWorkoutStreamResponse {
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
     }
     /// Reads a response of a declared status from its headers and body; an empty
@@ -4216,6 +4557,13 @@ impl GetWorkoutStreamResponse {
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )

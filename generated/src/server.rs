@@ -768,7 +768,20 @@ impl IntoResponse for CreateUserResponse {
             CreateUserResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            CreateUserResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for CreateUserResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for GetUserResponse {
@@ -787,7 +800,20 @@ impl IntoResponse for GetUserResponse {
             GetUserResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            GetUserResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for GetUserResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for DeleteUserResponse {
@@ -808,7 +834,20 @@ impl IntoResponse for DeleteUserResponse {
             DeleteUserResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            DeleteUserResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for DeleteUserResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for UndoDeleteUserResponse {
@@ -833,7 +872,20 @@ impl IntoResponse for UndoDeleteUserResponse {
             UndoDeleteUserResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            UndoDeleteUserResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for UndoDeleteUserResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for ResolveUserResponse {
@@ -856,7 +908,20 @@ impl IntoResponse for ResolveUserResponse {
             ResolveUserResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            ResolveUserResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for ResolveUserResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for UpdateUserResponse {
@@ -880,7 +945,20 @@ impl IntoResponse for UpdateUserResponse {
             UpdateUserResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            UpdateUserResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for UpdateUserResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for RefreshUserResponse {
@@ -903,7 +981,20 @@ impl IntoResponse for RefreshUserResponse {
             RefreshUserResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            RefreshUserResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for RefreshUserResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for UpdatePatientInfoResponse {
@@ -928,7 +1019,20 @@ impl IntoResponse for UpdatePatientInfoResponse {
             UpdatePatientInfoResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            UpdatePatientInfoResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for UpdatePatientInfoResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for GetLatestPatientInfoResponse {
@@ -955,7 +1059,20 @@ impl IntoResponse for GetLatestPatientInfoResponse {
             GetLatestPatientInfoResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            GetLatestPatientInfoResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for GetLatestPatientInfoResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for AddInsuranceResponse {
@@ -980,7 +1097,20 @@ impl IntoResponse for AddInsuranceResponse {
             AddInsuranceResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            AddInsuranceResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for AddInsuranceResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for GetLatestInsuranceResponse {
@@ -1007,7 +1137,20 @@ impl IntoResponse for GetLatestInsuranceResponse {
             GetLatestInsuranceResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            GetLatestInsuranceResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for GetLatestInsuranceResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for CreateLinkTokenResponse {
@@ -1032,7 +1175,20 @@ impl IntoResponse for CreateLinkTokenResponse {
             CreateLinkTokenResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            CreateLinkTokenResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for CreateLinkTokenResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for GetOauthProviderResponse {
@@ -1057,7 +1213,20 @@ impl IntoResponse for GetOauthProviderResponse {
             GetOauthProviderResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            GetOauthProviderResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for GetOauthProviderResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for BulkImportResponse {
@@ -1079,7 +1248,20 @@ impl IntoResponse for BulkImportResponse {
             BulkImportResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            BulkImportResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for BulkImportResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for BulkTriggerHistoricalPullResponse {
@@ -1109,7 +1291,20 @@ impl IntoResponse for BulkTriggerHistoricalPullResponse {
             BulkTriggerHistoricalPullResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            BulkTriggerHistoricalPullResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for BulkTriggerHistoricalPullResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for ListBulkOpsResponse {
@@ -1132,7 +1327,20 @@ impl IntoResponse for ListBulkOpsResponse {
             ListBulkOpsResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            ListBulkOpsResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for ListBulkOpsResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for ListProvidersResponse {
@@ -1157,7 +1365,20 @@ impl IntoResponse for ListProvidersResponse {
             ListProvidersResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            ListProvidersResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for ListProvidersResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for ListMarkersResponse {
@@ -1180,7 +1401,20 @@ impl IntoResponse for ListMarkersResponse {
             ListMarkersResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            ListMarkersResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for ListMarkersResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for ListLabTestMarkersResponse {
@@ -1207,7 +1441,20 @@ impl IntoResponse for ListLabTestMarkersResponse {
             ListLabTestMarkersResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            ListLabTestMarkersResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for ListLabTestMarkersResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for ListOrderSetMarkersResponse {
@@ -1234,7 +1481,20 @@ impl IntoResponse for ListOrderSetMarkersResponse {
             ListOrderSetMarkersResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            ListOrderSetMarkersResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for ListOrderSetMarkersResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for ListPscInfoResponse {
@@ -1257,7 +1517,20 @@ impl IntoResponse for ListPscInfoResponse {
             ListPscInfoResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            ListPscInfoResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for ListPscInfoResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for ListTeamsResponse {
@@ -1278,7 +1551,20 @@ impl IntoResponse for ListTeamsResponse {
             ListTeamsResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            ListTeamsResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for ListTeamsResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for CreateTeamResponse {
@@ -1299,7 +1585,20 @@ impl IntoResponse for CreateTeamResponse {
             CreateTeamResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            CreateTeamResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for CreateTeamResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for UpdateTeamResponse {
@@ -1320,7 +1619,20 @@ impl IntoResponse for UpdateTeamResponse {
             UpdateTeamResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            UpdateTeamResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for UpdateTeamResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for CreateTeamApiKeyResponse {
@@ -1347,7 +1659,20 @@ impl IntoResponse for CreateTeamApiKeyResponse {
             CreateTeamApiKeyResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            CreateTeamApiKeyResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for CreateTeamApiKeyResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for CreateManagementKeyResponse {
@@ -1374,7 +1699,20 @@ impl IntoResponse for CreateManagementKeyResponse {
             CreateManagementKeyResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            CreateManagementKeyResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for CreateManagementKeyResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for CreateLabOrderResponse {
@@ -1404,7 +1742,20 @@ impl IntoResponse for CreateLabOrderResponse {
             CreateLabOrderResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            CreateLabOrderResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for CreateLabOrderResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for ListOrdersResponse {
@@ -1425,7 +1776,20 @@ impl IntoResponse for ListOrdersResponse {
             ListOrdersResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            ListOrdersResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for ListOrdersResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 impl IntoResponse for GetWorkoutStreamResponse {
@@ -1450,7 +1814,20 @@ impl IntoResponse for GetWorkoutStreamResponse {
             GetWorkoutStreamResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
+            GetWorkoutStreamResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
         }
+    }
+}
+impl From<rt::server::Rejection> for GetWorkoutStreamResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
     }
 }
 fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {

@@ -10,6 +10,7 @@ pub async fn set_feature(
     feature: &str,
     enabled: bool,
 ) -> Result<(), String> {
+    let feature = crate::gates::known_feature(feature)?;
     let fail = |e: sqlx::Error| format!("cannot change feature {feature}: {e}");
     let mut tx = store.write().await.map_err(fail)?;
     let team = sqlx::query("SELECT 1 AS present FROM teams WHERE id = $1")
@@ -31,7 +32,9 @@ pub async fn set_feature(
         .execute(&mut **tx)
         .await
         .map_err(fail)?;
-    tx.commit().await.map_err(fail)
+    tx.commit().await.map_err(fail)?;
+    store.auth_cache().changed();
+    Ok(())
 }
 
 /// Puts an organization on a plan (`highest` opens the management API).
@@ -48,5 +51,7 @@ pub async fn set_plan(store: &Store, org_id: &str, plan: &str) -> Result<(), Str
     if changed == 0 {
         return Err(format!("no organization {org_id}"));
     }
-    tx.commit().await.map_err(fail)
+    tx.commit().await.map_err(fail)?;
+    store.auth_cache().changed();
+    Ok(())
 }

@@ -1,12 +1,13 @@
 //! Who is calling: credentials become principals, and gates (closed-beta features, plans) are
-//! read from the database on every request, so every process of a service agrees.
+//! read from the database, kept per process until the database says they changed
+//! ([`crate::auth_cache`]), so every process of a service agrees within a second.
 
+use crate::auth_cache::KnownKey;
 use crate::clock::{Clock, to_micros};
 use crate::keys;
 use crate::store::Store;
 use covenant_runtime::server::{AuthError, Unavailable};
 use health_api::operations::{AuthScheme, Gate};
-use sqlx::Row;
 
 /// What an accepted credential identifies.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,50 +76,81 @@ async fn key_principal(
     credential: &str,
     wanted: &str,
 ) -> Result<Result<Principal, AuthError>, sqlx::Error> {
-    // One statement for a team key, the common case; a team-scoped management key reads its
-    // teams with a second.
-    let row = sqlx::query(
-        "SELECT id, key_hash, kind, org_id, team_id, scope FROM keys WHERE key_hash = $1",
-    )
-    .bind(keys::digest(credential))
-    .fetch_optional(store.pool())
-    .await?;
-    let Some(row) = row else {
-        return Ok(Err(AuthError::Unknown));
+    let digest = keys::digest(credential);
+    let began = store.fresh_auth().await?;
+    let known = match store.auth_cache().key(&digest) {
+        Some(known) => known,
+        None => match read_key(store, credential, &digest).await? {
+            Some(known) => {
+                store.auth_cache().keep_key(began, digest, known.clone());
+                known
+            }
+            None => return Ok(Err(AuthError::Unknown)),
+        },
     };
-    let stored: String = row.try_get("key_hash")?;
-    if !keys::matches(&stored, credential) {
-        return Ok(Err(AuthError::Unknown));
-    }
-    let kind: String = row.try_get("kind")?;
-    if kind != wanted {
+    if known.kind != wanted {
         return Ok(Err(AuthError::WrongKind));
     }
-    let key_id: String = row.try_get("id")?;
-    let org_id: String = row.try_get("org_id")?;
-    if kind == TEAM_KEY {
-        let team_id: Option<String> = row.try_get("team_id")?;
-        return Ok(team_id
-            .map(|team_id| Principal::Team { team_id, org_id })
-            .ok_or(AuthError::Unknown));
-    }
-    let scope: Option<String> = row.try_get("scope")?;
-    let scope = if scope.as_deref() == Some("org") {
-        ManagementScope::Org
-    } else {
-        let teams = sqlx::query("SELECT team_id FROM key_teams WHERE key_id = $1 ORDER BY team_id")
-            .bind(&key_id)
-            .fetch_all(store.pool())
-            .await?
-            .iter()
-            .map(|row| row.try_get("team_id"))
-            .collect::<Result<Vec<String>, _>>()?;
-        ManagementScope::Teams(teams)
+    Ok(Ok(known.principal))
+}
+
+/// A stored key, as the `keys` table holds it.
+#[derive(sqlx::FromRow)]
+struct KeyRow {
+    id: String,
+    key_hash: String,
+    kind: String,
+    org_id: String,
+    team_id: Option<String>,
+    scope: Option<String>,
+}
+
+/// The key with this digest and what it identifies; `None` when no key matches.
+async fn read_key(
+    store: &Store,
+    credential: &str,
+    digest: &str,
+) -> Result<Option<KnownKey>, sqlx::Error> {
+    // One statement for a team key, the common case; a team-scoped management key reads its
+    // teams with a second.
+    let row: Option<KeyRow> = sqlx::query_as(
+        "SELECT id, key_hash, kind, org_id, team_id, scope FROM keys WHERE key_hash = $1",
+    )
+    .bind(digest)
+    .fetch_optional(store.pool())
+    .await?;
+    let Some(row) = row.filter(|row| keys::matches(&row.key_hash, credential)) else {
+        return Ok(None);
     };
-    Ok(Ok(Principal::Management {
-        key_id,
-        org_id,
-        scope,
+    let principal = if row.kind == TEAM_KEY {
+        let Some(team_id) = row.team_id else {
+            return Ok(None);
+        };
+        Principal::Team {
+            team_id,
+            org_id: row.org_id,
+        }
+    } else {
+        let scope = if row.scope.as_deref() == Some(crate::gates::org_scope()) {
+            ManagementScope::Org
+        } else {
+            let teams: Vec<String> = sqlx::query_scalar(
+                "SELECT team_id FROM key_teams WHERE key_id = $1 ORDER BY team_id",
+            )
+            .bind(&row.id)
+            .fetch_all(store.pool())
+            .await?;
+            ManagementScope::Teams(teams)
+        };
+        Principal::Management {
+            key_id: row.id,
+            org_id: row.org_id,
+            scope,
+        }
+    };
+    Ok(Some(KnownKey {
+        kind: row.kind,
+        principal,
     }))
 }
 
@@ -131,7 +163,7 @@ async fn link_token(
     token: &str,
 ) -> Result<Result<Principal, AuthError>, sqlx::Error> {
     let token_hash = keys::digest(token);
-    let row = sqlx::query(
+    let row: Option<(String, String)> = sqlx::query_as(
         "SELECT t.team_id, t.user_id FROM link_tokens t \
          JOIN users u ON u.id = t.user_id AND u.team_id = t.team_id \
          WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > $2 \
@@ -142,49 +174,61 @@ async fn link_token(
     .fetch_optional(store.pool())
     .await?;
     Ok(match row {
-        Some(row) => Ok(Principal::Link {
-            team_id: row.try_get("team_id")?,
-            user_id: row.try_get("user_id")?,
+        Some((team_id, user_id)) => Ok(Principal::Link {
+            team_id,
+            user_id,
             token_hash,
         }),
         None => Err(AuthError::Unknown),
     })
 }
 
-/// Features are enabled per team; plans belong to the organization.
+/// Features are enabled per team; plans belong to the organization. Answers are kept with
+/// the principals ([`crate::auth_cache`]).
 pub async fn gate_open(
     store: &Store,
     principal: Option<&Principal>,
     gate: Gate,
 ) -> Result<bool, Unavailable> {
-    let Some(principal) = principal else {
-        return Ok(false);
-    };
-    let checked = match (gate, principal) {
+    let subject = match (gate, principal) {
         (
             Gate::HighestPlan,
-            Principal::Management { org_id, .. } | Principal::Team { org_id, .. },
-        ) => org_has_plan(store, org_id, "highest").await,
-        (Gate::BulkImport | Gate::BulkHistoricalPull, Principal::Team { team_id, .. }) => {
-            team_has_feature(store, team_id, gate.name()).await
+            Some(Principal::Management { org_id, .. } | Principal::Team { org_id, .. }),
+        ) => org_id,
+        (Gate::BulkImport | Gate::BulkHistoricalPull, Some(Principal::Team { team_id, .. })) => {
+            team_id
         }
-        _ => Ok(false),
+        _ => return Ok(false),
     };
-    checked.map_err(|error| {
+    cached_gate(store, gate, subject).await.map_err(|error| {
         tracing::error!(%error, "database failure while checking a gate");
         Unavailable
     })
 }
 
+async fn cached_gate(store: &Store, gate: Gate, subject: &str) -> Result<bool, sqlx::Error> {
+    let began = store.fresh_auth().await?;
+    if let Some(open) = store.auth_cache().gate(gate.name(), subject) {
+        return Ok(open);
+    }
+    let open = match gate {
+        Gate::HighestPlan => org_has_plan(store, subject, gate.name()).await?,
+        Gate::BulkImport | Gate::BulkHistoricalPull => {
+            team_has_feature(store, subject, gate.name()).await?
+        }
+    };
+    store
+        .auth_cache()
+        .keep_gate(began, gate.name(), subject, open);
+    Ok(open)
+}
+
 async fn org_has_plan(store: &Store, org_id: &str, plan: &str) -> Result<bool, sqlx::Error> {
-    let row = sqlx::query("SELECT plan FROM organizations WHERE id = $1")
+    let stored: Option<String> = sqlx::query_scalar("SELECT plan FROM organizations WHERE id = $1")
         .bind(org_id)
         .fetch_optional(store.pool())
         .await?;
-    Ok(match row {
-        Some(row) => row.try_get::<String, _>("plan")? == plan,
-        None => false,
-    })
+    Ok(stored.as_deref() == Some(plan))
 }
 
 pub async fn team_has_feature(
@@ -192,11 +236,12 @@ pub async fn team_has_feature(
     team_id: &str,
     feature: &str,
 ) -> Result<bool, sqlx::Error> {
-    let row =
-        sqlx::query("SELECT 1 AS present FROM team_features WHERE team_id = $1 AND feature = $2")
-            .bind(team_id)
-            .bind(feature)
-            .fetch_optional(store.pool())
-            .await?;
-    Ok(row.is_some())
+    let present: Option<i64> = sqlx::query_scalar(
+        "SELECT 1 AS present FROM team_features WHERE team_id = $1 AND feature = $2",
+    )
+    .bind(team_id)
+    .bind(feature)
+    .fetch_optional(store.pool())
+    .await?;
+    Ok(present.is_some())
 }

@@ -6,7 +6,6 @@ use crate::auth::{MANAGEMENT_KEY, TEAM_KEY};
 use crate::clock::{Clock, to_micros};
 use crate::keys::{self, SecretKind};
 use crate::store::{Store, is_unique_violation};
-use sqlx::Row;
 
 /// The keys of the first start, as shown once.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,8 +24,6 @@ pub enum Outcome {
     /// The database was set up before: its organization and team. The keys were shown then.
     Existing { org_id: String, team_id: String },
 }
-
-pub const BULK_FEATURES: [&str; 2] = ["bulk_import", "bulk_historical_pull"];
 
 /// Sets up an empty database. `reuse` carries the keys of an earlier `credentials.json`, so a
 /// fresh database behind the same data directory keeps the keys its users already have.
@@ -57,16 +54,11 @@ pub async fn run(
 }
 
 async fn existing(store: &Store) -> Result<Option<Outcome>, sqlx::Error> {
-    let row = sqlx::query("SELECT org_id, team_id FROM bootstrap WHERE id = 1")
-        .fetch_optional(store.pool())
-        .await?;
-    row.map(|row| {
-        Ok(Outcome::Existing {
-            org_id: row.try_get("org_id")?,
-            team_id: row.try_get("team_id")?,
-        })
-    })
-    .transpose()
+    let row: Option<(String, String)> =
+        sqlx::query_as("SELECT org_id, team_id FROM bootstrap WHERE id = 1")
+            .fetch_optional(store.pool())
+            .await?;
+    Ok(row.map(|(org_id, team_id)| Outcome::Existing { org_id, team_id }))
 }
 
 async fn create(store: &Store, clock: &dyn Clock, b: &Bootstrap) -> Result<(), sqlx::Error> {
@@ -78,14 +70,13 @@ async fn create(store: &Store, clock: &dyn Clock, b: &Bootstrap) -> Result<(), s
         .bind(now)
         .execute(&mut **tx)
         .await?;
-    sqlx::query(
-        "INSERT INTO organizations (id, name, plan, created_at) VALUES ($1, $2, 'highest', $3)",
-    )
-    .bind(&b.org_id)
-    .bind("Local organization")
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
+    sqlx::query("INSERT INTO organizations (id, name, plan, created_at) VALUES ($1, $2, $3, $4)")
+        .bind(&b.org_id)
+        .bind("Local organization")
+        .bind(crate::gates::highest_plan())
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
     sqlx::query(
         "INSERT INTO teams (id, org_id, name, name_folded, region, created_at) \
          VALUES ($1, $2, $3, $4, 'us', $5)",
@@ -97,7 +88,7 @@ async fn create(store: &Store, clock: &dyn Clock, b: &Bootstrap) -> Result<(), s
     .bind(now)
     .execute(&mut **tx)
     .await?;
-    for feature in BULK_FEATURES {
+    for feature in crate::gates::features() {
         sqlx::query("INSERT INTO team_features (team_id, feature) VALUES ($1, $2)")
             .bind(&b.team_id)
             .bind(feature)
@@ -120,7 +111,7 @@ async fn create(store: &Store, clock: &dyn Clock, b: &Bootstrap) -> Result<(), s
         MANAGEMENT_KEY,
         &b.org_id,
         None,
-        Some("org"),
+        Some(crate::gates::org_scope()),
         now,
     )
     .await?;

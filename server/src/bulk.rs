@@ -9,15 +9,15 @@ use crate::clock::{to_micros, wire_time};
 use crate::failure::Failure;
 use crate::store::Tx;
 use crate::wire;
+use covenant_runtime::issue::IssueKind;
 use health_api::models::*;
 use health_api::operations::*;
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
 use std::sync::Arc;
 
-const IMPORT: &str = "link_bulk_import";
-const HISTORICAL: &str = "link_bulk_historical_trigger";
-const IN_PROGRESS: &str = "in_progress";
+const IMPORT: BulkOpType = BulkOpType::LinkBulkImport;
+const HISTORICAL: BulkOpType = BulkOpType::LinkBulkHistoricalTrigger;
+static IN_PROGRESS: BulkOpStatus = BulkOpStatus::InProgress;
 /// How long a process holds an operation it runs before another may take it up.
 const LEASE: chrono::Duration = chrono::Duration::seconds(60);
 const DEFAULT_PAGE_SIZE: i64 = 50;
@@ -41,13 +41,13 @@ pub async fn import(
     team_id: &str,
     body: BulkImportRequest,
 ) -> Result<BulkImportResponse, Failure> {
-    let provider = wire::name(&body.provider);
+    let provider = body.provider.as_str();
     let user_ids = body
         .connections
         .iter()
         .map(|c| c.user_id.0.to_string())
         .collect();
-    let op = record(s, team_id, IMPORT, &provider, Payload { user_ids }).await?;
+    let op = record(s, team_id, IMPORT, provider, Payload { user_ids }).await?;
     let finished = run_and_wait(s, &op, body.wait_for_completion).await?;
     let result = |o: Outcome| BulkImportResult {
         user_ids_imported: o.done.iter().filter_map(|u| wire::uuid(u).ok()).collect(),
@@ -64,9 +64,9 @@ pub async fn historical_pull(
     team_id: &str,
     body: BulkTriggerHistoricalPullRequest,
 ) -> Result<BulkTriggerHistoricalPullResponse, Failure> {
-    let provider = wire::name(&body.provider);
+    let provider = body.provider.as_str();
     let user_ids = body.user_ids.iter().map(|u| u.0.to_string()).collect();
-    let op = record(s, team_id, HISTORICAL, &provider, Payload { user_ids }).await?;
+    let op = record(s, team_id, HISTORICAL, provider, Payload { user_ids }).await?;
     let finished = run_and_wait(s, &op, body.wait_for_completion).await?;
     let body = |o: &Outcome, status: &str| {
         serde_json::json!({
@@ -76,8 +76,13 @@ pub async fn historical_pull(
         })
     };
     Ok(match finished {
-        Some(outcome) => BulkTriggerHistoricalPullResponse::Ok(body(&outcome, "success")),
-        None => BulkTriggerHistoricalPullResponse::Accepted(body(&Outcome::default(), IN_PROGRESS)),
+        Some(outcome) => {
+            BulkTriggerHistoricalPullResponse::Ok(body(&outcome, BulkOpStatus::Success.as_str()))
+        }
+        None => BulkTriggerHistoricalPullResponse::Accepted(body(
+            &Outcome::default(),
+            IN_PROGRESS.as_str(),
+        )),
     })
 }
 
@@ -85,7 +90,7 @@ pub async fn historical_pull(
 async fn record(
     s: &ReferenceServer,
     team_id: &str,
-    op_type: &str,
+    op_type: BulkOpType,
     provider: &str,
     payload: Payload,
 ) -> Result<String, Failure> {
@@ -97,8 +102,8 @@ async fn record(
     )
     .bind(&id)
     .bind(team_id)
-    .bind(op_type)
-    .bind(IN_PROGRESS)
+    .bind(op_type.as_str())
+    .bind(IN_PROGRESS.as_str())
     .bind(provider)
     .bind(payload.user_ids.len() as i64)
     .bind(wire::json(&payload))
@@ -133,20 +138,18 @@ async fn run_and_wait(
 }
 
 async fn finished_outcome(s: &ReferenceServer, op: &str) -> Result<Option<Outcome>, Failure> {
-    let row = sqlx::query("SELECT status, result FROM bulk_ops WHERE id = $1")
-        .bind(op)
-        .fetch_one(s.store.pool())
-        .await?;
-    let status: String = row.try_get("status")?;
-    if status == IN_PROGRESS {
+    let (status, result): (String, Option<String>) =
+        sqlx::query_as("SELECT status, result FROM bulk_ops WHERE id = $1")
+            .bind(op)
+            .fetch_one(s.store.pool())
+            .await?;
+    if status == IN_PROGRESS.as_str() {
         return Ok(None);
     }
-    let result: Option<String> = row.try_get("result")?;
-    Ok(Some(
-        result
-            .and_then(|text| serde_json::from_str(&text).ok())
-            .unwrap_or_default(),
-    ))
+    Ok(Some(match result {
+        Some(text) => wire::from_json(&text)?,
+        None => Outcome::default(),
+    }))
 }
 
 /// Users a batch handles in one write transaction: small enough that the single SQLite writer
@@ -156,7 +159,7 @@ const BATCH: usize = 200;
 /// An operation this process holds the lease of, and where its run stands.
 struct Claimed {
     team_id: String,
-    op_type: String,
+    op_type: BulkOpType,
     provider: String,
     user_ids: Vec<String>,
     /// Users handled by earlier batches (of this run or of a stopped process's).
@@ -188,14 +191,14 @@ async fn run(s: &ReferenceServer, op: &str) -> Result<(), sqlx::Error> {
 async fn claim(s: &ReferenceServer, op: &str) -> Result<Option<Claimed>, sqlx::Error> {
     let now = s.clock.now();
     let mut tx = s.store.write().await?;
-    let claimed = sqlx::query(
+    let claimed: Option<ClaimedRow> = sqlx::query_as(
         "UPDATE bulk_ops SET lease_until = $1 WHERE id = $2 AND status = $3 \
          AND (lease_until IS NULL OR lease_until < $4) \
          RETURNING team_id, op_type, provider, payload, processed",
     )
     .bind(to_micros(now + LEASE))
     .bind(op)
-    .bind(IN_PROGRESS)
+    .bind(IN_PROGRESS.as_str())
     .bind(to_micros(now))
     .fetch_optional(&mut **tx)
     .await?;
@@ -203,14 +206,24 @@ async fn claim(s: &ReferenceServer, op: &str) -> Result<Option<Claimed>, sqlx::E
     let Some(row) = claimed else {
         return Ok(None);
     };
-    let payload: Payload = wire::from_json(&row, "payload")?;
+    let payload: Payload = wire::from_json(&row.payload)?;
     Ok(Some(Claimed {
-        team_id: row.try_get("team_id")?,
-        op_type: row.try_get("op_type")?,
-        provider: row.try_get("provider")?,
+        op_type: wire::stored(&row.op_type)?,
+        team_id: row.team_id,
+        provider: row.provider,
         user_ids: payload.user_ids,
-        processed: usize::try_from(row.try_get::<i64, _>("processed")?).unwrap_or(0),
+        processed: usize::try_from(row.processed).unwrap_or(0),
     }))
+}
+
+/// What a claim reads of the operation.
+#[derive(sqlx::FromRow)]
+struct ClaimedRow {
+    team_id: String,
+    op_type: String,
+    provider: String,
+    payload: String,
+    processed: i64,
 }
 
 /// Handles `range` of the users in one transaction, with the progress and a renewed lease.
@@ -231,7 +244,7 @@ async fn run_batch(
     .bind((claimed.user_ids.len() - range.end) as i64)
     .bind(to_micros(now + LEASE))
     .bind(op)
-    .bind(IN_PROGRESS)
+    .bind(IN_PROGRESS.as_str())
     .bind(range.start as i64)
     .execute(&mut **tx)
     .await?;
@@ -262,36 +275,35 @@ async fn run_batch(
 
 /// Ends the operation with the outcome its batches wrote.
 async fn finish(s: &ReferenceServer, op: &str) -> Result<(), sqlx::Error> {
-    let rows = sqlx::query(
+    let rows: Vec<(String, i64)> = sqlx::query_as(
         "SELECT user_id, succeeded FROM bulk_op_items WHERE op_id = $1 ORDER BY position",
     )
     .bind(op)
     .fetch_all(s.store.pool())
     .await?;
     let mut outcome = Outcome::default();
-    for row in &rows {
-        let user_id: String = row.try_get("user_id")?;
-        match row.try_get::<i64, _>("succeeded")? {
+    for (user_id, succeeded) in rows {
+        match succeeded {
             0 => outcome.failed.push(user_id),
             _ => outcome.done.push(user_id),
         }
     }
     let status = if outcome.failed.is_empty() || !outcome.done.is_empty() {
-        "success"
+        BulkOpStatus::Success
     } else {
-        "failure"
+        BulkOpStatus::Failure
     };
     let mut tx = s.store.write().await?;
     sqlx::query(
         "UPDATE bulk_ops SET status = $1, pending = 0, processed = $2, result = $3, \
          ended_at = $4, lease_until = NULL WHERE id = $5 AND status = $6",
     )
-    .bind(status)
+    .bind(status.as_str())
     .bind((outcome.done.len() + outcome.failed.len()) as i64)
     .bind(wire::json(&outcome))
     .bind(to_micros(s.clock.now()))
     .bind(op)
-    .bind(IN_PROGRESS)
+    .bind(IN_PROGRESS.as_str())
     .execute(&mut **tx)
     .await?;
     tx.commit().await
@@ -347,15 +359,14 @@ async fn is_connected(
 /// Runs every operation left in progress by a process that stopped.
 pub async fn resume(s: &Arc<ReferenceServer>) -> Result<(), sqlx::Error> {
     let now = to_micros(s.clock.now());
-    let rows = sqlx::query(
+    let ids: Vec<String> = sqlx::query_scalar(
         "SELECT id FROM bulk_ops WHERE status = $1 AND (lease_until IS NULL OR lease_until < $2) ORDER BY seq",
     )
-    .bind(IN_PROGRESS)
+    .bind(IN_PROGRESS.as_str())
     .bind(now)
     .fetch_all(s.store.pool())
     .await?;
-    for row in rows {
-        let id: String = row.try_get("id")?;
+    for id in ids {
         run(s, &id).await?;
     }
     Ok(())
@@ -380,12 +391,12 @@ pub async fn list(
                 Failure::invalid_query(
                     "next_cursor",
                     "Not a cursor this service issued",
-                    "value_error",
+                    IssueKind::Value,
                 )
             })?,
         None => i64::MAX,
     };
-    let rows = sqlx::query(
+    let rows: Vec<BulkOpRow> = sqlx::query_as(
         "SELECT seq, op_type, status, provider, pending, processed, started_at, ended_at \
          FROM bulk_ops WHERE team_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3",
     )
@@ -397,16 +408,16 @@ pub async fn list(
     let more = rows.len() as i64 > size;
     let mut data = Vec::new();
     let mut last_seq = None;
-    for row in rows.iter().take(size as usize) {
-        last_seq = Some(row.try_get::<i64, _>("seq")?);
+    for row in rows.into_iter().take(size as usize) {
+        last_seq = Some(row.seq);
         data.push(BulkOp {
-            r#type: wire::parse(&row.try_get::<String, _>("op_type")?)?,
-            status: wire::parse(&row.try_get::<String, _>("status")?)?,
-            provider: wire::parse(&row.try_get::<String, _>("provider")?)?,
-            pending: row.try_get("pending")?,
-            processed: row.try_get("processed")?,
-            started_at: wire_time(row.try_get("started_at")?),
-            ended_at: row.try_get::<Option<i64>, _>("ended_at")?.map(wire_time),
+            r#type: wire::stored(&row.op_type)?,
+            status: wire::stored(&row.status)?,
+            provider: wire::stored(&row.provider)?,
+            pending: row.pending,
+            processed: row.processed,
+            started_at: wire_time(row.started_at),
+            ended_at: row.ended_at.map(wire_time),
         });
     }
     let next_cursor = match (more, last_seq) {
@@ -414,4 +425,17 @@ pub async fn list(
         _ => None,
     };
     Ok(ListBulkOpsResult { data, next_cursor })
+}
+
+/// A bulk operation as its listing reads it.
+#[derive(sqlx::FromRow)]
+struct BulkOpRow {
+    seq: i64,
+    op_type: String,
+    status: String,
+    provider: String,
+    pending: i64,
+    processed: i64,
+    started_at: i64,
+    ended_at: Option<i64>,
 }

@@ -1,66 +1,117 @@
-//! Why a request could not be served, and how each endpoint's response says so.
+//! Why a request could not be served: the service's errors, which of them a retry may mend,
+//! and how each becomes the endpoint's response (through the generated `From<Rejection>`).
 
-use health_api::models::{ValidationIssue, ValidationIssueLocItem};
+use covenant_runtime::issue::{Issue, IssueKind, LocPart};
+use covenant_runtime::server::Rejection;
 
 /// A failure shared by every endpoint; endpoint-specific answers (the create-user conflict)
 /// are built by the endpoint itself.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum Failure {
     /// 404 with this detail.
+    #[error("not found: {0}")]
     NotFound(String),
     /// 422: one item per problem, as the router's own validation answers.
-    Invalid(Vec<ValidationIssue>),
+    #[error("{} problems with the request", .0.len())]
+    Invalid(Vec<Issue>),
     /// 403 with this detail.
+    #[error("forbidden: {0}")]
     Forbidden(String),
-    /// 503: the database is down or busy; nothing of the request was kept.
-    Unavailable,
+    /// 503: the database cannot be reached or is busy; a retry may succeed, and nothing of
+    /// the request was kept.
+    #[error("the database cannot answer now: {0}")]
+    Unavailable(#[source] sqlx::Error),
+    /// 500: a fault of the service (stored data it cannot read, a statement it got wrong);
+    /// a retry will not mend it.
+    #[error("the service failed: {0}")]
+    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl From<sqlx::Error> for Failure {
     fn from(error: sqlx::Error) -> Failure {
-        tracing::error!(%error, "database failure");
-        Failure::Unavailable
+        if is_transient(&error) {
+            Failure::Unavailable(error)
+        } else {
+            Failure::Internal(Box::new(error))
+        }
     }
+}
+
+/// A value that does not serialize is a fault of the service.
+impl From<serde_json::Error> for Failure {
+    fn from(error: serde_json::Error) -> Failure {
+        Failure::Internal(Box::new(error))
+    }
+}
+
+/// Whether a retry may succeed: the pool or a connection failed, the database is starting,
+/// stopping or out of connections, or a lock was not had in time. Decoding, encoding, a
+/// missing column and a broken constraint are not: they are faults of the service.
+pub fn is_transient(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::WorkerCrashed
+        | sqlx::Error::Protocol(_) => true,
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| transient_code(&code)),
+        _ => false,
+    }
+}
+
+/// SQLite's busy and locked results, and PostgreSQL's classes for a connection lost, too
+/// many connections, a server shutting down or starting, a deadlock, a serialization
+/// conflict and a lock not had in time.
+fn transient_code(code: &str) -> bool {
+    matches!(
+        code,
+        "5" | "6" | "261" | "262" | "517" | "773" | "40001" | "40P01" | "55P03" | "53300"
+    ) || code.starts_with("08")
+        || code.starts_with("57P")
 }
 
 impl Failure {
     /// A 422 naming one field of the body.
-    pub fn invalid_body(field: &[&str], msg: impl Into<String>, kind: &str) -> Failure {
+    pub fn invalid_body(field: &[LocPart], msg: impl Into<String>, kind: IssueKind) -> Failure {
         Failure::Invalid(vec![issue("body", field, msg, kind)])
     }
 
     /// A 422 naming one query parameter.
-    pub fn invalid_query(name: &str, msg: impl Into<String>, kind: &str) -> Failure {
-        Failure::Invalid(vec![issue("query", &[name], msg, kind)])
+    pub fn invalid_query(name: &'static str, msg: impl Into<String>, kind: IssueKind) -> Failure {
+        Failure::Invalid(vec![issue("query", &[LocPart::key(name)], msg, kind)])
+    }
+
+    /// The rejection the endpoint answers. Failures of the service are logged here, with the
+    /// request id a caller quotes when asking about them; their detail is not sent.
+    pub fn into_rejection(self, request_id: &str) -> Rejection {
+        match self {
+            Failure::NotFound(detail) => Rejection::not_found(detail),
+            Failure::Invalid(issues) => Rejection::invalid(&issues),
+            Failure::Forbidden(detail) => Rejection::forbidden(detail),
+            Failure::Unavailable(error) => {
+                tracing::warn!(request_id, %error, "database unavailable");
+                Rejection::unavailable()
+            }
+            Failure::Internal(error) => {
+                tracing::error!(request_id, %error, "service fault");
+                Rejection::internal()
+            }
+        }
     }
 }
 
 /// One item of a 422, in the shape and vocabulary of the router's own checks.
-pub fn issue(root: &str, path: &[&str], msg: impl Into<String>, kind: &str) -> ValidationIssue {
-    ValidationIssue {
-        loc: std::iter::once(root)
-            .chain(path.iter().copied())
-            .map(|part| ValidationIssueLocItem::String(part.to_string()))
-            .collect(),
-        msg: msg.into(),
-        r#type: kind.to_string(),
-    }
-}
-
-/// The first problems of a 422 and an item counting the rest, as the router's own 422s list
-/// them ([`covenant_runtime::issue::MAX_LISTED`]).
-pub fn listed(mut detail: Vec<ValidationIssue>) -> Vec<ValidationIssue> {
-    let max = covenant_runtime::issue::MAX_LISTED;
-    if detail.len() > max {
-        let more = covenant_runtime::issue::too_many(detail.len() - max);
-        detail.truncate(max);
-        detail.push(ValidationIssue {
-            loc: Vec::new(),
-            msg: more.msg,
-            r#type: "too_many_errors".to_string(),
-        });
-    }
-    detail
+pub fn issue(
+    root: &'static str,
+    path: &[LocPart],
+    msg: impl Into<String>,
+    kind: IssueKind,
+) -> Issue {
+    let loc: Vec<LocPart> = std::iter::once(LocPart::key(root))
+        .chain(path.iter().cloned())
+        .collect();
+    Issue::new(&loc, kind, msg)
 }
 
 /// An input quoted in a message, cut to its first 64 characters: a 422 names the value, it
@@ -72,32 +123,3 @@ pub fn quoted(input: &str) -> std::borrow::Cow<'_, str> {
         None => input.into(),
     }
 }
-
-pub const UNAVAILABLE: &str = "The service cannot answer now; retry shortly";
-
-/// Turns `Result<Response, Failure>` into the endpoint's response: each generated response
-/// enum has the variants of its API's shared errors.
-macro_rules! answer {
-    ($response:ident, $result:expr) => {
-        match $result {
-            Ok(response) => response,
-            Err($crate::failure::Failure::NotFound(detail)) => {
-                $response::NotFound(health_api::models::NotFoundError { detail })
-            }
-            Err($crate::failure::Failure::Invalid(detail)) => {
-                $response::UnprocessableEntity(health_api::models::ValidationError {
-                    detail: $crate::failure::listed(detail),
-                })
-            }
-            Err($crate::failure::Failure::Forbidden(detail)) => {
-                $response::Forbidden(health_api::models::ErrorMessage { detail })
-            }
-            Err($crate::failure::Failure::Unavailable) => {
-                $response::ServiceUnavailable(health_api::models::ErrorMessage {
-                    detail: $crate::failure::UNAVAILABLE.to_string(),
-                })
-            }
-        }
-    };
-}
-pub(crate) use answer;

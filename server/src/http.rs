@@ -7,7 +7,7 @@ use axum::extract::{Query, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Response};
-use covenant_runtime::server::{Config, RETRY_AFTER_SECONDS, RequestLimits};
+use covenant_runtime::server::{Config, RETRY_AFTER_SECONDS, Rejection, RequestLimits};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -79,7 +79,7 @@ async fn link_page(
             Html("<!doctype html><title>Link expired</title><p>This link has expired or was already used.</p>"),
         )
             .into_response(),
-        Err(_) => covenant_runtime::server::service_unavailable(crate::failure::UNAVAILABLE),
+        Err(_) => covenant_runtime::server::service_unavailable(Rejection::UNAVAILABLE),
     }
 }
 

@@ -6,9 +6,10 @@ use crate::failure::{Failure, issue};
 use crate::query::{Bind, Filter, contains_pattern};
 use crate::store::flag;
 use crate::wire::{self, from_json};
+use covenant_runtime::issue::IssueKind;
 use health_api::models::*;
 use health_api::operations::*;
-use sqlx::Row;
+use sqlx::FromRow;
 use sqlx::any::AnyRow;
 
 const MARKER_COLUMNS: &str = "m.id, m.lab_id, m.name, m.slug, m.description, m.provider_id, \
@@ -44,12 +45,11 @@ pub async fn list(s: &ReferenceServer, input: ListMarkersInput) -> Result<Marker
 
 /// The lab whose markers a lab account makes available.
 async fn lab_of_account(s: &ReferenceServer, account: &str) -> Result<i64, Failure> {
-    let row = sqlx::query("SELECT lab_id FROM lab_accounts WHERE id = $1")
+    sqlx::query_scalar("SELECT lab_id FROM lab_accounts WHERE id = $1")
         .bind(account)
         .fetch_optional(s.store.pool())
         .await?
-        .ok_or_else(|| Failure::NotFound(format!("Lab account {account} not found")))?;
-    Ok(row.try_get("lab_id")?)
+        .ok_or_else(|| Failure::NotFound(format!("Lab account {account} not found")))
 }
 
 /// One page of markers and the paging figures of the whole listing.
@@ -63,11 +63,12 @@ async fn page(
 ) -> Result<MarkerList, Failure> {
     let mut tx = s.store.read().await?;
     let count_sql = format!("SELECT COUNT(*) AS total FROM {from}{}", filter.sql());
-    let total: i64 = filter
-        .bind(sqlx::query(&count_sql))
-        .fetch_one(&mut **tx)
-        .await?
-        .try_get("total")?;
+    let (total,): (i64,) = FromRow::from_row(
+        &filter
+            .bind(sqlx::query(&count_sql))
+            .fetch_one(&mut **tx)
+            .await?,
+    )?;
     let offset = (page - 1).saturating_mul(size);
     let rows_sql = format!(
         "SELECT {MARKER_COLUMNS} FROM {from}{} ORDER BY {order} LIMIT {size} OFFSET {offset}",
@@ -91,18 +92,34 @@ fn paged(markers: Vec<Marker>, total: i64, page: i64, size: i64) -> MarkerList {
     }
 }
 
+/// A marker as [`MARKER_COLUMNS`] read it.
+#[derive(sqlx::FromRow)]
+struct MarkerRow {
+    id: i64,
+    lab_id: i64,
+    name: String,
+    slug: String,
+    description: String,
+    provider_id: String,
+    marker_type: String,
+    unit: Option<String>,
+    price: String,
+    expected_results: String,
+}
+
 fn marker(row: &AnyRow) -> Result<Marker, sqlx::Error> {
+    let row = MarkerRow::from_row(row)?;
     Ok(Marker {
-        id: row.try_get("id")?,
-        name: row.try_get("name")?,
-        slug: row.try_get("slug")?,
-        description: row.try_get("description")?,
-        lab_id: row.try_get("lab_id")?,
-        provider_id: row.try_get("provider_id")?,
-        r#type: wire::parse(&row.try_get::<String, _>("marker_type")?)?,
-        unit: row.try_get("unit")?,
-        price: row.try_get("price")?,
-        expected_results: from_json(row, "expected_results")?,
+        r#type: wire::stored(&row.marker_type)?,
+        expected_results: from_json(&row.expected_results)?,
+        id: row.id,
+        name: row.name,
+        slug: row.slug,
+        description: row.description,
+        lab_id: row.lab_id,
+        provider_id: row.provider_id,
+        unit: row.unit,
+        price: row.price,
     })
 }
 
@@ -111,12 +128,11 @@ pub async fn of_lab_test(
     input: ListLabTestMarkersInput,
 ) -> Result<MarkerList, Failure> {
     let lab_test_id = input.lab_test_id.0.to_string();
-    let row = sqlx::query("SELECT lab_id FROM lab_tests WHERE id = $1")
+    let lab_id: i64 = sqlx::query_scalar("SELECT lab_id FROM lab_tests WHERE id = $1")
         .bind(&lab_test_id)
         .fetch_optional(s.store.pool())
         .await?
         .ok_or_else(|| Failure::NotFound(format!("Lab test {lab_test_id} not found")))?;
-    let lab_id: i64 = row.try_get("lab_id")?;
     if let Some(account) = &input.lab_account_id
         && lab_of_account(s, &account.0.to_string()).await? != lab_id
     {
@@ -151,21 +167,20 @@ pub async fn of_order_set(
     let mut markers: Vec<Marker> = Vec::new();
     let mut labs: Vec<i64> = Vec::new();
     for (i, id) in input.body.lab_test_ids.iter().enumerate() {
-        let lab = sqlx::query("SELECT lab_id FROM lab_tests WHERE id = $1")
+        let lab: Option<i64> = sqlx::query_scalar("SELECT lab_id FROM lab_tests WHERE id = $1")
             .bind(id)
             .fetch_optional(&mut **tx)
             .await?;
         let Some(lab) = lab else {
-            let index = i.to_string();
             problems.push(issue(
                 "body",
-                &["lab_test_ids", &index],
+                &["lab_test_ids".into(), i.into()],
                 format!("Unknown lab test `{id}`"),
-                "value_error",
+                IssueKind::Value,
             ));
             continue;
         };
-        labs.push(lab.try_get("lab_id")?);
+        labs.push(lab);
         let rows = sqlx::query(&format!(
             "SELECT {MARKER_COLUMNS} FROM lab_test_markers t JOIN markers m ON m.id = t.marker_id \
              WHERE t.lab_test_id = $1 ORDER BY t.position"
@@ -196,12 +211,11 @@ pub async fn of_order_set(
             }
         }
         if !found {
-            let index = i.to_string();
             problems.push(issue(
                 "body",
-                &["add_on", "provider_ids", &index],
+                &["add_on".into(), "provider_ids".into(), i.into()],
                 format!("No marker with code `{code}` in the labs of the order set"),
-                "value_error",
+                IssueKind::Value,
             ));
         }
     }

@@ -4,11 +4,13 @@
 
 pub mod admin;
 mod auth;
+mod auth_cache;
 pub mod bootstrap;
 mod bulk;
 mod catalogue;
 pub mod clock;
 mod failure;
+mod gates;
 mod http;
 mod keys;
 mod labs;

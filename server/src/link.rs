@@ -9,8 +9,6 @@ use crate::users::ensure_visible;
 use crate::wire::{self, from_json};
 use covenant_runtime::Tristate;
 use health_api::models::*;
-use sqlx::Row;
-use sqlx::any::AnyRow;
 
 /// Link tokens are good for one use within ten minutes (the deployed client's fact).
 pub const LINK_TOKEN_LIFETIME: chrono::Duration = chrono::Duration::minutes(10);
@@ -22,7 +20,7 @@ pub async fn create_token(
 ) -> Result<LinkTokenResult, Failure> {
     let user_id = body.user_id.0.to_string();
     let provider = match &body.provider {
-        Tristate::Value(p) => Some(wire::name(p)),
+        Tristate::Value(p) => Some(p.as_str().to_string()),
         _ => None,
     };
     let token = keys::generate(SecretKind::LinkToken);
@@ -93,15 +91,15 @@ pub async fn oauth_provider(
             "The link token was issued to another team".to_string(),
         ));
     }
-    let row = sqlx::query(&format!(
+    let row = sqlx::query_as::<_, ProviderRow>(&format!(
         "SELECT {PROVIDER_COLUMNS} FROM providers WHERE slug = $1"
     ))
     .bind(slug)
     .fetch_optional(s.store.pool())
     .await?
     .ok_or_else(|| Failure::NotFound(format!("Provider {slug} not found")))?;
-    let oauth: serde_json::Value = match row.try_get::<Option<String>, _>("oauth")? {
-        Some(_) => from_json(&row, "oauth")?,
+    let oauth: serde_json::Value = match &row.oauth {
+        Some(text) => from_json(text)?,
         None => {
             return Err(Failure::NotFound(format!(
                 "Provider {slug} has no OAuth flow"
@@ -110,20 +108,20 @@ pub async fn oauth_provider(
     };
     let text = |key: &str| oauth.get(key).and_then(|v| v.as_str()).map(str::to_string);
     let detail = OAuthProviderDetail {
-        name: row.try_get("name")?,
-        slug: row.try_get("slug")?,
-        description: row.try_get("description")?,
+        name: row.name,
+        slug: row.slug,
+        description: row.description,
         id: oauth.get("id").and_then(|v| v.as_i64()).unwrap_or_default(),
         group: text("group").map_or(Tristate::Null, Tristate::Value),
         oauth_url: text("oauth_url").map_or(Tristate::Null, Tristate::Value),
-        auth_type: wire::parse(&row.try_get::<String, _>("auth_type")?)?,
-        source_type: wire::parse(&row.try_get::<String, _>("source_type")?)?,
+        auth_type: wire::stored(&row.auth_type)?,
+        source_type: wire::stored(&row.source_type)?,
         is_active: Some(true),
         backfill_num_days: oauth
             .get("backfill_num_days")
             .and_then(|v| v.as_i64())
             .map_or(Tristate::Null, Tristate::Value),
-        logo: row.try_get("logo")?,
+        logo: row.logo,
     };
     if let Some(Principal::Link { token_hash, .. }) = link {
         use_up(s, token_hash).await?;
@@ -134,37 +132,50 @@ pub async fn oauth_provider(
 const PROVIDER_COLUMNS: &str =
     "slug, name, description, logo, auth_type, source_type, supported_resources, oauth";
 
+/// A provider of the catalogue, as [`PROVIDER_COLUMNS`] read it.
+#[derive(sqlx::FromRow)]
+struct ProviderRow {
+    slug: String,
+    name: String,
+    description: String,
+    logo: String,
+    auth_type: String,
+    source_type: String,
+    supported_resources: String,
+    oauth: Option<String>,
+}
+
 pub async fn providers(
     s: &ReferenceServer,
     source_type: Option<&str>,
 ) -> Result<Vec<Provider>, Failure> {
     let rows =
         match source_type {
-            Some(source_type) => sqlx::query(&format!(
+            Some(source_type) => sqlx::query_as::<_, ProviderRow>(&format!(
                 "SELECT {PROVIDER_COLUMNS} FROM providers WHERE source_type = $1 ORDER BY position"
             ))
             .bind(source_type)
             .fetch_all(s.store.pool())
             .await?,
             None => {
-                sqlx::query(&format!(
+                sqlx::query_as::<_, ProviderRow>(&format!(
                     "SELECT {PROVIDER_COLUMNS} FROM providers ORDER BY position"
                 ))
                 .fetch_all(s.store.pool())
                 .await?
             }
         };
-    Ok(rows.iter().map(provider).collect::<Result<_, _>>()?)
+    Ok(rows.into_iter().map(provider).collect::<Result<_, _>>()?)
 }
 
-fn provider(row: &AnyRow) -> Result<Provider, sqlx::Error> {
+fn provider(row: ProviderRow) -> Result<Provider, sqlx::Error> {
     Ok(Provider {
-        name: row.try_get("name")?,
-        slug: row.try_get("slug")?,
-        description: row.try_get("description")?,
-        logo: Some(row.try_get("logo")?),
-        auth_type: Tristate::Value(wire::parse(&row.try_get::<String, _>("auth_type")?)?),
-        supported_resources: Some(from_json(row, "supported_resources")?),
+        auth_type: Tristate::Value(wire::stored(&row.auth_type)?),
+        supported_resources: Some(from_json(&row.supported_resources)?),
+        name: row.name,
+        slug: row.slug,
+        description: row.description,
+        logo: Some(row.logo),
     })
 }
 
@@ -176,17 +187,16 @@ pub async fn widget_page(
     provider: Option<&str>,
 ) -> Result<Option<String>, Failure> {
     let now = to_micros(s.clock.now());
-    let row = sqlx::query(
+    let row: Option<(Option<String>,)> = sqlx::query_as(
         "SELECT provider FROM link_tokens WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2",
     )
     .bind(keys::digest(token))
     .bind(now)
     .fetch_optional(s.store.pool())
     .await?;
-    let Some(row) = row else {
+    let Some((issued_for,)) = row else {
         return Ok(None);
     };
-    let issued_for: Option<String> = row.try_get("provider")?;
     let names: Vec<String> = match issued_for.as_deref().or(provider) {
         Some(slug) => vec![slug.to_string()],
         None => providers(s, None)

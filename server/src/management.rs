@@ -10,9 +10,10 @@ use crate::keys::{self, SecretKind};
 use crate::query::{Bind, Filter, contains_pattern, decode_cursor, encode_cursor};
 use crate::store::Tx;
 use crate::wire;
+use covenant_runtime::issue::{IssueKind, LocPart};
 use health_api::models::*;
 use health_api::operations::*;
-use sqlx::Row;
+use sqlx::FromRow;
 
 const TEAMS_PAGE_SIZE: i64 = 50;
 
@@ -71,7 +72,7 @@ pub async fn list_teams(
             Failure::invalid_query(
                 "next_cursor",
                 "Not a cursor this service issued",
-                "value_error",
+                IssueKind::Value,
             )
         })?),
         None => None,
@@ -80,7 +81,10 @@ pub async fn list_teams(
     let org = filter.placeholder(Bind::Text(org_id.clone()));
     filter.clause(format!("org_id = {org}"));
     if let Some(regions) = &input.region {
-        filter.one_of("region", regions.iter().map(|r| Bind::Text(wire::name(r))));
+        filter.one_of(
+            "region",
+            regions.iter().map(|r| Bind::Text(r.as_str().to_string())),
+        );
     }
     if let Some(search) = input.search_query.as_deref().filter(|q| !q.is_empty()) {
         let pattern = filter.placeholder(Bind::Text(contains_pattern(search)));
@@ -102,20 +106,23 @@ pub async fn list_teams(
         TEAMS_PAGE_SIZE + 1
     );
     let query = filter.bind(sqlx::query(&sql));
-    let rows = query.fetch_all(s.store.pool()).await?;
+    let rows: Vec<TeamRow> = query
+        .fetch_all(s.store.pool())
+        .await?
+        .iter()
+        .map(TeamRow::from_row)
+        .collect::<Result<_, _>>()?;
     let more = rows.len() as i64 > TEAMS_PAGE_SIZE;
     let mut teams = Vec::new();
     let mut last = None;
-    for row in rows.iter().take(TEAMS_PAGE_SIZE as usize) {
-        let id: String = row.try_get("id")?;
-        let created_at: i64 = row.try_get("created_at")?;
+    for row in rows.into_iter().take(TEAMS_PAGE_SIZE as usize) {
         teams.push(TeamListItem {
-            id: wire::uuid(&id)?,
-            name: row.try_get("name")?,
-            created_on: wire_time(created_at),
-            region: wire::parse(&row.try_get::<String, _>("region")?)?,
+            id: wire::uuid(&row.id)?,
+            created_on: wire_time(row.created_at),
+            region: wire::stored(&row.region)?,
+            name: row.name,
         });
-        last = Some(format!("{created_at}:{id}"));
+        last = Some(format!("{}:{}", row.created_at, row.id));
     }
     let next_cursor = if more {
         last.map(|p| encode_cursor(&p))
@@ -149,13 +156,14 @@ pub async fn create_team(
         .bind(&org_id)
         .bind(&input.body.name)
         .bind(input.body.name.to_lowercase())
-        .bind(wire::name(&input.body.region))
+        .bind(input.body.region.as_str())
         .bind(now)
         .execute(&mut **tx)
         .await?;
     set_features(&mut tx, &id, &features).await?;
     let team = read_team(&mut tx, &id).await?;
     tx.commit().await?;
+    s.store.auth_cache().changed();
     Ok(team)
 }
 
@@ -163,17 +171,16 @@ pub async fn create_team(
 fn known_features(features: &[TeamFeature]) -> Result<Vec<String>, Failure> {
     let mut names = Vec::new();
     for (i, f) in features.iter().enumerate() {
-        let name = wire::name(f);
-        if !crate::bootstrap::BULK_FEATURES.contains(&name.as_str()) {
-            let index = i.to_string();
+        let name = f.as_str().to_string();
+        if !crate::gates::features().contains(&name.as_str()) {
             return Err(Failure::Invalid(vec![issue(
                 "body",
-                &["enabled_features", &index],
+                &["enabled_features".into(), i.into()],
                 format!(
                     "Unknown feature `{name}`; known: {}",
-                    crate::bootstrap::BULK_FEATURES.join(", ")
+                    crate::gates::features().join(", ")
                 ),
-                "enum",
+                IssueKind::Enum,
             )]));
         }
         if !names.contains(&name) {
@@ -203,24 +210,25 @@ pub async fn set_features(
 }
 
 async fn read_team(tx: &mut Tx, team_id: &str) -> Result<Team, sqlx::Error> {
-    let row = sqlx::query("SELECT id, name, created_at, region FROM teams WHERE id = $1")
-        .bind(team_id)
-        .fetch_one(&mut ***tx)
-        .await?;
-    let features =
-        sqlx::query("SELECT feature FROM team_features WHERE team_id = $1 ORDER BY feature")
+    let row: TeamRow =
+        sqlx::query_as("SELECT id, name, created_at, region FROM teams WHERE id = $1")
+            .bind(team_id)
+            .fetch_one(&mut ***tx)
+            .await?;
+    let features: Vec<String> =
+        sqlx::query_scalar("SELECT feature FROM team_features WHERE team_id = $1 ORDER BY feature")
             .bind(team_id)
             .fetch_all(&mut ***tx)
-            .await?
-            .iter()
-            .map(|r| wire::parse(&r.try_get::<String, _>("feature")?))
-            .collect::<Result<Vec<TeamFeature>, _>>()?;
+            .await?;
     Ok(Team {
-        id: wire::uuid(&row.try_get::<String, _>("id")?)?,
-        name: row.try_get("name")?,
-        created_on: wire_time(row.try_get("created_at")?),
-        region: wire::parse(&row.try_get::<String, _>("region")?)?,
-        enabled_features: features,
+        id: wire::uuid(&row.id)?,
+        created_on: wire_time(row.created_at),
+        region: wire::stored(&row.region)?,
+        enabled_features: features
+            .iter()
+            .map(|f| wire::stored(f))
+            .collect::<Result<Vec<TeamFeature>, _>>()?,
+        name: row.name,
     })
 }
 
@@ -251,6 +259,7 @@ pub async fn update_team(
     }
     let team = read_team(&mut tx, &team_id).await?;
     tx.commit().await?;
+    s.store.auth_cache().changed();
     Ok(team)
 }
 
@@ -295,17 +304,17 @@ pub async fn create_management_key(
             org_level_only(scope, "create an Org Management Key")?;
             if input.body.team_ids.is_some() {
                 return Err(Failure::invalid_body(
-                    &["team_ids"],
+                    &[LocPart::key("team_ids")],
                     "An org-scoped key controls every team: leave team_ids out",
-                    "value_error",
+                    IssueKind::Value,
                 ));
             }
         }
         ManagementKeyScope::Team if team_ids.is_empty() => {
             return Err(Failure::invalid_body(
-                &["team_ids"],
+                &[LocPart::key("team_ids")],
                 "A team-scoped key needs at least one team",
-                "too_short",
+                IssueKind::TooShort,
             ));
         }
         ManagementKeyScope::Team => {}
@@ -316,14 +325,14 @@ pub async fn create_management_key(
     for team_id in &team_ids {
         controlled_team(&mut tx, scope, &org_id, team_id).await?;
     }
-    let scope_name = wire::name(&input.body.scope);
+    let scope_name = input.body.scope.as_str();
     let id = insert_key(
         &mut tx,
         &key,
         MANAGEMENT_KEY,
         &org_id,
         None,
-        Some(&scope_name),
+        Some(scope_name),
         now,
     )
     .await?;
@@ -352,4 +361,13 @@ pub async fn create_management_key(
         key,
         created_on: wire_time(now),
     })
+}
+
+/// A team as its listing and its reads see it.
+#[derive(sqlx::FromRow)]
+struct TeamRow {
+    id: String,
+    name: String,
+    created_at: i64,
+    region: String,
 }

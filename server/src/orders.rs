@@ -8,8 +8,6 @@ use crate::users::ensure_visible;
 use crate::wire::{self, from_json};
 use health_api::models::*;
 use health_api::operations::*;
-use sqlx::Row;
-use sqlx::any::AnyRow;
 
 const EARTH_RADIUS_MILES: f64 = 3958.8;
 
@@ -32,18 +30,19 @@ pub async fn create(
     let now = to_micros(s.clock.now());
     let mut tx = s.store.write().await?;
     ensure_visible(&mut tx, team_id, &user_id).await?;
-    let test = sqlx::query(
+    let (lab_id, lab_slug): (i64, String) = sqlx::query_as(
         "SELECT t.lab_id, l.slug FROM lab_tests t JOIN labs l ON l.id = t.lab_id WHERE t.id = $1",
     )
     .bind(&lab_test_id)
     .fetch_optional(&mut **tx)
     .await?
     .ok_or_else(|| Failure::NotFound(format!("Lab test {lab_test_id} not found")))?;
-    let info = sqlx::query("SELECT zip_code FROM patient_infos WHERE user_id = $1")
-        .bind(&user_id)
-        .fetch_optional(&mut **tx)
-        .await?;
-    let Some(info) = info else {
+    let zip_code: Option<String> =
+        sqlx::query_scalar("SELECT zip_code FROM patient_infos WHERE user_id = $1")
+            .bind(&user_id)
+            .fetch_optional(&mut **tx)
+            .await?;
+    let Some(zip_code) = zip_code else {
         return Ok(CreateLabOrderResponse::BadRequest(ErrorMessage {
             detail: format!(
                 "User {user_id} has no patient info: send PATCH /v2/user/{user_id}/info first, \
@@ -52,7 +51,6 @@ pub async fn create(
         }));
     };
     let id = uuid::Uuid::new_v4().to_string();
-    let lab_id: i64 = test.try_get("lab_id")?;
     sqlx::query(
         "INSERT INTO lab_orders (id, team_id, user_id, lab_test_id, lab_id, zip_code, created_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -62,7 +60,7 @@ pub async fn create(
     .bind(&user_id)
     .bind(&lab_test_id)
     .bind(lab_id)
-    .bind(info.try_get::<String, _>("zip_code")?)
+    .bind(zip_code)
     .bind(now)
     .execute(&mut **tx)
     .await?;
@@ -72,7 +70,7 @@ pub async fn create(
         user_id: body.user_id,
         lab_test_id: body.lab_test_id,
         lab_id,
-        lab_slug: wire::parse(&test.try_get::<String, _>("slug")?)?,
+        lab_slug: wire::stored(&lab_slug)?,
         interpretation: None,
         created_on: wire_time(now),
     }))
@@ -87,7 +85,7 @@ pub async fn service_centers(
 ) -> Result<PscListing, Failure> {
     let order_id = input.order_id.0.to_string();
     let mut tx = s.store.read().await?;
-    let order = sqlx::query(
+    let (lab_id, zip, slug): (i64, String, String) = sqlx::query_as(
         "SELECT o.lab_id, o.zip_code, l.slug FROM lab_orders o \
          JOIN labs l ON l.id = o.lab_id \
          JOIN users u ON u.id = o.user_id \
@@ -98,22 +96,20 @@ pub async fn service_centers(
     .fetch_optional(&mut **tx)
     .await?
     .ok_or_else(|| Failure::NotFound(format!("Order {order_id} not found")))?;
-    let lab_id: i64 = order.try_get("lab_id")?;
-    let zip: String = order.try_get("zip_code")?;
     let origin = locate(&mut tx, &zip).await?.ok_or_else(|| {
         Failure::NotFound(format!(
             "No coordinates are known for ZIP code `{zip}` of the order's patient address"
         ))
     })?;
-    let rows =
-        sqlx::query("SELECT site_code, record, lat, lng FROM service_centers WHERE lab_id = $1")
+    let rows: Vec<CenterRow> =
+        sqlx::query_as("SELECT site_code, record, lat, lng FROM service_centers WHERE lab_id = $1")
             .bind(lab_id)
             .fetch_all(&mut **tx)
             .await?;
     let wanted = input.capabilities.unwrap_or_default();
     let mut found = Vec::new();
-    for row in &rows {
-        let place = (row.try_get::<f64, _>("lat")?, row.try_get::<f64, _>("lng")?);
+    for row in rows {
+        let place = (row.lat, row.lng);
         let miles = haversine_miles(origin, place);
         if miles > input.radius as f64 {
             continue;
@@ -129,7 +125,7 @@ pub async fn service_centers(
     });
     Ok(PscListing {
         lab_id,
-        slug: wire::parse(&order.try_get::<String, _>("slug")?)?,
+        slug: wire::stored(&slug)?,
         patient_service_centers: found.into_iter().map(|(_, c)| c).collect(),
     })
 }
@@ -143,25 +139,34 @@ async fn locate(tx: &mut crate::store::Tx, zip: &str) -> Result<Option<(f64, f64
         if !prefix.chars().all(|c| c.is_ascii_digit()) {
             continue;
         }
-        let row = sqlx::query(
+        let place: Option<(f64, f64)> = sqlx::query_as(
             "SELECT lat, lng FROM zip_codes WHERE zip_code LIKE $1 ORDER BY zip_code LIMIT 1",
         )
         .bind(format!("{prefix}%"))
         .fetch_optional(&mut ***tx)
         .await?;
-        if let Some(row) = row {
-            return Ok(Some((row.try_get("lat")?, row.try_get("lng")?)));
+        if place.is_some() {
+            return Ok(place);
         }
     }
     Ok(None)
 }
 
+/// A patient service center as stored.
+#[derive(sqlx::FromRow)]
+struct CenterRow {
+    site_code: String,
+    record: String,
+    lat: f64,
+    lng: f64,
+}
+
 fn service_center(
-    row: &AnyRow,
+    row: CenterRow,
     (lat, lng): (f64, f64),
     miles: f64,
 ) -> Result<PatientServiceCenter, sqlx::Error> {
-    let record: serde_json::Map<String, serde_json::Value> = from_json(row, "record")?;
+    let record: serde_json::Map<String, serde_json::Value> = from_json(&row.record)?;
     let text = |key: &str| {
         record
             .get(key)
@@ -191,7 +196,7 @@ fn service_center(
         distance: format!("{}", miles.round() as i64),
         capabilities: serde_json::from_value(list("capabilities"))
             .map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
-        site_code: row.try_get("site_code")?,
+        site_code: row.site_code,
         supported_bill_types: serde_json::from_value(list("supported_bill_types"))
             .map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
         location: GeoLocation { lat, lng },
@@ -203,7 +208,7 @@ pub async fn list(
     team_id: &str,
     interpretation: Option<&Interpretation>,
 ) -> Result<serde_json::Value, Failure> {
-    let rows = sqlx::query(
+    let rows: Vec<OrderRow> = sqlx::query_as(
         "SELECT o.id, o.user_id, o.lab_test_id, o.lab_id, o.interpretation, o.created_at, l.slug \
          FROM lab_orders o JOIN labs l ON l.id = o.lab_id JOIN users u ON u.id = o.user_id \
          WHERE o.team_id = $1 AND u.deleted_at IS NULL ORDER BY o.created_at, o.id",
@@ -211,24 +216,39 @@ pub async fn list(
     .bind(team_id)
     .fetch_all(s.store.pool())
     .await?;
-    let wanted = interpretation.map(wire::name);
+    let wanted = interpretation.map(Interpretation::as_str);
     let mut orders = Vec::new();
-    for row in &rows {
-        let stored: Option<String> = row.try_get("interpretation")?;
-        if wanted.is_some() && stored != wanted {
+    for row in rows {
+        if wanted.is_some() && row.interpretation.as_deref() != wanted {
             continue;
         }
         orders.push(LabOrder {
-            id: wire::uuid(&row.try_get::<String, _>("id")?)?,
-            user_id: wire::uuid(&row.try_get::<String, _>("user_id")?)?,
-            lab_test_id: wire::uuid(&row.try_get::<String, _>("lab_test_id")?)?,
-            lab_id: row.try_get("lab_id")?,
-            lab_slug: wire::parse(&row.try_get::<String, _>("slug")?)?,
-            interpretation: stored.as_deref().map(wire::parse).transpose()?,
-            created_on: wire_time(row.try_get("created_at")?),
+            id: wire::uuid(&row.id)?,
+            user_id: wire::uuid(&row.user_id)?,
+            lab_test_id: wire::uuid(&row.lab_test_id)?,
+            lab_id: row.lab_id,
+            lab_slug: wire::stored(&row.slug)?,
+            interpretation: row
+                .interpretation
+                .as_deref()
+                .map(wire::stored)
+                .transpose()?,
+            created_on: wire_time(row.created_at),
         });
     }
     Ok(serde_json::json!({ "orders": orders }))
+}
+
+/// A lab order as its listing reads it.
+#[derive(sqlx::FromRow)]
+struct OrderRow {
+    id: String,
+    user_id: String,
+    lab_test_id: String,
+    lab_id: i64,
+    interpretation: Option<String>,
+    created_at: i64,
+    slug: String,
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@ use crate::failure::{Failure, issue};
 use crate::store::flag;
 use crate::users::ensure_visible;
 use crate::wire::{self, from_json};
+use covenant_runtime::issue::{IssueKind, LocPart};
 use health_api::models::*;
-use sqlx::Row;
 
 /// Stores the patient info and echoes it. Addresses arrive as `zip_code` (the document) or
 /// `zip` with `country` (deployed clients); the stored record carries both spellings.
@@ -57,12 +57,12 @@ pub async fn latest(
 ) -> Result<PatientInfo, Failure> {
     let mut tx = s.store.read().await?;
     ensure_visible(&mut tx, team_id, user_id).await?;
-    let row = sqlx::query("SELECT record FROM patient_infos WHERE user_id = $1")
+    let record: String = sqlx::query_scalar("SELECT record FROM patient_infos WHERE user_id = $1")
         .bind(user_id)
         .fetch_optional(&mut **tx)
         .await?
         .ok_or_else(|| Failure::NotFound(format!("User {user_id} has no patient info")))?;
-    Ok(from_json(&row, "record")?)
+    Ok(from_json(&record)?)
 }
 
 fn both_spellings(mut address: UserAddress) -> UserAddress {
@@ -112,7 +112,7 @@ pub async fn add_insurance(
     let mut tx = s.store.write().await?;
     ensure_visible(&mut tx, team_id, user_id).await?;
     // A payor by its code or its name, in any case: clients send either.
-    let payor = sqlx::query(
+    let (payor_code, name, address): (String, String, String) = sqlx::query_as(
         "SELECT payor_code, name, address FROM payors \
          WHERE UPPER(payor_code) = UPPER($1) OR UPPER(name) = UPPER($1) \
          ORDER BY payor_code LIMIT 1",
@@ -123,21 +123,21 @@ pub async fn add_insurance(
     .ok_or_else(|| {
         Failure::Invalid(vec![issue(
             "body",
-            &["payor_code"],
+            &[LocPart::key("payor_code")],
             format!(
                 "Unknown payor code `{}`: send a code or name of the payor catalogue, \
                  such as 60054 (Aetna), 87726 (UnitedHealthcare) or 62308 (Cigna)",
                 crate::failure::quoted(&body.payor_code)
             ),
-            "value_error",
+            IssueKind::Value,
         )])
     })?;
     let record = InsuranceRecord {
         company: CompanyDetails {
-            name: payor.try_get("name")?,
-            address: from_json(&payor, "address")?,
+            name,
+            address: from_json(&address)?,
         },
-        payor_code: payor.try_get("payor_code")?,
+        payor_code,
         member_id: body.member_id,
         group_id: body.group_id,
         relationship: body.relationship,
@@ -174,7 +174,7 @@ pub async fn latest_insurance(
 ) -> Result<InsuranceRecord, Failure> {
     let mut tx = s.store.read().await?;
     ensure_visible(&mut tx, team_id, user_id).await?;
-    let row = sqlx::query(
+    let record: String = sqlx::query_scalar(
         "SELECT record FROM insurances WHERE user_id = $1 AND is_primary = $2 \
          ORDER BY seq DESC LIMIT 1",
     )
@@ -186,5 +186,5 @@ pub async fn latest_insurance(
         let which = if is_primary { "primary" } else { "secondary" };
         Failure::NotFound(format!("User {user_id} has no {which} insurance record"))
     })?;
-    Ok(from_json(&row, "record")?)
+    Ok(from_json(&record)?)
 }

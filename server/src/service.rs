@@ -3,9 +3,9 @@
 
 use crate::ReferenceServer;
 use crate::auth::{self, Principal};
-use crate::failure::{Failure, answer};
-use crate::{bulk, labs, link, management, orders, patient, users, wire};
-use covenant_runtime::server::{AuthError, Unavailable};
+use crate::failure::Failure;
+use crate::{bulk, labs, link, management, orders, patient, users};
+use covenant_runtime::server::{AuthError, Rejection, Unavailable};
 use health_api::operations::*;
 use health_api::server::{Context, HealthDataServer};
 use std::sync::Arc;
@@ -25,6 +25,18 @@ fn manager(ctx: &Context<Principal>) -> Result<&Principal, Failure> {
         _ => Err(Failure::Forbidden(
             "A management key is required".to_string(),
         )),
+    }
+}
+
+/// The endpoint's response: the work's own, or its failure as the endpoint's rejection
+/// (the generated `From<Rejection>` picks the declared status and writes the body).
+async fn answer<R: From<Rejection>>(
+    ctx: &Context<Principal>,
+    work: impl Future<Output = Result<R, Failure>>,
+) -> R {
+    match work.await {
+        Ok(response) => response,
+        Err(failure) => failure.into_rejection(&ctx.request_id).into(),
     }
 }
 
@@ -57,13 +69,19 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: CreateUserInput,
     ) -> CreateUserResponse {
-        let result = async { users::create(&self.0, team(&ctx)?, input.body).await };
-        answer!(CreateUserResponse, result.await)
+        answer(&ctx, async {
+            users::create(&self.0, team(&ctx)?, input.body).await
+        })
+        .await
     }
 
     async fn get_user(&self, ctx: Context<Principal>, input: GetUserInput) -> GetUserResponse {
-        let result = async { users::get(&self.0, team(&ctx)?, &input.user_id.0.to_string()).await };
-        answer!(GetUserResponse, result.await.map(GetUserResponse::Ok))
+        answer(&ctx, async {
+            Ok(GetUserResponse::Ok(
+                users::get(&self.0, team(&ctx)?, &input.user_id.0.to_string()).await?,
+            ))
+        })
+        .await
     }
 
     async fn delete_user(
@@ -71,9 +89,12 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: DeleteUserInput,
     ) -> DeleteUserResponse {
-        let result =
-            async { users::delete(&self.0, team(&ctx)?, &input.user_id.0.to_string()).await };
-        answer!(DeleteUserResponse, result.await.map(DeleteUserResponse::Ok))
+        answer(&ctx, async {
+            Ok(DeleteUserResponse::Ok(
+                users::delete(&self.0, team(&ctx)?, &input.user_id.0.to_string()).await?,
+            ))
+        })
+        .await
     }
 
     async fn undo_delete_user(
@@ -81,11 +102,12 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: UndoDeleteUserInput,
     ) -> UndoDeleteUserResponse {
-        let result = async { users::undo_delete(&self.0, team(&ctx)?, input).await };
-        answer!(
-            UndoDeleteUserResponse,
-            result.await.map(UndoDeleteUserResponse::Ok)
-        )
+        answer(&ctx, async {
+            Ok(UndoDeleteUserResponse::Ok(
+                users::undo_delete(&self.0, team(&ctx)?, input).await?,
+            ))
+        })
+        .await
     }
 
     async fn resolve_user(
@@ -93,11 +115,12 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: ResolveUserInput,
     ) -> ResolveUserResponse {
-        let result = async { users::resolve(&self.0, team(&ctx)?, &input.client_user_id).await };
-        answer!(
-            ResolveUserResponse,
-            result.await.map(ResolveUserResponse::Ok)
-        )
+        answer(&ctx, async {
+            Ok(ResolveUserResponse::Ok(
+                users::resolve(&self.0, team(&ctx)?, &input.client_user_id).await?,
+            ))
+        })
+        .await
     }
 
     async fn update_user(
@@ -105,7 +128,7 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: UpdateUserInput,
     ) -> UpdateUserResponse {
-        let result = async {
+        answer(&ctx, async {
             users::update(
                 &self.0,
                 team(&ctx)?,
@@ -113,8 +136,8 @@ impl HealthDataServer for Service {
                 input.body,
             )
             .await
-        };
-        answer!(UpdateUserResponse, result.await)
+        })
+        .await
     }
 
     async fn refresh_user(
@@ -122,12 +145,12 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: RefreshUserInput,
     ) -> RefreshUserResponse {
-        let result =
-            async { users::refresh(&self.0, team(&ctx)?, &input.user_id.0.to_string()).await };
-        answer!(
-            RefreshUserResponse,
-            result.await.map(RefreshUserResponse::Ok)
-        )
+        answer(&ctx, async {
+            Ok(RefreshUserResponse::Ok(
+                users::refresh(&self.0, team(&ctx)?, &input.user_id.0.to_string()).await?,
+            ))
+        })
+        .await
     }
 
     async fn update_patient_info(
@@ -135,12 +158,12 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: UpdatePatientInfoInput,
     ) -> UpdatePatientInfoResponse {
-        let result =
-            async { patient::update(&self.0, team(&ctx)?, &input.user_id, input.body).await };
-        answer!(
-            UpdatePatientInfoResponse,
-            result.await.map(UpdatePatientInfoResponse::Ok)
-        )
+        answer(&ctx, async {
+            Ok(UpdatePatientInfoResponse::Ok(
+                patient::update(&self.0, team(&ctx)?, &input.user_id, input.body).await?,
+            ))
+        })
+        .await
     }
 
     async fn get_latest_patient_info(
@@ -148,12 +171,12 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: GetLatestPatientInfoInput,
     ) -> GetLatestPatientInfoResponse {
-        let result =
-            async { patient::latest(&self.0, team(&ctx)?, &input.user_id.0.to_string()).await };
-        answer!(
-            GetLatestPatientInfoResponse,
-            result.await.map(GetLatestPatientInfoResponse::Ok)
-        )
+        answer(&ctx, async {
+            Ok(GetLatestPatientInfoResponse::Ok(
+                patient::latest(&self.0, team(&ctx)?, &input.user_id.0.to_string()).await?,
+            ))
+        })
+        .await
     }
 
     async fn add_insurance(
@@ -161,13 +184,12 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: AddInsuranceInput,
     ) -> AddInsuranceResponse {
-        let result = async {
-            patient::add_insurance(&self.0, team(&ctx)?, &input.user_id, input.body).await
-        };
-        answer!(
-            AddInsuranceResponse,
-            result.await.map(AddInsuranceResponse::Ok)
-        )
+        answer(&ctx, async {
+            Ok(AddInsuranceResponse::Ok(
+                patient::add_insurance(&self.0, team(&ctx)?, &input.user_id, input.body).await?,
+            ))
+        })
+        .await
     }
 
     async fn get_latest_insurance(
@@ -175,19 +197,18 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: GetLatestInsuranceInput,
     ) -> GetLatestInsuranceResponse {
-        let result = async {
-            patient::latest_insurance(
-                &self.0,
-                team(&ctx)?,
-                &input.user_id.0.to_string(),
-                input.is_primary,
-            )
-            .await
-        };
-        answer!(
-            GetLatestInsuranceResponse,
-            result.await.map(GetLatestInsuranceResponse::Ok)
-        )
+        answer(&ctx, async {
+            Ok(GetLatestInsuranceResponse::Ok(
+                patient::latest_insurance(
+                    &self.0,
+                    team(&ctx)?,
+                    &input.user_id.0.to_string(),
+                    input.is_primary,
+                )
+                .await?,
+            ))
+        })
+        .await
     }
 
     async fn create_link_token(
@@ -195,11 +216,12 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: CreateLinkTokenInput,
     ) -> CreateLinkTokenResponse {
-        let result = async { link::create_token(&self.0, team(&ctx)?, input.body).await };
-        answer!(
-            CreateLinkTokenResponse,
-            result.await.map(CreateLinkTokenResponse::Ok)
-        )
+        answer(&ctx, async {
+            Ok(CreateLinkTokenResponse::Ok(
+                link::create_token(&self.0, team(&ctx)?, input.body).await?,
+            ))
+        })
+        .await
     }
 
     async fn get_oauth_provider(
@@ -207,20 +229,13 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: GetOauthProviderInput,
     ) -> GetOauthProviderResponse {
-        let result = async {
+        answer(&ctx, async {
             let link_token = ctx.also_as(AuthScheme::LinkToken);
-            link::oauth_provider(
-                &self.0,
-                team(&ctx)?,
-                link_token,
-                &wire::name(&input.oauth_provider),
-            )
-            .await
-        };
-        answer!(
-            GetOauthProviderResponse,
-            result.await.map(GetOauthProviderResponse::Ok)
-        )
+            let provider = input.oauth_provider.as_str();
+            let redirect = link::oauth_provider(&self.0, team(&ctx)?, link_token, provider).await?;
+            Ok(GetOauthProviderResponse::Ok(redirect))
+        })
+        .await
     }
 
     async fn bulk_import(
@@ -228,8 +243,10 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: BulkImportInput,
     ) -> BulkImportResponse {
-        let result = async { bulk::import(&self.0, team(&ctx)?, input.body).await };
-        answer!(BulkImportResponse, result.await)
+        answer(&ctx, async {
+            bulk::import(&self.0, team(&ctx)?, input.body).await
+        })
+        .await
     }
 
     async fn bulk_trigger_historical_pull(
@@ -237,8 +254,10 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: BulkTriggerHistoricalPullInput,
     ) -> BulkTriggerHistoricalPullResponse {
-        let result = async { bulk::historical_pull(&self.0, team(&ctx)?, input.body).await };
-        answer!(BulkTriggerHistoricalPullResponse, result.await)
+        answer(&ctx, async {
+            bulk::historical_pull(&self.0, team(&ctx)?, input.body).await
+        })
+        .await
     }
 
     async fn list_bulk_ops(
@@ -246,57 +265,62 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: ListBulkOpsInput,
     ) -> ListBulkOpsResponse {
-        let result = async { bulk::list(&self.0, team(&ctx)?, input).await };
-        answer!(
-            ListBulkOpsResponse,
-            result.await.map(ListBulkOpsResponse::Ok)
-        )
+        answer(&ctx, async {
+            Ok(ListBulkOpsResponse::Ok(
+                bulk::list(&self.0, team(&ctx)?, input).await?,
+            ))
+        })
+        .await
     }
 
     async fn list_providers(
         &self,
-        _ctx: Context<Principal>,
+        ctx: Context<Principal>,
         input: ListProvidersInput,
     ) -> ListProvidersResponse {
-        let result = link::providers(&self.0, input.source_type.as_deref()).await;
-        answer!(ListProvidersResponse, result.map(ListProvidersResponse::Ok))
+        answer(&ctx, async {
+            Ok(ListProvidersResponse::Ok(
+                link::providers(&self.0, input.source_type.as_deref()).await?,
+            ))
+        })
+        .await
     }
 
     async fn list_markers(
         &self,
-        _ctx: Context<Principal>,
+        ctx: Context<Principal>,
         input: ListMarkersInput,
     ) -> ListMarkersResponse {
-        answer!(
-            ListMarkersResponse,
-            labs::list(&self.0, input)
-                .await
-                .map(ListMarkersResponse::Ok)
-        )
+        answer(&ctx, async {
+            Ok(ListMarkersResponse::Ok(labs::list(&self.0, input).await?))
+        })
+        .await
     }
 
     async fn list_lab_test_markers(
         &self,
-        _ctx: Context<Principal>,
+        ctx: Context<Principal>,
         input: ListLabTestMarkersInput,
     ) -> ListLabTestMarkersResponse {
-        let result = labs::of_lab_test(&self.0, input).await;
-        answer!(
-            ListLabTestMarkersResponse,
-            result.map(ListLabTestMarkersResponse::Ok)
-        )
+        answer(&ctx, async {
+            Ok(ListLabTestMarkersResponse::Ok(
+                labs::of_lab_test(&self.0, input).await?,
+            ))
+        })
+        .await
     }
 
     async fn list_order_set_markers(
         &self,
-        _ctx: Context<Principal>,
+        ctx: Context<Principal>,
         input: ListOrderSetMarkersInput,
     ) -> ListOrderSetMarkersResponse {
-        let result = labs::of_order_set(&self.0, input).await;
-        answer!(
-            ListOrderSetMarkersResponse,
-            result.map(ListOrderSetMarkersResponse::Ok)
-        )
+        answer(&ctx, async {
+            Ok(ListOrderSetMarkersResponse::Ok(
+                labs::of_order_set(&self.0, input).await?,
+            ))
+        })
+        .await
     }
 
     async fn list_psc_info(
@@ -304,11 +328,12 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: ListPscInfoInput,
     ) -> ListPscInfoResponse {
-        let result = async { orders::service_centers(&self.0, team(&ctx)?, input).await };
-        answer!(
-            ListPscInfoResponse,
-            result.await.map(ListPscInfoResponse::Ok)
-        )
+        answer(&ctx, async {
+            Ok(ListPscInfoResponse::Ok(
+                orders::service_centers(&self.0, team(&ctx)?, input).await?,
+            ))
+        })
+        .await
     }
 
     async fn list_teams(
@@ -316,8 +341,12 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: ListTeamsInput,
     ) -> ListTeamsResponse {
-        let result = async { management::list_teams(&self.0, manager(&ctx)?, input).await };
-        answer!(ListTeamsResponse, result.await.map(ListTeamsResponse::Ok))
+        answer(&ctx, async {
+            Ok(ListTeamsResponse::Ok(
+                management::list_teams(&self.0, manager(&ctx)?, input).await?,
+            ))
+        })
+        .await
     }
 
     async fn create_team(
@@ -325,11 +354,12 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: CreateTeamInput,
     ) -> CreateTeamResponse {
-        let result = async { management::create_team(&self.0, manager(&ctx)?, input).await };
-        answer!(
-            CreateTeamResponse,
-            result.await.map(CreateTeamResponse::Created)
-        )
+        answer(&ctx, async {
+            Ok(CreateTeamResponse::Created(
+                management::create_team(&self.0, manager(&ctx)?, input).await?,
+            ))
+        })
+        .await
     }
 
     async fn update_team(
@@ -337,8 +367,12 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: UpdateTeamInput,
     ) -> UpdateTeamResponse {
-        let result = async { management::update_team(&self.0, manager(&ctx)?, input).await };
-        answer!(UpdateTeamResponse, result.await.map(UpdateTeamResponse::Ok))
+        answer(&ctx, async {
+            Ok(UpdateTeamResponse::Ok(
+                management::update_team(&self.0, manager(&ctx)?, input).await?,
+            ))
+        })
+        .await
     }
 
     async fn create_team_api_key(
@@ -346,12 +380,12 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: CreateTeamApiKeyInput,
     ) -> CreateTeamApiKeyResponse {
-        let result =
-            async { management::create_team_api_key(&self.0, manager(&ctx)?, input).await };
-        answer!(
-            CreateTeamApiKeyResponse,
-            result.await.map(CreateTeamApiKeyResponse::Created)
-        )
+        answer(&ctx, async {
+            Ok(CreateTeamApiKeyResponse::Created(
+                management::create_team_api_key(&self.0, manager(&ctx)?, input).await?,
+            ))
+        })
+        .await
     }
 
     async fn create_management_key(
@@ -359,12 +393,12 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: CreateManagementKeyInput,
     ) -> CreateManagementKeyResponse {
-        let result =
-            async { management::create_management_key(&self.0, manager(&ctx)?, input).await };
-        answer!(
-            CreateManagementKeyResponse,
-            result.await.map(CreateManagementKeyResponse::Created)
-        )
+        answer(&ctx, async {
+            Ok(CreateManagementKeyResponse::Created(
+                management::create_management_key(&self.0, manager(&ctx)?, input).await?,
+            ))
+        })
+        .await
     }
 
     async fn create_lab_order(
@@ -372,8 +406,10 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: CreateLabOrderInput,
     ) -> CreateLabOrderResponse {
-        let result = async { orders::create(&self.0, team(&ctx)?, input.body).await };
-        answer!(CreateLabOrderResponse, result.await)
+        answer(&ctx, async {
+            orders::create(&self.0, team(&ctx)?, input.body).await
+        })
+        .await
     }
 
     async fn list_orders(
@@ -381,9 +417,12 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: ListOrdersInput,
     ) -> ListOrdersResponse {
-        let result =
-            async { orders::list(&self.0, team(&ctx)?, input.interpretation.as_ref()).await };
-        answer!(ListOrdersResponse, result.await.map(ListOrdersResponse::Ok))
+        answer(&ctx, async {
+            Ok(ListOrdersResponse::Ok(
+                orders::list(&self.0, team(&ctx)?, input.interpretation.as_ref()).await?,
+            ))
+        })
+        .await
     }
 
     async fn get_workout_stream(
@@ -391,13 +430,14 @@ impl HealthDataServer for Service {
         ctx: Context<Principal>,
         input: GetWorkoutStreamInput,
     ) -> GetWorkoutStreamResponse {
-        let result: Result<GetWorkoutStreamResponse, Failure> = team(&ctx).and_then(|_| {
+        answer(&ctx, async {
+            team(&ctx)?;
             // The reference server receives no workouts, so it holds no streams.
             Err(Failure::NotFound(format!(
                 "Workout {} not found",
                 input.workout_id.0
             )))
-        });
-        answer!(GetWorkoutStreamResponse, result)
+        })
+        .await
     }
 }

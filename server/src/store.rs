@@ -7,6 +7,7 @@
 //! process hands the write lock out in turn (an async mutex) instead of letting writers
 //! spin in SQLite's busy handler; PostgreSQL takes writers concurrently.
 
+use crate::auth_cache::{AuthCache, Generation};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{Any, AnyPool, Executor, Transaction};
 use std::path::{Path, PathBuf};
@@ -41,6 +42,7 @@ pub struct Store {
     backend: Backend,
     /// SQLite's single writer, handed out in turn; `None` on PostgreSQL.
     writer: Option<Arc<Mutex<()>>>,
+    auth: Arc<AuthCache>,
 }
 
 /// A transaction; commit it or it rolls back when dropped.
@@ -109,6 +111,7 @@ impl Store {
             pool,
             backend,
             writer: (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(()))),
+            auth: Arc::default(),
         };
         store.migrate().await?;
         Ok(store)
@@ -121,6 +124,23 @@ impl Store {
 
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// The principals and gate answers this process keeps ([`AuthCache`]).
+    pub fn auth_cache(&self) -> &AuthCache {
+        &self.auth
+    }
+
+    /// The cache, checked against the database's epoch when its bound has passed: the
+    /// generation a lookup begins under.
+    pub async fn fresh_auth(&self) -> Result<Generation, sqlx::Error> {
+        if self.auth.needs_check() {
+            let epoch: i64 = sqlx::query_scalar("SELECT value FROM auth_epoch WHERE id = 1")
+                .fetch_one(&self.pool)
+                .await?;
+            self.auth.checked(epoch);
+        }
+        Ok(self.auth.current())
     }
 
     async fn migrate(&self) -> Result<(), String> {

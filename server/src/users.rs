@@ -7,10 +7,9 @@ use crate::failure::{Failure, issue};
 use crate::store::{Store, Tx, is_unique_violation};
 use crate::wire;
 use covenant_runtime::Tristate;
+use covenant_runtime::issue::{Issue, IssueKind, LocPart};
 use health_api::models::*;
 use health_api::operations::*;
-use sqlx::Row;
-use sqlx::any::AnyRow;
 
 /// The deletion grace period of the document.
 pub const GRACE_PERIOD: chrono::Duration = chrono::Duration::days(7);
@@ -34,6 +33,28 @@ macro_rules! select_user_where {
             " ORDER BY c.created_at, c.provider"
         )
     };
+}
+
+/// A row of [`select_user_where!`]: the user, and one of its connected sources (none when
+/// it has none).
+#[derive(sqlx::FromRow)]
+struct UserRow {
+    id: String,
+    team_id: String,
+    client_user_id: String,
+    created_at: i64,
+    time_zone: Option<String>,
+    time_zone_source: Option<String>,
+    time_zone_updated_at: Option<i64>,
+    birth_date: Option<String>,
+    birth_date_source: Option<String>,
+    birth_date_updated_at: Option<i64>,
+    ingestion_start: Option<String>,
+    ingestion_end: Option<String>,
+    connected_provider: Option<String>,
+    connected_at: Option<i64>,
+    provider_name: Option<String>,
+    provider_logo: Option<String>,
 }
 
 /// The instant before which a pending deletion has become final.
@@ -185,26 +206,27 @@ async fn conflict_with(
     team_id: &str,
     client_user_id: &str,
 ) -> Result<UserConflictError, Failure> {
-    let row =
-        sqlx::query("SELECT id, created_at FROM users WHERE team_id = $1 AND client_user_id = $2")
-            .bind(team_id)
-            .bind(client_user_id)
-            .fetch_one(&mut ***tx)
-            .await?;
+    let (id, created_at): (String, i64) = sqlx::query_as(
+        "SELECT id, created_at FROM users WHERE team_id = $1 AND client_user_id = $2",
+    )
+    .bind(team_id)
+    .bind(client_user_id)
+    .fetch_one(&mut ***tx)
+    .await?;
     Ok(UserConflictError {
         detail: UserConflict {
             error_type: "INVALID_REQUEST".to_string(),
             error_message: format!(
                 "Client user id {client_user_id} already belongs to a user of this team"
             ),
-            user_id: wire::uuid(&row.try_get::<String, _>("id")?)?,
-            created_on: wire_time(row.try_get("created_at")?),
+            user_id: wire::uuid(&id)?,
+            created_on: wire_time(created_at),
         },
     })
 }
 
 pub async fn get(s: &ReferenceServer, team_id: &str, user_id: &str) -> Result<User, Failure> {
-    let rows = sqlx::query(select_user_where!(
+    let rows = sqlx::query_as::<_, UserRow>(select_user_where!(
         "u.id = $1 AND u.team_id = $2 AND u.deleted_at IS NULL"
     ))
     .bind(user_id)
@@ -219,7 +241,7 @@ pub async fn resolve(
     team_id: &str,
     client_user_id: &str,
 ) -> Result<User, Failure> {
-    let rows = sqlx::query(select_user_where!(
+    let rows = sqlx::query_as::<_, UserRow>(select_user_where!(
         "u.team_id = $1 AND u.client_user_id = $2 AND u.deleted_at IS NULL"
     ))
     .bind(team_id)
@@ -250,83 +272,64 @@ pub async fn ensure_visible(tx: &mut Tx, team_id: &str, user_id: &str) -> Result
     }
 }
 
-fn user_from_rows(rows: &[AnyRow]) -> Result<Option<User>, sqlx::Error> {
+fn user_from_rows(rows: &[UserRow]) -> Result<Option<User>, sqlx::Error> {
     let Some(row) = rows.first() else {
         return Ok(None);
     };
-    let user_id: String = row.try_get("id")?;
-    let created_at: i64 = row.try_get("created_at")?;
-    let time_zone: Option<String> = row.try_get("time_zone")?;
-    let fallback_time_zone = match time_zone {
-        Some(id) => Some(FallbackTimeZone {
-            id,
-            source_slug: row
-                .try_get::<Option<String>, _>("time_zone_source")?
-                .unwrap_or_else(|| API_SOURCE.to_string()),
-            updated_at: wire_time(
-                row.try_get::<Option<i64>, _>("time_zone_updated_at")?
-                    .unwrap_or(created_at),
-            ),
-        }),
-        None => None,
-    };
-    let birth_date: Option<String> = row.try_get("birth_date")?;
-    let fallback_birth_date = match birth_date {
+    let setting_source =
+        |source: &Option<String>| source.clone().unwrap_or_else(|| API_SOURCE.to_string());
+    let fallback_time_zone = row.time_zone.as_ref().map(|id| FallbackTimeZone {
+        id: id.clone(),
+        source_slug: setting_source(&row.time_zone_source),
+        updated_at: wire_time(row.time_zone_updated_at.unwrap_or(row.created_at)),
+    });
+    let fallback_birth_date = match &row.birth_date {
         Some(value) => Some(FallbackBirthDate {
-            value: wire::date(&value)?,
-            source_slug: row
-                .try_get::<Option<String>, _>("birth_date_source")?
-                .unwrap_or_else(|| API_SOURCE.to_string()),
-            updated_at: wire_time(
-                row.try_get::<Option<i64>, _>("birth_date_updated_at")?
-                    .unwrap_or(created_at),
-            ),
+            value: wire::date(value)?,
+            source_slug: setting_source(&row.birth_date_source),
+            updated_at: wire_time(row.birth_date_updated_at.unwrap_or(row.created_at)),
         }),
         None => None,
     };
     Ok(Some(User {
-        user_id: wire::uuid(&user_id)?,
-        team_id: wire::uuid(&row.try_get::<String, _>("team_id")?)?,
-        client_user_id: row.try_get("client_user_id")?,
-        created_on: wire_time(created_at),
-        connected_sources: connected_sources(rows)?,
+        user_id: wire::uuid(&row.id)?,
+        team_id: wire::uuid(&row.team_id)?,
+        client_user_id: row.client_user_id.clone(),
+        created_on: wire_time(row.created_at),
+        connected_sources: connected_sources(rows),
         fallback_time_zone,
         fallback_birth_date,
-        ingestion_start: optional_date(row.try_get("ingestion_start")?)?,
-        ingestion_end: optional_date(row.try_get("ingestion_end")?)?,
+        ingestion_start: optional_date(row.ingestion_start.as_deref())?,
+        ingestion_end: optional_date(row.ingestion_end.as_deref())?,
     }))
 }
 
-fn optional_date(text: Option<String>) -> Result<Tristate<covenant_runtime::Date>, sqlx::Error> {
+fn optional_date(text: Option<&str>) -> Result<Tristate<covenant_runtime::Date>, sqlx::Error> {
     Ok(match text {
-        Some(text) => Tristate::Value(wire::date(&text)?),
+        Some(text) => Tristate::Value(wire::date(text)?),
         None => Tristate::Null,
     })
 }
 
-fn connected_sources(rows: &[AnyRow]) -> Result<Vec<ConnectedSource>, sqlx::Error> {
+fn connected_sources(rows: &[UserRow]) -> Vec<ConnectedSource> {
     let mut sources = Vec::new();
     for row in rows {
-        let Some(slug) = row.try_get::<Option<String>, _>("connected_provider")? else {
+        let Some(slug) = row.connected_provider.clone() else {
             continue;
         };
         let summary = SourceSummary {
-            name: row
-                .try_get::<Option<String>, _>("provider_name")?
-                .unwrap_or_else(|| slug.clone()),
-            logo: row
-                .try_get::<Option<String>, _>("provider_logo")?
-                .unwrap_or_default(),
+            name: row.provider_name.clone().unwrap_or_else(|| slug.clone()),
+            logo: row.provider_logo.clone().unwrap_or_default(),
             slug,
         };
         #[allow(deprecated)]
         sources.push(ConnectedSource {
-            created_on: wire_time(row.try_get("connected_at")?),
+            created_on: wire_time(row.connected_at.unwrap_or(row.created_at)),
             source: summary.clone(),
             provider: summary,
         });
     }
-    Ok(sources)
+    sources
 }
 
 /// Absent leaves a setting, null clears it, a value sets it.
@@ -343,9 +346,9 @@ pub async fn update(
     if body.client_user_id.is_null() {
         problems.push(issue(
             "body",
-            &["client_user_id"],
+            &[LocPart::key("client_user_id")],
             "Every user has a client user id: it can be changed but not cleared",
-            "null_not_allowed",
+            IssueKind::NullNotAllowed,
         ));
     }
     if !problems.is_empty() {
@@ -429,43 +432,41 @@ pub async fn update(
             Err(e) => return Err(e.into()),
         }
     }
-    let rows = sqlx::query(select_user_where!("u.id = $1"))
+    let rows = sqlx::query_as::<_, UserRow>(select_user_where!("u.id = $1"))
         .bind(user_id)
         .fetch_all(&mut **tx)
         .await?;
     let Some(row) = rows.first() else {
         return Err(user_not_found(user_id));
     };
-    let start: Option<String> = row.try_get("ingestion_start")?;
-    let end: Option<String> = row.try_get("ingestion_end")?;
-    if let (Some(start), Some(end)) = (&start, &end)
+    if let (Some(start), Some(end)) = (&row.ingestion_start, &row.ingestion_end)
         && start > end
     {
         return Err(Failure::Invalid(vec![issue(
             "body",
-            &["ingestion_end"],
+            &[LocPart::key("ingestion_end")],
             format!("ingestion_end ({end}) is before ingestion_start ({start})"),
-            "value_error",
+            IssueKind::Value,
         )]));
     }
     let user = user_from_rows(&rows)?.ok_or_else(|| user_not_found(user_id))?;
     tx.commit().await?;
-    let body = serde_json::to_value(&user).map_err(|_| Failure::Unavailable)?;
+    let body = serde_json::to_value(&user)?;
     Ok(UpdateUserResponse::Ok(body))
 }
 
 /// The time zone is checked against the tz database itself, not only its spelling.
-fn unknown_time_zone(tz: &str) -> Option<health_api::models::ValidationIssue> {
+fn unknown_time_zone(tz: &str) -> Option<Issue> {
     match tz.parse::<chrono_tz::Tz>() {
         Ok(_) => None,
         Err(_) => Some(issue(
             "body",
-            &["fallback_time_zone"],
+            &[LocPart::key("fallback_time_zone")],
             format!(
                 "`{}` is not a time zone of the IANA tz database",
                 crate::failure::quoted(tz)
             ),
-            "value_error",
+            IssueKind::Value,
         )),
     }
 }
@@ -473,16 +474,16 @@ fn unknown_time_zone(tz: &str) -> Option<health_api::models::ValidationIssue> {
 fn ingestion_order(
     start: Option<&covenant_runtime::Date>,
     end: Option<&covenant_runtime::Date>,
-) -> Option<health_api::models::ValidationIssue> {
+) -> Option<Issue> {
     match (start, end) {
         (Some(start), Some(end)) if start.0 > end.0 => Some(issue(
             "body",
-            &["ingestion_end"],
+            &[LocPart::key("ingestion_end")],
             format!(
                 "ingestion_end ({}) is before ingestion_start ({})",
                 end.0, start.0
             ),
-            "value_error",
+            IssueKind::Value,
         )),
         _ => None,
     }
@@ -530,22 +531,21 @@ pub async fn undo_delete(
             return Err(Failure::invalid_query(
                 "user_id",
                 "Send exactly one of user_id and client_user_id",
-                "value_error",
+                IssueKind::Value,
             ));
         }
     };
     let mut tx = s.store.write().await?;
-    let row = sqlx::query(&format!(
+    let row: Option<(String, Option<i64>)> = sqlx::query_as(&format!(
         "SELECT id, deleted_at FROM users WHERE team_id = $1 AND {column} = $2"
     ))
     .bind(team_id)
     .bind(&value)
     .fetch_optional(&mut **tx)
     .await?;
-    let Some(row) = row else {
+    let Some((id, deleted_at)) = row else {
         return Err(Failure::NotFound(format!("{what} not found")));
     };
-    let deleted_at: Option<i64> = row.try_get("deleted_at")?;
     match deleted_at {
         None => Ok(SuccessResult { success: true }),
         Some(at) if at <= grace_cutoff(&*s.clock) => Err(Failure::NotFound(format!(
@@ -553,7 +553,7 @@ pub async fn undo_delete(
         ))),
         Some(_) => {
             sqlx::query("UPDATE users SET deleted_at = NULL WHERE id = $1")
-                .bind(row.try_get::<String, _>("id")?)
+                .bind(id)
                 .execute(&mut **tx)
                 .await?;
             tx.commit().await?;
@@ -571,7 +571,7 @@ pub async fn refresh(
 ) -> Result<RefreshResult, Failure> {
     let mut tx = s.store.read().await?;
     ensure_visible(&mut tx, team_id, user_id).await?;
-    let rows = sqlx::query(
+    let rows: Vec<(String, Option<String>)> = sqlx::query_as(
         "SELECT c.provider, p.supported_resources FROM connections c \
          LEFT JOIN providers p ON p.slug = c.provider WHERE c.user_id = $1 ORDER BY c.provider",
     )
@@ -579,13 +579,11 @@ pub async fn refresh(
     .fetch_all(&mut **tx)
     .await?;
     let mut refreshed = Vec::new();
-    for row in &rows {
-        let provider: String = row.try_get("provider")?;
-        let resources: Vec<String> =
-            match row.try_get::<Option<String>, _>("supported_resources")? {
-                Some(text) => serde_json::from_str(&text).unwrap_or_default(),
-                None => Vec::new(),
-            };
+    for (provider, supported) in &rows {
+        let resources: Vec<String> = match supported {
+            Some(text) => serde_json::from_str(text)?,
+            None => Vec::new(),
+        };
         refreshed.extend(resources.iter().map(|r| format!("{provider}/{r}")));
     }
     Ok(RefreshResult {

@@ -1,23 +1,20 @@
-//! Between the generated models and the database's columns: enum values as their wire
-//! names, dates as text.
+//! Between the generated models and the database's columns: enums by their generated names
+//! (`as_str` and `FromStr`), identifiers and dates as text, records as JSON text.
 
 use covenant_runtime::{Date, Uuid};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use std::str::FromStr;
 
-/// The value's name on the wire (`"bulk_import"` for `TeamFeature::BulkImport`).
-pub fn name<T: Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(s)) => s,
-        Ok(other) => other.to_string(),
-        Err(_) => String::new(),
-    }
-}
-
-/// An enum from its wire name; open enums keep names they do not know.
-pub fn parse<T: DeserializeOwned>(name: &str) -> Result<T, sqlx::Error> {
-    serde_json::from_value(serde_json::Value::String(name.to_string()))
-        .map_err(|e| sqlx::Error::Decode(Box::new(e)))
+/// An enum from its stored name, through its generated `FromStr` (open enums keep names they
+/// do not know; a closed enum's unknown name is stored data the service cannot read).
+pub fn stored<T>(name: &str) -> Result<T, sqlx::Error>
+where
+    T: FromStr,
+    T::Err: std::fmt::Display,
+{
+    name.parse()
+        .map_err(|e: T::Err| sqlx::Error::Decode(e.to_string().into()))
 }
 
 pub fn uuid(text: &str) -> Result<Uuid, sqlx::Error> {
@@ -40,12 +37,7 @@ pub fn json<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
-/// Reads a stored JSON column back.
-pub fn from_json<T: DeserializeOwned>(
-    row: &sqlx::any::AnyRow,
-    column: &str,
-) -> Result<T, sqlx::Error> {
-    use sqlx::Row;
-    let text: String = row.try_get(column)?;
-    serde_json::from_str(&text).map_err(|e| sqlx::Error::Decode(Box::new(e)))
+/// A stored JSON column, read back.
+pub fn from_json<T: DeserializeOwned>(text: &str) -> Result<T, sqlx::Error> {
+    serde_json::from_str(text).map_err(|e| sqlx::Error::Decode(Box::new(e)))
 }

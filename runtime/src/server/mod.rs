@@ -17,7 +17,7 @@ pub mod transport;
 
 pub use limits::{RequestLimits, guarded};
 pub use pipeline::{ContextOf, PathParams, Service, serve, serve_described};
-pub use rejection::RejectionShape;
+pub use rejection::{Rejection, RejectionShape};
 
 use crate::issue::Issue;
 use axum::extract::Request;

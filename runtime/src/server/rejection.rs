@@ -1,6 +1,7 @@
 //! How a router writes the errors it answers itself (400, 401, 403, 404, 405, 413, 422, 503): the
 //! spec's error model when it declares one (`rejections` on its api), filled in from a
-//! template, or `{"detail": …}` by default.
+//! template, or `{"detail": …}` by default. A handler's own errors ([`Rejection`]) take the
+//! same shape, through the conversion generated into each response enum.
 
 use crate::issue::{Issue, LocPart};
 use serde_json::{Map, Value, json};
@@ -50,6 +51,124 @@ impl RejectionShape {
             issues: issues.unwrap_or_default(),
         };
         filled.render(template).unwrap_or(Value::Null)
+    }
+}
+
+/// An error a handler answers in its API's rejection shape: a status, a message and, for a
+/// 422, the problems. Every generated response enum converts from it (`From<Rejection>`), so
+/// a handler's fallible work ends in `?` and its errors read as the router's own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejection {
+    status: u16,
+    message: String,
+    issues: Option<Vec<Issue>>,
+}
+
+impl Rejection {
+    /// The message of a 503: the service is up, what it depends on is not.
+    pub const UNAVAILABLE: &str = "The service cannot answer now; retry shortly";
+    /// The message of a 500; what went wrong is logged, not told.
+    pub const INTERNAL: &str = "The service failed to answer; the fault is logged";
+
+    pub fn new(status: u16, message: impl Into<String>) -> Self {
+        Rejection {
+            status,
+            message: message.into(),
+            issues: None,
+        }
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(404, message)
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::new(403, message)
+    }
+
+    /// A 422 naming every problem: the first [`crate::issue::MAX_LISTED`] and a count of the
+    /// rest, as the router's own 422s.
+    pub fn invalid(issues: &[Issue]) -> Self {
+        Rejection {
+            status: 422,
+            message: String::new(),
+            issues: Some(crate::issue::listed(issues)),
+        }
+    }
+
+    /// 503: a retry may succeed.
+    pub fn unavailable() -> Self {
+        Self::new(503, Self::UNAVAILABLE)
+    }
+
+    /// 500: a fault of the service, which a retry will not mend.
+    pub fn internal() -> Self {
+        Self::new(500, Self::INTERNAL)
+    }
+
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    pub fn issues(&self) -> Option<&[Issue]> {
+        self.issues.as_deref()
+    }
+
+    /// The status an endpoint answers this rejection with: its own when the endpoint declares
+    /// it in a shape the rejection fits (`fitting`), else the nearest declared: a server
+    /// error goes to 500, then 503; anything else to 500, then the first fitting status.
+    /// `None` when nothing fits.
+    pub fn status_among(&self, fitting: &[u16]) -> Option<u16> {
+        if fitting.contains(&self.status) {
+            return Some(self.status);
+        }
+        [500, 503]
+            .into_iter()
+            .find(|s| fitting.contains(s))
+            .or_else(|| fitting.first().copied())
+    }
+
+    /// The endpoint's response: the rejection at [`Self::status_among`] in `shape`, read by
+    /// the response enum's `read`. Generated conversions call it with the statuses whose
+    /// declared bodies the shape writes, so the read succeeds; should a body not be read,
+    /// the next fitting status is tried.
+    pub fn answer<R>(
+        self,
+        shape: &RejectionShape,
+        fitting: &[u16],
+        read: fn(u16, &[u8]) -> Result<R, String>,
+    ) -> R {
+        let first = self.status_among(fitting);
+        let candidates = first
+            .into_iter()
+            .chain(fitting.iter().copied().filter(|s| Some(*s) != first));
+        let mut failures = Vec::new();
+        for status in candidates {
+            let message = if status == self.status {
+                self.message.as_str()
+            } else {
+                Self::INTERNAL
+            };
+            let issues = (status == self.status)
+                .then_some(self.issues.as_deref())
+                .flatten();
+            let body = shape.body(status, message, issues);
+            match read(status, body.to_string().as_bytes()) {
+                Ok(response) => return response,
+                Err(error) => failures.push(format!("{status}: {error}")),
+            }
+        }
+        // Unreachable for generated conversions: they exist only for endpoints with a fitting
+        // status, and pass only statuses whose declared body the shape writes.
+        panic!(
+            "no declared status holds the rejection {}: {}",
+            self.status,
+            failures.join("; ")
+        )
     }
 }
 
@@ -134,6 +253,44 @@ fn summary(issues: &[Issue]) -> String {
 mod tests {
     use super::*;
     use crate::issue::IssueKind;
+
+    #[test]
+    fn a_rejection_keeps_its_status_when_declared_and_falls_back_to_a_server_error() {
+        let declared = [404, 422, 500, 503];
+        assert_eq!(Rejection::not_found("x").status_among(&declared), Some(404));
+        assert_eq!(Rejection::forbidden("x").status_among(&declared), Some(500));
+        assert_eq!(
+            Rejection::unavailable().status_among(&[404, 503]),
+            Some(503)
+        );
+        assert_eq!(Rejection::forbidden("x").status_among(&[404]), Some(404));
+        assert_eq!(Rejection::forbidden("x").status_among(&[]), None);
+    }
+
+    #[test]
+    fn a_rejection_is_written_in_the_shape_and_read_by_the_response() {
+        let read = |status: u16, body: &[u8]| -> Result<(u16, Value), String> {
+            Ok((
+                status,
+                serde_json::from_slice(body).map_err(|e| e.to_string())?,
+            ))
+        };
+        let shape = RejectionShape::default();
+        let (status, body) = Rejection::not_found("No user 7").answer(&shape, &[404, 500], read);
+        assert_eq!((status, body), (404, json!({"detail": "No user 7"})));
+        let (status, body) =
+            Rejection::forbidden("secret reason").answer(&shape, &[404, 500], read);
+        assert_eq!(
+            (status, body),
+            (500, json!({"detail": Rejection::INTERNAL}))
+        );
+        let many: Vec<Issue> = (0..60)
+            .map(|_| issue(&[LocPart::key("body")], "Field required"))
+            .collect();
+        let (status, body) = Rejection::invalid(&many).answer(&shape, &[422], read);
+        assert_eq!(status, 422);
+        assert_eq!(body["detail"].as_array().map(Vec::len), Some(51));
+    }
 
     fn issue(loc: &[LocPart], msg: &str) -> Issue {
         Issue::new(loc, IssueKind::Missing, msg)

@@ -14,6 +14,8 @@ on_both_backends!(
     keys_are_stored_hashed,
     a_malformed_request_names_every_problem,
     a_database_that_is_down_answers_503_with_retry_after,
+    stored_data_the_service_cannot_read_answers_500_not_503,
+    a_change_made_by_another_process_is_honoured_within_a_second,
 );
 
 async fn keys_are_accepted_only_where_the_document_says(h: Harness) {
@@ -198,4 +200,78 @@ async fn a_database_that_is_down_answers_503_with_retry_after(h: Harness) {
         started.elapsed() < std::time::Duration::from_secs(10),
         "no hang"
     );
+}
+
+/// A fault of the service is not a reason to retry: 500, its detail logged, not sent.
+async fn stored_data_the_service_cannot_read_answers_500_not_503(h: Harness) {
+    let user_id = create(&h, "unreadable").await;
+    sqlx::query("UPDATE users SET birth_date = 'the fourth of July' WHERE id = $1")
+        .bind(user_id.0.to_string())
+        .execute(h.server.store().pool())
+        .await
+        .unwrap();
+    let response = h
+        .http()
+        .get(format!("{}/v2/user/{}", h.base_url, user_id.0))
+        .header("x-service-api-key", &h.keys.team_api_key)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 500);
+    assert!(response.headers().get("retry-after").is_none());
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(
+        body,
+        serde_json::json!({"detail": covenant_runtime::server::Rejection::INTERNAL})
+    );
+    // The generated client reads it as the declared 500.
+    assert!(matches!(
+        h.team().get_user(GetUserInput { user_id }).await.unwrap(),
+        GetUserResponse::InternalServerError(_)
+    ));
+}
+
+/// Principals and gates are kept per process; a plan changed or a key removed by another
+/// process on the same database is honoured within the cache's bound of one second.
+async fn a_change_made_by_another_process_is_honoured_within_a_second(h: Harness) {
+    let other = health_server::ReferenceServer::open(health_server::Settings::new(
+        h.database.clone(),
+        &h.base_url,
+    ))
+    .await
+    .expect("a second process on the same database");
+    let teams = || ListTeamsInput {
+        org_id: h.org_id(),
+        region: None,
+        search_query: None,
+        next_cursor: None,
+    };
+    let user_id = create(&h, "cached").await;
+    let team = h.team();
+    let get_user = || team.get_user(GetUserInput { user_id });
+    // Both answers are now kept by the serving process.
+    assert!(matches!(
+        h.management().list_teams(teams()).await.unwrap(),
+        ListTeamsResponse::Ok(_)
+    ));
+    assert!(matches!(get_user().await.unwrap(), GetUserResponse::Ok(_)));
+
+    health_server::admin::set_plan(other.store(), &h.keys.org_id, "standard")
+        .await
+        .unwrap();
+    sqlx::query("DELETE FROM keys WHERE kind = 'team' AND team_id = $1")
+        .bind(&h.keys.team_id)
+        .execute(other.store().pool())
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(1_100)).await;
+    assert!(matches!(
+        h.management().list_teams(teams()).await.unwrap(),
+        ListTeamsResponse::Forbidden(_)
+    ));
+    assert!(matches!(
+        get_user().await.unwrap(),
+        GetUserResponse::Unauthorized(_)
+    ));
+    other.store().close().await;
 }

@@ -32,6 +32,8 @@ pub struct Harness {
     pub keys: Bootstrap,
     pub clock: Arc<ManualClock>,
     pub server: Arc<ReferenceServer>,
+    /// The database, for a second process on it.
+    pub database: Location,
     dir: PathBuf,
 }
 
@@ -92,7 +94,7 @@ impl Harness {
         let clock = Arc::new(ManualClock::new(
             Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap(),
         ));
-        let mut settings = Settings::new(database, &base_url);
+        let mut settings = Settings::new(database.clone(), &base_url);
         settings.clock = clock.clone();
         settings.bulk_wait = Duration::from_secs(5);
         let server = ReferenceServer::open(settings)
@@ -109,6 +111,7 @@ impl Harness {
             keys,
             clock,
             server,
+            database,
             dir,
         })
     }

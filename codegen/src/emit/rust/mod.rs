@@ -11,6 +11,7 @@ pub mod names;
 mod not_implemented;
 mod operations;
 mod paths;
+mod rejections;
 mod server;
 pub mod validate;
 

@@ -265,13 +265,42 @@ impl RustBackend<'_> {
                 },
             }
         });
+        let from_rejection = self.rejection_conversion(ep);
         quote! {
             impl IntoResponse for #response {
                 fn into_response(self) -> Response {
                     match self { #(#arms,)* }
                 }
             }
+            #from_rejection
         }
+    }
+
+    /// `From<Rejection>`: a handler's error, written in the API's rejection shape at the
+    /// declared status that fits it, so handlers end fallible work in `?`. None when no
+    /// declared status can hold a rejection.
+    fn rejection_conversion(&self, ep: &Endpoint) -> Option<TokenStream> {
+        let rt = &self.rt;
+        let response = response_ident(ep);
+        let fitting = super::rejections::fitting_statuses(self.spec, ep);
+        if fitting.is_empty() {
+            return None;
+        }
+        let shape = match &self.spec.api(ep.api).rejections {
+            Some(r) => {
+                let text = raw_string(&r.template.to_string());
+                quote!(#rt::server::RejectionShape::from_template(#text))
+            }
+            None => quote!(#rt::server::RejectionShape::default()),
+        };
+        let statuses = fitting.iter().map(|s| quote!(#s));
+        Some(quote! {
+            impl From<#rt::server::Rejection> for #response {
+                fn from(rejection: #rt::server::Rejection) -> Self {
+                    rejection.answer(&#shape, &[#(#statuses),*], Self::from_status_bytes)
+                }
+            }
+        })
     }
 
     fn routers(&self) -> TokenStream {

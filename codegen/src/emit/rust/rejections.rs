@@ -1,0 +1,62 @@
+//! Which declared error responses a rejection can be written into, in its API's rejection
+//! shape: the statuses a handler's [`Rejection`](covenant_runtime) converts to, and the 501
+//! an unimplemented method answers.
+
+use crate::ir::*;
+
+/// Whether the rejection shape of the endpoint's API writes an instance of this response's
+/// body: no body, the API's rejection model, or (with no `rejections`) a model that
+/// `{"detail": "…"}` is an instance of (`{"detail": [issues]}` for a 422). Responses with
+/// headers or raw bodies are never written from a rejection.
+pub fn fits(spec: &Spec, ep: &Endpoint, response: &Response) -> bool {
+    if response.status < 400 || !response.headers.is_empty() {
+        return false;
+    }
+    if matches!(response.media, BodyMedia::Raw(_)) && response.body.is_some() {
+        return false;
+    }
+    let api = spec.api(ep.api);
+    match (&response.body, &api.rejections) {
+        (None, _) => true,
+        (Some(Type::Model(id)), Some(rejections)) => *id == rejections.model,
+        (Some(Type::Model(id)), None) if response.status == 422 => holds_issues(spec.model(*id)),
+        (Some(Type::Model(id)), None) => holds_detail(spec.model(*id)),
+        (Some(_), _) => false,
+    }
+}
+
+/// The declared error statuses of an endpoint a rejection can be written into, in order.
+pub fn fitting_statuses(spec: &Spec, ep: &Endpoint) -> Vec<u16> {
+    crate::emit::all_responses(spec, ep)
+        .filter(|r| fits(spec, ep, r))
+        .map(|r| r.status)
+        .collect()
+}
+
+/// Whether `{"detail": "text"}` is an instance of the model: a `detail` string without
+/// constraints, and no other field required.
+fn holds_detail(model: &Model) -> bool {
+    only_detail_required(model, |ty| *ty == Type::Primitive(Primitive::String))
+}
+
+/// Whether `{"detail": [issues]}` is: a `detail` list without constraints, and no other
+/// field required.
+fn holds_issues(model: &Model) -> bool {
+    only_detail_required(model, |ty| matches!(ty, Type::List(_)))
+}
+
+fn only_detail_required(model: &Model, detail_type: impl Fn(&Type) -> bool) -> bool {
+    let detail_fits = |f: &Field| {
+        detail_type(&f.ty)
+            && f.constraints.is_empty()
+            && matches!(f.presence, Presence::Required | Presence::Optional)
+    };
+    model
+        .fields
+        .iter()
+        .any(|f| f.name == "detail" && detail_fits(f))
+        && model
+            .fields
+            .iter()
+            .all(|f| f.name == "detail" || f.presence.may_be_absent())
+}
