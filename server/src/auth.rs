@@ -113,12 +113,15 @@ async fn read_key(
 ) -> Result<Option<KnownKey>, sqlx::Error> {
     // One statement for a team key, the common case; a team-scoped management key reads its
     // teams with a second.
-    let row: Option<KeyRow> = sqlx::query_as(
-        "SELECT id, key_hash, kind, org_id, team_id, scope FROM keys WHERE key_hash = $1",
-    )
-    .bind(digest)
-    .fetch_optional(store.pool())
-    .await?;
+    let row: Option<KeyRow> = store
+        .autocommit()
+        .optional(
+            sqlx::query(
+                "SELECT id, key_hash, kind, org_id, team_id, scope FROM keys WHERE key_hash = $1",
+            )
+            .bind(digest),
+        )
+        .await?;
     let Some(row) = row.filter(|row| keys::matches(&row.key_hash, credential)) else {
         return Ok(None);
     };
@@ -134,12 +137,13 @@ async fn read_key(
         let scope = if row.scope.as_deref() == Some(crate::gates::org_scope()) {
             ManagementScope::Org
         } else {
-            let teams: Vec<String> = sqlx::query_scalar(
-                "SELECT team_id FROM key_teams WHERE key_id = $1 ORDER BY team_id",
-            )
-            .bind(&row.id)
-            .fetch_all(store.pool())
-            .await?;
+            let teams: Vec<String> = store
+                .autocommit()
+                .all_values(
+                    sqlx::query("SELECT team_id FROM key_teams WHERE key_id = $1 ORDER BY team_id")
+                        .bind(&row.id),
+                )
+                .await?;
             ManagementScope::Teams(teams)
         };
         Principal::Management {
@@ -163,16 +167,19 @@ async fn link_token(
     token: &str,
 ) -> Result<Result<Principal, AuthError>, sqlx::Error> {
     let token_hash = keys::digest(token);
-    let row: Option<(String, String)> = sqlx::query_as(
-        "SELECT t.team_id, t.user_id FROM link_tokens t \
+    let row: Option<(String, String)> = store
+        .autocommit()
+        .optional(
+            sqlx::query(
+                "SELECT t.team_id, t.user_id FROM link_tokens t \
          JOIN users u ON u.id = t.user_id AND u.team_id = t.team_id \
          WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > $2 \
          AND u.deleted_at IS NULL",
-    )
-    .bind(&token_hash)
-    .bind(to_micros(clock.now()))
-    .fetch_optional(store.pool())
-    .await?;
+            )
+            .bind(&token_hash)
+            .bind(to_micros(clock.now())),
+        )
+        .await?;
     Ok(match row {
         Some((team_id, user_id)) => Ok(Principal::Link {
             team_id,
@@ -224,9 +231,9 @@ async fn cached_gate(store: &Store, gate: Gate, subject: &str) -> Result<bool, s
 }
 
 async fn org_has_plan(store: &Store, org_id: &str, plan: &str) -> Result<bool, sqlx::Error> {
-    let stored: Option<String> = sqlx::query_scalar("SELECT plan FROM organizations WHERE id = $1")
-        .bind(org_id)
-        .fetch_optional(store.pool())
+    let stored: Option<String> = store
+        .autocommit()
+        .optional_value(sqlx::query("SELECT plan FROM organizations WHERE id = $1").bind(org_id))
         .await?;
     Ok(stored.as_deref() == Some(plan))
 }
@@ -236,12 +243,15 @@ pub async fn team_has_feature(
     team_id: &str,
     feature: &str,
 ) -> Result<bool, sqlx::Error> {
-    let present: Option<i64> = sqlx::query_scalar(
-        "SELECT 1 AS present FROM team_features WHERE team_id = $1 AND feature = $2",
-    )
-    .bind(team_id)
-    .bind(feature)
-    .fetch_optional(store.pool())
-    .await?;
+    let present: Option<i64> = store
+        .autocommit()
+        .optional_value(
+            sqlx::query(
+                "SELECT 1 AS present FROM team_features WHERE team_id = $1 AND feature = $2",
+            )
+            .bind(team_id)
+            .bind(feature),
+        )
+        .await?;
     Ok(present.is_some())
 }

@@ -54,10 +54,12 @@ pub async fn run(
 }
 
 async fn existing(store: &Store) -> Result<Option<Outcome>, sqlx::Error> {
-    let row: Option<(String, String)> =
-        sqlx::query_as("SELECT org_id, team_id FROM bootstrap WHERE id = 1")
-            .fetch_optional(store.pool())
-            .await?;
+    let row: Option<(String, String)> = store
+        .autocommit()
+        .optional(sqlx::query(
+            "SELECT org_id, team_id FROM bootstrap WHERE id = 1",
+        ))
+        .await?;
     Ok(row.map(|(org_id, team_id)| Outcome::Existing { org_id, team_id }))
 }
 

@@ -138,11 +138,11 @@ async fn run_and_wait(
 }
 
 async fn finished_outcome(s: &ReferenceServer, op: &str) -> Result<Option<Outcome>, Failure> {
-    let (status, result): (String, Option<String>) =
-        sqlx::query_as("SELECT status, result FROM bulk_ops WHERE id = $1")
-            .bind(op)
-            .fetch_one(s.store.pool())
-            .await?;
+    let (status, result): (String, Option<String>) = s
+        .store
+        .autocommit()
+        .one(sqlx::query("SELECT status, result FROM bulk_ops WHERE id = $1").bind(op))
+        .await?;
     if status == IN_PROGRESS.as_str() {
         return Ok(None);
     }
@@ -275,12 +275,16 @@ async fn run_batch(
 
 /// Ends the operation with the outcome its batches wrote.
 async fn finish(s: &ReferenceServer, op: &str) -> Result<(), sqlx::Error> {
-    let rows: Vec<(String, i64)> = sqlx::query_as(
-        "SELECT user_id, succeeded FROM bulk_op_items WHERE op_id = $1 ORDER BY position",
-    )
-    .bind(op)
-    .fetch_all(s.store.pool())
-    .await?;
+    let rows: Vec<(String, i64)> = s
+        .store
+        .autocommit()
+        .all(
+            sqlx::query(
+                "SELECT user_id, succeeded FROM bulk_op_items WHERE op_id = $1 ORDER BY position",
+            )
+            .bind(op),
+        )
+        .await?;
     let mut outcome = Outcome::default();
     for (user_id, succeeded) in rows {
         match succeeded {
@@ -359,12 +363,11 @@ async fn is_connected(
 /// Runs every operation left in progress by a process that stopped.
 pub async fn resume(s: &Arc<ReferenceServer>) -> Result<(), sqlx::Error> {
     let now = to_micros(s.clock.now());
-    let ids: Vec<String> = sqlx::query_scalar(
+    let ids: Vec<String> = s.store.autocommit().all_values(sqlx::query(
         "SELECT id FROM bulk_ops WHERE status = $1 AND (lease_until IS NULL OR lease_until < $2) ORDER BY seq",
     )
     .bind(IN_PROGRESS.as_str())
-    .bind(now)
-    .fetch_all(s.store.pool())
+    .bind(now))
     .await?;
     for id in ids {
         run(s, &id).await?;
@@ -396,15 +399,19 @@ pub async fn list(
             })?,
         None => i64::MAX,
     };
-    let rows: Vec<BulkOpRow> = sqlx::query_as(
-        "SELECT seq, op_type, status, provider, pending, processed, started_at, ended_at \
+    let rows: Vec<BulkOpRow> = s
+        .store
+        .autocommit()
+        .all(
+            sqlx::query(
+                "SELECT seq, op_type, status, provider, pending, processed, started_at, ended_at \
          FROM bulk_ops WHERE team_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3",
-    )
-    .bind(team_id)
-    .bind(before)
-    .bind(size + 1)
-    .fetch_all(s.store.pool())
-    .await?;
+            )
+            .bind(team_id)
+            .bind(before)
+            .bind(size + 1),
+        )
+        .await?;
     let more = rows.len() as i64 > size;
     let mut data = Vec::new();
     let mut last_seq = None;

@@ -45,9 +45,9 @@ pub async fn list(s: &ReferenceServer, input: ListMarkersInput) -> Result<Marker
 
 /// The lab whose markers a lab account makes available.
 async fn lab_of_account(s: &ReferenceServer, account: &str) -> Result<i64, Failure> {
-    sqlx::query_scalar("SELECT lab_id FROM lab_accounts WHERE id = $1")
-        .bind(account)
-        .fetch_optional(s.store.pool())
+    s.store
+        .autocommit()
+        .optional_value(sqlx::query("SELECT lab_id FROM lab_accounts WHERE id = $1").bind(account))
         .await?
         .ok_or_else(|| Failure::NotFound(format!("Lab account {account} not found")))
 }
@@ -128,9 +128,12 @@ pub async fn of_lab_test(
     input: ListLabTestMarkersInput,
 ) -> Result<MarkerList, Failure> {
     let lab_test_id = input.lab_test_id.0.to_string();
-    let lab_id: i64 = sqlx::query_scalar("SELECT lab_id FROM lab_tests WHERE id = $1")
-        .bind(&lab_test_id)
-        .fetch_optional(s.store.pool())
+    let lab_id: i64 = s
+        .store
+        .autocommit()
+        .optional_value(
+            sqlx::query("SELECT lab_id FROM lab_tests WHERE id = $1").bind(&lab_test_id),
+        )
         .await?
         .ok_or_else(|| Failure::NotFound(format!("Lab test {lab_test_id} not found")))?;
     if let Some(account) = &input.lab_account_id

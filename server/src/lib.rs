@@ -5,6 +5,7 @@
 pub mod admin;
 mod auth;
 mod auth_cache;
+mod autocommit;
 pub mod bootstrap;
 mod bulk;
 mod catalogue;

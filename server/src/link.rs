@@ -91,13 +91,17 @@ pub async fn oauth_provider(
             "The link token was issued to another team".to_string(),
         ));
     }
-    let row = sqlx::query_as::<_, ProviderRow>(&format!(
-        "SELECT {PROVIDER_COLUMNS} FROM providers WHERE slug = $1"
-    ))
-    .bind(slug)
-    .fetch_optional(s.store.pool())
-    .await?
-    .ok_or_else(|| Failure::NotFound(format!("Provider {slug} not found")))?;
+    let row = s
+        .store
+        .autocommit()
+        .optional::<ProviderRow, _>(
+            sqlx::query(&format!(
+                "SELECT {PROVIDER_COLUMNS} FROM providers WHERE slug = $1"
+            ))
+            .bind(slug),
+        )
+        .await?
+        .ok_or_else(|| Failure::NotFound(format!("Provider {slug} not found")))?;
     let oauth: serde_json::Value = match &row.oauth {
         Some(text) => from_json(text)?,
         None => {
@@ -151,17 +155,15 @@ pub async fn providers(
 ) -> Result<Vec<Provider>, Failure> {
     let rows =
         match source_type {
-            Some(source_type) => sqlx::query_as::<_, ProviderRow>(&format!(
+            Some(source_type) => s.store.autocommit().all::<ProviderRow, _>(sqlx::query(&format!(
                 "SELECT {PROVIDER_COLUMNS} FROM providers WHERE source_type = $1 ORDER BY position"
             ))
-            .bind(source_type)
-            .fetch_all(s.store.pool())
+            .bind(source_type))
             .await?,
             None => {
-                sqlx::query_as::<_, ProviderRow>(&format!(
+                s.store.autocommit().all::<ProviderRow, _>(sqlx::query(&format!(
                     "SELECT {PROVIDER_COLUMNS} FROM providers ORDER BY position"
-                ))
-                .fetch_all(s.store.pool())
+                )))
                 .await?
             }
         };
@@ -187,12 +189,11 @@ pub async fn widget_page(
     provider: Option<&str>,
 ) -> Result<Option<String>, Failure> {
     let now = to_micros(s.clock.now());
-    let row: Option<(Option<String>,)> = sqlx::query_as(
+    let row: Option<(Option<String>,)> = s.store.autocommit().optional(sqlx::query(
         "SELECT provider FROM link_tokens WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2",
     )
     .bind(keys::digest(token))
-    .bind(now)
-    .fetch_optional(s.store.pool())
+    .bind(now))
     .await?;
     let Some((issued_for,)) = row else {
         return Ok(None);

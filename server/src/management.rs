@@ -13,7 +13,6 @@ use crate::wire;
 use covenant_runtime::issue::{IssueKind, LocPart};
 use health_api::models::*;
 use health_api::operations::*;
-use sqlx::FromRow;
 
 const TEAMS_PAGE_SIZE: i64 = 50;
 
@@ -105,13 +104,11 @@ pub async fn list_teams(
         filter.sql(),
         TEAMS_PAGE_SIZE + 1
     );
-    let query = filter.bind(sqlx::query(&sql));
-    let rows: Vec<TeamRow> = query
-        .fetch_all(s.store.pool())
-        .await?
-        .iter()
-        .map(TeamRow::from_row)
-        .collect::<Result<_, _>>()?;
+    let rows: Vec<TeamRow> = s
+        .store
+        .autocommit()
+        .all(filter.bind(sqlx::query(&sql)))
+        .await?;
     let more = rows.len() as i64 > TEAMS_PAGE_SIZE;
     let mut teams = Vec::new();
     let mut last = None;

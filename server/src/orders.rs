@@ -208,13 +208,12 @@ pub async fn list(
     team_id: &str,
     interpretation: Option<&Interpretation>,
 ) -> Result<serde_json::Value, Failure> {
-    let rows: Vec<OrderRow> = sqlx::query_as(
+    let rows: Vec<OrderRow> = s.store.autocommit().all(sqlx::query(
         "SELECT o.id, o.user_id, o.lab_test_id, o.lab_id, o.interpretation, o.created_at, l.slug \
          FROM lab_orders o JOIN labs l ON l.id = o.lab_id JOIN users u ON u.id = o.user_id \
          WHERE o.team_id = $1 AND u.deleted_at IS NULL ORDER BY o.created_at, o.id",
     )
-    .bind(team_id)
-    .fetch_all(s.store.pool())
+    .bind(team_id))
     .await?;
     let wanted = interpretation.map(Interpretation::as_str);
     let mut orders = Vec::new();

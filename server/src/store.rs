@@ -8,6 +8,7 @@
 //! spin in SQLite's busy handler; PostgreSQL takes writers concurrently.
 
 use crate::auth_cache::{AuthCache, Generation};
+use crate::autocommit::Autocommit;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{Any, AnyPool, Executor, Transaction};
 use std::path::{Path, PathBuf};
@@ -43,6 +44,7 @@ pub struct Store {
     /// SQLite's single writer, handed out in turn; `None` on PostgreSQL.
     writer: Option<Arc<Mutex<()>>>,
     auth: Arc<AuthCache>,
+    autocommit: Arc<Autocommit>,
 }
 
 /// A transaction; commit it or it rolls back when dropped.
@@ -90,11 +92,21 @@ impl Store {
         };
         let options = AnyConnectOptions::from_str(&url)
             .map_err(|e| format!("invalid database URL `{}`: {e}", redact(&url)))?;
-        let pool_options = AnyPoolOptions::new().acquire_timeout(ACQUIRE_TIMEOUT);
+        // No ping before each use: it is a round trip of its own on every request. A
+        // connection that died while idle fails its statement instead, which answers 503
+        // (a retry gets a fresh connection), and the pool drops it.
+        let pool_options = AnyPoolOptions::new()
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .test_before_acquire(false);
+        let (setup, pool_size, autocommit_size) = match backend {
+            Backend::Sqlite => (Some(sqlite_pragmas()), 4, 4),
+            Backend::Postgres => (None, 16, 8),
+        };
+        let autocommit = Autocommit::new(options.clone(), setup, autocommit_size, ACQUIRE_TIMEOUT);
         let pool = match backend {
             Backend::Sqlite => {
                 pool_options
-                    .max_connections(8)
+                    .max_connections(pool_size)
                     .after_connect(|conn, _| {
                         Box::pin(async move {
                             conn.execute(sqlite_pragmas().as_str()).await?;
@@ -104,7 +116,12 @@ impl Store {
                     .connect_with(options)
                     .await
             }
-            Backend::Postgres => pool_options.max_connections(16).connect_with(options).await,
+            Backend::Postgres => {
+                pool_options
+                    .max_connections(pool_size)
+                    .connect_with(options)
+                    .await
+            }
         }
         .map_err(|e| format!("cannot open the database `{}`: {e}", redact(&url)))?;
         let store = Store {
@@ -112,14 +129,20 @@ impl Store {
             backend,
             writer: (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(()))),
             auth: Arc::default(),
+            autocommit: Arc::new(autocommit),
         };
         store.migrate().await?;
         Ok(store)
     }
 
-    /// For a read that is one statement, and so its own transaction.
+    /// For migrations, and for tests that look at the database.
     pub fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// For a statement that is its own transaction ([`Autocommit`]).
+    pub fn autocommit(&self) -> &Autocommit {
+        &self.autocommit
     }
 
     pub fn backend(&self) -> Backend {
@@ -135,9 +158,11 @@ impl Store {
     /// generation a lookup begins under.
     pub async fn fresh_auth(&self) -> Result<Generation, sqlx::Error> {
         if self.auth.needs_check() {
-            let epoch: i64 = sqlx::query_scalar("SELECT value FROM auth_epoch WHERE id = 1")
-                .fetch_one(&self.pool)
+            let epoch: Option<(i64,)> = self
+                .autocommit
+                .optional(sqlx::query("SELECT value FROM auth_epoch WHERE id = 1"))
                 .await?;
+            let (epoch,) = epoch.ok_or(sqlx::Error::RowNotFound)?;
             self.auth.checked(epoch);
         }
         Ok(self.auth.current())
@@ -184,6 +209,7 @@ impl Store {
     }
 
     pub async fn close(&self) {
+        self.autocommit.close().await;
         self.pool.close().await;
     }
 }

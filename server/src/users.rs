@@ -112,12 +112,8 @@ pub async fn create(
     // between concurrent creates; the loser sees no row.
     {
         let _turn = s.store.writer_turn().await?;
-        if user
-            .insert()
-            .fetch_optional(s.store.pool())
-            .await?
-            .is_some()
-        {
+        let inserted: Option<(String,)> = s.store.autocommit().optional(user.insert()).await?;
+        if inserted.is_some() {
             return created();
         }
     }
@@ -226,13 +222,17 @@ async fn conflict_with(
 }
 
 pub async fn get(s: &ReferenceServer, team_id: &str, user_id: &str) -> Result<User, Failure> {
-    let rows = sqlx::query_as::<_, UserRow>(select_user_where!(
-        "u.id = $1 AND u.team_id = $2 AND u.deleted_at IS NULL"
-    ))
-    .bind(user_id)
-    .bind(team_id)
-    .fetch_all(s.store.pool())
-    .await?;
+    let rows = s
+        .store
+        .autocommit()
+        .all::<UserRow, _>(
+            sqlx::query(select_user_where!(
+                "u.id = $1 AND u.team_id = $2 AND u.deleted_at IS NULL"
+            ))
+            .bind(user_id)
+            .bind(team_id),
+        )
+        .await?;
     user_from_rows(&rows)?.ok_or_else(|| user_not_found(user_id))
 }
 
@@ -241,13 +241,17 @@ pub async fn resolve(
     team_id: &str,
     client_user_id: &str,
 ) -> Result<User, Failure> {
-    let rows = sqlx::query_as::<_, UserRow>(select_user_where!(
-        "u.team_id = $1 AND u.client_user_id = $2 AND u.deleted_at IS NULL"
-    ))
-    .bind(team_id)
-    .bind(client_user_id)
-    .fetch_all(s.store.pool())
-    .await?;
+    let rows = s
+        .store
+        .autocommit()
+        .all::<UserRow, _>(
+            sqlx::query(select_user_where!(
+                "u.team_id = $1 AND u.client_user_id = $2 AND u.deleted_at IS NULL"
+            ))
+            .bind(team_id)
+            .bind(client_user_id),
+        )
+        .await?;
     user_from_rows(&rows)?
         .ok_or_else(|| Failure::NotFound(format!("No user with client user id {client_user_id}")))
 }
