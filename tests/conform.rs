@@ -55,7 +55,8 @@ const NOT_PROVOKED: &[&str] = &[
 ];
 
 /// The main job: the whole suite against a fresh reference server, every declared status of
-/// the spec exercised but the two no request can provoke, and each scenario's transcript a
+/// the spec exercised but those no request can provoke (a body too large for the limit a
+/// suite's server runs with, a fault of the service, a database down), and each scenario's transcript a
 /// reviewed snapshot, compared by `conform --snapshots` as any user's are. Snapshots are
 /// rewritten only when `COVENANT_UPDATE_SNAPSHOTS=1` (or insta's `INSTA_UPDATE=always`).
 /// Run one scenario at a time so the shared server's state, and so every transcript, is the
@@ -96,6 +97,7 @@ fn the_suite_passes_against_the_reference_server_and_matches_its_snapshots() {
         .filter(|cell| {
             !NOT_PROVOKED.contains(&cell.as_str())
                 && !cell.ends_with(" 413")
+                && !cell.ends_with(" 500")
                 && !cell.ends_with(" 503")
         })
         .collect();

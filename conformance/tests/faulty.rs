@@ -31,11 +31,7 @@ async fn get_user(Path(id): Path<String>) -> Response {
     let mut body = user(&id);
     match id.chars().last() {
         Some('1') => Json(body).into_response(),
-        Some('2') => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Json(json!({"detail": "boom"})),
-        )
-            .into_response(),
+        Some('2') => (StatusCode::BAD_GATEWAY, Json(json!({"detail": "boom"}))).into_response(),
         Some('3') => {
             body.as_object_mut().unwrap().remove("client_user_id");
             Json(body).into_response()
@@ -268,7 +264,7 @@ async fn each_fault_gets_its_failure() {
     );
     assert!(
         status.iter().filter(|f| f.0 == FailureKind::Status).count() == 2,
-        "expected 200 and undeclared 500: {status:?}"
+        "expected 200 and undeclared 502: {status:?}"
     );
 
     // Each run-time failure names where the cassette writes what failed.

@@ -9,6 +9,7 @@
 //! `cargo bench -p health-server --bench load` (RUST_LOG unset: the per-request log line is
 //! off in a benchmark, as it would be behind a log level in production).
 
+use covenant_runtime::server::transport::{self, Transport};
 use health_server::bootstrap::Outcome;
 use health_server::store::Location;
 use health_server::{ReferenceServer, Settings};
@@ -96,7 +97,14 @@ async fn reference_server(database: Location) -> (String, String) {
     let Outcome::Created(keys) = server.bootstrap(None).await.unwrap() else {
         panic!("fresh database expected");
     };
-    tokio::spawn(async move { axum::serve(listener, health_server::router(server)).await });
+    // Served as `covenant serve` serves it: the watched transport, with its default limits.
+    let router = health_server::router(server);
+    tokio::spawn(transport::serve(
+        listener,
+        router,
+        Transport::default(),
+        std::future::pending(),
+    ));
     let created = reqwest::Client::new()
         .post(format!("{base}/v2/user"))
         .header("x-service-api-key", &keys.team_api_key)

@@ -81,12 +81,13 @@ async fn create(store: &Store, clock: &dyn Clock, b: &Bootstrap) -> Result<(), s
         .await?;
     sqlx::query(
         "INSERT INTO teams (id, org_id, name, name_folded, region, created_at) \
-         VALUES ($1, $2, $3, $4, 'us', $5)",
+         VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(&b.team_id)
     .bind(&b.org_id)
     .bind("Local team")
     .bind("local team")
+    .bind(health_api::models::Region::Us.as_str())
     .bind(now)
     .execute(&mut **tx)
     .await?;

@@ -22,6 +22,7 @@ mod patient;
 mod query;
 mod service;
 pub mod store;
+mod user_cache;
 mod users;
 mod wire;
 

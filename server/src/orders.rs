@@ -174,11 +174,13 @@ fn service_center(
             .unwrap_or_default()
             .to_string()
     };
-    let list = |key: &str| {
+    // Stored lists of enum names, read through the enums' `FromStr`.
+    let names = |key: &str| -> Vec<&str> {
         record
             .get(key)
-            .cloned()
-            .unwrap_or(serde_json::Value::Array(Vec::new()))
+            .and_then(|v| v.as_array())
+            .map(|items| items.iter().filter_map(|v| v.as_str()).collect())
+            .unwrap_or_default()
     };
     Ok(PatientServiceCenter {
         metadata: PscMetadata {
@@ -194,11 +196,15 @@ fn service_center(
         },
         // Deployed clients parse the distance as an integer.
         distance: format!("{}", miles.round() as i64),
-        capabilities: serde_json::from_value(list("capabilities"))
-            .map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
+        capabilities: names("capabilities")
+            .into_iter()
+            .map(wire::stored)
+            .collect::<Result<_, _>>()?,
         site_code: row.site_code,
-        supported_bill_types: serde_json::from_value(list("supported_bill_types"))
-            .map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
+        supported_bill_types: names("supported_bill_types")
+            .into_iter()
+            .map(wire::stored)
+            .collect::<Result<_, _>>()?,
         location: GeoLocation { lat, lng },
     })
 }

@@ -9,6 +9,7 @@
 
 use crate::auth_cache::{AuthCache, Generation};
 use crate::autocommit::Autocommit;
+use crate::user_cache::UserCache;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{Any, AnyPool, Executor, Transaction};
 use std::path::{Path, PathBuf};
@@ -45,12 +46,31 @@ pub struct Store {
     writer: Option<Arc<Mutex<()>>>,
     auth: Arc<AuthCache>,
     autocommit: Arc<Autocommit>,
+    /// Users kept between writes, on SQLite only ([`UserCache`]).
+    users: Option<Arc<UserCache>>,
+    /// On SQLite, the lock that keeps a second process off the database file.
+    _only_process: Option<Arc<std::fs::File>>,
 }
 
 /// A transaction; commit it or it rolls back when dropped.
 pub struct Tx {
     pub inner: Transaction<'static, Any>,
-    _writer: Option<OwnedMutexGuard<()>>,
+    _writer: Option<WriterTurn>,
+}
+
+/// SQLite's single writer, held by one write at a time. Given back once the write is over
+/// (committed or not), it drops the users kept since, so no read answers what it changed.
+pub struct WriterTurn {
+    _guard: OwnedMutexGuard<()>,
+    users: Option<Arc<UserCache>>,
+}
+
+impl Drop for WriterTurn {
+    fn drop(&mut self) {
+        if let Some(users) = &self.users {
+            users.changed();
+        }
+    }
 }
 
 impl std::ops::Deref for Tx {
@@ -89,6 +109,10 @@ impl Store {
                 "unsupported database URL `{}`: use postgres://… or sqlite://…",
                 redact(&url)
             ));
+        };
+        let only_process = match location {
+            Location::Sqlite(path) => Some(lock_for_one_process(path)?),
+            Location::Url(_) => None,
         };
         let options = AnyConnectOptions::from_str(&url)
             .map_err(|e| format!("invalid database URL `{}`: {e}", redact(&url)))?;
@@ -130,6 +154,9 @@ impl Store {
             writer: (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(()))),
             auth: Arc::default(),
             autocommit: Arc::new(autocommit),
+            // Exact only while no other process writes: on a locked embedded database.
+            users: only_process.is_some().then(Arc::default),
+            _only_process: only_process.map(Arc::new),
         };
         store.migrate().await?;
         Ok(store)
@@ -198,14 +225,22 @@ impl Store {
 
     /// The writer's turn for a write that is one statement (its own transaction); hold the
     /// returned guard until the statement is done. `None` on PostgreSQL, which needs no turn.
-    pub async fn writer_turn(&self) -> Result<Option<OwnedMutexGuard<()>>, sqlx::Error> {
+    pub async fn writer_turn(&self) -> Result<Option<WriterTurn>, sqlx::Error> {
         match &self.writer {
             Some(lock) => {
                 let turn = tokio::time::timeout(ACQUIRE_TIMEOUT, lock.clone().lock_owned());
-                Ok(Some(turn.await.map_err(|_| sqlx::Error::PoolTimedOut)?))
+                Ok(Some(WriterTurn {
+                    _guard: turn.await.map_err(|_| sqlx::Error::PoolTimedOut)?,
+                    users: self.users.clone(),
+                }))
             }
             None => Ok(None),
         }
+    }
+
+    /// The users kept between writes; `None` on PostgreSQL.
+    pub fn user_cache(&self) -> Option<&UserCache> {
+        self.users.as_deref()
     }
 
     pub async fn close(&self) {
@@ -233,6 +268,31 @@ fn sqlite_url(path: &Path) -> Result<String, String> {
         .to_str()
         .ok_or_else(|| format!("the database path {} is not UTF-8", path.display()))?;
     Ok(format!("sqlite://{path}?mode=rwc"))
+}
+
+/// Keeps other processes off an embedded database: the lock lasts as long as the process
+/// (the system lets go of it when the process ends, however it ends). One process per SQLite
+/// file keeps the single-writer turn and the user cache exact; several processes share a
+/// PostgreSQL database instead.
+fn lock_for_one_process(database: &Path) -> Result<std::fs::File, String> {
+    let mut name = database.as_os_str().to_owned();
+    name.push(".lock");
+    let path = PathBuf::from(name);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "another process serves the database {}: one process serves an embedded \
+             database; run several on PostgreSQL (--database-url postgres://…)",
+            database.display()
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(format!("cannot lock {}: {e}", path.display())),
+    }
 }
 
 /// A URL without its password, for messages.

@@ -5,6 +5,7 @@ use crate::ReferenceServer;
 use crate::clock::{Clock, to_micros, wire_time};
 use crate::failure::{Failure, issue};
 use crate::store::{Store, Tx, is_unique_violation};
+use crate::user_cache::{Lookup, UserCache};
 use crate::wire;
 use covenant_runtime::Tristate;
 use covenant_runtime::issue::{Issue, IssueKind, LocPart};
@@ -222,18 +223,15 @@ async fn conflict_with(
 }
 
 pub async fn get(s: &ReferenceServer, team_id: &str, user_id: &str) -> Result<User, Failure> {
-    let rows = s
-        .store
-        .autocommit()
-        .all::<UserRow, _>(
-            sqlx::query(select_user_where!(
-                "u.id = $1 AND u.team_id = $2 AND u.deleted_at IS NULL"
-            ))
-            .bind(user_id)
-            .bind(team_id),
-        )
-        .await?;
-    user_from_rows(&rows)?.ok_or_else(|| user_not_found(user_id))
+    let lookup = Lookup::Id(user_id.to_string());
+    let read = read_user(
+        s,
+        team_id,
+        lookup,
+        select_user_where!("u.id = $1 AND u.team_id = $2 AND u.deleted_at IS NULL"),
+        user_id,
+    );
+    read.await?.ok_or_else(|| user_not_found(user_id))
 }
 
 pub async fn resolve(
@@ -241,19 +239,42 @@ pub async fn resolve(
     team_id: &str,
     client_user_id: &str,
 ) -> Result<User, Failure> {
-    let rows = s
+    let lookup = Lookup::ClientUserId(client_user_id.to_string());
+    let read = read_user(
+        s,
+        team_id,
+        lookup,
+        select_user_where!("u.client_user_id = $1 AND u.team_id = $2 AND u.deleted_at IS NULL"),
+        client_user_id,
+    );
+    read.await?
+        .ok_or_else(|| Failure::NotFound(format!("No user with client user id {client_user_id}")))
+}
+
+/// A visible user of the team, from the user cache when the store keeps one; `sql` selects
+/// by `$1` (the lookup's value) and `$2` (the team).
+async fn read_user(
+    s: &ReferenceServer,
+    team_id: &str,
+    lookup: Lookup,
+    sql: &'static str,
+    value: &str,
+) -> Result<Option<User>, Failure> {
+    let cache = s.store.user_cache();
+    if let Some(user) = cache.and_then(|c| c.get(team_id, &lookup)) {
+        return Ok(Some(user));
+    }
+    let began = cache.map(UserCache::current);
+    let rows: Vec<UserRow> = s
         .store
         .autocommit()
-        .all::<UserRow, _>(
-            sqlx::query(select_user_where!(
-                "u.team_id = $1 AND u.client_user_id = $2 AND u.deleted_at IS NULL"
-            ))
-            .bind(team_id)
-            .bind(client_user_id),
-        )
+        .all(sqlx::query(sql).bind(value).bind(team_id))
         .await?;
-    user_from_rows(&rows)?
-        .ok_or_else(|| Failure::NotFound(format!("No user with client user id {client_user_id}")))
+    let user = user_from_rows(&rows)?;
+    if let (Some(cache), Some(began), Some(user)) = (cache, began, &user) {
+        cache.keep(began, team_id, lookup, user);
+    }
+    Ok(user)
 }
 
 pub fn user_not_found(user_id: &str) -> Failure {

@@ -15,8 +15,35 @@ on_both_backends!(
     a_malformed_request_names_every_problem,
     a_database_that_is_down_answers_503_with_retry_after,
     stored_data_the_service_cannot_read_answers_500_not_503,
-    a_change_made_by_another_process_is_honoured_within_a_second,
 );
+
+/// Several processes share a PostgreSQL database; an embedded one is served by one process.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_made_by_another_process_on_postgres_is_honoured_within_a_second() {
+    if let Some(h) = Harness::start(crate::harness::Backend::Postgres).await {
+        a_change_made_by_another_process_is_honoured_within_a_second(h).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_process_on_an_embedded_database_is_refused() {
+    let h = Harness::start(crate::harness::Backend::Sqlite)
+        .await
+        .expect("SQLite is always available");
+    let second = health_server::ReferenceServer::open(health_server::Settings::new(
+        h.database.clone(),
+        &h.base_url,
+    ))
+    .await;
+    let Err(refusal) = second else {
+        panic!("a second process opened the embedded database");
+    };
+    assert!(
+        refusal.contains("another process serves the database"),
+        "{refusal}"
+    );
+    assert!(refusal.contains("PostgreSQL"), "{refusal}");
+}
 
 async fn keys_are_accepted_only_where_the_document_says(h: Harness) {
     let user = || GetUserInput {
