@@ -243,3 +243,28 @@ endpoint get_b: GET "/items/{item_id}" {
     let (status, body) = call_with(&served.base_url, "GET", "/items/7", &[], None);
     assert_eq!((status, &body["id"]), (200, &Value::String("text".into())));
 }
+
+/// The transport's own refusals (a head that is not HTTP) are written in the spec's
+/// rejection shape too, as the router's are.
+#[test]
+fn the_transport_refuses_in_the_spec_rejection_shape() {
+    use std::io::{Read, Write};
+    let scratch = scratch_dir("mock-transport-shape");
+    let served = mock("corpus/specs/payments.covenant", scratch.path());
+    let address = served.base_url.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(address).expect("connect");
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    stream
+        .write_all(b"GET /v1/\x01\x02 HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    let body: Value = serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap_or_default())
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {answer}"));
+    assert_eq!(body["error"]["type"], "invalid_request_error", "{body}");
+    assert!(body["error"]["message"].is_string(), "{body}");
+}

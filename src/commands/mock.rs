@@ -88,7 +88,8 @@ async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
         );
     }
     println!("  credentials: {}", path.display());
-    let transport = args.limits.transport();
+    let mut transport = args.limits.transport();
+    transport.rejections = served.rejections.clone();
     covenant_runtime::server::transport::serve(
         listener,
         served.router,

@@ -135,6 +135,9 @@ pub struct Mock {
     /// Endpoints not served because one router cannot hold them with an endpoint of another
     /// API (the same method and path, or placeholders named apart): `method path (name)`.
     pub skipped: Vec<String>,
+    /// The shape of the refusals no endpoint writes (404, 405, and the transport's 400, 414
+    /// and 431): the first declared.
+    pub rejections: rt::RejectionShape,
 }
 
 /// Builds the router of every endpoint of `spec`, accepting `keys`. As the generated
@@ -183,7 +186,11 @@ pub fn mock(spec: &Spec, described: &Described, keys: Keys, config: Config) -> M
         rt::with_fallbacks(routes, &fallbacks.rejections),
         &fallbacks,
     );
-    Mock { router, skipped }
+    Mock {
+        router,
+        skipped,
+        rejections: fallbacks.rejections.clone(),
+    }
 }
 
 /// The handler of one endpoint: the generated router's pipeline, checking inputs by the
