@@ -178,6 +178,24 @@ fn connections_beyond_the_cap_take_the_place_of_idle_ones_or_get_a_json_503() {
         let (status, body) = raw(host, b"GET /v2/providers HTTP/1.1\r\nHost: x\r\n\r\n");
         assert_eq!(status, 503, "{body}");
         assert!(body["detail"].as_str().unwrap().contains("retry"), "{body}");
+        // A refused request the server never reads still gets its answer, not a reset.
+        let mut large = format!(
+            "POST /v2/user HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+             Content-Length: 60000\r\n\r\n"
+        )
+        .into_bytes();
+        large.resize(large.len() + 60_000, b' ');
+        let mut refused = TcpStream::connect(host).unwrap();
+        refused.write_all(&large).unwrap();
+        // The answer has been written and the socket closed by the time it is read.
+        std::thread::sleep(Duration::from_millis(300));
+        refused
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut answer = Vec::new();
+        let read = refused.read_to_end(&mut answer);
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(answer.starts_with("HTTP/1.1 503"), "{read:?}: {answer}");
         drop(busy);
     });
 }

@@ -185,16 +185,36 @@ fn refuse(mut stream: TcpStream, transport: &Transport, busy_answers: &Arc<Semap
     let Ok(permit) = busy_answers.clone().try_acquire_owned() else {
         return;
     };
-    let detail = "The server is serving as many connections as it can; retry shortly";
-    let answer = transport.answer(503, detail);
+    let answer = transport.answer(503, BUSY);
     tokio::spawn(async move {
         let write = async {
             stream.write_all(&answer).await?;
-            stream.shutdown().await
+            stream.shutdown().await?;
+            drain(&mut stream).await
         };
         let _ = tokio::time::timeout(BUSY_ANSWER_TIMEOUT, write).await;
         drop(permit);
     });
+}
+
+/// Why a connection was answered 503 without its request reaching the router.
+const BUSY: &str = "The server is serving as many connections as it can; retry shortly";
+/// The most of a refused client's request read (and dropped) after its answer.
+const DRAINED_AT_MOST: usize = 64 * 1024;
+
+/// Reads what the client sent until it closes, so closing the socket with its request
+/// unread does not reset the connection and lose the answer just written.
+async fn drain(stream: &mut TcpStream) -> io::Result<()> {
+    use tokio::io::AsyncReadExt;
+    let mut buffer = [0u8; 4096];
+    let mut read = 0;
+    while read < DRAINED_AT_MOST {
+        match stream.read(&mut buffer).await? {
+            0 => break,
+            n => read += n,
+        }
+    }
+    Ok(())
 }
 
 impl Transport {
@@ -217,6 +237,18 @@ impl Transport {
             body.len()
         )
         .into_bytes()
+    }
+
+    /// The busy 503 for a request on a connection whose place was given away.
+    fn busy_response(&self) -> axum::response::Response {
+        let body = self.rejections.body(503, BUSY, None).to_string();
+        axum::response::Response::builder()
+            .status(503)
+            .header("content-type", "application/json")
+            .header("retry-after", RETRY_AFTER_SECONDS.to_string())
+            .header("connection", "close")
+            .body(Body::from(body))
+            .unwrap_or_default()
     }
 
     /// hyper's refusal of a head it could not read, said in the rejection shape.
@@ -257,11 +289,16 @@ async fn serve_connection(
         refusal: None,
     });
     let watched = connection.clone();
+    let transport_for_refusal = transport.clone();
     let service =
         hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
             let (router, connection) = (router.clone(), watched.clone());
+            let refused = transport_for_refusal.clone();
             async move {
-                connection.set(Phase::Busy);
+                if !connection.begin_request() {
+                    // Its place went to a new connection as its head completed.
+                    return Ok(refused.busy_response());
+                }
                 let response = router.oneshot(request.map(Body::new)).await;
                 connection.set(Phase::Idle(Instant::now()));
                 response
@@ -315,6 +352,8 @@ enum Phase {
     Head(Instant),
     /// The router is answering a request.
     Busy,
+    /// Its place went to a new connection; no request may begin on it.
+    Evicted,
 }
 
 /// One connection's phase, and the signals that its place was given to another or that a
@@ -362,7 +401,30 @@ impl Connection {
             Phase::Idle(since) => since + transport.idle_timeout,
             Phase::Head(since) => since + transport.header_read_timeout,
             Phase::Busy => Instant::now() + transport.header_read_timeout,
+            Phase::Evicted => Instant::now(),
         }
+    }
+
+    /// A request begins, unless the connection's place was given away: checked and set
+    /// under one lock, so an eviction never drops a request the router has begun.
+    fn begin_request(&self) -> bool {
+        let mut phase = self.phase.lock().unwrap_or_else(|e| e.into_inner());
+        if matches!(*phase, Phase::Evicted) {
+            return false;
+        }
+        *phase = Phase::Busy;
+        true
+    }
+
+    /// Gives this connection's place away, unless a request is in progress on it.
+    fn evict(&self) -> bool {
+        let mut phase = self.phase.lock().unwrap_or_else(|e| e.into_inner());
+        if matches!(*phase, Phase::Busy) {
+            return false;
+        }
+        *phase = Phase::Evicted;
+        self.evicted.notify_one();
+        true
     }
 
     fn expired(&self, transport: &Transport) -> bool {
@@ -373,7 +435,7 @@ impl Connection {
     fn waiting_since(&self) -> Option<Instant> {
         match self.phase() {
             Phase::Idle(since) | Phase::Head(since) => Some(since),
-            Phase::Busy => None,
+            Phase::Busy | Phase::Evicted => None,
         }
     }
 }
@@ -391,13 +453,17 @@ impl Registry {
     fn admit(&self, cap: usize) -> Option<Arc<Connection>> {
         let mut connections = self.connections.lock().unwrap_or_else(|e| e.into_inner());
         if connections.len() >= cap {
-            let longest_waiting = connections
+            let mut waiting: Vec<(Instant, u64)> = connections
                 .values()
                 .filter_map(|c| c.waiting_since().map(|since| (since, c.id)))
-                .min()?;
-            if let Some(evicted) = connections.remove(&longest_waiting.1) {
-                evicted.evicted.notify_one();
-            }
+                .collect();
+            waiting.sort_unstable();
+            // A connection may begin a request between the look and the eviction: then
+            // the next longest waiting gives its place.
+            let evicted = waiting
+                .iter()
+                .find(|(_, id)| connections.get(id).is_some_and(|c| c.evict()))?;
+            connections.remove(&evicted.1);
         }
         let connection = Arc::new(Connection {
             id: self.next_id.fetch_add(1, Ordering::Relaxed),
