@@ -179,11 +179,9 @@ fn connections_beyond_the_cap_take_the_place_of_idle_ones_or_get_a_json_503() {
         assert_eq!(status, 503, "{body}");
         assert!(body["detail"].as_str().unwrap().contains("retry"), "{body}");
         // A refused request the server never reads still gets its answer, not a reset.
-        let mut large = format!(
-            "POST /v2/user HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+        let mut large = b"POST /v2/user HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
              Content-Length: 60000\r\n\r\n"
-        )
-        .into_bytes();
+            .to_vec();
         large.resize(large.len() + 60_000, b' ');
         let mut refused = TcpStream::connect(host).unwrap();
         refused.write_all(&large).unwrap();
