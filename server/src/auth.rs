@@ -65,8 +65,13 @@ pub async fn authenticate(
         AuthScheme::LinkToken => link_token(store, clock, credential).await,
     };
     result.map_err(|error| {
-        tracing::error!(%error, "database failure while checking a credential");
-        AuthError::Unavailable
+        if crate::failure::is_transient(&error) {
+            tracing::warn!(%error, "database unavailable while checking a credential");
+            AuthError::Unavailable
+        } else {
+            tracing::error!(%error, "service fault while checking a credential");
+            AuthError::Fault
+        }
     })?
 }
 

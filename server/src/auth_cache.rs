@@ -56,14 +56,15 @@ impl AuthCache {
         state.checked.is_none_or(|at| at.elapsed() >= BOUND)
     }
 
-    /// Records the epoch just read: entries read under another are dropped.
-    pub fn checked(&self, epoch: i64) {
+    /// Records the epoch read by a query sent at `asked`: entries read under another are
+    /// dropped, and the next check is due a [`BOUND`] after the query was sent.
+    pub fn record_epoch(&self, epoch: i64, asked: Instant) {
         let mut state = self.lock();
         if state.epoch != Some(epoch) {
             state.drop_entries();
             state.epoch = Some(epoch);
         }
-        state.checked = Some(Instant::now());
+        state.checked = Some(asked);
     }
 
     /// Something behind credentials or gates changed here: drop every entry now.
@@ -137,13 +138,13 @@ mod tests {
     fn a_new_epoch_drops_what_was_kept() {
         let cache = AuthCache::default();
         assert!(cache.needs_check());
-        cache.checked(1);
+        cache.record_epoch(1, Instant::now());
         assert!(!cache.needs_check());
         cache.keep_key(cache.current(), "d".to_string(), team_key());
         cache.keep_gate(cache.current(), "highest", "o", true);
-        cache.checked(1);
+        cache.record_epoch(1, Instant::now());
         assert!(cache.key("d").is_some());
-        cache.checked(2);
+        cache.record_epoch(2, Instant::now());
         assert!(cache.key("d").is_none());
         assert_eq!(cache.gate("highest", "o"), None);
     }
@@ -151,7 +152,7 @@ mod tests {
     #[test]
     fn a_lookup_that_began_before_a_change_keeps_nothing() {
         let cache = AuthCache::default();
-        cache.checked(1);
+        cache.record_epoch(1, Instant::now());
         let began = cache.current();
         cache.changed();
         assert!(cache.needs_check());

@@ -8,14 +8,19 @@
 use sqlx::any::{AnyConnectOptions, AnyRow};
 use sqlx::{AnyConnection, ConnectOptions, Executor, FromRow};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// A connection idle longer is closed rather than reused: a database or the network between
+/// may have dropped it meanwhile (PostgreSQL's `idle_session_timeout`, a failover, a NAT).
+const IDLE_AT_MOST: Duration = Duration::from_secs(30);
 use tokio::sync::Semaphore;
 
 pub struct Autocommit {
     options: AnyConnectOptions,
     /// Statements run on each new connection (SQLite's pragmas).
     setup: Option<String>,
-    idle: Mutex<Vec<AnyConnection>>,
+    /// Connections not in use, each with when it came back.
+    idle: Mutex<Vec<(AnyConnection, Instant)>>,
     /// One per connection that may be open at once.
     permits: Arc<Semaphore>,
     acquire_timeout: Duration,
@@ -94,7 +99,7 @@ impl Autocommit {
     pub async fn close(&self) {
         self.permits.close();
         let idle = std::mem::take(&mut *self.lock_idle());
-        for conn in idle {
+        for (conn, _) in idle {
             let _ = sqlx::Connection::close(conn).await;
         }
     }
@@ -107,8 +112,7 @@ impl Autocommit {
             .await
             .map_err(|_| sqlx::Error::PoolTimedOut)?
             .map_err(|_| sqlx::Error::PoolClosed)?;
-        let idle = self.lock_idle().pop();
-        let conn = match idle {
+        let conn = match self.fresh_idle() {
             Some(conn) => conn,
             None => self.connect().await?,
         };
@@ -127,7 +131,14 @@ impl Autocommit {
         Ok(conn)
     }
 
-    fn lock_idle(&self) -> std::sync::MutexGuard<'_, Vec<AnyConnection>> {
+    /// The most recently returned idle connection; those idle too long are dropped.
+    fn fresh_idle(&self) -> Option<AnyConnection> {
+        let mut idle = self.lock_idle();
+        idle.retain(|(_, since)| since.elapsed() < IDLE_AT_MOST);
+        idle.pop().map(|(conn, _)| conn)
+    }
+
+    fn lock_idle(&self) -> std::sync::MutexGuard<'_, Vec<(AnyConnection, Instant)>> {
         self.idle.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -141,19 +152,24 @@ struct Lease<'a> {
 impl Lease<'_> {
     /// Puts the connection back, unless the statement found it lost.
     fn give_back<T>(self, conn: AnyConnection, result: &Result<T, sqlx::Error>) {
-        if !matches!(result, Err(e) if lost(e)) {
-            self.home.lock_idle().push(conn);
+        let closed = self.home.permits.is_closed();
+        if !closed && !matches!(result, Err(e) if lost(e)) {
+            self.home.lock_idle().push((conn, Instant::now()));
         }
     }
 }
 
-/// Whether an error says the connection itself is gone.
+/// Whether an error says the connection itself is gone, or its session was ended by the
+/// server (PostgreSQL's connection-exception class and its shutdown and idle-session codes).
 fn lost(error: &sqlx::Error) -> bool {
-    matches!(
-        error,
+    match error {
         sqlx::Error::Io(_)
-            | sqlx::Error::Tls(_)
-            | sqlx::Error::Protocol(_)
-            | sqlx::Error::WorkerCrashed
-    )
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+            code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P05")
+        }),
+        _ => false,
+    }
 }

@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 const IMPORT: BulkOpType = BulkOpType::LinkBulkImport;
 const HISTORICAL: BulkOpType = BulkOpType::LinkBulkHistoricalTrigger;
+/// A static, so its `as_str` (which borrows the value) lives for the whole program.
 static IN_PROGRESS: BulkOpStatus = BulkOpStatus::InProgress;
 /// How long a process holds an operation it runs before another may take it up.
 const LEASE: chrono::Duration = chrono::Duration::seconds(60);
@@ -106,7 +107,7 @@ async fn record(
     .bind(IN_PROGRESS.as_str())
     .bind(provider)
     .bind(payload.user_ids.len() as i64)
-    .bind(wire::json(&payload))
+    .bind(wire::json(&payload)?)
     .bind(to_micros(s.clock.now()))
     .execute(&mut **tx)
     .await?;
@@ -304,7 +305,7 @@ async fn finish(s: &ReferenceServer, op: &str) -> Result<(), sqlx::Error> {
     )
     .bind(status.as_str())
     .bind((outcome.done.len() + outcome.failed.len()) as i64)
-    .bind(wire::json(&outcome))
+    .bind(wire::json(&outcome)?)
     .bind(to_micros(s.clock.now()))
     .bind(op)
     .bind(IN_PROGRESS.as_str())

@@ -237,8 +237,8 @@ impl Data {
             .bind(&p.logo)
             .bind(&p.auth_type)
             .bind(&p.source_type)
-            .bind(json(&p.supported_resources))
-            .bind(p.oauth.as_ref().map(json))
+            .bind(json(&p.supported_resources)?)
+            .bind(p.oauth.as_ref().map(json).transpose()?)
             .execute(&mut ***tx)
             .await?;
         }
@@ -313,7 +313,7 @@ impl Data {
             .bind(&m.price)
             .bind(flag(m.a_la_carte_enabled))
             .bind(format!("\n{}\n", search.join("\n")))
-            .bind(json(&results))
+            .bind(json(&results)?)
             .execute(&mut ***tx)
             .await?;
         }
@@ -361,7 +361,7 @@ impl Data {
             )
             .bind(&c.site_code)
             .bind(self.lab_id(&c.lab_slug)?)
-            .bind(json(&c.rest))
+            .bind(json(&c.rest)?)
             .bind(c.lat)
             .bind(c.lng)
             .execute(&mut ***tx)
@@ -371,7 +371,7 @@ impl Data {
             sqlx::query("INSERT INTO payors (payor_code, name, address) VALUES ($1, $2, $3)")
                 .bind(&p.payor_code)
                 .bind(&p.name)
-                .bind(json(&p.address))
+                .bind(json(&p.address)?)
                 .execute(&mut ***tx)
                 .await?;
         }

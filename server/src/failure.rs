@@ -19,11 +19,11 @@ pub enum Failure {
     Forbidden(String),
     /// 503: the database cannot be reached or is busy; a retry may succeed, and nothing of
     /// the request was kept.
-    #[error("the database cannot answer now: {0}")]
+    #[error("the database cannot answer now")]
     Unavailable(#[source] sqlx::Error),
     /// 500: a fault of the service (stored data it cannot read, a statement it got wrong);
     /// a retry will not mend it.
-    #[error("the service failed: {0}")]
+    #[error("the service failed")]
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
@@ -45,30 +45,47 @@ impl From<serde_json::Error> for Failure {
 }
 
 /// Whether a retry may succeed: the pool or a connection failed, the database is starting,
-/// stopping or out of connections, or a lock was not had in time. Decoding, encoding, a
-/// missing column and a broken constraint are not: they are faults of the service.
+/// stopping, failing over or out of connections, or a lock was not had in time. Decoding,
+/// encoding, a statement the database refuses (sqlx's `Protocol` on SQLite), a missing
+/// column and a broken constraint are not: they are faults of the service.
 pub fn is_transient(error: &sqlx::Error) -> bool {
     match error {
         sqlx::Error::PoolTimedOut
         | sqlx::Error::PoolClosed
         | sqlx::Error::Io(_)
         | sqlx::Error::Tls(_)
-        | sqlx::Error::WorkerCrashed
-        | sqlx::Error::Protocol(_) => true,
+        | sqlx::Error::WorkerCrashed => true,
         sqlx::Error::Database(db) => db.code().is_some_and(|code| transient_code(&code)),
         _ => false,
     }
 }
 
-/// SQLite's busy and locked results, and PostgreSQL's classes for a connection lost, too
-/// many connections, a server shutting down or starting, a deadlock, a serialization
-/// conflict and a lock not had in time.
+/// SQLite's busy and locked results (extended codes), and PostgreSQL's: a connection lost or
+/// refused, too many connections, a server shutting down or starting, a read-only standby
+/// during a failover, a deadlock, a serialization conflict, a lock not had in time.
 fn transient_code(code: &str) -> bool {
     matches!(
         code,
-        "5" | "6" | "261" | "262" | "517" | "773" | "40001" | "40P01" | "55P03" | "53300"
-    ) || code.starts_with("08")
-        || code.starts_with("57P")
+        "5" | "6"
+            | "261"
+            | "262"
+            | "517"
+            | "773"
+            | "08000"
+            | "08001"
+            | "08003"
+            | "08004"
+            | "08006"
+            | "25006"
+            | "40001"
+            | "40P01"
+            | "53300"
+            | "55P03"
+            | "57P01"
+            | "57P02"
+            | "57P03"
+            | "57P05"
+    )
 }
 
 impl Failure {

@@ -1,6 +1,7 @@
-//! The names of the features and plans the service's gates read, in one place. Both come from
-//! the spec (its `TeamFeature` values and its plan gates): the first start, the management
-//! API, an operator's flags and the gate checks all take them from here.
+//! The names of the features, plans and key scopes the service stores, in one place. All come
+//! from the spec (its `TeamFeature` values, its plan gates, its key scopes): the first start,
+//! the management API and an operator's flags take them from here; the gate checks read the
+//! same spec names through the generated `Gate::name`.
 
 use health_api::models::{ManagementKeyScope, TeamFeature};
 use health_api::operations::Gate;
@@ -17,6 +18,7 @@ pub fn highest_plan() -> &'static str {
 
 /// The scope of a management key that controls the whole organization.
 pub fn org_scope() -> &'static str {
+    // A static, so its `as_str` (which borrows the value) lives for the whole program.
     static ORG: ManagementKeyScope = ManagementKeyScope::Org;
     ORG.as_str()
 }

@@ -56,7 +56,8 @@ impl Settings {
     }
 }
 
-/// The service: a handle on its database and clock. Cheap to share; holds no other state.
+/// The service: a handle on its database and clock. Cheap to share; what it keeps besides
+/// (principals, gate answers, on SQLite users) the store drops when the database changes.
 pub struct ReferenceServer {
     store: Store,
     clock: Arc<dyn Clock>,

@@ -175,12 +175,16 @@ fn service_center(
             .to_string()
     };
     // Stored lists of enum names, read through the enums' `FromStr`.
-    let names = |key: &str| -> Vec<&str> {
-        record
-            .get(key)
-            .and_then(|v| v.as_array())
-            .map(|items| items.iter().filter_map(|v| v.as_str()).collect())
-            .unwrap_or_default()
+    let names = |key: &str| -> Result<Vec<&str>, sqlx::Error> {
+        let unreadable = || sqlx::Error::Decode(format!("`{key}` is not a list of names").into());
+        match record.get(key) {
+            None | Some(serde_json::Value::Null) => Ok(Vec::new()),
+            Some(serde_json::Value::Array(items)) => items
+                .iter()
+                .map(|item| item.as_str().ok_or_else(unreadable))
+                .collect(),
+            Some(_) => Err(unreadable()),
+        }
     };
     Ok(PatientServiceCenter {
         metadata: PscMetadata {
@@ -196,12 +200,12 @@ fn service_center(
         },
         // Deployed clients parse the distance as an integer.
         distance: format!("{}", miles.round() as i64),
-        capabilities: names("capabilities")
+        capabilities: names("capabilities")?
             .into_iter()
             .map(wire::stored)
             .collect::<Result<_, _>>()?,
         site_code: row.site_code,
-        supported_bill_types: names("supported_bill_types")
+        supported_bill_types: names("supported_bill_types")?
             .into_iter()
             .map(wire::stored)
             .collect::<Result<_, _>>()?,

@@ -41,7 +41,7 @@ pub async fn update(
          zip_code = excluded.zip_code, updated_at = excluded.updated_at",
     )
     .bind(user_id)
-    .bind(wire::json(&record))
+    .bind(wire::json(&record)?)
     .bind(zip)
     .bind(now)
     .execute(&mut **tx)
@@ -158,7 +158,7 @@ pub async fn add_insurance(
     )
     .bind(user_id)
     .bind(flag(record.is_primary))
-    .bind(wire::json(&record))
+    .bind(wire::json(&record)?)
     .bind(now)
     .execute(&mut **tx)
     .await?;

@@ -45,6 +45,8 @@ pub struct Store {
     /// SQLite's single writer, handed out in turn; `None` on PostgreSQL.
     writer: Option<Arc<Mutex<()>>>,
     auth: Arc<AuthCache>,
+    /// Held by the one request reading the auth epoch.
+    auth_epoch_read: Arc<Mutex<()>>,
     autocommit: Arc<Autocommit>,
     /// Users kept between writes, on SQLite only ([`UserCache`]).
     users: Option<Arc<UserCache>>,
@@ -87,8 +89,20 @@ impl std::ops::DerefMut for Tx {
 }
 
 impl Tx {
+    /// Commits in a task of its own, which holds the writer's turn until the commit is done:
+    /// a request dropped meanwhile (its client gone, its time up) does not give the turn
+    /// back, and drop the user cache, before the commit has landed.
     pub async fn commit(self) -> Result<(), sqlx::Error> {
-        self.inner.commit().await
+        let Tx {
+            inner,
+            _writer: writer,
+        } = self;
+        let committing = tokio::spawn(async move {
+            let committed = inner.commit().await;
+            drop(writer);
+            committed
+        });
+        committing.await.map_err(|_| sqlx::Error::WorkerCrashed)?
     }
 }
 
@@ -110,9 +124,9 @@ impl Store {
                 redact(&url)
             ));
         };
-        let only_process = match location {
-            Location::Sqlite(path) => Some(lock_for_one_process(path)?),
-            Location::Url(_) => None,
+        let only_process = match sqlite_file(&url) {
+            Some(path) => Some(lock_for_one_process(&path)?),
+            None => None,
         };
         let options = AnyConnectOptions::from_str(&url)
             .map_err(|e| format!("invalid database URL `{}`: {e}", redact(&url)))?;
@@ -153,6 +167,7 @@ impl Store {
             backend,
             writer: (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(()))),
             auth: Arc::default(),
+            auth_epoch_read: Arc::default(),
             autocommit: Arc::new(autocommit),
             // Exact only while no other process writes: on a locked embedded database.
             users: only_process.is_some().then(Arc::default),
@@ -185,12 +200,17 @@ impl Store {
     /// generation a lookup begins under.
     pub async fn fresh_auth(&self) -> Result<Generation, sqlx::Error> {
         if self.auth.needs_check() {
-            let epoch: Option<(i64,)> = self
-                .autocommit
-                .optional(sqlx::query("SELECT value FROM auth_epoch WHERE id = 1"))
-                .await?;
-            let (epoch,) = epoch.ok_or(sqlx::Error::RowNotFound)?;
-            self.auth.checked(epoch);
+            // One request reads the epoch; the others wait for it rather than read it too.
+            let _reading = self.auth_epoch_read.lock().await;
+            if self.auth.needs_check() {
+                let asked = std::time::Instant::now();
+                let epoch: Option<(i64,)> = self
+                    .autocommit
+                    .optional(sqlx::query("SELECT value FROM auth_epoch WHERE id = 1"))
+                    .await?;
+                let (epoch,) = epoch.ok_or(sqlx::Error::RowNotFound)?;
+                self.auth.record_epoch(epoch, asked);
+            }
         }
         Ok(self.auth.current())
     }
@@ -268,6 +288,16 @@ fn sqlite_url(path: &Path) -> Result<String, String> {
         .to_str()
         .ok_or_else(|| format!("the database path {} is not UTF-8", path.display()))?;
     Ok(format!("sqlite://{path}?mode=rwc"))
+}
+
+/// The file of a SQLite URL (`sqlite://path?…` or `sqlite:path`); `None` for an in-memory
+/// database or another backend.
+fn sqlite_file(url: &str) -> Option<PathBuf> {
+    let rest = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))?;
+    let path = rest.split('?').next().unwrap_or_default();
+    (!path.is_empty() && !path.contains(":memory:")).then(|| PathBuf::from(path))
 }
 
 /// Keeps other processes off an embedded database: the lock lasts as long as the process

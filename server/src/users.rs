@@ -110,7 +110,10 @@ pub async fn create(
         }))
     };
     // The common case is one statement, its own transaction. The unique constraint decides
-    // between concurrent creates; the loser sees no row.
+    // between concurrent creates; the loser sees no row. Dropped mid-statement (its client
+    // gone), the insert may land after the writer's turn is given back: it adds a user no
+    // read has kept (absent users are never kept), and a writer meeting it waits in SQLite's
+    // busy handler.
     {
         let _turn = s.store.writer_turn().await?;
         let inserted: Option<(String,)> = s.store.autocommit().optional(user.insert()).await?;
@@ -606,7 +609,7 @@ pub async fn refresh(
     let mut refreshed = Vec::new();
     for (provider, supported) in &rows {
         let resources: Vec<String> = match supported {
-            Some(text) => serde_json::from_str(text)?,
+            Some(text) => wire::from_json(text)?,
             None => Vec::new(),
         };
         refreshed.extend(resources.iter().map(|r| format!("{provider}/{r}")));

@@ -33,8 +33,9 @@ pub fn date(text: &str) -> Result<Date, sqlx::Error> {
         .map_err(|e| sqlx::Error::Decode(Box::new(e)))
 }
 
-pub fn json<T: Serialize + ?Sized>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
+/// A record as stored JSON text; one that does not serialize is a fault, not an empty text.
+pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<String, sqlx::Error> {
+    serde_json::to_string(value).map_err(|e| sqlx::Error::Encode(Box::new(e)))
 }
 
 /// A stored JSON column, read back.

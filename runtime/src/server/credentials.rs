@@ -207,6 +207,10 @@ pub(super) fn refused<A: Scheme, G>(
             &format!("The credential in {place} is of another kind and is not accepted here"),
         ),
         AuthError::Unavailable => unavailable(config),
+        AuthError::Fault => config.reject(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            super::Rejection::INTERNAL,
+        ),
     }
 }
 

@@ -137,6 +137,9 @@ pub enum AuthError {
     WrongKind,
     /// The service cannot check credentials now (its database is down or busy): 503.
     Unavailable,
+    /// Checking the credential met a fault of the service (stored data it cannot read): 500,
+    /// which a retry will not mend.
+    Fault,
 }
 
 /// The service cannot answer now (its database is down or busy); the caller should retry.

@@ -350,7 +350,7 @@ async fn authenticate<S: Service>(
     for &scheme in schemes {
         match service.authenticate(scheme.primary(), credential).await {
             Ok(principal) => return Ok((scheme, principal)),
-            Err(AuthError::Unavailable) => return Err((scheme, AuthError::Unavailable)),
+            Err(e @ (AuthError::Unavailable | AuthError::Fault)) => return Err((scheme, e)),
             Err(e) => {
                 if refusal.is_none_or(|(_, earlier)| earlier == AuthError::Unknown) {
                     refusal = Some((scheme, e));

@@ -119,17 +119,30 @@ impl Rejection {
     }
 
     /// The status an endpoint answers this rejection with: its own when the endpoint declares
-    /// it in a shape the rejection fits (`fitting`), else the nearest declared: a server
-    /// error goes to 500, then 503; anything else to 500, then the first fitting status.
-    /// `None` when nothing fits.
+    /// it in a shape the rejection fits (`fitting`). Otherwise the endpoint lacks it, a fault
+    /// of the service, said by the nearest declared status: 500, another server error but
+    /// 503, then (for a server error) 503, then a client error, and 503 last. Never a 422,
+    /// whose body lists problems, for another rejection. `None` when nothing but a 422 fits.
     pub fn status_among(&self, fitting: &[u16]) -> Option<u16> {
         if fitting.contains(&self.status) {
             return Some(self.status);
         }
-        [500, 503]
-            .into_iter()
-            .find(|s| fitting.contains(s))
-            .or_else(|| fitting.first().copied())
+        self.fallbacks(fitting).next()
+    }
+
+    /// The statuses to try when the rejection's own is not declared, nearest first.
+    fn fallbacks(&self, fitting: &[u16]) -> impl Iterator<Item = u16> + use<> {
+        let server_error = self.status >= 500;
+        let rank = move |status: u16| match status {
+            500 => 0,
+            503 if server_error => 2,
+            503 => 4,
+            s if s >= 500 => 1,
+            _ => 3,
+        };
+        let mut ranked: Vec<u16> = fitting.iter().copied().filter(|s| *s != 422).collect();
+        ranked.sort_by_key(|s| rank(*s));
+        ranked.into_iter()
     }
 
     /// The endpoint's response: the rejection at [`Self::status_among`] in `shape`, read by
@@ -142,12 +155,20 @@ impl Rejection {
         fitting: &[u16],
         read: fn(u16, &[u8]) -> Result<R, String>,
     ) -> R {
-        let first = self.status_among(fitting);
-        let candidates = first
+        let own = fitting.contains(&self.status).then_some(self.status);
+        let candidates = own
             .into_iter()
-            .chain(fitting.iter().copied().filter(|s| Some(*s) != first));
+            .chain(self.fallbacks(fitting).filter(move |s| Some(*s) != own));
         let mut failures = Vec::new();
         for status in candidates {
+            if status != self.status {
+                tracing::warn!(
+                    declared = ?fitting,
+                    status,
+                    "a rejection of status {} is answered with the nearest declared status",
+                    self.status
+                );
+            }
             let message = if status == self.status {
                 self.message.as_str()
             } else {
@@ -163,7 +184,7 @@ impl Rejection {
             }
         }
         // Unreachable for generated conversions: they exist only for endpoints with a fitting
-        // status, and pass only statuses whose declared body the shape writes.
+        // status other than 422, and pass only statuses whose declared body the shape writes.
         panic!(
             "no declared status holds the rejection {}: {}",
             self.status,
@@ -264,6 +285,18 @@ mod tests {
             Some(503)
         );
         assert_eq!(Rejection::forbidden("x").status_among(&[404]), Some(404));
+        assert_eq!(Rejection::internal().status_among(&[404, 503]), Some(503));
+        // A client error is not told to retry while another status can say it.
+        assert_eq!(
+            Rejection::forbidden("x").status_among(&[503, 404]),
+            Some(404)
+        );
+        assert_eq!(
+            Rejection::forbidden("x").status_among(&[422, 503]),
+            Some(503)
+        );
+        // A 422's body lists problems: no other rejection is written into it.
+        assert_eq!(Rejection::forbidden("x").status_among(&[422]), None);
         assert_eq!(Rejection::forbidden("x").status_among(&[]), None);
     }
 

@@ -15,6 +15,7 @@ on_both_backends!(
     a_malformed_request_names_every_problem,
     a_database_that_is_down_answers_503_with_retry_after,
     stored_data_the_service_cannot_read_answers_500_not_503,
+    a_gate_changed_by_another_writer_is_honoured_within_a_second,
 );
 
 /// Several processes share a PostgreSQL database; an embedded one is served by one process.
@@ -301,4 +302,52 @@ async fn a_change_made_by_another_process_is_honoured_within_a_second(h: Harness
         GetUserResponse::Unauthorized(_)
     ));
     other.store().close().await;
+}
+
+/// Gate answers are kept; a change written behind the process's back (another process, an
+/// operator's SQL) reaches it through the epoch the database's triggers move.
+async fn a_gate_changed_by_another_writer_is_honoured_within_a_second(h: Harness) {
+    let import = || BulkImportInput {
+        team_id: None,
+        body: BulkImportRequest {
+            provider: BulkProvider::Oura,
+            connections: vec![],
+            wait_for_completion: false,
+        },
+    };
+    let teams = || ListTeamsInput {
+        org_id: h.org_id(),
+        region: None,
+        search_query: None,
+        next_cursor: None,
+    };
+    let team = h.team();
+    assert!(!matches!(
+        team.bulk_import(import()).await.unwrap(),
+        BulkImportResponse::Forbidden(_)
+    ));
+    assert!(matches!(
+        h.management().list_teams(teams()).await.unwrap(),
+        ListTeamsResponse::Ok(_)
+    ));
+    let behind_its_back = h.server.store().pool();
+    sqlx::query("DELETE FROM team_features WHERE team_id = $1")
+        .bind(&h.keys.team_id)
+        .execute(behind_its_back)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE organizations SET plan = 'standard' WHERE id = $1")
+        .bind(&h.keys.org_id)
+        .execute(behind_its_back)
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(1_100)).await;
+    assert!(matches!(
+        team.bulk_import(import()).await.unwrap(),
+        BulkImportResponse::Forbidden(_)
+    ));
+    assert!(matches!(
+        h.management().list_teams(teams()).await.unwrap(),
+        ListTeamsResponse::Forbidden(_)
+    ));
 }

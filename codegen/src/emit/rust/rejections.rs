@@ -19,7 +19,9 @@ pub fn fits(spec: &Spec, ep: &Endpoint, response: &Response) -> bool {
     match (&response.body, &api.rejections) {
         (None, _) => true,
         (Some(Type::Model(id)), Some(rejections)) => *id == rejections.model,
-        (Some(Type::Model(id)), None) if response.status == 422 => holds_issues(spec.model(*id)),
+        (Some(Type::Model(id)), None) if response.status == 422 => {
+            holds_issues(spec, spec.model(*id))
+        }
         (Some(Type::Model(id)), None) => holds_detail(spec.model(*id)),
         (Some(_), _) => false,
     }
@@ -39,10 +41,26 @@ fn holds_detail(model: &Model) -> bool {
     only_detail_required(model, |ty| *ty == Type::Primitive(Primitive::String))
 }
 
-/// Whether `{"detail": [issues]}` is: a `detail` list without constraints, and no other
-/// field required.
-fn holds_issues(model: &Model) -> bool {
-    only_detail_required(model, |ty| matches!(ty, Type::List(_)))
+/// Whether `{"detail": [issues]}` is: a `detail` list of issue-shaped models without
+/// constraints, and no other field required.
+fn holds_issues(spec: &Spec, model: &Model) -> bool {
+    only_detail_required(model, |ty| match ty {
+        Type::List(item) => matches!(&**item, Type::Model(id) if issue_shaped(spec.model(*id))),
+        _ => false,
+    })
+}
+
+/// Whether `{"loc": […], "msg": "…", "type": "…"}` is an instance of the model: those
+/// three fields, and no other required.
+fn issue_shaped(model: &Model) -> bool {
+    const ISSUE: [&str; 3] = ["loc", "msg", "type"];
+    ISSUE
+        .iter()
+        .all(|name| model.fields.iter().any(|f| f.name == *name))
+        && model
+            .fields
+            .iter()
+            .all(|f| ISSUE.contains(&f.name.as_str()) || f.presence.may_be_absent())
 }
 
 fn only_detail_required(model: &Model, detail_type: impl Fn(&Type) -> bool) -> bool {

@@ -283,7 +283,8 @@ impl RustBackend<'_> {
         let rt = &self.rt;
         let response = response_ident(ep);
         let fitting = super::rejections::fitting_statuses(self.spec, ep);
-        if fitting.is_empty() {
+        // A rejection of another status cannot be written into a 422's list of problems.
+        if fitting.iter().all(|status| *status == 422) {
             return None;
         }
         let shape = match &self.spec.api(ep.api).rejections {
