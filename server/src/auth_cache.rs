@@ -10,14 +10,14 @@
 //! as before, and cannot fill the cache.
 
 use crate::auth::Principal;
-use std::collections::HashMap;
+use crate::kept::{Kept, Ticket};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// How stale a cached principal or gate may be: the longest a change made by another process
 /// goes unseen.
 pub const BOUND: Duration = Duration::from_secs(1);
-/// The most principals (and, apart, gate answers) kept; beyond it the cache starts over.
+/// The most principals (and, apart, gate answers) kept.
 const MAX_ENTRIES: usize = 10_000;
 
 /// An accepted key: its stored kind and what it identifies.
@@ -27,96 +27,93 @@ pub struct KnownKey {
     pub principal: Principal,
 }
 
-#[derive(Default)]
 pub struct AuthCache {
-    state: Mutex<State>,
+    epoch: Mutex<Epoch>,
+    keys: Kept<String, KnownKey>,
+    gates: Kept<(&'static str, String), bool>,
 }
 
 #[derive(Default)]
-struct State {
+struct Epoch {
     /// The epoch the entries were read under; `None` before the first check.
-    epoch: Option<i64>,
-    /// When the epoch was last read; `None` forces a read.
+    value: Option<i64>,
+    /// When the epoch was last asked for; `None` forces a read.
     checked: Option<Instant>,
-    /// Moves on each time the entries are dropped, so a read that began before cannot put
-    /// back what was dropped.
-    generation: u64,
-    keys: HashMap<String, KnownKey>,
-    gates: HashMap<(&'static str, String), bool>,
 }
 
-/// A ticket from [`AuthCache::current`]: the generation a lookup began under.
+/// What a lookup began under, from [`AuthCache::current`].
 #[derive(Clone, Copy, Debug)]
-pub struct Generation(u64);
+pub struct Generation {
+    keys: Ticket,
+    gates: Ticket,
+}
+
+impl Default for AuthCache {
+    fn default() -> Self {
+        AuthCache {
+            epoch: Mutex::default(),
+            keys: Kept::new(MAX_ENTRIES),
+            gates: Kept::new(MAX_ENTRIES),
+        }
+    }
+}
 
 impl AuthCache {
     /// Whether the epoch must be read again before entries are trusted.
     pub fn needs_check(&self) -> bool {
-        let state = self.lock();
-        state.checked.is_none_or(|at| at.elapsed() >= BOUND)
+        let epoch = self.lock_epoch();
+        epoch.checked.is_none_or(|at| at.elapsed() >= BOUND)
     }
 
     /// Records the epoch read by a query sent at `asked`: entries read under another are
     /// dropped, and the next check is due a [`BOUND`] after the query was sent.
-    pub fn record_epoch(&self, epoch: i64, asked: Instant) {
-        let mut state = self.lock();
-        if state.epoch != Some(epoch) {
-            state.drop_entries();
-            state.epoch = Some(epoch);
+    pub fn record_epoch(&self, value: i64, asked: Instant) {
+        let mut epoch = self.lock_epoch();
+        if epoch.value != Some(value) {
+            self.drop_entries();
+            epoch.value = Some(value);
         }
-        state.checked = Some(asked);
+        epoch.checked = Some(asked);
     }
 
     /// Something behind credentials or gates changed here: drop every entry now.
     pub fn changed(&self) {
-        let mut state = self.lock();
-        state.drop_entries();
-        state.checked = None;
+        let mut epoch = self.lock_epoch();
+        self.drop_entries();
+        epoch.checked = None;
     }
 
     pub fn current(&self) -> Generation {
-        Generation(self.lock().generation)
+        Generation {
+            keys: self.keys.ticket(),
+            gates: self.gates.ticket(),
+        }
     }
 
     pub fn key(&self, digest: &str) -> Option<KnownKey> {
-        self.lock().keys.get(digest).cloned()
+        self.keys.get(digest)
     }
 
     pub fn keep_key(&self, began: Generation, digest: String, key: KnownKey) {
-        let mut state = self.lock();
-        if state.generation == began.0 {
-            if state.keys.len() >= MAX_ENTRIES {
-                state.keys.clear();
-            }
-            state.keys.insert(digest, key);
-        }
+        self.keys.keep(began.keys, digest, key);
     }
 
     pub fn gate(&self, gate: &'static str, subject: &str) -> Option<bool> {
-        self.lock().gates.get(&(gate, subject.to_string())).copied()
+        self.gates.get(&(gate, subject.to_string()))
     }
 
     pub fn keep_gate(&self, began: Generation, gate: &'static str, subject: &str, open: bool) {
-        let mut state = self.lock();
-        if state.generation == began.0 {
-            if state.gates.len() >= MAX_ENTRIES {
-                state.gates.clear();
-            }
-            state.gates.insert((gate, subject.to_string()), open);
-        }
+        self.gates
+            .keep(began.gates, (gate, subject.to_string()), open);
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
-        // A panic while holding the lock leaves plain maps behind: still usable.
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-impl State {
-    fn drop_entries(&mut self) {
+    fn drop_entries(&self) {
         self.keys.clear();
         self.gates.clear();
-        self.generation += 1;
+    }
+
+    fn lock_epoch(&self) -> std::sync::MutexGuard<'_, Epoch> {
+        self.epoch.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 

@@ -13,6 +13,7 @@ pub mod clock;
 mod failure;
 mod gates;
 mod http;
+mod kept;
 mod keys;
 mod labs;
 mod link;

@@ -70,7 +70,7 @@ pub struct WriterTurn {
 impl Drop for WriterTurn {
     fn drop(&mut self) {
         if let Some(users) = &self.users {
-            users.changed();
+            users.clear();
         }
     }
 }
@@ -170,7 +170,9 @@ impl Store {
             auth_epoch_read: Arc::default(),
             autocommit: Arc::new(autocommit),
             // Exact only while no other process writes: on a locked embedded database.
-            users: only_process.is_some().then(Arc::default),
+            users: only_process
+                .is_some()
+                .then(|| Arc::new(UserCache::new(crate::user_cache::MAX_ENTRIES))),
             _only_process: only_process.map(Arc::new),
         };
         store.migrate().await?;

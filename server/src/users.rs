@@ -264,10 +264,11 @@ async fn read_user(
     value: &str,
 ) -> Result<Option<User>, Failure> {
     let cache = s.store.user_cache();
-    if let Some(user) = cache.and_then(|c| c.get(team_id, &lookup)) {
+    let key = (team_id.to_string(), lookup);
+    if let Some(user) = cache.and_then(|c| c.get(&key)) {
         return Ok(Some(user));
     }
-    let began = cache.map(UserCache::current);
+    let began = cache.map(UserCache::ticket);
     let rows: Vec<UserRow> = s
         .store
         .autocommit()
@@ -275,7 +276,7 @@ async fn read_user(
         .await?;
     let user = user_from_rows(&rows)?;
     if let (Some(cache), Some(began), Some(user)) = (cache, began, &user) {
-        cache.keep(began, team_id, lookup, user);
+        cache.keep(began, key, user.clone());
     }
     Ok(user)
 }

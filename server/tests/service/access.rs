@@ -2,6 +2,7 @@
 //! database that is down.
 
 use crate::harness::Harness;
+use crate::linking::empty_import;
 use crate::on_both_backends;
 use crate::users::create;
 use health_api::models::*;
@@ -78,12 +79,7 @@ async fn keys_are_accepted_only_where_the_document_says(h: Harness) {
     ));
     // A team API key is rejected on the management API (rule 3), in either header.
     let team_on_mgmt = h.client(&[(AuthScheme::ManagementKey, &h.keys.team_api_key)]);
-    let input = ListTeamsInput {
-        org_id: h.org_id(),
-        region: None,
-        search_query: None,
-        next_cursor: None,
-    };
+    let input = org_teams(&h);
     assert!(matches!(
         team_on_mgmt.list_teams(input.clone()).await.unwrap(),
         ListTeamsResponse::Forbidden(_)
@@ -268,12 +264,7 @@ async fn a_change_made_by_another_process_is_honoured_within_a_second(h: Harness
     ))
     .await
     .expect("a second process on the same database");
-    let teams = || ListTeamsInput {
-        org_id: h.org_id(),
-        region: None,
-        search_query: None,
-        next_cursor: None,
-    };
+    let teams = || org_teams(&h);
     let user_id = create(&h, "cached").await;
     let team = h.team();
     let get_user = || team.get_user(GetUserInput { user_id });
@@ -307,23 +298,10 @@ async fn a_change_made_by_another_process_is_honoured_within_a_second(h: Harness
 /// Gate answers are kept; a change written behind the process's back (another process, an
 /// operator's SQL) reaches it through the epoch the database's triggers move.
 async fn a_gate_changed_by_another_writer_is_honoured_within_a_second(h: Harness) {
-    let import = || BulkImportInput {
-        team_id: None,
-        body: BulkImportRequest {
-            provider: BulkProvider::Oura,
-            connections: vec![],
-            wait_for_completion: false,
-        },
-    };
-    let teams = || ListTeamsInput {
-        org_id: h.org_id(),
-        region: None,
-        search_query: None,
-        next_cursor: None,
-    };
+    let teams = || org_teams(&h);
     let team = h.team();
     assert!(!matches!(
-        team.bulk_import(import()).await.unwrap(),
+        team.bulk_import(empty_import()).await.unwrap(),
         BulkImportResponse::Forbidden(_)
     ));
     assert!(matches!(
@@ -343,11 +321,21 @@ async fn a_gate_changed_by_another_writer_is_honoured_within_a_second(h: Harness
         .unwrap();
     tokio::time::sleep(std::time::Duration::from_millis(1_100)).await;
     assert!(matches!(
-        team.bulk_import(import()).await.unwrap(),
+        team.bulk_import(empty_import()).await.unwrap(),
         BulkImportResponse::Forbidden(_)
     ));
     assert!(matches!(
         h.management().list_teams(teams()).await.unwrap(),
         ListTeamsResponse::Forbidden(_)
     ));
+}
+
+/// The first page of the organization's teams.
+fn org_teams(h: &Harness) -> ListTeamsInput {
+    ListTeamsInput {
+        org_id: h.org_id(),
+        region: None,
+        search_query: None,
+        next_cursor: None,
+    }
 }

@@ -342,15 +342,8 @@ async fn bulk_operations_are_closed_until_enabled_for_the_team(h: Harness) {
     let team = h.new_team("Closed beta", Region::Eu).await;
     assert!(team.enabled_features.is_empty());
     let other = h.team_client(team.id).await;
-    let import = || BulkImportInput {
-        team_id: None,
-        body: BulkImportRequest {
-            provider: BulkProvider::Oura,
-            connections: vec![],
-            wait_for_completion: false,
-        },
-    };
-    let BulkImportResponse::Forbidden(refusal) = other.bulk_import(import()).await.unwrap() else {
+    let BulkImportResponse::Forbidden(refusal) = other.bulk_import(empty_import()).await.unwrap()
+    else {
         panic!("closed until enabled");
     };
     assert!(refusal.detail.contains("bulk_import"));
@@ -366,7 +359,7 @@ async fn bulk_operations_are_closed_until_enabled_for_the_team(h: Harness) {
         .await
         .unwrap();
     assert!(matches!(
-        other.bulk_import(import()).await.unwrap(),
+        other.bulk_import(empty_import()).await.unwrap(),
         BulkImportResponse::Accepted(_)
     ));
     // The other feature stays closed.
@@ -382,4 +375,16 @@ async fn bulk_operations_are_closed_until_enabled_for_the_team(h: Harness) {
         other.bulk_trigger_historical_pull(pull).await.unwrap(),
         BulkTriggerHistoricalPullResponse::Forbidden(_)
     ));
+}
+
+/// A bulk import of no one, which only a team with the feature may send.
+pub fn empty_import() -> BulkImportInput {
+    BulkImportInput {
+        team_id: None,
+        body: BulkImportRequest {
+            provider: BulkProvider::Oura,
+            connections: vec![],
+            wait_for_completion: false,
+        },
+    }
 }
