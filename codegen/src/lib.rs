@@ -4,6 +4,7 @@
 //! means the same thing wherever it is compiled.
 
 pub mod ast;
+pub mod contract;
 pub mod diagnostic;
 pub mod diagnostic_codes;
 pub mod emit;

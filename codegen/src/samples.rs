@@ -35,6 +35,20 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// The body in its JSON form (a raw body's text as a string, bytes as base64), `null`
+    /// for a response without a body.
+    pub fn json_text(&self) -> String {
+        self.body
+            .as_ref()
+            .map_or_else(|| "null".to_string(), serde_json::Value::to_string)
+    }
+
+    /// The body as sent, where it differs from [`Answer::json_text`]: a raw body's text or
+    /// bytes.
+    pub fn raw_body(&self) -> Option<Vec<u8>> {
+        self.media.is_raw().then(|| self.wire_body()).flatten()
+    }
+
     /// The body as sent: JSON text, or the text or bytes a raw body holds.
     pub fn wire_body(&self) -> Option<Vec<u8>> {
         let body = self.body.as_ref()?;

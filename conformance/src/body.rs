@@ -2,8 +2,8 @@
 //! text or bytes as they are.
 
 use crate::contract::Route;
-use covenant_codegen::ir::BodyMedia;
-use covenant_runtime::multipart::{self, PartKind};
+use covenant_runtime::contract::BodyMedia;
+use covenant_runtime::multipart;
 use serde_json::Value;
 
 /// The `Content-Type` and bytes of a body given in its JSON form. A form or multipart body
@@ -23,18 +23,15 @@ pub fn encode_body(route: &Route, body: &Value) -> Result<(String, Vec<u8>), Str
             covenant_runtime::text::form_encode(fields).into_bytes(),
         ),
         (BodyMedia::Multipart, Value::Object(_)) => {
-            let kind_of = |name: &str| {
-                route
-                    .part_kinds
-                    .iter()
-                    .find(|(n, _)| n == name)
-                    .map_or(PartKind::Text, |(_, kind)| *kind)
+            let kind_of = |name: &str| match route.body {
+                Some(ty) => multipart::kind_in(ty, name),
+                None => multipart::PartKind::Text,
             };
             let parts = multipart::parts_of(body, kind_of)
                 .map_err(|e| format!("the body of {}: {e}", route.name))?;
             multipart::encode(&parts)
         }
-        (BodyMedia::Raw(_), Value::String(text)) if route.bytes_body => {
+        (BodyMedia::Raw(_), Value::String(text)) if route.bytes_body() => {
             let bytes = covenant_runtime::Bytes::from_base64(text)
                 .map_err(|e| format!("the body of {} (bytes) is {e}", route.name))?;
             (media, bytes.into_vec())

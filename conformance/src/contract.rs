@@ -1,98 +1,40 @@
-//! The spec as the runner needs it: endpoints by name and by route, the statuses each
-//! declares, and a compiled JSON Schema validator for every endpoint and status — the same
-//! schemas `generate` writes, built in memory from the spec.
+//! The spec as the runner needs it: its contract ([`covenant_runtime::contract`], the model
+//! the router and the client read too), resolving cassettes and recordings to endpoints, and
+//! a compiled JSON Schema validator for every endpoint and status — the same schemas
+//! `generate` writes, built in memory from the spec.
 
-use covenant_codegen::emit::{all_responses, response_provenance, schema_base, schema_files};
+use covenant_codegen::emit::{schema_base, schema_files};
 use covenant_codegen::ir::{
-    BodyMedia, Carrier, Endpoint, ParamLocation, Primitive, Provenance, Spec, Type,
+    Carrier, ParamLocation, Provenance, Spec, Type, all_responses, response_provenance,
 };
-use covenant_runtime::multipart::PartKind;
+use covenant_runtime::contract::{BodyMedia, BuiltEndpoint, ResponseDesc, ScalarKind};
 use jsonschema::{Retrieve, Uri, Validator};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// One declared response of an endpoint.
-#[derive(Clone, Debug)]
-pub struct DeclaredStatus {
-    pub status: u16,
-    pub has_body: bool,
-    /// JSON, or text or bytes written as they are.
-    pub media: BodyMedia,
-    /// The body is `bytes`: its JSON form is base64.
-    pub bytes: bool,
-    pub provenance: Provenance,
-}
+/// An endpoint, as the runner resolves cassettes and recordings to it.
+pub type Route = BuiltEndpoint<'static>;
 
-impl DeclaredStatus {
-    /// A received body in the JSON form the schemas and cassettes describe: a raw body as a
-    /// string of its text (base64 of `bytes`), anything else as the JSON it holds.
-    pub fn json_form(&self, body: &[u8]) -> Option<Value> {
-        match &self.media {
-            BodyMedia::Raw(_) if self.bytes => Some(Value::String(
-                covenant_runtime::Bytes::from(body).to_base64(),
-            )),
-            BodyMedia::Raw(_) => std::str::from_utf8(body)
-                .ok()
-                .map(|t| Value::String(t.into())),
-            _ => serde_json::from_slice(body).ok(),
-        }
+/// A received body in the JSON form the schemas and cassettes describe: a raw body as a
+/// string of its text (base64 of `bytes`), anything else as the JSON it holds.
+pub fn json_form(declared: &ResponseDesc<'_>, body: &[u8]) -> Option<Value> {
+    match declared.media {
+        BodyMedia::Raw(_) if declared.bytes => Some(Value::String(
+            covenant_runtime::Bytes::from(body).to_base64(),
+        )),
+        BodyMedia::Raw(_) => std::str::from_utf8(body)
+            .ok()
+            .map(|t| Value::String(t.into())),
+        _ => serde_json::from_slice(body).ok(),
     }
-}
-
-/// An endpoint, indexed for resolving cassettes and matching recorded traffic.
-#[derive(Debug)]
-pub struct Route {
-    pub name: String,
-    pub method: &'static str,
-    /// The path's segments; `None` for a placeholder.
-    pub segments: Vec<Option<String>>,
-    pub path_template: String,
-    /// The API's name.
-    pub api: String,
-    /// The API's base, as the spec writes it (`{base_url}`).
-    pub base: String,
-    /// The name a target gives the base's URL by (`base_url`, `management_url`).
-    pub base_name: String,
-    pub query: Vec<String>,
-    pub headers: Vec<String>,
-    pub statuses: Vec<DeclaredStatus>,
-    pub provenance: Provenance,
-    pub tags: Vec<String>,
-    /// How the request body is written: JSON, form fields, parts, or as it is.
-    pub body_media: BodyMedia,
-    /// The request body is `bytes`: a cassette gives it as base64.
-    pub bytes_body: bool,
-    /// How each field of a multipart body is sent.
-    pub part_kinds: Vec<(String, PartKind)>,
-}
-
-impl Route {
-    pub fn declares(&self, status: u16) -> Option<&DeclaredStatus> {
-        self.statuses.iter().find(|s| s.status == status)
-    }
-
-    /// Whether a concrete path (`/v2/user/abc`) is this endpoint's.
-    pub fn matches_path(&self, path: &str) -> bool {
-        let parts: Vec<&str> = split_path(path);
-        parts.len() == self.segments.len()
-            && self
-                .segments
-                .iter()
-                .zip(parts)
-                .all(|(s, p)| s.as_deref().is_none_or(|lit| lit == p))
-    }
-}
-
-/// The path's segments without the leading slash; a trailing slash keeps an empty last one.
-pub fn split_path(path: &str) -> Vec<&str> {
-    path.strip_prefix('/').unwrap_or(path).split('/').collect()
 }
 
 /// A spec, compiled for checking responses.
 pub struct Contract {
     pub spec: Spec,
-    routes: Vec<Arc<Route>>,
+    /// The spec's contract, built once for the run.
+    built: covenant_runtime::contract::Contract<'static>,
     by_name: HashMap<String, usize>,
     validators: HashMap<(usize, u16), Arc<Validator>>,
     header_checks: HashMap<(usize, u16), HeaderCheck>,
@@ -105,16 +47,7 @@ pub struct Contract {
 pub struct HeaderCheck {
     pub validator: Validator,
     /// Each declared header by lower-case name, with the JSON type its text reads as.
-    headers: Vec<(String, TextKind)>,
-}
-
-/// The JSON type a header's text reads as before its schema checks it.
-#[derive(Clone, Copy, Debug)]
-enum TextKind {
-    Integer,
-    Number,
-    Boolean,
-    String,
+    headers: Vec<(String, ScalarKind)>,
 }
 
 impl HeaderCheck {
@@ -136,10 +69,10 @@ impl HeaderCheck {
             }
             let text = lines.join(", ");
             let parsed = match kind {
-                TextKind::Integer => text.trim().parse::<i64>().ok().map(Value::from),
-                TextKind::Number => parse_number(text.trim()).map(Value::from),
-                TextKind::Boolean => parse_bool(text.trim()).map(Value::from),
-                TextKind::String => None,
+                ScalarKind::Integer => text.trim().parse::<i64>().ok().map(Value::from),
+                ScalarKind::Number => parse_number(text.trim()).map(Value::from),
+                ScalarKind::Boolean => parse_bool(text.trim()).map(Value::from),
+                ScalarKind::String => None,
             };
             out.insert(name.clone(), parsed.unwrap_or(Value::String(text)));
         }
@@ -147,21 +80,10 @@ impl HeaderCheck {
     }
 }
 
-fn text_kind(spec: &Spec, ty: &Type) -> TextKind {
-    use covenant_codegen::ir::{EnumRepr, Primitive};
-    match ty {
-        Type::Primitive(Primitive::Int) => TextKind::Integer,
-        Type::Primitive(Primitive::Number) => TextKind::Number,
-        Type::Primitive(Primitive::Bool) => TextKind::Boolean,
-        Type::Enum(id) if spec.enum_(*id).repr == EnumRepr::Int => TextKind::Integer,
-        _ => TextKind::String,
-    }
-}
-
 impl std::fmt::Debug for Contract {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Contract")
-            .field("routes", &self.routes.len())
+            .field("routes", &self.built.endpoints.len())
             .finish()
     }
 }
@@ -175,7 +97,8 @@ impl Contract {
             base: schema_base(&spec),
             files: files.clone(),
         };
-        let mut routes = Vec::new();
+        let built = covenant_codegen::contract::build_static(&spec);
+        let routes = built.endpoints;
         let mut by_name = HashMap::new();
         let mut validators = HashMap::new();
         let mut header_checks = HashMap::new();
@@ -192,8 +115,7 @@ impl Contract {
                 .map(Some)
                 .map_err(|e| format!("{path}: {e}"))
         };
-        for ep in &spec.endpoints {
-            let index = routes.len();
+        for (index, ep) in spec.endpoints.iter().enumerate() {
             for r in all_responses(&spec, ep) {
                 let path = format!("schemas/endpoints/{}/{}.json", ep.name, r.status);
                 if let Some(validator) = compile(&path)? {
@@ -201,45 +123,43 @@ impl Contract {
                 }
                 let path = format!("schemas/endpoints/{}/{}.headers.json", ep.name, r.status);
                 if let Some(validator) = compile(&path)? {
-                    let headers = r
-                        .headers
+                    let headers = routes[index]
+                        .response(r.status)
+                        .map(|declared| declared.headers)
+                        .unwrap_or_default()
                         .iter()
-                        .map(|h| (h.name.to_ascii_lowercase(), text_kind(&spec, &h.ty)))
+                        .map(|h| (h.name.to_ascii_lowercase(), h.kind))
                         .collect();
                     header_checks.insert((index, r.status), HeaderCheck { validator, headers });
                 }
             }
             by_name.insert(ep.name.clone(), index);
-            routes.push(Arc::new(route(&spec, ep)));
         }
         Ok(Contract {
             carriers: secret_carriers(&spec),
             secret_names: crate::secrets::secret_field_names(&spec),
             spec,
-            routes,
+            built,
             by_name,
             validators,
             header_checks,
         })
     }
 
-    pub fn routes(&self) -> &[Arc<Route>] {
-        &self.routes
+    pub fn routes(&self) -> &'static [Route] {
+        self.built.endpoints
     }
 
-    /// The endpoint of that name; shared, so a plan holds its routes without copies.
-    pub fn route(&self, name: &str) -> Option<&Arc<Route>> {
-        self.by_name.get(name).map(|&i| &self.routes[i])
+    /// The endpoint of that name; built once for the run, so a plan holds its routes
+    /// without copies.
+    pub fn route(&self, name: &str) -> Option<&'static Route> {
+        self.by_name.get(name).map(|&i| &self.built.endpoints[i])
     }
 
     /// The endpoint a recorded request calls: the method and the path agree, literal
-    /// segments preferred over placeholders.
-    pub fn route_for(&self, method: &str, path: &str) -> Option<&Route> {
-        self.routes
-            .iter()
-            .filter(|r| r.method.eq_ignore_ascii_case(method) && r.matches_path(path))
-            .max_by_key(|r| r.segments.iter().filter(|s| s.is_some()).count())
-            .map(Arc::as_ref)
+    /// segments preferred over placeholders, by the contract's one rule.
+    pub fn route_for(&self, method: &str, path: &str) -> Option<&'static Route> {
+        self.built.route(method, path)
     }
 
     /// Where requests carry secrets, by the name that stands for them: every auth
@@ -324,42 +244,6 @@ impl Contract {
     }
 }
 
-fn route(spec: &Spec, ep: &Endpoint) -> Route {
-    let names = |location| {
-        ep.params_in(location)
-            .map(|p| p.field.name.clone())
-            .collect::<Vec<_>>()
-    };
-    Route {
-        name: ep.name.clone(),
-        method: ep.method.as_str(),
-        segments: split_path(&ep.path)
-            .into_iter()
-            .map(|s| (!(s.starts_with('{') && s.ends_with('}'))).then(|| s.to_string()))
-            .collect(),
-        path_template: ep.path.clone(),
-        api: spec.api(ep.api).name.clone(),
-        base: spec.api(ep.api).base_url.clone(),
-        base_name: spec.api(ep.api).base_name(),
-        query: names(ParamLocation::Query),
-        headers: names(ParamLocation::Header),
-        statuses: all_responses(spec, ep)
-            .map(|r| DeclaredStatus {
-                status: r.status,
-                has_body: r.body.is_some(),
-                media: r.media.clone(),
-                bytes: is_bytes(r.body.as_ref()),
-                provenance: response_provenance(ep, r),
-            })
-            .collect(),
-        provenance: ep.provenance,
-        tags: ep.tags.clone(),
-        body_media: ep.body_media.clone(),
-        bytes_body: is_bytes(ep.body.as_ref()),
-        part_kinds: part_kinds(spec, ep),
-    }
-}
-
 /// Every auth scheme's carrier, and a header or query parameter of any endpoint marked
 /// `@secret` as a carrier of its own name.
 fn secret_carriers(spec: &Spec) -> Vec<(String, Carrier)> {
@@ -380,37 +264,6 @@ fn secret_carriers(spec: &Spec) -> Vec<(String, Carrier)> {
         }
     }
     out
-}
-
-fn is_bytes(ty: Option<&Type>) -> bool {
-    ty == Some(&Type::Primitive(Primitive::Bytes))
-}
-
-/// How each field of a multipart body is sent; empty for other bodies.
-fn part_kinds(spec: &Spec, ep: &Endpoint) -> Vec<(String, PartKind)> {
-    let Some(Type::Model(id)) = ep
-        .body
-        .as_ref()
-        .filter(|_| ep.body_media == BodyMedia::Multipart)
-    else {
-        return Vec::new();
-    };
-    spec.model(*id)
-        .fields
-        .iter()
-        .map(|f| {
-            let item = match &f.ty {
-                Type::List(item) => item,
-                ty => ty,
-            };
-            let kind = match item {
-                Type::Primitive(Primitive::File) => PartKind::File,
-                Type::Primitive(Primitive::Bytes) => PartKind::Bytes,
-                _ => PartKind::Text,
-            };
-            (f.name.clone(), kind)
-        })
-        .collect()
 }
 
 /// Serves `$ref`s between the generated schema files from memory.

@@ -11,17 +11,21 @@ use crate::template::plain;
 use covenant_codegen::ir::shapes::Shape;
 use covenant_codegen::ir::{AuthId, Endpoint, ParamLocation, Primitive, Provenance, Spec, Type};
 use covenant_codegen::samples::Samples;
+use covenant_runtime::contract::{BuiltEndpoint, TemplateValue};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// The folder (under the output) and file of each generated cassette, with its text.
 pub fn cassettes(spec: &Spec) -> BTreeMap<String, String> {
     let samples = Samples::new(spec);
+    let arena = bumpalo::Bump::new();
+    let contract = covenant_codegen::contract::build(spec, &arena);
     let mut files = BTreeMap::new();
-    for ep in &spec.endpoints {
+    for (ep, route) in spec.endpoints.iter().zip(contract.endpoints) {
         let generator = Generator {
             spec,
             ep,
+            route,
             samples: &samples,
         };
         for scenario in [
@@ -44,12 +48,13 @@ pub fn cassettes(spec: &Spec) -> BTreeMap<String, String> {
 struct Generator<'a> {
     spec: &'a Spec,
     ep: &'a Endpoint,
+    route: &'a BuiltEndpoint<'a>,
     samples: &'a Samples<'a>,
 }
 
 impl Generator<'_> {
     fn declares(&self, status: u16) -> bool {
-        covenant_codegen::emit::all_responses(self.spec, self.ep).any(|r| r.status == status)
+        covenant_codegen::ir::all_responses(self.spec, self.ep).any(|r| r.status == status)
     }
 
     /// A scenario of this endpoint, with its tags and its source.
@@ -100,9 +105,23 @@ impl Generator<'_> {
         }
     }
 
+    /// The path with each placeholder filled from `input`, one encoded segment each; a value
+    /// that refers to a capture (`{{id}}`) is written as it is, and a placeholder without a
+    /// value is left as the spec writes it.
+    fn path(&self, input: &Value) -> String {
+        let filled = self.route.path.fill(|name| {
+            Some(match input.get(name).map(plain) {
+                Some(text) if text.contains("{{") => TemplateValue::Verbatim(text.into()),
+                Some(text) => TemplateValue::Text(text.into()),
+                None => TemplateValue::Verbatim(format!("{{{name}}}").into()),
+            })
+        });
+        filled.unwrap_or_else(|_| self.route.path.to_string())
+    }
+
     /// A valid request: every parameter from the spec's samples, the body a full example.
     fn request(&self, input: &Value) -> Request {
-        let mut path = self.ep.path.clone();
+        let path = self.path(input);
         let mut query = Map::new();
         let mut headers = BTreeMap::new();
         for p in &self.ep.params {
@@ -110,10 +129,7 @@ impl Generator<'_> {
                 continue;
             };
             match p.location {
-                ParamLocation::Path => {
-                    let text = utf8_percent(&plain(value));
-                    path = path.replace(&format!("{{{}}}", p.field.name), &text);
-                }
+                ParamLocation::Path => {}
                 ParamLocation::Query => {
                     let v = match value {
                         Value::Array(items) => {
@@ -334,26 +350,6 @@ fn representable(location: ParamLocation, value: &Value) -> bool {
         (ParamLocation::Header, v) => plain(v).chars().all(|c| c.is_ascii_graphic() || c == ' '),
         _ => true,
     }
-}
-
-/// Percent-encodes what a path segment cannot hold as it is.
-fn utf8_percent(text: &str) -> String {
-    const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
-        .add(b' ')
-        .add(b'"')
-        .add(b'#')
-        .add(b'%')
-        .add(b'/')
-        .add(b'<')
-        .add(b'>')
-        .add(b'?')
-        .add(b'`')
-        .add(b'{')
-        .add(b'}');
-    if text.contains("{{") {
-        return text.to_string();
-    }
-    percent_encoding::utf8_percent_encode(text, SEGMENT).to_string()
 }
 
 fn unique_label(seen: &mut std::collections::HashSet<String>, label: String) -> String {

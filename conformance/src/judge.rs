@@ -8,7 +8,7 @@ use crate::matcher::{self, Mismatch};
 use crate::outcome::{Failure, FailureKind};
 use crate::plan::ExchangePlan;
 use crate::template::Scope;
-use covenant_codegen::ir::BodyMedia;
+use covenant_runtime::contract::BodyMedia;
 use serde_json::Value;
 
 /// Every failure of one response. `scenario_source` is where the scenario says its
@@ -25,7 +25,7 @@ pub fn judge(
     let mut failures = Vec::new();
     let expected = exchange.expect.status;
     let expected_source = route
-        .declares(expected)
+        .response(expected)
         .map_or(route.provenance, |s| s.provenance)
         .word();
     if incoming.status != expected {
@@ -38,7 +38,7 @@ pub fn judge(
             at: None,
         });
     }
-    match route.declares(incoming.status) {
+    match route.response(incoming.status) {
         None => failures.push(Failure {
             kind: FailureKind::Status,
             path: "status".into(),
@@ -48,7 +48,7 @@ pub fn judge(
                 route
                     .statuses
                     .iter()
-                    .map(|s| s.status.to_string())
+                    .map(u16::to_string)
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -78,7 +78,7 @@ pub fn judge(
                     at: None,
                 });
             } else if let (Some(body), Some(validator)) =
-                (body, contract.validator(&route.name, incoming.status))
+                (body, contract.validator(route.name, incoming.status))
             {
                 schema_failures(
                     contract,
@@ -92,7 +92,7 @@ pub fn judge(
         }
         Some(_) => {}
     }
-    if let Some(check) = contract.header_check(&route.name, incoming.status) {
+    if let Some(check) = contract.header_check(route.name, incoming.status) {
         header_failures(route, incoming, check, &mut failures);
     }
     let mut mismatches = Vec::new();
@@ -216,7 +216,7 @@ fn schema_failures(
             ),
             actual: cut(&error.to_string(), SHOWN_BODY),
             source: contract
-                .provenance_at(&route.name, status, &pointer)
+                .provenance_at(route.name, status, &pointer)
                 .word()
                 .into(),
             at: None,
@@ -254,7 +254,7 @@ fn header_failures(
     failures: &mut Vec<Failure>,
 ) {
     let source = route
-        .declares(incoming.status)
+        .response(incoming.status)
         .map_or(route.provenance, |s| s.provenance)
         .word();
     let headers = check.read(&incoming.headers);

@@ -62,14 +62,14 @@ pub struct Target {
 impl Target {
     /// The URL an endpoint's API is reached at.
     pub fn resolve(&self, route: &Route) -> Result<String, String> {
-        let name = &route.base_name;
+        let name = &route.base_name();
         let placeholder = format!("{{{name}}}");
         match self.bases.get(name) {
             Some(url) if route.base.contains(&placeholder) => {
                 Ok(route.base.replace(&placeholder, url.trim_end_matches('/')))
             }
             Some(url) => Ok(url.trim_end_matches('/').to_string()),
-            None if !route.base.contains('{') => Ok(route.base.clone()),
+            None if !route.base.contains('{') => Ok(route.base.to_string()),
             None => Err(format!(
                 "no URL for `{name}`, the base of the `{}` API: pass --target {}=URL, or a credentials file with `{name}`",
                 route.api, route.api
@@ -270,8 +270,8 @@ impl Run {
         let mut response_kept = transcript::Kept::Whole;
         let (status, duration_ms, response) = match sent {
             Ok(incoming) => {
-                let body = match route.declares(incoming.status) {
-                    Some(declared) => declared.json_form(&incoming.body),
+                let body = match route.response(incoming.status) {
+                    Some(declared) => crate::contract::json_form(declared, &incoming.body),
                     None => serde_json::from_slice::<Value>(&incoming.body).ok(),
                 };
                 self.learn_response_secrets(route, &incoming, body.as_ref());
@@ -296,7 +296,7 @@ impl Run {
         // Secrets are replaced in the whole report once the run ends (`Report::redact`).
         let result = ExchangeResult {
             label: exchange.label.clone(),
-            endpoint: route.name.clone(),
+            endpoint: route.name.to_string(),
             method: outgoing.method.clone(),
             url: outgoing.url.clone(),
             expected_status: exchange.expect.status,
@@ -326,7 +326,7 @@ impl Run {
             response_kept,
             shown,
             label: result.label.clone(),
-            endpoint: route.name.clone(),
+            endpoint: route.name.to_string(),
         };
         (result, Some(entry))
     }
@@ -385,7 +385,7 @@ impl Run {
             &templated(&outgoing.headers),
             &templated(&query),
         );
-        let (Some(ty), Some(body)) = (self.contract.request_body_type(&exchange.route.name), body)
+        let (Some(ty), Some(body)) = (self.contract.request_body_type(exchange.route.name), body)
         else {
             return;
         };
@@ -406,7 +406,7 @@ impl Run {
         if let Some(body) = body {
             if let Some(ty) = self
                 .contract
-                .response_body_type(&route.name, incoming.status)
+                .response_body_type(route.name, incoming.status)
             {
                 self.secrets.learn_body(&self.contract.spec, ty, body);
             }
@@ -596,7 +596,7 @@ fn skipped(exchange: &ExchangePlan) -> ExchangeResult {
     let route = &exchange.route;
     ExchangeResult {
         label: exchange.label.clone(),
-        endpoint: route.name.clone(),
+        endpoint: route.name.to_string(),
         method: route.method.to_string(),
         url: exchange.path.written().to_string(),
         expected_status: exchange.expect.status,
@@ -627,9 +627,9 @@ fn template_failure(exchange: &ExchangePlan, problem: String) -> ExchangeResult 
 fn coverage(contract: &Contract, scenarios: &[ScenarioResult]) -> Coverage {
     let mut coverage = Coverage::default();
     for route in contract.routes() {
-        let statuses = coverage.matrix.entry(route.name.clone()).or_default();
-        for s in &route.statuses {
-            statuses.entry(s.status).or_default();
+        let statuses = coverage.matrix.entry(route.name.to_string()).or_default();
+        for status in route.statuses {
+            statuses.entry(*status).or_default();
         }
     }
     for scenario in scenarios {

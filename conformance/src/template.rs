@@ -110,7 +110,9 @@ impl<'g> Scope<'g> {
     /// Fills in a path: each value filled in is one percent-encoded segment, so a captured
     /// `../../x?y=1` stays inside the segment it was put in.
     pub fn path(&self, text: &Text) -> Result<String, TemplateError> {
-        self.fill(text, &covenant_runtime::text::path_segment)
+        self.fill(text, &|value| {
+            covenant_runtime::contract::encode_segment(value).into_owned()
+        })
     }
 
     /// Fills in every reference of a text, each value written through `encode`.

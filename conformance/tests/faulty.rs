@@ -253,7 +253,7 @@ async fn each_fault_gets_its_failure() {
     let source_of_200 = contract
         .route("get_user")
         .unwrap()
-        .declares(200)
+        .response(200)
         .unwrap()
         .provenance
         .word();

@@ -4,14 +4,14 @@
 use ::covenant_runtime as rt;
 use super::operations::*;
 use super::server::HealthDataServer;
-use ::std::collections::HashMap;
+use rt::server::mock::{Example, MockAccess};
 /// Answers every endpoint with its first success status and an example body
 /// derived from the spec. Credentials are those added with [`MockServer::with_key`];
-/// the principal is the scheme a key was added for.
+/// the principal is the scheme a key was added for. The keys, the gates and the
+/// examples are those `covenant mock` serves, by the same runtime code.
 #[derive(Clone, Debug, Default)]
 pub struct MockServer {
-    keys: HashMap<String, AuthScheme>,
-    closed_gates: Vec<Gate>,
+    access: MockAccess<AuthScheme, Gate>,
 }
 impl MockServer {
     pub fn new() -> Self {
@@ -19,19 +19,18 @@ impl MockServer {
     }
     /// Accepts `credential` for `scheme`; sent under another scheme it is a key of the wrong kind.
     pub fn with_key(mut self, credential: &str, scheme: AuthScheme) -> Self {
-        self.keys.insert(credential.to_string(), scheme);
+        self.access.insert_key(credential, scheme);
         self
     }
     /// Closes a gate (a feature or plan), so gated endpoints answer 403.
     pub fn with_closed_gate(mut self, gate: Gate) -> Self {
-        self.closed_gates.push(gate);
+        self.access.close_gate(gate);
         self
     }
     /// The status and body every call of `endpoint` answers, the body in its JSON
     /// form (text as a string, bytes as base64).
     pub fn example(endpoint: &str) -> ::std::option::Option<(u16, ::serde_json::Value)> {
-        let (status, text, _, json_form) = example_text(endpoint)?;
-        ::serde_json::from_str(json_form.unwrap_or(text)).ok().map(|body| (status, body))
+        example_of(endpoint)?.json_body()
     }
 }
 static CREATE_USER: ::std::sync::LazyLock<CreateUserResponse> = ::std::sync::LazyLock::new(||
@@ -98,209 +97,299 @@ static LIST_ORDERS: ::std::sync::LazyLock<ListOrdersResponse> = ::std::sync::Laz
 example("list_orders", ListOrdersResponse::from_parts));
 static GET_WORKOUT_STREAM: ::std::sync::LazyLock<GetWorkoutStreamResponse> = ::std::sync::LazyLock::new(||
 example("get_workout_stream", GetWorkoutStreamResponse::from_parts));
-/// A response's example: its status, body as sent (JSON, or the text a raw body
-/// sends), headers, and a raw body's JSON form.
-type Example = (
-    u16,
-    &'static str,
-    &'static [(&'static str, &'static str)],
-    Option<&'static str>,
-);
 /// `endpoint`'s example.
-fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
+fn example_of(endpoint: &str) -> ::std::option::Option<Example> {
     match endpoint {
         "create_user" => {
-            Some((
-                200u16,
-                "{\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"client_user_id\":\"text\"}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"client_user_id\":\"text\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "get_user" => {
-            Some((
-                200u16,
-                "{\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"team_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"client_user_id\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"connected_sources\":[{\"created_on\":\"2024-05-01T12:00:00Z\",\"source\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"},\"provider\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"}}],\"fallback_time_zone\":{\"id\":\"Europe/Paris\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"fallback_birth_date\":{\"value\":\"2024-02-29\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"ingestion_start\":\"2024-02-29\",\"ingestion_end\":\"2024-02-29\"}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"team_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"client_user_id\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"connected_sources\":[{\"created_on\":\"2024-05-01T12:00:00Z\",\"source\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"},\"provider\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"}}],\"fallback_time_zone\":{\"id\":\"Europe/Paris\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"fallback_birth_date\":{\"value\":\"2024-02-29\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"ingestion_start\":\"2024-02-29\",\"ingestion_end\":\"2024-02-29\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
-        "delete_user" => Some((200u16, "{\"success\":true}", &[], None)),
-        "undo_delete_user" => Some((200u16, "{\"success\":true}", &[], None)),
+        "delete_user" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"success\":true}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "undo_delete_user" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"success\":true}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
         "resolve_user" => {
-            Some((
-                200u16,
-                "{\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"team_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"client_user_id\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"connected_sources\":[{\"created_on\":\"2024-05-01T12:00:00Z\",\"source\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"},\"provider\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"}}],\"fallback_time_zone\":{\"id\":\"Europe/Paris\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"fallback_birth_date\":{\"value\":\"2024-02-29\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"ingestion_start\":\"2024-02-29\",\"ingestion_end\":\"2024-02-29\"}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"team_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"client_user_id\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"connected_sources\":[{\"created_on\":\"2024-05-01T12:00:00Z\",\"source\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"},\"provider\":{\"logo\":\"text\",\"name\":\"text\",\"slug\":\"text\"}}],\"fallback_time_zone\":{\"id\":\"Europe/Paris\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"fallback_birth_date\":{\"value\":\"2024-02-29\",\"source_slug\":\"text\",\"updated_at\":\"2024-05-01T12:00:00Z\"},\"ingestion_start\":\"2024-02-29\",\"ingestion_end\":\"2024-02-29\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
-        "update_user" => Some((200u16, "{\"shape\":\"not shown\"}", &[], None)),
+        "update_user" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"shape\":\"not shown\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
         "refresh_user" => {
-            Some((
-                200u16,
-                "{\"success\":true,\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"refreshed_sources\":[\"text\"],\"in_progress_sources\":[\"text\"],\"failed_sources\":[\"text\"]}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"success\":true,\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"refreshed_sources\":[\"text\"],\"in_progress_sources\":[\"text\"],\"failed_sources\":[\"text\"]}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "update_patient_info" => {
-            Some((
-                200u16,
-                "{\"first_name\":\"text\",\"last_name\":\"text\",\"email\":\"patient@example.com\",\"phone_number\":\"text\",\"gender\":\"text\",\"dob\":\"2024-02-29\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"zip_code\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"state\":\"text\",\"city\":\"text\"},\"medical_proxy\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"race\":\"african_american_or_black\",\"ethnicity\":\"hispanic\",\"sexual_orientation\":\"lesbian_gay_or_homosexual\",\"gender_identity\":\"male\"}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"first_name\":\"text\",\"last_name\":\"text\",\"email\":\"patient@example.com\",\"phone_number\":\"text\",\"gender\":\"text\",\"dob\":\"2024-02-29\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"zip_code\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"state\":\"text\",\"city\":\"text\"},\"medical_proxy\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"race\":\"african_american_or_black\",\"ethnicity\":\"hispanic\",\"sexual_orientation\":\"lesbian_gay_or_homosexual\",\"gender_identity\":\"male\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "get_latest_patient_info" => {
-            Some((
-                200u16,
-                "{\"first_name\":\"text\",\"last_name\":\"text\",\"email\":\"patient@example.com\",\"phone_number\":\"text\",\"gender\":\"text\",\"dob\":\"2024-02-29\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"zip_code\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"state\":\"text\",\"city\":\"text\"},\"medical_proxy\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"race\":\"african_american_or_black\",\"ethnicity\":\"hispanic\",\"sexual_orientation\":\"lesbian_gay_or_homosexual\",\"gender_identity\":\"male\"}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"first_name\":\"text\",\"last_name\":\"text\",\"email\":\"patient@example.com\",\"phone_number\":\"text\",\"gender\":\"text\",\"dob\":\"2024-02-29\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"zip_code\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"state\":\"text\",\"city\":\"text\"},\"medical_proxy\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"race\":\"african_american_or_black\",\"ethnicity\":\"hispanic\",\"sexual_orientation\":\"lesbian_gay_or_homosexual\",\"gender_identity\":\"male\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "add_insurance" => {
-            Some((
-                200u16,
-                "{\"payor_code\":\"text\",\"member_id\":\"text\",\"group_id\":\"text\",\"relationship\":\"Self\",\"insured\":{\"first_name\":\"text\",\"last_name\":\"text\",\"gender\":\"female\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"dob\":\"2024-02-29\",\"email\":\"text\",\"phone_number\":\"text\"},\"guarantor\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"is_primary\":true,\"company\":{\"name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"}}}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"payor_code\":\"text\",\"member_id\":\"text\",\"group_id\":\"text\",\"relationship\":\"Self\",\"insured\":{\"first_name\":\"text\",\"last_name\":\"text\",\"gender\":\"female\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"dob\":\"2024-02-29\",\"email\":\"text\",\"phone_number\":\"text\"},\"guarantor\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"is_primary\":true,\"company\":{\"name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"}}}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "get_latest_insurance" => {
-            Some((
-                200u16,
-                "{\"payor_code\":\"text\",\"member_id\":\"text\",\"group_id\":\"text\",\"relationship\":\"Self\",\"insured\":{\"first_name\":\"text\",\"last_name\":\"text\",\"gender\":\"female\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"dob\":\"2024-02-29\",\"email\":\"text\",\"phone_number\":\"text\"},\"guarantor\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"is_primary\":true,\"company\":{\"name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"}}}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"payor_code\":\"text\",\"member_id\":\"text\",\"group_id\":\"text\",\"relationship\":\"Self\",\"insured\":{\"first_name\":\"text\",\"last_name\":\"text\",\"gender\":\"female\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"dob\":\"2024-02-29\",\"email\":\"text\",\"phone_number\":\"text\"},\"guarantor\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"is_primary\":true,\"company\":{\"name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"}}}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "create_link_token" => {
-            Some((
-                200u16,
-                "{\"link_token\":\"text\",\"link_web_url\":\"text\"}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"link_token\":\"text\",\"link_web_url\":\"text\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "get_oauth_provider" => {
-            Some((
-                200u16,
-                "{\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"id\":7,\"group\":\"text\",\"oauth_url\":\"text\",\"auth_type\":\"oauth\",\"source_type\":\"app\",\"is_active\":true,\"backfill_num_days\":7,\"logo\":\"text\"}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"id\":7,\"group\":\"text\",\"oauth_url\":\"text\",\"auth_type\":\"oauth\",\"source_type\":\"app\",\"is_active\":true,\"backfill_num_days\":7,\"logo\":\"text\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "bulk_import" => {
-            Some((
-                200u16,
-                "{\"user_ids_imported\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"],\"user_ids_failed\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"]}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"user_ids_imported\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"],\"user_ids_failed\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"]}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "bulk_trigger_historical_pull" => {
-            Some((200u16, "{\"shape\":\"not shown\"}", &[], None))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"shape\":\"not shown\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "list_bulk_ops" => {
-            Some((
-                200u16,
-                "{\"data\":[{\"type\":\"link_bulk_import\",\"status\":\"in_progress\",\"provider\":\"oura\",\"pending\":7,\"processed\":7,\"started_at\":\"2024-05-01T12:00:00Z\",\"ended_at\":\"2024-05-01T12:00:00Z\"}]}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"data\":[{\"type\":\"link_bulk_import\",\"status\":\"in_progress\",\"provider\":\"oura\",\"pending\":7,\"processed\":7,\"started_at\":\"2024-05-01T12:00:00Z\",\"ended_at\":\"2024-05-01T12:00:00Z\"}]}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "list_providers" => {
-            Some((
-                200u16,
-                "[{\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"logo\":\"text\",\"auth_type\":\"oauth\",\"supported_resources\":[\"profile\"]}]",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "[{\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"logo\":\"text\",\"auth_type\":\"oauth\",\"supported_resources\":[\"profile\"]}]",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "list_markers" => {
-            Some((
-                200u16,
-                "{\"markers\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"type\":\"biomarker\",\"unit\":\"text\",\"price\":\"text\",\"expected_results\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"loinc\":{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"code\":\"text\",\"unit\":\"text\"},\"required\":true}]}],\"total\":7,\"page\":7,\"size\":7,\"pages\":7}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"markers\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"type\":\"biomarker\",\"unit\":\"text\",\"price\":\"text\",\"expected_results\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"loinc\":{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"code\":\"text\",\"unit\":\"text\"},\"required\":true}]}],\"total\":7,\"page\":7,\"size\":7,\"pages\":7}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "list_lab_test_markers" => {
-            Some((
-                200u16,
-                "{\"markers\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"type\":\"biomarker\",\"unit\":\"text\",\"price\":\"text\",\"expected_results\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"loinc\":{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"code\":\"text\",\"unit\":\"text\"},\"required\":true}]}],\"total\":7,\"page\":7,\"size\":7,\"pages\":7}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"markers\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"type\":\"biomarker\",\"unit\":\"text\",\"price\":\"text\",\"expected_results\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"loinc\":{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"code\":\"text\",\"unit\":\"text\"},\"required\":true}]}],\"total\":7,\"page\":7,\"size\":7,\"pages\":7}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "list_order_set_markers" => {
-            Some((
-                200u16,
-                "{\"markers\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"type\":\"biomarker\",\"unit\":\"text\",\"price\":\"text\",\"expected_results\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"loinc\":{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"code\":\"text\",\"unit\":\"text\"},\"required\":true}]}],\"total\":7,\"page\":7,\"size\":7,\"pages\":7}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"markers\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"type\":\"biomarker\",\"unit\":\"text\",\"price\":\"text\",\"expected_results\":[{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"lab_id\":7,\"provider_id\":\"text\",\"loinc\":{\"id\":7,\"name\":\"text\",\"slug\":\"text\",\"code\":\"text\",\"unit\":\"text\"},\"required\":true}]}],\"total\":7,\"page\":7,\"size\":7,\"pages\":7}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "list_psc_info" => {
-            Some((
-                200u16,
-                "{\"lab_id\":7,\"slug\":\"ayumetrix\",\"patient_service_centers\":[{\"metadata\":{\"name\":\"text\",\"state\":\"text\",\"city\":\"text\",\"zip_code\":\"text\",\"first_line\":\"text\",\"second_line\":\"text\",\"phone_number\":\"text\",\"fax_number\":\"text\",\"hours\":{\"shape\":\"not shown\"}},\"distance\":\"text\",\"capabilities\":[\"stat\"],\"site_code\":\"text\",\"supported_bill_types\":[\"client_bill\"],\"location\":{\"lng\":7.5,\"lat\":7.5}}]}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"lab_id\":7,\"slug\":\"ayumetrix\",\"patient_service_centers\":[{\"metadata\":{\"name\":\"text\",\"state\":\"text\",\"city\":\"text\",\"zip_code\":\"text\",\"first_line\":\"text\",\"second_line\":\"text\",\"phone_number\":\"text\",\"fax_number\":\"text\",\"hours\":{\"shape\":\"not shown\"}},\"distance\":\"text\",\"capabilities\":[\"stat\"],\"site_code\":\"text\",\"supported_bill_types\":[\"client_bill\"],\"location\":{\"lng\":7.5,\"lat\":7.5}}]}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "list_teams" => {
-            Some((
-                200u16,
-                "{\"teams\":[{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\"}],\"next_cursor\":null}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"teams\":[{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\"}],\"next_cursor\":null}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "create_team" => {
-            Some((
-                201u16,
-                "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\",\"enabled_features\":[\"bulk_import\"]}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 201u16,
+                has_body: true,
+                json: "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\",\"enabled_features\":[\"bulk_import\"]}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "update_team" => {
-            Some((
-                200u16,
-                "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\",\"enabled_features\":[\"bulk_import\"]}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"name\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\",\"region\":\"us\",\"enabled_features\":[\"bulk_import\"]}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "create_team_api_key" => {
-            Some((
-                201u16,
-                "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"team_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"key\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 201u16,
+                has_body: true,
+                json: "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"team_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"key\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "create_management_key" => {
-            Some((
-                201u16,
-                "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"scope\":\"org\",\"team_ids\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"],\"key\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 201u16,
+                has_body: true,
+                json: "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"scope\":\"org\",\"team_ids\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"],\"key\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
         "create_lab_order" => {
-            Some((
-                201u16,
-                "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"lab_test_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"lab_id\":7,\"lab_slug\":\"ayumetrix\",\"interpretation\":\"normal\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
-                &[],
-                None,
-            ))
+            Some(Example {
+                status: 201u16,
+                has_body: true,
+                json: "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"lab_test_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"lab_id\":7,\"lab_slug\":\"ayumetrix\",\"interpretation\":\"normal\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
         }
-        "list_orders" => Some((200u16, "{\"shape\":\"not shown\"}", &[], None)),
-        "get_workout_stream" => Some((200u16, "{\"shape\":\"not shown\"}", &[], None)),
+        "list_orders" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"shape\":\"not shown\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "get_workout_stream" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"shape\":\"not shown\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
         _ => None,
     }
 }
@@ -312,11 +401,12 @@ fn example<T>(
         &[u8],
     ) -> ::std::result::Result<T, ::std::string::String>,
 ) -> T {
-    let (status, text, headers, _) = example_text(endpoint)
-        .unwrap_or((500, "null", &[], None));
-    match read(status, &rt::headers::map_of(headers), text.as_bytes()) {
-        Ok(response) => response,
-        Err(e) => panic!("the spec's example for {endpoint} does not fit its type: {e}"),
+    match example_of(endpoint).map(|e| e.read(read)) {
+        Some(Ok(response)) => response,
+        Some(Err(e)) => {
+            panic!("the spec's example for {endpoint} does not fit its type: {e}")
+        }
+        None => panic!("the spec has no example for {endpoint}"),
     }
 }
 #[allow(deprecated)]
@@ -327,18 +417,14 @@ impl HealthDataServer for MockServer {
         scheme: AuthScheme,
         credential: &str,
     ) -> Result<AuthScheme, rt::server::AuthError> {
-        match self.keys.get(credential) {
-            Some(s) if *s == scheme => Ok(scheme),
-            Some(_) => Err(rt::server::AuthError::WrongKind),
-            None => Err(rt::server::AuthError::Unknown),
-        }
+        self.access.authenticate(scheme, credential)
     }
     async fn gate_open(
         &self,
         _principal: ::std::option::Option<&AuthScheme>,
         gate: Gate,
     ) -> Result<bool, rt::server::Unavailable> {
-        Ok(!self.closed_gates.contains(&gate))
+        Ok(self.access.gate_open(gate))
     }
     async fn create_user(
         &self,

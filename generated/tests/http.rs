@@ -229,7 +229,7 @@ fn every_endpoint_declares_the_errors_its_router_answers_with_bodies() {
     // endpoint, so the typed client decodes them into the response enum.
     let spec = support::spec();
     for ep in &spec.endpoints {
-        let statuses: Vec<u16> = covenant_codegen::emit::all_responses(&spec, ep)
+        let statuses: Vec<u16> = covenant_codegen::ir::all_responses(&spec, ep)
             .map(|r| r.status)
             .collect();
         assert!(statuses.contains(&422), "{} does not declare 422", ep.name);

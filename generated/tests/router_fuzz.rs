@@ -4,6 +4,7 @@
 
 mod support;
 
+use covenant_runtime::contract::TemplateValue;
 use covenant_runtime::server::axum::{body::Body, http::Request};
 use health_api::descriptors::ENDPOINTS;
 use proptest::prelude::*;
@@ -24,30 +25,12 @@ fn path() -> impl Strategy<Value = String> {
         prop::collection::vec("[ -~]{0,12}", 3),
     )
         .prop_map(|(template, segments)| {
-            let mut out = String::new();
-            let mut rest = template;
             let mut i = 0;
-            while let Some(start) = rest.find('{') {
-                let end = rest[start..]
-                    .find('}')
-                    .map_or(rest.len(), |e| start + e + 1);
-                out.push_str(&rest[..start]);
-                let seg: String = segments[i % 3]
-                    .bytes()
-                    .map(|b| {
-                        if b.is_ascii_alphanumeric() {
-                            (b as char).to_string()
-                        } else {
-                            format!("%{b:02X}")
-                        }
-                    })
-                    .collect();
-                out.push_str(&seg);
-                rest = &rest[end..];
+            let filled = template.fill(|_| {
                 i += 1;
-            }
-            out.push_str(rest);
-            out
+                Some(TemplateValue::Text(segments[i % 3].clone().into()))
+            });
+            filled.expect("every placeholder has a value")
         })
 }
 

@@ -168,20 +168,20 @@ impl fmt::Display for Issue {
 
 /// A regular expression of the spec, compiled the first time it is used and then shared:
 /// generated code declares one `static` per pattern.
-pub struct Pattern {
-    source: &'static str,
+pub struct Pattern<'a> {
+    source: &'a str,
     compiled: std::sync::OnceLock<Option<regex::Regex>>,
 }
 
-impl Pattern {
-    pub const fn new(source: &'static str) -> Self {
+impl<'a> Pattern<'a> {
+    pub const fn new(source: &'a str) -> Self {
         Pattern {
             source,
             compiled: std::sync::OnceLock::new(),
         }
     }
 
-    pub fn as_str(&self) -> &'static str {
+    pub fn as_str(&self) -> &'a str {
         self.source
     }
 
@@ -195,7 +195,7 @@ impl Pattern {
     }
 }
 
-impl fmt::Debug for Pattern {
+impl fmt::Debug for Pattern<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("Pattern").field(&self.source).finish()
     }

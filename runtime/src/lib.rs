@@ -11,6 +11,7 @@
 pub mod binary;
 #[cfg(feature = "client")]
 pub mod client;
+pub mod contract;
 pub mod desc;
 pub mod events;
 mod formats;
@@ -26,7 +27,7 @@ pub mod validate;
 pub mod walk;
 
 pub use binary::{Bytes, FilePart, RawBody};
-pub use desc::{Gate, Scheme};
+pub use contract::{Gate, Scheme};
 pub use formats::{Date, DateTime, FormatError, Uuid};
 pub use issue::{Issue, IssueKind, LocPart, Pattern, TIME_ZONE, check};
 pub use tristate::Tristate;

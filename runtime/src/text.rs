@@ -12,20 +12,6 @@ pub fn plain(value: &Value) -> String {
     }
 }
 
-/// Characters a path segment holds as they are (RFC 3986 unreserved); every other byte is
-/// percent-encoded, `/`, `?`, `#` and `%` among them, so a value can never reach another
-/// segment, the query or another path.
-const PATH_SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
-
-/// A value as one path segment, percent-encoded.
-pub fn path_segment(text: &str) -> String {
-    percent_encoding::utf8_percent_encode(text, PATH_SEGMENT).to_string()
-}
-
 /// An object as form fields (`application/x-www-form-urlencoded`): each field as text, a list
 /// as one pair per item, null left out.
 pub fn form_encode(fields: &Map<String, Value>) -> String {

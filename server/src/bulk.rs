@@ -6,9 +6,9 @@
 
 use crate::ReferenceServer;
 use crate::clock::{to_micros, wire_time};
+use crate::columns;
 use crate::failure::Failure;
 use crate::store::Tx;
-use crate::wire;
 use covenant_runtime::issue::IssueKind;
 use health_api::models::*;
 use health_api::operations::*;
@@ -51,8 +51,16 @@ pub async fn import(
     let op = record(s, team_id, IMPORT, provider, Payload { user_ids }).await?;
     let finished = run_and_wait(s, &op, body.wait_for_completion).await?;
     let result = |o: Outcome| BulkImportResult {
-        user_ids_imported: o.done.iter().filter_map(|u| wire::uuid(u).ok()).collect(),
-        user_ids_failed: o.failed.iter().filter_map(|u| wire::uuid(u).ok()).collect(),
+        user_ids_imported: o
+            .done
+            .iter()
+            .filter_map(|u| columns::uuid(u).ok())
+            .collect(),
+        user_ids_failed: o
+            .failed
+            .iter()
+            .filter_map(|u| columns::uuid(u).ok())
+            .collect(),
     };
     Ok(match finished {
         Some(outcome) => BulkImportResponse::Ok(result(outcome)),
@@ -107,7 +115,7 @@ async fn record(
     .bind(IN_PROGRESS.as_str())
     .bind(provider)
     .bind(payload.user_ids.len() as i64)
-    .bind(wire::json(&payload)?)
+    .bind(columns::json(&payload)?)
     .bind(to_micros(s.clock.now()))
     .execute(&mut **tx)
     .await?;
@@ -148,7 +156,7 @@ async fn finished_outcome(s: &ReferenceServer, op: &str) -> Result<Option<Outcom
         return Ok(None);
     }
     Ok(Some(match result {
-        Some(text) => wire::from_json(&text)?,
+        Some(text) => columns::from_json(&text)?,
         None => Outcome::default(),
     }))
 }
@@ -207,9 +215,9 @@ async fn claim(s: &ReferenceServer, op: &str) -> Result<Option<Claimed>, sqlx::E
     let Some(row) = claimed else {
         return Ok(None);
     };
-    let payload: Payload = wire::from_json(&row.payload)?;
+    let payload: Payload = columns::from_json(&row.payload)?;
     Ok(Some(Claimed {
-        op_type: wire::stored(&row.op_type)?,
+        op_type: columns::stored(&row.op_type)?,
         team_id: row.team_id,
         provider: row.provider,
         user_ids: payload.user_ids,
@@ -305,7 +313,7 @@ async fn finish(s: &ReferenceServer, op: &str) -> Result<(), sqlx::Error> {
     )
     .bind(status.as_str())
     .bind((outcome.done.len() + outcome.failed.len()) as i64)
-    .bind(wire::json(&outcome)?)
+    .bind(columns::json(&outcome)?)
     .bind(to_micros(s.clock.now()))
     .bind(op)
     .bind(IN_PROGRESS.as_str())
@@ -419,9 +427,9 @@ pub async fn list(
     for row in rows.into_iter().take(size as usize) {
         last_seq = Some(row.seq);
         data.push(BulkOp {
-            r#type: wire::stored(&row.op_type)?,
-            status: wire::stored(&row.status)?,
-            provider: wire::stored(&row.provider)?,
+            r#type: columns::stored(&row.op_type)?,
+            status: columns::stored(&row.status)?,
+            provider: columns::stored(&row.provider)?,
             pending: row.pending,
             processed: row.processed,
             started_at: wire_time(row.started_at),

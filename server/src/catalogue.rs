@@ -3,8 +3,8 @@
 //! other read, so all processes of a service answer from one copy; a start with changed
 //! files (another digest) reloads them in one transaction.
 
+use crate::columns::json;
 use crate::store::{Store, flag};
-use crate::wire::json;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 

@@ -2,10 +2,10 @@
 //! order set.
 
 use crate::ReferenceServer;
+use crate::columns::{self, from_json};
 use crate::failure::{Failure, issue};
 use crate::query::{Bind, Filter, contains_pattern};
 use crate::store::flag;
-use crate::wire::{self, from_json};
 use covenant_runtime::issue::IssueKind;
 use health_api::models::*;
 use health_api::operations::*;
@@ -110,7 +110,7 @@ struct MarkerRow {
 fn marker(row: &AnyRow) -> Result<Marker, sqlx::Error> {
     let row = MarkerRow::from_row(row)?;
     Ok(Marker {
-        r#type: wire::stored(&row.marker_type)?,
+        r#type: columns::stored(&row.marker_type)?,
         expected_results: from_json(&row.expected_results)?,
         id: row.id,
         name: row.name,

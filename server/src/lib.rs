@@ -10,6 +10,7 @@ pub mod bootstrap;
 mod bulk;
 mod catalogue;
 pub mod clock;
+mod columns;
 mod failure;
 mod gates;
 mod http;
@@ -25,7 +26,6 @@ mod service;
 pub mod store;
 mod user_cache;
 mod users;
-mod wire;
 
 pub use auth::Principal;
 pub use http::{router, router_with};

@@ -3,10 +3,10 @@
 use crate::ReferenceServer;
 use crate::auth::Principal;
 use crate::clock::to_micros;
+use crate::columns::{self, from_json};
 use crate::failure::Failure;
 use crate::keys::{self, SecretKind};
 use crate::users::ensure_visible;
-use crate::wire::{self, from_json};
 use covenant_runtime::Tristate;
 use health_api::models::*;
 
@@ -118,8 +118,8 @@ pub async fn oauth_provider(
         id: oauth.get("id").and_then(|v| v.as_i64()).unwrap_or_default(),
         group: text("group").map_or(Tristate::Null, Tristate::Value),
         oauth_url: text("oauth_url").map_or(Tristate::Null, Tristate::Value),
-        auth_type: wire::stored(&row.auth_type)?,
-        source_type: wire::stored(&row.source_type)?,
+        auth_type: columns::stored(&row.auth_type)?,
+        source_type: columns::stored(&row.source_type)?,
         is_active: Some(true),
         backfill_num_days: oauth
             .get("backfill_num_days")
@@ -172,7 +172,7 @@ pub async fn providers(
 
 fn provider(row: ProviderRow) -> Result<Provider, sqlx::Error> {
     Ok(Provider {
-        auth_type: Tristate::Value(wire::stored(&row.auth_type)?),
+        auth_type: Tristate::Value(columns::stored(&row.auth_type)?),
         supported_resources: Some(from_json(&row.supported_resources)?),
         name: row.name,
         slug: row.slug,

@@ -5,11 +5,11 @@ use crate::ReferenceServer;
 use crate::auth::{MANAGEMENT_KEY, ManagementScope, Principal, TEAM_KEY};
 use crate::bootstrap::insert_key;
 use crate::clock::{to_micros, wire_time};
+use crate::columns;
 use crate::failure::{Failure, issue};
 use crate::keys::{self, SecretKind};
 use crate::query::{Bind, Filter, contains_pattern, decode_cursor, encode_cursor};
 use crate::store::Tx;
-use crate::wire;
 use covenant_runtime::issue::{IssueKind, LocPart};
 use health_api::models::*;
 use health_api::operations::*;
@@ -114,9 +114,9 @@ pub async fn list_teams(
     let mut last = None;
     for row in rows.into_iter().take(TEAMS_PAGE_SIZE as usize) {
         teams.push(TeamListItem {
-            id: wire::uuid(&row.id)?,
+            id: columns::uuid(&row.id)?,
             created_on: wire_time(row.created_at),
-            region: wire::stored(&row.region)?,
+            region: columns::stored(&row.region)?,
             name: row.name,
         });
         last = Some(format!("{}:{}", row.created_at, row.id));
@@ -218,12 +218,12 @@ async fn read_team(tx: &mut Tx, team_id: &str) -> Result<Team, sqlx::Error> {
             .fetch_all(&mut ***tx)
             .await?;
     Ok(Team {
-        id: wire::uuid(&row.id)?,
+        id: columns::uuid(&row.id)?,
         created_on: wire_time(row.created_at),
-        region: wire::stored(&row.region)?,
+        region: columns::stored(&row.region)?,
         enabled_features: features
             .iter()
-            .map(|f| wire::stored(f))
+            .map(|f| columns::stored(f))
             .collect::<Result<Vec<TeamFeature>, _>>()?,
         name: row.name,
     })
@@ -275,7 +275,7 @@ pub async fn create_team_api_key(
     let id = insert_key(&mut tx, &key, TEAM_KEY, &org_id, Some(&team_id), None, now).await?;
     tx.commit().await?;
     Ok(CreatedApiKey {
-        id: wire::uuid(&id)?,
+        id: columns::uuid(&id)?,
         team_id: input.team_id,
         key,
         created_on: wire_time(now),
@@ -349,11 +349,11 @@ pub async fn create_management_key(
     }
     tx.commit().await?;
     Ok(CreatedManagementKey {
-        id: wire::uuid(&id)?,
+        id: columns::uuid(&id)?,
         scope: input.body.scope,
         team_ids: unique
             .iter()
-            .map(|t| wire::uuid(t))
+            .map(|t| columns::uuid(t))
             .collect::<Result<_, _>>()?,
         key,
         created_on: wire_time(now),

@@ -3,9 +3,9 @@
 
 use crate::ReferenceServer;
 use crate::clock::{to_micros, wire_time};
+use crate::columns::{self, from_json};
 use crate::failure::Failure;
 use crate::users::ensure_visible;
-use crate::wire::{self, from_json};
 use health_api::models::*;
 use health_api::operations::*;
 
@@ -66,11 +66,11 @@ pub async fn create(
     .await?;
     tx.commit().await?;
     Ok(CreateLabOrderResponse::Created(LabOrder {
-        id: wire::uuid(&id)?,
+        id: columns::uuid(&id)?,
         user_id: body.user_id,
         lab_test_id: body.lab_test_id,
         lab_id,
-        lab_slug: wire::stored(&lab_slug)?,
+        lab_slug: columns::stored(&lab_slug)?,
         interpretation: None,
         created_on: wire_time(now),
     }))
@@ -125,7 +125,7 @@ pub async fn service_centers(
     });
     Ok(PscListing {
         lab_id,
-        slug: wire::stored(&slug)?,
+        slug: columns::stored(&slug)?,
         patient_service_centers: found.into_iter().map(|(_, c)| c).collect(),
     })
 }
@@ -202,12 +202,12 @@ fn service_center(
         distance: format!("{}", miles.round() as i64),
         capabilities: names("capabilities")?
             .into_iter()
-            .map(wire::stored)
+            .map(columns::stored)
             .collect::<Result<_, _>>()?,
         site_code: row.site_code,
         supported_bill_types: names("supported_bill_types")?
             .into_iter()
-            .map(wire::stored)
+            .map(columns::stored)
             .collect::<Result<_, _>>()?,
         location: GeoLocation { lat, lng },
     })
@@ -232,15 +232,15 @@ pub async fn list(
             continue;
         }
         orders.push(LabOrder {
-            id: wire::uuid(&row.id)?,
-            user_id: wire::uuid(&row.user_id)?,
-            lab_test_id: wire::uuid(&row.lab_test_id)?,
+            id: columns::uuid(&row.id)?,
+            user_id: columns::uuid(&row.user_id)?,
+            lab_test_id: columns::uuid(&row.lab_test_id)?,
             lab_id: row.lab_id,
-            lab_slug: wire::stored(&row.slug)?,
+            lab_slug: columns::stored(&row.slug)?,
             interpretation: row
                 .interpretation
                 .as_deref()
-                .map(wire::stored)
+                .map(columns::stored)
                 .transpose()?,
             created_on: wire_time(row.created_at),
         });

@@ -2,10 +2,10 @@
 
 use crate::ReferenceServer;
 use crate::clock::to_micros;
+use crate::columns::{self, from_json};
 use crate::failure::{Failure, issue};
 use crate::store::flag;
 use crate::users::ensure_visible;
-use crate::wire::{self, from_json};
 use covenant_runtime::issue::{IssueKind, LocPart};
 use health_api::models::*;
 
@@ -41,7 +41,7 @@ pub async fn update(
          zip_code = excluded.zip_code, updated_at = excluded.updated_at",
     )
     .bind(user_id)
-    .bind(wire::json(&record)?)
+    .bind(columns::json(&record)?)
     .bind(zip)
     .bind(now)
     .execute(&mut **tx)
@@ -158,7 +158,7 @@ pub async fn add_insurance(
     )
     .bind(user_id)
     .bind(flag(record.is_primary))
-    .bind(wire::json(&record)?)
+    .bind(columns::json(&record)?)
     .bind(now)
     .execute(&mut **tx)
     .await?;

@@ -3,10 +3,10 @@
 
 use crate::ReferenceServer;
 use crate::clock::{Clock, to_micros, wire_time};
+use crate::columns;
 use crate::failure::{Failure, issue};
 use crate::store::{Store, Tx, is_unique_violation};
 use crate::user_cache::{Lookup, UserCache};
-use crate::wire;
 use covenant_runtime::Tristate;
 use covenant_runtime::issue::{Issue, IssueKind, LocPart};
 use health_api::models::*;
@@ -97,15 +97,15 @@ pub async fn create(
         time_zone: body.fallback_time_zone.clone(),
         time_zone_source: tz_source,
         time_zone_updated_at: tz_at,
-        birth_date: body.fallback_birth_date.as_ref().map(wire::date_text),
+        birth_date: body.fallback_birth_date.as_ref().map(columns::date_text),
         birth_date_source: birth_source,
         birth_date_updated_at: birth_at,
-        ingestion_start: body.ingestion_start.as_ref().map(wire::date_text),
-        ingestion_end: body.ingestion_end.as_ref().map(wire::date_text),
+        ingestion_start: body.ingestion_start.as_ref().map(columns::date_text),
+        ingestion_end: body.ingestion_end.as_ref().map(columns::date_text),
     };
     let created = || {
         Ok(CreateUserResponse::Ok(CreateUserResult {
-            user_id: wire::uuid(&user.id)?,
+            user_id: columns::uuid(&user.id)?,
             client_user_id: body.client_user_id.clone(),
         }))
     };
@@ -219,7 +219,7 @@ async fn conflict_with(
             error_message: format!(
                 "Client user id {client_user_id} already belongs to a user of this team"
             ),
-            user_id: wire::uuid(&id)?,
+            user_id: columns::uuid(&id)?,
             created_on: wire_time(created_at),
         },
     })
@@ -314,15 +314,15 @@ fn user_from_rows(rows: &[UserRow]) -> Result<Option<User>, sqlx::Error> {
     });
     let fallback_birth_date = match &row.birth_date {
         Some(value) => Some(FallbackBirthDate {
-            value: wire::date(value)?,
+            value: columns::date(value)?,
             source_slug: setting_source(&row.birth_date_source),
             updated_at: wire_time(row.birth_date_updated_at.unwrap_or(row.created_at)),
         }),
         None => None,
     };
     Ok(Some(User {
-        user_id: wire::uuid(&row.id)?,
-        team_id: wire::uuid(&row.team_id)?,
+        user_id: columns::uuid(&row.id)?,
+        team_id: columns::uuid(&row.team_id)?,
         client_user_id: row.client_user_id.clone(),
         created_on: wire_time(row.created_at),
         connected_sources: connected_sources(rows),
@@ -335,7 +335,7 @@ fn user_from_rows(rows: &[UserRow]) -> Result<Option<User>, sqlx::Error> {
 
 fn optional_date(text: Option<&str>) -> Result<Tristate<covenant_runtime::Date>, sqlx::Error> {
     Ok(match text {
-        Some(text) => Tristate::Value(wire::date(text)?),
+        Some(text) => Tristate::Value(columns::date(text)?),
         None => Tristate::Null,
     })
 }
@@ -409,7 +409,7 @@ pub async fn update(
             instants.push(("birth_date_updated_at", None));
         }
         Tristate::Value(date) => {
-            assignments.push(("birth_date", Some(wire::date_text(date))));
+            assignments.push(("birth_date", Some(columns::date_text(date))));
             assignments.push(("birth_date_source", Some(API_SOURCE.to_string())));
             instants.push(("birth_date_updated_at", Some(now)));
         }
@@ -421,7 +421,7 @@ pub async fn update(
         match value {
             Tristate::Absent => {}
             Tristate::Null => assignments.push((column, None)),
-            Tristate::Value(date) => assignments.push((column, Some(wire::date_text(date)))),
+            Tristate::Value(date) => assignments.push((column, Some(columns::date_text(date)))),
         }
     }
     if let Tristate::Value(client_user_id) = &body.client_user_id {
@@ -610,14 +610,14 @@ pub async fn refresh(
     let mut refreshed = Vec::new();
     for (provider, supported) in &rows {
         let resources: Vec<String> = match supported {
-            Some(text) => wire::from_json(text)?,
+            Some(text) => columns::from_json(text)?,
             None => Vec::new(),
         };
         refreshed.extend(resources.iter().map(|r| format!("{provider}/{r}")));
     }
     Ok(RefreshResult {
         success: true,
-        user_id: wire::uuid(user_id)?,
+        user_id: columns::uuid(user_id)?,
         refreshed_sources: refreshed,
         in_progress_sources: Vec::new(),
         failed_sources: Vec::new(),

@@ -215,7 +215,7 @@ fn conform(
     if !problems.is_empty() {
         return Err(Stop::Usage(listed(&problems)));
     }
-    let endpoints: Vec<&str> = contract.routes().iter().map(|r| r.name.as_str()).collect();
+    let endpoints: Vec<&str> = contract.routes().iter().map(|r| r.name).collect();
     select::check_filters(&args.filter, &plans, &endpoints).map_err(Stop::Usage)?;
     // An entry of the list is stale when no scenario read has its id; the default list
     // speaks of the default suite only, so another folder's run says nothing of it.
@@ -432,7 +432,7 @@ fn unknown_base(name: &str, apis: &[(String, String)]) -> String {
 async fn check_reachable(selected: &[plan::ScenarioPlan], target: &Target) -> Result<(), Stop> {
     let mut bases: Vec<String> = Vec::new();
     for exchange in selected.iter().flat_map(|p| &p.exchanges) {
-        bases.push(target.resolve(&exchange.route).map_err(Stop::Usage)?);
+        bases.push(target.resolve(exchange.route).map_err(Stop::Usage)?);
     }
     bases.sort();
     bases.dedup();

@@ -4,10 +4,10 @@
 
 use super::{DEFAULT_SPEC, EXIT_USAGE, read_valid_spec};
 use clap::Args;
-use covenant::mock::descriptors::SpecScheme;
 use covenant::mock::{self, Keys};
 use covenant_codegen::ir::Spec;
 use covenant_runtime::Scheme;
+use covenant_runtime::contract::{Contract, SchemeRef};
 use covenant_runtime::desc::Carrier;
 use serde_json::{Map, Value};
 use std::net::SocketAddr;
@@ -55,9 +55,9 @@ pub fn run(args: &MockArgs) -> ExitCode {
 
 async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
     let (listener, base_url) = super::listen(args.listen).await?;
-    let described = mock::describe(spec);
+    let contract = covenant_codegen::contract::build_static(spec);
     let mut credentials = earlier_credentials(&args.data_dir);
-    let (keys, printed_keys) = keys_of(&described, &mut credentials);
+    let (keys, printed_keys) = keys_of(&contract, &mut credentials);
     let bases = base_names(spec);
     // `base_url` always, for a runner's --target; then each API's base by its name.
     credentials.insert("base_url".to_string(), Value::String(base_url.clone()));
@@ -70,7 +70,7 @@ async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
         limits: args.limits.request(),
         ..Default::default()
     };
-    let served = mock::mock(spec, &described, keys, config);
+    let served = mock::mock(spec, &contract, keys, config);
     println!(
         "serving the mock of {} at {base_url} ({} endpoints)",
         args.spec.display(),
@@ -104,18 +104,18 @@ async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
 /// holds from an earlier start, else a fresh one, written back. Answers the keys and a line
 /// naming each.
 fn keys_of(
-    described: &mock::descriptors::Described,
+    contract: &Contract<'static>,
     credentials: &mut Map<String, Value>,
 ) -> (Keys, Vec<String>) {
     let mut keys = Keys::default();
     let mut lines = Vec::new();
-    for scheme in described.schemes.iter().filter(|s| !s.is_alias()) {
+    for scheme in contract.scheme_refs().filter(|s| !s.is_alias()) {
         let (key, shown) = match credentials.get(scheme.name()) {
             Some(Value::String(key)) if !key.is_empty() => {
                 (key.clone(), "in the credentials".to_string())
             }
             _ => {
-                let key = new_key(*scheme);
+                let key = new_key(scheme);
                 (key.clone(), key)
             }
         };
@@ -126,13 +126,13 @@ fn keys_of(
             scheme.name(),
             scheme.carrier().describe()
         ));
-        keys.insert(key, *scheme);
+        keys.insert_key(key, scheme);
     }
     (keys, lines)
 }
 
 /// A fresh key for `scheme`: `user:password` for a Basic scheme, a token otherwise.
-fn new_key(scheme: SpecScheme) -> String {
+fn new_key(scheme: SchemeRef<'static>) -> String {
     let secret = uuid::Uuid::new_v4().simple();
     match scheme.carrier() {
         Carrier::Basic => format!("{}:{secret}", scheme.name()),

@@ -1,131 +1,89 @@
-//! A mock of any spec, served straight from its IR: the runtime's descriptors are built at
-//! start ([`descriptors`]), requests go through the same pipeline as a generated router
-//! (credentials, gates, every input problem in one 422), and each endpoint answers the
-//! example the generated mock would: its first success with a body derived from the spec.
-
-pub mod descriptors;
-
-pub use descriptors::describe;
+//! A mock of any spec, served straight from its IR: the spec's contract is built at start
+//! ([`covenant_codegen::contract::build_static`]), requests go through the same pipeline as a
+//! generated router (credentials, gates, every input problem in one 422), and each endpoint
+//! answers the example the generated mock would: its first success with a body derived from
+//! the spec.
 
 use covenant_codegen::ir::Spec;
-use covenant_codegen::ir::routes::collide;
 use covenant_codegen::samples::Samples;
-use covenant_runtime::http::{HeaderValue, StatusCode, header};
-use covenant_runtime::server::axum::body::Bytes;
+use covenant_runtime::contract::{BuiltEndpoint, Contract, GateRef, SchemeRef};
 use covenant_runtime::server::axum::routing::{MethodFilter, MethodRouter, on};
 use covenant_runtime::server::axum::{self, Router};
+use covenant_runtime::server::mock::{Example, MockAccess};
 use covenant_runtime::server::{self as rt, AuthError, Config, PathParams, Service, Unavailable};
-use descriptors::{Described, SpecEndpoint, SpecGate, SpecScheme};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// The credentials the mock accepts, by the scheme they authenticate as.
-#[derive(Debug, Default)]
-pub struct Keys(HashMap<String, SpecScheme>);
+/// The credentials the mock accepts, by the scheme they authenticate as; its gates are all
+/// open.
+pub type Keys = MockAccess<SchemeRef<'static>, GateRef<'static>>;
 
-impl Keys {
-    /// Accepts `credential` for `scheme`; sent under another scheme it is a key of the wrong
-    /// kind (403), as the generated mock answers.
-    pub fn insert(&mut self, credential: String, scheme: SpecScheme) {
-        self.0.insert(credential, scheme);
-    }
-}
-
-/// The service the pipeline asks: keys, and gates that are all open.
+/// The service the pipeline asks: the keys and gates of the generated mock's runtime code.
 struct MockService {
     keys: Keys,
 }
 
 impl Service for MockService {
-    type Principal = SpecScheme;
-    type Scheme = SpecScheme;
-    type Gate = SpecGate;
+    type Principal = SchemeRef<'static>;
+    type Scheme = SchemeRef<'static>;
+    type Gate = GateRef<'static>;
 
     async fn authenticate(
         &self,
-        scheme: SpecScheme,
+        scheme: SchemeRef<'static>,
         credential: &str,
-    ) -> Result<SpecScheme, AuthError> {
-        match self.keys.0.get(credential) {
-            Some(s) if *s == scheme => Ok(scheme),
-            Some(_) => Err(AuthError::WrongKind),
-            None => Err(AuthError::Unknown),
-        }
+    ) -> Result<SchemeRef<'static>, AuthError> {
+        self.keys.authenticate(scheme, credential)
     }
 
     async fn gate_open(
         &self,
-        _principal: Option<&SpecScheme>,
-        _gate: SpecGate,
+        _principal: Option<&SchemeRef<'static>>,
+        gate: GateRef<'static>,
     ) -> Result<bool, Unavailable> {
-        Ok(true)
+        Ok(self.keys.gate_open(gate))
     }
 
     /// The mock's keys hold every scope.
     async fn has_scopes(
         &self,
-        _principal: &SpecScheme,
-        _scheme: SpecScheme,
+        _principal: &SchemeRef<'static>,
+        _scheme: SchemeRef<'static>,
         _scopes: &'static [&'static str],
     ) -> Result<bool, Unavailable> {
         Ok(true)
     }
 }
 
-/// What an endpoint answers every accepted call: serialized once at start.
-#[derive(Clone)]
-struct Answer {
-    status: StatusCode,
-    /// The body as sent (JSON text, or a raw body's text or bytes), or `None` for a response
-    /// without a body.
-    body: Option<Bytes>,
-    content_type: HeaderValue,
-    /// The response's declared headers, with example values.
-    headers: covenant_runtime::http::HeaderMap,
-}
-
-impl Answer {
-    fn of(samples: &Samples, ep: &covenant_codegen::ir::Endpoint) -> Answer {
-        let Some(answer) = samples.answer(ep) else {
-            // `check` requires a success response (E0126): kept for an IR built otherwise.
-            return Answer {
-                status: StatusCode::NO_CONTENT,
-                body: None,
-                content_type: HeaderValue::from_static("application/json"),
-                headers: Default::default(),
-            };
+/// What an endpoint answers every accepted call: the example the generated mock prints,
+/// built once at start and kept for the life of the server.
+fn example_of(samples: &Samples, ep: &covenant_codegen::ir::Endpoint) -> Example {
+    let Some(answer) = samples.answer(ep) else {
+        // `check` requires a success response (E0126): kept for an IR built otherwise.
+        return Example {
+            status: 204,
+            has_body: false,
+            json: "null",
+            raw: None,
+            content_type: "application/json",
+            headers: &[],
         };
-        let headers: Vec<(&str, &str)> = answer
-            .headers
-            .iter()
-            .map(|(name, value)| (name.as_str(), value.as_str()))
-            .collect();
-        Answer {
-            status: StatusCode::from_u16(answer.status).unwrap_or(StatusCode::OK),
-            body: answer.wire_body().map(Bytes::from),
-            content_type: HeaderValue::from_str(answer.media.content_type())
-                .unwrap_or(HeaderValue::from_static("application/octet-stream")),
-            headers: covenant_runtime::headers::map_of(&headers),
-        }
-    }
-
-    fn response(&self) -> axum::response::Response {
-        let mut response = self.body_response();
-        response.headers_mut().extend(self.headers.clone());
-        response
-    }
-
-    fn body_response(&self) -> axum::response::Response {
-        use axum::response::IntoResponse;
-        match &self.body {
-            Some(bytes) => (
-                self.status,
-                [(header::CONTENT_TYPE, self.content_type.clone())],
-                bytes.clone(),
-            )
-                .into_response(),
-            None => self.status.into_response(),
-        }
+    };
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let headers: Vec<(&'static str, &'static str)> = answer
+        .headers
+        .iter()
+        .map(|(name, value)| (leak(name.clone()), leak(value.clone())))
+        .collect();
+    Example {
+        status: answer.status,
+        has_body: answer.body.is_some(),
+        json: leak(answer.json_text()),
+        raw: answer
+            .raw_body()
+            .map(|bytes| &*Box::leak(bytes.into_boxed_slice())),
+        content_type: leak(answer.media.content_type().to_string()),
+        headers: Box::leak(headers.into_boxed_slice()),
     }
 }
 
@@ -142,7 +100,7 @@ pub struct Mock {
 
 /// Builds the router of every endpoint of `spec`, accepting `keys`. As the generated
 /// `router()`: each API's rejections in its own shape, 404 and 405 in the first declared.
-pub fn mock(spec: &Spec, described: &Described, keys: Keys, config: Config) -> Mock {
+pub fn mock(spec: &Spec, contract: &Contract<'static>, keys: Keys, config: Config) -> Mock {
     let service = Arc::new(MockService { keys });
     let shaped = |api: &covenant_codegen::ir::Api| match &api.rejections {
         Some(r) => config.clone().with_spec_rejections(&r.template.to_string()),
@@ -155,13 +113,12 @@ pub fn mock(spec: &Spec, described: &Described, keys: Keys, config: Config) -> M
     };
     let samples = Samples::new(spec);
     let mut by_path: BTreeMap<&str, MethodRouter> = BTreeMap::new();
-    let mut served: Vec<&SpecEndpoint> = Vec::new();
+    let mut served: Vec<&BuiltEndpoint<'static>> = Vec::new();
     let mut skipped = Vec::new();
-    for (ep, desc) in spec.endpoints.iter().zip(&described.endpoints) {
-        let desc: &'static SpecEndpoint = desc;
+    for (ep, desc) in spec.endpoints.iter().zip(contract.endpoints) {
         let clash = served.iter().find(|s| {
             (s.path != desc.path || s.method == desc.method)
-                && collide(s.path, desc.path, s.method == desc.method)
+                && s.path.collides(&desc.path, s.method == desc.method)
         });
         let filter = MethodFilter::try_from(desc.method.clone());
         let (None, Ok(filter)) = (clash, filter) else {
@@ -170,12 +127,12 @@ pub fn mock(spec: &Spec, described: &Described, keys: Keys, config: Config) -> M
         };
         served.push(desc);
         let config = configs[ep.api.index()].clone();
-        let handler = handler(service.clone(), config, desc, Answer::of(&samples, ep));
-        let routes = match by_path.remove(desc.path) {
+        let handler = handler(service.clone(), config, desc, example_of(&samples, ep));
+        let routes = match by_path.remove(desc.path.as_str()) {
             Some(routes) => routes.on(filter, handler),
             None => on(filter, handler),
         };
-        by_path.insert(desc.path, routes);
+        by_path.insert(desc.path.as_str(), routes);
     }
     let routes = by_path
         .into_iter()
@@ -198,8 +155,8 @@ pub fn mock(spec: &Spec, described: &Described, keys: Keys, config: Config) -> M
 fn handler(
     service: Arc<MockService>,
     config: Arc<Config>,
-    endpoint: &'static SpecEndpoint,
-    answer: Answer,
+    endpoint: &'static BuiltEndpoint<'static>,
+    answer: Example,
 ) -> impl Fn(
     PathParams,
     axum::extract::Request,
@@ -209,7 +166,7 @@ fn handler(
 + Sync
 + 'static {
     move |path, request| {
-        let (service, config, answer) = (service.clone(), config.clone(), answer.clone());
+        let (service, config) = (service.clone(), config.clone());
         Box::pin(async move {
             rt::serve_described(&*service, &config, endpoint, path, request, |_ctx| async {
                 answer.response()

@@ -5,7 +5,7 @@ pub mod openapi;
 pub mod rust;
 pub mod schema;
 
-use crate::ir::{BodyMedia, Endpoint, Provenance, Response, Spec};
+use crate::ir::{Provenance, Spec, all_responses, response_provenance};
 use std::collections::BTreeMap;
 
 /// Settings of one generation run.
@@ -143,57 +143,6 @@ fn headers_schema(
         "properties": properties,
         "required": required,
     })
-}
-
-/// An endpoint's responses: its successes, its errors, then the API's errors it does not
-/// override.
-pub fn all_responses<'a>(spec: &'a Spec, ep: &'a Endpoint) -> impl Iterator<Item = &'a Response> {
-    let api_errors = &spec.api(ep.api).errors;
-    ep.responses.iter().chain(&ep.errors).chain(
-        api_errors
-            .iter()
-            .filter(|e| !ep.errors.iter().any(|o| o.status == e.status)),
-    )
-}
-
-/// The `Accept` header of a request to `ep`: JSON (errors and rejections always are), then
-/// the media types of its bodies written as they are.
-pub fn accept(spec: &Spec, ep: &Endpoint) -> String {
-    let mut media: Vec<&str> = vec!["application/json"];
-    for r in all_responses(spec, ep) {
-        if let BodyMedia::Raw(m) = &r.media
-            && !media.contains(&m.as_str())
-        {
-            media.push(m);
-        }
-    }
-    media.join(", ")
-}
-
-/// The success whose body the source does not show, when it is the endpoint's only one:
-/// clients read any other 2xx as it.
-pub fn open_success(ep: &Endpoint) -> Option<u16> {
-    let mut successes = ep
-        .responses
-        .iter()
-        .filter(|r| (200..300).contains(&r.status));
-    match (successes.next(), successes.next()) {
-        (Some(only), None) if matches!(only.body, Some(crate::ir::Type::NotShown(_))) => {
-            Some(only.status)
-        }
-        _ => None,
-    }
-}
-
-/// Where a response's facts come from: its own `@source`; a success response without one is
-/// part of its endpoint's shape and comes from where the endpoint does. Error statuses are
-/// marked one by one.
-pub fn response_provenance(ep: &Endpoint, r: &Response) -> Provenance {
-    if r.provenance.is_document() && r.status < 400 {
-        ep.provenance
-    } else {
-        r.provenance
-    }
 }
 
 fn sourced(schema: &mut serde_json::Value, provenance: Provenance) {

@@ -367,7 +367,7 @@ impl Document<'_> {
 
     fn responses(&self, ep: &Endpoint) -> Value {
         let mut out = Map::new();
-        for r in super::all_responses(self.spec, ep) {
+        for r in crate::ir::all_responses(self.spec, ep) {
             let fallback = if r.status < 400 { "Success." } else { "Error." };
             let mut resp = Map::new();
             resp.insert(

@@ -5,14 +5,18 @@
 //! Entities live in arenas and refer to each other by id; declaration order is kept, so
 //! emission from the same spec is deterministic.
 
+mod queries;
 mod recursion;
 pub mod routes;
 pub mod shapes;
 
+pub use queries::{accept, all_gates, all_responses, open_success, response_provenance};
 pub use recursion::Containment;
 mod types;
 
 pub use types::*;
+
+pub use covenant_runtime::contract::{Presence, Provenance};
 
 use crate::source::Span;
 
@@ -261,41 +265,6 @@ pub struct Service {
 pub struct DefaultBound {
     pub value: u64,
     pub provenance: Provenance,
-}
-
-/// Where a fact comes from: the interface document, the deployed client library that fills
-/// what the document leaves open, or the toolkit's own choice where neither says.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Provenance {
-    #[default]
-    Document,
-    DeployedClient,
-    Toolkit,
-}
-
-impl Provenance {
-    /// The word `@source(…)` takes.
-    pub fn word(self) -> &'static str {
-        match self {
-            Provenance::Document => "document",
-            Provenance::DeployedClient => "deployed_client",
-            Provenance::Toolkit => "toolkit",
-        }
-    }
-
-    /// The value of the `x-source` extension of JSON Schemas and OpenAPI documents; `None`
-    /// for the document, whose facts need no marker.
-    pub fn x_source(self) -> Option<&'static str> {
-        match self {
-            Provenance::Document => None,
-            Provenance::DeployedClient => Some("deployed-client"),
-            Provenance::Toolkit => Some("toolkit"),
-        }
-    }
-
-    pub fn is_document(self) -> bool {
-        self == Provenance::Document
-    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -558,80 +527,20 @@ impl AuthRequirement {
     }
 }
 
-/// How a body is written.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum BodyMedia {
-    #[default]
-    Json,
-    /// `application/x-www-form-urlencoded`: a model's fields as text, lists repeated.
-    Form,
-    /// `multipart/form-data`: a model's fields as parts, `file` fields as file parts.
-    Multipart,
-    /// A `string` or `bytes` written as it is, of this media type (`text/csv`).
-    Raw(String),
-}
+/// How a body is written, a raw body's media type owned.
+pub type BodyMedia = covenant_runtime::contract::BodyMedia<String>;
 
-impl BodyMedia {
-    /// The media type; a multipart body's `Content-Type` adds its boundary.
-    pub fn content_type(&self) -> &str {
-        match self {
-            BodyMedia::Json => "application/json",
-            BodyMedia::Form => "application/x-www-form-urlencoded",
-            BodyMedia::Multipart => "multipart/form-data",
-            BodyMedia::Raw(media) => media,
-        }
-    }
+/// Where a credential travels in a request, header and parameter names owned.
+pub type Carrier = covenant_runtime::contract::Carrier<String>;
 
-    pub fn is_raw(&self) -> bool {
-        matches!(self, BodyMedia::Raw(_))
-    }
-}
-
-/// Where a credential travels in a request.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Carrier {
-    /// The whole value of a named header.
-    Header(String),
-    /// `Authorization: Bearer <token>`; OAuth2 access tokens travel so.
-    Bearer,
-    /// `Authorization: Basic <base64 of user:password>`.
-    Basic,
-    Query(String),
-    Cookie(String),
-}
-
-impl Carrier {
-    /// The header the credential occupies, when it travels in one.
-    pub fn header(&self) -> Option<&str> {
-        match self {
-            Carrier::Header(name) => Some(name),
-            Carrier::Bearer | Carrier::Basic => Some("Authorization"),
-            Carrier::Cookie(_) => Some("Cookie"),
-            Carrier::Query(_) => None,
-        }
-    }
-
-    /// The header a request carries `credential` in, and that header's value, where the
-    /// value is the credential as it is (a named header, a Bearer token, a cookie). Basic
-    /// credentials are encoded and query credentials are not in a header: `None`.
-    pub fn header_value(&self, credential: &str) -> Option<(&str, String)> {
-        match self {
-            Carrier::Header(name) => Some((name, credential.to_string())),
-            Carrier::Bearer => Some(("Authorization", format!("Bearer {credential}"))),
-            Carrier::Cookie(name) => Some(("Cookie", format!("{name}={credential}"))),
-            Carrier::Basic | Carrier::Query(_) => None,
-        }
-    }
-
-    /// How the spec writes it: `header "X-Api-Key"`, `bearer`.
-    pub fn describe(&self) -> String {
-        match self {
-            Carrier::Header(name) => format!("header \"{name}\""),
-            Carrier::Bearer => "bearer".to_string(),
-            Carrier::Basic => "basic".to_string(),
-            Carrier::Query(name) => format!("query \"{name}\""),
-            Carrier::Cookie(name) => format!("cookie \"{name}\""),
-        }
+/// How the spec writes a carrier: `header "X-Api-Key"`, `bearer`.
+pub fn carrier_syntax(carrier: &Carrier) -> String {
+    match carrier {
+        Carrier::Header(name) => format!("header \"{name}\""),
+        Carrier::Bearer => "bearer".to_string(),
+        Carrier::Basic => "basic".to_string(),
+        Carrier::Query(name) => format!("query \"{name}\""),
+        Carrier::Cookie(name) => format!("cookie \"{name}\""),
     }
 }
 
@@ -645,23 +554,8 @@ pub struct OAuthFlows {
     pub refresh_url: Option<String>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ParamLocation {
-    Path,
-    Query,
-    Header,
-}
-
-impl ParamLocation {
-    /// As OpenAPI's `in` and a 422's `loc` name it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ParamLocation::Path => "path",
-            ParamLocation::Query => "query",
-            ParamLocation::Header => "header",
-        }
-    }
-}
+/// Where an endpoint input travels.
+pub use covenant_runtime::contract::Location as ParamLocation;
 
 #[derive(Clone, Debug)]
 pub struct Param {

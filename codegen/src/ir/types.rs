@@ -1,6 +1,6 @@
 //! Fields, types and constraints.
 
-use super::{Deprecation, EnumId, ModelId, Provenance};
+use super::{Deprecation, EnumId, ModelId, Presence, Provenance};
 
 #[derive(Clone, Debug)]
 pub struct Field {
@@ -63,36 +63,6 @@ pub enum RejectionSlot {
     Issues,
     /// The same value in every rejection.
     Constant(Literal),
-}
-
-/// The four cases the document distinguishes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Presence {
-    /// Always present, never null.
-    Required,
-    /// May be absent; never null when present.
-    Optional,
-    /// Always present; may be null.
-    Nullable,
-    /// May be absent, null, or a value: three states.
-    OptionalNullable,
-}
-
-impl Presence {
-    pub fn new(optional: bool, nullable: bool) -> Self {
-        match (optional, nullable) {
-            (false, false) => Presence::Required,
-            (true, false) => Presence::Optional,
-            (false, true) => Presence::Nullable,
-            (true, true) => Presence::OptionalNullable,
-        }
-    }
-    pub fn may_be_absent(self) -> bool {
-        matches!(self, Presence::Optional | Presence::OptionalNullable)
-    }
-    pub fn may_be_null(self) -> bool {
-        matches!(self, Presence::Nullable | Presence::OptionalNullable)
-    }
 }
 
 /// Which shape of a model a field belongs to.

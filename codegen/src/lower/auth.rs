@@ -191,7 +191,7 @@ impl Lowerer<'_> {
             .label(format!(
                 "`{}` is a {} scheme",
                 scheme.name,
-                scheme.carrier.describe()
+                crate::ir::carrier_syntax(&scheme.carrier)
             ))
             .help("declare the scheme as `auth name: oauth2 { … }`");
             return;

@@ -7,9 +7,10 @@ use super::text::{PathStep, Reader, Reference, Text, Tree};
 use super::{CapturePlan, ExchangePlan, ExpectPlan, ScenarioPlan};
 use crate::cassette::locate::Step;
 use crate::cassette::{Capture, Cassette, CassetteError, Exchange};
-use crate::contract::{Contract, Route, split_path};
+use crate::contract::{Contract, Route};
 use crate::suggest::{Likeness, closest};
 use crate::template::Globals;
+use covenant_runtime::contract::Location;
 use serde_json::Value;
 use std::collections::HashSet;
 
@@ -168,7 +169,7 @@ impl Compiler<'_> {
         let Some(route) = contract.route(&exchange.endpoint) else {
             let help = closest(
                 &exchange.endpoint,
-                contract.routes().iter().map(|r| r.name.as_str()),
+                contract.routes().iter().map(|r| r.name),
                 Likeness::Close,
             )
             .map(|s| format!("; did you mean `{s}`?"))
@@ -216,7 +217,7 @@ impl Compiler<'_> {
         let captures = self.captures(exchange, at);
         Some(ExchangePlan {
             label,
-            route: route.clone(),
+            route,
             path,
             query,
             headers,
@@ -230,13 +231,13 @@ impl Compiler<'_> {
 
     fn check_method(&mut self, route: &Route, method: Option<&str>, at: &At) {
         if let Some(method) = method
-            && !method.eq_ignore_ascii_case(route.method)
+            && !method.eq_ignore_ascii_case(route.method.as_str())
         {
             self.error(
                 &at.then(&["request", "method"]),
                 format!(
                     "`{}` is {} {}, not {method}",
-                    route.name, route.method, route.path_template
+                    route.name, route.method, route.path
                 ),
             );
         }
@@ -247,10 +248,10 @@ impl Compiler<'_> {
             format!(
                 "`{path}` holds a query: give its parameters in `query`, where they are checked and encoded"
             )
-        } else if !path_fits(route, path) {
+        } else if !route.path.matches(path) {
             format!(
                 "`{path}` does not fit `{}`'s path {}",
-                route.name, route.path_template
+                route.name, route.path
             )
         } else {
             return;
@@ -259,21 +260,18 @@ impl Compiler<'_> {
     }
 
     fn check_query_name(&mut self, route: &Route, name: &str, steps: &[Step]) {
-        if route.query.iter().any(|q| q == name) {
+        let query: Vec<&str> = route.params_in(Location::Query).collect();
+        if query.contains(&name) {
             return;
         }
-        let declared = if route.query.is_empty() {
+        let declared = if query.is_empty() {
             "none".to_string()
         } else {
-            route.query.join(", ")
+            query.join(", ")
         };
-        let help = closest(
-            name,
-            route.query.iter().map(String::as_str),
-            Likeness::Close,
-        )
-        .map(|s| format!("; did you mean `{s}`?"))
-        .unwrap_or_default();
+        let help = closest(name, query.iter().copied(), Likeness::Close)
+            .map(|s| format!("; did you mean `{s}`?"))
+            .unwrap_or_default();
         self.error(
             steps,
             format!(
@@ -285,12 +283,8 @@ impl Compiler<'_> {
 
     fn expect(&mut self, exchange: &Exchange, route: &Route, at: &At) -> ExpectPlan {
         let status = exchange.expect.status;
-        if route.declares(status).is_none() {
-            let declared: Vec<String> = route
-                .statuses
-                .iter()
-                .map(|s| s.status.to_string())
-                .collect();
+        if route.response(status).is_none() {
+            let declared: Vec<String> = route.statuses.iter().map(u16::to_string).collect();
             self.error(
                 &at.then(&["expect", "status"]),
                 format!(
@@ -401,19 +395,4 @@ fn literal_strings(cassette: &Cassette, exchange: &Exchange) -> HashSet<String> 
         strings(body, &mut out);
     }
     out
-}
-
-/// Whether a cassette path fits the endpoint's template: literal segments equal, a
-/// placeholder taking any segment.
-fn path_fits(route: &Route, path: &str) -> bool {
-    let parts = split_path(path);
-    parts.len() == route.segments.len()
-        && route
-            .segments
-            .iter()
-            .zip(parts)
-            .all(|(segment, part)| match segment {
-                Some(literal) => literal == part,
-                None => !part.is_empty(),
-            })
 }

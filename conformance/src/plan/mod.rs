@@ -14,7 +14,6 @@ use crate::cassette::Cassette;
 use crate::contract::Route;
 use expected::Expected;
 use std::collections::HashSet;
-use std::sync::Arc;
 use text::{Text, Tree};
 
 /// A scenario ready to run.
@@ -46,7 +45,7 @@ impl AsRef<Cassette> for ScenarioPlan {
 pub struct ExchangePlan {
     /// Its id, or its 1-based position.
     pub label: String,
-    pub route: Arc<Route>,
+    pub route: &'static Route,
     /// The path after the base; each value filled in is one encoded segment.
     pub path: Text,
     /// Query parameters in the order written; a list value repeats the parameter.

@@ -114,9 +114,9 @@ impl<'a> Recorder<'a> {
         let mut kept: Vec<Matched> = Vec::new();
         for r in recorded {
             match self.contract.route_for(&r.method, &r.path) {
-                Some(route) if route.declares(r.status).is_some() => kept.push(Matched {
+                Some(route) if route.response(r.status).is_some() => kept.push(Matched {
                     recorded: r,
-                    endpoint: route.name.clone(),
+                    endpoint: route.name.to_string(),
                     answer: serde_json::from_slice(&r.response_body).ok(),
                 }),
                 Some(route) => warnings.push(format!(
@@ -333,7 +333,10 @@ impl<'a> Recorder<'a> {
         };
         let mut query = Map::new();
         for (name, value) in &r.query {
-            if !route.query.contains(name) {
+            if !route
+                .params_in(covenant_runtime::contract::Location::Query)
+                .any(|q| q == name)
+            {
                 warnings.push(format!(
                     "{} {}: query parameter `{name}` is not in the spec; left out of the request",
                     r.method, r.path

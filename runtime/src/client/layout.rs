@@ -2,6 +2,7 @@
 //! the query, a header or the body, as the endpoint's descriptor says. Serialized straight
 //! from the typed input: parameters to text, the body to JSON bytes or form fields.
 
+use crate::contract::TemplateValue;
 use crate::desc::{BodyMedia, EndpointDesc, Location, TypeDesc};
 use serde::ser::{self, Impossible, Serialize, SerializeSeq, SerializeStruct, Serializer};
 use std::fmt;
@@ -41,16 +42,22 @@ pub fn layout<I: Serialize, A, G>(
     endpoint: &EndpointDesc<A, G>,
     input: &I,
 ) -> Result<Layout, LayoutError> {
-    let mut out = Layout {
-        path: endpoint.path.to_string(),
-        ..Layout::default()
-    };
+    let mut out = Layout::default();
+    let mut path_values = Vec::new();
     input.serialize(InputWriter {
         endpoint_params: endpoint.params,
         body_media: endpoint.body_media,
         body_type: endpoint.body,
+        path_values: &mut path_values,
         out: &mut out,
     })?;
+    out.path = endpoint
+        .path
+        .fill(|name| {
+            let (_, text) = path_values.iter().find(|(n, _)| *n == name)?;
+            Some(TemplateValue::Text(text.as_str().into()))
+        })
+        .map_err(|e| LayoutError(e.to_string()))?;
     Ok(out)
 }
 
@@ -58,6 +65,8 @@ struct InputWriter<'a> {
     endpoint_params: &'static [crate::desc::ParamDesc],
     body_media: BodyMedia,
     body_type: Option<&'static TypeDesc>,
+    /// Path parameters' texts, filled into the template once every field is written.
+    path_values: &'a mut Vec<(&'static str, String)>,
     out: &'a mut Layout,
 }
 
@@ -80,8 +89,7 @@ impl InputWriter<'_> {
                         "path parameter {name} cannot be {text:?}"
                     )));
                 }
-                let encoded = crate::text::path_segment(text);
-                self.out.path = self.out.path.replace(&format!("{{{name}}}"), &encoded);
+                self.path_values.push((name, text.clone()));
             }
             Location::Query => self.out.query.extend(texts.into_iter().map(|t| (name, t))),
             Location::Header => self
@@ -357,7 +365,7 @@ impl Serializer for TextWriter {
 mod tests {
     use super::*;
     use crate::desc::fixtures::{endpoint, param};
-    use crate::desc::{ParamDesc, Presence, TypeDesc};
+    use crate::desc::{ParamDesc, PathSegment, Presence, TypeDesc};
 
     static PARAMS: [ParamDesc; 4] = [
         param(Location::Path, "id", TypeDesc::String, Presence::Optional),
@@ -375,7 +383,12 @@ mod tests {
             Presence::Optional,
         ),
     ];
-    static ENDPOINT: EndpointDesc<(), ()> = endpoint(http::Method::PATCH, "/items/{id}", &PARAMS);
+    static ENDPOINT: EndpointDesc<(), ()> = endpoint(
+        http::Method::PATCH,
+        "/items/{id}",
+        &[PathSegment::Literal("items"), PathSegment::Param("id")],
+        &PARAMS,
+    );
 
     #[derive(serde::Serialize)]
     struct Input {

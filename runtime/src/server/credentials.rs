@@ -87,7 +87,7 @@ fn places<A: Scheme, G>(endpoint: &EndpointDesc<A, G>) -> String {
     match headers {
         Some(names) => format!("the {} header", names.join(" or ")),
         None => carriers
-            .map(Carrier::describe)
+            .map(|c| c.describe())
             .collect::<Vec<_>>()
             .join(" or "),
     }

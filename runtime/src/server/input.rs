@@ -358,7 +358,7 @@ fn from_body<'de, T>(
 mod tests {
     use super::*;
     use crate::desc::fixtures::{endpoint, param};
-    use crate::desc::{Location, ParamDesc, Presence, TypeDesc};
+    use crate::desc::{Location, ParamDesc, PathSegment, Presence, TypeDesc};
 
     static PARAMS: [ParamDesc; 4] = [
         param(Location::Query, "n", TypeDesc::Int, Presence::Required),
@@ -376,7 +376,12 @@ mod tests {
             Presence::Required,
         ),
     ];
-    static ENDPOINT: EndpointDesc<(), ()> = endpoint(http::Method::POST, "/things", &PARAMS);
+    static ENDPOINT: EndpointDesc<(), ()> = endpoint(
+        http::Method::POST,
+        "/things",
+        &[PathSegment::Literal("things")],
+        &PARAMS,
+    );
 
     #[derive(Debug, PartialEq, serde::Deserialize)]
     struct Input {

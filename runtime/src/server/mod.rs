@@ -11,6 +11,7 @@ mod credentials;
 pub mod idempotency;
 mod input;
 mod limits;
+pub mod mock;
 mod pipeline;
 mod rejection;
 pub mod transport;

@@ -68,7 +68,7 @@ fn items(owner: TokenStream, f: &Field) -> TokenStream {
 /// Where a listing declares no status but its 200, matching the 200 cannot fail: said so,
 /// for the compiler.
 fn only_status(spec: &Spec, ep: &Endpoint) -> Option<TokenStream> {
-    (crate::emit::all_responses(spec, ep).count() == 1)
+    (crate::ir::all_responses(spec, ep).count() == 1)
         .then(|| quote!(#[allow(irrefutable_let_patterns)]))
 }
 

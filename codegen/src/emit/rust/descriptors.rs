@@ -1,14 +1,20 @@
-//! Static descriptors of endpoints and of the request types they reach (`rt::desc`): the
-//! router explains a rejected request with them, the client lays requests out by them.
+//! Prints a spec's contract ([`crate::contract::build`]) as the statics of the generated
+//! `descriptors` module (`rt::desc`): the router explains a rejected request with them, the
+//! client lays requests out by them. Nothing here reads the IR: what the contract holds is
+//! what is printed.
 
-use super::operations::{all_gates, auth_variants, gate_variants};
-use super::{RustBackend, Shape, in_shape};
-use crate::ir::shapes::format_applies;
-use crate::ir::*;
+use super::RustBackend;
+use super::operations::{auth_variants, gate_variants};
+use crate::ir::all_gates;
+use bumpalo::Bump;
+use covenant_runtime::contract::{
+    BodyMedia, BuiltEndpoint, Constraints, EnumDesc, FieldDesc, ModelDesc, PathSegment,
+    PathTemplate, Presence, Provenance, ResponseDesc, ScalarKind, TypeDesc,
+};
 use heck::{ToShoutySnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 pub fn model_static(shape_name: &str) -> Ident {
     format_ident!("MODEL_{}", shape_name.to_shouty_snake_case())
@@ -22,166 +28,133 @@ pub fn endpoint_static(name: &str) -> Ident {
     format_ident!("ENDPOINT_{}", name.to_shouty_snake_case())
 }
 
-/// The generated `AuthScheme` and `Gate` variants, computed once for every endpoint.
-struct Variants {
-    /// By auth scheme id.
-    schemes: Vec<Ident>,
-    gates: Vec<Gate>,
-    gate_idents: Vec<Ident>,
-}
-
-impl Variants {
-    fn gate(&self, gate: &Gate) -> &Ident {
-        let index = self
-            .gates
-            .iter()
-            .position(|g| g == gate)
-            .unwrap_or_default();
-        &self.gate_idents[index]
-    }
-}
-
 impl RustBackend<'_> {
     /// The descriptors module's items.
     pub fn descriptors(&self) -> TokenStream {
-        let rt = &self.rt;
-        let (models, enums) = self.request_reach();
-        let mut items = Vec::new();
-        for id in models {
-            let name = self.shapes.name(id, Shape::Request);
-            let ident = model_static(&name);
-            let fields = self
-                .spec
-                .model(id)
-                .fields
-                .iter()
-                .filter(|f| in_shape(f, Shape::Request))
-                .map(|f| self.field_desc(f, Shape::Request));
-            items.push(quote! {
-                pub static #ident: #rt::desc::ModelDesc = #rt::desc::ModelDesc { name: #name, fields: &[#(#fields),*] };
-            });
-        }
-        for id in enums {
-            let e = self.spec.enum_(id);
-            let ident = enum_static(&e.name);
-            let name = &e.name;
-            let values = e.values.iter().map(|v| v.name.as_str());
-            let open = e.open;
-            let int = e.repr == EnumRepr::Int;
-            items.push(quote! {
-                pub static #ident: #rt::desc::EnumDesc = #rt::desc::EnumDesc { name: #name, values: &[#(#values),*], open: #open, int: #int };
-            });
-        }
-        let variants = Variants {
+        let arena = Bump::new();
+        let contract = crate::contract::build(self.spec, &arena);
+        let printer = Printer {
+            rt: &self.rt,
             schemes: auth_variants(self.spec),
-            gates: all_gates(self.spec),
-            gate_idents: gate_variants(&all_gates(self.spec)),
+            gates: gate_variants(&all_gates(self.spec)),
+            patterns: &self.patterns,
         };
-        for ep in &self.spec.endpoints {
-            items.push(self.endpoint_desc(ep, &variants));
+        printer.module(contract.endpoints)
+    }
+}
+
+/// Prints contract values as Rust expressions of `rt::desc` types.
+struct Printer<'p> {
+    rt: &'p TokenStream,
+    /// The generated `AuthScheme` variants, by scheme index.
+    schemes: Vec<Ident>,
+    /// The generated `Gate` variants, by gate index.
+    gates: Vec<Ident>,
+    /// The pattern statics of the models module, by source.
+    patterns: &'p BTreeMap<String, Ident>,
+}
+
+/// The models and enums the endpoints' inputs reach, by name: the only types the router
+/// ever walks, each printed once as a static.
+#[derive(Default)]
+struct Reach<'c> {
+    models: BTreeMap<&'c str, &'c ModelDesc<'c>>,
+    enums: BTreeMap<&'c str, &'c EnumDesc<'c>>,
+}
+
+impl<'c> Reach<'c> {
+    fn of(endpoints: &'c [BuiltEndpoint<'c>]) -> Self {
+        let mut reach = Reach::default();
+        for ep in endpoints {
+            ep.params.iter().for_each(|p| reach.visit(&p.field.ty));
+            ep.body.iter().for_each(|ty| reach.visit(ty));
         }
-        let all: Vec<Ident> = self
-            .spec
-            .endpoints
-            .iter()
-            .map(|e| endpoint_static(&e.name))
-            .collect();
+        reach
+    }
+
+    fn visit(&mut self, ty: &'c TypeDesc<'c>) {
+        match ty.resolved() {
+            TypeDesc::Model(m) if self.models.insert(m.name, m).is_none() => {
+                m.fields.iter().for_each(|f| self.visit(&f.ty));
+            }
+            TypeDesc::Enum(e) => drop(self.enums.insert(e.name, e)),
+            TypeDesc::List(inner) | TypeDesc::Map(inner) => self.visit(inner),
+            TypeDesc::Union(types) => types.iter().for_each(|t| self.visit(t)),
+            _ => {}
+        }
+    }
+}
+
+impl Printer<'_> {
+    fn module<'c>(&self, endpoints: &'c [BuiltEndpoint<'c>]) -> TokenStream {
+        let rt = self.rt;
+        let reach = Reach::of(endpoints);
+        let models = reach.models.values().map(|m| {
+            let ident = model_static(m.name);
+            let name = m.name;
+            let fields = m.fields.iter().map(|f| self.field(f));
+            quote! {
+                pub static #ident: #rt::desc::ModelDesc = #rt::desc::ModelDesc { name: #name, fields: &[#(#fields),*] };
+            }
+        });
+        let enums = reach.enums.values().map(|e| {
+            let ident = enum_static(e.name);
+            let (name, values, open, int) = (e.name, e.values, e.open, e.int);
+            quote! {
+                pub static #ident: #rt::desc::EnumDesc = #rt::desc::EnumDesc { name: #name, values: &[#(#values),*], open: #open, int: #int };
+            }
+        });
+        let statics = endpoints.iter().map(|ep| self.endpoint(ep));
+        let all = endpoints.iter().map(|e| endpoint_static(e.name));
         quote! {
             use super::operations::{AuthScheme, Gate};
 
             /// An endpoint of this spec.
             pub type Endpoint = #rt::desc::EndpointDesc<AuthScheme, Gate>;
 
-            #(#items)*
+            #(#models)*
+            #(#enums)*
+            #(#statics)*
             /// Every endpoint, in spec order.
             pub static ENDPOINTS: &[&Endpoint] = &[#(&#all),*];
         }
     }
 
-    /// The models (request shape) and enums an endpoint's parameters and body reach: the
-    /// only types the router ever walks.
-    fn request_reach(&self) -> (BTreeSet<ModelId>, BTreeSet<EnumId>) {
-        let mut models = BTreeSet::new();
-        let mut enums = BTreeSet::new();
-        let mut pending: Vec<&Type> = Vec::new();
-        for ep in &self.spec.endpoints {
-            pending.extend(ep.params.iter().map(|p| &p.field.ty));
-            pending.extend(ep.body.iter());
-        }
-        while let Some(ty) = pending.pop() {
-            match ty {
-                Type::Model(id) => {
-                    if models.insert(*id) {
-                        let fields = self.spec.model(*id).fields.iter();
-                        pending.extend(
-                            fields
-                                .filter(|f| in_shape(f, Shape::Request))
-                                .map(|f| &f.ty),
-                        );
-                    }
-                }
-                Type::Enum(id) => drop(enums.insert(*id)),
-                Type::List(inner) | Type::Map(inner) => pending.push(inner),
-                Type::Union(types) => pending.extend(types.iter()),
-                Type::Primitive(_) | Type::NotShown(_) => {}
-            }
-        }
-        (models, enums)
-    }
-
-    fn endpoint_desc(&self, ep: &Endpoint, variants: &Variants) -> TokenStream {
-        let rt = &self.rt;
-        let ident = endpoint_static(&ep.name);
-        let (name, path, public, idempotent) = (&ep.name, &ep.path, ep.auth.public, ep.idempotent);
-        let body_media = match &ep.body_media {
-            BodyMedia::Json => quote!(#rt::desc::BodyMedia::Json),
-            BodyMedia::Form => quote!(#rt::desc::BodyMedia::Form),
-            BodyMedia::Multipart => quote!(#rt::desc::BodyMedia::Multipart),
-            BodyMedia::Raw(media) => quote!(#rt::desc::BodyMedia::Raw(#media)),
-        };
-        let accept = crate::emit::accept(self.spec, ep);
-        let idempotency_key = match &ep.idempotency_key {
-            Some(header) => quote!(Some(#header)),
-            None => quote!(None),
-        };
-        let base = &self.spec.api(ep.api).base_url;
-        let scheme = |id: &AuthId| &variants.schemes[id.0 as usize];
-        let any_of = ep.auth.any_of.iter().map(scheme);
-        let optional = ep.auth.optional.iter().map(scheme);
-        let scopes = ep.auth.scopes.iter().map(|(id, scopes)| {
-            let variant = scheme(id);
+    fn endpoint(&self, ep: &BuiltEndpoint<'_>) -> TokenStream {
+        let rt = self.rt;
+        let ident = endpoint_static(ep.name);
+        let (name, api, base, public) = (ep.name, ep.api, ep.base, ep.public);
+        let method = format_ident!("{}", ep.method.as_str());
+        let path = self.path(&ep.path);
+        let scheme = |s: &covenant_runtime::contract::SchemeRef<'_>| &self.schemes[s.index()];
+        let any_of = ep.auth_any_of.iter().map(scheme);
+        let optional = ep.auth_optional.iter().map(scheme);
+        let scopes = ep.auth_scopes.iter().map(|(s, scopes)| {
+            let variant = scheme(s);
             quote!((AuthScheme::#variant, &[#(#scopes),*]))
         });
-        let method = format_ident!("{}", ep.method.as_str());
         let params = ep.params.iter().map(|p| {
             let location = format_ident!("{}", p.location.as_str().to_upper_camel_case());
-            let location = quote!(#rt::desc::Location::#location);
-            let field = self.field_desc(&p.field, Shape::Request);
-            quote!(#rt::desc::ParamDesc { location: #location, field: #field })
+            let field = self.field(&p.field);
+            quote!(#rt::desc::ParamDesc { location: #rt::desc::Location::#location, field: #field })
         });
-        let body = match &ep.body {
-            Some(t) => {
-                let t = self.type_desc(t, Shape::Request);
-                quote!(Some(&#t))
-            }
-            None => quote!(None),
-        };
-        let gates = ep
-            .gates
-            .iter()
-            .chain(&self.spec.api(ep.api).gates)
-            .map(|g| variants.gate(g));
+        let body = option(ep.body.map(|t| {
+            let t = self.type_desc(t);
+            quote!(&#t)
+        }));
+        let body_media = self.media(ep.body_media);
+        let gates = ep.gates.iter().map(|g| &self.gates[g.index]);
+        let (idempotent, accept, statuses) = (ep.idempotent, ep.accept, ep.statuses);
+        let idempotency_key = option(ep.idempotency_key.map(|k| quote!(#k)));
         let groups = ep.exactly_one_of.iter().map(|g| quote!(&[#(#g),*]));
-        let statuses: Vec<u16> = crate::emit::all_responses(self.spec, ep)
-            .map(|r| r.status)
-            .collect();
-        let open_success = match crate::emit::open_success(ep) {
-            Some(s) => quote!(Some(#s)),
-            None => quote!(None),
-        };
+        let responses = ep.responses.iter().map(|r| self.response(r));
+        let open_success = option(ep.open_success.map(|s| quote!(#s)));
+        let provenance = self.provenance(ep.provenance);
+        let tags = ep.tags;
         quote! {
             pub static #ident: Endpoint = #rt::desc::EndpointDesc {
                 name: #name,
+                api: #api,
                 base: #base,
                 method: #rt::http::Method::#method,
                 path: #path,
@@ -198,117 +171,172 @@ impl RustBackend<'_> {
                 exactly_one_of: &[#(#groups),*],
                 accept: #accept,
                 statuses: &[#(#statuses),*],
+                responses: &[#(#responses),*],
                 open_success: #open_success,
+                provenance: #provenance,
+                tags: &[#(#tags),*],
             };
         }
     }
 
-    fn field_desc(&self, f: &Field, shape: Shape) -> TokenStream {
-        let rt = &self.rt;
-        let name = &f.name;
-        let ty = self.type_desc(&f.ty, shape);
-        let presence = match f.presence {
-            Presence::Required => quote!(#rt::desc::Presence::Required),
-            Presence::Optional => quote!(#rt::desc::Presence::Optional),
-            Presence::Nullable => quote!(#rt::desc::Presence::Nullable),
-            Presence::OptionalNullable => quote!(#rt::desc::Presence::OptionalNullable),
-        };
-        let has_default = f.default.is_some();
-        let format = format_applies(f, shape);
-        let constraints = self.constraints_desc(&f.constraints);
+    fn path(&self, path: &PathTemplate<'_>) -> TokenStream {
+        let rt = self.rt;
+        let text = path.as_str();
+        let segments = path.segments().iter().map(|s| match s {
+            PathSegment::Literal(l) => quote!(#rt::desc::PathSegment::Literal(#l)),
+            PathSegment::Param(p) => quote!(#rt::desc::PathSegment::Param(#p)),
+        });
+        quote!(#rt::desc::PathTemplate::new(#text, &[#(#segments),*]))
+    }
+
+    fn response(&self, r: &ResponseDesc<'_>) -> TokenStream {
+        let rt = self.rt;
+        let (status, has_body, bytes) = (r.status, r.has_body, r.bytes);
+        let media = self.media(r.media);
+        let headers = r.headers.iter().map(|h| {
+            let name = h.name;
+            let kind = format_ident!(
+                "{}",
+                match h.kind {
+                    ScalarKind::Integer => "Integer",
+                    ScalarKind::Number => "Number",
+                    ScalarKind::Boolean => "Boolean",
+                    ScalarKind::String => "String",
+                }
+            );
+            quote!(#rt::desc::ResponseHeader { name: #name, kind: #rt::desc::ScalarKind::#kind })
+        });
+        let provenance = self.provenance(r.provenance);
         quote! {
-            #rt::desc::FieldDesc { name: #name, ty: #ty, presence: #presence, has_default: #has_default, format: #format, constraints: #constraints }
+            #rt::desc::ResponseDesc { status: #status, has_body: #has_body, media: #media, bytes: #bytes, headers: &[#(#headers),*], provenance: #provenance }
         }
     }
 
-    fn constraints_desc(&self, c: &Constraints) -> TokenStream {
-        let rt = &self.rt;
+    fn media(&self, media: BodyMedia<&str>) -> TokenStream {
+        let rt = self.rt;
+        match media {
+            BodyMedia::Json => quote!(#rt::desc::BodyMedia::Json),
+            BodyMedia::Form => quote!(#rt::desc::BodyMedia::Form),
+            BodyMedia::Multipart => quote!(#rt::desc::BodyMedia::Multipart),
+            BodyMedia::Raw(media) => quote!(#rt::desc::BodyMedia::Raw(#media)),
+        }
+    }
+
+    fn provenance(&self, provenance: Provenance) -> TokenStream {
+        let rt = self.rt;
+        let variant = match provenance {
+            Provenance::Document => quote!(Document),
+            Provenance::DeployedClient => quote!(DeployedClient),
+            Provenance::Toolkit => quote!(Toolkit),
+        };
+        quote!(#rt::desc::Provenance::#variant)
+    }
+
+    fn field(&self, f: &FieldDesc<'_>) -> TokenStream {
+        let rt = self.rt;
+        let name = f.name;
+        let ty = self.type_desc(&f.ty);
+        let presence = match f.presence {
+            Presence::Required => quote!(Required),
+            Presence::Optional => quote!(Optional),
+            Presence::Nullable => quote!(Nullable),
+            Presence::OptionalNullable => quote!(OptionalNullable),
+        };
+        let (has_default, format) = (f.has_default, f.format);
+        let constraints = self.constraints(&f.constraints);
+        quote! {
+            #rt::desc::FieldDesc { name: #name, ty: #ty, presence: #rt::desc::Presence::#presence, has_default: #has_default, format: #format, constraints: #constraints }
+        }
+    }
+
+    fn constraints(&self, c: &Constraints<'_>) -> TokenStream {
+        let rt = self.rt;
         if c.is_empty() {
             return quote!(#rt::desc::Constraints::NONE);
         }
         let mut parts = Vec::new();
-        let opt_f = |v: Option<f64>| v.map(|n| quote!(Some(#n)));
-        let opt_u = |v: Option<u64>| {
-            v.map(|n| {
-                let n = n as usize;
-                quote!(Some(#n))
-            })
-        };
-        for (key, value) in [("minimum", opt_f(c.minimum)), ("maximum", opt_f(c.maximum))] {
+        for (key, value) in [("minimum", c.minimum), ("maximum", c.maximum)] {
             if let Some(v) = value {
                 let key = format_ident!("{key}");
-                parts.push(quote!(#key: #v));
+                parts.push(quote!(#key: Some(#v)));
             }
         }
         for (key, value) in [
-            ("min_length", opt_u(c.min_length)),
-            ("max_length", opt_u(c.max_length)),
-            ("min_items", opt_u(c.min_items)),
-            ("max_items", opt_u(c.max_items)),
+            ("min_length", c.min_length),
+            ("max_length", c.max_length),
+            ("min_items", c.min_items),
+            ("max_items", c.max_items),
         ] {
             if let Some(v) = value {
                 let key = format_ident!("{key}");
-                parts.push(quote!(#key: #v));
+                parts.push(quote!(#key: Some(#v)));
             }
         }
-        if let Some(p) = c.pattern.as_ref().and_then(|p| self.patterns.get(p)) {
+        if let Some(p) = c.pattern.and_then(|p| self.patterns.get(p.as_str())) {
             parts.push(quote!(pattern: Some(&super::models::#p)));
         }
-        let numbers = c.one_of_numbers();
-        if !numbers.is_empty() {
+        if !c.one_of_numbers.is_empty() {
+            let numbers = c.one_of_numbers;
             parts.push(quote!(one_of_numbers: &[#(#numbers),*]));
         }
-        let strings = c.one_of_strings();
-        if !strings.is_empty() {
+        if !c.one_of_strings.is_empty() {
+            let strings = c.one_of_strings;
             parts.push(quote!(one_of_strings: &[#(#strings),*]));
         }
         quote!(#rt::desc::Constraints { #(#parts,)* ..#rt::desc::Constraints::NONE })
     }
 
-    fn type_desc(&self, ty: &Type, shape: Shape) -> TokenStream {
-        let rt = &self.rt;
+    fn type_desc(&self, ty: &TypeDesc<'_>) -> TokenStream {
+        let rt = self.rt;
         let td = quote!(#rt::desc::TypeDesc);
-        match ty {
-            Type::Primitive(p) => {
-                let variant = match p {
-                    Primitive::String => quote!(String),
-                    Primitive::Int => quote!(Int),
-                    Primitive::Number => quote!(Number),
-                    Primitive::Bool => quote!(Bool),
-                    Primitive::Uuid => quote!(Uuid),
-                    Primitive::Date => quote!(Date),
-                    Primitive::DateTime => quote!(DateTime),
-                    Primitive::Email => quote!(Email),
-                    Primitive::Uri => quote!(Uri),
-                    Primitive::TimeZone => quote!(TimeZone),
-                    Primitive::Object => quote!(Object),
-                    Primitive::Any => quote!(Any),
-                    Primitive::Bytes => quote!(Bytes),
-                    Primitive::File => quote!(File),
-                };
-                quote!(#td::#variant)
+        let variant = match ty {
+            TypeDesc::String => quote!(String),
+            TypeDesc::Int => quote!(Int),
+            TypeDesc::Number => quote!(Number),
+            TypeDesc::Bool => quote!(Bool),
+            TypeDesc::Uuid => quote!(Uuid),
+            TypeDesc::Date => quote!(Date),
+            TypeDesc::DateTime => quote!(DateTime),
+            TypeDesc::Email => quote!(Email),
+            TypeDesc::Uri => quote!(Uri),
+            TypeDesc::TimeZone => quote!(TimeZone),
+            TypeDesc::Object => quote!(Object),
+            TypeDesc::Any => quote!(Any),
+            TypeDesc::Bytes => quote!(Bytes),
+            TypeDesc::File => quote!(File),
+            TypeDesc::NotShown => quote!(NotShown),
+            TypeDesc::Model(m) => {
+                let s = model_static(m.name);
+                quote!(Model(&#s))
             }
-            Type::Model(id) => {
-                let s = model_static(&self.shapes.name(*id, shape));
-                quote!(#td::Model(&#s))
+            TypeDesc::Deferred(cell) => match cell.get() {
+                Some(resolved) => return self.type_desc(resolved),
+                None => quote!(Any),
+            },
+            TypeDesc::Enum(e) => {
+                let s = enum_static(e.name);
+                quote!(Enum(&#s))
             }
-            Type::Enum(id) => {
-                let s = enum_static(&self.spec.enum_(*id).name);
-                quote!(#td::Enum(&#s))
+            TypeDesc::List(inner) => {
+                let inner = self.type_desc(inner);
+                quote!(List(&#inner))
             }
-            Type::List(inner) => {
-                let inner = self.type_desc(inner, shape);
-                quote!(#td::List(&#inner))
+            TypeDesc::Map(inner) => {
+                let inner = self.type_desc(inner);
+                quote!(Map(&#inner))
             }
-            Type::Map(inner) => {
-                let inner = self.type_desc(inner, shape);
-                quote!(#td::Map(&#inner))
+            TypeDesc::Union(types) => {
+                let types = types.iter().map(|t| self.type_desc(t));
+                quote!(Union(&[#(#types),*]))
             }
-            Type::Union(types) => {
-                let types = types.iter().map(|t| self.type_desc(t, shape));
-                quote!(#td::Union(&[#(#types),*]))
-            }
-            Type::NotShown(_) => quote!(#td::NotShown),
-        }
+        };
+        quote!(#td::#variant)
+    }
+}
+
+fn option(value: Option<TokenStream>) -> TokenStream {
+    match value {
+        Some(v) => quote!(Some(#v)),
+        None => quote!(None),
     }
 }

@@ -21,23 +21,9 @@ impl RustBackend<'_> {
             let Some(answer) = samples.answer(ep) else {
                 continue;
             };
-            let status = answer.status;
-            let wire = answer.wire_body().unwrap_or_else(|| b"null".to_vec());
-            let text = String::from_utf8_lossy(&wire);
-            // A body written as it is also keeps its JSON form, which `example()` answers.
-            let json_form = match (&answer.media, &answer.body) {
-                (crate::ir::BodyMedia::Raw(_), Some(body)) => {
-                    let json = body.to_string();
-                    quote!(Some(#json))
-                }
-                _ => quote!(None),
-            };
             let name = &ep.name;
-            let headers = answer
-                .headers
-                .iter()
-                .map(|(header, value)| quote!((#header, #value)));
-            examples.push(quote!(#name => Some((#status, #text, &[#(#headers),*], #json_form))));
+            let example = example(&answer);
+            examples.push(quote!(#name => Some(#example)));
             let method = method_ident(&ep.name);
             let (input, response) = (input_ident(ep), response_ident(ep));
             let cached = quote::format_ident!(
@@ -68,15 +54,15 @@ impl RustBackend<'_> {
             use #crate_path as rt;
             use super::operations::*;
             use super::server::#trait_name;
-            use std::collections::HashMap;
+            use rt::server::mock::{Example, MockAccess};
 
             /// Answers every endpoint with its first success status and an example body
             /// derived from the spec. Credentials are those added with [`MockServer::with_key`];
-            /// the principal is the scheme a key was added for.
+            /// the principal is the scheme a key was added for. The keys, the gates and the
+            /// examples are those `covenant mock` serves, by the same runtime code.
             #[derive(Clone, Debug, Default)]
             pub struct MockServer {
-                keys: HashMap<String, AuthScheme>,
-                closed_gates: Vec<Gate>,
+                access: MockAccess<AuthScheme, Gate>,
             }
 
             impl MockServer {
@@ -86,21 +72,20 @@ impl RustBackend<'_> {
 
                 /// Accepts `credential` for `scheme`; sent under another scheme it is a key of the wrong kind.
                 pub fn with_key(mut self, credential: &str, scheme: AuthScheme) -> Self {
-                    self.keys.insert(credential.to_string(), scheme);
+                    self.access.insert_key(credential, scheme);
                     self
                 }
 
                 /// Closes a gate (a feature or plan), so gated endpoints answer 403.
                 pub fn with_closed_gate(mut self, gate: Gate) -> Self {
-                    self.closed_gates.push(gate);
+                    self.access.close_gate(gate);
                     self
                 }
 
                 /// The status and body every call of `endpoint` answers, the body in its JSON
                 /// form (text as a string, bytes as base64).
                 pub fn example(endpoint: &str) -> ::std::option::Option<(u16, ::serde_json::Value)> {
-                    let (status, text, _, json_form) = example_text(endpoint)?;
-                    ::serde_json::from_str(json_form.unwrap_or(text)).ok().map(|body| (status, body))
+                    example_of(endpoint)?.json_body()
                 }
             }
 
@@ -108,12 +93,8 @@ impl RustBackend<'_> {
             // implementation to measure the router against.
             #(#statics)*
 
-            /// A response's example: its status, body as sent (JSON, or the text a raw body
-            /// sends), headers, and a raw body's JSON form.
-            type Example = (u16, &'static str, &'static [(&'static str, &'static str)], Option<&'static str>);
-
             /// `endpoint`'s example.
-            fn example_text(endpoint: &str) -> ::std::option::Option<Example> {
+            fn example_of(endpoint: &str) -> ::std::option::Option<Example> {
                 match endpoint {
                     #(#examples,)*
                     _ => None,
@@ -121,10 +102,10 @@ impl RustBackend<'_> {
             }
 
             fn example<T>(endpoint: &str, read: fn(u16, &rt::http::HeaderMap, &[u8]) -> ::std::result::Result<T, ::std::string::String>) -> T {
-                let (status, text, headers, _) = example_text(endpoint).unwrap_or((500, "null", &[], None));
-                match read(status, &rt::headers::map_of(headers), text.as_bytes()) {
-                    Ok(response) => response,
-                    Err(e) => panic!("the spec's example for {endpoint} does not fit its type: {e}"),
+                match example_of(endpoint).map(|e| e.read(read)) {
+                    Some(Ok(response)) => response,
+                    Some(Err(e)) => panic!("the spec's example for {endpoint} does not fit its type: {e}"),
+                    None => panic!("the spec has no example for {endpoint}"),
                 }
             }
 
@@ -133,15 +114,11 @@ impl RustBackend<'_> {
                 type Principal = AuthScheme;
 
                 async fn authenticate(&self, scheme: AuthScheme, credential: &str) -> Result<AuthScheme, rt::server::AuthError> {
-                    match self.keys.get(credential) {
-                        Some(s) if *s == scheme => Ok(scheme),
-                        Some(_) => Err(rt::server::AuthError::WrongKind),
-                        None => Err(rt::server::AuthError::Unknown),
-                    }
+                    self.access.authenticate(scheme, credential)
                 }
 
                 async fn gate_open(&self, _principal: ::std::option::Option<&AuthScheme>, gate: Gate) -> Result<bool, rt::server::Unavailable> {
-                    Ok(!self.closed_gates.contains(&gate))
+                    Ok(self.access.gate_open(gate))
                 }
 
                 #scopes
@@ -149,5 +126,27 @@ impl RustBackend<'_> {
                 #(#methods)*
             }
         }
+    }
+}
+
+/// An answer as a `rt::server::mock::Example` expression.
+fn example(answer: &crate::samples::Answer) -> TokenStream {
+    let status = answer.status;
+    let has_body = answer.body.is_some();
+    let json = answer.json_text();
+    let raw = match answer.raw_body() {
+        Some(bytes) => {
+            let bytes = proc_macro2::Literal::byte_string(&bytes);
+            quote!(Some(#bytes))
+        }
+        None => quote!(None),
+    };
+    let content_type = answer.media.content_type();
+    let headers = answer
+        .headers
+        .iter()
+        .map(|(header, value)| quote!((#header, #value)));
+    quote! {
+        Example { status: #status, has_body: #has_body, json: #json, raw: #raw, content_type: #content_type, headers: &[#(#headers),*] }
     }
 }

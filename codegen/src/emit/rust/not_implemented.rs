@@ -8,7 +8,7 @@ use crate::ir::*;
 /// Whether an endpoint's method answers its declared 501 until implemented: when the 501 is
 /// one a rejection can be written into ([`super::rejections::fits`]).
 pub fn answers_501(spec: &Spec, ep: &Endpoint) -> bool {
-    crate::emit::all_responses(spec, ep)
+    crate::ir::all_responses(spec, ep)
         .find(|r| r.status == 501)
         .is_some_and(|declared| super::rejections::fits(spec, ep, declared))
 }

@@ -63,19 +63,6 @@ pub fn param_view(f: &Field) -> Field {
     f
 }
 
-/// Every gate of the spec, endpoints' and APIs', in spec order without repeats.
-pub fn all_gates(spec: &Spec) -> Vec<Gate> {
-    let mut out: Vec<Gate> = Vec::new();
-    let api_gates = spec.apis.iter().flat_map(|a| a.gates.iter());
-    let endpoint_gates = spec.endpoints.iter().flat_map(|e| e.gates.iter());
-    for g in endpoint_gates.chain(api_gates) {
-        if !out.contains(g) {
-            out.push(g.clone());
-        }
-    }
-    out
-}
-
 /// The gates' variants in the generated `Gate` enum, in [`all_gates`] order: the feature's
 /// name, or the plan's with `Plan`.
 pub fn gate_variants(gates: &[Gate]) -> Vec<Ident> {
@@ -166,7 +153,7 @@ impl RustBackend<'_> {
             .map(|a| {
                 super::doc_lines(&format!(
                     "`{}`{}",
-                    a.carrier.describe(),
+                    crate::ir::carrier_syntax(&a.carrier),
                     a.doc
                         .as_deref()
                         .map(|d| format!(": {d}"))
@@ -430,7 +417,7 @@ impl RustBackend<'_> {
 
     fn response_enum(&mut self, ep: &Endpoint, defaults: &mut Vec<TokenStream>) -> TokenStream {
         let ident = response_ident(ep);
-        let responses: Vec<Response> = crate::emit::all_responses(self.spec, ep).cloned().collect();
+        let responses: Vec<Response> = crate::ir::all_responses(self.spec, ep).cloned().collect();
         let mut variants = Vec::new();
         let mut header_structs = Vec::new();
         let mut statuses = Vec::new();

@@ -29,7 +29,7 @@ pub fn fits(spec: &Spec, ep: &Endpoint, response: &Response) -> bool {
 
 /// The declared error statuses of an endpoint a rejection can be written into, in order.
 pub fn fitting_statuses(spec: &Spec, ep: &Endpoint) -> Vec<u16> {
-    crate::emit::all_responses(spec, ep)
+    crate::ir::all_responses(spec, ep)
         .filter(|r| fits(spec, ep, r))
         .map(|r| r.status)
         .collect()

@@ -247,7 +247,7 @@ impl RustBackend<'_> {
     fn response_impl(&self, ep: &Endpoint) -> TokenStream {
         let rt = &self.rt;
         let response = response_ident(ep);
-        let arms = crate::emit::all_responses(self.spec, ep).map(|r| {
+        let arms = crate::ir::all_responses(self.spec, ep).map(|r| {
             let variant = status_variant(r.status);
             let status = r.status;
             let written = match &r.media {

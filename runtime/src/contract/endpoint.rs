@@ -1,0 +1,197 @@
+//! Endpoints: their route, inputs, body, auth, gates and declared responses.
+
+use super::path::PathTemplate;
+use super::schemes::Provenance;
+use super::types::{FieldDesc, TypeDesc};
+
+/// Where an endpoint input travels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Location {
+    Path,
+    Query,
+    Header,
+}
+
+impl Location {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Location::Path => "path",
+            Location::Query => "query",
+            Location::Header => "header",
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct ParamDesc<'a> {
+    pub location: Location,
+    pub field: FieldDesc<'a>,
+}
+
+/// How a body is written. `S` holds a raw body's media type: `&str` in the contract,
+/// `String` in a spec's IR.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BodyMedia<S = &'static str> {
+    #[default]
+    Json,
+    /// `application/x-www-form-urlencoded`: a model's fields as text, lists repeated.
+    Form,
+    /// `multipart/form-data`: a model's fields as parts, files as file parts.
+    Multipart,
+    /// A `string` or `bytes` written as it is, of this media type (`text/csv`).
+    Raw(S),
+}
+
+impl<S: AsRef<str>> BodyMedia<S> {
+    /// The media type; a multipart body's `Content-Type` adds its boundary.
+    pub fn content_type(&self) -> &str {
+        match self {
+            BodyMedia::Json => "application/json",
+            BodyMedia::Form => "application/x-www-form-urlencoded",
+            BodyMedia::Multipart => "multipart/form-data",
+            BodyMedia::Raw(media) => media.as_ref(),
+        }
+    }
+
+    pub fn is_raw(&self) -> bool {
+        matches!(self, BodyMedia::Raw(_))
+    }
+
+    /// The same media, borrowing its media type.
+    pub fn as_deref(&self) -> BodyMedia<&str> {
+        match self {
+            BodyMedia::Json => BodyMedia::Json,
+            BodyMedia::Form => BodyMedia::Form,
+            BodyMedia::Multipart => BodyMedia::Multipart,
+            BodyMedia::Raw(media) => BodyMedia::Raw(media.as_ref()),
+        }
+    }
+}
+
+impl BodyMedia<&'static str> {
+    /// The media type of a static descriptor, for the whole life of the program.
+    pub fn static_content_type(self) -> &'static str {
+        match self {
+            BodyMedia::Json => "application/json",
+            BodyMedia::Form => "application/x-www-form-urlencoded",
+            BodyMedia::Multipart => "multipart/form-data",
+            BodyMedia::Raw(media) => media,
+        }
+    }
+}
+
+/// The JSON type a header's text reads as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarKind {
+    Integer,
+    Number,
+    Boolean,
+    String,
+}
+
+/// A header a response declares.
+#[derive(Debug)]
+pub struct ResponseHeader<'a> {
+    pub name: &'a str,
+    pub kind: ScalarKind,
+}
+
+/// A response an endpoint declares.
+#[derive(Debug)]
+pub struct ResponseDesc<'a> {
+    pub status: u16,
+    pub has_body: bool,
+    /// JSON, or text or bytes written as they are.
+    pub media: BodyMedia<&'a str>,
+    /// The body is `bytes`: its JSON form is base64.
+    pub bytes: bool,
+    pub headers: &'a [ResponseHeader<'a>],
+    /// Where the response comes from: the document, a deployed client, or the toolkit.
+    pub provenance: Provenance,
+}
+
+/// An endpoint, with the spec's auth schemes `A` and gates `G`.
+#[derive(Debug)]
+pub struct EndpointDesc<'a, A: 'a, G: 'a> {
+    pub name: &'a str,
+    /// The name of the API the endpoint belongs to.
+    pub api: &'a str,
+    /// The API's base address as the spec writes it, e.g. `{base_url}`.
+    pub base: &'a str,
+    pub method: http::Method,
+    pub path: PathTemplate<'a>,
+    pub public: bool,
+    /// One of these must be presented.
+    pub auth_any_of: &'a [A],
+    /// May be presented as well.
+    pub auth_optional: &'a [A],
+    /// Scopes a credential of a scheme must hold here (OAuth2 scopes, or any the scheme
+    /// declares); a scheme not listed needs none.
+    pub auth_scopes: &'a [(A, &'a [&'a str])],
+    pub params: &'a [ParamDesc<'a>],
+    pub body: Option<&'a TypeDesc<'a>>,
+    /// How the body is written.
+    pub body_media: BodyMedia<&'a str>,
+    pub gates: &'a [G],
+    pub idempotent: bool,
+    /// The header a repeat carries to be answered as the first request was
+    /// (`Idempotency-Key`); the client sends one with every call.
+    pub idempotency_key: Option<&'a str>,
+    pub exactly_one_of: &'a [&'a [&'a str]],
+    /// The media types of the endpoint's responses, as an `Accept` header.
+    pub accept: &'a str,
+    /// Statuses the spec declares, successes first.
+    pub statuses: &'a [u16],
+    /// Each declared status's response, in the order of `statuses`.
+    pub responses: &'a [ResponseDesc<'a>],
+    /// The success whose body the source does not show, when it is the only one: clients
+    /// read any other 2xx as it.
+    pub open_success: Option<u16>,
+    pub provenance: Provenance,
+    pub tags: &'a [&'a str],
+}
+
+impl<'a, A, G> EndpointDesc<'a, A, G> {
+    /// The location of an input by name: `path`, `query`, `header` or `body`.
+    pub fn location_of(&self, name: &str) -> &'static str {
+        self.params
+            .iter()
+            .find(|p| p.field.name == name)
+            .map_or("body", |p| p.location.as_str())
+    }
+
+    /// The names of the inputs that travel in `location`.
+    pub fn params_in(&self, location: Location) -> impl Iterator<Item = &'a str> + use<'a, A, G> {
+        let params: &'a [ParamDesc<'a>] = self.params;
+        params
+            .iter()
+            .filter(move |p| p.location == location)
+            .map(|p| p.field.name)
+    }
+
+    /// The response declared for `status`.
+    pub fn response(&self, status: u16) -> Option<&'a ResponseDesc<'a>> {
+        let responses: &'a [ResponseDesc<'a>] = self.responses;
+        responses.iter().find(|r| r.status == status)
+    }
+
+    /// Whether the request body is `bytes`, so a recording gives it as base64.
+    pub fn bytes_body(&self) -> bool {
+        matches!(self.body.map(TypeDesc::resolved), Some(TypeDesc::Bytes))
+    }
+
+    /// The name a target gives the API's base URL by: the placeholder the base holds
+    /// (`base_url` of `{base_url}`), else `<api>_url`.
+    pub fn base_name(&self) -> String {
+        base_name(self.api, self.base)
+    }
+}
+
+/// The name a target gives an API's base URL by: the placeholder `base` holds, else
+/// `<api>_url`.
+pub fn base_name(api: &str, base: &str) -> String {
+    match (base.find('{'), base.find('}')) {
+        (Some(open), Some(close)) if open < close => base[open + 1..close].to_string(),
+        _ => format!("{api}_url"),
+    }
+}

@@ -1,0 +1,56 @@
+//! The contract: one model of a spec's endpoints, the types their requests carry, their
+//! responses, auth and where each fact comes from. `covenant generate` prints it as statics
+//! (a generated crate's `descriptors` module); a mock or a conformance runner builds the same
+//! values from a spec at start. The router, the client, the mock, the runner and the recorder
+//! all read this one model, so none of them projects the spec by hand.
+//!
+//! Every type borrows for `'a`: statics are `'static`, a contract built at run time borrows
+//! from the arena it was built in. [`crate::desc`] names the `'static` forms.
+
+mod endpoint;
+mod path;
+mod schemes;
+mod types;
+
+pub use endpoint::{
+    BodyMedia, EndpointDesc, Location, ParamDesc, ResponseDesc, ResponseHeader, ScalarKind,
+    base_name,
+};
+pub use path::{MissingValue, PathSegment, PathTemplate, TemplateValue, encode_segment};
+pub use schemes::{Carrier, Gate, GateRef, Provenance, Scheme, SchemeInfo, SchemeRef};
+pub use types::{Constraints, EnumDesc, FieldDesc, ModelDesc, Presence, TypeDesc};
+
+/// An endpoint of a contract built at run time: schemes and gates are references into the
+/// contract's own tables rather than generated enums.
+pub type BuiltEndpoint<'a> = EndpointDesc<'a, SchemeRef<'a>, GateRef<'a>>;
+
+/// A spec's contract built at run time.
+#[derive(Debug)]
+pub struct Contract<'a> {
+    /// Every auth scheme, in spec order.
+    pub schemes: &'a [SchemeInfo<'a>],
+    /// Every endpoint, in spec order.
+    pub endpoints: &'a [BuiltEndpoint<'a>],
+}
+
+impl<'a> Contract<'a> {
+    /// The endpoint of that name.
+    pub fn endpoint(&self, name: &str) -> Option<&'a BuiltEndpoint<'a>> {
+        self.endpoints.iter().find(|e| e.name == name)
+    }
+
+    /// The endpoint a request calls: the method and the path agree, literal segments
+    /// preferred over placeholders (`/users/me` before `/users/{id}`).
+    pub fn route(&self, method: &str, path: &str) -> Option<&'a BuiltEndpoint<'a>> {
+        self.endpoints
+            .iter()
+            .filter(|e| e.method.as_str().eq_ignore_ascii_case(method) && e.path.matches(path))
+            .max_by_key(|e| e.path.literal_count())
+    }
+
+    /// Every scheme, as the router passes schemes around.
+    pub fn scheme_refs(&self) -> impl Iterator<Item = SchemeRef<'a>> + 'a {
+        let table = self.schemes;
+        (0..table.len()).map(move |index| SchemeRef::new(index, table))
+    }
+}

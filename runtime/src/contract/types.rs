@@ -1,0 +1,157 @@
+//! The types of values an endpoint's inputs carry, with the constraints checked on them.
+
+use crate::issue::Pattern;
+use std::sync::OnceLock;
+
+/// The type of a value.
+#[derive(Debug)]
+pub enum TypeDesc<'a> {
+    String,
+    Int,
+    Number,
+    Bool,
+    Uuid,
+    Date,
+    DateTime,
+    Email,
+    Uri,
+    TimeZone,
+    Object,
+    Any,
+    /// Base64 text inside JSON; raw as a body or a multipart part.
+    Bytes,
+    /// A file part of a multipart body; `{filename, content_type, content}` inside JSON.
+    File,
+    /// A value the source leaves open: anything goes.
+    NotShown,
+    Model(&'a ModelDesc<'a>),
+    Enum(&'a EnumDesc<'a>),
+    List(&'a TypeDesc<'a>),
+    /// An object with free keys whose values are all of this type.
+    Map(&'a TypeDesc<'a>),
+    Union(&'a [TypeDesc<'a>]),
+    /// A model of a contract built at run time, set once after construction: a model that
+    /// contains itself refers to itself through it.
+    Deferred(&'a OnceLock<TypeDesc<'a>>),
+}
+
+impl<'a> TypeDesc<'a> {
+    /// The type itself, a deferred model looked through.
+    pub fn resolved(&'a self) -> &'a TypeDesc<'a> {
+        match self {
+            TypeDesc::Deferred(cell) => cell.get().map_or(self, TypeDesc::resolved),
+            other => other,
+        }
+    }
+
+    /// The fields of a model; none for any other type.
+    pub fn model_fields(&'a self) -> &'a [FieldDesc<'a>] {
+        match self.resolved() {
+            TypeDesc::Model(m) => m.fields,
+            _ => &[],
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct ModelDesc<'a> {
+    /// The model's name in the shape requests use.
+    pub name: &'a str,
+    pub fields: &'a [FieldDesc<'a>],
+}
+
+#[derive(Debug)]
+pub struct EnumDesc<'a> {
+    pub name: &'a str,
+    pub values: &'a [&'a str],
+    pub open: bool,
+    /// Integer values rather than strings.
+    pub int: bool,
+}
+
+/// Whether a field may be absent and whether it may be null: the four cases the document
+/// distinguishes, the last the three states of absent, null and a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Presence {
+    /// Always present, never null.
+    Required,
+    /// May be absent; never null when present.
+    Optional,
+    /// Always present; may be null.
+    Nullable,
+    /// May be absent, null, or a value: three states.
+    OptionalNullable,
+}
+
+impl Presence {
+    pub fn new(optional: bool, nullable: bool) -> Self {
+        match (optional, nullable) {
+            (false, false) => Presence::Required,
+            (true, false) => Presence::Optional,
+            (false, true) => Presence::Nullable,
+            (true, true) => Presence::OptionalNullable,
+        }
+    }
+
+    pub fn may_be_absent(self) -> bool {
+        matches!(self, Presence::Optional | Presence::OptionalNullable)
+    }
+
+    pub fn may_be_null(self) -> bool {
+        matches!(self, Presence::Nullable | Presence::OptionalNullable)
+    }
+}
+
+#[derive(Debug)]
+pub struct FieldDesc<'a> {
+    pub name: &'a str,
+    pub ty: TypeDesc<'a>,
+    pub presence: Presence,
+    /// Absent reads as a default, so absence is fine whatever the presence.
+    pub has_default: bool,
+    /// Whether a string format (uuid, date, email…) is enforced in this shape.
+    pub format: bool,
+    pub constraints: Constraints<'a>,
+}
+
+#[derive(Debug, Default)]
+pub struct Constraints<'a> {
+    pub minimum: Option<f64>,
+    pub maximum: Option<f64>,
+    pub min_length: Option<usize>,
+    pub max_length: Option<usize>,
+    pub min_items: Option<usize>,
+    pub max_items: Option<usize>,
+    pub pattern: Option<&'a Pattern<'a>>,
+    pub one_of_numbers: &'a [f64],
+    pub one_of_strings: &'a [&'a str],
+}
+
+impl<'a> Constraints<'a> {
+    pub const NONE: Constraints<'a> = Constraints {
+        minimum: None,
+        maximum: None,
+        min_length: None,
+        max_length: None,
+        min_items: None,
+        max_items: None,
+        pattern: None,
+        one_of_numbers: &[],
+        one_of_strings: &[],
+    };
+
+    pub fn is_empty(&self) -> bool {
+        let sizes = [
+            self.min_length,
+            self.max_length,
+            self.min_items,
+            self.max_items,
+        ];
+        self.minimum.is_none()
+            && self.maximum.is_none()
+            && sizes.iter().all(Option::is_none)
+            && self.pattern.is_none()
+            && self.one_of_numbers.is_empty()
+            && self.one_of_strings.is_empty()
+    }
+}
