@@ -172,7 +172,7 @@ mod tests {
 
     #[test]
     fn contents_follow_insta_header() {
-        let text = "---\nsource: tests/conform.rs\nexpression: x\n---\n## a\nb\n";
+        let text = "---\nsource: tests/integration/conform.rs\nexpression: x\n---\n## a\nb\n";
         assert_eq!(contents(text), "## a\nb\n");
     }
 

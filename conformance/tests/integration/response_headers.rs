@@ -3,7 +3,7 @@
 //! closed enum each fail as a header failure naming the header; a response with them all
 //! right passes.
 
-mod support;
+use crate::support;
 
 use axum::Json;
 use axum::extract::Path;

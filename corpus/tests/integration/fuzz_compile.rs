@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const SPECS: &[&str] = &[
-    include_str!("../specs/petstore.covenant"),
-    include_str!("../specs/github.covenant"),
-    include_str!("../specs/payments.covenant"),
-    include_str!("../../spec/examples/bookshop.covenant"),
+    include_str!("../../specs/petstore.covenant"),
+    include_str!("../../specs/github.covenant"),
+    include_str!("../../specs/payments.covenant"),
+    include_str!("../../../spec/examples/bookshop.covenant"),
 ];
 
 /// Text spliced in at a cut, so mutations reach declarations, members and annotations.

@@ -1,7 +1,7 @@
 //! Every emitted schema is a valid draft 2020-12 schema, every OpenAPI document is valid
 //! OpenAPI 3.1, and `$ref`s resolve.
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! goes out as multipart parts (a file from its base64), text and bytes as they are; a raw
 //! response is checked for its declared media type and compared as text (base64 for bytes).
 
-mod support;
+use crate::support;
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, StatusCode, header};

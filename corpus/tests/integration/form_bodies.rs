@@ -2,7 +2,7 @@
 //! as `application/x-www-form-urlencoded`, the router reads each from its text as its type
 //! asks, and a field that does not fit is named in the 422 as a JSON body's would be.
 
-mod support;
+use crate::support;
 
 use covenant_corpus::payments as api;
 use std::sync::Arc;

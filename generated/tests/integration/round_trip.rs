@@ -2,7 +2,7 @@
 //! instances drawn from the IR, with the three states of optional nullable fields, unknown
 //! values of open enums and unlisted fields of open models.
 
-mod support;
+use crate::support;
 
 use covenant_codegen::ir::shapes::{Shape, Shapes, in_shape};
 use covenant_codegen::ir::*;

@@ -3,7 +3,7 @@
 //! answers repeats from its store (`Idempotent-Replayed: true`), refuses the key with another
 //! body (400) and while the first request still runs (409).
 
-mod support;
+use crate::support;
 
 use covenant_corpus::regressions::idempotency as api;
 use covenant_runtime::server::{AuthError, Unavailable};

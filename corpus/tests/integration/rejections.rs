@@ -1,7 +1,7 @@
 //! The router's own errors are written in the error model each spec declares
 //! (`rejections`), so the generated client decodes them as the declared responses.
 
-mod support;
+use crate::support;
 
 use covenant_corpus::{github, payments};
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! unreadable. Every refusal is JSON, and well-behaved clients are served throughout. Run on
 //! SQLite, and on PostgreSQL when `COVENANT_TEST_POSTGRES_URL` names a server.
 
-mod common;
+use crate::common;
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;

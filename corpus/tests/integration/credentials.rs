@@ -4,7 +4,7 @@
 //! and refusals carry the challenges HTTP clients expect. The server leaves `delete_note`
 //! out: the trait's default answers its declared 501.
 
-mod support;
+use crate::support;
 
 use covenant_corpus::regressions::credentials as api;
 use covenant_runtime::server::{AuthError, Unavailable};

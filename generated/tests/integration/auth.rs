@@ -1,7 +1,7 @@
 //! Auth tests derived from the spec: every endpoint refuses no key (401), a wrong key (401)
 //! and a key of the wrong kind (403), each with a JSON `detail`, and accepts the right one.
 
-mod support;
+use crate::support;
 
 use covenant_codegen::samples::Samples;
 use covenant_runtime::server;

@@ -2,7 +2,7 @@
 //! constraint of every input of every endpoint, a request that breaks it alone gets a 422
 //! whose `loc` names that input; a request breaking three gets all three.
 
-mod support;
+use crate::support;
 
 use covenant_codegen::ir::shapes::Shape;
 use covenant_codegen::ir::*;

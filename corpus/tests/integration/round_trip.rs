@@ -6,12 +6,12 @@
 //! The same calls go to `covenant mock`'s router built from the spec at run time, and a set
 //! of malformed requests goes to both: the two must answer alike, status and body.
 
-mod support;
+use crate::support;
 
 use covenant_codegen::samples::Samples;
 use std::path::Path;
 
-mod probes;
+use crate::probes;
 
 /// Checks a spec's path and answers its IR.
 fn spec(relative: &str) -> covenant_codegen::ir::Spec {

@@ -1,13 +1,13 @@
 //! Golden diagnostics: every spec under tests/ui is broken in one way, and its rendered
 //! diagnostics are compared with the reviewed snapshot in tests/snapshots. Update snapshots
-//! only deliberately: `INSTA_UPDATE=always cargo test -p covenant-codegen --test diagnostics`
+//! only deliberately: `INSTA_UPDATE=always cargo test -p covenant-codegen --test integration diagnostics::`
 //! (or `cargo insta review`), then read the diff.
 
 use covenant_codegen::{SourceFile, check_source};
 
 #[test]
 fn broken_specs_render_rustc_style_diagnostics() {
-    insta::glob!("ui/*.covenant", |path| {
+    insta::glob!("../ui", "*.covenant", |path| {
         let text = std::fs::read_to_string(path).expect("read ui spec");
         let name = format!("tests/ui/{}", path.file_name().unwrap().to_string_lossy());
         let file = SourceFile::new(name, text);
@@ -23,7 +23,7 @@ fn broken_specs_render_rustc_style_diagnostics() {
 
 #[test]
 fn every_diagnostic_has_a_location_line() {
-    insta::glob!("ui/*.covenant", |path| {
+    insta::glob!("../ui", "*.covenant", |path| {
         let text = std::fs::read_to_string(path).expect("read ui spec");
         let file = SourceFile::new("spec.covenant", text);
         let rendered = check_source(&file).diagnostics.render(&file);

@@ -1,7 +1,7 @@
 //! `covenant serve` as users run it: a real process, its embedded database file, its keys,
 //! a crash, and two processes on one PostgreSQL database.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::process::Command;

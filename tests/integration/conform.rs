@@ -2,7 +2,7 @@
 //! the reference server on SQLite and PostgreSQL, the generated mock, a recorded session of
 //! the generated client, and a HAR import.
 
-mod common;
+use crate::common;
 
 use common::tap;
 use common::*;

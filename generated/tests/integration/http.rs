@@ -2,7 +2,7 @@
 //! endpoint round-trips, every rejection is JSON in the service's shapes, and requests carry
 //! ids.
 
-mod support;
+use crate::support;
 
 use covenant_codegen::samples::Samples;
 use covenant_runtime::{client, server};

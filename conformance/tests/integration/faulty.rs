@@ -1,7 +1,7 @@
 //! The runner against a deliberately faulty implementation over real HTTP: each fault gets
 //! the right failure, with its JSON path and where the rule comes from.
 
-mod support;
+use crate::support;
 
 use axum::Json;
 use axum::extract::Path;

@@ -2,7 +2,7 @@
 //! same instances: every sample the IR yields for every model shape and enum, every example
 //! shape the interface document gives, and each constraint violated once.
 
-mod support;
+use crate::support;
 
 use covenant_codegen::ir::shapes::Shapes;
 use covenant_codegen::samples::{Sample, Samples};

@@ -2,7 +2,7 @@
 //! from the spec's routes with arbitrary segments, arbitrary query strings, headers and body
 //! bytes. Every error answer is JSON with a `detail`. In process, bounded by case count.
 
-mod support;
+use crate::support;
 
 use covenant_runtime::contract::TemplateValue;
 use covenant_runtime::server::axum::{body::Body, http::Request};

@@ -2,7 +2,7 @@
 //! the service spec it must agree with `serve --mock` (the generated router and mock) on
 //! every conformance scenario; for other specs it serves and rejects as they say.
 
-mod common;
+use crate::common;
 
 use common::{Served, call_with, credentials, scratch_dir, spawn_printing_url};
 use serde_json::Value;

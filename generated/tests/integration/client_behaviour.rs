@@ -2,7 +2,7 @@
 //! `Retry-After`, timeouts, paging streams, waiting for queued work, and tolerance of what
 //! the service may add.
 
-mod support;
+use crate::support;
 
 use covenant_runtime::client::{ClientError, Config, RetryPolicy, StreamExt};
 use covenant_runtime::server::axum::{

@@ -3,7 +3,7 @@
 //! client reads each back typed. A value that is no header text answers 500 rather than a
 //! response without its declared header; `covenant mock` sends the example headers.
 
-mod support;
+use crate::support;
 
 use covenant_corpus::regressions::response_headers as api;
 use covenant_runtime::server::{AuthError, Unavailable};

@@ -3,7 +3,7 @@
 //! typed input (or names every part that does not fit in the 422) and writes text and bytes
 //! responses with their declared media types.
 
-mod support;
+use crate::support;
 
 use covenant_corpus::regressions::media as api;
 use covenant_runtime::server::{AuthError, Unavailable};

@@ -1,14 +1,14 @@
 //! Property tests in place of a fuzzer: no input, however broken, makes checking panic or
 //! hang, every error it reports points inside the input, and every spec that validates also
 //! generates (Rust that parses, schemas, OpenAPI) without panicking. A seeded sample of valid
-//! mutations is also compiled, by `corpus/tests/fuzz_compile.rs`. Bounded by case count so CI
+//! mutations is also compiled, by `corpus/tests/integration/fuzz_compile.rs`. Bounded by case count so CI
 //! time stays fixed; raise PROPTEST_CASES locally to search longer.
 
 use covenant_codegen::{SourceFile, check_source};
 use proptest::prelude::*;
 
-const SERVICE_SPEC: &str = include_str!("../../spec/health.covenant");
-const BOOKSHOP_SPEC: &str = include_str!("../../spec/examples/bookshop.covenant");
+const SERVICE_SPEC: &str = include_str!("../../../spec/health.covenant");
+const BOOKSHOP_SPEC: &str = include_str!("../../../spec/examples/bookshop.covenant");
 
 /// Fragments of the language, so random text often gets deep into the parser.
 const FRAGMENTS: &[&str] = &[

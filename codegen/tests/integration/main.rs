@@ -1,0 +1,8 @@
+//! The crate's integration tests, one module per subject, in one test binary: each
+//! binary links the whole dependency tree, so one is linked instead of several.
+
+mod coverage;
+mod diagnostics;
+mod fuzz_parser;
+mod other_specs;
+mod provenance;

@@ -1,0 +1,8 @@
+//! The crate's integration tests, one module per subject, in one test binary: each
+//! binary links the whole dependency tree, so one is linked instead of several.
+
+mod cassette_errors;
+mod faulty;
+mod media_bodies;
+mod response_headers;
+mod support;

@@ -1,0 +1,16 @@
+//! The crate's integration tests, one module per subject, in one test binary: each
+//! binary links the whole dependency tree, so one is linked instead of several.
+
+mod credentials;
+mod events;
+mod form_bodies;
+mod fuzz_compile;
+mod generated_types;
+mod idempotency;
+mod media_bodies;
+mod paging;
+mod probes;
+mod rejections;
+mod response_headers;
+mod round_trip;
+mod support;

@@ -1,0 +1,10 @@
+//! The crate's integration tests, one module per subject, in one test binary: each
+//! binary links the whole dependency tree, so one is linked instead of several.
+
+mod cli;
+mod common;
+mod conform;
+mod hostile_clients;
+mod mock;
+mod serve_mock;
+mod serve_reference;
