@@ -172,6 +172,11 @@ impl<'a> Builder<'_, 'a> {
             open_success: ir::open_success(ep),
             provenance: ep.provenance,
             tags: self.strs(&ep.tags),
+            sunset: ep
+                .deprecated
+                .as_ref()
+                .and_then(|d| d.sunset.as_deref())
+                .map(|date| self.str(date)),
         }
     }
 

@@ -1125,6 +1125,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::DeployedClient,
     tags: &["users"],
+    sunset: None,
 };
 pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
     name: "get_user",
@@ -1233,6 +1234,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::DeployedClient,
     tags: &["users"],
+    sunset: None,
 };
 pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     name: "delete_user",
@@ -1341,6 +1343,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::DeployedClient,
     tags: &["users"],
+    sunset: None,
 };
 pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     name: "undo_delete_user",
@@ -1460,6 +1463,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::DeployedClient,
     tags: &["users"],
+    sunset: None,
 };
 pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
     name: "resolve_user",
@@ -1569,6 +1573,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Document,
     tags: &["users"],
+    sunset: None,
 };
 pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
     name: "update_user",
@@ -1685,6 +1690,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
     open_success: Some(200u16),
     provenance: rt::desc::Provenance::Document,
     tags: &["users"],
+    sunset: None,
 };
 pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
     name: "refresh_user",
@@ -1809,6 +1815,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Document,
     tags: &["users"],
+    sunset: None,
 };
 pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     name: "update_patient_info",
@@ -1918,6 +1925,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Document,
     tags: &["users", "lab_testing"],
+    sunset: None,
 };
 pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     name: "get_latest_patient_info",
@@ -2028,6 +2036,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::DeployedClient,
     tags: &["users", "lab_testing"],
+    sunset: None,
 };
 pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     name: "add_insurance",
@@ -2137,6 +2146,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Document,
     tags: &["users", "lab_testing"],
+    sunset: None,
 };
 pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     name: "get_latest_insurance",
@@ -2258,6 +2268,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::DeployedClient,
     tags: &["users", "lab_testing"],
+    sunset: None,
 };
 pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
     name: "create_link_token",
@@ -2354,6 +2365,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Document,
     tags: &["link"],
+    sunset: None,
 };
 pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     name: "get_oauth_provider",
@@ -2464,6 +2476,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Document,
     tags: &["link"],
+    sunset: None,
 };
 pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
     name: "bulk_import",
@@ -2580,6 +2593,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Document,
     tags: &["link", "bulk"],
+    sunset: None,
 };
 pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointDesc {
     name: "bulk_trigger_historical_pull",
@@ -2696,6 +2710,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
     open_success: None,
     provenance: rt::desc::Provenance::Document,
     tags: &["link", "bulk"],
+    sunset: None,
 };
 pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
     name: "list_bulk_ops",
@@ -2826,6 +2841,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::DeployedClient,
     tags: &["link", "bulk"],
+    sunset: None,
 };
 pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
     name: "list_providers",
@@ -2933,6 +2949,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Document,
     tags: &["providers"],
+    sunset: None,
 };
 pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     name: "list_markers",
@@ -3114,6 +3131,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Document,
     tags: &["lab_testing"],
+    sunset: None,
 };
 pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     name: "list_lab_test_markers",
@@ -3263,6 +3281,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Document,
     tags: &["lab_testing"],
+    sunset: None,
 };
 pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
     name: "list_order_set_markers",
@@ -3389,6 +3408,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Document,
     tags: &["lab_testing"],
+    sunset: None,
 };
 pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
     name: "list_psc_info",
@@ -3526,6 +3546,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Document,
     tags: &["lab_testing"],
+    sunset: None,
 };
 pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
     name: "list_teams",
@@ -3672,6 +3693,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Document,
     tags: &["management"],
+    sunset: None,
 };
 pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     name: "create_team",
@@ -3781,6 +3803,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["management"],
+    sunset: None,
 };
 pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     name: "update_team",
@@ -3902,6 +3925,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["management"],
+    sunset: None,
 };
 pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     name: "create_team_api_key",
@@ -4024,6 +4048,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["management"],
+    sunset: None,
 };
 pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     name: "create_management_key",
@@ -4133,6 +4158,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["management"],
+    sunset: None,
 };
 pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
     name: "create_lab_order",
@@ -4237,6 +4263,7 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
     open_success: None,
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["lab_testing"],
+    sunset: None,
 };
 pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
     name: "list_orders",
@@ -4341,6 +4368,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
     open_success: Some(200u16),
     provenance: rt::desc::Provenance::Document,
     tags: &["lab_testing"],
+    sunset: None,
 };
 pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
     name: "get_workout_stream",
@@ -4451,6 +4479,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
     open_success: Some(200u16),
     provenance: rt::desc::Provenance::Document,
     tags: &["data"],
+    sunset: None,
 };
 /// Every endpoint, in spec order.
 pub static ENDPOINTS: &[&Endpoint] = &[

@@ -70,6 +70,7 @@ pub(crate) mod fixtures {
             open_success: None,
             provenance: Provenance::Document,
             tags: &[],
+            sunset: None,
         }
     }
 }

@@ -2,6 +2,8 @@
 //! temporary folder, for `conform` and `record` runs that name no target. Dropping it stops
 //! the server and removes the folder.
 
+use covenant_runtime::server::transport::Transport;
+use covenant_runtime::server::{Spawned, spawn_on};
 use health_server::bootstrap::Outcome;
 use health_server::store::Location;
 use health_server::{ReferenceServer, Settings};
@@ -10,16 +12,9 @@ use std::collections::HashMap;
 pub struct Started {
     /// What a `credentials.json` of this server would hold.
     pub credentials: HashMap<String, String>,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    /// Stops the server when dropped, before the folder goes.
+    _server: Spawned,
     _folder: tempfile::TempDir,
-}
-
-impl Drop for Started {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-    }
 }
 
 pub async fn start() -> Result<Started, String> {
@@ -48,20 +43,12 @@ pub async fn start() -> Result<Started, String> {
         ("team_api_key".to_string(), keys.team_api_key),
         ("management_key".to_string(), keys.management_key),
     ]);
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let router = health_server::router(server.clone());
-    tokio::spawn(async move {
-        let stopped = async {
-            let _ = stopped.await;
-        };
-        let transport = covenant_runtime::server::transport::Transport::default();
-        let _ =
-            covenant_runtime::server::transport::serve(listener, router, transport, stopped).await;
-        server.store().close().await;
-    });
+    let router = health_server::router(server);
+    let spawned = spawn_on(listener, router, Transport::default())
+        .map_err(|e| format!("cannot serve the reference server: {e}"))?;
     Ok(Started {
         credentials,
-        stop: Some(stop),
+        _server: spawned,
         _folder: folder,
     })
 }

@@ -551,6 +551,9 @@ pub fn deprecation_json(d: &Deprecation) -> Value {
     if let Some(s) = &d.since {
         out.insert("since".into(), json!(s));
     }
+    if let Some(s) = &d.sunset {
+        out.insert("sunset".into(), json!(s));
+    }
     put_source(&mut out, d.provenance);
     Value::Object(out)
 }

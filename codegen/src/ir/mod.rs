@@ -273,6 +273,9 @@ pub struct Deprecation {
     /// What to use instead, resolved against the deprecated thing's siblings.
     pub replacement: Option<String>,
     pub since: Option<String>,
+    /// The date (`YYYY-MM-DD`) the deprecated thing is removed: a deprecated endpoint
+    /// answers it in a `Sunset` header (RFC 8594).
+    pub sunset: Option<String>,
     /// Where the deprecation itself is stated (`@deprecated(…, source: deployed_client)`),
     /// which may differ from where the deprecated thing comes from.
     pub provenance: Provenance,

@@ -255,7 +255,8 @@ impl Lowerer<'_> {
         }
     }
 
-    /// `@deprecated("note", use: replacement, since: "2025-04")`. The replacement is
+    /// `@deprecated("note", use: replacement, since: "2025-04", sunset: "2026-06-30")`. The
+    /// replacement is
     /// returned with its span so the caller can queue its resolution.
     pub(super) fn deprecation(
         &mut self,
@@ -268,6 +269,20 @@ impl Lowerer<'_> {
             match (arg.name.as_ref().map(|n| n.text.as_str()), &arg.value.kind) {
                 (None, ValueKind::Str(s)) => dep.note = Some(s.clone()),
                 (Some("since"), ValueKind::Str(s)) => dep.since = Some(s.clone()),
+                (Some("sunset"), ValueKind::Str(s))
+                    if s.parse::<covenant_runtime::Date>().is_ok() =>
+                {
+                    dep.sunset = Some(s.clone());
+                }
+                (Some("sunset"), _) => {
+                    self.error(
+                        diagnostic_codes::BAD_ANNOTATION,
+                        arg.value.span,
+                        "`sunset` is the date the deprecated thing is removed",
+                    )
+                    .label("not a date")
+                    .help("write sunset: \"YYYY-MM-DD\"");
+                }
                 (Some("use"), ValueKind::Ref(path)) if path.len() == 1 => {
                     dep.replacement = Some(path[0].text.clone());
                     target = Some((path[0].text.clone(), path[0].span));
@@ -288,7 +303,7 @@ impl Lowerer<'_> {
                         "`@deprecated` argument not understood",
                     )
                     .label("unexpected argument")
-                    .help("write @deprecated(\"why\", use: replacement, since: \"YYYY-MM\", source: deployed_client)");
+                    .help("write @deprecated(\"why\", use: replacement, since: \"YYYY-MM\", sunset: \"YYYY-MM-DD\", source: deployed_client)");
                 }
             }
         }

@@ -2,6 +2,7 @@
 //! binary links the whole dependency tree, so one is linked instead of several.
 
 mod credentials;
+mod deprecation;
 mod events;
 mod form_bodies;
 mod fuzz_compile;

@@ -149,6 +149,9 @@ pub struct EndpointDesc<'a, A: 'a, G: 'a> {
     pub open_success: Option<u16>,
     pub provenance: Provenance,
     pub tags: &'a [&'a str],
+    /// The date (`YYYY-MM-DD`) a deprecated endpoint is removed; its answers carry it as a
+    /// `Sunset` header (RFC 8594).
+    pub sunset: Option<&'a str>,
 }
 
 impl<'a, A, G> EndpointDesc<'a, A, G> {

@@ -14,11 +14,13 @@ mod limits;
 pub mod mock;
 mod pipeline;
 mod rejection;
+mod spawn;
 pub mod transport;
 
 pub use limits::{RequestLimits, guarded};
 pub use pipeline::{ContextOf, PathParams, Service, serve, serve_described};
 pub use rejection::{Rejection, RejectionShape};
+pub use spawn::{Spawned, spawn, spawn_on};
 
 use crate::issue::Issue;
 use axum::extract::Request;

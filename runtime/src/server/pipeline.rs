@@ -190,7 +190,17 @@ where
     if let Some(id) = echo {
         response.headers_mut().insert("x-request-id", id);
     }
+    if let Some(sunset) = endpoint.sunset.and_then(sunset_header) {
+        response.headers_mut().insert("sunset", sunset);
+    }
     response
+}
+
+/// A removal date (`YYYY-MM-DD`) as a `Sunset` header: an HTTP-date at midnight UTC.
+fn sunset_header(date: &str) -> Option<HeaderValue> {
+    let date: crate::Date = date.parse().ok()?;
+    let text = date.0.format("%a, %d %b %Y 00:00:00 GMT").to_string();
+    HeaderValue::from_str(&text).ok()
 }
 
 /// The request's idempotency key with what it is keyed to, when the endpoint takes one and
@@ -414,4 +424,14 @@ fn too_large(config: &Config) -> Response {
         StatusCode::PAYLOAD_TOO_LARGE,
         &format!("Request body is larger than {} bytes", config.body_limit),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_removal_date_is_an_http_date_at_midnight_utc() {
+        let value = super::sunset_header("2027-06-30").unwrap();
+        assert_eq!(value, "Wed, 30 Jun 2027 00:00:00 GMT");
+        assert!(super::sunset_header("2027-02-30").is_none());
+    }
 }

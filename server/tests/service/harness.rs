@@ -105,7 +105,9 @@ impl Harness {
             Outcome::Existing { .. } => panic!("a fresh database was set up already"),
         };
         let router = health_server::router(server.clone());
-        tokio::spawn(async move { axum::serve(listener, router).await });
+        let transport = covenant_runtime::server::transport::Transport::default();
+        let spawned = covenant_runtime::server::spawn_on(listener, router, transport);
+        spawned.expect("serve").detach();
         Some(Harness {
             base_url,
             keys,

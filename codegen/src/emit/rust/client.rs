@@ -149,7 +149,7 @@ impl RustBackend<'_> {
         let (input, response) = (input_ident(ep), response_ident(ep));
         let desc = endpoint_static(&ep.name);
         let doc = super::endpoint_doc(ep);
-        let deprecated = ep.deprecated.as_ref().map(|_| quote!(#[deprecated]));
+        let deprecated = ep.deprecated.as_ref().map(super::deprecated_attr);
         quote! {
             #(#[doc = #doc])*
             #deprecated

@@ -151,6 +151,7 @@ impl Printer<'_> {
         let open_success = option(ep.open_success.map(|s| quote!(#s)));
         let provenance = self.provenance(ep.provenance);
         let tags = ep.tags;
+        let sunset = option(ep.sunset.map(|date| quote!(#date)));
         quote! {
             pub static #ident: Endpoint = #rt::desc::EndpointDesc {
                 name: #name,
@@ -175,6 +176,7 @@ impl Printer<'_> {
                 open_success: #open_success,
                 provenance: #provenance,
                 tags: &[#(#tags),*],
+                sunset: #sunset,
             };
         }
     }

@@ -24,8 +24,8 @@ use std::collections::BTreeMap;
 
 use crate::ir::shapes::Shapes;
 pub use crate::ir::shapes::{Shape, in_shape};
-pub(crate) use models::default_fn_path;
 pub use models::{DefaultImpl, impl_default, union_name};
+pub(crate) use models::{default_fn_path, deprecated_attr};
 
 /// Settings of the Rust emitter.
 #[derive(Clone, Debug)]

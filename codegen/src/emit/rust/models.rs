@@ -545,10 +545,13 @@ impl RustBackend<'_> {
     }
 }
 
-fn deprecated_attr(d: &Deprecation) -> TokenStream {
+pub(crate) fn deprecated_attr(d: &Deprecation) -> TokenStream {
     let mut note = d.note.clone().unwrap_or_else(|| "deprecated".to_string());
     if let Some(r) = &d.replacement {
         note.push_str(&format!("; use `{r}`"));
+    }
+    if let Some(date) = &d.sunset {
+        note.push_str(&format!("; removed on {date}"));
     }
     quote!(#[deprecated(note = #note)])
 }

@@ -26,10 +26,8 @@ pub fn regression_contract(file: &str) -> Arc<Contract> {
 
 /// Serves a router on a fresh local port; answers its address.
 pub async fn serve(router: axum::Router) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    format!("http://{addr}")
+    let spawned = covenant_runtime::server::spawn(router).await;
+    spawned.expect("serve on loopback").detach()
 }
 
 /// Replays the cassettes in `dir` against `base`, each exchange once within `timeout`; the

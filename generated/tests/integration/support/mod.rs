@@ -66,14 +66,8 @@ use health_api::descriptors::Endpoint;
 
 /// Serves a router on a loopback port for the rest of the test; answers its base URL.
 pub async fn serve(router: axum::Router) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind loopback");
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, router).await;
-    });
-    format!("http://{addr}")
+    let spawned = covenant_runtime::server::spawn(router).await;
+    spawned.expect("serve on loopback").detach()
 }
 
 /// Serves the generated router over a mock, for the rest of the test; answers its base URL.
