@@ -54,7 +54,7 @@ struct Generator<'a> {
 
 impl Generator<'_> {
     fn declares(&self, status: u16) -> bool {
-        covenant_codegen::ir::all_responses(self.spec, self.ep).any(|r| r.status == status)
+        self.route.response(status).is_some()
     }
 
     /// A scenario of this endpoint, with its tags and its source.

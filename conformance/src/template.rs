@@ -104,26 +104,34 @@ impl<'g> Scope<'g> {
 
     /// Fills in every reference of a text.
     pub fn text(&self, text: &Text) -> Result<String, TemplateError> {
-        self.fill(text, &|value| value.to_string())
+        self.fill(text, &|value| Ok(value.to_string()))
     }
 
     /// Fills in a path: each value filled in is one percent-encoded segment, so a captured
-    /// `../../x?y=1` stays inside the segment it was put in.
+    /// `x/y?z=1` stays inside the segment it was put in; a value of `.` or `..`, which URL
+    /// normalisation would resolve into another route, is refused.
     pub fn path(&self, text: &Text) -> Result<String, TemplateError> {
-        self.fill(text, &|value| {
-            covenant_runtime::contract::encode_segment(value).into_owned()
+        self.fill(text, &|value| match value {
+            "." | ".." => Err(TemplateError(format!(
+                "`{value}` cannot be a path segment: it would call another route"
+            ))),
+            _ => Ok(covenant_runtime::contract::encode_segment(value).into_owned()),
         })
     }
 
     /// Fills in every reference of a text, each value written through `encode`.
-    fn fill(&self, text: &Text, encode: &dyn Fn(&str) -> String) -> Result<String, TemplateError> {
+    fn fill(
+        &self,
+        text: &Text,
+        encode: &dyn Fn(&str) -> Result<String, TemplateError>,
+    ) -> Result<String, TemplateError> {
         let mut out = String::new();
         for piece in text.pieces() {
             match piece {
                 Piece::Literal(literal) => out.push_str(literal),
                 Piece::Reference(reference) => match self.reference(reference)? {
-                    Value::String(s) => out.push_str(&encode(&s)),
-                    other => out.push_str(&encode(&other.to_string())),
+                    Value::String(s) => out.push_str(&encode(&s)?),
+                    other => out.push_str(&encode(&other.to_string())?),
                 },
             }
         }

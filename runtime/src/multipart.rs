@@ -6,7 +6,6 @@
 use crate::binary::{Bytes, FilePart};
 use crate::desc::{FieldDesc, TypeDesc};
 use crate::issue::{Issue, IssueKind, LocPart};
-use crate::walk::model_fields;
 use serde_json::{Map, Value};
 
 /// One part of a multipart body.
@@ -43,7 +42,8 @@ pub enum PartKind {
 
 /// How each field of a body of type `ty` is sent, as its descriptor says.
 pub fn kind_in(ty: &TypeDesc, field: &str) -> PartKind {
-    match model_fields(ty)
+    match ty
+        .model_fields()
         .iter()
         .find(|f| f.name == field)
         .map(|f| item_type(&f.ty))
@@ -192,7 +192,7 @@ pub async fn parse(
 /// anything else from its text), a field the model does not declare as text; with a problem
 /// for each part that does not read.
 pub fn coerce(ty: &TypeDesc, parts: &[Part]) -> (Value, Vec<Issue>) {
-    let declared = model_fields(ty);
+    let declared = ty.model_fields();
     let mut names: Vec<&str> = Vec::new();
     for part in parts {
         if !names.contains(&part.name.as_str()) {

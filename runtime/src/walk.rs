@@ -338,7 +338,7 @@ pub fn coerce_param(ty: &TypeDesc, raws: &[&str], loc: &[LocPart]) -> Result<Val
 /// its type asks (a field the model does not declare stays text), with a problem for each
 /// that does not read.
 pub fn coerce_form(ty: &TypeDesc, fields: &[(String, Vec<String>)]) -> (Value, Vec<Issue>) {
-    let declared = model_fields(ty);
+    let declared = ty.model_fields();
     let mut out = serde_json::Map::new();
     let mut issues = Vec::new();
     for (name, values) in fields {
@@ -357,18 +357,6 @@ pub fn coerce_form(ty: &TypeDesc, fields: &[(String, Vec<String>)]) -> (Value, V
         out.insert(name.clone(), value);
     }
     (Value::Object(out), issues)
-}
-
-/// The fields of a body that is a model; none for any other body.
-pub(crate) fn model_fields(ty: &TypeDesc) -> &'static [FieldDesc] {
-    match ty {
-        TypeDesc::Model(m) => m.fields,
-        TypeDesc::Deferred(cell) => match cell.get() {
-            Some(TypeDesc::Model(m)) => m.fields,
-            _ => &[],
-        },
-        _ => &[],
-    }
 }
 
 fn coerce_scalar(ty: &TypeDesc, raw: &str, loc: &[LocPart]) -> Result<Value, Issue> {

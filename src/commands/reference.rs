@@ -12,9 +12,21 @@ use std::collections::HashMap;
 pub struct Started {
     /// What a `credentials.json` of this server would hold.
     pub credentials: HashMap<String, String>,
-    /// Stops the server when dropped, before the folder goes.
-    _server: Spawned,
+    /// Stops the server when dropped.
+    server: Option<(Spawned, std::sync::Arc<ReferenceServer>)>,
     _folder: tempfile::TempDir,
+}
+
+impl Drop for Started {
+    /// Stops the server, then closes its database once the requests in flight are done.
+    fn drop(&mut self) {
+        if let Some((spawned, server)) = self.server.take() {
+            tokio::spawn(async move {
+                let _ = spawned.shutdown().await;
+                server.store().close().await;
+            });
+        }
+    }
 }
 
 pub async fn start() -> Result<Started, String> {
@@ -43,12 +55,12 @@ pub async fn start() -> Result<Started, String> {
         ("team_api_key".to_string(), keys.team_api_key),
         ("management_key".to_string(), keys.management_key),
     ]);
-    let router = health_server::router(server);
+    let router = health_server::router(server.clone());
     let spawned = spawn_on(listener, router, Transport::default())
         .map_err(|e| format!("cannot serve the reference server: {e}"))?;
     Ok(Started {
         credentials,
-        _server: spawned,
+        server: Some((spawned, server)),
         _folder: folder,
     })
 }

@@ -310,11 +310,7 @@ impl Api {
     /// The name a deployment gives this API's address by: the placeholder of its base
     /// (`base_url` of `{base_url}`), or `<api>_url` for a base written as an address.
     pub fn base_name(&self) -> String {
-        let base = &self.base_url;
-        match (base.find('{'), base.find('}')) {
-            (Some(open), Some(close)) if open < close => base[open + 1..close].to_string(),
-            _ => format!("{}_url", self.name),
-        }
+        covenant_runtime::contract::base_name(&self.name, &self.base_url)
     }
 }
 

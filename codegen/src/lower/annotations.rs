@@ -256,8 +256,7 @@ impl Lowerer<'_> {
     }
 
     /// `@deprecated("note", use: replacement, since: "2025-04", sunset: "2026-06-30")`. The
-    /// replacement is
-    /// returned with its span so the caller can queue its resolution.
+    /// replacement is returned with its span so the caller can queue its resolution.
     pub(super) fn deprecation(
         &mut self,
         annots: &Annots,

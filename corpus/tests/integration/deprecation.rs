@@ -1,8 +1,7 @@
 //! A deprecated endpoint with a removal date (`@deprecated(…, sunset: "YYYY-MM-DD")`), end
 //! to end: the generated router and `covenant mock` both answer it with a `Sunset` header
-//! (RFC 8594), other endpoints without one, the OpenAPI document states the date, the
-//! generated client's method carries it in its deprecation note, and a date that is no date
-//! is a diagnostic.
+//! (RFC 8594), refusals included, other endpoints without one, the OpenAPI document states
+//! the date, and a date that is no date is a diagnostic.
 
 use crate::support::serve;
 use covenant_codegen::contract::build_static;
@@ -57,6 +56,15 @@ async fn the_generated_router_and_the_spec_mock_answer_the_removal_date() {
         assert_eq!(
             by_status, None,
             "{url}: an endpoint that stays says nothing"
+        );
+        let refused = reqwest::get(format!("{url}/v3/pet/findByTags?tags=a"))
+            .await
+            .unwrap();
+        assert_eq!(refused.status(), 401, "{url}: no key");
+        assert_eq!(
+            refused.headers()["sunset"],
+            SUNSET,
+            "{url}: a refusal says it too"
         );
     }
 }

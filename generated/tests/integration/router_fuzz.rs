@@ -4,7 +4,7 @@
 
 use crate::support;
 
-use covenant_runtime::contract::TemplateValue;
+use covenant_runtime::contract::{TemplateValue, encode_segment};
 use covenant_runtime::server::axum::{body::Body, http::Request};
 use health_api::descriptors::ENDPOINTS;
 use proptest::prelude::*;
@@ -26,9 +26,11 @@ fn path() -> impl Strategy<Value = String> {
     )
         .prop_map(|(template, segments)| {
             let mut i = 0;
+            // Verbatim, so empty and dot segments reach the router too.
             let filled = template.fill(|_| {
                 i += 1;
-                Some(TemplateValue::Text(segments[i % 3].clone().into()))
+                let encoded = encode_segment(&segments[i % 3]).into_owned();
+                Some(TemplateValue::Verbatim(encoded.into()))
             });
             filled.expect("every placeholder has a value")
         })

@@ -82,13 +82,6 @@ impl InputWriter<'_> {
                 let Some(text) = texts.last() else {
                     return Ok(());
                 };
-                if matches!(text.as_str(), "" | "." | "..") {
-                    // An empty segment changes the route; dot segments are resolved away by
-                    // URL normalisation, sending the call to another endpoint.
-                    return Err(LayoutError(format!(
-                        "path parameter {name} cannot be {text:?}"
-                    )));
-                }
                 self.path_values.push((name, text.clone()));
             }
             Location::Query => self.out.query.extend(texts.into_iter().map(|t| (name, t))),

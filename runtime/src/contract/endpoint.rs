@@ -56,28 +56,6 @@ impl<S: AsRef<str>> BodyMedia<S> {
     pub fn is_raw(&self) -> bool {
         matches!(self, BodyMedia::Raw(_))
     }
-
-    /// The same media, borrowing its media type.
-    pub fn as_deref(&self) -> BodyMedia<&str> {
-        match self {
-            BodyMedia::Json => BodyMedia::Json,
-            BodyMedia::Form => BodyMedia::Form,
-            BodyMedia::Multipart => BodyMedia::Multipart,
-            BodyMedia::Raw(media) => BodyMedia::Raw(media.as_ref()),
-        }
-    }
-}
-
-impl BodyMedia<&'static str> {
-    /// The media type of a static descriptor, for the whole life of the program.
-    pub fn static_content_type(self) -> &'static str {
-        match self {
-            BodyMedia::Json => "application/json",
-            BodyMedia::Form => "application/x-www-form-urlencoded",
-            BodyMedia::Multipart => "multipart/form-data",
-            BodyMedia::Raw(media) => media,
-        }
-    }
 }
 
 /// The JSON type a header's text reads as.

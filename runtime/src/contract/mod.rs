@@ -16,7 +16,7 @@ pub use endpoint::{
     BodyMedia, EndpointDesc, Location, ParamDesc, ResponseDesc, ResponseHeader, ScalarKind,
     base_name,
 };
-pub use path::{MissingValue, PathSegment, PathTemplate, TemplateValue, encode_segment};
+pub use path::{FillError, PathSegment, PathTemplate, TemplateValue, encode_segment};
 pub use schemes::{Carrier, Gate, GateRef, Provenance, Scheme, SchemeInfo, SchemeRef};
 pub use types::{Constraints, EnumDesc, FieldDesc, ModelDesc, Presence, TypeDesc};
 
@@ -39,13 +39,14 @@ impl<'a> Contract<'a> {
         self.endpoints.iter().find(|e| e.name == name)
     }
 
-    /// The endpoint a request calls: the method and the path agree, literal segments
-    /// preferred over placeholders (`/users/me` before `/users/{id}`).
+    /// The endpoint a request calls: the method and the path agree, and of two templates
+    /// that match, the one with a literal where they first differ wins (`/users/me` before
+    /// `/users/{id}`), as a router's matcher decides.
     pub fn route(&self, method: &str, path: &str) -> Option<&'a BuiltEndpoint<'a>> {
         self.endpoints
             .iter()
             .filter(|e| e.method.as_str().eq_ignore_ascii_case(method) && e.path.matches(path))
-            .max_by_key(|e| e.path.literal_count())
+            .reduce(|best, e| if e.path.outranks(&best.path) { e } else { best })
     }
 
     /// Every scheme, as the router passes schemes around.

@@ -40,7 +40,7 @@ const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'~');
 
-/// A value as one path segment, percent-encoded by the set documented on [`PathTemplate`].
+/// A value as one path segment, percent-encoded: every byte but RFC 3986's unreserved ones.
 pub fn encode_segment(text: &str) -> Cow<'_, str> {
     percent_encoding::utf8_percent_encode(text, SEGMENT).into()
 }
@@ -80,13 +80,16 @@ impl<'a> PathTemplate<'a> {
         })
     }
 
-    /// How many segments are literal: of two templates a path matches, the one with more
-    /// is the route (`/users/me` before `/users/{id}`).
-    pub fn literal_count(&self) -> usize {
+    /// Of two templates one path matches, whether this one is the route: it holds a literal
+    /// where the two first differ, as a router's matcher decides (`/users/me` before
+    /// `/users/{id}`, `/a/b/{y}` before `/a/{x}/c`).
+    pub fn outranks(&self, other: &PathTemplate<'_>) -> bool {
+        let literal = |s: &PathSegment<'_>| matches!(s, PathSegment::Literal(_));
         self.segments
             .iter()
-            .filter(|s| matches!(s, PathSegment::Literal(_)))
-            .count()
+            .zip(other.segments)
+            .find(|(a, b)| literal(a) != literal(b))
+            .is_some_and(|(a, _)| literal(a))
     }
 
     /// Whether a concrete path (`/v2/user/abc`, no query) is this template's: literal
@@ -104,21 +107,29 @@ impl<'a> PathTemplate<'a> {
         fits && parts.next().is_none()
     }
 
-    /// The template with each placeholder filled by `value_of(name)`; `Err` names the first
-    /// placeholder without a value.
+    /// The template with each placeholder filled by `value_of(name)`. `Err` names the first
+    /// placeholder without a value, or whose text would leave its segment: an empty segment
+    /// changes the route, and `.` and `..` (encoded or not) are resolved away by URL
+    /// normalisation, sending the call to another endpoint.
     pub fn fill<'v>(
         &self,
         mut value_of: impl FnMut(&str) -> Option<TemplateValue<'v>>,
-    ) -> Result<String, MissingValue> {
+    ) -> Result<String, FillError> {
         let mut out = String::with_capacity(self.text.len() + 16);
         for segment in self.segments {
             out.push('/');
             match segment {
                 PathSegment::Literal(literal) => out.push_str(literal),
                 PathSegment::Param(name) => match value_of(name) {
+                    Some(TemplateValue::Text(text)) if matches!(&*text, "" | "." | "..") => {
+                        return Err(FillError::Unroutable {
+                            name: name.to_string(),
+                            value: text.into_owned(),
+                        });
+                    }
                     Some(TemplateValue::Text(text)) => out.push_str(&encode_segment(&text)),
                     Some(TemplateValue::Verbatim(text)) => out.push_str(&text),
-                    None => return Err(MissingValue(name.to_string())),
+                    None => return Err(FillError::Missing(name.to_string())),
                 },
             }
         }
@@ -176,17 +187,27 @@ impl fmt::Display for PathTemplate<'_> {
     }
 }
 
-/// A placeholder of a template that was given no value.
+/// Why a template could not be filled.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MissingValue(pub String);
+pub enum FillError {
+    /// A placeholder was given no value.
+    Missing(String),
+    /// A value would not stay one segment of this route.
+    Unroutable { name: String, value: String },
+}
 
-impl fmt::Display for MissingValue {
+impl fmt::Display for FillError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "no value for the path parameter {}", self.0)
+        match self {
+            FillError::Missing(name) => write!(f, "no value for the path parameter {name}"),
+            FillError::Unroutable { name, value } => {
+                write!(f, "path parameter {name} cannot be {value:?}")
+            }
+        }
     }
 }
 
-impl std::error::Error for MissingValue {}
+impl std::error::Error for FillError {}
 
 #[cfg(test)]
 mod tests {
@@ -217,7 +238,14 @@ mod tests {
             })
         });
         assert_eq!(filled.unwrap(), "/items/x%2Fy%20%C3%A9%3F%23%25/{{id}}");
-        assert_eq!(t.fill(|_| None), Err(MissingValue("a".into())));
+        assert_eq!(t.fill(|_| None), Err(FillError::Missing("a".into())));
+        for unroutable in ["", ".", ".."] {
+            let filled = t.fill(|_| Some(TemplateValue::Text(unroutable.into())));
+            assert!(
+                matches!(filled, Err(FillError::Unroutable { .. })),
+                "{unroutable:?}"
+            );
+        }
     }
 
     #[test]
@@ -235,7 +263,10 @@ mod tests {
     }
 
     #[test]
-    fn literal_segments_outrank_placeholders() {
-        assert!(template("/u/me").literal_count() > template("/u/{id}").literal_count());
+    fn a_literal_where_two_templates_first_differ_wins() {
+        assert!(template("/u/me").outranks(&template("/u/{id}")));
+        assert!(!template("/u/{id}").outranks(&template("/u/me")));
+        assert!(template("/a/b/{y}").outranks(&template("/a/{x}/c")));
+        assert!(!template("/a/{x}/c").outranks(&template("/a/b/{y}")));
     }
 }

@@ -79,17 +79,6 @@ impl<S: AsRef<str>> Carrier<S> {
             Carrier::Basic | Carrier::Query(_) => None,
         }
     }
-
-    /// The same carrier, borrowing its name.
-    pub fn as_deref(&self) -> Carrier<&str> {
-        match self {
-            Carrier::Header(name) => Carrier::Header(name.as_ref()),
-            Carrier::Bearer => Carrier::Bearer,
-            Carrier::Basic => Carrier::Basic,
-            Carrier::Query(name) => Carrier::Query(name.as_ref()),
-            Carrier::Cookie(name) => Carrier::Cookie(name.as_ref()),
-        }
-    }
 }
 
 /// Where a fact of the spec comes from (`@source(…)`): the interface document, the deployed

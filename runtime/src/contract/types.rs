@@ -45,9 +45,10 @@ impl<'a> TypeDesc<'a> {
     }
 
     /// The fields of a model; none for any other type.
-    pub fn model_fields(&'a self) -> &'a [FieldDesc<'a>] {
-        match self.resolved() {
+    pub fn model_fields(&self) -> &'a [FieldDesc<'a>] {
+        match self {
             TypeDesc::Model(m) => m.fields,
+            TypeDesc::Deferred(cell) => cell.get().map_or(&[], |ty| ty.model_fields()),
             _ => &[],
         }
     }

@@ -1,7 +1,7 @@
 //! Prints a spec's contract ([`crate::contract::build`]) as the statics of the generated
 //! `descriptors` module (`rt::desc`): the router explains a rejected request with them, the
-//! client lays requests out by them. Nothing here reads the IR: what the contract holds is
-//! what is printed.
+//! client lays requests out by them. What the contract holds is what is printed; the IR is
+//! read only for the names of the generated `AuthScheme` and `Gate` variants.
 
 use super::RustBackend;
 use super::operations::{auth_variants, gate_variants};
