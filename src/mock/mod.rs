@@ -9,7 +9,7 @@ use covenant_codegen::samples::Samples;
 use covenant_runtime::contract::{BuiltEndpoint, Contract, GateRef, SchemeRef};
 use covenant_runtime::server::axum::routing::{MethodFilter, MethodRouter, on};
 use covenant_runtime::server::axum::{self, Router};
-use covenant_runtime::server::mock::{Example, MockAccess};
+use covenant_runtime::server::mock::{Answer, Example, MockAccess};
 use covenant_runtime::server::{self as rt, AuthError, Config, PathParams, Service, Unavailable};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -127,7 +127,12 @@ pub fn mock(spec: &Spec, contract: &Contract<'static>, keys: Keys, config: Confi
         };
         served.push(desc);
         let config = configs[ep.api.index()].clone();
-        let handler = handler(service.clone(), config, desc, example_of(&samples, ep));
+        let handler = handler(
+            service.clone(),
+            config,
+            desc,
+            example_of(&samples, ep).answer(),
+        );
         let routes = match by_path.remove(desc.path.as_str()) {
             Some(routes) => routes.on(filter, handler),
             None => on(filter, handler),
@@ -156,7 +161,7 @@ fn handler(
     service: Arc<MockService>,
     config: Arc<Config>,
     endpoint: &'static BuiltEndpoint<'static>,
-    answer: Example,
+    answer: Answer,
 ) -> impl Fn(
     PathParams,
     axum::extract::Request,
@@ -165,8 +170,9 @@ fn handler(
 + Send
 + Sync
 + 'static {
+    let answer = Arc::new(answer);
     move |path, request| {
-        let (service, config) = (service.clone(), config.clone());
+        let (service, config, answer) = (service.clone(), config.clone(), answer.clone());
         Box::pin(async move {
             rt::serve_described(&*service, &config, endpoint, path, request, |_ctx| async {
                 answer.response()

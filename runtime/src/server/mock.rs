@@ -46,20 +46,37 @@ impl Example {
         read(self.status, &headers, self.body().unwrap_or(b"null"))
     }
 
-    /// The example as an HTTP response.
+    /// The example as an HTTP answer, its status and headers parsed once.
+    pub fn answer(&self) -> Answer {
+        let mut headers = crate::headers::map_of(self.headers);
+        if self.has_body {
+            let content_type = HeaderValue::from_str(self.content_type)
+                .unwrap_or(HeaderValue::from_static("application/octet-stream"));
+            headers.insert(header::CONTENT_TYPE, content_type);
+        }
+        Answer {
+            status: StatusCode::from_u16(self.status).unwrap_or(StatusCode::OK),
+            headers,
+            body: self.body().map(axum::body::Bytes::from_static),
+        }
+    }
+}
+
+/// An example ready to send on every call: cloning it copies no body.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    status: StatusCode,
+    headers: http::HeaderMap,
+    body: Option<axum::body::Bytes>,
+}
+
+impl Answer {
     pub fn response(&self) -> Response {
-        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::OK);
-        let mut response = match self.body() {
-            Some(body) => {
-                let content_type = HeaderValue::from_str(self.content_type)
-                    .unwrap_or(HeaderValue::from_static("application/octet-stream"));
-                (status, [(header::CONTENT_TYPE, content_type)], body).into_response()
-            }
-            None => status.into_response(),
+        let mut response = match &self.body {
+            Some(body) => (self.status, body.clone()).into_response(),
+            None => self.status.into_response(),
         };
-        response
-            .headers_mut()
-            .extend(crate::headers::map_of(self.headers));
+        response.headers_mut().extend(self.headers.clone());
         response
     }
 }

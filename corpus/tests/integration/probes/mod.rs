@@ -239,14 +239,8 @@ fn form(body: &Value) -> String {
     }
 }
 
-/// Everything but RFC 3986's unreserved characters.
-const ESCAPED: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
-
-/// A path segment or query component, percent-encoded.
+/// A path segment or query component, percent-encoded by the toolkit's one set (everything
+/// but RFC 3986's unreserved characters).
 fn url_segment(s: &str) -> String {
-    percent_encoding::utf8_percent_encode(s, ESCAPED).to_string()
+    covenant_runtime::contract::encode_segment(s).into_owned()
 }

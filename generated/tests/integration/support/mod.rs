@@ -122,16 +122,8 @@ pub fn raw_request(
         };
         match p.location {
             Location::Path => {
-                let encoded: String = text(v)
-                    .bytes()
-                    .map(|b| {
-                        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-                            (b as char).to_string()
-                        } else {
-                            format!("%{b:02X}")
-                        }
-                    })
-                    .collect();
+                let text = text(v);
+                let encoded = covenant_runtime::contract::encode_segment(&text);
                 path = path.replace(&format!("{{{}}}", p.field.name), &encoded);
             }
             Location::Query => match v {
