@@ -138,10 +138,8 @@ async fn serve_hostile() -> String {
             )
         }
     });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { covenant_runtime::server::axum::serve(listener, router).await });
-    url
+    let spawned = covenant_runtime::server::spawn(router).await.unwrap();
+    spawned.detach()
 }
 
 fn size_of_path(path: &Path) -> u64 {

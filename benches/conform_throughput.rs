@@ -7,11 +7,12 @@
 use covenant_conformance::expected::ExpectedFailures;
 use covenant_conformance::plan::{self, ScenarioPlan};
 use covenant_conformance::progress::Progress;
-use covenant_conformance::template::Globals;
+use covenant_conformance::template::{Credentials, Globals};
 use covenant_conformance::{Contract, RunSettings, Target, cassette, runner};
+use covenant_runtime::server::{Spawned, spawn};
 use health_api::mock::MockServer;
 use health_api::operations::AuthScheme;
-use std::collections::HashMap;
+use health_server::bootstrap::Bootstrap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -28,7 +29,7 @@ fn main() {
     assert!(problems.is_empty(), "{problems:#?}");
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
-        let mock = serve_mock().await;
+        let (_mock, mock) = serve_mock().await;
         let mut rates = Vec::new();
         for _ in 0..ROUNDS {
             let started = Instant::now();
@@ -41,11 +42,11 @@ fn main() {
             median(&mut rates),
             plans.len()
         );
-        let reference = serve_reference().await;
+        let reference = health_server::launch::start().await.unwrap();
         let mut seconds = Vec::new();
         for _ in 0..ROUNDS {
             let started = Instant::now();
-            let report = replay(&contract, &plans, &reference).await;
+            let report = replay(&contract, &plans, &reference.credentials).await;
             seconds.push(started.elapsed().as_secs_f64());
             assert_eq!(
                 report.tally().failed,
@@ -63,12 +64,12 @@ fn main() {
 async fn replay(
     contract: &Arc<Contract>,
     plans: &[ScenarioPlan],
-    credentials: &HashMap<String, String>,
+    credentials: &Credentials,
 ) -> covenant_conformance::Report {
     let globals = Globals::new(credentials.clone());
     let target = Target {
         bases: ["base_url", "management_url"]
-            .map(|name| (name.to_string(), credentials[name].clone()))
+            .map(|name| (name.to_string(), credentials.get(name).unwrap().to_string()))
             .into(),
     };
     let expected = ExpectedFailures::read(
@@ -91,65 +92,23 @@ async fn replay(
     .await
 }
 
-fn credentials(
-    base_url: String,
-    org_id: &str,
-    team_id: &str,
-    team_key: &str,
-    management_key: &str,
-) -> HashMap<String, String> {
-    HashMap::from([
-        ("base_url".to_string(), base_url.clone()),
-        ("management_url".to_string(), base_url),
-        ("org_id".to_string(), org_id.to_string()),
-        ("team_id".to_string(), team_id.to_string()),
-        ("team_api_key".to_string(), team_key.to_string()),
-        ("management_key".to_string(), management_key.to_string()),
-    ])
-}
-
-async fn listen() -> (tokio::net::TcpListener, String) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    (listener, url)
-}
-
-async fn serve_mock() -> HashMap<String, String> {
-    let (listener, url) = listen().await;
+/// The generated mock, served as a test serves it, with the keys of a reference server's
+/// credentials.
+async fn serve_mock() -> (Spawned, Credentials) {
     let mock = MockServer::new()
         .with_key("team_bench_key", AuthScheme::TeamApiKey)
         .with_key("mgmt_bench_key", AuthScheme::ManagementKey);
     let router = health_api::server::router(Arc::new(mock), Default::default());
-    tokio::spawn(async move { covenant_runtime::server::axum::serve(listener, router).await });
-    credentials(
-        url,
-        "9e0c1a4e-2f4b-4c8e-9a57-0c2d8f1e6b3a",
-        "5d3b1c2a-9e8f-4a7b-8c6d-1e2f3a4b5c6d",
-        "team_bench_key",
-        "mgmt_bench_key",
-    )
-}
-
-async fn serve_reference() -> HashMap<String, String> {
-    let (listener, url) = listen().await;
-    let folder = tempfile::tempdir().unwrap().keep();
-    let database = health_server::store::Location::Sqlite(folder.join("health.db"));
-    let server = health_server::ReferenceServer::open(health_server::Settings::new(database, &url))
-        .await
-        .unwrap();
-    let health_server::bootstrap::Outcome::Created(keys) = server.bootstrap(None).await.unwrap()
-    else {
-        panic!("a fresh database")
-    };
-    let router = health_server::router(server);
-    tokio::spawn(async move { covenant_runtime::server::axum::serve(listener, router).await });
-    credentials(
-        url,
-        &keys.org_id,
-        &keys.team_id,
-        &keys.team_api_key,
-        &keys.management_key,
-    )
+    let spawned = spawn(router).await.unwrap();
+    let url = spawned.url();
+    let credentials = Bootstrap {
+        org_id: "9e0c1a4e-2f4b-4c8e-9a57-0c2d8f1e6b3a".into(),
+        team_id: "5d3b1c2a-9e8f-4a7b-8c6d-1e2f3a4b5c6d".into(),
+        team_api_key: "team_bench_key".into(),
+        management_key: "mgmt_bench_key".into(),
+    }
+    .credentials(&url);
+    (spawned, credentials)
 }
 
 fn median(values: &mut [f64]) -> f64 {

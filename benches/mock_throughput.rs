@@ -8,6 +8,7 @@
 //! (`npm install --prefix DIR @stoplight/prism-cli@5`):
 //! `PRISM=DIR/node_modules/.bin/prism cargo bench --bench mock_throughput`.
 
+use covenant_runtime::credentials::Credentials;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -113,11 +114,9 @@ fn covenant_target(name: &'static str, args: &[&str], scratch: &Path) -> Target 
         .spawn()
         .expect("start covenant");
     let started = Instant::now();
-    let credentials: serde_json::Value = loop {
-        if let Ok(bytes) = std::fs::read(dir.join("credentials.json"))
-            && let Ok(value) = serde_json::from_slice(&bytes)
-        {
-            break value;
+    let credentials = loop {
+        if let Some(credentials) = Credentials::read_in(&dir) {
+            break credentials;
         }
         assert!(
             started.elapsed() < Duration::from_secs(60),
@@ -128,8 +127,8 @@ fn covenant_target(name: &'static str, args: &[&str], scratch: &Path) -> Target 
     Target {
         name,
         child,
-        base_url: credentials["base_url"].as_str().unwrap().to_string(),
-        key: credentials["team_api_key"].as_str().unwrap().to_string(),
+        base_url: credentials.get("base_url").unwrap().to_string(),
+        key: credentials.get("team_api_key").unwrap().to_string(),
     }
 }
 

@@ -33,6 +33,7 @@ enum Command {
     ///
     /// Exit status: 0 stopped by Ctrl-C or SIGTERM, 2 cannot listen, open the database or
     /// write the data folder.
+    #[cfg(feature = "reference")]
     Serve(commands::serve::ServeArgs),
     /// Serve any spec at once, without generating or compiling code: requests checked as the
     /// generated router checks them, answers from the spec's examples, and
@@ -85,6 +86,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => commands::check::run(&args),
         Command::Generate(args) => commands::generate::run(&args),
+        #[cfg(feature = "reference")]
         Command::Serve(args) => commands::serve::run(&args),
         Command::Mock(args) => commands::mock::run(&args),
         Command::Conform(args) => commands::conform::run(&args),

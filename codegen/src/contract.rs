@@ -4,12 +4,13 @@
 
 use crate::ir::shapes::{Shape, Shapes, format_applies, in_shape};
 use crate::ir::{self, EnumRepr, Primitive, Type};
+use crate::samples::{Answer, Samples};
 use bumpalo::Bump;
 use covenant_runtime::Pattern;
 use covenant_runtime::contract::{
-    BodyMedia, BuiltEndpoint, Carrier, Constraints, Contract, EndpointDesc, EnumDesc, FieldDesc,
-    GateRef, ModelDesc, ParamDesc, PathSegment, PathTemplate, ResponseDesc, ResponseHeader,
-    ScalarKind, SchemeInfo, SchemeRef, TypeDesc,
+    ApiDesc, BodyMedia, BuiltEndpoint, Carrier, Constraints, Contract, EndpointDesc, EnumDesc,
+    Example, FieldDesc, GateRef, ModelDesc, ParamDesc, PathSegment, PathTemplate, ResponseDesc,
+    ResponseHeader, ScalarKind, SchemeInfo, SchemeRef, TypeDesc,
 };
 use covenant_runtime::http::Method;
 use std::collections::HashMap;
@@ -32,8 +33,43 @@ pub fn build<'a>(spec: &ir::Spec, arena: &'a Bump) -> Contract<'a> {
         .map(|ep| builder.endpoint(ep, schemes))
         .collect();
     Contract {
+        apis: arena.alloc_slice_fill_iter(spec.apis.iter().map(|api| builder.api(api))),
         schemes,
         endpoints: arena.alloc_slice_fill_iter(endpoints),
+    }
+}
+
+/// Each endpoint's example answer, in the order of the endpoints: what a generated
+/// `MockServer` prints and a mock built at run time serves.
+pub fn examples<'a>(spec: &ir::Spec, arena: &'a Bump) -> &'a [Example<'a>] {
+    let samples = Samples::new(spec);
+    let examples: Vec<Example<'a>> = spec
+        .endpoints
+        .iter()
+        .map(|ep| match samples.answer(ep) {
+            Some(answer) => example(&answer, arena),
+            // `check` requires a success response (E0126): kept for an IR built otherwise.
+            None => Example::NO_CONTENT,
+        })
+        .collect();
+    arena.alloc_slice_copy(&examples)
+}
+
+fn example<'a>(answer: &Answer, arena: &'a Bump) -> Example<'a> {
+    let headers: Vec<(&'a str, &'a str)> = answer
+        .headers
+        .iter()
+        .map(|(name, value)| (&*arena.alloc_str(name), &*arena.alloc_str(value)))
+        .collect();
+    Example {
+        status: answer.status,
+        has_body: answer.body.is_some(),
+        json: arena.alloc_str(&answer.json_text()),
+        raw: answer
+            .raw_body()
+            .map(|bytes| &*arena.alloc_slice_copy(&bytes)),
+        content_type: arena.alloc_str(answer.media.content_type()),
+        headers: arena.alloc_slice_copy(&headers),
     }
 }
 
@@ -65,6 +101,17 @@ struct Builder<'s, 'a> {
 }
 
 impl<'a> Builder<'_, 'a> {
+    fn api(&self, api: &ir::Api) -> ApiDesc<'a> {
+        ApiDesc {
+            name: self.str(&api.name),
+            base: self.str(&api.base_url),
+            rejections: api
+                .rejections
+                .as_ref()
+                .map(|r| self.str(&r.template.to_string())),
+        }
+    }
+
     fn str(&self, s: &str) -> &'a str {
         self.arena.alloc_str(s)
     }

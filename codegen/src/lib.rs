@@ -54,6 +54,41 @@ pub fn check_source(file: &SourceFile) -> Checked {
     Checked { spec, diagnostics }
 }
 
+/// Reads and checks a spec file, answering its valid IR; else why not: the file cannot be
+/// read, or the spec's errors rendered as rustc renders them (`file:line:col`). The one way
+/// a command loads the spec it works on.
+pub fn load(path: &std::path::Path) -> Result<Spec, LoadError> {
+    let (file, checked) = check_path(path).map_err(|error| LoadError::Unreadable {
+        path: path.display().to_string(),
+        error,
+    })?;
+    checked
+        .spec
+        .ok_or_else(|| LoadError::Invalid(checked.diagnostics.render(&file)))
+}
+
+/// Why [`load`] answered no spec.
+#[derive(Debug)]
+pub enum LoadError {
+    Unreadable {
+        path: String,
+        error: std::io::Error,
+    },
+    /// The diagnostics, rendered.
+    Invalid(String),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Unreadable { path, error } => write!(f, "cannot read {path}: {error}"),
+            LoadError::Invalid(diagnostics) => f.write_str(diagnostics.trim_end()),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
 /// Reads and checks a spec file.
 pub fn check_path(path: &std::path::Path) -> std::io::Result<(SourceFile, Checked)> {
     let text = std::fs::read_to_string(path)?;

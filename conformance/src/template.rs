@@ -4,6 +4,7 @@
 
 use crate::plan::text::{Generator, Piece, Reference, Text, Tree};
 use chrono::{SecondsFormat, Utc};
+pub use covenant_runtime::credentials::Credentials;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -15,7 +16,7 @@ pub struct TemplateError(pub String);
 /// Where values come from outside a scenario: the credentials file and the environment.
 #[derive(Clone, Debug, Default)]
 pub struct Globals {
-    pub credentials: HashMap<String, String>,
+    pub credentials: Credentials,
     pub env: HashMap<String, String>,
     /// Distinguishes this run's generated ids from an earlier run's against the same target.
     pub run_id: String,
@@ -23,7 +24,7 @@ pub struct Globals {
 
 impl Globals {
     /// Credentials, and the environment variables the cassettes name.
-    pub fn new(credentials: HashMap<String, String>) -> Globals {
+    pub fn new(credentials: Credentials) -> Globals {
         Globals {
             credentials,
             env: std::env::vars().collect(),
@@ -39,7 +40,7 @@ impl Globals {
             .credentials
             .iter()
             .filter(|(_, v)| !v.is_empty() && !is_url(v))
-            .map(|(k, v)| (v.clone(), format!("{{{{credentials.{k}}}}}")))
+            .map(|(k, v)| (v.to_string(), format!("{{{{credentials.{k}}}}}")))
             .collect();
         out.extend(
             self.env
@@ -145,7 +146,7 @@ impl<'g> Scope<'g> {
                 .globals
                 .credentials
                 .get(key)
-                .map(|v| Value::String(v.clone()))
+                .map(|v| Value::String(v.to_string()))
                 .ok_or_else(|| TemplateError(format!("the credentials have no `{key}`"))),
             Reference::Env(var) => self
                 .globals
@@ -202,7 +203,7 @@ mod tests {
 
     fn globals() -> Globals {
         Globals {
-            credentials: [("team_api_key".to_string(), "sk_team_secret".to_string())].into(),
+            credentials: [("team_api_key", "sk_team_secret")].into_iter().collect(),
             env: HashMap::new(),
             run_id: "run1".into(),
         }

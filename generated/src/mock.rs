@@ -4,7 +4,8 @@
 use ::covenant_runtime as rt;
 use super::operations::*;
 use super::server::HealthDataServer;
-use rt::server::mock::{Example, MockAccess};
+use rt::contract::Example;
+use rt::server::mock::MockAccess;
 /// Answers every endpoint with its first success status and an example body
 /// derived from the spec. Credentials are those added with [`MockServer::with_key`];
 /// the principal is the scheme a key was added for. The keys, the gates and the
@@ -98,7 +99,7 @@ example("list_orders", ListOrdersResponse::from_parts));
 static GET_WORKOUT_STREAM: ::std::sync::LazyLock<GetWorkoutStreamResponse> = ::std::sync::LazyLock::new(||
 example("get_workout_stream", GetWorkoutStreamResponse::from_parts));
 /// `endpoint`'s example.
-fn example_of(endpoint: &str) -> ::std::option::Option<Example> {
+fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
     match endpoint {
         "create_user" => {
             Some(Example {

@@ -9,7 +9,8 @@
 //! `cargo bench -p health-server --bench load` (RUST_LOG unset: the per-request log line is
 //! off in a benchmark, as it would be behind a log level in production).
 
-use covenant_runtime::server::transport::{self, Transport};
+use covenant_runtime::server::spawn_on;
+use covenant_runtime::server::transport::Transport;
 use health_server::bootstrap::Outcome;
 use health_server::store::Location;
 use health_server::{ReferenceServer, Settings};
@@ -99,12 +100,9 @@ async fn reference_server(database: Location) -> (String, String) {
     };
     // Served as `covenant serve` serves it: the watched transport, with its default limits.
     let router = health_server::router(server);
-    tokio::spawn(transport::serve(
-        listener,
-        router,
-        Transport::default(),
-        std::future::pending(),
-    ));
+    spawn_on(listener, router, Transport::default())
+        .unwrap()
+        .detach();
     let created = reqwest::Client::new()
         .post(format!("{base}/v2/user"))
         .header("x-service-api-key", &keys.team_api_key)

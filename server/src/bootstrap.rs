@@ -6,6 +6,7 @@ use crate::auth::{MANAGEMENT_KEY, TEAM_KEY};
 use crate::clock::{Clock, to_micros};
 use crate::keys::{self, SecretKind};
 use crate::store::{Store, is_unique_violation};
+use covenant_runtime::credentials::Credentials;
 
 /// The keys of the first start, as shown once.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,4 +147,32 @@ pub async fn insert_key(
     .execute(&mut ***tx)
     .await?;
     Ok(id)
+}
+
+impl Bootstrap {
+    /// What `credentials.json` holds for a server at `base_url` with these keys. The
+    /// management API is served by the same process, at the same address.
+    pub fn credentials(&self, base_url: &str) -> Credentials {
+        [
+            ("base_url", base_url),
+            ("management_url", base_url),
+            ("org_id", &self.org_id),
+            ("team_id", &self.team_id),
+            ("team_api_key", &self.team_api_key),
+            ("management_key", &self.management_key),
+        ]
+        .into_iter()
+        .collect()
+    }
+
+    /// The keys an earlier `credentials.json` holds, when it holds them all.
+    pub fn from_credentials(credentials: &Credentials) -> Option<Bootstrap> {
+        let value = |key: &str| credentials.get(key).map(str::to_string);
+        Some(Bootstrap {
+            org_id: value("org_id")?,
+            team_id: value("team_id")?,
+            team_api_key: value("team_api_key")?,
+            management_key: value("management_key")?,
+        })
+    }
 }

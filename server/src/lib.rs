@@ -17,6 +17,7 @@ mod http;
 mod kept;
 mod keys;
 mod labs;
+pub mod launch;
 mod link;
 mod management;
 mod orders;

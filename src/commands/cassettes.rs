@@ -2,7 +2,6 @@
 //! constraint violated once, the auth matrix, unknown ids) from the spec, or check that the
 //! checked-in copy is what the spec gives.
 
-use super::DEFAULT_SPEC;
 use super::output::sync;
 use clap::Args;
 use std::path::PathBuf;
@@ -14,8 +13,8 @@ const MANAGED: &[&str] = &["validation", "auth", "not-found"];
 #[derive(Args)]
 pub struct CassettesArgs {
     /// The spec to generate from.
-    #[arg(long, default_value = DEFAULT_SPEC)]
-    spec: PathBuf,
+    #[command(flatten)]
+    spec: super::project::SpecArg,
     /// The folder the generated cassettes live in.
     #[arg(long, default_value = "conformance/suite/generated")]
     out: PathBuf,
@@ -25,8 +24,8 @@ pub struct CassettesArgs {
 }
 
 pub fn run(args: &CassettesArgs) -> ExitCode {
-    let spec = match super::read_valid_spec(&args.spec) {
-        Ok(spec) => spec,
+    let (_, spec) = match args.spec.load() {
+        Ok(loaded) => loaded,
         Err(code) => return code,
     };
     let files = covenant_conformance::generate::cassettes(&spec);

@@ -1,6 +1,6 @@
 //! `check [PATH]`: validate a spec; print a summary or rustc-style diagnostics.
 
-use super::{DEFAULT_SPEC, EXIT_INVALID, EXIT_USAGE};
+use super::{EXIT_INVALID, EXIT_USAGE};
 use annotate_snippets::Renderer;
 use clap::Args;
 use covenant_codegen::summary::Summary;
@@ -11,15 +11,14 @@ use std::process::ExitCode;
 #[derive(Args)]
 pub struct CheckArgs {
     /// A spec file, or a folder whose `*.covenant` files are each checked.
-    #[arg(default_value = DEFAULT_SPEC)]
-    path: PathBuf,
+    path: Option<PathBuf>,
     /// Treat warnings as errors.
     #[arg(long)]
     deny_warnings: bool,
 }
 
 pub fn run(args: &CheckArgs) -> ExitCode {
-    let files = match spec_files(&args.path) {
+    let files = match super::project::resolve(args.path.as_deref()).and_then(|p| spec_files(&p)) {
         Ok(files) => files,
         Err(message) => {
             eprintln!("error: {message}");

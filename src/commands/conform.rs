@@ -2,17 +2,17 @@
 //! no `--target`, against the reference server on a fresh embedded database in a temporary
 //! folder, started in this process.
 
-use super::{DEFAULT_SPEC, EXIT_USAGE};
+use super::EXIT_USAGE;
 use clap::Args;
 use covenant_conformance::expected::ExpectedFailures;
 use covenant_conformance::progress::Progress;
 use covenant_conformance::select::{Filter, Shard};
 use covenant_conformance::snapshot::SnapshotSettings;
-use covenant_conformance::template::Globals;
+use covenant_conformance::template::{Credentials, Globals};
 use covenant_conformance::{
     Contract, Report, RunSettings, Target, cassette, plan, report, select, snapshot, suggest,
 };
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -35,7 +35,7 @@ pub struct ConformArgs {
     paths: Vec<PathBuf>,
     /// Where the implementation is: `URL` for the main API (`{base_url}`), `NAME=URL` for
     /// another API by its name or its base's name (`management=URL`). Repeatable. Bases
-    /// not given come from the credentials file. Without any, the reference server is
+    /// not given come from the credentials file. Without either, the reference server is
     /// started on a fresh embedded database in a temporary folder.
     #[arg(long = "target", value_name = "URL|NAME=URL")]
     targets: Vec<String>,
@@ -44,8 +44,8 @@ pub struct ConformArgs {
     #[arg(long, value_name = "FILE")]
     credentials: Option<PathBuf>,
     /// The spec the cassettes are checked against.
-    #[arg(long, default_value = DEFAULT_SPEC)]
-    spec: PathBuf,
+    #[command(flatten)]
+    spec: super::project::SpecArg,
     /// Scenarios an implementation knowingly fails, with reasons (TOML). Default, for the
     /// reference server's own run only: conformance/expected-failures.toml.
     #[arg(long, value_name = "FILE")]
@@ -194,7 +194,7 @@ fn conform(
     }
     let contract = load_contract(&args.spec)?;
     context.spec_name = contract.spec.service.name.clone();
-    let reference_run = args.targets.is_empty();
+    let reference_run = args.targets.is_empty() && args.credentials.is_none();
     let expected = load_expected(args.expected_failures.as_deref(), reference_run)?;
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(DEFAULT_SUITE)]
@@ -203,8 +203,8 @@ fn conform(
     };
     let (cassettes, mut problems) = cassette::read_each(&paths);
     let credentials = match &args.credentials {
-        Some(path) => read_credentials(path).map_err(Stop::Usage)?,
-        None => HashMap::new(),
+        Some(path) => Credentials::read(path).map_err(Stop::Usage)?,
+        None => Credentials::default(),
     };
     // Cassettes are checked before a server starts or a request is sent; every file's
     // problems, of shape and of meaning, are told in one pass.
@@ -245,9 +245,9 @@ fn conform(
     runtime.block_on(async {
         let _reference;
         let target = if reference_run {
-            let started = super::reference::start().await.map_err(Stop::Usage)?;
-            globals.credentials = started.credentials.clone();
-            let target = target_of(&contract, &[], &started.credentials).map_err(Stop::Usage)?;
+            let (started, credentials) = start_reference().await.map_err(Stop::Usage)?;
+            let target = target_of(&contract, &[], &credentials).map_err(Stop::Usage)?;
+            globals.credentials = credentials;
             _reference = started;
             target
         } else {
@@ -294,6 +294,25 @@ fn conform(
     })
 }
 
+/// The reference server this build carries, started in process for a run that names no
+/// target: on a fresh embedded database in a temporary folder, stopped and removed when the
+/// handle is dropped.
+#[cfg(feature = "reference")]
+async fn start_reference() -> Result<(health_server::launch::InProcess, Credentials), String> {
+    let started = health_server::launch::start().await?;
+    let credentials = started.credentials.clone();
+    Ok((started, credentials))
+}
+
+#[cfg(not(feature = "reference"))]
+async fn start_reference() -> Result<((), Credentials), String> {
+    Err(
+        "no --target given, and this build carries no reference server to start: name the \
+         implementation with --target URL (and --credentials FILE)"
+            .into(),
+    )
+}
+
 /// Why the selection is empty, in the words of the options that made it so.
 fn nothing_selected(args: &ConformArgs) -> String {
     let mut why = Vec::new();
@@ -315,12 +334,9 @@ fn nothing_selected(args: &ConformArgs) -> String {
     format!("no scenario selected, nothing to run: {}", why.join("; "))
 }
 
-fn load_contract(spec: &Path) -> Result<Contract, Stop> {
-    let (file, checked) = covenant_codegen::check_path(spec)
-        .map_err(|e| Stop::Usage(format!("cannot read {}: {e}", spec.display())))?;
-    let spec = checked
-        .spec
-        .ok_or_else(|| Stop::Usage(checked.diagnostics.render(&file)))?;
+fn load_contract(spec: &super::project::SpecArg) -> Result<Contract, Stop> {
+    let path = spec.path().map_err(Stop::Usage)?;
+    let spec = covenant_codegen::load(&path).map_err(|e| Stop::Usage(e.to_string()))?;
     Contract::new(spec).map_err(Stop::Usage)
 }
 
@@ -336,32 +352,13 @@ fn load_expected(path: Option<&Path>, reference_run: bool) -> Result<ExpectedFai
     }
 }
 
-/// A credentials file: a JSON object whose string (or number) values cassettes can name.
-pub(super) fn read_credentials(path: &Path) -> Result<HashMap<String, String>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| format!("{}:{}:{}: {e}", path.display(), e.line(), e.column()))?;
-    let object = value
-        .as_object()
-        .ok_or_else(|| format!("{}: expected a JSON object", path.display()))?;
-    Ok(object
-        .iter()
-        .filter_map(|(k, v)| match v {
-            serde_json::Value::String(s) => Some((k.clone(), s.clone())),
-            serde_json::Value::Number(n) => Some((k.clone(), n.to_string())),
-            _ => None,
-        })
-        .collect())
-}
-
 /// Every API base by name: from `--target` (`URL` is `base_url`; `NAME=URL` names an API
 /// or a base), else from the credentials' `*_url` values. A name that is neither an API nor
 /// a base of the spec is an error, with the closest one.
 fn target_of(
     contract: &Contract,
     targets: &[String],
-    credentials: &HashMap<String, String>,
+    credentials: &Credentials,
 ) -> Result<Target, String> {
     let apis: Vec<(String, String)> = contract
         .spec
@@ -371,8 +368,8 @@ fn target_of(
         .collect();
     let mut bases: BTreeMap<String, String> = credentials
         .iter()
-        .filter(|(k, _)| apis.iter().any(|(_, base)| base == *k))
-        .map(|(k, v)| (k.clone(), v.trim_end_matches('/').to_string()))
+        .filter(|(k, _)| apis.iter().any(|(_, base)| base == k))
+        .map(|(k, v)| (k.to_string(), v.trim_end_matches('/').to_string()))
         .collect();
     let mut given_main = false;
     for target in targets {

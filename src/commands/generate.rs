@@ -1,7 +1,6 @@
 //! `generate [--check]`: write the generated crate, schemas and OpenAPI documents, or check
 //! that the checked-in copy is what the spec gives.
 
-use super::DEFAULT_SPEC;
 use super::output::sync;
 use clap::Args;
 use covenant_codegen::emit::{self, MANAGED_DIRS};
@@ -11,8 +10,8 @@ use std::process::ExitCode;
 #[derive(Args)]
 pub struct GenerateArgs {
     /// The spec to compile.
-    #[arg(long, default_value = DEFAULT_SPEC)]
-    spec: PathBuf,
+    #[command(flatten)]
+    spec: super::project::SpecArg,
     /// The folder of the generated crate.
     #[arg(long, default_value = "generated")]
     out: PathBuf,
@@ -22,12 +21,12 @@ pub struct GenerateArgs {
 }
 
 pub fn run(args: &GenerateArgs) -> ExitCode {
-    let spec = match super::read_valid_spec(&args.spec) {
-        Ok(spec) => spec,
+    let (path, spec) = match args.spec.load() {
+        Ok(loaded) => loaded,
         Err(code) => return code,
     };
     let settings = emit::Settings {
-        spec_name: display_path(&args.spec),
+        spec_name: display_path(&path),
         ..emit::Settings::default()
     };
     let files = emit::generate(&spec, &settings);

@@ -2,23 +2,20 @@
 //! checked as the generated router checks them and answered with the spec's examples;
 //! `DATA_DIR/credentials.json` names the address and a key for every auth scheme.
 
-use super::{DEFAULT_SPEC, EXIT_USAGE, read_valid_spec};
+use super::EXIT_USAGE;
 use clap::Args;
-use covenant::mock::{self, Keys};
-use covenant_codegen::ir::Spec;
 use covenant_runtime::Scheme;
-use covenant_runtime::contract::{Contract, SchemeRef};
-use covenant_runtime::desc::Carrier;
-use serde_json::{Map, Value};
+use covenant_runtime::contract::{Carrier, Contract, SchemeRef};
+use covenant_runtime::credentials::Credentials;
+use covenant_runtime::server::mock::{self, Keys};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct MockArgs {
-    /// The spec to serve.
-    #[arg(default_value = DEFAULT_SPEC)]
-    spec: PathBuf,
+    /// The spec to serve (default: `spec` in ./covenant.toml).
+    spec: Option<PathBuf>,
     /// The address to listen on (port 0 picks a free port; credentials.json names it).
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
@@ -29,14 +26,19 @@ pub struct MockArgs {
     limits: super::limits::ServeLimits,
 }
 
-const CREDENTIALS_FILE: &str = "credentials.json";
-
 pub fn run(args: &MockArgs) -> ExitCode {
-    let spec = match read_valid_spec(&args.spec) {
+    let path = match super::project::resolve(args.spec.as_deref()) {
+        Ok(path) => path,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let spec = match super::project::load(&path) {
         Ok(spec) => spec,
         Err(code) => return code,
     };
-    super::serve::init_logging();
+    super::init_logging();
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(e) => {
@@ -44,7 +46,7 @@ pub fn run(args: &MockArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    match runtime.block_on(serve(&spec, args)) {
+    match runtime.block_on(serve(&spec, &path, args)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("error: {message}");
@@ -53,31 +55,42 @@ pub fn run(args: &MockArgs) -> ExitCode {
     }
 }
 
-async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
+async fn serve(
+    spec: &covenant_codegen::Spec,
+    path: &std::path::Path,
+    args: &MockArgs,
+) -> Result<(), String> {
     let (listener, base_url) = super::listen(args.listen).await?;
     let contract = covenant_codegen::contract::build_static(spec);
-    let mut credentials = earlier_credentials(&args.data_dir);
-    let (keys, printed_keys) = keys_of(&contract, &mut credentials);
-    let bases = base_names(spec);
+    let mut credentials = Credentials::read_in(&args.data_dir).unwrap_or_default();
     // `base_url` always, for a runner's --target; then each API's base by its name.
-    credentials.insert("base_url".to_string(), Value::String(base_url.clone()));
-    for (name, _) in &bases {
-        credentials.insert(name.clone(), Value::String(base_url.clone()));
+    credentials.set("base_url", &base_url);
+    for api in contract.apis {
+        credentials.set(api.base_name(), &base_url);
     }
-    let path = super::write_json_file(&args.data_dir, CREDENTIALS_FILE, &credentials)
+    let (keys, printed_keys) = keys_of(&contract, &mut credentials);
+    let written = credentials
+        .write_in(&args.data_dir)
         .map_err(|e| format!("cannot write {}: {e}", args.data_dir.display()))?;
     let config = covenant_runtime::server::Config {
         limits: args.limits.request(),
         ..Default::default()
     };
-    let served = mock::mock(spec, &contract, keys, config);
+    let arena = bumpalo::Bump::new();
+    let examples = covenant_codegen::contract::examples(spec, &arena);
+    let served = mock::router(&contract, examples, keys, config);
     println!(
         "serving the mock of {} at {base_url} ({} endpoints)",
-        args.spec.display(),
-        spec.endpoints.len() - served.skipped.len()
+        path.display(),
+        contract.endpoints.len() - served.skipped.len()
     );
-    for (name, base) in &bases {
-        println!("  {name}: {base_url} (the spec's {base})");
+    let mut named = Vec::new();
+    for api in contract.apis {
+        let name = api.base_name();
+        if !named.contains(&name) {
+            println!("  {name}: {base_url} (the spec's {})", api.base);
+            named.push(name);
+        }
     }
     for line in &printed_keys {
         println!("  {line}");
@@ -87,14 +100,14 @@ async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
             "  not served (one router cannot hold it with an endpoint of another API): {endpoint}"
         );
     }
-    println!("  credentials: {}", path.display());
+    println!("  credentials: {}", written.display());
     let mut transport = args.limits.transport();
     transport.rejections = served.rejections.clone();
     covenant_runtime::server::transport::serve(
         listener,
         served.router,
         transport,
-        super::serve::shutdown_signal(),
+        super::shutdown_signal(),
     )
     .await
     .map_err(|e| format!("server error: {e}"))
@@ -103,23 +116,18 @@ async fn serve(spec: &Spec, args: &MockArgs) -> Result<(), String> {
 /// A key for each scheme that is not a second header of another: the one `credentials`
 /// holds from an earlier start, else a fresh one, written back. Answers the keys and a line
 /// naming each.
-fn keys_of(
-    contract: &Contract<'static>,
-    credentials: &mut Map<String, Value>,
-) -> (Keys, Vec<String>) {
+fn keys_of(contract: &Contract<'static>, credentials: &mut Credentials) -> (Keys, Vec<String>) {
     let mut keys = Keys::default();
     let mut lines = Vec::new();
     for scheme in contract.scheme_refs().filter(|s| !s.is_alias()) {
         let (key, shown) = match credentials.get(scheme.name()) {
-            Some(Value::String(key)) if !key.is_empty() => {
-                (key.clone(), "in the credentials".to_string())
-            }
+            Some(key) if !key.is_empty() => (key.to_string(), "in the credentials".to_string()),
             _ => {
                 let key = new_key(scheme);
                 (key.clone(), key)
             }
         };
-        credentials.insert(scheme.name().to_string(), Value::String(key.clone()));
+        credentials.set(scheme.name(), &key);
         // A key is shown once, when it is made; later starts say where it is.
         lines.push(format!(
             "{} ({}): {shown}",
@@ -138,26 +146,4 @@ fn new_key(scheme: SchemeRef<'static>) -> String {
         Carrier::Basic => format!("{}:{secret}", scheme.name()),
         _ => format!("{}_{secret}", scheme.name()),
     }
-}
-
-/// The name each API's base is given in credentials.json: its placeholder (`{base_url}`
-/// names `base_url`), or `<api>_url` for a literal address.
-fn base_names(spec: &Spec) -> Vec<(String, String)> {
-    let mut names: Vec<(String, String)> = Vec::new();
-    for api in &spec.apis {
-        let name = api.base_name();
-        if !names.iter().any(|(n, _)| *n == name) {
-            names.push((name, api.base_url.clone()));
-        }
-    }
-    names
-}
-
-/// The values an earlier start (of this mock, or of another server) wrote: kept, so keys
-/// stay the same from one start to the next.
-fn earlier_credentials(dir: &Path) -> Map<String, Value> {
-    std::fs::read(dir.join(CREDENTIALS_FILE))
-        .ok()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-        .unwrap_or_default()
 }

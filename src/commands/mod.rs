@@ -7,12 +7,10 @@ pub mod generate;
 mod limits;
 pub mod mock;
 mod output;
+mod project;
 pub mod record;
-mod reference;
+#[cfg(feature = "reference")]
 pub mod serve;
-
-/// The spec `check` and friends read when given no path.
-pub const DEFAULT_SPEC: &str = "spec/health.covenant";
 
 /// Exit status for a usage or I/O error, as documented in `--help`.
 pub const EXIT_USAGE: u8 = 2;
@@ -33,64 +31,33 @@ pub async fn listen(
     Ok((listener, format!("http://{bound}")))
 }
 
-/// Writes `value`, which holds secrets, as pretty JSON to `dir/name`: whole or not at all (a
-/// reader never sees half of it), on disk before this returns (a crash right after loses
-/// nothing), and readable by its owner only (0600; a folder made for it is 0700), so no
-/// other local user reads the keys.
-pub fn write_json_file(
-    dir: &std::path::Path,
-    name: &str,
-    value: &impl serde::Serialize,
-) -> std::io::Result<std::path::PathBuf> {
-    use std::io::Write;
-    private_folder(dir)?;
-    let path = dir.join(name);
-    let partial = dir.join(format!("{name}.partial"));
-    let mut text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
-    text.push('\n');
-    let _ = std::fs::remove_file(&partial);
-    let mut file = owner_only().open(&partial)?;
-    file.write_all(text.as_bytes())?;
-    file.sync_all()?;
-    std::fs::rename(&partial, &path)?;
-    // The rename itself is on disk once the folder is.
-    std::fs::File::open(dir)?.sync_all()?;
-    Ok(path)
-}
-
-/// Creates `dir` (and its parents) if missing, the folder itself 0700: a data folder holds
-/// keys and the database.
-pub fn private_folder(dir: &std::path::Path) -> std::io::Result<()> {
-    if dir.is_dir() {
-        return Ok(());
+/// Ctrl-C or SIGTERM: stop accepting, finish requests in flight, then return.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => drop(signal.recv().await),
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
     }
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
+    tracing::info!("shutting down: finishing requests in flight");
 }
 
-/// Options that create a new file readable and writable by its owner only.
-fn owner_only() -> std::fs::OpenOptions {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options
-}
-
-/// Reads and checks the spec; on failure prints the reason (an I/O error, or the spec's
-/// diagnostics) and answers the exit status it calls for.
-pub fn read_valid_spec(
-    path: &std::path::Path,
-) -> Result<covenant_codegen::Spec, std::process::ExitCode> {
-    let (file, checked) = covenant_codegen::check_path(path).map_err(|e| {
-        eprintln!("error: cannot read {}: {e}", path.display());
-        std::process::ExitCode::from(EXIT_USAGE)
-    })?;
-    checked.spec.ok_or_else(|| {
-        eprint!("{}", checked.diagnostics.render(&file));
-        std::process::ExitCode::from(EXIT_INVALID)
-    })
+/// Logs to stderr, filtered by `RUST_LOG` (default `info`).
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }

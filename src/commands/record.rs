@@ -1,11 +1,11 @@
 //! `record`: a recording proxy in front of a live implementation, or `--from-har`, turning
 //! a HAR file into a cassette. Either way the cassette replays as it is with `conform`.
 
-use super::{DEFAULT_SPEC, EXIT_USAGE};
+use super::EXIT_USAGE;
 use clap::Args;
 use covenant_conformance::Contract;
 use covenant_conformance::record::{Recorder, Summary, cassette_text, har, proxy};
-use covenant_conformance::template::Globals;
+use covenant_conformance::template::{Credentials, Globals};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -41,8 +41,8 @@ pub struct RecordArgs {
     #[arg(long, default_value = "")]
     base_path: String,
     /// The spec exchanges are matched against.
-    #[arg(long, default_value = DEFAULT_SPEC)]
-    spec: PathBuf,
+    #[command(flatten)]
+    spec: super::project::SpecArg,
 }
 
 pub fn run(args: &RecordArgs) -> ExitCode {
@@ -56,17 +56,13 @@ pub fn run(args: &RecordArgs) -> ExitCode {
 }
 
 fn record(args: &RecordArgs) -> Result<(), String> {
-    let (file, checked) = covenant_codegen::check_path(&args.spec)
-        .map_err(|e| format!("cannot read {}: {e}", args.spec.display()))?;
-    let spec = checked
-        .spec
-        .ok_or_else(|| checked.diagnostics.render(&file))?;
+    let spec = covenant_codegen::load(&args.spec.path()?).map_err(|e| e.to_string())?;
     let contract = Arc::new(Contract::new(spec)?);
     if let Some(name) = &args.name {
         checked_name(name)?;
     }
     let secrets = match &args.credentials {
-        Some(path) => Globals::new(super::conform::read_credentials(path)?).secrets(),
+        Some(path) => Globals::new(Credentials::read(path)?).secrets(),
         None => Vec::new(),
     };
     std::fs::create_dir_all(&args.out)
@@ -157,7 +153,7 @@ fn proxy_session(
             scenario_id: format!("recorded/{name}"),
         });
         let transport = covenant_runtime::server::transport::Transport::default();
-        let stopped = super::serve::shutdown_signal();
+        let stopped = super::shutdown_signal();
         let served = covenant_runtime::server::transport::serve(listener, router, transport, stopped)
             .await
             .map_err(|e| format!("proxy error: {e}"));

@@ -175,19 +175,22 @@ fn snapshots_of_any_suite_are_written_matched_and_diffed() {
 }
 
 /// Another server's run names the expected-failure list: the default one is the reference
-/// server's own.
-fn conform_against(served: &Served, data_dir: &Path, reports: &Path) -> Output {
-    covenant(&[
+/// server's own. `target` names the server; without it, the credentials file does.
+fn conform_against(target: Option<&Served>, data_dir: &Path, reports: &Path) -> Output {
+    let credentials = data_dir.join("credentials.json");
+    let mut args = vec![
         "conform",
         "--expected-failures",
         "conformance/expected-failures.toml",
-        "--target",
-        &served.base_url,
         "--credentials",
-        data_dir.join("credentials.json").to_str().unwrap(),
+        credentials.to_str().unwrap(),
         "--report-dir",
         reports.to_str().unwrap(),
-    ])
+    ];
+    if let Some(served) = target {
+        args.extend(["--target", &served.base_url]);
+    }
+    covenant(&args)
 }
 
 #[test]
@@ -195,8 +198,15 @@ fn the_suite_passes_against_a_separately_started_server_on_sqlite() {
     let dir_scratch = scratch_dir("conform-sqlite");
     let dir = dir_scratch.path();
     let served = serve(dir, &[]);
-    let out = conform_against(&served, dir, &dir.join("reports"));
+    // No --target: the bases are the credentials file's, and no server is started.
+    let out = conform_against(None, dir, &dir.join("reports"));
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let report = report(&dir.join("reports"));
+    assert_eq!(
+        report["target"].as_str(),
+        Some(served.base_url.as_str()),
+        "{report:#}"
+    );
 }
 
 #[test]
@@ -207,7 +217,7 @@ fn the_suite_passes_against_a_separately_started_server_on_postgres() {
     let dir_scratch = scratch_dir("conform-postgres");
     let dir = dir_scratch.path();
     let served = serve(dir, &["--database-url", &url]);
-    let out = conform_against(&served, dir, &dir.join("reports"));
+    let out = conform_against(Some(&served), dir, &dir.join("reports"));
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
 }
 
@@ -219,7 +229,7 @@ fn the_mock_passes_the_schema_checks_and_fails_the_behavioural_ones() {
     let dir = dir_scratch.path();
     let served = serve(dir, &["--mock"]);
     let reports = dir.join("reports");
-    let out = conform_against(&served, dir, &reports);
+    let out = conform_against(Some(&served), dir, &reports);
     assert_eq!(out.status.code(), Some(1), "{}", explain(&out));
     let report = report(&reports);
     let kinds: Vec<&str> = report["scenarios"]

@@ -756,16 +756,31 @@ pub struct Change {
     pub text: String,
 }
 
-/// The `{name}` placeholders of a path, URL or event type, in order.
+/// The `{name}` placeholders of a checked path, URL or event type, in order.
 pub fn placeholders(text: &str) -> Vec<String> {
+    placeholder_offsets(text)
+        .map(|found| found.into_iter().map(|(name, _)| name).collect())
+        .unwrap_or_default()
+}
+
+/// `{name}` placeholders with their byte offsets in `text`; `Err(offset)` at a brace that is
+/// not balanced, for the checker to point at.
+pub fn placeholder_offsets(text: &str) -> Result<Vec<(String, usize)>, usize> {
     let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(start) = rest.find('{') {
-        let Some(len) = rest[start..].find('}') else {
-            break;
-        };
-        out.push(rest[start + 1..start + len].to_string());
-        rest = &rest[start + len + 1..];
+    let mut open: Option<usize> = None;
+    for (i, c) in text.char_indices() {
+        match (c, open) {
+            ('{', None) => open = Some(i),
+            ('}', Some(start)) => {
+                out.push((text[start + 1..i].to_string(), start));
+                open = None;
+            }
+            ('{', Some(_)) | ('}', None) => return Err(i),
+            _ => {}
+        }
     }
-    out
+    match open {
+        Some(start) => Err(start),
+        None => Ok(out),
+    }
 }

@@ -49,7 +49,7 @@ impl Lowerer<'_> {
             provenance: self.provenance(&annots),
             not_shown: Vec::new(),
         };
-        let in_pattern = match super::endpoints::placeholders(&decl.pattern.value) {
+        let in_pattern = match crate::ir::placeholder_offsets(&decl.pattern.value) {
             Ok(p) => p,
             Err(_) => {
                 self.error(

@@ -438,7 +438,7 @@ impl Lowerer<'_> {
     }
 
     fn check_path(&mut self, decl: &ast::EndpointDecl, ep: &Endpoint) {
-        let placeholders = match placeholders(&ep.path) {
+        let placeholders = match crate::ir::placeholder_offsets(&ep.path) {
             Ok(p) => p,
             Err(offset) => {
                 let at = decl.path.span.start as usize + 1 + offset;
@@ -683,27 +683,6 @@ impl Lowerer<'_> {
                 None
             }
         }
-    }
-}
-
-/// `{name}` placeholders with their byte offsets in the path; `Err(offset)` when unbalanced.
-pub(crate) fn placeholders(path: &str) -> Result<Vec<(String, usize)>, usize> {
-    let mut out = Vec::new();
-    let mut open: Option<usize> = None;
-    for (i, c) in path.char_indices() {
-        match (c, open) {
-            ('{', None) => open = Some(i),
-            ('}', Some(start)) => {
-                out.push((path[start + 1..i].to_string(), start));
-                open = None;
-            }
-            ('{', Some(_)) | ('}', None) => return Err(i),
-            _ => {}
-        }
-    }
-    match open {
-        Some(start) => Err(start),
-        None => Ok(out),
     }
 }
 

@@ -196,11 +196,9 @@ async fn run_against_faulty() -> Report {
         .unwrap();
     }
     let globals = Globals {
-        credentials: [(
-            "team_api_key".to_string(),
-            "sk_team_faulty_secret".to_string(),
-        )]
-        .into(),
+        credentials: [("team_api_key", "sk_team_faulty_secret")]
+            .into_iter()
+            .collect(),
         ..Globals::default()
     };
     let base = serve_faulty().await;

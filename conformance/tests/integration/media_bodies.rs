@@ -106,7 +106,7 @@ async fn run() -> Report {
         std::fs::write(path, s.to_string()).unwrap();
     }
     let globals = Globals {
-        credentials: [("key".to_string(), "k".to_string())].into(),
+        credentials: [("key", "k")].into_iter().collect(),
         ..Globals::default()
     };
     let router = axum::Router::new()

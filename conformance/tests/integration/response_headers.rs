@@ -61,7 +61,7 @@ async fn run() -> Report {
         .unwrap();
     }
     let globals = Globals {
-        credentials: [("key".to_string(), "k".to_string())].into(),
+        credentials: [("key", "k")].into_iter().collect(),
         ..Globals::default()
     };
     let base = support::serve(axum::Router::new().route("/v1/notes/{id}", get(get_note))).await;

@@ -3,7 +3,7 @@
 //! (RFC 8594), refusals included, other endpoints without one, the OpenAPI document states
 //! the date, and a date that is no date is a diagnostic.
 
-use crate::support::serve;
+use crate::support::{self, serve};
 use covenant_codegen::contract::build_static;
 use covenant_corpus::petstore;
 use std::sync::Arc;
@@ -42,12 +42,10 @@ async fn the_generated_router_and_the_spec_mock_answer_the_removal_date() {
     let generated = serve(petstore::server::router(Arc::new(mock), Default::default())).await;
 
     let spec = petstore_spec();
-    let contract = build_static(&spec);
-    let mut keys = covenant::mock::Keys::default();
-    let api_key = contract.scheme_refs().find(|s| s.info().name == "api_key");
-    keys.insert_key("store-key", api_key.unwrap());
-    let from_spec =
-        serve(covenant::mock::mock(&spec, &contract, keys, Default::default()).router).await;
+    let from_spec = serve(support::spec_mock(&spec, |_, name| {
+        (name == "api_key").then(|| "store-key".to_string())
+    }))
+    .await;
 
     for url in [&generated, &from_spec] {
         let tagged = sunset_of(url, "/v3/pet/findByTags?tags=a").await;

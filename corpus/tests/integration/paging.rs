@@ -86,7 +86,10 @@ async fn client(origin: Option<&str>) -> (api::client::Client, Arc<Server>) {
         accounts: Default::default(),
     });
     let router = api::server::router(server.clone(), Default::default());
-    tokio::spawn(async move { covenant_runtime::server::axum::serve(listener, router).await });
+    let transport = covenant_runtime::server::transport::Transport::default();
+    covenant_runtime::server::spawn_on(listener, router, transport)
+        .unwrap()
+        .detach();
     let config = api::client::Config::new(url.clone())
         .with_base_url("https://example.test", url)
         .with_credential(AuthScheme::Key, "key");

@@ -219,10 +219,10 @@ async fn the_spec_mock_sends_each_declared_header_with_its_example() {
         .join("regressions/response_headers.covenant");
     let (_, checked) = covenant_codegen::check_path(&path).unwrap();
     let spec = checked.spec.unwrap();
-    let contract = covenant_codegen::contract::build_static(&spec);
-    let mut keys = covenant::mock::Keys::default();
-    keys.insert_key("key", contract.scheme_refs().next().unwrap());
-    let url = serve(covenant::mock::mock(&spec, &contract, keys, Default::default()).router).await;
+    let url = serve(support::spec_mock(&spec, |i, _| {
+        (i == 0).then(|| "key".to_string())
+    }))
+    .await;
     let raw = reqwest::Client::new()
         .get(format!("{url}/v1/notes/1"))
         .header("X-Api-Key", "key")

@@ -27,12 +27,7 @@ use support::serve;
 /// `covenant mock`'s router for the spec, with the keys the generated mock is given: the
 /// i-th auth scheme's key is `key:i`.
 async fn spec_mock(spec: &covenant_codegen::ir::Spec) -> String {
-    let contract = covenant_codegen::contract::build_static(spec);
-    let mut keys = covenant::mock::Keys::default();
-    for (i, scheme) in contract.scheme_refs().enumerate() {
-        keys.insert_key(format!("key:{i}"), scheme);
-    }
-    serve(covenant::mock::mock(spec, &contract, keys, Default::default()).router).await
+    serve(support::spec_mock(spec, |i, _| Some(format!("key:{i}")))).await
 }
 
 /// Malformed and well-formed requests of every endpoint, sent to the generated router and to

@@ -8,6 +8,7 @@
 //! from the arena it was built in. [`crate::desc`] names the `'static` forms.
 
 mod endpoint;
+mod example;
 mod path;
 mod schemes;
 mod types;
@@ -16,6 +17,7 @@ pub use endpoint::{
     BodyMedia, EndpointDesc, Location, ParamDesc, ResponseDesc, ResponseHeader, ScalarKind,
     base_name,
 };
+pub use example::Example;
 pub use path::{FillError, PathSegment, PathTemplate, TemplateValue, encode_segment};
 pub use schemes::{Carrier, Gate, GateRef, Provenance, Scheme, SchemeInfo, SchemeRef};
 pub use types::{Constraints, EnumDesc, FieldDesc, ModelDesc, Presence, TypeDesc};
@@ -24,9 +26,29 @@ pub use types::{Constraints, EnumDesc, FieldDesc, ModelDesc, Presence, TypeDesc}
 /// contract's own tables rather than generated enums.
 pub type BuiltEndpoint<'a> = EndpointDesc<'a, SchemeRef<'a>, GateRef<'a>>;
 
+/// An API of a spec: its endpoints share a base address and the shape of the errors a
+/// router answers itself.
+#[derive(Debug)]
+pub struct ApiDesc<'a> {
+    pub name: &'a str,
+    /// The base address as the spec writes it, e.g. `{base_url}`.
+    pub base: &'a str,
+    /// The template of the API's error body (`rejections`), when it declares one.
+    pub rejections: Option<&'a str>,
+}
+
+impl ApiDesc<'_> {
+    /// The name a target gives the API's base URL by, as [`base_name`] says.
+    pub fn base_name(&self) -> String {
+        base_name(self.name, self.base)
+    }
+}
+
 /// A spec's contract built at run time.
 #[derive(Debug)]
 pub struct Contract<'a> {
+    /// Every API, in spec order.
+    pub apis: &'a [ApiDesc<'a>],
     /// Every auth scheme, in spec order.
     pub schemes: &'a [SchemeInfo<'a>],
     /// Every endpoint, in spec order.
@@ -47,6 +69,11 @@ impl<'a> Contract<'a> {
             .iter()
             .filter(|e| e.method.as_str().eq_ignore_ascii_case(method) && e.path.matches(path))
             .reduce(|best, e| if e.path.outranks(&best.path) { e } else { best })
+    }
+
+    /// The API an endpoint belongs to.
+    pub fn api_of(&self, endpoint: &BuiltEndpoint<'_>) -> Option<&'a ApiDesc<'a>> {
+        self.apis.iter().find(|api| api.name == endpoint.api)
     }
 
     /// Every scheme, as the router passes schemes around.

@@ -25,8 +25,11 @@ pub fn spawn_on(
 ) -> io::Result<Spawned> {
     let addr = listener.local_addr()?;
     let (stop, stopped) = oneshot::channel::<()>();
+    // A stop sent stops it; a sender dropped unsent (a detached server) never does.
     let stopped = async {
-        let _ = stopped.await;
+        if stopped.await.is_err() {
+            std::future::pending::<()>().await;
+        }
     };
     let task = tokio::spawn(transport::serve(listener, router, transport, stopped));
     Ok(Spawned {
@@ -55,8 +58,8 @@ impl Spawned {
     /// Keeps the server running until the async runtime ends, without a handle: for tests
     /// that serve for their whole length. Answers its base URL.
     pub fn detach(mut self) -> String {
-        // The stop signal fires when its sender goes; a server kept for good keeps it.
-        std::mem::forget(self.stop.take());
+        // Dropped unsent: the server never hears a stop.
+        drop(self.stop.take());
         self.url()
     }
 

@@ -45,11 +45,9 @@ pub fn start(upstream: &str, answers: Answers) -> Tap {
         seen: seen.clone(),
     });
     let url = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
         let router = axum::Router::new().fallback(forward).with_state(shared);
-        tokio::spawn(async move { axum::serve(listener, router).await });
-        url
+        let spawned = covenant_runtime::server::spawn(router).await.unwrap();
+        spawned.detach()
     });
     Tap {
         url,

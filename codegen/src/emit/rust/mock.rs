@@ -5,7 +5,7 @@ use super::RustBackend;
 use super::names::method_ident;
 use super::operations::{input_ident, response_ident};
 use super::server::trait_ident;
-use crate::samples::Samples;
+use covenant_runtime::contract::Example;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -13,16 +13,14 @@ impl RustBackend<'_> {
     pub fn mock(&self) -> TokenStream {
         let crate_path = &self.crate_path;
         let trait_name = trait_ident(self.spec);
-        let samples = Samples::new(self.spec);
+        let arena = bumpalo::Bump::new();
+        let built = crate::contract::examples(self.spec, &arena);
         let mut examples = Vec::new();
         let mut methods = Vec::new();
         let mut statics = Vec::new();
-        for ep in &self.spec.endpoints {
-            let Some(answer) = samples.answer(ep) else {
-                continue;
-            };
+        for (ep, built) in self.spec.endpoints.iter().zip(built) {
             let name = &ep.name;
-            let example = example(&answer);
+            let example = example(built);
             examples.push(quote!(#name => Some(#example)));
             let method = method_ident(&ep.name);
             let (input, response) = (input_ident(ep), response_ident(ep));
@@ -54,7 +52,8 @@ impl RustBackend<'_> {
             use #crate_path as rt;
             use super::operations::*;
             use super::server::#trait_name;
-            use rt::server::mock::{Example, MockAccess};
+            use rt::contract::Example;
+            use rt::server::mock::MockAccess;
 
             /// Answers every endpoint with its first success status and an example body
             /// derived from the spec. Credentials are those added with [`MockServer::with_key`];
@@ -94,7 +93,7 @@ impl RustBackend<'_> {
             #(#statics)*
 
             /// `endpoint`'s example.
-            fn example_of(endpoint: &str) -> ::std::option::Option<Example> {
+            fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 match endpoint {
                     #(#examples,)*
                     _ => None,
@@ -129,21 +128,24 @@ impl RustBackend<'_> {
     }
 }
 
-/// An answer as a `rt::server::mock::Example` expression.
-fn example(answer: &crate::samples::Answer) -> TokenStream {
-    let status = answer.status;
-    let has_body = answer.body.is_some();
-    let json = answer.json_text();
-    let raw = match answer.raw_body() {
+/// An example as a `rt::contract::Example` expression.
+fn example(example: &Example<'_>) -> TokenStream {
+    let Example {
+        status,
+        has_body,
+        json,
+        raw,
+        content_type,
+        headers,
+    } = example;
+    let raw = match raw {
         Some(bytes) => {
-            let bytes = proc_macro2::Literal::byte_string(&bytes);
+            let bytes = proc_macro2::Literal::byte_string(bytes);
             quote!(Some(#bytes))
         }
         None => quote!(None),
     };
-    let content_type = answer.media.content_type();
-    let headers = answer
-        .headers
+    let headers = headers
         .iter()
         .map(|(header, value)| quote!((#header, #value)));
     quote! {

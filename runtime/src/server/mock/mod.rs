@@ -1,0 +1,90 @@
+//! What every mock of a spec shares, a generated crate's `MockServer` and the mock of a spec
+//! built at run time alike: keys that stand for auth schemes, gates a test may close, and
+//! each endpoint's example answer ([`Example`]), derived once from the spec.
+
+mod served;
+
+pub use crate::contract::Example;
+pub use served::{Keys, Mock, router};
+
+use super::AuthError;
+use crate::contract::{Gate, Scheme};
+use axum::response::{IntoResponse, Response};
+use http::{HeaderValue, StatusCode, header};
+use std::collections::HashMap;
+
+/// An example ready to send on every call: cloning it copies no body.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    status: StatusCode,
+    headers: http::HeaderMap,
+    body: Option<axum::body::Bytes>,
+}
+
+impl Answer {
+    /// The example as an HTTP answer, its status and headers parsed once.
+    pub fn of(example: &Example<'_>) -> Answer {
+        let mut headers = crate::headers::map_of(example.headers);
+        if example.has_body {
+            let content_type = HeaderValue::from_str(example.content_type)
+                .unwrap_or(HeaderValue::from_static("application/octet-stream"));
+            headers.insert(header::CONTENT_TYPE, content_type);
+        }
+        Answer {
+            status: StatusCode::from_u16(example.status).unwrap_or(StatusCode::OK),
+            headers,
+            body: example.body().map(axum::body::Bytes::copy_from_slice),
+        }
+    }
+
+    pub fn response(&self) -> Response {
+        let mut response = match &self.body {
+            Some(body) => (self.status, body.clone()).into_response(),
+            None => self.status.into_response(),
+        };
+        response.headers_mut().extend(self.headers.clone());
+        response
+    }
+}
+
+/// Which credentials a mock accepts, as which scheme, and which gates are closed.
+#[derive(Clone, Debug)]
+pub struct MockAccess<S, G> {
+    keys: HashMap<String, S>,
+    closed_gates: Vec<G>,
+}
+
+impl<S, G> Default for MockAccess<S, G> {
+    fn default() -> Self {
+        MockAccess {
+            keys: HashMap::new(),
+            closed_gates: Vec::new(),
+        }
+    }
+}
+
+impl<S: Scheme, G: Gate> MockAccess<S, G> {
+    /// Accepts `credential` for `scheme`; sent under another scheme it is a key of the wrong
+    /// kind (403).
+    pub fn insert_key(&mut self, credential: impl Into<String>, scheme: S) {
+        self.keys.insert(credential.into(), scheme);
+    }
+
+    /// Closes a gate (a feature or plan), so gated endpoints answer 403.
+    pub fn close_gate(&mut self, gate: G) {
+        self.closed_gates.push(gate);
+    }
+
+    /// The principal a credential presented under `scheme` is: the scheme itself.
+    pub fn authenticate(&self, scheme: S, credential: &str) -> Result<S, AuthError> {
+        match self.keys.get(credential) {
+            Some(s) if *s == scheme => Ok(scheme),
+            Some(_) => Err(AuthError::WrongKind),
+            None => Err(AuthError::Unknown),
+        }
+    }
+
+    pub fn gate_open(&self, gate: G) -> bool {
+        !self.closed_gates.contains(&gate)
+    }
+}

@@ -1,0 +1,165 @@
+//! Starting the service: the database opened and set up on the first start, the keys
+//! written to `credentials.json` (kept from an earlier start, so users keep theirs), and the
+//! periodic recovery pass. `covenant serve` starts it so on a port of its own; [`start`]
+//! starts it inside a process on a fresh embedded database, for a conformance run, a
+//! benchmark or a test.
+
+use crate::bootstrap::{Bootstrap, Outcome};
+use crate::store::Location;
+use crate::{ReferenceServer, Settings};
+use covenant_runtime::credentials::{CREDENTIALS_FILE, Credentials};
+use covenant_runtime::server::transport::Transport;
+use covenant_runtime::server::{RequestLimits, Spawned, spawn_on};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The embedded database's file in a data folder.
+pub const DATABASE_FILE: &str = "health.db";
+/// How often interrupted work is resumed and users past their deletion grace period are
+/// removed for good.
+const RECOVER_EVERY: Duration = Duration::from_secs(3600);
+
+/// An opened service and what its start found.
+pub struct Opened {
+    pub server: Arc<ReferenceServer>,
+    /// The organization and team the first start created.
+    pub org_id: String,
+    pub team_id: String,
+    /// What `credentials.json` now holds; `None` when the database was set up by an earlier
+    /// start whose keys this data folder does not hold (they were shown then).
+    pub credentials: Option<Credentials>,
+    /// This start set the database up.
+    pub created: bool,
+    /// The keys were made by this start: they are shown once.
+    pub new_keys: bool,
+}
+
+/// Opens the service on `database` for users at `base_url`: a database set up by an
+/// earlier start keeps its keys; an empty one is set up, with the keys of `data_dir`'s
+/// earlier `credentials.json` when it has them. Writes `data_dir/credentials.json`.
+pub async fn open(database: Location, base_url: &str, data_dir: &Path) -> Result<Opened, String> {
+    covenant_runtime::credentials::private_folder(data_dir)
+        .map_err(|e| format!("cannot create {}: {e}", data_dir.display()))?;
+    let server = ReferenceServer::open(Settings::new(database, base_url)).await?;
+    let earlier = Credentials::read_in(data_dir);
+    let reuse = earlier.as_ref().and_then(Bootstrap::from_credentials);
+    let reusing = reuse.is_some();
+    let (org_id, team_id, credentials, created) = match server.bootstrap(reuse).await? {
+        Outcome::Created(keys) => {
+            let credentials = keys.credentials(base_url);
+            (keys.org_id, keys.team_id, Some(credentials), true)
+        }
+        Outcome::Existing { org_id, team_id } => {
+            let credentials = earlier
+                .filter(|c| c.get("org_id") == Some(org_id.as_str()))
+                .map(|mut c| {
+                    c.set("base_url", base_url);
+                    c.set("management_url", base_url);
+                    c
+                });
+            (org_id, team_id, credentials, false)
+        }
+    };
+    let new_keys = created && !reusing;
+    if let Some(credentials) = &credentials {
+        credentials.write_in(data_dir).map_err(|e| {
+            format!(
+                "cannot write {}: {e}",
+                data_dir.join(CREDENTIALS_FILE).display()
+            )
+        })?;
+    }
+    Ok(Opened {
+        server,
+        org_id,
+        team_id,
+        credentials,
+        created,
+        new_keys,
+    })
+}
+
+/// Resumes interrupted work now and every hour, for as long as the runtime runs.
+pub fn keep_recovering(server: Arc<ReferenceServer>) {
+    tokio::spawn(async move {
+        loop {
+            if let Err(error) = server.recover().await {
+                tracing::warn!(%error, "recovery pass failed; retrying later");
+            }
+            tokio::time::sleep(RECOVER_EVERY).await;
+        }
+    });
+}
+
+/// The service served inside this process on a fresh embedded database in a temporary
+/// folder. Dropping it stops the server, closes the database and removes the folder.
+pub struct InProcess {
+    /// What a `credentials.json` of this server holds.
+    pub credentials: Credentials,
+    running: Option<(Spawned, Arc<ReferenceServer>)>,
+    _folder: tempfile::TempDir,
+}
+
+/// Starts the service on a loopback port, on a fresh SQLite database, with the default
+/// limits.
+pub async fn start() -> Result<InProcess, String> {
+    start_with(RequestLimits::default(), Transport::default()).await
+}
+
+/// [`start`] with these limits.
+pub async fn start_with(limits: RequestLimits, transport: Transport) -> Result<InProcess, String> {
+    let folder = tempfile::Builder::new()
+        .prefix("health-server-")
+        .tempdir()
+        .map_err(|e| format!("cannot create a temporary folder: {e}"))?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|e| format!("cannot listen on a loopback port: {e}"))?;
+    let address = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?;
+    let base_url = format!("http://{address}");
+    let database = Location::Sqlite(folder.path().join(DATABASE_FILE));
+    let opened = open(database, &base_url, folder.path()).await?;
+    let credentials = opened
+        .credentials
+        .ok_or("a fresh database was already set up")?;
+    let router = crate::router_with(opened.server.clone(), limits);
+    let spawned = spawn_on(listener, router, transport)
+        .map_err(|e| format!("cannot serve the reference server: {e}"))?;
+    Ok(InProcess {
+        credentials,
+        running: Some((spawned, opened.server)),
+        _folder: folder,
+    })
+}
+
+impl InProcess {
+    /// The address it is reached at (`http://127.0.0.1:PORT`).
+    pub fn url(&self) -> &str {
+        self.credentials.get("base_url").unwrap_or_default()
+    }
+
+    /// Stops the server once the requests in flight are done, then closes its database.
+    pub async fn stop(mut self) {
+        if let Some((spawned, server)) = self.running.take() {
+            let _ = spawned.shutdown().await;
+            server.store().close().await;
+        }
+    }
+}
+
+impl Drop for InProcess {
+    fn drop(&mut self) {
+        let Some((spawned, server)) = self.running.take() else {
+            return;
+        };
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let _ = spawned.shutdown().await;
+                server.store().close().await;
+            });
+        }
+    }
+}
