@@ -58,6 +58,7 @@ fn main() {
             "suite against the reference server (SQLite): {:.3} s median over {ROUNDS} rounds",
             median(&mut seconds)
         );
+        reference.stop().await;
     });
 }
 

@@ -43,8 +43,8 @@ enum Command {
     /// the data folder.
     Mock(commands::mock::MockArgs),
     /// Replay cassettes against an implementation and check every response against the spec
-    /// and the cassettes; with no --target, against the reference server on a fresh embedded
-    /// database in a temporary folder.
+    /// and the cassettes; with neither --target nor --credentials, against the reference
+    /// server on a fresh embedded database in a temporary folder.
     ///
     /// Exit status: 0 every scenario passed (expected failures failed as listed), 1 conformance
     /// failures (or an expected failure passed), 2 usage or cassette errors (nothing was sent),

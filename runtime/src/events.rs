@@ -7,16 +7,12 @@ use std::fmt;
 pub fn fill_event_type(pattern: &str, values: &[&str]) -> String {
     let mut out = String::with_capacity(pattern.len());
     let mut values = values.iter();
-    let mut rest = pattern;
-    while let Some(open) = rest.find('{') {
-        let Some(close) = rest[open..].find('}') else {
-            break;
-        };
-        out.push_str(&rest[..open]);
-        out.push_str(values.next().copied().unwrap_or_default());
-        rest = &rest[open + close + 1..];
+    for piece in split(pattern) {
+        match piece {
+            Piece::Literal(text) => out.push_str(text),
+            Piece::Placeholder => out.push_str(values.next().copied().unwrap_or_default()),
+        }
     }
-    out.push_str(rest);
     out
 }
 

@@ -12,6 +12,7 @@ pub mod binary;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod contract;
+#[cfg(feature = "credentials")]
 pub mod credentials;
 pub mod desc;
 pub mod events;

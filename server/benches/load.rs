@@ -11,9 +11,9 @@
 
 use covenant_runtime::server::spawn_on;
 use covenant_runtime::server::transport::Transport;
-use health_server::bootstrap::Outcome;
+use health_server::launch;
 use health_server::store::Location;
-use health_server::{ReferenceServer, Settings};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -27,9 +27,13 @@ async fn main() {
     let bare = bare_server().await;
     let sqlite_dir = std::env::temp_dir().join(format!("health-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&sqlite_dir);
-    let sqlite = reference_server(Location::Sqlite(sqlite_dir.join("health.db"))).await;
+    let sqlite =
+        reference_server(Location::Sqlite(sqlite_dir.join("health.db")), &sqlite_dir).await;
     let postgres = match std::env::var("COVENANT_TEST_POSTGRES_URL") {
-        Ok(admin) => Some(reference_server(Location::Url(fresh_database(&admin).await)).await),
+        Ok(admin) => {
+            let database = Location::Url(fresh_database(&admin).await);
+            Some(reference_server(database, &sqlite_dir.join("postgres")).await)
+        }
         Err(_) => None,
     };
 
@@ -89,29 +93,26 @@ async fn main() {
 }
 
 /// A reference server on a free port with one user to resolve; its address and team key.
-async fn reference_server(database: Location) -> (String, String) {
+async fn reference_server(database: Location, data_dir: &Path) -> (String, String) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let server = ReferenceServer::open(Settings::new(database, &base))
-        .await
-        .unwrap();
-    let Outcome::Created(keys) = server.bootstrap(None).await.unwrap() else {
-        panic!("fresh database expected");
-    };
+    let opened = launch::open(database, &base, data_dir).await.unwrap();
+    let credentials = opened.credentials.expect("a fresh database");
+    let team_api_key = credentials.get("team_api_key").unwrap().to_string();
     // Served as `covenant serve` serves it: the watched transport, with its default limits.
-    let router = health_server::router(server);
+    let router = health_server::router(opened.server);
     spawn_on(listener, router, Transport::default())
         .unwrap()
         .detach();
     let created = reqwest::Client::new()
         .post(format!("{base}/v2/user"))
-        .header("x-service-api-key", &keys.team_api_key)
+        .header("x-service-api-key", &team_api_key)
         .json(&serde_json::json!({"client_user_id": "bench-user", "fallback_time_zone": "Europe/Paris"}))
         .send()
         .await
         .unwrap();
     assert_eq!(created.status(), 200);
-    (base, keys.team_api_key)
+    (base, team_api_key)
 }
 
 /// A bare axum handler answering what resolve answers, with no database and no checks.

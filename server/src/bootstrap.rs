@@ -37,12 +37,7 @@ pub async fn run(
     if let Some(existing) = existing(store).await.map_err(fail)? {
         return Ok(existing);
     }
-    let created = reuse.unwrap_or_else(|| Bootstrap {
-        org_id: uuid::Uuid::new_v4().to_string(),
-        team_id: uuid::Uuid::new_v4().to_string(),
-        team_api_key: keys::generate(SecretKind::TeamApiKey),
-        management_key: keys::generate(SecretKind::ManagementKey),
-    });
+    let created = reuse.unwrap_or_else(Bootstrap::fresh);
     match create(store, clock, &created).await {
         Ok(()) => Ok(Outcome::Created(created)),
         // Another process set it up first.
@@ -150,6 +145,16 @@ pub async fn insert_key(
 }
 
 impl Bootstrap {
+    /// A new organization and team, with new keys.
+    pub fn fresh() -> Bootstrap {
+        Bootstrap {
+            org_id: uuid::Uuid::new_v4().to_string(),
+            team_id: uuid::Uuid::new_v4().to_string(),
+            team_api_key: keys::generate(SecretKind::TeamApiKey),
+            management_key: keys::generate(SecretKind::ManagementKey),
+        }
+    }
+
     /// What `credentials.json` holds for a server at `base_url` with these keys. The
     /// management API is served by the same process, at the same address.
     pub fn credentials(&self, base_url: &str) -> Credentials {

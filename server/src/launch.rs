@@ -9,7 +9,7 @@ use crate::store::Location;
 use crate::{ReferenceServer, Settings};
 use covenant_runtime::credentials::{CREDENTIALS_FILE, Credentials};
 use covenant_runtime::server::transport::Transport;
-use covenant_runtime::server::{RequestLimits, Spawned, spawn_on};
+use covenant_runtime::server::{Spawned, spawn_on};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -51,8 +51,10 @@ pub async fn open(database: Location, base_url: &str, data_dir: &Path) -> Result
             (keys.org_id, keys.team_id, Some(credentials), true)
         }
         Outcome::Existing { org_id, team_id } => {
+            // The earlier file, when it holds this database's keys.
             let credentials = earlier
                 .filter(|c| c.get("org_id") == Some(org_id.as_str()))
+                .filter(|c| Bootstrap::from_credentials(c).is_some())
                 .map(|mut c| {
                     c.set("base_url", base_url);
                     c.set("management_url", base_url);
@@ -93,7 +95,8 @@ pub fn keep_recovering(server: Arc<ReferenceServer>) {
 }
 
 /// The service served inside this process on a fresh embedded database in a temporary
-/// folder. Dropping it stops the server, closes the database and removes the folder.
+/// folder. [`InProcess::stop`] stops the server and closes the database; dropping it
+/// removes the folder and asks the server to stop, without waiting.
 pub struct InProcess {
     /// What a `credentials.json` of this server holds.
     pub credentials: Credentials,
@@ -104,11 +107,6 @@ pub struct InProcess {
 /// Starts the service on a loopback port, on a fresh SQLite database, with the default
 /// limits.
 pub async fn start() -> Result<InProcess, String> {
-    start_with(RequestLimits::default(), Transport::default()).await
-}
-
-/// [`start`] with these limits.
-pub async fn start_with(limits: RequestLimits, transport: Transport) -> Result<InProcess, String> {
     let folder = tempfile::Builder::new()
         .prefix("health-server-")
         .tempdir()
@@ -125,8 +123,8 @@ pub async fn start_with(limits: RequestLimits, transport: Transport) -> Result<I
     let credentials = opened
         .credentials
         .ok_or("a fresh database was already set up")?;
-    let router = crate::router_with(opened.server.clone(), limits);
-    let spawned = spawn_on(listener, router, transport)
+    let router = crate::router(opened.server.clone());
+    let spawned = spawn_on(listener, router, Transport::default())
         .map_err(|e| format!("cannot serve the reference server: {e}"))?;
     Ok(InProcess {
         credentials,

@@ -1,6 +1,6 @@
-//! `conform`: replay the cassettes against an implementation and judge every response. With
-//! no `--target`, against the reference server on a fresh embedded database in a temporary
-//! folder, started in this process.
+//! `conform`: replay the cassettes against an implementation and judge every response: the
+//! one `--target` and `--credentials` name, or with neither the reference server on a fresh
+//! embedded database in a temporary folder, started in this process.
 
 use super::EXIT_USAGE;
 use clap::Args;
@@ -243,12 +243,12 @@ fn conform(
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| Stop::Usage(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(async {
-        let _reference;
+        let mut reference = None;
         let target = if reference_run {
             let (started, credentials) = start_reference().await.map_err(Stop::Usage)?;
+            reference = Some(started);
             let target = target_of(&contract, &[], &credentials).map_err(Stop::Usage)?;
             globals.credentials = credentials;
-            _reference = started;
             target
         } else {
             let target = target_of(&contract, &args.targets, &credentials).map_err(Stop::Usage)?;
@@ -257,40 +257,47 @@ fn conform(
             target
         };
         context.bases = target.bases.clone();
-        let mut report = covenant_conformance::runner::run(
-            Arc::new(contract),
-            selected,
-            Arc::new(globals),
-            target,
-            expected,
-            settings,
-            Progress::for_terminal(),
-        )
+        let outcome = async {
+            let mut report = covenant_conformance::runner::run(
+                Arc::new(contract),
+                selected,
+                Arc::new(globals),
+                target,
+                expected,
+                settings,
+                Progress::for_terminal(),
+            )
+            .await;
+            report.stale_expected_failures = stale;
+            if let Some(dir) = &args.snapshots {
+                let settings = SnapshotSettings {
+                    dir: dir.clone(),
+                    update: args.update_snapshots,
+                    ci: SnapshotSettings::ci_from_env(),
+                };
+                report.snapshots = snapshot::check_all(&report, &settings).map_err(|e| {
+                    Stop::Usage(format!(
+                        "cannot read or write the snapshots in {}: {e}",
+                        dir.display()
+                    ))
+                })?;
+            }
+            print!("{}", report::console::summary(&report));
+            match report::write_all(&args.report_dir, &report) {
+                Ok(_) => println!("  reports: {}", args.report_dir.display()),
+                Err(e) => eprintln!("error: cannot write the reports: {e}"),
+            }
+            Ok(if report.passed() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(EXIT_FAILURES)
+            })
+        }
         .await;
-        report.stale_expected_failures = stale;
-        if let Some(dir) = &args.snapshots {
-            let settings = SnapshotSettings {
-                dir: dir.clone(),
-                update: args.update_snapshots,
-                ci: SnapshotSettings::ci_from_env(),
-            };
-            report.snapshots = snapshot::check_all(&report, &settings).map_err(|e| {
-                Stop::Usage(format!(
-                    "cannot read or write the snapshots in {}: {e}",
-                    dir.display()
-                ))
-            })?;
+        if let Some(reference) = reference {
+            stop_reference(reference).await;
         }
-        print!("{}", report::console::summary(&report));
-        match report::write_all(&args.report_dir, &report) {
-            Ok(_) => println!("  reports: {}", args.report_dir.display()),
-            Err(e) => eprintln!("error: cannot write the reports: {e}"),
-        }
-        Ok(if report.passed() {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(EXIT_FAILURES)
-        })
+        outcome
     })
 }
 
@@ -304,14 +311,24 @@ async fn start_reference() -> Result<(health_server::launch::InProcess, Credenti
     Ok((started, credentials))
 }
 
+/// Stops the reference server once its requests are done, and closes its database.
+#[cfg(feature = "reference")]
+async fn stop_reference(reference: health_server::launch::InProcess) {
+    reference.stop().await;
+}
+
 #[cfg(not(feature = "reference"))]
 async fn start_reference() -> Result<((), Credentials), String> {
     Err(
-        "no --target given, and this build carries no reference server to start: name the \
-         implementation with --target URL (and --credentials FILE)"
+        "no --target or --credentials given, and this build carries no reference server to \
+         start: name the implementation with --target URL, or with --credentials FILE whose \
+         base_url names it"
             .into(),
     )
 }
+
+#[cfg(not(feature = "reference"))]
+async fn stop_reference((): ()) {}
 
 /// Why the selection is empty, in the words of the options that made it so.
 fn nothing_selected(args: &ConformArgs) -> String {

@@ -78,7 +78,7 @@ pub fn resolve(named: Option<&Path>) -> Result<PathBuf, String> {
         return Ok(path.to_path_buf());
     }
     Project::read()?.spec.ok_or_else(|| {
-        format!("no spec named: give --spec FILE, or set `spec = \"FILE\"` in ./{PROJECT_FILE}")
+        format!("no spec named: name one on the command line, or set `spec = \"FILE\"` in ./{PROJECT_FILE}")
     })
 }
 

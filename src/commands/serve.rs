@@ -95,20 +95,14 @@ pub fn run(args: &ServeArgs) -> ExitCode {
 
 async fn serve_mock(args: &ServeArgs) -> Result<(), String> {
     let (listener, base_url) = super::listen(args.listen).await?;
-    let earlier = Credentials::read_in(&args.data_dir);
+    // The keys of an earlier start, when its file holds them all; else new ones.
+    let earlier = Credentials::read_in(&args.data_dir)
+        .as_ref()
+        .and_then(Bootstrap::from_credentials);
     let new_keys = earlier.is_none();
-    let fresh = || uuid::Uuid::new_v4().simple().to_string();
-    let mut credentials = earlier.unwrap_or_else(|| {
-        Bootstrap {
-            org_id: uuid::Uuid::new_v4().to_string(),
-            team_id: uuid::Uuid::new_v4().to_string(),
-            team_api_key: format!("team_{}", fresh()),
-            management_key: format!("mgmt_{}", fresh()),
-        }
-        .credentials(&base_url)
-    });
-    credentials.set("base_url", &base_url);
-    credentials.set("management_url", &base_url);
+    let credentials = earlier
+        .unwrap_or_else(Bootstrap::fresh)
+        .credentials(&base_url);
     let path = credentials
         .write_in(&args.data_dir)
         .map_err(|e| format!("cannot write {}: {e}", args.data_dir.display()))?;

@@ -756,7 +756,8 @@ pub struct Change {
     pub text: String,
 }
 
-/// The `{name}` placeholders of a checked path, URL or event type, in order.
+/// The `{name}` placeholders of a path, URL or event type, in order; none when a brace is
+/// unbalanced (`check` refuses such a path; a base URL's is the document's to fix).
 pub fn placeholders(text: &str) -> Vec<String> {
     placeholder_offsets(text)
         .map(|found| found.into_iter().map(|(name, _)| name).collect())
