@@ -447,3 +447,20 @@ pub fn read_delivery(body: &[u8]) -> Result<(Event, Payload), rt::events::EventE
     let payload = Payload::parse(event_type, &fields)?;
     Ok((envelope, payload))
 }
+/// Checks a delivery's Standard Webhooks signature by `secret` and its timestamp
+/// (within five minutes of this machine's clock), then reads it. A delivery is sent
+/// at least once: keep its `webhook-id` to drop a repeat.
+pub fn verify_delivery(
+    secret: &rt::webhooks::WebhookSecret,
+    headers: &rt::http::HeaderMap,
+    body: &[u8],
+) -> Result<(Event, Payload), rt::webhooks::DeliveryError> {
+    rt::webhooks::verify(
+        secret,
+        headers,
+        body,
+        rt::webhooks::now(),
+        rt::webhooks::DEFAULT_TOLERANCE,
+    )?;
+    Ok(read_delivery(body)?)
+}

@@ -4428,6 +4428,8 @@ impl LabOrderBuilder {
 }
 impl rt::Validate for LabOrder {}
 /// Every webhook message. Top-level team_id, user_id and client_user_id since 2024-03.
+/// Deliveries are signed by the Standard Webhooks scheme: the document does not say how
+/// they are signed, so this is the toolkit's choice.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Event {

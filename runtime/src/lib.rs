@@ -27,6 +27,7 @@ mod text_de;
 mod tristate;
 pub mod validate;
 pub mod walk;
+pub mod webhooks;
 
 pub use binary::{Bytes, FilePart, RawBody};
 pub use contract::{Gate, Scheme};

@@ -416,6 +416,9 @@ impl Document<'_> {
                 op.insert("x-deprecation".into(), deprecation_json(dep));
             }
             put_source(&mut op, event.provenance);
+            if let Some(signing) = self.spec.event_signing {
+                put_signing(&mut op, signing);
+            }
             out.insert(event.name.clone(), json!({ "post": Value::Object(op) }));
         }
         Value::Object(out)
@@ -614,4 +617,27 @@ fn paging_json(p: &Paging) -> Value {
             json!({ "style": "after", "after": param, "items": items, "id": id, "more": more })
         }
     }
+}
+
+/// The headers that sign a delivery, as the webhook's parameters, and the scheme by name.
+fn put_signing(op: &mut Map<String, Value>, signing: crate::ir::EventSigning) {
+    let crate::ir::EventSigning::StandardWebhooks = signing;
+    let header = |name: &str, description: &str| {
+        json!({
+            "name": name,
+            "in": "header",
+            "required": true,
+            "description": description,
+            "schema": { "type": "string" },
+        })
+    };
+    op.insert(
+        "parameters".into(),
+        json!([
+            header("webhook-id", "The delivery's id: the same on every attempt, so a receiver drops a repeat."),
+            header("webhook-timestamp", "When the attempt was signed, in Unix seconds."),
+            header("webhook-signature", "`v1,` and the base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` by the endpoint's `whsec_` secret; several, space-separated, while a secret is rotated."),
+        ]),
+    );
+    op.insert("x-webhook-signing".into(), json!("standard-webhooks"));
 }

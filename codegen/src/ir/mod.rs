@@ -44,6 +44,8 @@ pub struct Spec {
     pub envelope: Option<ModelId>,
     /// Where a delivery says which event it is; `None` without an envelope.
     pub event_type: Option<EventTypeCarrier>,
+    /// How deliveries are signed (`@signed` on the envelope); `None` when the spec says not.
+    pub event_signing: Option<EventSigning>,
     pub events: Vec<Event>,
     pub limits: Vec<Limit>,
     pub rate_limits: Vec<RateLimit>,
@@ -650,6 +652,14 @@ pub struct Event {
     pub deprecated: Option<Deprecation>,
     pub provenance: Provenance,
     pub not_shown: Vec<String>,
+}
+
+/// How a sender signs its deliveries, so a consumer knows one is the sender's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventSigning {
+    /// Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature`
+    /// (HMAC-SHA256 with a `whsec_` secret), as `runtime::webhooks` signs and verifies.
+    StandardWebhooks,
 }
 
 /// Where a delivery names its event type.

@@ -59,6 +59,7 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("exactly_one_of", &[Endpoint]),
     ("event_type", &[Field]),
     ("event_type_header", &[Model]),
+    ("signed", &[Model]),
     ("rejection", &[Field]),
     ("secret", VALUES),
     ("personal", VALUES),

@@ -72,6 +72,20 @@ impl Lowerer<'_> {
         chosen.map(EventTypeCarrier::Field)
     }
 
+    /// `@signed(standard_webhooks)` on the envelope: how deliveries are signed.
+    pub(super) fn lower_event_signing(&mut self, decls: &Decls) -> Option<EventSigning> {
+        let envelope = decls.models.get(decls.envelope?.index())?;
+        let signed = envelope
+            .attrs?
+            .annotations
+            .iter()
+            .find(|a| a.name.text == "signed")?;
+        match self.word_arg(signed, &["standard_webhooks"])?.as_str() {
+            "standard_webhooks" => Some(EventSigning::StandardWebhooks),
+            _ => None,
+        }
+    }
+
     fn refuse_marks_outside_the_envelope(&mut self, decls: &Decls) {
         for (i, model) in decls.models.iter().enumerate() {
             if decls.envelope.map(ModelId::index) == Some(i) {
@@ -81,14 +95,16 @@ impl Lowerer<'_> {
             let header = model.attrs.into_iter().flat_map(|a| &a.annotations);
             let misplaced: Vec<_> = marks
                 .chain(header)
-                .filter(|a| a.name.text == "event_type" || a.name.text == "event_type_header")
+                .filter(|a| {
+                    ["event_type", "event_type_header", "signed"].contains(&a.name.text.as_str())
+                })
                 .map(|a| a.span)
                 .collect();
             for span in misplaced {
                 self.error(
                     diagnostic_codes::BAD_ANNOTATION,
                     span,
-                    "only the event envelope says where the event type travels",
+                    "only the event envelope says where the event type travels and how deliveries are signed",
                 )
                 .label("not the envelope")
                 .help("move it to the `envelope`");

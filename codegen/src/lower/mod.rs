@@ -437,6 +437,7 @@ impl<'d> Lowerer<'d> {
         self.check_routes(&endpoints, &spans.endpoints, &apis);
         let events = self.lower_events(decls, &models, &enums);
         let event_type = self.lower_event_type(decls);
+        let event_signing = self.lower_event_signing(decls);
         let limits = decls
             .limits
             .iter()
@@ -465,6 +466,7 @@ impl<'d> Lowerer<'d> {
             endpoints,
             envelope: decls.envelope,
             event_type,
+            event_signing,
             events,
             limits,
             rate_limits,

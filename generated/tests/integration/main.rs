@@ -11,3 +11,4 @@ mod malformed;
 mod round_trip;
 mod router_fuzz;
 mod support;
+mod webhooks;

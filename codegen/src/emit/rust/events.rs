@@ -189,7 +189,8 @@ impl RustBackend<'_> {
                 .map_err(|e| #rt::events::EventError::Envelope(e.to_string()))?;
             let fields = value.as_object().cloned().unwrap_or_default();
         };
-        match &self.spec.event_type {
+        let verify = self.verify_fn(rt, envelope);
+        let read = match &self.spec.event_type {
             Some(EventTypeCarrier::Header(header)) => {
                 let write = write(TokenStream::new());
                 quote! {
@@ -235,6 +236,36 @@ impl RustBackend<'_> {
                 }
             }
             None => TokenStream::new(),
+        };
+        quote!(#read #verify)
+    }
+
+    /// `verify_delivery`, when the spec says how deliveries are signed: the signature and
+    /// the timestamp checked before the body is read.
+    fn verify_fn(&self, rt: &TokenStream, envelope: &Ident) -> TokenStream {
+        let (Some(EventSigning::StandardWebhooks), Some(carrier)) =
+            (self.spec.event_signing, &self.spec.event_type)
+        else {
+            return TokenStream::new();
+        };
+        let read = match carrier {
+            EventTypeCarrier::Header(_) => quote! {
+                let event_type = headers
+                    .get(EVENT_TYPE_HEADER)
+                    .and_then(|v| v.to_str().ok())
+                    .ok_or(#rt::events::EventError::NoEventType)?;
+                Ok(read_delivery(event_type, body)?)
+            },
+            EventTypeCarrier::Field(_) => quote!(Ok(read_delivery(body)?)),
+        };
+        quote! {
+            /// Checks a delivery's Standard Webhooks signature by `secret` and its timestamp
+            /// (within five minutes of this machine's clock), then reads it. A delivery is sent
+            /// at least once: keep its `webhook-id` to drop a repeat.
+            pub fn verify_delivery(secret: &#rt::webhooks::WebhookSecret, headers: &#rt::http::HeaderMap, body: &[u8]) -> Result<(#envelope, Payload), #rt::webhooks::DeliveryError> {
+                #rt::webhooks::verify(secret, headers, body, #rt::webhooks::now(), #rt::webhooks::DEFAULT_TOLERANCE)?;
+                #read
+            }
         }
     }
 }
