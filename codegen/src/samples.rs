@@ -459,6 +459,30 @@ impl<'a> Samples<'a> {
         self.field_value(f, shape, true, 0)
     }
 
+    /// A delivery of `event` as the spec describes it: its event type (each placeholder its
+    /// enum's first value) and its body, the envelope's fields with those the event types,
+    /// and the event type in the envelope's field when it travels there. `None` in a spec
+    /// without an envelope.
+    pub fn event_delivery(&self, event: &Event) -> Option<(String, Value)> {
+        let envelope = self.spec.envelope?;
+        let mut body = self.instance(envelope, Shape::Response, true, 0);
+        let values: Vec<&str> = event
+            .placeholders
+            .iter()
+            .map(|(_, id)| self.spec.enum_(*id).values[0].name.as_str())
+            .collect();
+        let event_type = covenant_runtime::events::fill_event_type(&event.pattern, &values);
+        if let Value::Object(fields) = &mut body {
+            for f in &event.fields {
+                fields.insert(f.name.clone(), self.field_example(f, Shape::Response));
+            }
+            if let Some(EventTypeCarrier::Field(name)) = &self.spec.event_type {
+                fields.insert(name.clone(), Value::String(event_type.clone()));
+            }
+        }
+        Some((event_type, body))
+    }
+
     /// A valid input of an endpoint: every parameter (only the first of an
     /// `exactly_one_of` group, no idempotency key) by name, and the body under `body` (with
     /// only the first field of a group of its fields).

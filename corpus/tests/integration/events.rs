@@ -3,10 +3,9 @@
 //! event, and `events::delivery` writes the same JSON back. Stripe's type travels in the
 //! envelope's `type` field, GitHub's in the `X-GitHub-Event` header.
 
-use covenant_codegen::ir::shapes::Shape;
-use covenant_codegen::ir::{Event, EventTypeCarrier, Spec};
+use covenant_codegen::ir::{Event, Spec};
 use covenant_codegen::samples::Samples;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::path::Path;
 
 fn spec(relative: &str) -> Spec {
@@ -15,26 +14,10 @@ fn spec(relative: &str) -> Spec {
     checked.spec.expect("a valid spec")
 }
 
-/// A delivery of `event` as the spec describes it: its event type (each placeholder its
-/// enum's first value) and the envelope's fields, typed ones from the event.
 fn delivery(spec: &Spec, event: &Event) -> (String, Value) {
-    let samples = Samples::new(spec);
-    let envelope = spec.envelope.expect("an envelope");
-    let mut body = samples.instance(envelope, Shape::Response, true, 0);
-    let values: Vec<&str> = event
-        .placeholders
-        .iter()
-        .map(|(_, id)| spec.enum_(*id).values[0].name.as_str())
-        .collect();
-    let event_type = covenant_runtime::events::fill_event_type(&event.pattern, &values);
-    let fields: &mut Map<String, Value> = body.as_object_mut().expect("an object");
-    for f in &event.fields {
-        fields.insert(f.name.clone(), samples.field_example(f, Shape::Response));
-    }
-    if let Some(EventTypeCarrier::Field(name)) = &spec.event_type {
-        fields.insert(name.clone(), Value::String(event_type.clone()));
-    }
-    (event_type, body)
+    Samples::new(spec)
+        .event_delivery(event)
+        .expect("a spec with an envelope")
 }
 
 #[test]

@@ -4,8 +4,7 @@
 //! `standardwebhooks`, at `COVENANT_STANDARDWEBHOOKS_PYTHON`, which `.ci/run` installs)
 //! verifies our signatures, and we verify its.
 
-use covenant_codegen::ir::shapes::Shape;
-use covenant_codegen::ir::{EventTypeCarrier, Spec};
+use covenant_codegen::ir::Spec;
 use covenant_codegen::samples::Samples;
 use covenant_runtime::http::{HeaderMap, HeaderName, HeaderValue};
 use covenant_runtime::webhooks::{self, DeliveryError, WebhookError, WebhookSecret};
@@ -20,24 +19,10 @@ fn spec() -> Spec {
 /// A body per event of the spec, as its samples describe it.
 fn deliveries(spec: &Spec) -> Vec<(String, Vec<u8>)> {
     let samples = Samples::new(spec);
-    let envelope = spec.envelope.expect("an envelope");
     spec.events
         .iter()
         .map(|event| {
-            let mut body = samples.instance(envelope, Shape::Response, true, 0);
-            let values: Vec<&str> = event
-                .placeholders
-                .iter()
-                .map(|(_, id)| spec.enum_(*id).values[0].name.as_str())
-                .collect();
-            let event_type = covenant_runtime::events::fill_event_type(&event.pattern, &values);
-            let fields = body.as_object_mut().expect("an object");
-            for f in &event.fields {
-                fields.insert(f.name.clone(), samples.field_example(f, Shape::Response));
-            }
-            if let Some(EventTypeCarrier::Field(name)) = &spec.event_type {
-                fields.insert(name.clone(), Value::String(event_type));
-            }
+            let (_, body) = samples.event_delivery(event).expect("an envelope");
             (event.name.clone(), serde_json::to_vec(&body).unwrap())
         })
         .collect()
