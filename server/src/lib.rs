@@ -24,6 +24,7 @@ mod orders;
 mod patient;
 mod query;
 mod service;
+pub mod simulator;
 pub mod store;
 mod user_cache;
 mod users;
