@@ -71,11 +71,6 @@ impl<'a> Contract<'a> {
             .reduce(|best, e| if e.path.outranks(&best.path) { e } else { best })
     }
 
-    /// The API an endpoint belongs to.
-    pub fn api_of(&self, endpoint: &BuiltEndpoint<'_>) -> Option<&'a ApiDesc<'a>> {
-        self.apis.iter().find(|api| api.name == endpoint.api)
-    }
-
     /// Every scheme, as the router passes schemes around.
     pub fn scheme_refs(&self) -> impl Iterator<Item = SchemeRef<'a>> + 'a {
         let table = self.schemes;
