@@ -257,47 +257,49 @@ fn conform(
             target
         };
         context.bases = target.bases.clone();
-        let outcome = async {
-            let mut report = covenant_conformance::runner::run(
-                Arc::new(contract),
-                selected,
-                Arc::new(globals),
-                target,
-                expected,
-                settings,
-                Progress::for_terminal(),
-            )
-            .await;
-            report.stale_expected_failures = stale;
-            if let Some(dir) = &args.snapshots {
-                let settings = SnapshotSettings {
-                    dir: dir.clone(),
-                    update: args.update_snapshots,
-                    ci: SnapshotSettings::ci_from_env(),
-                };
-                report.snapshots = snapshot::check_all(&report, &settings).map_err(|e| {
-                    Stop::Usage(format!(
-                        "cannot read or write the snapshots in {}: {e}",
-                        dir.display()
-                    ))
-                })?;
-            }
-            print!("{}", report::console::summary(&report));
-            match report::write_all(&args.report_dir, &report) {
-                Ok(_) => println!("  reports: {}", args.report_dir.display()),
-                Err(e) => eprintln!("error: cannot write the reports: {e}"),
-            }
-            Ok(if report.passed() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(EXIT_FAILURES)
-            })
-        }
+        let report = covenant_conformance::runner::run(
+            Arc::new(contract),
+            selected,
+            Arc::new(globals),
+            target,
+            expected,
+            settings,
+            Progress::for_terminal(),
+        )
         .await;
         if let Some(reference) = reference {
             stop_reference(reference).await;
         }
-        outcome
+        finish(args, report, stale)
+    })
+}
+
+/// Checks the snapshots, prints the summary and writes the reports; answers the exit
+/// status the run calls for.
+fn finish(args: &ConformArgs, mut report: Report, stale: Vec<String>) -> Result<ExitCode, Stop> {
+    report.stale_expected_failures = stale;
+    if let Some(dir) = &args.snapshots {
+        let settings = SnapshotSettings {
+            dir: dir.clone(),
+            update: args.update_snapshots,
+            ci: SnapshotSettings::ci_from_env(),
+        };
+        report.snapshots = snapshot::check_all(&report, &settings).map_err(|e| {
+            Stop::Usage(format!(
+                "cannot read or write the snapshots in {}: {e}",
+                dir.display()
+            ))
+        })?;
+    }
+    print!("{}", report::console::summary(&report));
+    match report::write_all(&args.report_dir, &report) {
+        Ok(_) => println!("  reports: {}", args.report_dir.display()),
+        Err(e) => eprintln!("error: cannot write the reports: {e}"),
+    }
+    Ok(if report.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_FAILURES)
     })
 }
 
