@@ -95,9 +95,9 @@ pub enum Type {
 }
 
 /// The shape of an IANA time zone identifier (`Europe/Paris`, `UTC`, `Etc/GMT+5`): the one
-/// pattern the schemas and `validate()` check a `timezone` with. The runtime's copy must be
-/// equal (a test in generated/tests says so).
-pub const TIMEZONE_PATTERN: &str = "^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$";
+/// pattern the schemas and `validate()` check a `timezone` with: the runtime's, so the two
+/// cannot differ.
+pub use covenant_runtime::TIMEZONE_PATTERN;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Primitive {
