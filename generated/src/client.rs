@@ -597,6 +597,127 @@ impl Client {
             .await?
             .decode(GetWorkoutStreamResponse::from_parts)
     }
+    /// Register an endpoint for the team's events. Its secret is in the answer.
+    /// `POST /v2/webhook/endpoint`.
+    pub async fn create_webhook_endpoint(
+        &self,
+        input: CreateWebhookEndpointInput,
+    ) -> ::std::result::Result<CreateWebhookEndpointResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_CREATE_WEBHOOK_ENDPOINT, &input)
+            .await?
+            .decode(CreateWebhookEndpointResponse::from_parts)
+    }
+    /// The team's endpoints, oldest first.
+    /// `GET /v2/webhook/endpoint`.
+    pub async fn list_webhook_endpoints(
+        &self,
+        input: ListWebhookEndpointsInput,
+    ) -> ::std::result::Result<ListWebhookEndpointsResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_LIST_WEBHOOK_ENDPOINTS, &input)
+            .await?
+            .decode(ListWebhookEndpointsResponse::from_parts)
+    }
+    /// `GET /v2/webhook/endpoint/{endpoint_id}`.
+    pub async fn get_webhook_endpoint(
+        &self,
+        input: GetWebhookEndpointInput,
+    ) -> ::std::result::Result<GetWebhookEndpointResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_GET_WEBHOOK_ENDPOINT, &input)
+            .await?
+            .decode(GetWebhookEndpointResponse::from_parts)
+    }
+    /// Change an endpoint; fields left out stay as they are.
+    /// `PATCH /v2/webhook/endpoint/{endpoint_id}`.
+    pub async fn update_webhook_endpoint(
+        &self,
+        input: UpdateWebhookEndpointInput,
+    ) -> ::std::result::Result<UpdateWebhookEndpointResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_UPDATE_WEBHOOK_ENDPOINT, &input)
+            .await?
+            .decode(UpdateWebhookEndpointResponse::from_parts)
+    }
+    /// Remove an endpoint; deliveries not yet made to it are dropped.
+    /// `DELETE /v2/webhook/endpoint/{endpoint_id}`.
+    pub async fn delete_webhook_endpoint(
+        &self,
+        input: DeleteWebhookEndpointInput,
+    ) -> ::std::result::Result<DeleteWebhookEndpointResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_DELETE_WEBHOOK_ENDPOINT, &input)
+            .await?
+            .decode(DeleteWebhookEndpointResponse::from_parts)
+    }
+    /// The secret deliveries are signed with now.
+    /// `GET /v2/webhook/endpoint/{endpoint_id}/secret`.
+    pub async fn get_webhook_secret(
+        &self,
+        input: GetWebhookSecretInput,
+    ) -> ::std::result::Result<GetWebhookSecretResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_GET_WEBHOOK_SECRET, &input)
+            .await?
+            .decode(GetWebhookSecretResponse::from_parts)
+    }
+    /// Replace the secret. For 24 hours deliveries carry a signature by the old secret beside
+    /// the new one, so a consumer can switch without losing a delivery.
+    /// `POST /v2/webhook/endpoint/{endpoint_id}/secret/rotate`.
+    pub async fn rotate_webhook_secret(
+        &self,
+        input: RotateWebhookSecretInput,
+    ) -> ::std::result::Result<RotateWebhookSecretResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_ROTATE_WEBHOOK_SECRET, &input)
+            .await?
+            .decode(RotateWebhookSecretResponse::from_parts)
+    }
+    /// Delivery attempts to an endpoint, newest first.
+    /// `GET /v2/webhook/endpoint/{endpoint_id}/attempt`.
+    pub async fn list_webhook_attempts(
+        &self,
+        input: ListWebhookAttemptsInput,
+    ) -> ::std::result::Result<ListWebhookAttemptsResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_LIST_WEBHOOK_ATTEMPTS, &input)
+            .await?
+            .decode(ListWebhookAttemptsResponse::from_parts)
+    }
+    /// Every page of `list_webhook_attempts`, fetched as the stream is read.
+    pub fn list_webhook_attempts_pages(
+        &self,
+        input: ListWebhookAttemptsInput,
+    ) -> impl rt::client::Stream<
+        Item = Result<ListWebhookAttemptsResult, rt::client::ClientError>,
+    > + '_ {
+        rt::client::paginate(
+            input,
+            move |input: ListWebhookAttemptsInput| async move {
+                let response = self.list_webhook_attempts(input.clone()).await?;
+                let ListWebhookAttemptsResponse::Ok(page) = response else {
+                    return Err(rt::client::ClientError::NotAPage {
+                        status: response.status(),
+                    });
+                };
+                let next = match page
+                    .next_cursor
+                    .as_ref()
+                    .cloned()
+                    .filter(|c| !c.is_empty())
+                {
+                    Some(cursor) => {
+                        let mut next = input;
+                        next.next_cursor = Some(cursor);
+                        Some(next)
+                    }
+                    None => None,
+                };
+                Ok((page, next))
+            },
+        )
+    }
     /// Calls an endpoint by its name in the spec with a JSON input (parameters by
     /// name, the body under `body`); answers the status and JSON body. For tools
     /// that replay recorded traffic.
@@ -863,6 +984,78 @@ impl Client {
                 let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.get_workout_stream(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "create_webhook_endpoint" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.create_webhook_endpoint(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "list_webhook_endpoints" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.list_webhook_endpoints(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "get_webhook_endpoint" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.get_webhook_endpoint(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "update_webhook_endpoint" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.update_webhook_endpoint(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "delete_webhook_endpoint" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.delete_webhook_endpoint(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "get_webhook_secret" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.get_webhook_secret(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "rotate_webhook_secret" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.rotate_webhook_secret(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "list_webhook_attempts" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.list_webhook_attempts(input).await?;
                 let body = response
                     .body_json()
                     .map_err(rt::client::ClientError::encode)?;

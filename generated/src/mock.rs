@@ -98,6 +98,22 @@ static LIST_ORDERS: ::std::sync::LazyLock<ListOrdersResponse> = ::std::sync::Laz
 example("list_orders", ListOrdersResponse::from_parts));
 static GET_WORKOUT_STREAM: ::std::sync::LazyLock<GetWorkoutStreamResponse> = ::std::sync::LazyLock::new(||
 example("get_workout_stream", GetWorkoutStreamResponse::from_parts));
+static CREATE_WEBHOOK_ENDPOINT: ::std::sync::LazyLock<CreateWebhookEndpointResponse> = ::std::sync::LazyLock::new(||
+example("create_webhook_endpoint", CreateWebhookEndpointResponse::from_parts));
+static LIST_WEBHOOK_ENDPOINTS: ::std::sync::LazyLock<ListWebhookEndpointsResponse> = ::std::sync::LazyLock::new(||
+example("list_webhook_endpoints", ListWebhookEndpointsResponse::from_parts));
+static GET_WEBHOOK_ENDPOINT: ::std::sync::LazyLock<GetWebhookEndpointResponse> = ::std::sync::LazyLock::new(||
+example("get_webhook_endpoint", GetWebhookEndpointResponse::from_parts));
+static UPDATE_WEBHOOK_ENDPOINT: ::std::sync::LazyLock<UpdateWebhookEndpointResponse> = ::std::sync::LazyLock::new(||
+example("update_webhook_endpoint", UpdateWebhookEndpointResponse::from_parts));
+static DELETE_WEBHOOK_ENDPOINT: ::std::sync::LazyLock<DeleteWebhookEndpointResponse> = ::std::sync::LazyLock::new(||
+example("delete_webhook_endpoint", DeleteWebhookEndpointResponse::from_parts));
+static GET_WEBHOOK_SECRET: ::std::sync::LazyLock<GetWebhookSecretResponse> = ::std::sync::LazyLock::new(||
+example("get_webhook_secret", GetWebhookSecretResponse::from_parts));
+static ROTATE_WEBHOOK_SECRET: ::std::sync::LazyLock<RotateWebhookSecretResponse> = ::std::sync::LazyLock::new(||
+example("rotate_webhook_secret", RotateWebhookSecretResponse::from_parts));
+static LIST_WEBHOOK_ATTEMPTS: ::std::sync::LazyLock<ListWebhookAttemptsResponse> = ::std::sync::LazyLock::new(||
+example("list_webhook_attempts", ListWebhookAttemptsResponse::from_parts));
 /// `endpoint`'s example.
 fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
     match endpoint {
@@ -391,6 +407,86 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 headers: &[],
             })
         }
+        "create_webhook_endpoint" => {
+            Some(Example {
+                status: 201u16,
+                has_body: true,
+                json: "{\"endpoint\":{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"url\":\"https://example.com/logo.png\",\"description\":\"text\",\"event_types\":[\"text\"],\"headers\":{\"key\":\"text\"},\"disabled\":true,\"created_on\":\"2024-05-01T12:00:00Z\",\"updated_on\":\"2024-05-01T12:00:00Z\"},\"secret\":{\"secret\":\"text\"}}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "list_webhook_endpoints" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"data\":[{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"url\":\"https://example.com/logo.png\",\"description\":\"text\",\"event_types\":[\"text\"],\"headers\":{\"key\":\"text\"},\"disabled\":true,\"created_on\":\"2024-05-01T12:00:00Z\",\"updated_on\":\"2024-05-01T12:00:00Z\"}]}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "get_webhook_endpoint" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"url\":\"https://example.com/logo.png\",\"description\":\"text\",\"event_types\":[\"text\"],\"headers\":{\"key\":\"text\"},\"disabled\":true,\"created_on\":\"2024-05-01T12:00:00Z\",\"updated_on\":\"2024-05-01T12:00:00Z\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "update_webhook_endpoint" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"url\":\"https://example.com/logo.png\",\"description\":\"text\",\"event_types\":[\"text\"],\"headers\":{\"key\":\"text\"},\"disabled\":true,\"created_on\":\"2024-05-01T12:00:00Z\",\"updated_on\":\"2024-05-01T12:00:00Z\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "delete_webhook_endpoint" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"success\":true}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "get_webhook_secret" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"secret\":\"text\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "rotate_webhook_secret" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"secret\":\"text\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "list_webhook_attempts" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"data\":[{\"message_id\":\"text\",\"event_type\":\"text\",\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"attempt\":7,\"attempted_at\":\"2024-05-01T12:00:00Z\",\"status_code\":7,\"error\":\"text\",\"duration_ms\":7,\"delivery\":\"delivered\"}]}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
         _ => None,
     }
 }
@@ -629,5 +725,61 @@ impl HealthDataServer for MockServer {
         _input: GetWorkoutStreamInput,
     ) -> GetWorkoutStreamResponse {
         GET_WORKOUT_STREAM.clone()
+    }
+    async fn create_webhook_endpoint(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: CreateWebhookEndpointInput,
+    ) -> CreateWebhookEndpointResponse {
+        CREATE_WEBHOOK_ENDPOINT.clone()
+    }
+    async fn list_webhook_endpoints(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: ListWebhookEndpointsInput,
+    ) -> ListWebhookEndpointsResponse {
+        LIST_WEBHOOK_ENDPOINTS.clone()
+    }
+    async fn get_webhook_endpoint(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: GetWebhookEndpointInput,
+    ) -> GetWebhookEndpointResponse {
+        GET_WEBHOOK_ENDPOINT.clone()
+    }
+    async fn update_webhook_endpoint(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: UpdateWebhookEndpointInput,
+    ) -> UpdateWebhookEndpointResponse {
+        UPDATE_WEBHOOK_ENDPOINT.clone()
+    }
+    async fn delete_webhook_endpoint(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: DeleteWebhookEndpointInput,
+    ) -> DeleteWebhookEndpointResponse {
+        DELETE_WEBHOOK_ENDPOINT.clone()
+    }
+    async fn get_webhook_secret(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: GetWebhookSecretInput,
+    ) -> GetWebhookSecretResponse {
+        GET_WEBHOOK_SECRET.clone()
+    }
+    async fn rotate_webhook_secret(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: RotateWebhookSecretInput,
+    ) -> RotateWebhookSecretResponse {
+        ROTATE_WEBHOOK_SECRET.clone()
+    }
+    async fn list_webhook_attempts(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: ListWebhookAttemptsInput,
+    ) -> ListWebhookAttemptsResponse {
+        LIST_WEBHOOK_ATTEMPTS.clone()
     }
 }

@@ -4896,6 +4896,530 @@ pub struct HistoricalData {
 }
 rt::json_object!(HistoricalData);
 impl rt::Validate for HistoricalData {}
+/// A destination of the team's events. Each delivery is a POST of one event to `url`,
+/// signed with the endpoint's secret; a 2xx answer within 10 seconds delivers it. A delivery
+/// that fails is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h and 6 h (each
+/// wait up to a fifth longer or shorter, at random, so failed deliveries do not return in
+/// step), then marked failed. Events of one user reach an endpoint in the order they were
+/// emitted: a user's next event waits until the one before is delivered or has failed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct WebhookEndpoint {
+    pub id: rt::Uuid,
+    pub url: String,
+    #[serde(deserialize_with = "rt::serde_helpers::required_nullable")]
+    pub description: Option<String>,
+    /// Event type prefixes the endpoint receives (`daily.data.` receives every daily data
+    /// event); empty, it receives every event.
+    pub event_types: Vec<String>,
+    /// Sent with every delivery, beside the signature headers.
+    pub headers: ::std::collections::BTreeMap<String, String>,
+    /// A disabled endpoint is sent nothing; events emitted meanwhile are not kept for it.
+    pub disabled: bool,
+    pub created_on: rt::DateTime,
+    pub updated_on: rt::DateTime,
+}
+rt::json_object!(WebhookEndpoint);
+/// Builds a [`WebhookEndpoint`] field by field; see [`WebhookEndpoint::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct WebhookEndpointBuilder {
+    id: ::std::option::Option<rt::Uuid>,
+    url: ::std::option::Option<String>,
+    description: ::std::option::Option<Option<String>>,
+    event_types: ::std::option::Option<Vec<String>>,
+    headers: ::std::option::Option<::std::collections::BTreeMap<String, String>>,
+    disabled: ::std::option::Option<bool>,
+    created_on: ::std::option::Option<rt::DateTime>,
+    updated_on: ::std::option::Option<rt::DateTime>,
+}
+impl WebhookEndpoint {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> WebhookEndpointBuilder {
+        <WebhookEndpointBuilder as ::std::default::Default>::default()
+    }
+}
+impl WebhookEndpointBuilder {
+    /// Sets `id`.
+    pub fn id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `url`.
+    pub fn url(mut self, value: impl Into<String>) -> Self {
+        self.url = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn description(mut self, value: impl Into<Option<String>>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `event_types`.
+    pub fn event_types(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.event_types = Some(value.into());
+        self
+    }
+    /// Sets `headers`.
+    pub fn headers(
+        mut self,
+        value: impl Into<::std::collections::BTreeMap<String, String>>,
+    ) -> Self {
+        self.headers = Some(value.into());
+        self
+    }
+    /// Sets `disabled`.
+    pub fn disabled(mut self, value: impl Into<bool>) -> Self {
+        self.disabled = Some(value.into());
+        self
+    }
+    /// Sets `created_on`.
+    pub fn created_on(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.created_on = Some(value.into());
+        self
+    }
+    /// Sets `updated_on`.
+    pub fn updated_on(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.updated_on = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<WebhookEndpoint, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("id", self.id.is_some()),
+            ("url", self.url.is_some()),
+            ("description", self.description.is_some()),
+            ("event_types", self.event_types.is_some()),
+            ("headers", self.headers.is_some()),
+            ("disabled", self.disabled.is_some()),
+            ("created_on", self.created_on.is_some()),
+            ("updated_on", self.updated_on.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(id),
+            Some(url),
+            Some(description),
+            Some(event_types),
+            Some(headers),
+            Some(disabled),
+            Some(created_on),
+            Some(updated_on),
+        ) = (
+            self.id,
+            self.url,
+            self.description,
+            self.event_types,
+            self.headers,
+            self.disabled,
+            self.created_on,
+            self.updated_on,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "WebhookEndpoint",
+                missing,
+            });
+        };
+        Ok(WebhookEndpoint {
+            id,
+            url,
+            description,
+            event_types,
+            headers,
+            disabled,
+            created_on,
+            updated_on,
+        })
+    }
+}
+#[allow(deprecated)]
+impl rt::Validate for WebhookEndpoint {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("event_types"));
+        let v = &self.event_types;
+        {
+            rt::check::max_items(v.len(), 50usize, loc, out);
+        }
+        loc.pop();
+    }
+}
+/// A new endpoint with the secret its deliveries are signed with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct CreatedWebhookEndpoint {
+    pub endpoint: WebhookEndpoint,
+    pub secret: WebhookSecret,
+}
+rt::json_object!(CreatedWebhookEndpoint);
+#[allow(deprecated)]
+impl rt::Validate for CreatedWebhookEndpoint {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("endpoint"));
+        let v = &self.endpoint;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
+/// The key of the Standard Webhooks signature: `whsec_` and the base64 of 24 random bytes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct WebhookSecret {
+    pub secret: String,
+}
+rt::json_object!(WebhookSecret);
+impl rt::Validate for WebhookSecret {}
+/// One try to deliver one event to one endpoint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct WebhookAttempt {
+    /// The event's `webhook-id`: every attempt at one event carries the same.
+    pub message_id: String,
+    pub event_type: String,
+    pub user_id: rt::Uuid,
+    /// 1 for the first try.
+    pub attempt: i64,
+    pub attempted_at: rt::DateTime,
+    /// The endpoint's status code; null when it did not answer (refused, timed out).
+    #[serde(deserialize_with = "rt::serde_helpers::required_nullable")]
+    pub status_code: Option<i64>,
+    /// Why the attempt failed; null when it delivered.
+    #[serde(deserialize_with = "rt::serde_helpers::required_nullable")]
+    pub error: Option<String>,
+    pub duration_ms: i64,
+    /// Where the event stands after this attempt.
+    pub delivery: WebhookDeliveryStatus,
+}
+rt::json_object!(WebhookAttempt);
+/// Builds a [`WebhookAttempt`] field by field; see [`WebhookAttempt::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct WebhookAttemptBuilder {
+    message_id: ::std::option::Option<String>,
+    event_type: ::std::option::Option<String>,
+    user_id: ::std::option::Option<rt::Uuid>,
+    attempt: ::std::option::Option<i64>,
+    attempted_at: ::std::option::Option<rt::DateTime>,
+    status_code: ::std::option::Option<Option<i64>>,
+    error: ::std::option::Option<Option<String>>,
+    duration_ms: ::std::option::Option<i64>,
+    delivery: ::std::option::Option<WebhookDeliveryStatus>,
+}
+impl WebhookAttempt {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> WebhookAttemptBuilder {
+        <WebhookAttemptBuilder as ::std::default::Default>::default()
+    }
+}
+impl WebhookAttemptBuilder {
+    /// Sets `message_id`.
+    pub fn message_id(mut self, value: impl Into<String>) -> Self {
+        self.message_id = Some(value.into());
+        self
+    }
+    /// Sets `event_type`.
+    pub fn event_type(mut self, value: impl Into<String>) -> Self {
+        self.event_type = Some(value.into());
+        self
+    }
+    /// Sets `user_id`.
+    pub fn user_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    /// Sets `attempt`.
+    pub fn attempt(mut self, value: impl Into<i64>) -> Self {
+        self.attempt = Some(value.into());
+        self
+    }
+    /// Sets `attempted_at`.
+    pub fn attempted_at(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.attempted_at = Some(value.into());
+        self
+    }
+    /// Sets `status_code`.
+    pub fn status_code(mut self, value: impl Into<Option<i64>>) -> Self {
+        self.status_code = Some(value.into());
+        self
+    }
+    /// Sets `error`.
+    pub fn error(mut self, value: impl Into<Option<String>>) -> Self {
+        self.error = Some(value.into());
+        self
+    }
+    /// Sets `duration_ms`.
+    pub fn duration_ms(mut self, value: impl Into<i64>) -> Self {
+        self.duration_ms = Some(value.into());
+        self
+    }
+    /// Sets `delivery`.
+    pub fn delivery(mut self, value: impl Into<WebhookDeliveryStatus>) -> Self {
+        self.delivery = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<WebhookAttempt, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("message_id", self.message_id.is_some()),
+            ("event_type", self.event_type.is_some()),
+            ("user_id", self.user_id.is_some()),
+            ("attempt", self.attempt.is_some()),
+            ("attempted_at", self.attempted_at.is_some()),
+            ("status_code", self.status_code.is_some()),
+            ("error", self.error.is_some()),
+            ("duration_ms", self.duration_ms.is_some()),
+            ("delivery", self.delivery.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(message_id),
+            Some(event_type),
+            Some(user_id),
+            Some(attempt),
+            Some(attempted_at),
+            Some(status_code),
+            Some(error),
+            Some(duration_ms),
+            Some(delivery),
+        ) = (
+            self.message_id,
+            self.event_type,
+            self.user_id,
+            self.attempt,
+            self.attempted_at,
+            self.status_code,
+            self.error,
+            self.duration_ms,
+            self.delivery,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "WebhookAttempt",
+                missing,
+            });
+        };
+        Ok(WebhookAttempt {
+            message_id,
+            event_type,
+            user_id,
+            attempt,
+            attempted_at,
+            status_code,
+            error,
+            duration_ms,
+            delivery,
+        })
+    }
+}
+impl rt::Validate for WebhookAttempt {}
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct CreateWebhookEndpointRequest {
+    pub url: String,
+    #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
+    pub description: rt::Tristate<String>,
+    /// Default: `[]`.
+    #[serde(default = "defaults::CreateWebhookEndpointRequest__event_types")]
+    pub event_types: Vec<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub headers: Option<::std::collections::BTreeMap<String, String>>,
+}
+rt::json_object!(CreateWebhookEndpointRequest);
+/// Builds a [`CreateWebhookEndpointRequest`] field by field; see [`CreateWebhookEndpointRequest::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct CreateWebhookEndpointRequestBuilder {
+    url: ::std::option::Option<String>,
+    description: ::std::option::Option<rt::Tristate<String>>,
+    event_types: ::std::option::Option<Vec<String>>,
+    headers: ::std::option::Option<Option<::std::collections::BTreeMap<String, String>>>,
+}
+impl CreateWebhookEndpointRequest {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> CreateWebhookEndpointRequestBuilder {
+        <CreateWebhookEndpointRequestBuilder as ::std::default::Default>::default()
+    }
+}
+impl CreateWebhookEndpointRequestBuilder {
+    /// Sets `url`.
+    pub fn url(mut self, value: impl Into<String>) -> Self {
+        self.url = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn description(mut self, value: impl Into<rt::Tristate<String>>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `event_types`.
+    pub fn event_types(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.event_types = Some(value.into());
+        self
+    }
+    /// Sets `headers`.
+    pub fn headers(
+        mut self,
+        value: impl Into<::std::collections::BTreeMap<String, String>>,
+    ) -> Self {
+        self.headers = Some(Some(value.into()));
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(
+        self,
+    ) -> ::std::result::Result<CreateWebhookEndpointRequest, rt::BuildError> {
+        let missing: Vec<&'static str> = [("url", self.url.is_some())]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(url),) = (self.url,) else {
+            return Err(rt::BuildError {
+                type_name: "CreateWebhookEndpointRequest",
+                missing,
+            });
+        };
+        Ok(CreateWebhookEndpointRequest {
+            url,
+            description: self.description.unwrap_or_default(),
+            event_types: self
+                .event_types
+                .unwrap_or_else(defaults::CreateWebhookEndpointRequest__event_types),
+            headers: self.headers.unwrap_or_default(),
+        })
+    }
+}
+#[allow(deprecated)]
+impl rt::Validate for CreateWebhookEndpointRequest {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("url"));
+        let v = &self.url;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("description"));
+        if let rt::Tristate::Value(v) = &self.description {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("event_types"));
+        let v = &self.event_types;
+        {
+            rt::check::max_items(v.len(), 50usize, loc, out);
+        }
+        loc.pop();
+    }
+}
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct ListWebhookEndpointsResult {
+    pub data: Vec<WebhookEndpoint>,
+}
+rt::json_object!(ListWebhookEndpointsResult);
+#[allow(deprecated)]
+impl rt::Validate for ListWebhookEndpointsResult {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("data"));
+        let v = &self.data;
+        {
+            for (i, item) in v.iter().enumerate() {
+                loc.push(rt::LocPart::Index(i));
+                rt::Validate::validate_at(item, loc, out);
+                loc.pop();
+            }
+        }
+        loc.pop();
+    }
+}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct UpdateWebhookEndpointRequest {
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
+    pub description: rt::Tristate<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub event_types: Option<Vec<String>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub headers: Option<::std::collections::BTreeMap<String, String>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub disabled: Option<bool>,
+}
+rt::json_object!(UpdateWebhookEndpointRequest);
+#[allow(deprecated)]
+impl rt::Validate for UpdateWebhookEndpointRequest {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("url"));
+        if let Some(v) = &self.url {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("description"));
+        if let rt::Tristate::Value(v) = &self.description {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("event_types"));
+        if let Some(v) = &self.event_types {
+            rt::check::max_items(v.len(), 50usize, loc, out);
+        }
+        loc.pop();
+    }
+}
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct ListWebhookAttemptsResult {
+    pub data: Vec<WebhookAttempt>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub next_cursor: Option<String>,
+}
+rt::json_object!(ListWebhookAttemptsResult);
+impl rt::Validate for ListWebhookAttemptsResult {}
 /// Providers a link token may name, and `filter_on_providers` entries. The values come from
 /// the provider catalogue: 38 are known to deployed clients; the document counts 39.
 ///
@@ -7268,6 +7792,71 @@ impl<'de> Deserialize<'de> for ManagementKeyScope {
 }
 /// Serde already checked the value: nothing more to validate.
 impl rt::Validate for ManagementKeyScope {}
+/// Closed: any other value is rejected.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum WebhookDeliveryStatus {
+    /// Delivered by this or an earlier attempt.
+    Delivered,
+    /// To be tried again.
+    Retrying,
+    /// Every try failed; the event is not sent again.
+    Failed,
+}
+#[allow(deprecated)]
+impl WebhookDeliveryStatus {
+    /// The values the spec lists, in its order.
+    pub const KNOWN: &'static [&'static str] = &["delivered", "retrying", "failed"];
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Delivered => "delivered",
+            Self::Retrying => "retrying",
+            Self::Failed => "failed",
+        }
+    }
+}
+#[allow(deprecated)]
+impl ::std::str::FromStr for WebhookDeliveryStatus {
+    type Err = String;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        match value {
+            "delivered" => Ok(Self::Delivered),
+            "retrying" => Ok(Self::Retrying),
+            "failed" => Ok(Self::Failed),
+            other => {
+                Err(
+                    format!(
+                        "unknown value {:?} for {}; expected one of: {}", other,
+                        "WebhookDeliveryStatus",
+                        "\"delivered\", \"retrying\", \"failed\""
+                    ),
+                )
+            }
+        }
+    }
+}
+impl ::std::fmt::Display for WebhookDeliveryStatus {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl Serialize for WebhookDeliveryStatus {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> Deserialize<'de> for WebhookDeliveryStatus {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <::std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        value.parse().map_err(::serde::de::Error::custom)
+    }
+}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for WebhookDeliveryStatus {}
 /// One of: string, int.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -7304,6 +7893,9 @@ mod defaults {
     }
     pub(super) fn CreateTeamRequest__region() -> Region {
         Region::Us
+    }
+    pub(super) fn CreateWebhookEndpointRequest__event_types() -> Vec<String> {
+        vec![]
     }
 }
 /// Every model shape and enum, by the name of its schema.
@@ -7375,6 +7967,14 @@ pub const TYPE_NAMES: &[&str] = &[
     "ConnectionCreatedData",
     "ConnectionProvider",
     "HistoricalData",
+    "WebhookEndpoint",
+    "CreatedWebhookEndpoint",
+    "WebhookSecret",
+    "WebhookAttempt",
+    "CreateWebhookEndpointRequest",
+    "ListWebhookEndpointsResult",
+    "UpdateWebhookEndpointRequest",
+    "ListWebhookAttemptsResult",
     "LinkProvider",
     "BulkProvider",
     "LabSlug",
@@ -7398,6 +7998,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "Region",
     "TeamFeature",
     "ManagementKeyScope",
+    "WebhookDeliveryStatus",
 ];
 /// Parses `value` as the named type and validates it; `None` for an unknown name.
 /// Errors are serde's message or every `validate()` violation.
@@ -7484,6 +8085,14 @@ pub fn parse_and_validate(
             "ConnectionCreatedData" => run::<ConnectionCreatedData>(value),
             "ConnectionProvider" => run::<ConnectionProvider>(value),
             "HistoricalData" => run::<HistoricalData>(value),
+            "WebhookEndpoint" => run::<WebhookEndpoint>(value),
+            "CreatedWebhookEndpoint" => run::<CreatedWebhookEndpoint>(value),
+            "WebhookSecret" => run::<WebhookSecret>(value),
+            "WebhookAttempt" => run::<WebhookAttempt>(value),
+            "CreateWebhookEndpointRequest" => run::<CreateWebhookEndpointRequest>(value),
+            "ListWebhookEndpointsResult" => run::<ListWebhookEndpointsResult>(value),
+            "UpdateWebhookEndpointRequest" => run::<UpdateWebhookEndpointRequest>(value),
+            "ListWebhookAttemptsResult" => run::<ListWebhookAttemptsResult>(value),
             "LinkProvider" => run::<LinkProvider>(value),
             "BulkProvider" => run::<BulkProvider>(value),
             "LabSlug" => run::<LabSlug>(value),
@@ -7507,6 +8116,7 @@ pub fn parse_and_validate(
             "Region" => run::<Region>(value),
             "TeamFeature" => run::<TeamFeature>(value),
             "ManagementKeyScope" => run::<ManagementKeyScope>(value),
+            "WebhookDeliveryStatus" => run::<WebhookDeliveryStatus>(value),
             _ => return None,
         },
     )
@@ -7600,6 +8210,14 @@ pub fn round_trip(
             "ConnectionCreatedData" => run::<ConnectionCreatedData>(value),
             "ConnectionProvider" => run::<ConnectionProvider>(value),
             "HistoricalData" => run::<HistoricalData>(value),
+            "WebhookEndpoint" => run::<WebhookEndpoint>(value),
+            "CreatedWebhookEndpoint" => run::<CreatedWebhookEndpoint>(value),
+            "WebhookSecret" => run::<WebhookSecret>(value),
+            "WebhookAttempt" => run::<WebhookAttempt>(value),
+            "CreateWebhookEndpointRequest" => run::<CreateWebhookEndpointRequest>(value),
+            "ListWebhookEndpointsResult" => run::<ListWebhookEndpointsResult>(value),
+            "UpdateWebhookEndpointRequest" => run::<UpdateWebhookEndpointRequest>(value),
+            "ListWebhookAttemptsResult" => run::<ListWebhookAttemptsResult>(value),
             "LinkProvider" => run::<LinkProvider>(value),
             "BulkProvider" => run::<BulkProvider>(value),
             "LabSlug" => run::<LabSlug>(value),
@@ -7623,6 +8241,7 @@ pub fn round_trip(
             "Region" => run::<Region>(value),
             "TeamFeature" => run::<TeamFeature>(value),
             "ManagementKeyScope" => run::<ManagementKeyScope>(value),
+            "WebhookDeliveryStatus" => run::<WebhookDeliveryStatus>(value),
             _ => return None,
         },
     )

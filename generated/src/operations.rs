@@ -4580,6 +4580,1160 @@ impl GetWorkoutStreamResponse {
         Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
+/// Everything a `create_webhook_endpoint` request carries: `POST /v2/webhook/endpoint`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CreateWebhookEndpointInput {
+    /// The request body.
+    pub body: CreateWebhookEndpointRequest,
+}
+#[allow(deprecated)]
+impl rt::Validate for CreateWebhookEndpointInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
+/// The responses `create_webhook_endpoint` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum CreateWebhookEndpointResponse {
+    /// 201
+    Created(CreatedWebhookEndpoint),
+    /// 404: Unknown resource.
+    NotFound(NotFoundError),
+    /// 422: One item per violated constraint.
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong team API key. The document does not show the status or body.
+    Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the size the server accepts; the document names no such limit.
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl CreateWebhookEndpointResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Created(_) => 201u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Created(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            201u16 => {
+                Ok(
+                    Self::Created(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `list_webhook_endpoints` request carries: `GET /v2/webhook/endpoint`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ListWebhookEndpointsInput {}
+impl rt::Validate for ListWebhookEndpointsInput {}
+/// The responses `list_webhook_endpoints` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum ListWebhookEndpointsResponse {
+    /// 200
+    Ok(ListWebhookEndpointsResult),
+    /// 404: Unknown resource.
+    NotFound(NotFoundError),
+    /// 422: One item per violated constraint.
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong team API key. The document does not show the status or body.
+    Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the size the server accepts; the document names no such limit.
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl ListWebhookEndpointsResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `get_webhook_endpoint` request carries: `GET /v2/webhook/endpoint/{endpoint_id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GetWebhookEndpointInput {
+    /// Path parameter `endpoint_id`.
+    pub endpoint_id: rt::Uuid,
+}
+impl rt::Validate for GetWebhookEndpointInput {}
+/// The responses `get_webhook_endpoint` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum GetWebhookEndpointResponse {
+    /// 200
+    Ok(WebhookEndpoint),
+    /// 404: Unknown resource.
+    NotFound(NotFoundError),
+    /// 422: One item per violated constraint.
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong team API key. The document does not show the status or body.
+    Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the size the server accepts; the document names no such limit.
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl GetWebhookEndpointResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `update_webhook_endpoint` request carries: `PATCH /v2/webhook/endpoint/{endpoint_id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UpdateWebhookEndpointInput {
+    /// Path parameter `endpoint_id`.
+    pub endpoint_id: rt::Uuid,
+    /// The request body.
+    pub body: UpdateWebhookEndpointRequest,
+}
+#[allow(deprecated)]
+impl rt::Validate for UpdateWebhookEndpointInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
+/// The responses `update_webhook_endpoint` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum UpdateWebhookEndpointResponse {
+    /// 200
+    Ok(WebhookEndpoint),
+    /// 404: Unknown resource.
+    NotFound(NotFoundError),
+    /// 422: One item per violated constraint.
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong team API key. The document does not show the status or body.
+    Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the size the server accepts; the document names no such limit.
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl UpdateWebhookEndpointResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `delete_webhook_endpoint` request carries: `DELETE /v2/webhook/endpoint/{endpoint_id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DeleteWebhookEndpointInput {
+    /// Path parameter `endpoint_id`.
+    pub endpoint_id: rt::Uuid,
+}
+impl rt::Validate for DeleteWebhookEndpointInput {}
+/// The responses `delete_webhook_endpoint` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum DeleteWebhookEndpointResponse {
+    /// 200
+    Ok(SuccessResult),
+    /// 404: Unknown resource.
+    NotFound(NotFoundError),
+    /// 422: One item per violated constraint.
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong team API key. The document does not show the status or body.
+    Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the size the server accepts; the document names no such limit.
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl DeleteWebhookEndpointResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `get_webhook_secret` request carries: `GET /v2/webhook/endpoint/{endpoint_id}/secret`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GetWebhookSecretInput {
+    /// Path parameter `endpoint_id`.
+    pub endpoint_id: rt::Uuid,
+}
+impl rt::Validate for GetWebhookSecretInput {}
+/// The responses `get_webhook_secret` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum GetWebhookSecretResponse {
+    /// 200
+    Ok(WebhookSecret),
+    /// 404: Unknown resource.
+    NotFound(NotFoundError),
+    /// 422: One item per violated constraint.
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong team API key. The document does not show the status or body.
+    Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the size the server accepts; the document names no such limit.
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl GetWebhookSecretResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `rotate_webhook_secret` request carries: `POST /v2/webhook/endpoint/{endpoint_id}/secret/rotate`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RotateWebhookSecretInput {
+    /// Path parameter `endpoint_id`.
+    pub endpoint_id: rt::Uuid,
+}
+impl rt::Validate for RotateWebhookSecretInput {}
+/// The responses `rotate_webhook_secret` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum RotateWebhookSecretResponse {
+    /// 200
+    Ok(WebhookSecret),
+    /// 404: Unknown resource.
+    NotFound(NotFoundError),
+    /// 422: One item per violated constraint.
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong team API key. The document does not show the status or body.
+    Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the size the server accepts; the document names no such limit.
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl RotateWebhookSecretResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `list_webhook_attempts` request carries: `GET /v2/webhook/endpoint/{endpoint_id}/attempt`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ListWebhookAttemptsInput {
+    /// Path parameter `endpoint_id`.
+    pub endpoint_id: rt::Uuid,
+    /// Query parameter `event_type`.
+    /// Only attempts at events whose type starts so.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub event_type: Option<String>,
+    /// Query parameter `delivery`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub delivery: Option<WebhookDeliveryStatus>,
+    /// Query parameter `next_cursor`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub next_cursor: Option<String>,
+    /// Query parameter `page_size`.
+    /// Default: `50`.
+    #[serde(default = "defaults::ListWebhookAttemptsInput__page_size")]
+    pub page_size: i64,
+}
+#[allow(deprecated)]
+impl rt::Validate for ListWebhookAttemptsInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("query"));
+        loc.push(rt::LocPart::key("page_size"));
+        let v = &self.page_size;
+        {
+            rt::check::minimum(*v as f64, 1f64, loc, out);
+            rt::check::maximum(*v as f64, 100f64, loc, out);
+        }
+        loc.pop();
+        loc.pop();
+    }
+}
+/// The responses `list_webhook_attempts` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum ListWebhookAttemptsResponse {
+    /// 200
+    Ok(ListWebhookAttemptsResult),
+    /// 404: Unknown resource.
+    NotFound(NotFoundError),
+    /// 422: One item per violated constraint.
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong team API key. The document does not show the status or body.
+    Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the size the server accepts; the document names no such limit.
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl ListWebhookAttemptsResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
 /// Defaults of parameters, applied when a request leaves them out.
 #[allow(non_snake_case)]
 mod defaults {
@@ -4614,5 +5768,8 @@ mod defaults {
     }
     pub(super) fn ListPscInfoInput__radius() -> i64 {
         25i64
+    }
+    pub(super) fn ListWebhookAttemptsInput__page_size() -> i64 {
+        50i64
     }
 }

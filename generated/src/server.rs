@@ -255,6 +255,62 @@ pub trait HealthDataServer: Send + Sync + 'static {
         ctx: Context<Self::Principal>,
         input: GetWorkoutStreamInput,
     ) -> impl Future<Output = GetWorkoutStreamResponse> + Send;
+    /// Register an endpoint for the team's events. Its secret is in the answer.
+    /// `POST /v2/webhook/endpoint`.
+    fn create_webhook_endpoint(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: CreateWebhookEndpointInput,
+    ) -> impl Future<Output = CreateWebhookEndpointResponse> + Send;
+    /// The team's endpoints, oldest first.
+    /// `GET /v2/webhook/endpoint`.
+    fn list_webhook_endpoints(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: ListWebhookEndpointsInput,
+    ) -> impl Future<Output = ListWebhookEndpointsResponse> + Send;
+    /// `GET /v2/webhook/endpoint/{endpoint_id}`.
+    fn get_webhook_endpoint(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: GetWebhookEndpointInput,
+    ) -> impl Future<Output = GetWebhookEndpointResponse> + Send;
+    /// Change an endpoint; fields left out stay as they are.
+    /// `PATCH /v2/webhook/endpoint/{endpoint_id}`.
+    fn update_webhook_endpoint(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: UpdateWebhookEndpointInput,
+    ) -> impl Future<Output = UpdateWebhookEndpointResponse> + Send;
+    /// Remove an endpoint; deliveries not yet made to it are dropped.
+    /// `DELETE /v2/webhook/endpoint/{endpoint_id}`.
+    fn delete_webhook_endpoint(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: DeleteWebhookEndpointInput,
+    ) -> impl Future<Output = DeleteWebhookEndpointResponse> + Send;
+    /// The secret deliveries are signed with now.
+    /// `GET /v2/webhook/endpoint/{endpoint_id}/secret`.
+    fn get_webhook_secret(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: GetWebhookSecretInput,
+    ) -> impl Future<Output = GetWebhookSecretResponse> + Send;
+    /// Replace the secret. For 24 hours deliveries carry a signature by the old secret beside
+    /// the new one, so a consumer can switch without losing a delivery.
+    /// `POST /v2/webhook/endpoint/{endpoint_id}/secret/rotate`.
+    fn rotate_webhook_secret(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: RotateWebhookSecretInput,
+    ) -> impl Future<Output = RotateWebhookSecretResponse> + Send;
+    /// Delivery attempts to an endpoint, newest first.
+    /// `GET /v2/webhook/endpoint/{endpoint_id}/attempt`.
+    fn list_webhook_attempts(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: ListWebhookAttemptsInput,
+    ) -> impl Future<Output = ListWebhookAttemptsResponse> + Send;
 }
 struct App<S> {
     service: Arc<S>,
@@ -744,6 +800,134 @@ async fn handle_get_workout_stream<S: HealthDataServer>(
             path,
             request,
             |ctx, input| app.service.get_workout_stream(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_create_webhook_endpoint<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_CREATE_WEBHOOK_ENDPOINT,
+            path,
+            request,
+            |ctx, input| app.service.create_webhook_endpoint(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_list_webhook_endpoints<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_LIST_WEBHOOK_ENDPOINTS,
+            path,
+            request,
+            |ctx, input| app.service.list_webhook_endpoints(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_get_webhook_endpoint<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_GET_WEBHOOK_ENDPOINT,
+            path,
+            request,
+            |ctx, input| app.service.get_webhook_endpoint(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_update_webhook_endpoint<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_UPDATE_WEBHOOK_ENDPOINT,
+            path,
+            request,
+            |ctx, input| app.service.update_webhook_endpoint(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_delete_webhook_endpoint<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_DELETE_WEBHOOK_ENDPOINT,
+            path,
+            request,
+            |ctx, input| app.service.delete_webhook_endpoint(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_get_webhook_secret<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_GET_WEBHOOK_SECRET,
+            path,
+            request,
+            |ctx, input| app.service.get_webhook_secret(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_rotate_webhook_secret<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_ROTATE_WEBHOOK_SECRET,
+            path,
+            request,
+            |ctx, input| app.service.rotate_webhook_secret(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_list_webhook_attempts<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_LIST_WEBHOOK_ATTEMPTS,
+            path,
+            request,
+            |ctx, input| app.service.list_webhook_attempts(ctx, input),
         )
         .await
 }
@@ -1830,6 +2014,324 @@ impl From<rt::server::Rejection> for GetWorkoutStreamResponse {
             )
     }
 }
+impl IntoResponse for CreateWebhookEndpointResponse {
+    fn into_response(self) -> Response {
+        match self {
+            CreateWebhookEndpointResponse::Created(body) => {
+                rt::server::json_status(201u16, &body)
+            }
+            CreateWebhookEndpointResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            CreateWebhookEndpointResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            CreateWebhookEndpointResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            CreateWebhookEndpointResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            CreateWebhookEndpointResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            CreateWebhookEndpointResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            CreateWebhookEndpointResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for CreateWebhookEndpointResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for ListWebhookEndpointsResponse {
+    fn into_response(self) -> Response {
+        match self {
+            ListWebhookEndpointsResponse::Ok(body) => {
+                rt::server::json_status(200u16, &body)
+            }
+            ListWebhookEndpointsResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            ListWebhookEndpointsResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            ListWebhookEndpointsResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            ListWebhookEndpointsResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            ListWebhookEndpointsResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            ListWebhookEndpointsResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            ListWebhookEndpointsResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for ListWebhookEndpointsResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for GetWebhookEndpointResponse {
+    fn into_response(self) -> Response {
+        match self {
+            GetWebhookEndpointResponse::Ok(body) => {
+                rt::server::json_status(200u16, &body)
+            }
+            GetWebhookEndpointResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            GetWebhookEndpointResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            GetWebhookEndpointResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            GetWebhookEndpointResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            GetWebhookEndpointResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            GetWebhookEndpointResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            GetWebhookEndpointResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for GetWebhookEndpointResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for UpdateWebhookEndpointResponse {
+    fn into_response(self) -> Response {
+        match self {
+            UpdateWebhookEndpointResponse::Ok(body) => {
+                rt::server::json_status(200u16, &body)
+            }
+            UpdateWebhookEndpointResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            UpdateWebhookEndpointResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            UpdateWebhookEndpointResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            UpdateWebhookEndpointResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            UpdateWebhookEndpointResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            UpdateWebhookEndpointResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            UpdateWebhookEndpointResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for UpdateWebhookEndpointResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for DeleteWebhookEndpointResponse {
+    fn into_response(self) -> Response {
+        match self {
+            DeleteWebhookEndpointResponse::Ok(body) => {
+                rt::server::json_status(200u16, &body)
+            }
+            DeleteWebhookEndpointResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            DeleteWebhookEndpointResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            DeleteWebhookEndpointResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            DeleteWebhookEndpointResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            DeleteWebhookEndpointResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            DeleteWebhookEndpointResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            DeleteWebhookEndpointResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for DeleteWebhookEndpointResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for GetWebhookSecretResponse {
+    fn into_response(self) -> Response {
+        match self {
+            GetWebhookSecretResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            GetWebhookSecretResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            GetWebhookSecretResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            GetWebhookSecretResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            GetWebhookSecretResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            GetWebhookSecretResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            GetWebhookSecretResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            GetWebhookSecretResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for GetWebhookSecretResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for RotateWebhookSecretResponse {
+    fn into_response(self) -> Response {
+        match self {
+            RotateWebhookSecretResponse::Ok(body) => {
+                rt::server::json_status(200u16, &body)
+            }
+            RotateWebhookSecretResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            RotateWebhookSecretResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            RotateWebhookSecretResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            RotateWebhookSecretResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            RotateWebhookSecretResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            RotateWebhookSecretResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            RotateWebhookSecretResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for RotateWebhookSecretResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for ListWebhookAttemptsResponse {
+    fn into_response(self) -> Response {
+        match self {
+            ListWebhookAttemptsResponse::Ok(body) => {
+                rt::server::json_status(200u16, &body)
+            }
+            ListWebhookAttemptsResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            ListWebhookAttemptsResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            ListWebhookAttemptsResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            ListWebhookAttemptsResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            ListWebhookAttemptsResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            ListWebhookAttemptsResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            ListWebhookAttemptsResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for ListWebhookAttemptsResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
 fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
     axum::Router::new()
         .route(
@@ -1939,6 +2441,50 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
             ),
         )
         .route(
+            "/v2/webhook/endpoint",
+            axum::routing::on(
+                    axum::routing::MethodFilter::POST,
+                    handle_create_webhook_endpoint::<S>,
+                )
+                .on(axum::routing::MethodFilter::GET, handle_list_webhook_endpoints::<S>),
+        )
+        .route(
+            "/v2/webhook/endpoint/{endpoint_id}",
+            axum::routing::on(
+                    axum::routing::MethodFilter::GET,
+                    handle_get_webhook_endpoint::<S>,
+                )
+                .on(
+                    axum::routing::MethodFilter::PATCH,
+                    handle_update_webhook_endpoint::<S>,
+                )
+                .on(
+                    axum::routing::MethodFilter::DELETE,
+                    handle_delete_webhook_endpoint::<S>,
+                ),
+        )
+        .route(
+            "/v2/webhook/endpoint/{endpoint_id}/attempt",
+            axum::routing::on(
+                axum::routing::MethodFilter::GET,
+                handle_list_webhook_attempts::<S>,
+            ),
+        )
+        .route(
+            "/v2/webhook/endpoint/{endpoint_id}/secret",
+            axum::routing::on(
+                axum::routing::MethodFilter::GET,
+                handle_get_webhook_secret::<S>,
+            ),
+        )
+        .route(
+            "/v2/webhook/endpoint/{endpoint_id}/secret/rotate",
+            axum::routing::on(
+                axum::routing::MethodFilter::POST,
+                handle_rotate_webhook_secret::<S>,
+            ),
+        )
+        .route(
             "/v3/lab_tests/list_order_set_markers",
             axum::routing::on(
                 axum::routing::MethodFilter::POST,
@@ -1971,7 +2517,7 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
             ),
         )
 }
-/// The router of the `main` and `elsewhere` APIs at `{base_url}`: 24 endpoints.
+/// The router of the `main` and `elsewhere` APIs at `{base_url}`: 32 endpoints.
 pub fn main_router<S: HealthDataServer>(
     service: Arc<S>,
     config: rt::server::Config,

@@ -7,6 +7,7 @@
 use crate::ReferenceServer;
 use crate::clock::{to_micros, wire_time};
 use crate::columns;
+use crate::events::{EmitError, Outbox, Subject};
 use crate::failure::Failure;
 use crate::store::Tx;
 use covenant_runtime::issue::IssueKind;
@@ -260,13 +261,15 @@ async fn run_batch(
     if advanced.rows_affected() != 1 {
         return Ok(false);
     }
+    let outbox = Outbox::open(&mut tx, &claimed.team_id).await?;
+    let provider = ConnectedProvider::read(&mut tx, &claimed.provider).await?;
     for position in range {
         let user_id = &claimed.user_ids[position];
-        let (team, provider) = (&claimed.team_id, &claimed.provider);
+        let team = &claimed.team_id;
         let succeeded = if claimed.op_type == IMPORT {
-            connect(&mut tx, team, user_id, provider, to_micros(now)).await?
+            connect(&mut tx, &outbox, team, user_id, &provider, to_micros(now)).await?
         } else {
-            is_connected(&mut tx, team, user_id, provider).await?
+            is_connected(&mut tx, team, user_id, &claimed.provider).await?
         };
         sqlx::query(
             "INSERT INTO bulk_op_items (op_id, position, user_id, succeeded) VALUES ($1, $2, $3, $4)",
@@ -322,32 +325,50 @@ async fn finish(s: &ReferenceServer, op: &str) -> Result<(), sqlx::Error> {
     tx.commit().await
 }
 
+/// Connects the user to the provider, emitting `provider.connection.created` when the
+/// connection is new. Answers false when the team has no such user.
 async fn connect(
     tx: &mut Tx,
+    outbox: &Outbox,
     team_id: &str,
     user_id: &str,
-    provider: &str,
+    provider: &ConnectedProvider,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
-    let user = sqlx::query(
-        "SELECT 1 AS present FROM users WHERE id = $1 AND team_id = $2 AND deleted_at IS NULL",
+    let client_user_id: Option<(String,)> = sqlx::query_as(
+        "SELECT client_user_id FROM users WHERE id = $1 AND team_id = $2 AND deleted_at IS NULL",
     )
     .bind(user_id)
     .bind(team_id)
     .fetch_optional(&mut ***tx)
     .await?;
-    if user.is_none() {
+    let Some((client_user_id,)) = client_user_id else {
         return Ok(false);
-    }
-    sqlx::query(
+    };
+    let created = sqlx::query(
         "INSERT INTO connections (user_id, provider, created_at) VALUES ($1, $2, $3) \
          ON CONFLICT (user_id, provider) DO NOTHING",
     )
     .bind(user_id)
-    .bind(provider)
+    .bind(&provider.slug)
     .bind(now)
     .execute(&mut ***tx)
     .await?;
+    if created.rows_affected() == 1 {
+        let subject = Subject {
+            team_id: team_id.to_string(),
+            user_id: user_id.to_string(),
+            client_user_id,
+        };
+        match outbox
+            .emit(tx, &subject, &provider.connection_created(user_id), now)
+            .await
+        {
+            Ok(_) => {}
+            Err(EmitError::Store(error)) => return Err(error),
+            Err(too_large) => return Err(sqlx::Error::Encode(Box::new(too_large))),
+        }
+    }
     Ok(true)
 }
 
@@ -454,4 +475,47 @@ struct BulkOpRow {
     processed: i64,
     started_at: i64,
     ended_at: Option<i64>,
+}
+
+/// The provider a connection is made to, as `provider.connection.created` names it.
+pub struct ConnectedProvider {
+    slug: String,
+    name: String,
+    logo: String,
+}
+
+impl ConnectedProvider {
+    /// The catalogue's entry; a provider it lacks is named by its slug alone.
+    pub async fn read(tx: &mut Tx, slug: &str) -> Result<ConnectedProvider, sqlx::Error> {
+        let row: Option<(String, String)> =
+            sqlx::query_as("SELECT name, logo FROM providers WHERE slug = $1")
+                .bind(slug)
+                .fetch_optional(&mut ***tx)
+                .await?;
+        let (name, logo) = row.unwrap_or_else(|| (slug.to_string(), String::new()));
+        Ok(ConnectedProvider {
+            slug: slug.to_string(),
+            name,
+            logo,
+        })
+    }
+
+    /// The event's payload: the provider under `provider` and, for consumers not yet moved
+    /// to it, under the deprecated `source`, with the user the connection is for.
+    pub fn connection_created(&self, user_id: &str) -> health_api::events::Payload {
+        let provider = ConnectionProvider {
+            extra: serde_json::Map::from_iter([
+                ("name".to_string(), self.name.clone().into()),
+                ("slug".to_string(), self.slug.clone().into()),
+                ("logo".to_string(), self.logo.clone().into()),
+            ]),
+        };
+        #[allow(deprecated)]
+        let data = ConnectionCreatedData {
+            source: provider.clone(),
+            provider,
+            extra: serde_json::Map::from_iter([("user_id".to_string(), user_id.into())]),
+        };
+        health_api::events::Payload::ProviderConnectionCreated { data }
+    }
 }

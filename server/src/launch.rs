@@ -101,6 +101,7 @@ pub struct InProcess {
     /// What a `credentials.json` of this server holds.
     pub credentials: Credentials,
     running: Option<(Spawned, Arc<ReferenceServer>)>,
+    _workers: crate::Workers,
     _folder: tempfile::TempDir,
 }
 
@@ -124,11 +125,13 @@ pub async fn start() -> Result<InProcess, String> {
         .credentials
         .ok_or("a fresh database was already set up")?;
     let router = crate::router(opened.server.clone());
+    let workers = opened.server.start_workers();
     let spawned = spawn_on(listener, router, Transport::default())
         .map_err(|e| format!("cannot serve the reference server: {e}"))?;
     Ok(InProcess {
         credentials,
         running: Some((spawned, opened.server)),
+        _workers: workers,
         _folder: folder,
     })
 }

@@ -11,6 +11,7 @@ mod bulk;
 mod catalogue;
 pub mod clock;
 mod columns;
+pub mod events;
 mod failure;
 mod gates;
 mod http;
@@ -28,6 +29,7 @@ pub mod simulator;
 pub mod store;
 mod user_cache;
 mod users;
+pub mod webhooks;
 
 pub use auth::Principal;
 pub use http::{router, router_with};
@@ -93,6 +95,13 @@ impl ReferenceServer {
         bootstrap::run(&self.store, &*self.clock, reuse).await
     }
 
+    /// Starts this process's background work: the delivery of webhooks. It runs until the
+    /// returned handle is dropped.
+    pub fn start_workers(self: &Arc<Self>) -> Workers {
+        let delivering = tokio::spawn(webhooks::delivery::keep_delivering(self.clone()));
+        Workers(vec![delivering.abort_handle()])
+    }
+
     /// Work a stopped process left behind: bulk operations accepted but not finished, and
     /// users whose deletion grace period has ended. Safe to run in every process at once.
     pub async fn recover(self: &Arc<Self>) -> Result<(), String> {
@@ -102,5 +111,17 @@ impl ReferenceServer {
         bulk::resume(self)
             .await
             .map_err(|e| format!("cannot resume bulk operations: {e}"))
+    }
+}
+
+/// A process's background work; dropped, it stops. Stopping mid-task loses nothing: what a
+/// task held is leased, and comes back when the lease runs out.
+pub struct Workers(Vec<tokio::task::AbortHandle>);
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        for task in &self.0 {
+            task.abort();
+        }
     }
 }

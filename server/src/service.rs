@@ -4,6 +4,7 @@
 use crate::ReferenceServer;
 use crate::auth::{self, Principal};
 use crate::failure::Failure;
+use crate::webhooks::endpoints as webhooks;
 use crate::{bulk, labs, link, management, orders, patient, users};
 use covenant_runtime::server::{AuthError, Rejection, Unavailable};
 use health_api::operations::*;
@@ -437,6 +438,110 @@ impl HealthDataServer for Service {
                 "Workout {} not found",
                 input.workout_id.0
             )))
+        })
+        .await
+    }
+
+    async fn create_webhook_endpoint(
+        &self,
+        ctx: Context<Principal>,
+        input: CreateWebhookEndpointInput,
+    ) -> CreateWebhookEndpointResponse {
+        answer(&ctx, async {
+            let created = webhooks::create(&self.0, team(&ctx)?, input.body).await?;
+            Ok(CreateWebhookEndpointResponse::Created(created))
+        })
+        .await
+    }
+
+    async fn list_webhook_endpoints(
+        &self,
+        ctx: Context<Principal>,
+        _input: ListWebhookEndpointsInput,
+    ) -> ListWebhookEndpointsResponse {
+        answer(&ctx, async {
+            Ok(ListWebhookEndpointsResponse::Ok(
+                webhooks::list(&self.0, team(&ctx)?).await?,
+            ))
+        })
+        .await
+    }
+
+    async fn get_webhook_endpoint(
+        &self,
+        ctx: Context<Principal>,
+        input: GetWebhookEndpointInput,
+    ) -> GetWebhookEndpointResponse {
+        answer(&ctx, async {
+            Ok(GetWebhookEndpointResponse::Ok(
+                webhooks::get(&self.0, team(&ctx)?, &input.endpoint_id).await?,
+            ))
+        })
+        .await
+    }
+
+    async fn update_webhook_endpoint(
+        &self,
+        ctx: Context<Principal>,
+        input: UpdateWebhookEndpointInput,
+    ) -> UpdateWebhookEndpointResponse {
+        answer(&ctx, async {
+            let team_id = team(&ctx)?;
+            let updated =
+                webhooks::update(&self.0, team_id, &input.endpoint_id, input.body).await?;
+            Ok(UpdateWebhookEndpointResponse::Ok(updated))
+        })
+        .await
+    }
+
+    async fn delete_webhook_endpoint(
+        &self,
+        ctx: Context<Principal>,
+        input: DeleteWebhookEndpointInput,
+    ) -> DeleteWebhookEndpointResponse {
+        answer(&ctx, async {
+            Ok(DeleteWebhookEndpointResponse::Ok(
+                webhooks::delete(&self.0, team(&ctx)?, &input.endpoint_id).await?,
+            ))
+        })
+        .await
+    }
+
+    async fn get_webhook_secret(
+        &self,
+        ctx: Context<Principal>,
+        input: GetWebhookSecretInput,
+    ) -> GetWebhookSecretResponse {
+        answer(&ctx, async {
+            Ok(GetWebhookSecretResponse::Ok(
+                webhooks::secret(&self.0, team(&ctx)?, &input.endpoint_id).await?,
+            ))
+        })
+        .await
+    }
+
+    async fn rotate_webhook_secret(
+        &self,
+        ctx: Context<Principal>,
+        input: RotateWebhookSecretInput,
+    ) -> RotateWebhookSecretResponse {
+        answer(&ctx, async {
+            Ok(RotateWebhookSecretResponse::Ok(
+                webhooks::rotate(&self.0, team(&ctx)?, &input.endpoint_id).await?,
+            ))
+        })
+        .await
+    }
+
+    async fn list_webhook_attempts(
+        &self,
+        ctx: Context<Principal>,
+        input: ListWebhookAttemptsInput,
+    ) -> ListWebhookAttemptsResponse {
+        answer(&ctx, async {
+            Ok(ListWebhookAttemptsResponse::Ok(
+                webhooks::attempts(&self.0, team(&ctx)?, input).await?,
+            ))
         })
         .await
     }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{Mutex, OwnedMutexGuard};
+use tokio::sync::{Mutex, Notify, OwnedMutexGuard};
 
 /// Where the state lives.
 #[derive(Clone, Debug)]
@@ -52,12 +52,18 @@ pub struct Store {
     users: Option<Arc<UserCache>>,
     /// On SQLite, the lock that keeps a second process off the database file.
     _only_process: Option<Arc<std::fs::File>>,
+    /// Told when a transaction that owes deliveries commits, so this process's delivery
+    /// workers start at once rather than at their next look.
+    deliveries_owed: Arc<Notify>,
 }
 
 /// A transaction; commit it or it rolls back when dropped.
 pub struct Tx {
     pub inner: Transaction<'static, Any>,
     _writer: Option<WriterTurn>,
+    /// Set when the transaction wrote a delivery: the workers are woken once it commits.
+    wake: bool,
+    deliveries_owed: Arc<Notify>,
 }
 
 /// SQLite's single writer, held by one write at a time. Given back once the write is over
@@ -96,13 +102,24 @@ impl Tx {
         let Tx {
             inner,
             _writer: writer,
+            wake,
+            deliveries_owed,
         } = self;
         let committing = tokio::spawn(async move {
             let committed = inner.commit().await;
             drop(writer);
+            if committed.is_ok() && wake {
+                // A permit is kept when no worker waits, so a worker mid-batch looks again.
+                deliveries_owed.notify_one();
+            }
             committed
         });
         committing.await.map_err(|_| sqlx::Error::WorkerCrashed)?
+    }
+
+    /// Wakes this process's delivery workers once the transaction commits.
+    pub fn wake_deliveries(&mut self) {
+        self.wake = true;
     }
 }
 
@@ -174,6 +191,7 @@ impl Store {
                 .is_some()
                 .then(|| Arc::new(UserCache::new(crate::user_cache::MAX_ENTRIES))),
             _only_process: only_process.map(Arc::new),
+            deliveries_owed: Arc::default(),
         };
         store.migrate().await?;
         Ok(store)
@@ -233,6 +251,8 @@ impl Store {
         Ok(Tx {
             inner: self.pool.begin().await?,
             _writer: None,
+            wake: false,
+            deliveries_owed: self.deliveries_owed.clone(),
         })
     }
 
@@ -242,6 +262,8 @@ impl Store {
         Ok(Tx {
             inner: self.pool.begin().await?,
             _writer: writer,
+            wake: false,
+            deliveries_owed: self.deliveries_owed.clone(),
         })
     }
 
@@ -263,6 +285,11 @@ impl Store {
     /// The users kept between writes; `None` on PostgreSQL.
     pub fn user_cache(&self) -> Option<&UserCache> {
         self.users.as_deref()
+    }
+
+    /// Told each time deliveries are owed ([`Tx::wake_deliveries`]).
+    pub fn deliveries_owed(&self) -> &Arc<Notify> {
+        &self.deliveries_owed
     }
 
     pub async fn close(&self) {

@@ -159,6 +159,7 @@ async fn serve_reference(args: &ServeArgs) -> Result<(), String> {
     let server = opened.server;
     apply_admin_flags(&server, args, (&opened.org_id, &opened.team_id)).await?;
     launch::keep_recovering(server.clone());
+    let workers = server.start_workers();
     let router = health_server::router_with(server.clone(), args.limits.request());
     let served = transport::serve(
         listener,
@@ -168,6 +169,7 @@ async fn serve_reference(args: &ServeArgs) -> Result<(), String> {
     )
     .await
     .map_err(|e| format!("server error: {e}"));
+    drop(workers);
     server.store().close().await;
     served
 }

@@ -53,6 +53,9 @@ pub const UNITS: &[&str] = &[
     "miles",
     "characters",
     "items",
+    "bytes",
+    "kibibytes",
+    "mebibytes",
 ];
 
 pub(crate) struct Parser<'a> {

@@ -34,6 +34,8 @@ pub struct Harness {
     pub server: Arc<ReferenceServer>,
     /// The database, for a second process on it.
     pub database: Location,
+    /// The server's background work (webhook delivery), stopped with the harness.
+    _workers: health_server::Workers,
     dir: PathBuf,
 }
 
@@ -108,12 +110,14 @@ impl Harness {
         let transport = covenant_runtime::server::transport::Transport::default();
         let spawned = covenant_runtime::server::spawn_on(listener, router, transport);
         spawned.expect("serve").detach();
+        let workers = server.start_workers();
         Some(Harness {
             base_url,
             keys,
             clock,
             server,
             database,
+            _workers: workers,
             dir,
         })
     }

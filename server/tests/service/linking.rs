@@ -227,7 +227,7 @@ async fn the_largest_bulk_imports_leave_other_teams_writes_unharmed(h: Harness) 
     );
 }
 
-fn recipe(user_id: Uuid) -> ConnectionRecipe {
+pub fn recipe(user_id: Uuid) -> ConnectionRecipe {
     ConnectionRecipe {
         user_id,
         access_token: "access".into(),

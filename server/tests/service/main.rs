@@ -10,3 +10,4 @@ mod linking;
 mod management;
 mod patients;
 mod users;
+mod webhooks;

@@ -1,0 +1,342 @@
+//! Sending the outbox: each process runs one delivery loop that leases a batch of owed
+//! deliveries (on PostgreSQL skipping those another process has locked), POSTs them
+//! concurrently, and records every attempt with the delivery's next state. A delivery is
+//! marked done only after its endpoint answered 2xx, so a process killed between the two
+//! sends it again when its lease runs out: at least once, every copy with the same
+//! `webhook-id`.
+
+use crate::ReferenceServer;
+use crate::clock::{Clock, to_micros};
+use crate::columns;
+use crate::events::PENDING;
+use crate::query::Query;
+use crate::store::Backend;
+use covenant_runtime::webhooks::{WebhookSecret, sign};
+use rand::Rng;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::task::JoinSet;
+
+/// How long after each failed attempt the next one is made (the spec's schedule); after the
+/// last the delivery has failed.
+pub const RETRY_WAITS: [Duration; 8] = [
+    Duration::from_secs(5),
+    Duration::from_secs(30),
+    Duration::from_secs(2 * 60),
+    Duration::from_secs(10 * 60),
+    Duration::from_secs(30 * 60),
+    Duration::from_secs(3600),
+    Duration::from_secs(3 * 3600),
+    Duration::from_secs(6 * 3600),
+];
+/// An endpoint that has not answered by then has failed the attempt.
+pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Deliveries one pass sends at once, at most: the requests in flight from one process.
+const BATCH: i64 = 128;
+/// How long a process holds the deliveries it sends: longer than an attempt may last.
+const LEASE: chrono::Duration = chrono::Duration::seconds(60);
+/// How often an idle loop looks for retries that came due and for deliveries other
+/// processes owe; deliveries this process owes wake it at once.
+const IDLE_LOOK: Duration = Duration::from_millis(500);
+
+const DELIVERED: &str = "delivered";
+const RETRYING: &str = "retrying";
+const FAILED: &str = "failed";
+
+/// Delivers until the runtime stops. Errors of the database are logged and the loop goes on:
+/// what it leased comes back to it, or to another process, when the lease runs out.
+pub async fn keep_delivering(s: Arc<ReferenceServer>) {
+    let client = match reqwest::Client::builder()
+        .timeout(ATTEMPT_TIMEOUT)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+    {
+        Ok(client) => client,
+        Err(error) => {
+            tracing::error!(%error, "cannot build the webhook client; nothing is delivered");
+            return;
+        }
+    };
+    let owed = s.store.deliveries_owed().clone();
+    loop {
+        match deliver_due(&s, &client).await {
+            // A full batch: there may be more at once.
+            Ok(sent) if sent as i64 == BATCH => continue,
+            // Some delivered: a user's next event may have become due.
+            Ok(sent) if sent > 0 => continue,
+            Ok(_) => {}
+            Err(error) => tracing::warn!(%error, "webhook deliveries left for a later pass"),
+        }
+        let _ = tokio::time::timeout(IDLE_LOOK, owed.notified()).await;
+    }
+}
+
+/// One pass: leases what is due, sends it, records the outcomes. Answers how many it sent.
+pub async fn deliver_due(
+    s: &ReferenceServer,
+    client: &reqwest::Client,
+) -> Result<usize, sqlx::Error> {
+    let due = lease(s).await?;
+    if due.is_empty() {
+        return Ok(0);
+    }
+    let now = s.clock.now();
+    let mut sending = JoinSet::new();
+    for delivery in due {
+        let client = client.clone();
+        let timestamp = now.timestamp();
+        sending.spawn(async move { attempt(&client, delivery, timestamp, now).await });
+    }
+    let mut outcomes = Vec::new();
+    while let Some(outcome) = sending.join_next().await {
+        if let Ok(outcome) = outcome {
+            outcomes.push(outcome);
+        }
+    }
+    record(s, &outcomes).await?;
+    Ok(outcomes.len())
+}
+
+/// One delivery leased to this process, with what sending it needs.
+#[derive(sqlx::FromRow)]
+struct Due {
+    seq: i64,
+    attempts: i64,
+    endpoint_id: String,
+    url: String,
+    headers: String,
+    secret: String,
+    previous_secret: Option<String>,
+    previous_until: Option<i64>,
+    message_id: String,
+    body: String,
+}
+
+/// Leases the deliveries that are due, oldest first, each the earliest owed for its user and
+/// endpoint (a user's events arrive in order).
+async fn lease(s: &ReferenceServer) -> Result<Vec<Due>, sqlx::Error> {
+    let now = s.clock.now();
+    let skip_locked = match s.store.backend() {
+        Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+        Backend::Sqlite => "",
+    };
+    let mut tx = s.store.write().await?;
+    let leased: Vec<(i64,)> = sqlx::query_as(&format!(
+        "UPDATE deliveries SET lease_until = $1 WHERE seq IN (\
+         SELECT d.seq FROM deliveries d WHERE d.status = $2 AND d.next_attempt_at <= $3 \
+         AND (d.lease_until IS NULL OR d.lease_until < $3) \
+         AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.endpoint_id = d.endpoint_id \
+         AND p.user_id = d.user_id AND p.status = $2 AND p.seq < d.seq) \
+         ORDER BY d.next_attempt_at, d.seq LIMIT $4{skip_locked}) RETURNING seq"
+    ))
+    .bind(to_micros(now + LEASE))
+    .bind(PENDING)
+    .bind(to_micros(now))
+    .bind(BATCH)
+    .fetch_all(&mut **tx)
+    .await?;
+    if leased.is_empty() {
+        return Ok(Vec::new());
+    }
+    let placeholders: Vec<String> = (1..=leased.len()).map(|n| format!("${n}")).collect();
+    let statement = format!(
+        "SELECT d.seq, d.attempts, d.endpoint_id, w.url, w.headers, w.secret, w.previous_secret, \
+         w.previous_until, e.id AS message_id, e.body FROM deliveries d \
+         JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN events e ON e.seq = d.event_seq \
+         WHERE d.seq IN ({}) ORDER BY d.seq",
+        placeholders.join(", ")
+    );
+    let mut query = sqlx::query_as::<_, Due>(&statement);
+    for (seq,) in &leased {
+        query = query.bind(seq);
+    }
+    let due = query.fetch_all(&mut **tx).await?;
+    tx.commit().await?;
+    Ok(due)
+}
+
+/// What one attempt found.
+struct Outcome {
+    seq: i64,
+    endpoint_id: String,
+    attempt: i64,
+    attempted_at: i64,
+    status_code: Option<i64>,
+    error: Option<String>,
+    duration_ms: i64,
+}
+
+impl Outcome {
+    fn delivered(&self) -> bool {
+        self.error.is_none()
+    }
+}
+
+/// Signs and POSTs one delivery: with the endpoint's secret, and during a rotation's overlap
+/// with the old one too.
+async fn attempt(
+    client: &reqwest::Client,
+    due: Due,
+    timestamp: i64,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Outcome {
+    let started = Instant::now();
+    let mut outcome = Outcome {
+        seq: due.seq,
+        endpoint_id: due.endpoint_id.clone(),
+        attempt: due.attempts + 1,
+        attempted_at: to_micros(now),
+        status_code: None,
+        error: None,
+        duration_ms: 0,
+    };
+    let result = send(client, &due, timestamp, to_micros(now)).await;
+    outcome.duration_ms = i64::try_from(started.elapsed().as_millis()).unwrap_or(i64::MAX);
+    match result {
+        Ok(status) => {
+            outcome.status_code = Some(i64::from(status.as_u16()));
+            if !status.is_success() {
+                outcome.error = Some(format!("the endpoint answered {status}"));
+            }
+        }
+        Err(error) => outcome.error = Some(error),
+    }
+    outcome
+}
+
+async fn send(
+    client: &reqwest::Client,
+    due: &Due,
+    timestamp: i64,
+    now: i64,
+) -> Result<reqwest::StatusCode, String> {
+    let secret = WebhookSecret::parse(&due.secret).map_err(|e| e.to_string())?;
+    let previous = match (&due.previous_secret, due.previous_until) {
+        (Some(text), Some(until)) if until > now => WebhookSecret::parse(text).ok(),
+        _ => None,
+    };
+    let mut secrets = vec![&secret];
+    secrets.extend(previous.as_ref());
+    let signature = sign(&secrets, &due.message_id, timestamp, due.body.as_bytes());
+    let extra: BTreeMap<String, String> =
+        columns::from_json(&due.headers).map_err(|e| e.to_string())?;
+    let mut request = client
+        .post(&due.url)
+        .header("content-type", "application/json");
+    for (name, value) in &extra {
+        request = request.header(name, value);
+    }
+    for (name, value) in signature.headers() {
+        request = request.header(name, value);
+    }
+    let response = request
+        .body(due.body.clone())
+        .send()
+        .await
+        .map_err(|e| describe(&e))?;
+    Ok(response.status())
+}
+
+/// A failed send in words, for the attempt listing: timed out, refused, or the like.
+fn describe(error: &reqwest::Error) -> String {
+    if error.is_timeout() {
+        format!("no answer within {} s", ATTEMPT_TIMEOUT.as_secs())
+    } else if error.is_connect() {
+        "the endpoint could not be reached".to_string()
+    } else if error.url().is_some_and(|url| url.scheme() == "https") {
+        // Built without TLS, as the whole toolkit is: it serves plain-http receivers.
+        "the reference server delivers over plain http only".to_string()
+    } else if error.is_builder() {
+        "the endpoint's address cannot be sent to".to_string()
+    } else {
+        "the request failed before an answer".to_string()
+    }
+}
+
+/// Writes each attempt, and the delivery's next state: delivered, due again after its wait,
+/// or failed after the last.
+async fn record(s: &ReferenceServer, outcomes: &[Outcome]) -> Result<(), sqlx::Error> {
+    let mut tx = s.store.write().await?;
+    for outcome in outcomes {
+        let (state, next_attempt_at) = next_state(outcome, &*s.clock);
+        let status = match state {
+            RETRYING => PENDING,
+            done => done,
+        };
+        let updated = sqlx::query(
+            "UPDATE deliveries SET status = $1, attempts = $2, next_attempt_at = $3, \
+             lease_until = NULL WHERE seq = $4",
+        )
+        .bind(status)
+        .bind(outcome.attempt)
+        .bind(next_attempt_at)
+        .bind(outcome.seq)
+        .execute(&mut **tx)
+        .await?;
+        // The endpoint was deleted or disabled meanwhile: nothing is kept of it.
+        if updated.rows_affected() == 0 {
+            continue;
+        }
+        attempt_row(outcome, state).execute(&mut **tx).await?;
+    }
+    tx.commit().await
+}
+
+fn attempt_row<'q>(outcome: &'q Outcome, state: &'q str) -> Query<'q> {
+    sqlx::query(
+        "INSERT INTO delivery_attempts (delivery_seq, endpoint_id, attempt, attempted_at, \
+         status_code, error, duration_ms, delivery) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(outcome.seq)
+    .bind(&outcome.endpoint_id)
+    .bind(outcome.attempt)
+    .bind(outcome.attempted_at)
+    .bind(outcome.status_code)
+    .bind(&outcome.error)
+    .bind(outcome.duration_ms)
+    .bind(state)
+}
+
+/// The delivery's state after an attempt, and when it is due again.
+fn next_state(outcome: &Outcome, clock: &dyn Clock) -> (&'static str, i64) {
+    let now = clock.now();
+    if outcome.delivered() {
+        return (DELIVERED, to_micros(now));
+    }
+    let waited = usize::try_from(outcome.attempt - 1).unwrap_or(usize::MAX);
+    match RETRY_WAITS.get(waited) {
+        Some(wait) => {
+            let wait = jittered(*wait);
+            let wait = chrono::Duration::from_std(wait).unwrap_or(chrono::Duration::zero());
+            (RETRYING, to_micros(now + wait))
+        }
+        None => (FAILED, to_micros(now)),
+    }
+}
+
+/// A wait up to a fifth longer or shorter, so deliveries that failed together (an endpoint
+/// that was down) do not all return at the same instant.
+pub fn jittered(wait: Duration) -> Duration {
+    wait.mul_f64(rand::rng().random_range(0.8..=1.2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jitter_stays_within_a_fifth() {
+        for _ in 0..1000 {
+            let wait = jittered(Duration::from_secs(100));
+            assert!(wait >= Duration::from_secs(80) && wait <= Duration::from_secs(120));
+        }
+    }
+
+    #[test]
+    fn the_schedule_grows_and_ends_within_a_day() {
+        assert!(RETRY_WAITS.windows(2).all(|w| w[0] < w[1]));
+        let total: Duration = RETRY_WAITS.iter().sum();
+        assert!(total < Duration::from_secs(24 * 3600), "{total:?}");
+    }
+}
