@@ -9,6 +9,7 @@
 //! - [`client`] (feature `client`): the typed client.
 //! - [`mock`] (feature `server`): a mock implementation of the server trait, answering examples from the spec.
 //! - [`events`]: one payload variant per event: the type it is sent as, deliveries written and read.
+//! - [`limits`]: the spec's limits with a value as constants, and its rate limits.
 
 // Formatted by prettyplease when generated; rustfmt would disagree with it.
 #[rustfmt::skip]
@@ -28,3 +29,5 @@ pub mod client;
 pub mod mock;
 #[rustfmt::skip]
 pub mod events;
+#[rustfmt::skip]
+pub mod limits;

@@ -197,7 +197,8 @@ mod tests {
                 "server",
                 "client",
                 "mock",
-                "events"
+                "events",
+                "limits"
             ]
         );
     }

@@ -19,6 +19,7 @@ pub mod events;
 mod formats;
 pub mod headers;
 pub mod issue;
+pub mod limits;
 pub mod multipart;
 #[cfg(feature = "server")]
 pub mod server;

@@ -7,8 +7,8 @@ use crate::store::{Tx, flag};
 use health_api::events::{Payload, delivery};
 use health_api::models::Event;
 
-/// The largest delivery body, in bytes: the spec's `webhook_payload_size` (256 KiB).
-pub const PAYLOAD_LIMIT: usize = 256 * 1024;
+/// The largest delivery body, in bytes: the spec's `webhook_payload_size`.
+pub const PAYLOAD_LIMIT: usize = health_api::limits::WEBHOOK_PAYLOAD_SIZE as usize;
 
 /// A delivery that is owed and not yet made.
 pub const PENDING: &str = "pending";

@@ -56,7 +56,7 @@ impl Settings {
             database,
             public_url: public_url.into(),
             clock: Arc::new(clock::SystemClock),
-            bulk_wait: Duration::from_secs(20),
+            bulk_wait: health_api::limits::WAIT_FOR_COMPLETION,
         }
     }
 }

@@ -13,7 +13,8 @@ use health_api::models::*;
 use health_api::operations::*;
 
 /// The deletion grace period of the document.
-pub const GRACE_PERIOD: chrono::Duration = chrono::Duration::days(7);
+pub const GRACE_PERIOD: chrono::Duration =
+    chrono::Duration::seconds(health_api::limits::DELETION_GRACE_PERIOD.as_secs() as i64);
 /// `source_slug` of settings made through the API.
 const API_SOURCE: &str = "manual";
 

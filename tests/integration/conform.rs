@@ -41,6 +41,7 @@ const NOT_PROVOKED: &[&str] = &[
     "bulk_trigger_historical_pull 404",
     "create_lab_order 404",
     "create_user 404",
+    "create_webhook_endpoint 404",
     "get_oauth_provider 404",
     "get_workout_stream 200",
     "list_bulk_ops 404",
@@ -50,6 +51,8 @@ const NOT_PROVOKED: &[&str] = &[
     "list_orders 422",
     "list_providers 404",
     "list_providers 422",
+    "list_webhook_endpoints 404",
+    "list_webhook_endpoints 422",
     "resolve_user 422",
     "undo_delete_user 404",
 ];

@@ -586,6 +586,10 @@ fn rate_limit_json(rl: &RateLimit) -> Value {
             if let Some(note) = &t.note {
                 tier.insert("note".into(), json!(note));
             }
+            if !t.assigned.is_empty() {
+                tier.insert("assigned".into(), json!(t.assigned));
+            }
+            crate::emit::schema::put_source(&mut tier, t.provenance);
             Value::Object(tier)
         })
         .collect();

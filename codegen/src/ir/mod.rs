@@ -725,6 +725,11 @@ pub struct RateTier {
     pub window: Option<Quantity>,
     pub note: Option<String>,
     pub is_default: bool,
+    /// The keys (of `per`) this tier governs, in spec order; the default tier governs every
+    /// key no tier names.
+    pub assigned: Vec<String>,
+    /// Where the tier, and which keys it governs, comes from.
+    pub provenance: Provenance,
 }
 
 #[derive(Clone, Debug)]

@@ -269,7 +269,9 @@ impl Lowerer<'_> {
         let owner = format!("rate_limit {}", rl.name);
         for member in &decl.members {
             let annots = self.annots(&member.attrs, Site::Other);
-            self.unrecorded_source(&annots, "the rate limit");
+            if !matches!(member.node, ast::RateMember::Tier { .. }) {
+                self.unrecorded_source(&annots, "the rate limit");
+            }
             match &member.node {
                 ast::RateMember::NotShown(what) => rl
                     .not_shown
@@ -290,13 +292,32 @@ impl Lowerer<'_> {
                     ),
                 },
                 ast::RateMember::Tier { is_default, args } => {
-                    if let Some(tier) = self.tier(member, *is_default, args) {
+                    if let Some(mut tier) = self.tier(member, *is_default, args) {
+                        tier.provenance = self.provenance(&annots);
                         rl.tiers.push(tier);
                     }
                 }
             }
         }
+        self.check_assignments(decl, &rl);
         rl
+    }
+
+    /// A key is governed by one tier at most.
+    fn check_assignments(&mut self, decl: &ast::RateLimitDecl, rl: &RateLimit) {
+        let mut seen = std::collections::BTreeSet::new();
+        for tier in &rl.tiers {
+            for key in &tier.assigned {
+                if !seen.insert(key.as_str()) {
+                    self.error(
+                        diagnostic_codes::BAD_SETTING,
+                        decl.name.span,
+                        format!("`{key}` is assigned to two tiers of `{}`", rl.name),
+                    )
+                    .label("a key has one rate");
+                }
+            }
+        }
     }
 
     fn tier(
@@ -313,6 +334,8 @@ impl Lowerer<'_> {
             window: None,
             note: None,
             is_default,
+            assigned: Vec::new(),
+            provenance: Provenance::default(),
         };
         for arg in args {
             let name = arg.name.as_ref().map(|n| n.text.as_str());
@@ -331,6 +354,19 @@ impl Lowerer<'_> {
                     })
                 }
                 (Some("note"), ValueKind::Str(s)) => tier.note = Some(s.clone()),
+                (Some("assigned"), ValueKind::List(keys)) if !is_default => {
+                    for key in keys {
+                        match &key.kind {
+                            ValueKind::Ref(path) if path.len() == 1 => {
+                                tier.assigned.push(path[0].text.clone())
+                            }
+                            _ => {
+                                self.error(diagnostic_codes::BAD_SETTING, key.span, "not a key")
+                                    .label("expected a name, such as a provider slug");
+                            }
+                        }
+                    }
+                }
                 _ => {
                     let span = arg
                         .name
@@ -338,9 +374,17 @@ impl Lowerer<'_> {
                         .map_or(arg.value.span, |n| n.span.to(arg.value.span));
                     self.error(diagnostic_codes::BAD_SETTING, span, "tier argument not understood")
                         .label("unexpected argument")
-                        .help("tiers take providers: N, concurrent: N, count: N, per: <duration>, note: \"…\" (default tiers take no providers)");
+                        .help("tiers take providers: N, concurrent: N, count: N, per: <duration>, note: \"…\", assigned: [key, …] (default tiers take no providers and no assigned keys)");
                 }
             }
+        }
+        if let Some(n) = tier.providers.filter(|n| tier.assigned.len() > *n as usize) {
+            self.error(
+                diagnostic_codes::BAD_SETTING,
+                member.span,
+                format!("{} keys assigned to a tier of {n}", tier.assigned.len()),
+            )
+            .label("more keys than the tier covers");
         }
         let rate = tier.count.is_some() && tier.window.is_some();
         if tier.concurrent.is_none() && !rate {

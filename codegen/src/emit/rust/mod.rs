@@ -1,11 +1,12 @@
 //! The Rust backend: the generated crate's modules (models, operations, descriptors, server,
-//! client, mock, events), each printed by a module of its own here.
+//! client, mock, events, limits), each printed by a module of its own here.
 
 mod builders;
 mod client;
 mod descriptors;
 mod enums;
 mod events;
+mod limits;
 mod mock;
 mod models;
 pub mod names;
@@ -94,6 +95,7 @@ impl<'a> RustBackend<'a> {
         let client = self.client();
         let mock = self.mock();
         let events = self.events();
+        let limits = self.limits();
         let models = self.file();
         let crate_path = self.crate_path.clone();
         let descriptors = quote! {
@@ -143,6 +145,14 @@ impl<'a> RustBackend<'a> {
             ),
         ];
         modules.extend(events);
+        modules.extend(limits.map(|tokens| {
+            GeneratedModule::parse(
+                "limits",
+                None,
+                "the spec's limits with a value as constants, and its rate limits",
+                tokens,
+            )
+        }));
         modules
     }
 
