@@ -9,7 +9,9 @@ use crate::clock::{to_micros, wire_time};
 use crate::columns;
 use crate::events::{EmitError, Outbox, Subject};
 use crate::failure::Failure;
+use crate::pulls;
 use crate::store::Tx;
+use crate::throttle::{self, Allowance};
 use covenant_runtime::issue::IssueKind;
 use health_api::models::*;
 use health_api::operations::*;
@@ -186,7 +188,19 @@ async fn run(s: &ReferenceServer, op: &str) -> Result<(), sqlx::Error> {
     };
     let mut position = claimed.processed;
     while position < claimed.user_ids.len() {
-        let end = (position + BATCH).min(claimed.user_ids.len());
+        let size = match batch_size(s, &claimed).await? {
+            Ok(size) => size,
+            Err(wait) => {
+                // Throttled: hold the lease and look again once the rate allows more.
+                if !renew(s, op, position).await? {
+                    return Ok(());
+                }
+                let wait = wait.to_std().unwrap_or_default().min(THROTTLED_LOOK);
+                tokio::time::sleep(wait).await;
+                continue;
+            }
+        };
+        let end = (position + size).min(claimed.user_ids.len());
         if !run_batch(s, op, &claimed, position..end).await? {
             return Ok(());
         }
@@ -195,6 +209,43 @@ async fn run(s: &ReferenceServer, op: &str) -> Result<(), sqlx::Error> {
         tokio::task::yield_now().await;
     }
     finish(s, op).await
+}
+
+/// The longest a throttled operation sleeps before it looks at its rate again.
+const THROTTLED_LOOK: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Users the next batch may handle: [`BATCH`], or fewer when triggering is throttled; the
+/// wait when the rate allows none now.
+async fn batch_size(
+    s: &ReferenceServer,
+    claimed: &Claimed,
+) -> Result<Result<usize, chrono::Duration>, sqlx::Error> {
+    if claimed.op_type == IMPORT {
+        return Ok(Ok(BATCH));
+    }
+    let mut tx = s.store.read().await?;
+    let allowed =
+        throttle::allowance(&mut tx, &claimed.team_id, &claimed.provider, s.clock.now()).await?;
+    Ok(match allowed {
+        Allowance::Now(n) => Ok(n.min(BATCH)),
+        Allowance::Wait(wait) => Err(wait),
+    })
+}
+
+/// Holds the operation's lease a while longer; false when another run moved it on.
+async fn renew(s: &ReferenceServer, op: &str, position: usize) -> Result<bool, sqlx::Error> {
+    let mut tx = s.store.write().await?;
+    let renewed = sqlx::query(
+        "UPDATE bulk_ops SET lease_until = $1 WHERE id = $2 AND status = $3 AND processed = $4",
+    )
+    .bind(to_micros(s.clock.now() + LEASE))
+    .bind(op)
+    .bind(IN_PROGRESS.as_str())
+    .bind(position as i64)
+    .execute(&mut **tx)
+    .await?;
+    tx.commit().await?;
+    Ok(renewed.rows_affected() == 1)
 }
 
 /// The operation's lease, when it is in progress and no live process holds it.
@@ -269,7 +320,7 @@ async fn run_batch(
         let succeeded = if claimed.op_type == IMPORT {
             connect(&mut tx, &outbox, team, user_id, &provider, to_micros(now)).await?
         } else {
-            is_connected(&mut tx, team, user_id, &claimed.provider).await?
+            pulls::trigger(&mut tx, team, user_id, &claimed.provider, now).await?
         };
         sqlx::query(
             "INSERT INTO bulk_op_items (op_id, position, user_id, succeeded) VALUES ($1, $2, $3, $4)",
@@ -370,24 +421,6 @@ async fn connect(
         }
     }
     Ok(true)
-}
-
-async fn is_connected(
-    tx: &mut Tx,
-    team_id: &str,
-    user_id: &str,
-    provider: &str,
-) -> Result<bool, sqlx::Error> {
-    let row = sqlx::query(
-        "SELECT 1 AS present FROM connections c JOIN users u ON u.id = c.user_id \
-         WHERE c.user_id = $1 AND u.team_id = $2 AND u.deleted_at IS NULL AND c.provider = $3",
-    )
-    .bind(user_id)
-    .bind(team_id)
-    .bind(provider)
-    .fetch_optional(&mut ***tx)
-    .await?;
-    Ok(row.is_some())
 }
 
 /// Runs every operation left in progress by a process that stopped.

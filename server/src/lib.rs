@@ -23,10 +23,13 @@ mod link;
 mod management;
 mod orders;
 mod patient;
+mod provider_data;
+pub mod pulls;
 mod query;
 mod service;
 pub mod simulator;
 pub mod store;
+mod throttle;
 mod user_cache;
 mod users;
 pub mod webhooks;
@@ -95,11 +98,12 @@ impl ReferenceServer {
         bootstrap::run(&self.store, &*self.clock, reuse).await
     }
 
-    /// Starts this process's background work: the delivery of webhooks. It runs until the
-    /// returned handle is dropped.
+    /// Starts this process's background work: historical pulls and the delivery of
+    /// webhooks. It runs until the returned handle is dropped.
     pub fn start_workers(self: &Arc<Self>) -> Workers {
         let delivering = tokio::spawn(webhooks::delivery::keep_delivering(self.clone()));
-        Workers(vec![delivering.abort_handle()])
+        let pulling = tokio::spawn(pulls::keep_pulling(self.clone()));
+        Workers(vec![delivering.abort_handle(), pulling.abort_handle()])
     }
 
     /// Work a stopped process left behind: bulk operations accepted but not finished, and

@@ -9,5 +9,6 @@ mod catalogue;
 mod linking;
 mod management;
 mod patients;
+mod pulls;
 mod users;
 mod webhooks;

@@ -30,13 +30,13 @@ on_both_backends!(
 
 /// An HTTP endpoint on a loopback port that answers 500 to its first `failures` deliveries
 /// and 204 after, and hands each delivery it got to the test.
-struct Receiver {
-    url: String,
+pub struct Receiver {
+    pub url: String,
     received: mpsc::UnboundedReceiver<(HeaderMap, Bytes)>,
 }
 
 impl Receiver {
-    async fn start(failures: usize) -> Receiver {
+    pub async fn start(failures: usize) -> Receiver {
         let (sender, received) = mpsc::unbounded_channel();
         let failures = Arc::new(AtomicUsize::new(failures));
         let app = axum::Router::new().route(
@@ -62,11 +62,19 @@ impl Receiver {
         Receiver { url, received }
     }
 
-    async fn next(&mut self) -> (HeaderMap, Bytes) {
+    pub async fn next(&mut self) -> (HeaderMap, Bytes) {
         tokio::time::timeout(Duration::from_secs(15), self.received.recv())
             .await
             .expect("a delivery within 15 s")
             .expect("the receiver runs")
+    }
+
+    /// A delivery, if one arrives within `wait`.
+    pub async fn within(&mut self, wait: Duration) -> Option<(HeaderMap, Bytes)> {
+        tokio::time::timeout(wait, self.received.recv())
+            .await
+            .ok()
+            .flatten()
     }
 
     /// Nothing arrives for a while.
@@ -76,7 +84,7 @@ impl Receiver {
     }
 }
 
-async fn endpoint(h: &Harness, url: &str, event_types: &[&str]) -> CreatedWebhookEndpoint {
+pub async fn endpoint(h: &Harness, url: &str, event_types: &[&str]) -> CreatedWebhookEndpoint {
     let body = CreateWebhookEndpointRequest {
         url: url.to_string(),
         description: Tristate::Value("test receiver".into()),
@@ -94,7 +102,7 @@ async fn endpoint(h: &Harness, url: &str, event_types: &[&str]) -> CreatedWebhoo
     }
 }
 
-async fn import(h: &Harness, provider: BulkProvider, users: &[Uuid]) {
+pub async fn import(h: &Harness, provider: BulkProvider, users: &[Uuid]) {
     let body = BulkImportRequest {
         provider,
         connections: users.iter().copied().map(recipe).collect(),
@@ -115,7 +123,11 @@ async fn import(h: &Harness, provider: BulkProvider, users: &[Uuid]) {
 }
 
 /// Checks the signature at the server's clock, and reads the delivery.
-fn verified(h: &Harness, secret: &str, (headers, body): &(HeaderMap, Bytes)) -> (Event, Payload) {
+pub fn verified(
+    h: &Harness,
+    secret: &str,
+    (headers, body): &(HeaderMap, Bytes),
+) -> (Event, Payload) {
     let key = Key::parse(secret).unwrap();
     let now = h.clock.now().timestamp();
     verify(&key, headers, body, now, DEFAULT_TOLERANCE).expect("a valid signature");
