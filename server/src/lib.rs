@@ -78,6 +78,11 @@ impl ReferenceServer {
     pub async fn open(settings: Settings) -> Result<Arc<ReferenceServer>, String> {
         let store = Store::open(&settings.database).await?;
         catalogue::load(&store).await?;
+        if store.backend() == store::Backend::Sqlite {
+            release_leases(&store)
+                .await
+                .map_err(|e| format!("cannot take up interrupted work: {e}"))?;
+        }
         Ok(Arc::new(ReferenceServer {
             store,
             clock: settings.clock,
@@ -116,6 +121,21 @@ impl ReferenceServer {
             .await
             .map_err(|e| format!("cannot resume bulk operations: {e}"))
     }
+}
+
+/// An embedded database has one process (its file is locked), so a lease found at start was
+/// held by a process that stopped: its work is taken up at once rather than when the lease
+/// runs out. On PostgreSQL a lease may be another live process's, and is left to expire.
+async fn release_leases(store: &Store) -> Result<(), sqlx::Error> {
+    let mut tx = store.write().await?;
+    for table in ["deliveries", "pulls", "bulk_ops"] {
+        sqlx::query(&format!(
+            "UPDATE {table} SET lease_until = NULL WHERE lease_until IS NOT NULL"
+        ))
+        .execute(&mut **tx)
+        .await?;
+    }
+    tx.commit().await
 }
 
 /// A process's background work; dropped, it stops. Stopping mid-task loses nothing: what a

@@ -165,6 +165,136 @@ fn kill_9_loses_no_acknowledged_write() {
     }
 }
 
+/// Deliveries a receiver got: each `webhook-id` with every body it came with.
+type Received = std::sync::Arc<std::sync::Mutex<Vec<(String, String)>>>;
+
+/// An HTTP endpoint on a loopback port, in a thread of its own, that takes a while to answer
+/// each delivery (so a crash finds some in flight) and notes each.
+fn slow_receiver() -> (String, Received) {
+    let received: Received = Default::default();
+    let noted = received.clone();
+    let (address_tx, address_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(async move {
+            let app = axum::Router::new().route(
+                "/hook",
+                axum::routing::post(move |headers: axum::http::HeaderMap, body: String| {
+                    let noted = noted.clone();
+                    async move {
+                        let id = headers["webhook-id"].to_str().unwrap().to_string();
+                        noted.lock().unwrap().push((id, body));
+                        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                        axum::http::StatusCode::NO_CONTENT
+                    }
+                }),
+            );
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            address_tx.send(listener.local_addr().unwrap()).unwrap();
+            axum::serve(listener, app).await.unwrap();
+        });
+    });
+    let address = address_rx.recv().unwrap();
+    (format!("http://{address}/hook"), received)
+}
+
+#[test]
+fn kill_9_during_delivery_loses_no_event_and_repeats_only_with_the_same_id() {
+    const USERS: usize = 300;
+    let dir_scratch = scratch_dir("serve-kill9-deliveries");
+    let dir = dir_scratch.path();
+    let mut served = serve(dir, &[]);
+    let key = credentials(dir)["team_api_key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (url, received) = slow_receiver();
+    let endpoint = format!(r#"{{"url": "{url}"}}"#);
+    let (status, _) = call(
+        &served.base_url,
+        "POST",
+        "/v2/webhook/endpoint",
+        &key,
+        Some(&endpoint),
+    );
+    assert_eq!(status, 201);
+    let mut users = std::collections::BTreeSet::new();
+    for n in 0..USERS {
+        let (status, created) = create_user(&served.base_url, &key, &format!("hooked-{n}"));
+        assert_eq!(status, 200);
+        users.insert(created["user_id"].as_str().unwrap().to_string());
+    }
+    let connections: Vec<String> = users
+        .iter()
+        .map(|u| {
+            format!(
+                r#"{{"user_id": "{u}", "access_token": "a", "refresh_token": "r", "provider_id": "p", "expires_at": 2147483647}}"#
+            )
+        })
+        .collect();
+    let import = format!(
+        r#"{{"provider": "oura", "connections": [{}], "wait_for_completion": true}}"#,
+        connections.join(", ")
+    );
+    let (status, _) = call(
+        &served.base_url,
+        "POST",
+        "/v2/link/bulk_import",
+        &key,
+        Some(&import),
+    );
+    assert_eq!(status, 200);
+
+    // Crash once some deliveries have arrived and others are in flight.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while received.lock().unwrap().len() < 30 {
+        assert!(std::time::Instant::now() < deadline, "deliveries began");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    served.child.kill().expect("kill -9");
+    served.child.wait().unwrap();
+    let before_restart = received.lock().unwrap().len();
+    assert!(
+        before_restart < USERS,
+        "the crash came mid-delivery: {before_restart}"
+    );
+
+    let _restarted = serve(dir, &[]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let ids: std::collections::BTreeSet<String> = received
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(id, _)| id.clone())
+            .collect();
+        if ids.len() == USERS {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} of {USERS} delivered",
+            ids.len()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let received = received.lock().unwrap();
+    let mut bodies: std::collections::BTreeMap<&str, &str> = Default::default();
+    for (id, body) in received.iter() {
+        let first = bodies.entry(id).or_insert(body);
+        assert_eq!(first, body, "a repeat of {id} is the same delivery");
+    }
+    let delivered: std::collections::BTreeSet<String> = bodies
+        .values()
+        .map(|body| {
+            let event: serde_json::Value = serde_json::from_str(body).unwrap();
+            assert_eq!(event["event_type"], "provider.connection.created");
+            event["user_id"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(delivered, users, "one event per connection, none lost");
+}
+
 #[test]
 fn two_processes_on_one_postgres_database_are_one_service() {
     let Some(url) = fresh_postgres_database() else {
