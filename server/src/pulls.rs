@@ -153,6 +153,9 @@ struct Due {
     last_day: String,
     next_day: String,
     failures: i64,
+    /// The lease's end as this process wrote it: a step is kept only while the lease is
+    /// still this one.
+    lease_until: i64,
 }
 
 async fn lease(s: &ReferenceServer) -> Result<Vec<Due>, sqlx::Error> {
@@ -163,11 +166,13 @@ async fn lease(s: &ReferenceServer) -> Result<Vec<Due>, sqlx::Error> {
     };
     let mut tx = s.store.write().await?;
     let due: Vec<Due> = sqlx::query_as(&format!(
-        "UPDATE pulls SET lease_until = $1 WHERE seq IN (\
+        "WITH picked AS MATERIALIZED (\
          SELECT seq FROM pulls WHERE status IN ($2, $3, $4) AND next_attempt_at <= $5 \
          AND (lease_until IS NULL OR lease_until < $5) ORDER BY next_attempt_at, seq \
          LIMIT $6{skip_locked}) \
-         RETURNING seq, team_id, user_id, provider, resource, last_day, next_day, failures"
+         UPDATE pulls SET lease_until = $1 WHERE seq IN (SELECT seq FROM picked) \
+         RETURNING seq, team_id, user_id, provider, resource, last_day, next_day, failures, \
+         lease_until"
     ))
     .bind(to_micros(now + LEASE))
     .bind(QUEUED)
@@ -216,17 +221,20 @@ async fn step(s: &ReferenceServer, pull: &Due) -> Result<(), sqlx::Error> {
         fetched += 1;
         day = day.succ_opt().unwrap_or(day);
     }
+    // A step that fetched days before failing starts a new run of failures.
+    let failures_in_a_row = if fetched > 0 { 1 } else { pull.failures + 1 };
     let (status, failures, error, next_attempt_at) = match failure {
-        Some(reason) if pull.failures + 1 >= MAX_FAILURES => (
+        Some(reason) if failures_in_a_row >= MAX_FAILURES => (
             FAILED,
-            pull.failures + 1,
+            failures_in_a_row,
             Some(format!(
                 "the provider failed {MAX_FAILURES} tries in a row: {reason}"
             )),
             micros,
         ),
         Some(reason) => {
-            let wait = FIRST_RETRY * 2u32.pow(u32::try_from(pull.failures).unwrap_or(0));
+            let doublings = u32::try_from(failures_in_a_row - 1).unwrap_or(0).min(6);
+            let wait = FIRST_RETRY * 2u32.pow(doublings);
             let wait = chrono::Duration::from_std(crate::webhooks::delivery::jittered(wait))
                 .unwrap_or(chrono::Duration::zero());
             (
@@ -242,7 +250,7 @@ async fn step(s: &ReferenceServer, pull: &Due) -> Result<(), sqlx::Error> {
     let advanced = sqlx::query(
         "UPDATE pulls SET status = $1, next_day = $2, failures = $3, error = $4, \
          next_attempt_at = $5, lease_until = NULL, updated_at = $6 \
-         WHERE seq = $7 AND next_day = $8",
+         WHERE seq = $7 AND lease_until = $8",
     )
     .bind(status)
     .bind(day.to_string())
@@ -251,7 +259,7 @@ async fn step(s: &ReferenceServer, pull: &Due) -> Result<(), sqlx::Error> {
     .bind(next_attempt_at)
     .bind(micros)
     .bind(pull.seq)
-    .bind(&pull.next_day)
+    .bind(pull.lease_until)
     .execute(&mut **tx)
     .await?;
     // Another process took the pull on meanwhile (this one's lease ran out): its step stands.

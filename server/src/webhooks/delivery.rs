@@ -61,9 +61,7 @@ pub async fn keep_delivering(s: Arc<ReferenceServer>) {
     let owed = s.store.deliveries_owed().clone();
     loop {
         match deliver_due(&s, &client).await {
-            // A full batch: there may be more at once.
-            Ok(sent) if sent as i64 == BATCH => continue,
-            // Some delivered: a user's next event may have become due.
+            // Some sent: there may be more, and a user's next event may have become due.
             Ok(sent) if sent > 0 => continue,
             Ok(_) => {}
             Err(error) => tracing::warn!(%error, "webhook deliveries left for a later pass"),
@@ -111,6 +109,10 @@ struct Due {
     previous_until: Option<i64>,
     message_id: String,
     body: String,
+    /// The lease's end as this process wrote it: its outcome is recorded only while the
+    /// lease is still this one (another process may have taken the delivery on since).
+    #[sqlx(skip)]
+    lease: i64,
 }
 
 /// Leases the deliveries that are due, oldest first, each the earliest owed for its user and
@@ -122,13 +124,18 @@ async fn lease(s: &ReferenceServer) -> Result<Vec<Due>, sqlx::Error> {
         Backend::Sqlite => "",
     };
     let mut tx = s.store.write().await?;
+    // The pick is materialised once, so PostgreSQL cannot run it again and lease more.
     let leased: Vec<(i64,)> = sqlx::query_as(&format!(
-        "UPDATE deliveries SET lease_until = $1 WHERE seq IN (\
+        "WITH picked AS MATERIALIZED (\
          SELECT d.seq FROM deliveries d WHERE d.status = $2 AND d.next_attempt_at <= $3 \
          AND (d.lease_until IS NULL OR d.lease_until < $3) \
          AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.endpoint_id = d.endpoint_id \
          AND p.user_id = d.user_id AND p.status = $2 AND p.seq < d.seq) \
-         ORDER BY d.next_attempt_at, d.seq LIMIT $4{skip_locked}) RETURNING seq"
+         AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id \
+         AND w.disabled = 0) \
+         ORDER BY d.next_attempt_at, d.seq LIMIT $4{skip_locked}) \
+         UPDATE deliveries SET lease_until = $1 WHERE seq IN (SELECT seq FROM picked) \
+         RETURNING seq"
     ))
     .bind(to_micros(now + LEASE))
     .bind(PENDING)
@@ -151,14 +158,18 @@ async fn lease(s: &ReferenceServer) -> Result<Vec<Due>, sqlx::Error> {
     for (seq,) in &leased {
         query = query.bind(seq);
     }
-    let due = query.fetch_all(&mut **tx).await?;
+    let mut due = query.fetch_all(&mut **tx).await?;
     tx.commit().await?;
+    for delivery in &mut due {
+        delivery.lease = to_micros(now + LEASE);
+    }
     Ok(due)
 }
 
 /// What one attempt found.
 struct Outcome {
     seq: i64,
+    lease: i64,
     endpoint_id: String,
     attempt: i64,
     attempted_at: i64,
@@ -184,6 +195,7 @@ async fn attempt(
     let started = Instant::now();
     let mut outcome = Outcome {
         seq: due.seq,
+        lease: due.lease,
         endpoint_id: due.endpoint_id.clone(),
         attempt: due.attempts + 1,
         attempted_at: to_micros(now),
@@ -266,15 +278,17 @@ async fn record(s: &ReferenceServer, outcomes: &[Outcome]) -> Result<(), sqlx::E
         };
         let updated = sqlx::query(
             "UPDATE deliveries SET status = $1, attempts = $2, next_attempt_at = $3, \
-             lease_until = NULL WHERE seq = $4",
+             lease_until = NULL WHERE seq = $4 AND lease_until = $5",
         )
         .bind(status)
         .bind(outcome.attempt)
         .bind(next_attempt_at)
         .bind(outcome.seq)
+        .bind(outcome.lease)
         .execute(&mut **tx)
         .await?;
-        // The endpoint was deleted or disabled meanwhile: nothing is kept of it.
+        // The endpoint was deleted or disabled meanwhile, or the lease ran out and another
+        // process has the delivery now: this attempt changes nothing.
         if updated.rows_affected() == 0 {
             continue;
         }

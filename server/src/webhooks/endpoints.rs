@@ -25,9 +25,15 @@ const RESERVED_HEADERS: &[&str] = &[
     "webhook-signature",
     "content-type",
     "content-length",
+    "content-encoding",
     "host",
     "transfer-encoding",
     "connection",
+    "keep-alive",
+    "te",
+    "trailer",
+    "upgrade",
+    "expect",
 ];
 
 pub async fn create(
@@ -301,8 +307,19 @@ fn check(url: Option<&String>, headers: Option<&BTreeMap<String, String>>) -> Re
             ));
         }
     }
+    let mut seen = std::collections::BTreeSet::new();
     for name in headers.into_iter().flat_map(|h| h.keys()) {
-        let reserved = RESERVED_HEADERS.contains(&name.to_ascii_lowercase().as_str());
+        let lower = name.to_ascii_lowercase();
+        let reserved = RESERVED_HEADERS.contains(&lower.as_str()) || lower.starts_with("proxy-");
+        if !seen.insert(lower.clone()) {
+            issues.push(crate::failure::issue(
+                "body",
+                &[LocPart::key("headers"), LocPart::Key(name.clone().into())],
+                "Named twice: header names are the same in any case",
+                IssueKind::Value,
+            ));
+            continue;
+        }
         let valid = axum::http::HeaderName::from_bytes(name.as_bytes()).is_ok();
         if reserved || !valid {
             issues.push(crate::failure::issue(
