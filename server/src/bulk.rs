@@ -7,12 +7,11 @@
 use crate::ReferenceServer;
 use crate::clock::{to_micros, wire_time};
 use crate::columns;
-use crate::events::{EmitError, Outbox, Subject};
+use crate::events::{Outbox, Subject};
 use crate::failure::Failure;
 use crate::pulls;
 use crate::store::Tx;
 use crate::throttle::{self, Allowance};
-use covenant_runtime::issue::IssueKind;
 use health_api::models::*;
 use health_api::operations::*;
 use serde::{Deserialize, Serialize};
@@ -312,15 +311,22 @@ async fn run_batch(
     if advanced.rows_affected() != 1 {
         return Ok(false);
     }
-    let outbox = Outbox::open(&mut tx, &claimed.team_id).await?;
-    let provider = ConnectedProvider::read(&mut tx, &claimed.provider).await?;
+    // What an import's connection events need, read once for the batch.
+    let importing = match claimed.op_type == IMPORT {
+        true => Some((
+            Outbox::open(&mut tx, &claimed.team_id).await?,
+            ConnectedProvider::read(&mut tx, &claimed.provider).await?,
+        )),
+        false => None,
+    };
     for position in range {
         let user_id = &claimed.user_ids[position];
         let team = &claimed.team_id;
-        let succeeded = if claimed.op_type == IMPORT {
-            connect(&mut tx, &outbox, team, user_id, &provider, to_micros(now)).await?
-        } else {
-            pulls::trigger(&mut tx, team, user_id, &claimed.provider, now).await?
+        let succeeded = match &importing {
+            Some((outbox, provider)) => {
+                connect(&mut tx, outbox, team, user_id, provider, to_micros(now)).await?
+            }
+            None => pulls::trigger(&mut tx, team, user_id, &claimed.provider, now).await?,
         };
         sqlx::query(
             "INSERT INTO bulk_op_items (op_id, position, user_id, succeeded) VALUES ($1, $2, $3, $4)",
@@ -411,14 +417,9 @@ async fn connect(
             user_id: user_id.to_string(),
             client_user_id,
         };
-        match outbox
+        outbox
             .emit(tx, &subject, &provider.connection_created(user_id), now)
-            .await
-        {
-            Ok(_) => {}
-            Err(EmitError::Store(error)) => return Err(error),
-            Err(too_large) => return Err(sqlx::Error::Encode(Box::new(too_large))),
-        }
+            .await?;
     }
     Ok(true)
 }
@@ -450,18 +451,7 @@ pub async fn list(
         .page_size
         .unwrap_or(DEFAULT_PAGE_SIZE)
         .clamp(1, MAX_PAGE_SIZE);
-    let before = match input.next_cursor.as_deref().filter(|c| !c.is_empty()) {
-        Some(cursor) => crate::query::decode_cursor(cursor)
-            .and_then(|c| c.parse::<i64>().ok())
-            .ok_or_else(|| {
-                Failure::invalid_query(
-                    "next_cursor",
-                    "Not a cursor this service issued",
-                    IssueKind::Value,
-                )
-            })?,
-        None => i64::MAX,
-    };
+    let before = crate::query::seq_cursor(input.next_cursor.as_deref())?;
     let rows: Vec<BulkOpRow> = s
         .store
         .autocommit()

@@ -58,3 +58,10 @@ pub fn from_micros(micros: i64) -> DateTime<Utc> {
 pub fn wire_time(micros: i64) -> covenant_runtime::DateTime {
     covenant_runtime::DateTime(from_micros(micros).fixed_offset())
 }
+
+/// A wait up to a fifth longer or shorter, so deliveries that failed together (an endpoint
+/// that was down) do not all return at the same instant.
+pub fn jittered(wait: std::time::Duration) -> std::time::Duration {
+    use rand::Rng;
+    wait.mul_f64(rand::rng().random_range(0.8..=1.2))
+}

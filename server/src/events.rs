@@ -22,6 +22,17 @@ pub enum EmitError {
     Store(#[from] sqlx::Error),
 }
 
+/// Within a cause's transaction an emission that fails fails the cause: the transaction rolls
+/// back and is retried as the cause's own failure would be.
+impl From<EmitError> for sqlx::Error {
+    fn from(error: EmitError) -> sqlx::Error {
+        match error {
+            EmitError::Store(error) => error,
+            too_large => sqlx::Error::Encode(Box::new(too_large)),
+        }
+    }
+}
+
 /// Who an event is about.
 #[derive(Clone, Debug)]
 pub struct Subject {

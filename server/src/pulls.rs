@@ -8,10 +8,10 @@
 use crate::ReferenceServer;
 use crate::clock::to_micros;
 use crate::columns;
-use crate::events::{EmitError, Outbox, Subject};
+use crate::events::{Outbox, Subject};
 use crate::provider_data::keep_day;
 use crate::simulator;
-use crate::store::{Backend, Tx};
+use crate::store::Tx;
 use chrono::NaiveDate;
 use health_api::events::Payload;
 use health_api::models::{HistoricalData, ProviderResource};
@@ -150,6 +150,7 @@ struct Due {
     user_id: String,
     provider: String,
     resource: String,
+    first_day: String,
     last_day: String,
     next_day: String,
     failures: i64,
@@ -160,10 +161,7 @@ struct Due {
 
 async fn lease(s: &ReferenceServer) -> Result<Vec<Due>, sqlx::Error> {
     let now = s.clock.now();
-    let skip_locked = match s.store.backend() {
-        Backend::Postgres => " FOR UPDATE SKIP LOCKED",
-        Backend::Sqlite => "",
-    };
+    let skip_locked = s.store.backend().skip_locked();
     let mut tx = s.store.write().await?;
     let due: Vec<Due> = sqlx::query_as(&format!(
         "WITH picked AS MATERIALIZED (\
@@ -171,7 +169,8 @@ async fn lease(s: &ReferenceServer) -> Result<Vec<Due>, sqlx::Error> {
          AND (lease_until IS NULL OR lease_until < $5) ORDER BY next_attempt_at, seq \
          LIMIT $6{skip_locked}) \
          UPDATE pulls SET lease_until = $1 WHERE seq IN (SELECT seq FROM picked) \
-         RETURNING seq, team_id, user_id, provider, resource, last_day, next_day, failures, \
+         RETURNING seq, team_id, user_id, provider, resource, first_day, last_day, next_day, \
+         failures, \
          lease_until"
     ))
     .bind(to_micros(now + LEASE))
@@ -235,7 +234,7 @@ async fn step(s: &ReferenceServer, pull: &Due) -> Result<(), sqlx::Error> {
         Some(reason) => {
             let doublings = u32::try_from(failures_in_a_row - 1).unwrap_or(0).min(6);
             let wait = FIRST_RETRY * 2u32.pow(doublings);
-            let wait = chrono::Duration::from_std(crate::webhooks::delivery::jittered(wait))
+            let wait = chrono::Duration::from_std(crate::clock::jittered(wait))
                 .unwrap_or(chrono::Duration::zero());
             (
                 RETRYING,
@@ -272,24 +271,15 @@ async fn step(s: &ReferenceServer, pull: &Due) -> Result<(), sqlx::Error> {
             user_id: pull.user_id.clone(),
             client_user_id,
         };
-        let first: Option<(String,)> = sqlx::query_as("SELECT first_day FROM pulls WHERE seq = $1")
-            .bind(pull.seq)
-            .fetch_optional(&mut **tx)
-            .await?;
-        let first = first.map(|(day,)| day).unwrap_or_default();
-        let payload = completed(pull, &source_type, &first, last);
+        let payload = completed(pull, &source_type, last);
         let outbox = Outbox::open(&mut tx, &pull.team_id).await?;
-        match outbox.emit(&mut tx, &subject, &payload, micros).await {
-            Ok(_) => {}
-            Err(EmitError::Store(error)) => return Err(error),
-            Err(too_large) => return Err(sqlx::Error::Encode(Box::new(too_large))),
-        }
+        outbox.emit(&mut tx, &subject, &payload, micros).await?;
     }
     tx.commit().await
 }
 
 /// `historical.data.<resource>.created`: which user, source and days the pull covered.
-fn completed(pull: &Due, source_type: &str, first: &str, last: NaiveDate) -> Payload {
+fn completed(pull: &Due, source_type: &str, last: NaiveDate) -> Payload {
     let data = HistoricalData {
         extra: serde_json::Map::from_iter([
             ("user_id".to_string(), pull.user_id.clone().into()),
@@ -297,7 +287,7 @@ fn completed(pull: &Due, source_type: &str, first: &str, last: NaiveDate) -> Pay
                 "source".to_string(),
                 serde_json::json!({ "provider": pull.provider, "type": source_type }),
             ),
-            ("start_date".to_string(), first.into()),
+            ("start_date".to_string(), pull.first_day.clone().into()),
             ("end_date".to_string(), last.to_string().into()),
         ]),
         ..HistoricalData::default()

@@ -79,6 +79,23 @@ pub fn encode_cursor(position: &str) -> String {
     URL_SAFE_NO_PAD.encode(position.as_bytes())
 }
 
+/// The position of a listing paged by a sequence number, newest first: before the cursor's
+/// position, or from the newest when none (or an empty one) is sent.
+pub fn seq_cursor(cursor: Option<&str>) -> Result<i64, crate::failure::Failure> {
+    match cursor.filter(|c| !c.is_empty()) {
+        Some(cursor) => decode_cursor(cursor)
+            .and_then(|c| c.parse::<i64>().ok())
+            .ok_or_else(|| {
+                crate::failure::Failure::invalid_query(
+                    "next_cursor",
+                    "Not a cursor this service issued",
+                    covenant_runtime::issue::IssueKind::Value,
+                )
+            }),
+        None => Ok(i64::MAX),
+    }
+}
+
 pub fn decode_cursor(cursor: &str) -> Option<String> {
     let bytes = URL_SAFE_NO_PAD.decode(cursor).ok()?;
     String::from_utf8(bytes).ok()

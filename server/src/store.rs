@@ -33,6 +33,17 @@ pub enum Backend {
     Postgres,
 }
 
+impl Backend {
+    /// What a work queue's pick ends with: on PostgreSQL, rows another process holds are
+    /// skipped; SQLite has one writer, so a pick never meets a held row.
+    pub fn skip_locked(self) -> &'static str {
+        match self {
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        }
+    }
+}
+
 /// How long a request waits for a connection before the service answers 503.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
 /// How long SQLite waits on a lock held by another process before giving up.

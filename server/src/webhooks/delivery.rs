@@ -6,13 +6,11 @@
 //! `webhook-id`.
 
 use crate::ReferenceServer;
-use crate::clock::{Clock, to_micros};
+use crate::clock::{Clock, jittered, to_micros};
 use crate::columns;
 use crate::events::PENDING;
 use crate::query::Query;
-use crate::store::Backend;
 use covenant_runtime::webhooks::{WebhookSecret, sign};
-use rand::Rng;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -119,10 +117,7 @@ struct Due {
 /// endpoint (a user's events arrive in order).
 async fn lease(s: &ReferenceServer) -> Result<Vec<Due>, sqlx::Error> {
     let now = s.clock.now();
-    let skip_locked = match s.store.backend() {
-        Backend::Postgres => " FOR UPDATE SKIP LOCKED",
-        Backend::Sqlite => "",
-    };
+    let skip_locked = s.store.backend().skip_locked();
     let mut tx = s.store.write().await?;
     // The pick is materialised once, so PostgreSQL cannot run it again and lease more.
     let leased: Vec<(i64,)> = sqlx::query_as(&format!(
@@ -327,12 +322,6 @@ fn next_state(outcome: &Outcome, clock: &dyn Clock) -> (&'static str, i64) {
         }
         None => (FAILED, to_micros(now)),
     }
-}
-
-/// A wait up to a fifth longer or shorter, so deliveries that failed together (an endpoint
-/// that was down) do not all return at the same instant.
-pub fn jittered(wait: Duration) -> Duration {
-    wait.mul_f64(rand::rng().random_range(0.8..=1.2))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use crate::ReferenceServer;
 use crate::clock::{to_micros, wire_time};
 use crate::columns;
 use crate::failure::{Failure, quoted};
-use crate::query::{decode_cursor, encode_cursor};
+use crate::query::{encode_cursor, seq_cursor};
 use crate::store::{Tx, flag};
 use covenant_runtime::issue::{IssueKind, LocPart};
 use covenant_runtime::webhooks::WebhookSecret as Key;
@@ -246,18 +246,7 @@ pub async fn attempts(
     let endpoint = input.endpoint_id.0.to_string();
     let mut tx = s.store.read().await?;
     read(&mut tx, team_id, &endpoint).await?;
-    let before = match input.next_cursor.as_deref().filter(|c| !c.is_empty()) {
-        Some(cursor) => decode_cursor(cursor)
-            .and_then(|c| c.parse::<i64>().ok())
-            .ok_or_else(|| {
-                Failure::invalid_query(
-                    "next_cursor",
-                    "Not a cursor this service issued",
-                    IssueKind::Value,
-                )
-            })?,
-        None => i64::MAX,
-    };
+    let before = seq_cursor(input.next_cursor.as_deref())?;
     let size = input.page_size;
     // A prefix compared on its own length: no LIKE, so `_` and `%` in it are plain text.
     let prefix = input.event_type.unwrap_or_default();
