@@ -361,6 +361,7 @@ pub static MODEL_CREATE_WEBHOOK_ENDPOINT_REQUEST: rt::desc::ModelDesc = rt::desc
             format: true,
             constraints: rt::desc::Constraints {
                 max_length: Some(4096usize),
+                pattern: Some(&super::models::URL_PATTERN),
                 ..rt::desc::Constraints::NONE
             },
         },
@@ -842,6 +843,7 @@ pub static MODEL_UPDATE_WEBHOOK_ENDPOINT_REQUEST: rt::desc::ModelDesc = rt::desc
             format: true,
             constraints: rt::desc::Constraints {
                 max_length: Some(4096usize),
+                pattern: Some(&super::models::URL_PATTERN),
                 ..rt::desc::Constraints::NONE
             },
         },
@@ -4612,7 +4614,7 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[201u16, 409u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 201u16,
@@ -4621,6 +4623,14 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             bytes: false,
             headers: &[],
             provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 409u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
             status: 404u16,

@@ -16,6 +16,10 @@ pub const DELETION_GRACE_PERIOD: ::std::time::Duration = ::std::time::Duration::
 ///
 /// Source: toolkit.
 pub const WEBHOOK_PAYLOAD_SIZE: u64 = 262144;
+/// Endpoints a team may have: each event is written once per endpoint that takes it.
+///
+/// Source: toolkit.
+pub const WEBHOOK_ENDPOINTS_PER_TEAM: u64 = 20;
 /// Historical pull triggering, throttled by the service per provider to protect the API
 /// limits of the team's own OAuth credentials.
 pub static HISTORICAL_PULL_TRIGGERING: rt::limits::RateLimit = rt::limits::RateLimit {

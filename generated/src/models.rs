@@ -7,6 +7,7 @@ use ::covenant_runtime as rt;
 pub static SEARCH_QUERY_PATTERN: rt::Pattern = rt::Pattern::new(
     "^(?:[A-Za-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u024F\\u1E00-\\u1EFF][\\u0300-\\u036F]*|[0-9 (),/:'|&_\\u2019-])*$",
 );
+pub static URL_PATTERN: rt::Pattern = rt::Pattern::new("^[Hh][Tt][Tt][Pp][Ss]?://");
 /// An error whose `detail` is a message. Every error response has a JSON body: deployed
 /// clients treat an empty error body as success.
 ///
@@ -5225,6 +5226,7 @@ impl rt::Validate for WebhookAttempt {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreateWebhookEndpointRequest {
+    /// Plain http or https: deliveries go to web addresses.
     pub url: String,
     #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
     pub description: rt::Tristate<String>,
@@ -5312,6 +5314,7 @@ impl rt::Validate for CreateWebhookEndpointRequest {
         let v = &self.url;
         {
             rt::check::max_length(v, 4096usize, loc, out);
+            rt::check::pattern(v, &super::models::URL_PATTERN, loc, out);
         }
         loc.pop();
         loc.push(rt::LocPart::key("description"));
@@ -5393,6 +5396,7 @@ impl rt::Validate for UpdateWebhookEndpointRequest {
         loc.push(rt::LocPart::key("url"));
         if let Some(v) = &self.url {
             rt::check::max_length(v, 4096usize, loc, out);
+            rt::check::pattern(v, &super::models::URL_PATTERN, loc, out);
         }
         loc.pop();
         loc.push(rt::LocPart::key("description"));

@@ -4607,6 +4607,8 @@ impl rt::Validate for CreateWebhookEndpointInput {
 pub enum CreateWebhookEndpointResponse {
     /// 201
     Created(CreatedWebhookEndpoint),
+    /// 409: The team already has `webhook_endpoints_per_team` endpoints; delete one first.
+    Conflict(ErrorMessage),
     /// 404: Unknown resource.
     NotFound(NotFoundError),
     /// 422: One item per violated constraint.
@@ -4628,6 +4630,7 @@ impl CreateWebhookEndpointResponse {
     pub fn status(&self) -> u16 {
         match self {
             Self::Created(_) => 201u16,
+            Self::Conflict(_) => 409u16,
             Self::NotFound(_) => 404u16,
             Self::UnprocessableEntity(_) => 422u16,
             Self::Unauthorized(_) => 401u16,
@@ -4643,6 +4646,7 @@ impl CreateWebhookEndpointResponse {
     ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
         match self {
             Self::Created(body) => ::serde_json::to_value(body),
+            Self::Conflict(body) => ::serde_json::to_value(body),
             Self::NotFound(body) => ::serde_json::to_value(body),
             Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
             Self::Unauthorized(body) => ::serde_json::to_value(body),
@@ -4668,6 +4672,13 @@ impl CreateWebhookEndpointResponse {
             201u16 => {
                 Ok(
                     Self::Created(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            409u16 => {
+                Ok(
+                    Self::Conflict(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )

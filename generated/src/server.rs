@@ -2020,6 +2020,9 @@ impl IntoResponse for CreateWebhookEndpointResponse {
             CreateWebhookEndpointResponse::Created(body) => {
                 rt::server::json_status(201u16, &body)
             }
+            CreateWebhookEndpointResponse::Conflict(body) => {
+                rt::server::json_status(409u16, &body)
+            }
             CreateWebhookEndpointResponse::NotFound(body) => {
                 rt::server::json_status(404u16, &body)
             }
@@ -2049,7 +2052,7 @@ impl From<rt::server::Rejection> for CreateWebhookEndpointResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[409u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }

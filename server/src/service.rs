@@ -448,8 +448,7 @@ impl HealthDataServer for Service {
         input: CreateWebhookEndpointInput,
     ) -> CreateWebhookEndpointResponse {
         answer(&ctx, async {
-            let created = webhooks::create(&self.0, team(&ctx)?, input.body).await?;
-            Ok(CreateWebhookEndpointResponse::Created(created))
+            webhooks::create(&self.0, team(&ctx)?, input.body).await
         })
         .await
     }

@@ -548,7 +548,10 @@ fn gates_json(gates: &[Gate]) -> Value {
 }
 
 pub(super) fn quantity_text(q: &Quantity) -> String {
-    format!("{} {}", q.amount, q.unit)
+    match q.unit.is_empty() {
+        true => q.amount.to_string(),
+        false => format!("{} {}", q.amount, q.unit),
+    }
 }
 
 fn rate_limit_json(rl: &RateLimit) -> Value {

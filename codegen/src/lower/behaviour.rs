@@ -155,6 +155,11 @@ impl Lowerer<'_> {
                     amount: *amount,
                     unit: unit.text.clone(),
                 }),
+                // A bare count, such as a most number of things.
+                ValueKind::Int(n) if *n >= 0 => LimitValue::Quantity(Quantity {
+                    amount: *n as f64,
+                    unit: String::new(),
+                }),
                 ValueKind::Ref(path)
                     if path.len() == 1 && path[0].text.starts_with("not_shown:") =>
                 {
@@ -167,7 +172,7 @@ impl Lowerer<'_> {
                     LimitValue::NotShown(what)
                 }
                 _ => {
-                    self.error(diagnostic_codes::BAD_SETTING, v.span, "a limit's value is a quantity such as `20 seconds`")
+                    self.error(diagnostic_codes::BAD_SETTING, v.span, "a limit's value is a quantity such as `20 seconds`, or a count")
                         .label("not a quantity")
                         .help("or write `= not_shown(\"what\")`, or leave it out when the inputs' constraints state it");
                     LimitValue::FromConstraints

@@ -10,14 +10,13 @@ use crate::store::{Tx, flag};
 use covenant_runtime::issue::{IssueKind, LocPart};
 use covenant_runtime::webhooks::WebhookSecret as Key;
 use covenant_runtime::{Tristate, Uuid};
+use health_api::limits::WEBHOOK_ENDPOINTS_PER_TEAM;
 use health_api::models::*;
 use health_api::operations::*;
 use std::collections::BTreeMap;
 
 /// After a rotation, the old secret signs beside the new one this long (the spec's promise).
 pub const ROTATION_OVERLAP: chrono::Duration = chrono::Duration::hours(24);
-/// Endpoints a team may have: each emitted event is written once per endpoint that takes it.
-const MAX_ENDPOINTS: i64 = 20;
 /// Headers a delivery sets itself, which an endpoint's own headers may not replace.
 const RESERVED_HEADERS: &[&str] = &[
     "webhook-id",
@@ -40,7 +39,7 @@ pub async fn create(
     s: &ReferenceServer,
     team_id: &str,
     body: CreateWebhookEndpointRequest,
-) -> Result<CreatedWebhookEndpoint, Failure> {
+) -> Result<CreateWebhookEndpointResponse, Failure> {
     let headers = body.headers.unwrap_or_default();
     check(Some(&body.url), Some(&headers))?;
     let id = uuid::Uuid::new_v4().to_string();
@@ -52,12 +51,12 @@ pub async fn create(
             .bind(team_id)
             .fetch_one(&mut **tx)
             .await?;
-    if count >= MAX_ENDPOINTS {
-        return Err(Failure::invalid_body(
-            &[],
-            format!("A team has at most {MAX_ENDPOINTS} webhook endpoints"),
-            IssueKind::Value,
-        ));
+    if count >= WEBHOOK_ENDPOINTS_PER_TEAM as i64 {
+        return Ok(CreateWebhookEndpointResponse::Conflict(ErrorMessage {
+            detail: format!(
+                "A team has at most {WEBHOOK_ENDPOINTS_PER_TEAM} webhook endpoints; delete one first"
+            ),
+        }));
     }
     sqlx::query(
         "INSERT INTO webhook_endpoints (id, team_id, url, description, event_types, headers, \
@@ -76,10 +75,12 @@ pub async fn create(
     .await?;
     let endpoint = read(&mut tx, team_id, &id).await?;
     tx.commit().await?;
-    Ok(CreatedWebhookEndpoint {
-        endpoint,
-        secret: WebhookSecret { secret },
-    })
+    Ok(CreateWebhookEndpointResponse::Created(
+        CreatedWebhookEndpoint {
+            endpoint,
+            secret: WebhookSecret { secret },
+        },
+    ))
 }
 
 pub async fn list(

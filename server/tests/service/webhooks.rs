@@ -249,31 +249,57 @@ async fn endpoints_are_managed_and_their_secrets_rotate(h: Harness) {
 }
 
 async fn endpoints_refuse_addresses_and_headers_a_delivery_cannot_use(h: Harness) {
-    let response = h
-        .http()
-        .post(format!("{}/v2/webhook/endpoint", h.base_url))
-        .header("x-service-api-key", &h.keys.team_api_key)
-        .json(&serde_json::json!({
-            "url": "ftp://example.com/hook",
-            "headers": {"webhook-signature": "forged", "x-ok": "fine"},
-        }))
-        .send()
+    let create = |body: serde_json::Value| {
+        h.http()
+            .post(format!("{}/v2/webhook/endpoint", h.base_url))
+            .header("x-service-api-key", &h.keys.team_api_key)
+            .json(&body)
+            .send()
+    };
+    let locs = |body: &serde_json::Value| -> Vec<serde_json::Value> {
+        body["detail"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| item["loc"].clone())
+            .collect()
+    };
+    // The address's scheme is the spec's pattern, checked by the router.
+    let response = create(serde_json::json!({"url": "ftp://example.com/hook"}))
         .await
         .unwrap();
     assert_eq!(response.status(), 422);
     let body: serde_json::Value = response.json().await.unwrap();
-    let locs: Vec<&serde_json::Value> = body["detail"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|item| &item["loc"])
-        .collect();
+    assert_eq!(locs(&body), [serde_json::json!(["body", "url"])], "{body}");
+    let response = create(serde_json::json!({
+        "url": "HTTP://example.com/hook",
+        "headers": {"webhook-signature": "forged", "x-ok": "fine", "bad name": "x"},
+    }))
+    .await
+    .unwrap();
+    assert_eq!(response.status(), 422);
+    let body: serde_json::Value = response.json().await.unwrap();
     assert_eq!(
-        locs,
+        locs(&body),
         [
-            &serde_json::json!(["body", "url"]),
-            &serde_json::json!(["body", "headers", "webhook-signature"]),
+            serde_json::json!(["body", "headers", "bad name"]),
+            serde_json::json!(["body", "headers", "webhook-signature"]),
         ],
+        "{body}"
+    );
+    // A team's endpoints are bounded by the spec's limit; one more is a conflict.
+    for n in 0..health_api::limits::WEBHOOK_ENDPOINTS_PER_TEAM {
+        let url = format!("http://127.0.0.1:9/{n}");
+        let response = create(serde_json::json!({ "url": url })).await.unwrap();
+        assert_eq!(response.status(), 201, "endpoint {n}");
+    }
+    let response = create(serde_json::json!({"url": "http://127.0.0.1:9/over"}))
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 409);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert!(
+        body["detail"].as_str().unwrap().contains("at most 20"),
         "{body}"
     );
 }
