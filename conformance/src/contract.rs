@@ -40,6 +40,16 @@ pub struct Contract {
     header_checks: HashMap<(usize, u16), HeaderCheck>,
     carriers: Vec<(String, Carrier)>,
     secret_names: Vec<String>,
+    /// Each event of the spec: its name, its event type pattern and its schema.
+    events: Vec<EventCheck>,
+}
+
+/// An event of the spec as a received delivery is checked against it.
+pub struct EventCheck {
+    pub name: String,
+    /// The event type with `{placeholder}`s.
+    pub pattern: String,
+    pub validator: Validator,
 }
 
 /// The headers a response declares: the schema of their values, and how each reads from text.
@@ -135,7 +145,18 @@ impl Contract {
             }
             by_name.insert(ep.name.clone(), index);
         }
+        let mut events = Vec::new();
+        for event in &spec.events {
+            if let Some(validator) = compile(&format!("schemas/events/{}.json", event.name))? {
+                events.push(EventCheck {
+                    name: event.name.clone(),
+                    pattern: event.pattern.clone(),
+                    validator,
+                });
+            }
+        }
         Ok(Contract {
+            events,
             carriers: secret_carriers(&spec),
             secret_names: crate::secrets::secret_field_names(&spec),
             spec,
@@ -144,6 +165,22 @@ impl Contract {
             validators,
             header_checks,
         })
+    }
+
+    /// The events whose type pattern `event_type` fits, in spec order: one, or several
+    /// sharing a pattern (summaries and timeseries both `daily.data.{resource}.created`).
+    pub fn events_of_type(&self, event_type: &str) -> Vec<&EventCheck> {
+        self.events
+            .iter()
+            .filter(|e| {
+                covenant_runtime::events::match_event_type(&e.pattern, event_type).is_some()
+            })
+            .collect()
+    }
+
+    /// Every event of the spec with its schema.
+    pub fn events(&self) -> &[EventCheck] {
+        &self.events
     }
 
     pub fn routes(&self) -> &'static [Route] {

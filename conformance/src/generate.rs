@@ -165,6 +165,7 @@ impl Generator<'_> {
                 body: None,
             },
             capture: BTreeMap::new(),
+            events: Vec::new(),
         }
     }
 

@@ -6,6 +6,7 @@
 pub mod body;
 pub mod cassette;
 pub mod contract;
+pub mod events;
 pub mod exec;
 pub mod expected;
 pub mod generate;

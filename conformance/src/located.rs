@@ -35,6 +35,10 @@ fn steps_within(exchange: &Exchange, failure: &Failure) -> Vec<Step> {
         steps
     };
     match failure.kind {
+        // A delivery's failures, and one that did not arrive, point at what awaits it.
+        _ if failure.path.starts_with("$event") || exchange_awaits(exchange, failure) => {
+            vec!["events".into()]
+        }
         FailureKind::Status => expect(vec!["status".into()]),
         FailureKind::Body => expect(
             std::iter::once("body".into())
@@ -66,9 +70,19 @@ fn steps_within(exchange: &Exchange, failure: &Failure) -> Vec<Step> {
             .map(|(name, _)| vec!["capture".into(), name.as_str().into()])
             .unwrap_or_else(|| vec!["capture".into()]),
         FailureKind::Template => vec!["request".into()],
+        FailureKind::Event => vec!["events".into()],
         FailureKind::Schema | FailureKind::ContentType => expect(vec!["status".into()]),
         FailureKind::Timeout | FailureKind::Transport => vec!["request".into()],
     }
+}
+
+/// Whether a capture failure is of an awaited event's capture.
+fn exchange_awaits(exchange: &Exchange, failure: &Failure) -> bool {
+    failure.kind == FailureKind::Capture
+        && exchange
+            .events
+            .iter()
+            .any(|e| e.capture.values().any(|p| *p == failure.path))
 }
 
 /// `$.data[0]["odd key"].id` as steps; an unreadable rest is left off, so the location

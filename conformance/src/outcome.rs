@@ -26,6 +26,9 @@ pub enum FailureKind {
     Timeout,
     /// No connection, or it broke off.
     Transport,
+    /// An awaited event did not arrive in time, or a delivery failed its checks (signature,
+    /// envelope, a repeat of its id with another body).
+    Event,
 }
 
 impl FailureKind {
@@ -40,6 +43,7 @@ impl FailureKind {
             FailureKind::Template => "template",
             FailureKind::Timeout => "timeout",
             FailureKind::Transport => "transport",
+            FailureKind::Event => "event",
         }
     }
 }
@@ -75,6 +79,12 @@ impl std::fmt::Display for Location {
 }
 
 impl Failure {
+    fn redact(&mut self, redactor: &crate::secrets::Redactor) {
+        redactor.apply(&mut self.path);
+        redactor.apply(&mut self.expected);
+        redactor.apply(&mut self.actual);
+    }
+
     /// `schema $.created_on: expected …, got …`: how every report states a failure.
     pub fn summary(&self) -> String {
         let kind = self.kind.word();
@@ -148,13 +158,21 @@ pub struct ScenarioResult {
     pub duration_ms: f64,
     /// The normalized transcript (placeholders for volatile values); snapshots compare it.
     pub transcript: String,
+    /// Why the scenario was skipped as a whole, when it was for a reason of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip_reason: Option<String>,
 }
 
-/// Which scenarios exercised each declared status of each endpoint.
+/// Which scenarios exercised each declared status of each endpoint, and how many
+/// deliveries of each declared event the run received.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Coverage {
     /// Endpoint → status → scenario ids (empty: declared, not exercised).
     pub matrix: BTreeMap<String, BTreeMap<u16, Vec<String>>>,
+    /// Event → deliveries received (0: declared, not received); empty when the run
+    /// received no events.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub events: BTreeMap<String, usize>,
 }
 
 impl Coverage {
@@ -196,6 +214,43 @@ pub struct Report {
     /// Why the run stopped before judging anything, when it did: it then holds no results.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped: Option<Stopped>,
+    /// The webhook deliveries received, when the run listened for them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<EventsReport>,
+}
+
+/// What the run's webhook receiver got.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct EventsReport {
+    /// Where deliveries were received.
+    pub receiver: String,
+    /// How the target was told: subscribed through the spec's endpoint, or configured.
+    pub subscription: String,
+    /// Each delivery by its id, in order of arrival; repeats counted, not listed.
+    pub received: Vec<ReceivedEvent>,
+    /// Deliveries refused once the receiver held as many as it keeps.
+    #[serde(default)]
+    pub refused: usize,
+}
+
+/// One delivery, without its payload: a report names events, it does not publish them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ReceivedEvent {
+    /// The delivery's id (`webhook-id`), when it named one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_type: Option<String>,
+    /// The spec's event it is, when it is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// Times it arrived again with the same id (at-least-once delivery).
+    #[serde(default)]
+    pub repeats: usize,
+    /// The scenario and exchange whose expectation it met, as `scenario / exchange`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub awaited_by: Option<String>,
+    pub failures: Vec<Failure>,
 }
 
 /// A run that judged nothing: its exit status (2: usage or cassette errors, 3: the target
@@ -230,6 +285,7 @@ impl Report {
             coverage: Coverage::default(),
             stale_expected_failures: Vec::new(),
             snapshots: Vec::new(),
+            events: None,
             stopped: Some(Stopped {
                 exit,
                 reason: reason.to_string(),
@@ -259,12 +315,14 @@ impl Report {
             for exchange in &mut scenario.exchanges {
                 redactor.apply(&mut exchange.url);
                 redactor.apply(&mut exchange.curl);
-                for failure in &mut exchange.failures {
-                    redactor.apply(&mut failure.path);
-                    redactor.apply(&mut failure.expected);
-                    redactor.apply(&mut failure.actual);
-                }
+                exchange
+                    .failures
+                    .iter_mut()
+                    .for_each(|f| f.redact(redactor));
             }
+        }
+        for event in self.events.iter_mut().flat_map(|e| &mut e.received) {
+            event.failures.iter_mut().for_each(|f| f.redact(redactor));
         }
     }
 
@@ -288,5 +346,13 @@ impl Report {
         self.stopped.is_none()
             && !self.scenarios.iter().any(|s| s.verdict.fails_run())
             && !self.snapshots.iter().any(|s| s.outcome.fails_run())
+            && self.failed_deliveries() == 0
+    }
+
+    /// Deliveries that failed their checks.
+    pub fn failed_deliveries(&self) -> usize {
+        self.events.as_ref().map_or(0, |e| {
+            e.received.iter().filter(|r| !r.failures.is_empty()).count()
+        })
     }
 }

@@ -37,6 +37,9 @@ pub struct RunSettings {
     pub timeout: Duration,
     /// The longest response body read; a longer one is a failure, read no further.
     pub max_body: usize,
+    /// The run's webhook inbox, when it listens for events; scenarios that await events
+    /// are skipped without one.
+    pub events: Option<Arc<crate::events::EventHub>>,
 }
 
 impl Default for RunSettings {
@@ -47,6 +50,7 @@ impl Default for RunSettings {
             retries: 2,
             timeout: Duration::from_secs(10),
             max_body: DEFAULT_MAX_BODY,
+            events: None,
         }
     }
 }
@@ -166,13 +170,14 @@ pub async fn run(
         spec: run.contract.spec.service.name.clone(),
         started_at,
         duration_ms: millis(started.elapsed()),
-        coverage: coverage(&run.contract, &scenarios),
+        coverage: coverage(&run.contract, &scenarios, run.settings.events.as_deref()),
         // Staleness is a property of the whole suite read, which a run of a selection
         // does not see: the caller that read the suite says (`ExpectedFailures::stale`).
         stale_expected_failures: Vec::new(),
         scenarios,
         snapshots: Vec::new(),
         stopped: None,
+        events: None,
     };
     // A secret learnt late in one scenario may have been written by another earlier.
     report.redact(&run.secrets.redactor());
@@ -193,7 +198,9 @@ impl Run {
                 Err(TemplateError(e)) => let_error = Some(format!("let {name}: {e}")),
             }
         }
-        let skip_all = self.settings.fail_fast && self.stop.load(Ordering::Relaxed);
+        let no_receiver = plan.awaits_events() && self.settings.events.is_none();
+        let skip_all =
+            no_receiver || (self.settings.fail_fast && self.stop.load(Ordering::Relaxed));
         let mut failed = let_error.is_some() || skip_all;
         let mut exchanges = Vec::new();
         let mut entries: Vec<Taken> = Vec::new();
@@ -206,9 +213,23 @@ impl Run {
                 exchanges.push(template_failure(exchange, problem));
                 continue;
             }
-            let (result, entry) = self
+            let (mut result, mut entry) = self
                 .exchange(exchange, scenario.source.as_deref(), &mut scope)
                 .await;
+            if result.verdict == Verdict::Passed && !exchange.events.is_empty() {
+                let claimant = format!("{} / {}", scenario.id, exchange.label);
+                let source = scenario.source.as_deref().unwrap_or("document");
+                let arrived = self
+                    .await_events(exchange, &mut scope, &claimant, source)
+                    .await;
+                result.failures.extend(arrived.failures);
+                if !result.failures.is_empty() {
+                    result.verdict = Verdict::Failed;
+                }
+                if let Some(entry) = &mut entry {
+                    entry.events = arrived.envelopes;
+                }
+            }
             failed |= result.verdict == Verdict::Failed;
             exchanges.push(result);
             if let Some(entry) = entry {
@@ -244,7 +265,87 @@ impl Run {
             exchanges,
             duration_ms: millis(started.elapsed()),
             transcript,
+            skip_reason: no_receiver
+                .then(|| "it awaits events: run with --webhooks ADDR to receive them".to_string()),
         }
+    }
+
+    /// Awaits the exchange's events in order, taking captures from each; stops at the
+    /// first that does not arrive, as later ones may need its captures.
+    async fn await_events(
+        &self,
+        exchange: &ExchangePlan,
+        scope: &mut Scope<'_>,
+        claimant: &str,
+        source: &str,
+    ) -> AwaitedEvents {
+        let mut out = AwaitedEvents::default();
+        let Some(hub) = &self.settings.events else {
+            return out;
+        };
+        for event in &exchange.events {
+            let event_type = match scope.text(&event.event_type) {
+                Ok(t) => t,
+                Err(TemplateError(problem)) => {
+                    out.failures.push(event_failure(
+                        "event_type",
+                        "a filled-in event type",
+                        &problem,
+                        source,
+                    ));
+                    return out;
+                }
+            };
+            let wanted = match &event.expected {
+                Some(e) => format!(
+                    "`{event_type}` matching {}",
+                    crate::matcher::show(&e.written())
+                ),
+                None => format!("`{event_type}`"),
+            };
+            match hub
+                .await_event(
+                    &event_type,
+                    event.expected.as_ref(),
+                    scope,
+                    event.within,
+                    claimant,
+                )
+                .await
+            {
+                Ok(arrived) => {
+                    self.secrets
+                        .learn_by_name(self.contract.secret_names(), &arrived.envelope);
+                    out.failures.extend(arrived.failures);
+                    for (name, plan) in &event.captures {
+                        let CapturePlan::Body { path, written } = plan else {
+                            continue;
+                        };
+                        match path.query(&arrived.envelope).first() {
+                            Some(value) => {
+                                scope.values.insert(name.clone(), value.clone());
+                            }
+                            None => out.failures.push(Failure {
+                                kind: FailureKind::Capture,
+                                path: written.clone(),
+                                expected: format!("a value for `{name}` in the event"),
+                                actual: "nothing there".into(),
+                                source: source.into(),
+                                at: None,
+                            }),
+                        }
+                    }
+                    out.envelopes.push((event_type, arrived.envelope));
+                }
+                Err(why) => {
+                    let within = format!("within {} s, {wanted}", event.within.as_secs_f64());
+                    out.failures
+                        .push(event_failure("event", &within, &why, source));
+                    return out;
+                }
+            }
+        }
+        out
     }
 
     async fn exchange(
@@ -321,6 +422,7 @@ impl Run {
                 .cloned(),
         );
         let entry = Taken {
+            events: Vec::new(),
             request: outgoing,
             response,
             response_kept,
@@ -496,6 +598,9 @@ impl Run {
                 .iter()
                 .map(|(k, v)| (k.clone(), Value::String(v.clone()))),
         );
+        if let Some(url) = self.settings.events.as_ref().and_then(|hub| hub.url()) {
+            named.push(("webhooks_url".into(), Value::String(url.to_string())));
+        }
         named.sort_by(|a, b| a.0.cmp(&b.0));
         let mut normalizer =
             Normalizer::new(&self.secrets.snapshot(), &named, &self.globals.run_id);
@@ -511,6 +616,7 @@ impl Run {
                     response: taken.response.as_ref().map_err(Clone::clone),
                     shown_headers: &taken.shown,
                     response_kept: taken.response_kept,
+                    events: &taken.events,
                 },
             );
         }
@@ -537,7 +643,28 @@ fn locate(plan: &ScenarioPlan, results: &mut [ExchangeResult]) {
 }
 
 /// One exchange as sent and received, kept for the transcript.
+/// What awaiting an exchange's events found.
+#[derive(Default)]
+struct AwaitedEvents {
+    failures: Vec<Failure>,
+    /// Each event that arrived, by type, for the transcript.
+    envelopes: Vec<(String, Value)>,
+}
+
+fn event_failure(path: &str, expected: &str, actual: &str, source: &str) -> Failure {
+    Failure {
+        kind: FailureKind::Event,
+        path: path.to_string(),
+        expected: expected.to_string(),
+        actual: actual.to_string(),
+        source: source.to_string(),
+        at: None,
+    }
+}
+
 struct Taken {
+    /// Events the exchange awaited, as they arrived.
+    events: Vec<(String, Value)>,
     request: Outgoing,
     response: Result<Incoming, String>,
     /// How much of the response body was kept.
@@ -624,8 +751,15 @@ fn template_failure(exchange: &ExchangePlan, problem: String) -> ExchangeResult 
 }
 
 /// Every declared status of every endpoint, with the scenarios that got it.
-fn coverage(contract: &Contract, scenarios: &[ScenarioResult]) -> Coverage {
-    let mut coverage = Coverage::default();
+fn coverage(
+    contract: &Contract,
+    scenarios: &[ScenarioResult],
+    events: Option<&crate::events::EventHub>,
+) -> Coverage {
+    let mut coverage = Coverage {
+        events: events.map(|hub| hub.counts()).unwrap_or_default(),
+        ..Coverage::default()
+    };
     for route in contract.routes() {
         let statuses = coverage.matrix.entry(route.name.to_string()).or_default();
         for status in route.statuses {

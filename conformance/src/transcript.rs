@@ -16,6 +16,11 @@ use std::sync::LazyLock;
 static UUID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b").unwrap()
 });
+static DATE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(\d{4})-(\d{2})-(\d{2})\b").unwrap());
+/// Dates this close to the run's day are taken as computed from it (a window ending today)
+/// and written relative to it; dates further off are the cassette's or the data's own.
+const RELATIVE_DAYS: i64 = 31;
 static INSTANT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?").unwrap()
 });
@@ -29,6 +34,8 @@ pub struct Normalizer {
     uuids: HashMap<String, String>,
     /// `{{$unique}}` values of this run: `<run id>-<n>`.
     unique: Option<Regex>,
+    /// The run's day, which near dates are written relative to.
+    today: chrono::NaiveDate,
 }
 
 impl Normalizer {
@@ -62,6 +69,7 @@ impl Normalizer {
             unique: (!run_id.is_empty())
                 .then(|| Regex::new(&format!(r"{}-\d+", regex::escape(run_id))).ok())
                 .flatten(),
+            today: chrono::Utc::now().date_naive(),
         }
     }
 
@@ -86,6 +94,7 @@ impl Normalizer {
             })
             .into_owned();
         let out = INSTANT.replace_all(&out, "[timestamp]");
+        let out = DATE.replace_all(&out, |c: &regex::Captures| relative_date(&c[0], self.today));
         match &self.unique {
             Some(unique) => unique.replace_all(&out, "[unique]").into_owned(),
             None => out.into_owned(),
@@ -237,6 +246,19 @@ impl Normalizer {
     }
 }
 
+/// `[today]`, `[today-13d]`, `[today+2d]` for a date near `today`; the date as it is
+/// otherwise.
+fn relative_date(text: &str, today: chrono::NaiveDate) -> String {
+    let Ok(date) = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d") else {
+        return text.to_string();
+    };
+    match (date - today).num_days() {
+        0 => "[today]".to_string(),
+        n if n.abs() <= RELATIVE_DAYS => format!("[today{n:+}d]"),
+        _ => text.to_string(),
+    }
+}
+
 /// The most of a response body a transcript shows, so a run's memory and its reports grow
 /// by no more per exchange, whatever a target sends.
 pub const SHOWN_BODY: usize = 64 * 1024;
@@ -313,6 +335,8 @@ pub struct Entry<'a> {
     pub shown_headers: &'a [String],
     /// How much of the response body the response holds.
     pub response_kept: Kept,
+    /// Events the exchange awaited, by type, with their envelopes as delivered.
+    pub events: &'a [(String, Value)],
 }
 
 /// Appends one exchange to a transcript.
@@ -362,6 +386,13 @@ pub fn write_entry(out: &mut String, n: &mut Normalizer, entry: &Entry) {
         }
     }
     out.push('\n');
+    for (event_type, envelope) in entry.events {
+        let _ = writeln!(out, "<< event {event_type}");
+        n.register_volatile(envelope);
+        let envelope = n.json(envelope);
+        out.push_str(&serde_json::to_string_pretty(&envelope).unwrap_or_default());
+        out.push_str("\n\n");
+    }
 }
 
 /// The part of a URL after the authority: what the transcript shows of where it went.
@@ -377,6 +408,19 @@ fn path_and_query(url: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn dates_near_the_run_are_written_relative_to_it_and_others_as_they_are() {
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
+        assert_eq!(relative_date("2026-11-24", today), "[today]");
+        assert_eq!(relative_date("2026-11-11", today), "[today-13d]");
+        assert_eq!(relative_date("2026-11-26", today), "[today+2d]");
+        assert_eq!(relative_date("2024-02-29", today), "2024-02-29");
+        assert_eq!(relative_date("2024-02-30", today), "2024-02-30");
+        let mut n = Normalizer::new(&[], &[], "run1");
+        let yesterday = (chrono::Utc::now().date_naive() - chrono::Days::new(1)).to_string();
+        assert_eq!(n.text(&format!("from {yesterday}")), "from [today-1d]");
+    }
 
     #[test]
     fn a_body_too_long_to_show_whole_shows_its_start() {

@@ -10,7 +10,8 @@ use covenant_conformance::select::{Filter, Shard};
 use covenant_conformance::snapshot::SnapshotSettings;
 use covenant_conformance::template::{Credentials, Globals};
 use covenant_conformance::{
-    Contract, Report, RunSettings, Target, cassette, plan, report, select, snapshot, suggest,
+    Contract, Report, RunSettings, Target, cassette, events, plan, report, select, snapshot,
+    suggest,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -87,6 +88,19 @@ pub struct ConformArgs {
     /// its exchange and is read no further.
     #[arg(long, value_name = "SIZE", default_value = "10MiB", value_parser = parse_size)]
     max_body: usize,
+    /// Listen for the target's webhooks on ADDR (`127.0.0.1:0` picks a free port), subscribe
+    /// through the spec's `@registers_webhooks` endpoint (or print the address to configure,
+    /// with the signing secret in COVENANT_WEBHOOK_SECRET), and check every delivery.
+    /// Scenarios that await events need it; a run of the reference server listens anyway.
+    #[arg(long, value_name = "ADDR")]
+    webhooks: Option<std::net::SocketAddr>,
+    /// The address the target sends deliveries to, when it reaches this machine by another
+    /// name than --webhooks (a container, another host).
+    #[arg(long, value_name = "URL", requires = "webhooks")]
+    webhooks_url: Option<String>,
+    /// Seconds to keep listening after the last scenario, for deliveries still on their way.
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
+    webhooks_settle: f64,
 }
 
 /// `4096`, `512KiB`, `10MiB`, `1GiB` (also `K`, `M`, `G`, binary multiples).
@@ -239,9 +253,12 @@ fn conform(
         retries: args.retries,
         timeout: Duration::from_secs_f64(args.timeout.max(0.001)),
         max_body: args.max_body,
+        events: None,
     };
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| Stop::Usage(format!("cannot start the async runtime: {e}")))?;
+    let mut settings = settings;
+    let contract = Arc::new(contract);
     runtime.block_on(async {
         let mut reference = None;
         let target = if reference_run {
@@ -257,8 +274,18 @@ fn conform(
             target
         };
         context.bases = target.bases.clone();
-        let report = covenant_conformance::runner::run(
-            Arc::new(contract),
+        // A run of the reference server receives its events too: it controls both ends.
+        let listen = args
+            .webhooks
+            .or_else(|| reference_run.then(|| ([127, 0, 0, 1], 0).into()));
+        let mut session = None;
+        if let Some(addr) = listen {
+            let opened = open_events(&contract, addr, args, &target, &mut globals).await?;
+            settings.events = Some(opened.hub.clone());
+            session = Some(opened);
+        }
+        let mut report = covenant_conformance::runner::run(
+            contract,
             selected,
             Arc::new(globals),
             target,
@@ -267,11 +294,47 @@ fn conform(
             Progress::for_terminal(),
         )
         .await;
+        if let Some(session) = session {
+            let hub = session.hub.clone();
+            let settle = Duration::from_secs_f64(args.webhooks_settle.clamp(0.0, 600.0));
+            let (events, problem) = session.close(settle).await;
+            if let Some(problem) = problem {
+                eprintln!("warning: {problem}");
+            }
+            report.coverage.events = hub.counts();
+            report.events = Some(events);
+        }
         if let Some(reference) = reference {
             stop_reference(reference).await;
         }
         finish(args, report, stale)
     })
+}
+
+/// Starts the webhook receiver and subscribes it; the subscription's secret becomes the
+/// credential `webhook_secret`, redacted like any other and usable by cassettes.
+async fn open_events(
+    contract: &Arc<Contract>,
+    addr: std::net::SocketAddr,
+    args: &ConformArgs,
+    target: &Target,
+    globals: &mut Globals,
+) -> Result<events::Session, Stop> {
+    let listen = events::Listen {
+        addr,
+        public_url: args.webhooks_url.clone(),
+        secret: std::env::var(events::SECRET_VARIABLE).ok(),
+    };
+    let session = events::Session::open(contract.clone(), listen, target, &globals.credentials)
+        .await
+        .map_err(Stop::Usage)?;
+    if let Some(instructions) = session.instructions() {
+        println!("conform: {instructions}");
+    }
+    if let Some(secret) = session.secret() {
+        globals.credentials.set("webhook_secret", secret);
+    }
+    Ok(session)
 }
 
 /// Checks the snapshots, prints the summary and writes the reports; answers the exit

@@ -34,14 +34,16 @@ fn explain(out: &Output) -> String {
 /// Declared statuses the suite does not provoke, besides 413 (a body past the server's
 /// limit, a setting rather than the spec's) and 503 (an unavailable database) everywhere.
 /// The API-wide 404 and 422 of endpoints that name no resource or have no constraint to
-/// break, a 404 the reference server has no way to give yet, and a 200 of data it never
-/// receives.
+/// break, a 404 the reference server has no way to give yet, a 200 of data it never
+/// receives, and the 409 of a team's twenty-first webhook endpoint (the suite's team is
+/// shared by every scenario of the run; the server's tests provoke it).
 const NOT_PROVOKED: &[&str] = &[
     "bulk_import 404",
     "bulk_trigger_historical_pull 404",
     "create_lab_order 404",
     "create_user 404",
     "create_webhook_endpoint 404",
+    "create_webhook_endpoint 409",
     "get_oauth_provider 404",
     "get_workout_stream 200",
     "list_bulk_ops 404",

@@ -284,6 +284,20 @@ impl Document<'_> {
         if let Some(t) = ep.tracked_by {
             op.insert("x-tracked-by".into(), json!(self.spec.endpoint(t).name));
         }
+        if let Some(reg) = &ep.registers_webhooks {
+            let mut x = Map::new();
+            x.insert("url".into(), json!(reg.url));
+            if let Some(secret) = &reg.secret {
+                x.insert("secret".into(), json!(secret.join(".")));
+            }
+            if let Some(id) = &reg.id {
+                x.insert("id".into(), json!(id.join(".")));
+            }
+            if let Some(remove) = reg.remove {
+                x.insert("remove".into(), json!(self.spec.endpoint(remove).name));
+            }
+            op.insert("x-registers-webhooks".into(), Value::Object(x));
+        }
         if !ep.exactly_one_of.is_empty() {
             op.insert("x-exactly-one-of".into(), json!(ep.exactly_one_of));
             // No OpenAPI keyword spans parameters: the rule goes in the text a reader sees.

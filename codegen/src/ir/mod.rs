@@ -450,6 +450,8 @@ pub struct Endpoint {
     pub exactly_one_of: Vec<Vec<String>>,
     /// The listing endpoint that reports progress of the background work this starts.
     pub tracked_by: Option<EndpointId>,
+    /// How a client subscribes to the spec's events through this endpoint.
+    pub registers_webhooks: Option<WebhookRegistration>,
     pub deprecated: Option<Deprecation>,
     pub provenance: Provenance,
     pub not_shown: Vec<String>,
@@ -638,6 +640,20 @@ impl Paging {
             Paging::Link { items, .. } => items.as_deref(),
         }
     }
+}
+
+/// `@registers_webhooks`: the endpoint subscribes a receiver to the spec's events, so a
+/// tool can subscribe itself knowing only the spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebhookRegistration {
+    /// The body field that takes the receiver's address.
+    pub url: String,
+    /// The fields leading through the success answer to the signing secret.
+    pub secret: Option<Vec<String>>,
+    /// The fields leading through the success answer to the registration's id.
+    pub id: Option<Vec<String>>,
+    /// The endpoint that removes a registration, taking its id as its path parameter.
+    pub remove: Option<EndpointId>,
 }
 
 #[derive(Clone, Debug)]

@@ -56,6 +56,7 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("safe_to_repeat", &[Endpoint]),
     ("paginated", &[Endpoint]),
     ("tracked_by", &[Endpoint]),
+    ("registers_webhooks", &[Endpoint]),
     ("exactly_one_of", &[Endpoint]),
     ("event_type", &[Field]),
     ("event_type_header", &[Model]),

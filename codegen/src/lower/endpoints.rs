@@ -43,6 +43,7 @@ impl Lowerer<'_> {
             paging: None,
             exactly_one_of: Vec::new(),
             tracked_by: None,
+            registers_webhooks: None,
             deprecated: None,
             provenance: self.provenance(&annots),
             not_shown: Vec::new(),
@@ -239,6 +240,9 @@ impl Lowerer<'_> {
             } else {
                 self.bad_args(a, "an endpoint name");
             }
+        }
+        if let Some(a) = annots.get("registers_webhooks") {
+            ep.registers_webhooks = self.webhook_registration(a, &ep, models);
         }
         ep
     }

@@ -18,6 +18,7 @@ mod paging;
 mod references;
 mod rejections;
 mod response_headers;
+mod webhook_registration;
 mod whole_spec;
 
 use crate::ast;

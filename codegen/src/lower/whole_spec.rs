@@ -14,6 +14,7 @@ impl Lowerer<'_> {
         self.check_overlapping_events(spec);
         self.check_credential_headers(spec);
         self.check_file_placement(spec);
+        self.check_webhook_registrations(spec);
     }
 
     /// A header or query parameter where the endpoint's credential travels: the two values

@@ -44,6 +44,34 @@ pub struct Exchange {
     /// Values taken from the response for later requests and expectations.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub capture: BTreeMap<String, Capture>,
+    /// Events the exchange causes, each awaited at the run's webhook receiver before the
+    /// next exchange is sent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<EventExpect>,
+}
+
+/// An event a webhook delivery must bring within a time: "within 10 s,
+/// `provider.connection.created` for `{{user_id}}`".
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventExpect {
+    /// The event type the delivery names; references are filled in.
+    pub event_type: String,
+    /// How long to wait, as `10s`, `2m`; 10 seconds when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
+    /// What the delivered envelope must match, as a response body's expectation does; the
+    /// first delivery of the type that matches (and no other expectation took) is the one.
+    #[serde(
+        default,
+        rename = "match",
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub matches: Option<Value>,
+    /// Values taken from the envelope by JSON path (`$.data.provider.slug`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub capture: BTreeMap<String, String>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -4,9 +4,9 @@
 //! every file is told at once, each at its `file:line:col`.
 
 use super::text::{PathStep, Reader, Reference, Text, Tree};
-use super::{CapturePlan, ExchangePlan, ExpectPlan, ScenarioPlan};
+use super::{CapturePlan, EventPlan, ExchangePlan, ExpectPlan, ScenarioPlan};
 use crate::cassette::locate::Step;
-use crate::cassette::{Capture, Cassette, CassetteError, Exchange};
+use crate::cassette::{Capture, Cassette, CassetteError, EventExpect, Exchange};
 use crate::contract::{Contract, Route};
 use crate::suggest::{Likeness, closest};
 use crate::template::Globals;
@@ -215,6 +215,21 @@ impl Compiler<'_> {
         }
         let expect = self.expect(exchange, route, at);
         let captures = self.captures(exchange, at);
+        let events = exchange
+            .events
+            .iter()
+            .enumerate()
+            .filter_map(|(i, event)| {
+                let at = At {
+                    steps: at
+                        .then(&["events"])
+                        .into_iter()
+                        .chain([Step::from(i)])
+                        .collect(),
+                };
+                self.event(event, contract, &at)
+            })
+            .collect();
         Some(ExchangePlan {
             label,
             route,
@@ -225,6 +240,75 @@ impl Compiler<'_> {
             raw_body,
             literals: literal_strings(self.cassette, exchange),
             expect,
+            captures,
+            events,
+        })
+    }
+
+    /// An awaited event: its type one the spec can produce, its wait bounded, its matcher
+    /// and captures well-formed; its captures are defined for what follows.
+    fn event(&mut self, event: &EventExpect, contract: &Contract, at: &At) -> Option<EventPlan> {
+        let event_type = self.text(&event.event_type, &at.then(&["event_type"]));
+        if !event.event_type.contains("{{") && contract.events_of_type(&event.event_type).is_empty()
+        {
+            let patterns: Vec<&str> = contract
+                .events()
+                .iter()
+                .map(|e| e.pattern.as_str())
+                .collect();
+            let help = closest(&event.event_type, patterns.iter().copied(), Likeness::Close)
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default();
+            let known = match patterns.is_empty() {
+                true => "the spec declares no events".to_string(),
+                false => format!("declared: {}", patterns.join(", ")),
+            };
+            self.error(
+                &at.then(&["event_type"]),
+                format!(
+                    "no event of the spec has type `{}` ({known}){help}",
+                    event.event_type
+                ),
+            );
+        }
+        let within = match &event.within {
+            None => super::DEFAULT_EVENT_WAIT,
+            Some(text) => match super::text::parse_duration(text).and_then(|d| d.to_std().ok()) {
+                Some(d) if d <= super::MAX_EVENT_WAIT && !d.is_zero() => d,
+                _ => {
+                    self.error(
+                        &at.then(&["within"]),
+                        format!("`{text}` is no wait: write seconds or minutes, as `10s` or `2m`, at most 10 minutes"),
+                    );
+                    super::DEFAULT_EVENT_WAIT
+                }
+            },
+        };
+        let expected = event
+            .matches
+            .as_ref()
+            .map(|m| self.read(&at.then(&["match"]), |r| r.expected(m)));
+        let mut captures = Vec::new();
+        for (name, path) in &event.capture {
+            match serde_json_path::JsonPath::parse(path) {
+                Ok(parsed) => captures.push((
+                    name.clone(),
+                    CapturePlan::Body {
+                        path: parsed,
+                        written: path.clone(),
+                    },
+                )),
+                Err(e) => self.error(
+                    &at.then(&["capture", name.as_str()]),
+                    format!("`{path}` is not a JSON path: {e}"),
+                ),
+            }
+            self.defined.insert(name.clone());
+        }
+        Some(EventPlan {
+            event_type,
+            within,
+            expected,
             captures,
         })
     }

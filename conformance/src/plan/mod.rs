@@ -59,6 +59,33 @@ pub struct ExchangePlan {
     pub literals: HashSet<String>,
     pub expect: ExpectPlan,
     pub captures: Vec<(String, CapturePlan)>,
+    /// Events the exchange causes, awaited in order after its response.
+    pub events: Vec<EventPlan>,
+}
+
+/// An event to await at the run's webhook receiver.
+#[derive(Clone, Debug)]
+pub struct EventPlan {
+    /// The event type, references filled in when awaited.
+    pub event_type: Text,
+    pub within: std::time::Duration,
+    /// What the envelope must match.
+    pub expected: Option<Expected>,
+    /// Captures from the envelope, by JSON path.
+    pub captures: Vec<(String, CapturePlan)>,
+}
+
+/// The longest an event may be awaited: a run that waits longer is waiting for nothing.
+pub const MAX_EVENT_WAIT: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// How long an event is awaited when the cassette does not say.
+pub const DEFAULT_EVENT_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+impl ScenarioPlan {
+    /// Whether any exchange awaits an event, which needs a webhook receiver.
+    pub fn awaits_events(&self) -> bool {
+        self.exchanges.iter().any(|e| !e.events.is_empty())
+    }
 }
 
 /// What the response must be, beyond what the spec says.

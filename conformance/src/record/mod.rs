@@ -440,6 +440,7 @@ impl<'a> Recorder<'a> {
                 body: expected_body,
             },
             capture: captures,
+            events: Vec::new(),
         }
     }
 

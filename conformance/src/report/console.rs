@@ -25,6 +25,8 @@ pub fn summary(report: &Report) -> String {
             s.expected_failure.as_deref().unwrap_or("")
         );
     }
+    skipped_for_a_reason(&mut out, report);
+    deliveries(&mut out, report);
     snapshots(&mut out, report);
     for stale in &report.stale_expected_failures {
         let _ = writeln!(
@@ -51,7 +53,58 @@ pub fn summary(report: &Report) -> String {
         report.coverage.exercised(),
         report.coverage.declared()
     );
+    if let Some(events) = &report.events {
+        let declared = report.coverage.events.len();
+        let received = report.coverage.events.values().filter(|n| **n > 0).count();
+        let _ = writeln!(
+            out,
+            "  events: {} deliveries at {} ({}), {received} of {declared} declared events received, {} failed their checks",
+            events.received.len(),
+            events.receiver,
+            events.subscription,
+            report.failed_deliveries()
+        );
+    }
     out
+}
+
+/// Scenarios skipped for a reason of their own, once per reason.
+fn skipped_for_a_reason(out: &mut String, report: &Report) {
+    let mut reasons: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for s in &report.scenarios {
+        if let Some(reason) = &s.skip_reason {
+            reasons.entry(reason).or_default().push(&s.id);
+        }
+    }
+    for (reason, ids) in reasons {
+        let _ = writeln!(out, "skipped {} ({reason}): {}", ids.len(), ids.join(", "));
+    }
+}
+
+/// Each delivery that failed its checks.
+fn deliveries(out: &mut String, report: &Report) {
+    let Some(events) = &report.events else {
+        return;
+    };
+    for event in events.received.iter().filter(|e| !e.failures.is_empty()) {
+        let _ = writeln!(
+            out,
+            "FAIL delivery {} ({})",
+            event.id.as_deref().unwrap_or("without an id"),
+            event.event_type.as_deref().unwrap_or("no event type")
+        );
+        for f in &event.failures {
+            let _ = writeln!(out, "    {f}");
+        }
+    }
+    if events.refused > 0 {
+        let _ = writeln!(
+            out,
+            "note: {} deliveries refused: the receiver keeps {} at most",
+            events.refused,
+            crate::events::MAX_DELIVERIES
+        );
+    }
 }
 
 fn failure_block(out: &mut String, s: &ScenarioResult) {

@@ -50,6 +50,7 @@ pub fn render(report: &Report) -> String {
     );
     bases(&mut out, report);
     coverage(&mut out, report);
+    events(&mut out, report);
     let failing: Vec<&ScenarioResult> = report
         .scenarios
         .iter()
@@ -111,6 +112,45 @@ fn coverage(out: &mut String, report: &Report) {
         }
     }
     out.push_str("</table>\n");
+}
+
+/// Every declared event with the deliveries received of it, then each delivery that failed
+/// its checks.
+fn events(out: &mut String, report: &Report) {
+    let Some(events) = &report.events else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "<h2>Events</h2>\n<p>{} deliveries at <code>{}</code> ({}).</p>\n<table><tr><th>Event</th><th>Received</th></tr>",
+        events.received.len(),
+        escape(&events.receiver),
+        escape(&events.subscription)
+    );
+    for (event, count) in &report.coverage.events {
+        let (class, mark) = match count {
+            0 => ("miss", "○ none".to_string()),
+            n => ("hit", format!("✓ {n}")),
+        };
+        let _ = writeln!(
+            out,
+            "<tr class=\"{class}\"><td><code>{}</code></td><td>{mark}</td></tr>",
+            escape(event)
+        );
+    }
+    out.push_str("</table>\n");
+    for event in events.received.iter().filter(|e| !e.failures.is_empty()) {
+        let _ = writeln!(
+            out,
+            "<h3 class=\"fail\">✗ delivery <code>{}</code> ({})</h3>\n<ul>",
+            escape(event.id.as_deref().unwrap_or("without an id")),
+            escape(event.event_type.as_deref().unwrap_or("no event type"))
+        );
+        for f in &event.failures {
+            let _ = writeln!(out, "<li>{}</li>", escape(&f.to_string()));
+        }
+        out.push_str("</ul>\n");
+    }
 }
 
 fn failure(out: &mut String, s: &ScenarioResult) {

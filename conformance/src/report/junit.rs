@@ -9,28 +9,68 @@ pub fn render(report: &Report) -> String {
         return stopped(report, s);
     }
     let t = report.tally();
-    let failures = t.failed + t.unexpected_passes;
+    let deliveries_failed = usize::from(report.failed_deliveries() > 0);
+    let failures = t.failed + t.unexpected_passes + deliveries_failed;
     let skipped = t.skipped + t.expected_failures;
     let seconds = report.duration_ms / 1000.0;
+    let tests = report.scenarios.len() + usize::from(report.events.is_some());
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         out,
-        "<testsuites name=\"conform\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{seconds:.3}\">",
-        report.scenarios.len()
+        "<testsuites name=\"conform\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{seconds:.3}\">",
     );
     let _ = writeln!(
         out,
-        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{seconds:.3}\" timestamp=\"{}\">",
+        "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{seconds:.3}\" timestamp=\"{}\">",
         escape(&report.spec),
-        report.scenarios.len(),
         escape(report.started_at.trim_end_matches('Z'))
     );
     properties(&mut out, report);
     for s in &report.scenarios {
         testcase(&mut out, &report.spec, s);
     }
+    deliveries(&mut out, report);
     out.push_str("  </testsuite>\n</testsuites>\n");
     out
+}
+
+/// One test case for the webhook deliveries, failing with each delivery that failed its
+/// checks.
+fn deliveries(out: &mut String, report: &Report) {
+    let Some(events) = &report.events else {
+        return;
+    };
+    let _ = write!(
+        out,
+        "    <testcase classname=\"{}.webhooks\" name=\"webhook deliveries\" time=\"0\"",
+        escape(&report.spec)
+    );
+    let failed: Vec<_> = events
+        .received
+        .iter()
+        .filter(|e| !e.failures.is_empty())
+        .collect();
+    if failed.is_empty() {
+        out.push_str("/>\n");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        ">\n      <failure message=\"{} deliveries failed their checks\">",
+        failed.len()
+    );
+    for event in failed {
+        let _ = writeln!(
+            out,
+            "{} ({})",
+            escape(event.id.as_deref().unwrap_or("without an id")),
+            escape(event.event_type.as_deref().unwrap_or("no event type"))
+        );
+        for f in &event.failures {
+            let _ = writeln!(out, "  {}", escape(&f.to_string()));
+        }
+    }
+    out.push_str("      </failure>\n    </testcase>\n");
 }
 
 /// Every base the run used, so a CI page says where it ran.

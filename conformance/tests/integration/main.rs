@@ -2,6 +2,7 @@
 //! binary links the whole dependency tree, so one is linked instead of several.
 
 mod cassette_errors;
+mod events;
 mod faulty;
 mod media_bodies;
 mod response_headers;

@@ -1,0 +1,181 @@
+//! Subscribing the run's receiver through the endpoint the spec marks
+//! `@registers_webhooks`, and removing the subscription when the run ends.
+
+use crate::contract::{Contract, Route};
+use crate::exec::{self, Outgoing};
+use crate::runner::Target;
+use crate::template::Credentials;
+use covenant_codegen::ir::{Endpoint, WebhookRegistration};
+use covenant_runtime::contract::Scheme;
+use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+use serde_json::{Value, json};
+
+/// A subscription the run made.
+pub struct Subscription {
+    /// The endpoint it was made through.
+    pub endpoint: String,
+    /// The secret deliveries are signed with, when the answer gives one.
+    pub secret: Option<String>,
+    /// The request that removes it, when the spec says how.
+    removal: Option<Outgoing>,
+}
+
+/// The endpoint of the spec that subscribes a receiver, with how.
+pub fn registration(contract: &Contract) -> Option<(&Endpoint, &WebhookRegistration)> {
+    contract
+        .spec
+        .endpoints
+        .iter()
+        .find_map(|ep| ep.registers_webhooks.as_ref().map(|r| (ep, r)))
+}
+
+/// Subscribes `url` through `ep`, authenticated with the run's credentials.
+pub async fn subscribe(
+    contract: &Contract,
+    (ep, how): (&Endpoint, &WebhookRegistration),
+    target: &Target,
+    credentials: &Credentials,
+    client: &reqwest::Client,
+    url: &str,
+    limits: &exec::Limits,
+) -> Result<Subscription, String> {
+    let route = contract
+        .route(&ep.name)
+        .ok_or_else(|| format!("the spec has no endpoint `{}`", ep.name))?;
+    let body = json!({ how.url.as_str(): url });
+    let request = authenticated(
+        route,
+        &ep.path,
+        target,
+        credentials,
+        Some(serde_json::to_vec(&body).unwrap_or_default()),
+    )?;
+    let answer = exec::send(client, &request, limits)
+        .await
+        .map_err(|e| format!("subscribing through `{}`: {e}", ep.name))?;
+    if !(200..300).contains(&answer.status) {
+        return Err(format!(
+            "subscribing through `{}` was answered {}: {}",
+            ep.name,
+            answer.status,
+            String::from_utf8_lossy(&answer.body[..answer.body.len().min(300)])
+        ));
+    }
+    let answer: Value = serde_json::from_slice(&answer.body)
+        .map_err(|e| format!("the answer of `{}` is no JSON: {e}", ep.name))?;
+    let at = |path: &Option<Vec<String>>| -> Option<String> {
+        let mut value = &answer;
+        for step in path.as_ref()? {
+            value = value.get(step)?;
+        }
+        value.as_str().map(String::from)
+    };
+    let secret = at(&how.secret);
+    if how.secret.is_some() && secret.is_none() {
+        return Err(format!(
+            "the answer of `{}` has no secret at `{}`",
+            ep.name,
+            how.secret.as_deref().unwrap_or_default().join(".")
+        ));
+    }
+    let removal = match (how.remove, at(&how.id)) {
+        (Some(remove), Some(id)) => {
+            let remove = contract.spec.endpoint(remove);
+            let route = contract
+                .route(&remove.name)
+                .ok_or_else(|| format!("the spec has no endpoint `{}`", remove.name))?;
+            let path = fill_one_placeholder(&remove.path, &id);
+            Some(authenticated(route, &path, target, credentials, None)?)
+        }
+        _ => None,
+    };
+    Ok(Subscription {
+        endpoint: ep.name.clone(),
+        secret,
+        removal,
+    })
+}
+
+impl Subscription {
+    /// Removes the subscription; a failure is told, not fatal: the run is judged already.
+    pub async fn remove(
+        &self,
+        client: &reqwest::Client,
+        limits: &exec::Limits,
+    ) -> Result<(), String> {
+        let Some(request) = &self.removal else {
+            return Ok(());
+        };
+        match exec::send(client, request, limits).await {
+            Ok(answer) if (200..300).contains(&answer.status) => Ok(()),
+            Ok(answer) => Err(format!(
+                "removing the subscription was answered {}",
+                answer.status
+            )),
+            Err(e) => Err(format!("removing the subscription: {e}")),
+        }
+    }
+}
+
+/// A request to `route` at `path`, carrying the credential of one of its auth schemes.
+fn authenticated(
+    route: &Route,
+    path: &str,
+    target: &Target,
+    credentials: &Credentials,
+    body: Option<Vec<u8>>,
+) -> Result<Outgoing, String> {
+    let mut url = format!("{}{path}", target.resolve(route)?);
+    let mut headers = Vec::new();
+    if body.is_some() {
+        headers.push(("content-type".to_string(), "application/json".to_string()));
+    }
+    let mut carried = route.auth_any_of.is_empty();
+    for scheme in route.auth_any_of {
+        let Some(credential) = credentials.get(scheme.name()) else {
+            continue;
+        };
+        let carrier = scheme.carrier();
+        if let Some((name, value)) = carrier.header_value(credential) {
+            headers.push((name.to_string(), value));
+        } else if let covenant_runtime::contract::Carrier::Query(name) = carrier {
+            let pair = form_urlencoded::Serializer::new(String::new())
+                .append_pair(name, credential)
+                .finish();
+            url = format!("{url}?{pair}");
+        } else {
+            use base64::Engine;
+            let encoded = base64::engine::general_purpose::STANDARD.encode(credential);
+            headers.push(("Authorization".to_string(), format!("Basic {encoded}")));
+        }
+        carried = true;
+        break;
+    }
+    if !carried {
+        let names: Vec<&str> = route.auth_any_of.iter().map(|s| s.name()).collect();
+        return Err(format!(
+            "`{}` needs the credential of {}: give it in --credentials",
+            route.name,
+            names.join(" or ")
+        ));
+    }
+    Ok(Outgoing {
+        method: route.method.as_str().to_string(),
+        url,
+        headers,
+        body,
+    })
+}
+
+/// `path` with its one `{placeholder}` replaced by `value`, encoded as a segment.
+fn fill_one_placeholder(path: &str, value: &str) -> String {
+    let (Some(open), Some(close)) = (path.find('{'), path.find('}')) else {
+        return path.to_string();
+    };
+    format!(
+        "{}{}{}",
+        &path[..open],
+        utf8_percent_encode(value, NON_ALPHANUMERIC),
+        &path[close + 1..]
+    )
+}
