@@ -376,3 +376,47 @@ fn two_processes_on_one_postgres_database_are_one_service() {
         }
     }
 }
+
+/// The webhook scenarios against two processes sharing one PostgreSQL database: the runner
+/// subscribes through one, the bulk import and its pulls run on whichever process takes
+/// them, and every awaited event arrives signed, once per id, matching its schema.
+#[test]
+fn the_event_scenarios_pass_against_two_processes_on_one_postgres_database() {
+    let Some(url) = fresh_postgres_database() else {
+        return;
+    };
+    let dir_a_scratch = scratch_dir("pg-events-a");
+    let dir_a = dir_a_scratch.path();
+    let dir_b_scratch = scratch_dir("pg-events-b");
+    let _a = serve(dir_a, &["--database-url", &url]);
+    let _b = serve(dir_b_scratch.path(), &["--database-url", &url]);
+    let reports_scratch = scratch_dir("pg-events-reports");
+    let reports = reports_scratch.path();
+    let out = Command::new(env!("CARGO_BIN_EXE_covenant"))
+        .args(["conform", "--webhooks", "127.0.0.1:0", "--report-dir"])
+        .arg(reports)
+        .arg("--credentials")
+        .arg(dir_a.join("credentials.json"))
+        .arg("conformance/suite/webhooks")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(reports.join("report.json")).unwrap())
+            .unwrap();
+    let events = &report["coverage"]["events"];
+    assert!(events["provider_connection_created"].as_u64() >= Some(1), "{events}");
+    assert!(events["historical_data_created"].as_u64() >= Some(2), "{events}");
+    let received = report["events"]["received"].as_array().unwrap();
+    assert!(
+        received.iter().all(|e| e["failures"].as_array().unwrap().is_empty()),
+        "{received:#?}"
+    );
+}
