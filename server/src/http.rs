@@ -12,6 +12,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
+/// The largest request body read: room for the 100,000 connections a bulk import may name
+/// (about 300 bytes each with tokens of a few hundred characters), which the runtime's
+/// default of 16 MiB would refuse.
+pub const BODY_LIMIT: usize = 64 * 1024 * 1024;
+
 /// Every endpoint of the main and management APIs at one address, plus `/link`, with the
 /// default limits on each request.
 pub fn router(server: Arc<ReferenceServer>) -> axum::Router {
@@ -25,6 +30,7 @@ pub fn router_with(server: Arc<ReferenceServer>, limits: RequestLimits) -> axum:
         .with_state(server.clone());
     let config = Config {
         limits,
+        body_limit: BODY_LIMIT,
         ..Config::default()
     };
     health_api::server::router(Arc::new(Service(server)), config)

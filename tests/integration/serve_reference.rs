@@ -412,11 +412,19 @@ fn the_event_scenarios_pass_against_two_processes_on_one_postgres_database() {
         serde_json::from_str(&std::fs::read_to_string(reports.join("report.json")).unwrap())
             .unwrap();
     let events = &report["coverage"]["events"];
-    assert!(events["provider_connection_created"].as_u64() >= Some(1), "{events}");
-    assert!(events["historical_data_created"].as_u64() >= Some(2), "{events}");
+    assert!(
+        events["provider_connection_created"].as_u64() >= Some(1),
+        "{events}"
+    );
+    assert!(
+        events["historical_data_created"].as_u64() >= Some(2),
+        "{events}"
+    );
     let received = report["events"]["received"].as_array().unwrap();
     assert!(
-        received.iter().all(|e| e["failures"].as_array().unwrap().is_empty()),
+        received
+            .iter()
+            .all(|e| e["failures"].as_array().unwrap().is_empty()),
         "{received:#?}"
     );
 }
