@@ -168,7 +168,7 @@ impl Contract {
     }
 
     /// The events whose type pattern `event_type` fits, in spec order: one, or several
-    /// sharing a pattern (summaries and timeseries both `daily.data.{resource}.created`).
+    /// sharing a pattern (two payload kinds both sent as `item.{kind}.created`).
     pub fn events_of_type(&self, event_type: &str) -> Vec<&EventCheck> {
         self.events
             .iter()

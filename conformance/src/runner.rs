@@ -642,7 +642,6 @@ fn locate(plan: &ScenarioPlan, results: &mut [ExchangeResult]) {
     }
 }
 
-/// One exchange as sent and received, kept for the transcript.
 /// What awaiting an exchange's events found.
 #[derive(Default)]
 struct AwaitedEvents {
@@ -662,6 +661,7 @@ fn event_failure(path: &str, expected: &str, actual: &str, source: &str) -> Fail
     }
 }
 
+/// One exchange as sent and received, kept for the transcript.
 struct Taken {
     /// Events the exchange awaited, as they arrived.
     events: Vec<(String, Value)>,

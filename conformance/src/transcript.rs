@@ -387,10 +387,22 @@ pub fn write_entry(out: &mut String, n: &mut Normalizer, entry: &Entry) {
     }
     out.push('\n');
     for (event_type, envelope) in entry.events {
-        let _ = writeln!(out, "<< event {event_type}");
-        n.register_volatile(envelope);
-        let envelope = n.json(envelope);
-        out.push_str(&serde_json::to_string_pretty(&envelope).unwrap_or_default());
+        let _ = writeln!(out, "<< event {}", n.text(event_type));
+        let mut shown = serde_json::to_vec(envelope).unwrap_or_default();
+        let kept = keep_for_transcript(
+            &mut shown,
+            Some(envelope),
+            SHOWN_BODY,
+            &Redactor::new(Vec::new()),
+        );
+        let text = match kept {
+            Kept::Whole => {
+                n.register_volatile(envelope);
+                serde_json::to_string_pretty(&n.json(envelope)).unwrap_or_default()
+            }
+            _ => n.cut_body(&shown),
+        };
+        out.push_str(&text);
         out.push_str("\n\n");
     }
 }

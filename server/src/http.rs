@@ -12,9 +12,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// The largest request body read: room for the 100,000 connections a bulk import may name
-/// (about 300 bytes each with tokens of a few hundred characters), which the runtime's
-/// default of 16 MiB would refuse.
+/// The largest request body read, for every endpoint: room for the 100,000 connections a
+/// bulk import may name with tokens of about 250 characters (27 MiB with tokens of 70), which
+/// the runtime's default of 16 MiB would refuse. Longer tokens fit fewer connections per
+/// request; the spec's string bound alone would allow about 800 MB.
 pub const BODY_LIMIT: usize = 64 * 1024 * 1024;
 
 /// Every endpoint of the main and management APIs at one address, plus `/link`, with the

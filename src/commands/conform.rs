@@ -98,9 +98,18 @@ pub struct ConformArgs {
     /// name than --webhooks (a container, another host).
     #[arg(long, value_name = "URL", requires = "webhooks")]
     webhooks_url: Option<String>,
-    /// Seconds to keep listening after the last scenario, for deliveries still on their way.
-    #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
-    webhooks_settle: f64,
+    /// Seconds to keep listening after the last scenario, for deliveries still on their way
+    /// (0 to 600).
+    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = parse_settle)]
+    webhooks_settle: Duration,
+}
+
+/// Seconds from 0 to 600, fractions allowed.
+fn parse_settle(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.0..=600.0).contains(&s) => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!("`{text}` is no wait: give seconds from 0 to 600")),
+    }
 }
 
 /// `4096`, `512KiB`, `10MiB`, `1GiB` (also `K`, `M`, `G`, binary multiples).
@@ -280,10 +289,20 @@ fn conform(
             .or_else(|| reference_run.then(|| ([127, 0, 0, 1], 0).into()));
         let mut session = None;
         if let Some(addr) = listen {
-            let opened = open_events(&contract, addr, args, &target, &mut globals).await?;
-            settings.events = Some(opened.hub.clone());
-            session = Some(opened);
+            match open_events(&contract, addr, args, &target, &mut globals).await {
+                Ok(opened) => {
+                    settings.events = Some(opened.hub.clone());
+                    session = Some(opened);
+                }
+                Err(stop) => {
+                    if let Some(reference) = reference {
+                        stop_reference(reference).await;
+                    }
+                    return Err(stop);
+                }
+            }
         }
+        let secrets = globals.secrets();
         let mut report = covenant_conformance::runner::run(
             contract,
             selected,
@@ -296,13 +315,14 @@ fn conform(
         .await;
         if let Some(session) = session {
             let hub = session.hub.clone();
-            let settle = Duration::from_secs_f64(args.webhooks_settle.clamp(0.0, 600.0));
-            let (events, problem) = session.close(settle).await;
+            let (events, problem) = session.close(args.webhooks_settle).await;
             if let Some(problem) = problem {
                 eprintln!("warning: {problem}");
             }
             report.coverage.events = hub.counts();
             report.events = Some(events);
+            // The run redacted what it held; what the receiver adds is redacted here.
+            report.redact(&covenant_conformance::secrets::Redactor::new(secrets));
         }
         if let Some(reference) = reference {
             stop_reference(reference).await;
@@ -311,8 +331,8 @@ fn conform(
     })
 }
 
-/// Starts the webhook receiver and subscribes it; the subscription's secret becomes the
-/// credential `webhook_secret`, redacted like any other and usable by cassettes.
+/// Starts the webhook receiver and subscribes it; the subscription's secret (or the one
+/// configured) becomes the credential `webhook_secret`, redacted like any other.
 async fn open_events(
     contract: &Arc<Contract>,
     addr: std::net::SocketAddr,
@@ -320,14 +340,20 @@ async fn open_events(
     target: &Target,
     globals: &mut Globals,
 ) -> Result<events::Session, Stop> {
+    let configured = std::env::var(events::SECRET_VARIABLE).ok();
+    if let Some(secret) = &configured {
+        // A credential like any other: never shown.
+        globals.credentials.set("webhook_secret", secret);
+    }
     let listen = events::Listen {
         addr,
         public_url: args.webhooks_url.clone(),
-        secret: std::env::var(events::SECRET_VARIABLE).ok(),
+        secret: configured,
     };
+    // The target was reached (or not) by the subscription: exit 3 when it fails.
     let session = events::Session::open(contract.clone(), listen, target, &globals.credentials)
         .await
-        .map_err(Stop::Usage)?;
+        .map_err(|e| Stop::Unreachable(format!("cannot receive the target's events: {e}")))?;
     if let Some(instructions) = session.instructions() {
         println!("conform: {instructions}");
     }

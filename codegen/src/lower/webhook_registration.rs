@@ -17,6 +17,16 @@ impl Lowerer<'_> {
         models: &[Model],
     ) -> Option<WebhookRegistration> {
         let args = self.named_args(a, ARGS);
+        if args
+            .iter()
+            .any(|(_, v)| !matches!(v.kind, ValueKind::Ref(_)))
+        {
+            self.bad_args(
+                a,
+                "names, not strings: `url: field, secret: a.b, id: a.b, remove: endpoint`",
+            );
+            return None;
+        }
         let path_of = |name: &str| -> Option<(Vec<String>, crate::source::Span)> {
             args.iter()
                 .find(|(n, _)| *n == name)
@@ -171,11 +181,42 @@ impl Lowerer<'_> {
     /// Checks needing the whole spec: a signing spec gives subscribers their secret, and the
     /// removing endpoint takes the id as its one path parameter.
     pub(super) fn check_webhook_registrations(&mut self, spec: &Spec) {
+        let mut first: Option<&str> = None;
         for (i, ep) in spec.endpoints.iter().enumerate() {
             let Some(reg) = &ep.registers_webhooks else {
                 continue;
             };
             let at = spec.spans.endpoints[i];
+            if let Some(first) = first {
+                self.error(
+                    diagnostic_codes::BAD_ANNOTATION,
+                    at,
+                    format!(
+                        "`{}` registers webhooks, as `{first}` does already",
+                        ep.name
+                    ),
+                )
+                .label("a second way to subscribe")
+                .help("a subscriber needs one endpoint to call: mark one");
+            }
+            first.get_or_insert(&ep.name);
+            // A subscriber knows only its address and the credentials.
+            if let Some(p) = ep.params.iter().find(|p| {
+                p.location == ParamLocation::Path || p.field.presence == Presence::Required
+            }) {
+                self.error(
+                    diagnostic_codes::BAD_ANNOTATION,
+                    at,
+                    format!(
+                        "`{}` takes the {} parameter `{}`, which a subscriber cannot know",
+                        ep.name,
+                        p.location.as_str(),
+                        p.field.name
+                    ),
+                )
+                .label("registers webhooks")
+                .help("a subscribing endpoint takes the address in its body, and nothing it requires besides");
+            }
             if reg.secret.is_none() && spec.event_signing.is_some() {
                 self.error(
                     diagnostic_codes::BAD_ANNOTATION,
@@ -194,12 +235,16 @@ impl Lowerer<'_> {
                     .iter()
                     .filter(|p| p.location == ParamLocation::Path)
                     .count();
-                if path_params != 1 {
+                let required_others = remove.body.is_some()
+                    || remove.params.iter().any(|p| {
+                        p.location != ParamLocation::Path && p.field.presence == Presence::Required
+                    });
+                if path_params != 1 || required_others {
                     self.error(
                         diagnostic_codes::BAD_ANNOTATION,
                         at,
                         format!(
-                            "`{}` removes a registration by its id, so it takes one path parameter, not {path_params}",
+                            "`{}` removes a registration by its id alone, so it takes one path parameter ({path_params} here) and nothing else it requires",
                             remove.name
                         ),
                     )

@@ -51,7 +51,7 @@ pub struct Exchange {
 }
 
 /// An event a webhook delivery must bring within a time: "within 10 s,
-/// `provider.connection.created` for `{{user_id}}`".
+/// `order.created` for `{{order_id}}`".
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct EventExpect {

@@ -17,8 +17,11 @@ use std::time::Duration;
 
 /// Deliveries a run keeps; later ones are refused with 503, and counted.
 pub const MAX_DELIVERIES: usize = 10_000;
-/// Envelope bytes a run keeps in all; past them deliveries are refused likewise.
-pub const MAX_KEPT_BYTES: usize = 64 * 1024 * 1024;
+/// Envelope bytes a run keeps in all, counted as received (parsed, an envelope takes up to
+/// about 16 times its size); past them deliveries are refused likewise.
+pub const MAX_KEPT_BYTES: usize = 16 * 1024 * 1024;
+/// Failures kept per delivery, its repeats' included.
+const MAX_FAILURES_PER_DELIVERY: usize = 25;
 /// How far a delivery's timestamp may be from the receiver's clock.
 pub const TIMESTAMP_TOLERANCE: Duration = Duration::from_secs(5 * 60);
 
@@ -32,7 +35,18 @@ pub struct EventHub {
     /// Where deliveries are received, once listening: transcripts name it `[webhooks_url]`,
     /// as it changes from run to run.
     url: std::sync::OnceLock<String>,
+    /// Whether deliveries are taken in: once the subscription (and its secret) is known.
+    ready: std::sync::atomic::AtomicBool,
 }
+
+/// What [`EventHub::check`] finds.
+type Checked = (
+    bool,
+    Option<Value>,
+    Option<String>,
+    Option<String>,
+    Vec<Failure>,
+);
 
 impl std::fmt::Debug for EventHub {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -73,6 +87,7 @@ impl EventHub {
             inbox: Mutex::new(Inbox::default()),
             arrived: tokio::sync::Notify::new(),
             url: std::sync::OnceLock::new(),
+            ready: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -97,6 +112,71 @@ impl EventHub {
 
     /// Takes one delivery in; answers the status the receiver sends back.
     pub fn receive(&self, headers: &HeaderMap, body: &[u8]) -> StatusCode {
+        if !self.ready.load(std::sync::atomic::Ordering::Acquire) {
+            // Not subscribed yet: the secret is not known, and the sender will try again.
+            return StatusCode::SERVICE_UNAVAILABLE;
+        }
+        let id = headers
+            .get(webhooks::ID_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .map(String::from);
+        let repeat_of = {
+            let mut inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
+            let repeat_of = id.as_ref().and_then(|id| inbox.by_id.get(id)).copied();
+            if repeat_of.is_none()
+                && (inbox.deliveries.len() >= MAX_DELIVERIES
+                    || inbox.bytes + body.len() > MAX_KEPT_BYTES)
+            {
+                inbox.refused += 1;
+                return StatusCode::SERVICE_UNAVAILABLE;
+            }
+            repeat_of
+        };
+        let (verified, envelope, event_type, event, failures) = self.check(headers, body);
+        let mut inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(earlier) = repeat_of {
+            // A repeat is checked as the first was; what it adds is told once.
+            let first = &mut inbox.deliveries[earlier];
+            first.repeats = first.repeats.saturating_add(1);
+            let mut added = failures;
+            if first.envelope != envelope {
+                added.push(failure(
+                    FailureKind::Event,
+                    "webhook-id",
+                    "a repeat to carry the body of the first delivery with its id",
+                    "another body",
+                ));
+            }
+            for f in with_source(added, self.source()) {
+                if first.failures.len() < MAX_FAILURES_PER_DELIVERY && !first.failures.contains(&f)
+                {
+                    first.failures.push(f);
+                }
+            }
+            return status_for(verified);
+        }
+        inbox.bytes += body.len();
+        if let Some(id) = &id {
+            let at = inbox.deliveries.len();
+            inbox.by_id.insert(id.clone(), at);
+        }
+        inbox.deliveries.push(Delivery {
+            id,
+            event_type,
+            event,
+            envelope,
+            repeats: 0,
+            awaited_by: None,
+            failures,
+        });
+        drop(inbox);
+        self.arrived.notify_waiters();
+        status_for(verified)
+    }
+
+    /// Every check of one delivery: whether its signature holds, its envelope, event type
+    /// and spec event, and what failed.
+    fn check(&self, headers: &HeaderMap, body: &[u8]) -> Checked {
         let mut failures = Vec::new();
         let verified = self.verify(headers, body, &mut failures);
         let envelope: Option<Value> = match serde_json::from_slice(body) {
@@ -125,49 +205,14 @@ impl EventHub {
             }
             _ => None,
         };
-        let source = self.source();
-        let failures = with_source(failures, source);
-        let id = headers
-            .get(webhooks::ID_HEADER)
-            .and_then(|v| v.to_str().ok())
-            .map(String::from);
-        let mut inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(&earlier) = id.as_ref().and_then(|id| inbox.by_id.get(id)) {
-            let first = &mut inbox.deliveries[earlier];
-            first.repeats += 1;
-            if first.envelope != envelope {
-                let repeat = failure(
-                    FailureKind::Event,
-                    "webhook-id",
-                    "a repeat to carry the body of the first delivery with its id",
-                    "another body",
-                );
-                first.failures.extend(with_source(vec![repeat], source));
-            }
-            return status_for(verified, &failures);
-        }
-        if inbox.deliveries.len() >= MAX_DELIVERIES || inbox.bytes + body.len() > MAX_KEPT_BYTES {
-            inbox.refused += 1;
-            return StatusCode::SERVICE_UNAVAILABLE;
-        }
-        let status = status_for(verified, &failures);
-        inbox.bytes += body.len();
-        if let Some(id) = &id {
-            let at = inbox.deliveries.len();
-            inbox.by_id.insert(id.clone(), at);
-        }
-        inbox.deliveries.push(Delivery {
-            id,
-            event_type,
-            event,
-            envelope,
-            repeats: 0,
-            awaited_by: None,
-            failures,
-        });
-        drop(inbox);
-        self.arrived.notify_waiters();
-        status
+        failures.truncate(MAX_FAILURES_PER_DELIVERY);
+        let failures = with_source(failures, self.source());
+        (verified, envelope, event_type, event, failures)
+    }
+
+    /// Deliveries are taken in from now on: the run knows the secret they are signed with.
+    pub fn ready(&self) {
+        self.ready.store(true, std::sync::atomic::Ordering::Release);
     }
 
     /// Checks the signature when the spec signs deliveries; `false` when it fails.
@@ -319,6 +364,8 @@ impl EventHub {
                 n => format!("{n} deliveries of `{event_type}`, each taken by another expectation"),
             };
         };
+        // Where it differs, not with what: the delivery may be another scenario's, and a
+        // report does not publish payloads.
         let differences: Vec<String> = latest
             .envelope
             .as_ref()
@@ -326,12 +373,13 @@ impl EventHub {
             .unwrap_or_default()
             .iter()
             .take(3)
-            .map(|m| format!("{}: expected {}, got {}", m.path, m.expected, m.actual))
+            .map(|m| format!("{} (expected {})", m.path, m.expected))
             .collect();
         format!(
-            "{} deliveries of `{event_type}` not yet taken, none matching; the latest differs at {}",
+            "{} deliveries of `{event_type}` not yet taken, none matching; the latest differs at {}{}",
             free.len(),
-            differences.join("; ")
+            differences.join(", "),
+            refused_note(inbox.refused)
         )
     }
 
@@ -373,6 +421,13 @@ impl EventHub {
     }
 }
 
+fn refused_note(refused: usize) -> String {
+    match refused {
+        0 => String::new(),
+        n => format!("; {n} deliveries were refused, the receiver being full"),
+    }
+}
+
 fn mismatches(expected: Option<&Expected>, envelope: &Value, scope: &Scope<'_>) -> Vec<Mismatch> {
     let mut out = Vec::new();
     if let Some(expected) = expected {
@@ -381,13 +436,13 @@ fn mismatches(expected: Option<&Expected>, envelope: &Value, scope: &Scope<'_>) 
     out
 }
 
-/// 401 to a delivery whose signature fails (as a consumer would answer), 400 to one that
-/// is not an event of the spec, 204 otherwise.
-fn status_for(verified: bool, failures: &[Failure]) -> StatusCode {
-    match (verified, failures.is_empty()) {
-        (false, _) => StatusCode::UNAUTHORIZED,
-        (true, true) => StatusCode::NO_CONTENT,
-        (true, false) => StatusCode::BAD_REQUEST,
+/// 401 to a delivery whose signature fails, as a consumer would answer; 204 to any other,
+/// its failures recorded: a sender told 4xx would try again, or give up on the endpoint,
+/// and the run would miss what follows.
+fn status_for(verified: bool) -> StatusCode {
+    match verified {
+        false => StatusCode::UNAUTHORIZED,
+        true => StatusCode::NO_CONTENT,
     }
 }
 

@@ -69,18 +69,21 @@ impl Session {
                     credentials,
                     &client(),
                     &receiver.url,
-                    &limits(),
+                    &limits(0),
                 )
                 .await?;
-                if let Some(secret) = &sub.secret {
-                    hub.add_secret(secret)
-                        .map_err(|e| format!("the secret `{}` answered: {e}", sub.endpoint))?;
+                if let Some(secret) = &sub.secret
+                    && let Err(e) = hub.add_secret(secret)
+                {
+                    let _ = sub.remove(&client(), &limits(2)).await;
+                    return Err(format!("the secret `{}` answered: {e}", sub.endpoint));
                 }
                 let how = format!("subscribed through `{}`", sub.endpoint);
                 (Some(sub), how)
             }
             None => (None, "configured by hand".to_string()),
         };
+        hub.ready();
         Ok(Session {
             hub,
             receiver,
@@ -114,7 +117,7 @@ impl Session {
     pub async fn close(self, settle: Duration) -> (EventsReport, Option<String>) {
         tokio::time::sleep(settle).await;
         let problem = match &self.subscription {
-            Some(sub) => sub.remove(&client(), &limits()).await.err(),
+            Some(sub) => sub.remove(&client(), &limits(2)).await.err(),
             None => None,
         };
         let report = self.hub.report(&self.receiver.url, &self.how);
@@ -130,10 +133,12 @@ fn client() -> reqwest::Client {
         .unwrap_or_default()
 }
 
-fn limits() -> exec::Limits {
+/// A subscription is no idempotent call: it is sent once (`retries` 0), lest a broken
+/// connection after the target committed leave a second one behind.
+fn limits(retries: u32) -> exec::Limits {
     exec::Limits {
         timeout: Duration::from_secs(10),
-        retries: 2,
+        retries,
         max_body: 1024 * 1024,
     }
 }

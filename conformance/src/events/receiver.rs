@@ -18,13 +18,7 @@ pub const DELIVERY_READ_TIMEOUT: Duration = Duration::from_secs(10);
 pub struct Receiver {
     /// The address deliveries are sent to.
     pub url: String,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for Receiver {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
+    _server: covenant_runtime::server::Spawned,
 }
 
 impl Receiver {
@@ -46,12 +40,17 @@ impl Receiver {
             format!("http://{host}:{}/events", bound.port())
         });
         let app = axum::Router::new().fallback(receive).with_state(hub);
-        let task = tokio::spawn(async move {
-            if let Err(e) = axum::serve(listener, app).await {
-                tracing::warn!("the webhook receiver stopped: {e}");
-            }
-        });
-        Ok(Receiver { url, task })
+        // The runtime's transport: a bound on connections and on the time a request's head
+        // may take, so slow or many senders cannot hold the run's memory.
+        let server = covenant_runtime::server::spawn_on(
+            listener,
+            app,
+            covenant_runtime::server::transport::Transport::default(),
+        )?;
+        Ok(Receiver {
+            url,
+            _server: server,
+        })
     }
 }
 
@@ -67,7 +66,19 @@ async fn receive(
     let read = axum::body::to_bytes(body, MAX_DELIVERY_BYTES);
     match tokio::time::timeout(DELIVERY_READ_TIMEOUT, read).await {
         Ok(Ok(bytes)) => hub.receive(&headers, &bytes),
-        Ok(Err(_)) => StatusCode::PAYLOAD_TOO_LARGE,
+        Ok(Err(e)) if is_too_large(&e) => StatusCode::PAYLOAD_TOO_LARGE,
+        Ok(Err(_)) => StatusCode::BAD_REQUEST,
         Err(_) => StatusCode::REQUEST_TIMEOUT,
     }
+}
+
+fn is_too_large(error: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = source {
+        if e.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        source = e.source();
+    }
+    false
 }

@@ -70,14 +70,7 @@ pub async fn subscribe(
         }
         value.as_str().map(String::from)
     };
-    let secret = at(&how.secret);
-    if how.secret.is_some() && secret.is_none() {
-        return Err(format!(
-            "the answer of `{}` has no secret at `{}`",
-            ep.name,
-            how.secret.as_deref().unwrap_or_default().join(".")
-        ));
-    }
+    // The removal first: a subscription made is removed even when its answer is wanting.
     let removal = match (how.remove, at(&how.id)) {
         (Some(remove), Some(id)) => {
             let remove = contract.spec.endpoint(remove);
@@ -89,6 +82,17 @@ pub async fn subscribe(
         }
         _ => None,
     };
+    let secret = at(&how.secret);
+    if how.secret.is_some() && secret.is_none() {
+        if let Some(request) = &removal {
+            let _ = exec::send(client, request, limits).await;
+        }
+        return Err(format!(
+            "the answer of `{}` has no secret at `{}`",
+            ep.name,
+            how.secret.as_deref().unwrap_or_default().join(".")
+        ));
+    }
     Ok(Subscription {
         endpoint: ep.name.clone(),
         secret,
