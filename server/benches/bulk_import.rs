@@ -6,12 +6,15 @@
 //!
 //! `cargo bench -p health-server --bench bulk_import`
 
+mod support;
+
 use covenant_runtime::server::spawn_on;
 use covenant_runtime::server::transport::Transport;
 use health_server::launch;
 use health_server::store::Location;
 use std::path::Path;
 use std::time::{Duration, Instant};
+use support::{fresh_database, median};
 
 const CONNECTIONS: usize = 100_000;
 const ROUNDS: usize = 5;
@@ -164,22 +167,4 @@ async fn reference_server(database: Location, data_dir: &Path) -> (String, Strin
         .unwrap()
         .detach();
     (base, key)
-}
-
-async fn fresh_database(admin: &str) -> String {
-    use sqlx::Connection;
-    sqlx::any::install_default_drivers();
-    let name = format!("health_bench_{}", uuid::Uuid::new_v4().simple());
-    let mut conn = sqlx::AnyConnection::connect(admin).await.unwrap();
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&mut conn)
-        .await
-        .unwrap();
-    let base = admin.rsplit_once('/').map_or(admin, |(base, _)| base);
-    format!("{base}/{name}")
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }

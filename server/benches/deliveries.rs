@@ -7,6 +7,8 @@
 //! `cargo bench -p health-server --bench deliveries` (SQLite; PostgreSQL too when
 //! `COVENANT_TEST_POSTGRES_URL` names a server).
 
+mod support;
+
 use axum::body::Bytes;
 use axum::http::HeaderMap;
 use health_api::events::Payload;
@@ -17,6 +19,7 @@ use health_server::{ReferenceServer, Settings};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use support::{fresh_database, median};
 
 const EVENTS: usize = 10_000;
 const USERS: usize = 1_000;
@@ -176,22 +179,4 @@ async fn receive(arrivals: Arrivals) -> String {
     let url = format!("http://{}/hook", listener.local_addr().expect("address"));
     tokio::spawn(async move { axum::serve(listener, app).await });
     url
-}
-
-async fn fresh_database(admin: &str) -> String {
-    use sqlx::Connection;
-    sqlx::any::install_default_drivers();
-    let name = format!("health_bench_{}", uuid::Uuid::new_v4().simple());
-    let mut conn = sqlx::AnyConnection::connect(admin).await.expect("connect");
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&mut conn)
-        .await
-        .expect("create database");
-    let base = admin.rsplit_once('/').map_or(admin, |(base, _)| base);
-    format!("{base}/{name}")
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }

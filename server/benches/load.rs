@@ -9,6 +9,8 @@
 //! `cargo bench -p health-server --bench load` (RUST_LOG unset: the per-request log line is
 //! off in a benchmark, as it would be behind a log level in production).
 
+mod support;
+
 use covenant_runtime::server::spawn_on;
 use covenant_runtime::server::transport::Transport;
 use health_server::launch;
@@ -17,6 +19,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use support::{fresh_database, median};
 
 const CONNECTIONS: usize = 64;
 const ROUND: Duration = Duration::from_secs(3);
@@ -140,19 +143,6 @@ async fn bare_server() -> (String, String) {
     (base, String::new())
 }
 
-async fn fresh_database(admin: &str) -> String {
-    use sqlx::Connection;
-    sqlx::any::install_default_drivers();
-    let name = format!("health_bench_{}", uuid::Uuid::new_v4().simple());
-    let mut conn = sqlx::AnyConnection::connect(admin).await.unwrap();
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&mut conn)
-        .await
-        .unwrap();
-    let base = admin.rsplit_once('/').map_or(admin, |(base, _)| base);
-    format!("{base}/{name}")
-}
-
 /// Successful requests per second over one round at `CONNECTIONS` concurrent connections;
 /// `create` makes each request a POST creating a fresh user.
 async fn rate(base: &str, path: &str, key: &str, create: Option<()>) -> f64 {
@@ -196,11 +186,6 @@ async fn rate(base: &str, path: &str, key: &str, create: Option<()>) -> f64 {
         worker.await.unwrap();
     }
     done.load(Ordering::Relaxed) as f64 / started.elapsed().as_secs_f64()
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }
 
 fn rss_mib() -> u64 {
