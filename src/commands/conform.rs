@@ -91,7 +91,8 @@ pub struct ConformArgs {
     /// Listen for the target's webhooks on ADDR (`127.0.0.1:0` picks a free port), subscribe
     /// through the spec's `@registers_webhooks` endpoint (or print the address to configure,
     /// with the signing secret in COVENANT_WEBHOOK_SECRET), and check every delivery.
-    /// Scenarios that await events need it; a run of the reference server listens anyway.
+    /// Scenarios that await events need it; a run of the reference server listens by itself
+    /// when one is selected.
     #[arg(long, value_name = "ADDR")]
     webhooks: Option<std::net::SocketAddr>,
     /// The address the target sends deliveries to, when it reaches this machine by another
@@ -283,10 +284,13 @@ fn conform(
             target
         };
         context.bases = target.bases.clone();
-        // A run of the reference server receives its events too: it controls both ends.
+        // A run of the reference server receives its events when a scenario awaits them: it
+        // controls both ends. Otherwise it subscribes nothing, so a recording replays against
+        // the state it was recorded in.
+        let awaited = selected.iter().any(|p| p.awaits_events());
         let listen = args
             .webhooks
-            .or_else(|| reference_run.then(|| ([127, 0, 0, 1], 0).into()));
+            .or_else(|| (reference_run && awaited).then(|| ([127, 0, 0, 1], 0).into()));
         let mut session = None;
         if let Some(addr) = listen {
             match open_events(&contract, addr, args, &target, &mut globals).await {
