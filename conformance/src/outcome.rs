@@ -79,6 +79,24 @@ impl std::fmt::Display for Location {
 }
 
 impl Failure {
+    /// A failure no cassette line is known for yet.
+    pub fn new(
+        kind: FailureKind,
+        path: &str,
+        expected: &str,
+        actual: &str,
+        source: &str,
+    ) -> Failure {
+        Failure {
+            kind,
+            path: path.to_string(),
+            expected: expected.to_string(),
+            actual: actual.to_string(),
+            source: source.to_string(),
+            at: None,
+        }
+    }
+
     fn redact(&mut self, redactor: &crate::secrets::Redactor) {
         redactor.apply(&mut self.path);
         redactor.apply(&mut self.expected);

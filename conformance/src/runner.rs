@@ -170,7 +170,9 @@ pub async fn run(
         spec: run.contract.spec.service.name.clone(),
         started_at,
         duration_ms: millis(started.elapsed()),
-        coverage: coverage(&run.contract, &scenarios, run.settings.events.as_deref()),
+        // Deliveries go on arriving after the last scenario: the session that listens
+        // counts them when it closes (`events::Session::close`).
+        coverage: coverage(&run.contract, &scenarios),
         // Staleness is a property of the whole suite read, which a run of a selection
         // does not see: the caller that read the suite says (`ExpectedFailures::stale`).
         stale_expected_failures: Vec::new(),
@@ -325,14 +327,13 @@ impl Run {
                             Some(value) => {
                                 scope.values.insert(name.clone(), value.clone());
                             }
-                            None => out.failures.push(Failure {
-                                kind: FailureKind::Capture,
-                                path: written.clone(),
-                                expected: format!("a value for `{name}` in the event"),
-                                actual: "nothing there".into(),
-                                source: source.into(),
-                                at: None,
-                            }),
+                            None => out.failures.push(Failure::new(
+                                FailureKind::Capture,
+                                written,
+                                &format!("a value for `{name}` in the event"),
+                                "nothing there",
+                                source,
+                            )),
                         }
                     }
                     out.envelopes.push((event_type, arrived.envelope));
@@ -651,14 +652,7 @@ struct AwaitedEvents {
 }
 
 fn event_failure(path: &str, expected: &str, actual: &str, source: &str) -> Failure {
-    Failure {
-        kind: FailureKind::Event,
-        path: path.to_string(),
-        expected: expected.to_string(),
-        actual: actual.to_string(),
-        source: source.to_string(),
-        at: None,
-    }
+    Failure::new(FailureKind::Event, path, expected, actual, source)
 }
 
 /// One exchange as sent and received, kept for the transcript.
@@ -751,15 +745,8 @@ fn template_failure(exchange: &ExchangePlan, problem: String) -> ExchangeResult 
 }
 
 /// Every declared status of every endpoint, with the scenarios that got it.
-fn coverage(
-    contract: &Contract,
-    scenarios: &[ScenarioResult],
-    events: Option<&crate::events::EventHub>,
-) -> Coverage {
-    let mut coverage = Coverage {
-        events: events.map(|hub| hub.counts()).unwrap_or_default(),
-        ..Coverage::default()
-    };
+fn coverage(contract: &Contract, scenarios: &[ScenarioResult]) -> Coverage {
+    let mut coverage = Coverage::default();
     for route in contract.routes() {
         let statuses = coverage.matrix.entry(route.name.to_string()).or_default();
         for status in route.statuses {

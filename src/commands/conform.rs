@@ -318,13 +318,9 @@ fn conform(
         )
         .await;
         if let Some(session) = session {
-            let hub = session.hub.clone();
-            let (events, problem) = session.close(args.webhooks_settle).await;
-            if let Some(problem) = problem {
+            if let Some(problem) = session.close(args.webhooks_settle, &mut report).await {
                 eprintln!("warning: {problem}");
             }
-            report.coverage.events = hub.counts();
-            report.events = Some(events);
             // The run redacted what it held; what the receiver adds is redacted here.
             report.redact(&covenant_conformance::secrets::Redactor::new(secrets));
         }

@@ -447,14 +447,7 @@ fn status_for(verified: bool) -> StatusCode {
 }
 
 fn failure(kind: FailureKind, path: &str, expected: &str, actual: &str) -> Failure {
-    Failure {
-        kind,
-        path: path.to_string(),
-        expected: expected.to_string(),
-        actual: actual.to_string(),
-        source: "document".to_string(),
-        at: None,
-    }
+    Failure::new(kind, path, expected, actual, "document")
 }
 
 /// Where the rules a delivery is held to come from: the envelope's `@source`.

@@ -13,7 +13,7 @@ pub use subscribe::{Subscription, registration, subscribe};
 
 use crate::contract::Contract;
 use crate::exec;
-use crate::outcome::EventsReport;
+use crate::outcome::Report;
 use crate::runner::Target;
 use crate::template::Credentials;
 use std::net::SocketAddr;
@@ -112,17 +112,18 @@ impl Session {
         })
     }
 
-    /// Waits `settle` for stragglers, removes the subscription and stops listening; the
-    /// report of what arrived, and a problem removing the subscription if there was one.
-    pub async fn close(self, settle: Duration) -> (EventsReport, Option<String>) {
+    /// Waits `settle` for stragglers, removes the subscription and stops listening; puts what
+    /// arrived in `report` (its `events` and `coverage.events`), and answers a problem
+    /// removing the subscription if there was one.
+    pub async fn close(self, settle: Duration, report: &mut Report) -> Option<String> {
         tokio::time::sleep(settle).await;
         let problem = match &self.subscription {
             Some(sub) => sub.remove(&client(), &limits(2)).await.err(),
             None => None,
         };
-        let report = self.hub.report(&self.receiver.url, &self.how);
-        drop(self.receiver);
-        (report, problem)
+        report.coverage.events = self.hub.counts();
+        report.events = Some(self.hub.report(&self.receiver.url, &self.how));
+        problem
     }
 }
 

@@ -6,8 +6,7 @@ use crate::exec::{self, Outgoing};
 use crate::runner::Target;
 use crate::template::Credentials;
 use covenant_codegen::ir::{Endpoint, WebhookRegistration};
-use covenant_runtime::contract::Scheme;
-use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+use covenant_runtime::contract::{Scheme, TemplateValue};
 use serde_json::{Value, json};
 
 /// A subscription the run made.
@@ -43,9 +42,11 @@ pub async fn subscribe(
         .route(&ep.name)
         .ok_or_else(|| format!("the spec has no endpoint `{}`", ep.name))?;
     let body = json!({ how.url.as_str(): url });
+    // The registering endpoint takes no path parameter (lowering sees to it).
+    let path = route.path.fill(|_| None).map_err(|e| e.to_string())?;
     let request = authenticated(
         route,
-        &ep.path,
+        &path,
         target,
         credentials,
         Some(serde_json::to_vec(&body).unwrap_or_default()),
@@ -77,7 +78,10 @@ pub async fn subscribe(
             let route = contract
                 .route(&remove.name)
                 .ok_or_else(|| format!("the spec has no endpoint `{}`", remove.name))?;
-            let path = fill_one_placeholder(&remove.path, &id);
+            let path = route
+                .path
+                .fill(|_| Some(TemplateValue::Text(id.as_str().into())))
+                .map_err(|e| format!("the id `{}` answered: {e}", ep.name))?;
             Some(authenticated(route, &path, target, credentials, None)?)
         }
         _ => None,
@@ -169,17 +173,4 @@ fn authenticated(
         headers,
         body,
     })
-}
-
-/// `path` with its one `{placeholder}` replaced by `value`, encoded as a segment.
-fn fill_one_placeholder(path: &str, value: &str) -> String {
-    let (Some(open), Some(close)) = (path.find('{'), path.find('}')) else {
-        return path.to_string();
-    };
-    format!(
-        "{}{}{}",
-        &path[..open],
-        utf8_percent_encode(value, NON_ALPHANUMERIC),
-        &path[close + 1..]
-    )
 }

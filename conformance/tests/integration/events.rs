@@ -258,10 +258,8 @@ async fn run(scenarios: &[Value]) -> Run {
         Progress::Quiet,
     )
     .await;
-    let (events, problem) = session.close(Duration::from_millis(300)).await;
+    let problem = session.close(Duration::from_millis(300), &mut report).await;
     assert_eq!(problem, None);
-    report.coverage.events = hub.counts();
-    report.events = Some(events);
     Run { report, shop }
 }
 
