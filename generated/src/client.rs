@@ -89,7 +89,10 @@ impl Client {
             .await?
             .decode(UpdateUserResponse::from_parts)
     }
-    /// Re-fetch the latest data for one user.
+    /// Re-fetch the latest data for one user. The service fetches the user's last two days from
+    /// each connected provider (the toolkit's choice) and answers once done or after `timeout`
+    /// seconds, with what is still fetching under `in_progress_sources`; the fetch goes on and
+    /// emits `daily.data.<resource>.created` or `.updated` for what is new or changed.
     /// `POST /v2/user/refresh/{user_id}`.
     pub async fn refresh_user(
         &self,
@@ -586,7 +589,8 @@ impl Client {
             .await?
             .decode(ListOrdersResponse::from_parts)
     }
-    /// A workout's stream data.
+    /// A workout's stream data: what the workout's provider recorded during it, second by
+    /// second, read after `daily.data.workout_stream.created` names the workout.
     /// `GET /v2/timeseries/workouts/{workout_id}/stream`.
     pub async fn get_workout_stream(
         &self,
@@ -596,6 +600,42 @@ impl Client {
             .send(&descriptors::ENDPOINT_GET_WORKOUT_STREAM, &input)
             .await?
             .decode(GetWorkoutStreamResponse::from_parts)
+    }
+    /// A user's summaries of one resource for the days from `start_date` to `end_date` (the
+    /// user's days, both included; `end_date` defaults to `start_date`), each in its latest
+    /// version, in day order. An unknown resource has no summaries.
+    /// `GET /v2/summary/{resource}/{user_id}`.
+    pub async fn get_summaries(
+        &self,
+        input: GetSummariesInput,
+    ) -> ::std::result::Result<GetSummariesResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_GET_SUMMARIES, &input)
+            .await?
+            .decode(GetSummariesResponse::from_parts)
+    }
+    /// A user's samples of one timeseries resource for the days from `start_date` to `end_date`
+    /// (as for summaries), one batch per source, samples in time order.
+    /// `GET /v2/timeseries/{user_id}/{resource}`.
+    pub async fn get_timeseries(
+        &self,
+        input: GetTimeseriesInput,
+    ) -> ::std::result::Result<GetTimeseriesResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_GET_TIMESERIES, &input)
+            .await?
+            .decode(GetTimeseriesResponse::from_parts)
+    }
+    /// Where each historical pull of a user stands: one per provider and resource.
+    /// `GET /v2/user/{user_id}/historical_pull`.
+    pub async fn get_historical_pulls(
+        &self,
+        input: GetHistoricalPullsInput,
+    ) -> ::std::result::Result<GetHistoricalPullsResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_GET_HISTORICAL_PULLS, &input)
+            .await?
+            .decode(GetHistoricalPullsResponse::from_parts)
     }
     /// Register an endpoint for the team's events. Its secret is in the answer.
     /// `POST /v2/webhook/endpoint`.
@@ -984,6 +1024,33 @@ impl Client {
                 let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.get_workout_stream(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "get_summaries" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.get_summaries(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "get_timeseries" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.get_timeseries(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "get_historical_pulls" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.get_historical_pulls(input).await?;
                 let body = response
                     .body_json()
                     .map_err(rt::client::ClientError::encode)?;

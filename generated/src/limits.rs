@@ -20,6 +20,10 @@ pub const WEBHOOK_PAYLOAD_SIZE: u64 = 262144;
 ///
 /// Source: toolkit.
 pub const WEBHOOK_ENDPOINTS_PER_TEAM: u64 = 20;
+/// The days one summary or timeseries read may span.
+///
+/// Source: toolkit.
+pub const DATA_READ_DAYS: u64 = 31;
 /// Historical pull triggering, throttled by the service per provider to protect the API
 /// limits of the team's own OAuth credentials.
 pub static HISTORICAL_PULL_TRIGGERING: rt::limits::RateLimit = rt::limits::RateLimit {

@@ -98,6 +98,12 @@ static LIST_ORDERS: ::std::sync::LazyLock<ListOrdersResponse> = ::std::sync::Laz
 example("list_orders", ListOrdersResponse::from_parts));
 static GET_WORKOUT_STREAM: ::std::sync::LazyLock<GetWorkoutStreamResponse> = ::std::sync::LazyLock::new(||
 example("get_workout_stream", GetWorkoutStreamResponse::from_parts));
+static GET_SUMMARIES: ::std::sync::LazyLock<GetSummariesResponse> = ::std::sync::LazyLock::new(||
+example("get_summaries", GetSummariesResponse::from_parts));
+static GET_TIMESERIES: ::std::sync::LazyLock<GetTimeseriesResponse> = ::std::sync::LazyLock::new(||
+example("get_timeseries", GetTimeseriesResponse::from_parts));
+static GET_HISTORICAL_PULLS: ::std::sync::LazyLock<GetHistoricalPullsResponse> = ::std::sync::LazyLock::new(||
+example("get_historical_pulls", GetHistoricalPullsResponse::from_parts));
 static CREATE_WEBHOOK_ENDPOINT: ::std::sync::LazyLock<CreateWebhookEndpointResponse> = ::std::sync::LazyLock::new(||
 example("create_webhook_endpoint", CreateWebhookEndpointResponse::from_parts));
 static LIST_WEBHOOK_ENDPOINTS: ::std::sync::LazyLock<ListWebhookEndpointsResponse> = ::std::sync::LazyLock::new(||
@@ -401,7 +407,37 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
             Some(Example {
                 status: 200u16,
                 has_body: true,
-                json: "{\"shape\":\"not shown\"}",
+                json: "{\"workout_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"source\":{\"provider\":\"text\",\"type\":\"text\",\"name\":\"text\",\"logo\":\"text\",\"slug\":\"text\"},\"time\":[7],\"heartrate\":[7],\"velocity_smooth\":[7.5],\"distance\":[7.5]}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "get_summaries" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"data\":[{\"id\":{\"shape\":\"not shown\"},\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"source\":{\"provider\":\"text\",\"type\":\"text\",\"name\":\"text\",\"logo\":\"text\",\"slug\":\"text\"}}]}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "get_timeseries" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"data\":[{\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"source\":{\"provider\":\"text\",\"type\":\"text\",\"name\":\"text\",\"logo\":\"text\",\"slug\":\"text\"},\"source_id\":7,\"data\":[{\"timestamp\":\"2024-05-01T12:00:00Z\",\"timezone_offset\":7,\"type\":{\"shape\":\"not shown\"},\"unit\":\"text\",\"value\":7.5}]}]}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "get_historical_pulls" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"data\":[{\"provider\":\"text\",\"resource\":\"profile\",\"status\":\"queued\",\"start_date\":\"2024-02-29\",\"end_date\":\"2024-02-29\",\"days_fetched\":7,\"days_total\":7,\"error\":\"text\",\"triggered_at\":\"2024-05-01T12:00:00Z\",\"updated_at\":\"2024-05-01T12:00:00Z\"}]}",
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
@@ -725,6 +761,27 @@ impl HealthDataServer for MockServer {
         _input: GetWorkoutStreamInput,
     ) -> GetWorkoutStreamResponse {
         GET_WORKOUT_STREAM.clone()
+    }
+    async fn get_summaries(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: GetSummariesInput,
+    ) -> GetSummariesResponse {
+        GET_SUMMARIES.clone()
+    }
+    async fn get_timeseries(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: GetTimeseriesInput,
+    ) -> GetTimeseriesResponse {
+        GET_TIMESERIES.clone()
+    }
+    async fn get_historical_pulls(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: GetHistoricalPullsInput,
+    ) -> GetHistoricalPullsResponse {
+        GET_HISTORICAL_PULLS.clone()
     }
     async fn create_webhook_endpoint(
         &self,

@@ -4428,6 +4428,297 @@ impl LabOrderBuilder {
     }
 }
 impl rt::Validate for LabOrder {}
+/// A workout's samples as parallel arrays, one entry per instant: arrays keep a long workout
+/// compact. The document shows no shape, so this one is the toolkit's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct WorkoutStream {
+    pub workout_id: rt::Uuid,
+    pub user_id: rt::Uuid,
+    pub source: SourceContext,
+    /// Seconds since the workout's start.
+    pub time: Vec<i64>,
+    /// Beats per minute.
+    pub heartrate: Vec<i64>,
+    /// Metres per second.
+    pub velocity_smooth: Vec<f64>,
+    /// Metres since the workout's start.
+    pub distance: Vec<f64>,
+}
+rt::json_object!(WorkoutStream);
+/// Builds a [`WorkoutStream`] field by field; see [`WorkoutStream::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct WorkoutStreamBuilder {
+    workout_id: ::std::option::Option<rt::Uuid>,
+    user_id: ::std::option::Option<rt::Uuid>,
+    source: ::std::option::Option<SourceContext>,
+    time: ::std::option::Option<Vec<i64>>,
+    heartrate: ::std::option::Option<Vec<i64>>,
+    velocity_smooth: ::std::option::Option<Vec<f64>>,
+    distance: ::std::option::Option<Vec<f64>>,
+}
+impl WorkoutStream {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> WorkoutStreamBuilder {
+        <WorkoutStreamBuilder as ::std::default::Default>::default()
+    }
+}
+impl WorkoutStreamBuilder {
+    /// Sets `workout_id`.
+    pub fn workout_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.workout_id = Some(value.into());
+        self
+    }
+    /// Sets `user_id`.
+    pub fn user_id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    /// Sets `source`.
+    pub fn source(mut self, value: impl Into<SourceContext>) -> Self {
+        self.source = Some(value.into());
+        self
+    }
+    /// Sets `time`.
+    pub fn time(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.time = Some(value.into());
+        self
+    }
+    /// Sets `heartrate`.
+    pub fn heartrate(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.heartrate = Some(value.into());
+        self
+    }
+    /// Sets `velocity_smooth`.
+    pub fn velocity_smooth(mut self, value: impl Into<Vec<f64>>) -> Self {
+        self.velocity_smooth = Some(value.into());
+        self
+    }
+    /// Sets `distance`.
+    pub fn distance(mut self, value: impl Into<Vec<f64>>) -> Self {
+        self.distance = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<WorkoutStream, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("workout_id", self.workout_id.is_some()),
+            ("user_id", self.user_id.is_some()),
+            ("source", self.source.is_some()),
+            ("time", self.time.is_some()),
+            ("heartrate", self.heartrate.is_some()),
+            ("velocity_smooth", self.velocity_smooth.is_some()),
+            ("distance", self.distance.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(workout_id),
+            Some(user_id),
+            Some(source),
+            Some(time),
+            Some(heartrate),
+            Some(velocity_smooth),
+            Some(distance),
+        ) = (
+            self.workout_id,
+            self.user_id,
+            self.source,
+            self.time,
+            self.heartrate,
+            self.velocity_smooth,
+            self.distance,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "WorkoutStream",
+                missing,
+            });
+        };
+        Ok(WorkoutStream {
+            workout_id,
+            user_id,
+            source,
+            time,
+            heartrate,
+            velocity_smooth,
+            distance,
+        })
+    }
+}
+impl rt::Validate for WorkoutStream {}
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct SummaryList {
+    pub data: Vec<SummaryData>,
+}
+rt::json_object!(SummaryList);
+impl rt::Validate for SummaryList {}
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct TimeseriesList {
+    pub data: Vec<TimeseriesData>,
+}
+rt::json_object!(TimeseriesList);
+impl rt::Validate for TimeseriesList {}
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct HistoricalPullList {
+    pub data: Vec<HistoricalPullStatus>,
+}
+rt::json_object!(HistoricalPullList);
+impl rt::Validate for HistoricalPullList {}
+/// One resource's pull from one provider, in the states of `HistoricalPull`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct HistoricalPullStatus {
+    pub provider: String,
+    pub resource: ProviderResource,
+    pub status: HistoricalPullState,
+    /// The first and last days the pull fetches (the user's days).
+    pub start_date: rt::Date,
+    pub end_date: rt::Date,
+    /// Days fetched so far.
+    pub days_fetched: i64,
+    pub days_total: i64,
+    /// Why the pull is retrying or has failed.
+    #[serde(deserialize_with = "rt::serde_helpers::required_nullable")]
+    pub error: Option<String>,
+    pub triggered_at: rt::DateTime,
+    pub updated_at: rt::DateTime,
+}
+rt::json_object!(HistoricalPullStatus);
+/// Builds a [`HistoricalPullStatus`] field by field; see [`HistoricalPullStatus::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct HistoricalPullStatusBuilder {
+    provider: ::std::option::Option<String>,
+    resource: ::std::option::Option<ProviderResource>,
+    status: ::std::option::Option<HistoricalPullState>,
+    start_date: ::std::option::Option<rt::Date>,
+    end_date: ::std::option::Option<rt::Date>,
+    days_fetched: ::std::option::Option<i64>,
+    days_total: ::std::option::Option<i64>,
+    error: ::std::option::Option<Option<String>>,
+    triggered_at: ::std::option::Option<rt::DateTime>,
+    updated_at: ::std::option::Option<rt::DateTime>,
+}
+impl HistoricalPullStatus {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> HistoricalPullStatusBuilder {
+        <HistoricalPullStatusBuilder as ::std::default::Default>::default()
+    }
+}
+impl HistoricalPullStatusBuilder {
+    /// Sets `provider`.
+    pub fn provider(mut self, value: impl Into<String>) -> Self {
+        self.provider = Some(value.into());
+        self
+    }
+    /// Sets `resource`.
+    pub fn resource(mut self, value: impl Into<ProviderResource>) -> Self {
+        self.resource = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn status(mut self, value: impl Into<HistoricalPullState>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `start_date`.
+    pub fn start_date(mut self, value: impl Into<rt::Date>) -> Self {
+        self.start_date = Some(value.into());
+        self
+    }
+    /// Sets `end_date`.
+    pub fn end_date(mut self, value: impl Into<rt::Date>) -> Self {
+        self.end_date = Some(value.into());
+        self
+    }
+    /// Sets `days_fetched`.
+    pub fn days_fetched(mut self, value: impl Into<i64>) -> Self {
+        self.days_fetched = Some(value.into());
+        self
+    }
+    /// Sets `days_total`.
+    pub fn days_total(mut self, value: impl Into<i64>) -> Self {
+        self.days_total = Some(value.into());
+        self
+    }
+    /// Sets `error`.
+    pub fn error(mut self, value: impl Into<Option<String>>) -> Self {
+        self.error = Some(value.into());
+        self
+    }
+    /// Sets `triggered_at`.
+    pub fn triggered_at(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.triggered_at = Some(value.into());
+        self
+    }
+    /// Sets `updated_at`.
+    pub fn updated_at(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.updated_at = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<HistoricalPullStatus, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("provider", self.provider.is_some()),
+            ("resource", self.resource.is_some()),
+            ("status", self.status.is_some()),
+            ("start_date", self.start_date.is_some()),
+            ("end_date", self.end_date.is_some()),
+            ("days_fetched", self.days_fetched.is_some()),
+            ("days_total", self.days_total.is_some()),
+            ("error", self.error.is_some()),
+            ("triggered_at", self.triggered_at.is_some()),
+            ("updated_at", self.updated_at.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (
+            Some(provider),
+            Some(resource),
+            Some(status),
+            Some(start_date),
+            Some(end_date),
+            Some(days_fetched),
+            Some(days_total),
+            Some(error),
+            Some(triggered_at),
+            Some(updated_at),
+        ) = (
+            self.provider,
+            self.resource,
+            self.status,
+            self.start_date,
+            self.end_date,
+            self.days_fetched,
+            self.days_total,
+            self.error,
+            self.triggered_at,
+            self.updated_at,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "HistoricalPullStatus",
+                missing,
+            });
+        };
+        Ok(HistoricalPullStatus {
+            provider,
+            resource,
+            status,
+            start_date,
+            end_date,
+            days_fetched,
+            days_total,
+            error,
+            triggered_at,
+            updated_at,
+        })
+    }
+}
+impl rt::Validate for HistoricalPullStatus {}
 /// Every webhook message. Top-level team_id, user_id and client_user_id since 2024-03.
 /// Deliveries are signed by the Standard Webhooks scheme: the document does not say how
 /// they are signed, so this is the toolkit's choice.
@@ -4527,9 +4818,13 @@ impl rt::Validate for Event {}
 /// optionally an app id.
 ///
 /// Not shown by the source: Exact names of the new source context fields.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct SourceContext {
+    /// The provider slug.
+    pub provider: String,
+    /// The source type (`app`, `device`, …, as the provider catalogue gives it).
+    pub r#type: String,
     #[deprecated(note = "Provider names come from the providers endpoint")]
     #[serde(
         default,
@@ -4556,6 +4851,76 @@ pub struct SourceContext {
     pub extra: ::serde_json::Map<String, ::serde_json::Value>,
 }
 rt::json_object!(SourceContext);
+/// Builds a [`SourceContext`] field by field; see [`SourceContext::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct SourceContextBuilder {
+    provider: ::std::option::Option<String>,
+    r#type: ::std::option::Option<String>,
+    name: ::std::option::Option<Option<String>>,
+    logo: ::std::option::Option<Option<String>>,
+    slug: ::std::option::Option<Option<String>>,
+}
+impl SourceContext {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> SourceContextBuilder {
+        <SourceContextBuilder as ::std::default::Default>::default()
+    }
+}
+impl SourceContextBuilder {
+    /// Sets `provider`.
+    pub fn provider(mut self, value: impl Into<String>) -> Self {
+        self.provider = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn r#type(mut self, value: impl Into<String>) -> Self {
+        self.r#type = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    #[deprecated]
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(Some(value.into()));
+        self
+    }
+    /// Sets `logo`.
+    #[deprecated]
+    pub fn logo(mut self, value: impl Into<String>) -> Self {
+        self.logo = Some(Some(value.into()));
+        self
+    }
+    /// Sets `slug`.
+    #[deprecated]
+    pub fn slug(mut self, value: impl Into<String>) -> Self {
+        self.slug = Some(Some(value.into()));
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    #[allow(deprecated)]
+    pub fn build(self) -> ::std::result::Result<SourceContext, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("provider", self.provider.is_some()),
+            ("type", self.r#type.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(provider), Some(r#type)) = (self.provider, self.r#type) else {
+            return Err(rt::BuildError {
+                type_name: "SourceContext",
+                missing,
+            });
+        };
+        Ok(SourceContext {
+            provider,
+            r#type,
+            name: self.name.unwrap_or_default(),
+            logo: self.logo.unwrap_or_default(),
+            slug: self.slug.unwrap_or_default(),
+            extra: Default::default(),
+        })
+    }
+}
 impl rt::Validate for SourceContext {}
 /// A summary: the whole object sits in `data` next to `source` and `user_id`. The latest
 /// received version of a summary id replaces all earlier versions.
@@ -7798,6 +8163,80 @@ impl<'de> Deserialize<'de> for ManagementKeyScope {
 impl rt::Validate for ManagementKeyScope {}
 /// Closed: any other value is rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HistoricalPullState {
+    Queued,
+    InProgress,
+    Retrying,
+    Success,
+    Failed,
+}
+#[allow(deprecated)]
+impl HistoricalPullState {
+    /// The values the spec lists, in its order.
+    pub const KNOWN: &'static [&'static str] = &[
+        "queued",
+        "in_progress",
+        "retrying",
+        "success",
+        "failed",
+    ];
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Queued => "queued",
+            Self::InProgress => "in_progress",
+            Self::Retrying => "retrying",
+            Self::Success => "success",
+            Self::Failed => "failed",
+        }
+    }
+}
+#[allow(deprecated)]
+impl ::std::str::FromStr for HistoricalPullState {
+    type Err = String;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        match value {
+            "queued" => Ok(Self::Queued),
+            "in_progress" => Ok(Self::InProgress),
+            "retrying" => Ok(Self::Retrying),
+            "success" => Ok(Self::Success),
+            "failed" => Ok(Self::Failed),
+            other => {
+                Err(
+                    format!(
+                        "unknown value {:?} for {}; expected one of: {}", other,
+                        "HistoricalPullState",
+                        "\"queued\", \"in_progress\", \"retrying\", \"success\", \"failed\""
+                    ),
+                )
+            }
+        }
+    }
+}
+impl ::std::fmt::Display for HistoricalPullState {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl Serialize for HistoricalPullState {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> Deserialize<'de> for HistoricalPullState {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <::std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        value.parse().map_err(::serde::de::Error::custom)
+    }
+}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for HistoricalPullState {}
+/// Closed: any other value is rejected.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum WebhookDeliveryStatus {
     /// Delivered by this or an earlier attempt.
     Delivered,
@@ -7961,6 +8400,11 @@ pub const TYPE_NAMES: &[&str] = &[
     "CreatedManagementKey",
     "CreateLabOrderRequest",
     "LabOrder",
+    "WorkoutStream",
+    "SummaryList",
+    "TimeseriesList",
+    "HistoricalPullList",
+    "HistoricalPullStatus",
     "Event",
     "SourceContext",
     "SummaryData",
@@ -8002,6 +8446,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "Region",
     "TeamFeature",
     "ManagementKeyScope",
+    "HistoricalPullState",
     "WebhookDeliveryStatus",
 ];
 /// Parses `value` as the named type and validates it; `None` for an unknown name.
@@ -8079,6 +8524,11 @@ pub fn parse_and_validate(
             "CreatedManagementKey" => run::<CreatedManagementKey>(value),
             "CreateLabOrderRequest" => run::<CreateLabOrderRequest>(value),
             "LabOrder" => run::<LabOrder>(value),
+            "WorkoutStream" => run::<WorkoutStream>(value),
+            "SummaryList" => run::<SummaryList>(value),
+            "TimeseriesList" => run::<TimeseriesList>(value),
+            "HistoricalPullList" => run::<HistoricalPullList>(value),
+            "HistoricalPullStatus" => run::<HistoricalPullStatus>(value),
             "Event" => run::<Event>(value),
             "SourceContext" => run::<SourceContext>(value),
             "SummaryData" => run::<SummaryData>(value),
@@ -8120,6 +8570,7 @@ pub fn parse_and_validate(
             "Region" => run::<Region>(value),
             "TeamFeature" => run::<TeamFeature>(value),
             "ManagementKeyScope" => run::<ManagementKeyScope>(value),
+            "HistoricalPullState" => run::<HistoricalPullState>(value),
             "WebhookDeliveryStatus" => run::<WebhookDeliveryStatus>(value),
             _ => return None,
         },
@@ -8204,6 +8655,11 @@ pub fn round_trip(
             "CreatedManagementKey" => run::<CreatedManagementKey>(value),
             "CreateLabOrderRequest" => run::<CreateLabOrderRequest>(value),
             "LabOrder" => run::<LabOrder>(value),
+            "WorkoutStream" => run::<WorkoutStream>(value),
+            "SummaryList" => run::<SummaryList>(value),
+            "TimeseriesList" => run::<TimeseriesList>(value),
+            "HistoricalPullList" => run::<HistoricalPullList>(value),
+            "HistoricalPullStatus" => run::<HistoricalPullStatus>(value),
             "Event" => run::<Event>(value),
             "SourceContext" => run::<SourceContext>(value),
             "SummaryData" => run::<SummaryData>(value),
@@ -8245,6 +8701,7 @@ pub fn round_trip(
             "Region" => run::<Region>(value),
             "TeamFeature" => run::<TeamFeature>(value),
             "ManagementKeyScope" => run::<ManagementKeyScope>(value),
+            "HistoricalPullState" => run::<HistoricalPullState>(value),
             "WebhookDeliveryStatus" => run::<WebhookDeliveryStatus>(value),
             _ => return None,
         },

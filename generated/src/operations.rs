@@ -4457,7 +4457,7 @@ impl rt::Validate for GetWorkoutStreamInput {}
 #[derive(Clone, Debug, PartialEq)]
 pub enum GetWorkoutStreamResponse {
     /// 200
-    Ok(::serde_json::Value),
+    Ok(WorkoutStream),
     /// 404: Unknown resource.
     NotFound(NotFoundError),
     /// 422: One item per violated constraint.
@@ -4476,6 +4476,471 @@ pub enum GetWorkoutStreamResponse {
     InternalServerError(ErrorMessage),
 }
 impl GetWorkoutStreamResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `get_summaries` request carries: `GET /v2/summary/{resource}/{user_id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GetSummariesInput {
+    /// Path parameter `resource`.
+    pub resource: SummaryResource,
+    /// Path parameter `user_id`.
+    pub user_id: rt::Uuid,
+    /// Query parameter `start_date`.
+    pub start_date: rt::Date,
+    /// Query parameter `end_date`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub end_date: Option<rt::Date>,
+    /// Query parameter `provider`.
+    /// Only summaries from this provider.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub provider: Option<String>,
+}
+impl rt::Validate for GetSummariesInput {}
+/// The responses `get_summaries` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum GetSummariesResponse {
+    /// 200
+    Ok(SummaryList),
+    /// 400: `end_date` is before `start_date`, or the range is longer than `data_read_days`.
+    BadRequest(ErrorMessage),
+    /// 404: Unknown resource.
+    NotFound(NotFoundError),
+    /// 422: One item per violated constraint.
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong team API key. The document does not show the status or body.
+    Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the size the server accepts; the document names no such limit.
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl GetSummariesResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::BadRequest(_) => 400u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::BadRequest(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
+            }
+            400u16 => {
+                Ok(
+                    Self::BadRequest(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `get_timeseries` request carries: `GET /v2/timeseries/{user_id}/{resource}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GetTimeseriesInput {
+    /// Path parameter `user_id`.
+    pub user_id: rt::Uuid,
+    /// Path parameter `resource`.
+    pub resource: TimeseriesResource,
+    /// Query parameter `start_date`.
+    pub start_date: rt::Date,
+    /// Query parameter `end_date`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub end_date: Option<rt::Date>,
+    /// Query parameter `provider`.
+    /// Only samples from this provider.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub provider: Option<String>,
+}
+impl rt::Validate for GetTimeseriesInput {}
+/// The responses `get_timeseries` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum GetTimeseriesResponse {
+    /// 200
+    Ok(TimeseriesList),
+    /// 400: `end_date` is before `start_date`, or the range is longer than `data_read_days`.
+    BadRequest(ErrorMessage),
+    /// 404: Unknown resource.
+    NotFound(NotFoundError),
+    /// 422: One item per violated constraint.
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong team API key. The document does not show the status or body.
+    Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the size the server accepts; the document names no such limit.
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl GetTimeseriesResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::BadRequest(_) => 400u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::BadRequest(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
+            }
+            400u16 => {
+                Ok(
+                    Self::BadRequest(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `get_historical_pulls` request carries: `GET /v2/user/{user_id}/historical_pull`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GetHistoricalPullsInput {
+    /// Path parameter `user_id`.
+    pub user_id: rt::Uuid,
+}
+impl rt::Validate for GetHistoricalPullsInput {}
+/// The responses `get_historical_pulls` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum GetHistoricalPullsResponse {
+    /// 200
+    Ok(HistoricalPullList),
+    /// 404: Unknown resource.
+    NotFound(NotFoundError),
+    /// 422: One item per violated constraint.
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong team API key. The document does not show the status or body.
+    Unauthorized(ErrorMessage),
+    /// 403: A valid key of another kind, or an endpoint not enabled for the team (closed beta).
+    Forbidden(ErrorMessage),
+    /// 413: A request body over the size the server accepts; the document names no such limit.
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now (its database is down or busy); retry after the
+    /// `Retry-After` header's seconds. Nothing of the request was kept.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl GetHistoricalPullsResponse {
     pub fn status(&self) -> u16 {
         match self {
             Self::Ok(_) => 200u16,

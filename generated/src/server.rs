@@ -83,7 +83,10 @@ pub trait HealthDataServer: Send + Sync + 'static {
         ctx: Context<Self::Principal>,
         input: UpdateUserInput,
     ) -> impl Future<Output = UpdateUserResponse> + Send;
-    /// Re-fetch the latest data for one user.
+    /// Re-fetch the latest data for one user. The service fetches the user's last two days from
+    /// each connected provider (the toolkit's choice) and answers once done or after `timeout`
+    /// seconds, with what is still fetching under `in_progress_sources`; the fetch goes on and
+    /// emits `daily.data.<resource>.created` or `.updated` for what is new or changed.
     /// `POST /v2/user/refresh/{user_id}`.
     fn refresh_user(
         &self,
@@ -248,13 +251,38 @@ pub trait HealthDataServer: Send + Sync + 'static {
         ctx: Context<Self::Principal>,
         input: ListOrdersInput,
     ) -> impl Future<Output = ListOrdersResponse> + Send;
-    /// A workout's stream data.
+    /// A workout's stream data: what the workout's provider recorded during it, second by
+    /// second, read after `daily.data.workout_stream.created` names the workout.
     /// `GET /v2/timeseries/workouts/{workout_id}/stream`.
     fn get_workout_stream(
         &self,
         ctx: Context<Self::Principal>,
         input: GetWorkoutStreamInput,
     ) -> impl Future<Output = GetWorkoutStreamResponse> + Send;
+    /// A user's summaries of one resource for the days from `start_date` to `end_date` (the
+    /// user's days, both included; `end_date` defaults to `start_date`), each in its latest
+    /// version, in day order. An unknown resource has no summaries.
+    /// `GET /v2/summary/{resource}/{user_id}`.
+    fn get_summaries(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: GetSummariesInput,
+    ) -> impl Future<Output = GetSummariesResponse> + Send;
+    /// A user's samples of one timeseries resource for the days from `start_date` to `end_date`
+    /// (as for summaries), one batch per source, samples in time order.
+    /// `GET /v2/timeseries/{user_id}/{resource}`.
+    fn get_timeseries(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: GetTimeseriesInput,
+    ) -> impl Future<Output = GetTimeseriesResponse> + Send;
+    /// Where each historical pull of a user stands: one per provider and resource.
+    /// `GET /v2/user/{user_id}/historical_pull`.
+    fn get_historical_pulls(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: GetHistoricalPullsInput,
+    ) -> impl Future<Output = GetHistoricalPullsResponse> + Send;
     /// Register an endpoint for the team's events. Its secret is in the answer.
     /// `POST /v2/webhook/endpoint`.
     fn create_webhook_endpoint(
@@ -800,6 +828,54 @@ async fn handle_get_workout_stream<S: HealthDataServer>(
             path,
             request,
             |ctx, input| app.service.get_workout_stream(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_get_summaries<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_GET_SUMMARIES,
+            path,
+            request,
+            |ctx, input| app.service.get_summaries(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_get_timeseries<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_GET_TIMESERIES,
+            path,
+            request,
+            |ctx, input| app.service.get_timeseries(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_get_historical_pulls<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_GET_HISTORICAL_PULLS,
+            path,
+            request,
+            |ctx, input| app.service.get_historical_pulls(ctx, input),
         )
         .await
 }
@@ -2014,6 +2090,128 @@ impl From<rt::server::Rejection> for GetWorkoutStreamResponse {
             )
     }
 }
+impl IntoResponse for GetSummariesResponse {
+    fn into_response(self) -> Response {
+        match self {
+            GetSummariesResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            GetSummariesResponse::BadRequest(body) => {
+                rt::server::json_status(400u16, &body)
+            }
+            GetSummariesResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            GetSummariesResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            GetSummariesResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            GetSummariesResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            GetSummariesResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            GetSummariesResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            GetSummariesResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for GetSummariesResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for GetTimeseriesResponse {
+    fn into_response(self) -> Response {
+        match self {
+            GetTimeseriesResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            GetTimeseriesResponse::BadRequest(body) => {
+                rt::server::json_status(400u16, &body)
+            }
+            GetTimeseriesResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            GetTimeseriesResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            GetTimeseriesResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            GetTimeseriesResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            GetTimeseriesResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            GetTimeseriesResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            GetTimeseriesResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for GetTimeseriesResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for GetHistoricalPullsResponse {
+    fn into_response(self) -> Response {
+        match self {
+            GetHistoricalPullsResponse::Ok(body) => {
+                rt::server::json_status(200u16, &body)
+            }
+            GetHistoricalPullsResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            GetHistoricalPullsResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            GetHistoricalPullsResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            GetHistoricalPullsResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            GetHistoricalPullsResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            GetHistoricalPullsResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            GetHistoricalPullsResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for GetHistoricalPullsResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
 impl IntoResponse for CreateWebhookEndpointResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2381,10 +2579,24 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
             ),
         )
         .route(
+            "/v2/summary/{resource}/{user_id}",
+            axum::routing::on(
+                axum::routing::MethodFilter::GET,
+                handle_get_summaries::<S>,
+            ),
+        )
+        .route(
             "/v2/timeseries/workouts/{workout_id}/stream",
             axum::routing::on(
                 axum::routing::MethodFilter::GET,
                 handle_get_workout_stream::<S>,
+            ),
+        )
+        .route(
+            "/v2/timeseries/{user_id}/{resource}",
+            axum::routing::on(
+                axum::routing::MethodFilter::GET,
+                handle_get_timeseries::<S>,
             ),
         )
         .route(
@@ -2414,6 +2626,13 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
             axum::routing::on(axum::routing::MethodFilter::GET, handle_get_user::<S>)
                 .on(axum::routing::MethodFilter::DELETE, handle_delete_user::<S>)
                 .on(axum::routing::MethodFilter::PATCH, handle_update_user::<S>),
+        )
+        .route(
+            "/v2/user/{user_id}/historical_pull",
+            axum::routing::on(
+                axum::routing::MethodFilter::GET,
+                handle_get_historical_pulls::<S>,
+            ),
         )
         .route(
             "/v2/user/{user_id}/info",
@@ -2520,7 +2739,7 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
             ),
         )
 }
-/// The router of the `main` and `elsewhere` APIs at `{base_url}`: 32 endpoints.
+/// The router of the `main` and `elsewhere` APIs at `{base_url}`: 35 endpoints.
 pub fn main_router<S: HealthDataServer>(
     service: Arc<S>,
     config: rt::server::Config,

@@ -9,7 +9,7 @@ use crate::clock::{to_micros, wire_time};
 use crate::columns;
 use crate::events::{Outbox, Subject};
 use crate::failure::Failure;
-use crate::pulls;
+use crate::fetches;
 use crate::store::Tx;
 use crate::throttle::{self, Allowance};
 use health_api::models::*;
@@ -326,7 +326,9 @@ async fn run_batch(
             Some((outbox, provider)) => {
                 connect(&mut tx, outbox, team, user_id, provider, to_micros(now)).await?
             }
-            None => pulls::trigger(&mut tx, team, user_id, &claimed.provider, now).await?,
+            None => {
+                fetches::historical::trigger(&mut tx, team, user_id, &claimed.provider, now).await?
+            }
         };
         sqlx::query(
             "INSERT INTO bulk_op_items (op_id, position, user_id, succeeded) VALUES ($1, $2, $3, $4)",
@@ -339,6 +341,10 @@ async fn run_batch(
         .await?;
     }
     tx.commit().await?;
+    if claimed.op_type != IMPORT {
+        s.fetches_owed(crate::fetches::Kind::Historical)
+            .notify_one();
+    }
     Ok(true)
 }
 
@@ -426,17 +432,51 @@ async fn connect(
 
 /// Runs every operation left in progress by a process that stopped.
 pub async fn resume(s: &Arc<ReferenceServer>) -> Result<(), sqlx::Error> {
-    let now = to_micros(s.clock.now());
-    let ids: Vec<String> = s.store.autocommit().all_values(sqlx::query(
-        "SELECT id FROM bulk_ops WHERE status = $1 AND (lease_until IS NULL OR lease_until < $2) ORDER BY seq",
-    )
-    .bind(IN_PROGRESS.as_str())
-    .bind(now))
-    .await?;
-    for id in ids {
+    for id in stranded(s).await? {
         run(s, &id).await?;
     }
     Ok(())
+}
+
+/// How often a process looks for operations another process left: their lease has run out.
+const RESUME_LOOK: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Takes up, for as long as the runtime runs, the operations of processes that stopped
+/// (on PostgreSQL, another process's crash is noticed when its lease runs out), each in a
+/// task of its own so a long one holds up no other.
+pub async fn keep_resuming(s: Arc<ReferenceServer>) {
+    loop {
+        tokio::time::sleep(RESUME_LOOK).await;
+        match stranded(&s).await {
+            Ok(ids) => {
+                for id in ids {
+                    let s = s.clone();
+                    tokio::spawn(async move {
+                        if let Err(error) = run(&s, &id).await {
+                            tracing::warn!(%error, op = id, "bulk operation left for a later run");
+                        }
+                    });
+                }
+            }
+            Err(error) => tracing::warn!(%error, "cannot look for stranded bulk operations"),
+        }
+    }
+}
+
+/// Operations in progress that no live process holds.
+async fn stranded(s: &ReferenceServer) -> Result<Vec<String>, sqlx::Error> {
+    let now = to_micros(s.clock.now());
+    s.store
+        .autocommit()
+        .all_values(
+            sqlx::query(
+                "SELECT id FROM bulk_ops WHERE status = $1 \
+                 AND (lease_until IS NULL OR lease_until < $2) ORDER BY seq",
+            )
+            .bind(IN_PROGRESS.as_str())
+            .bind(now),
+        )
+        .await
 }
 
 /// Newest first, a page at a time; the cursor is opaque to callers.

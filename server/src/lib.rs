@@ -13,6 +13,7 @@ pub mod clock;
 mod columns;
 pub mod events;
 mod failure;
+pub mod fetches;
 mod gates;
 mod http;
 mod kept;
@@ -24,8 +25,8 @@ mod management;
 mod orders;
 mod patient;
 mod provider_data;
-pub mod pulls;
 mod query;
+mod readings;
 mod service;
 pub mod simulator;
 pub mod store;
@@ -71,6 +72,10 @@ pub struct ReferenceServer {
     clock: Arc<dyn Clock>,
     public_url: String,
     bulk_wait: Duration,
+    /// Told when this process records historical pulls or refreshes, so its workers start
+    /// at once rather than at their next look.
+    pulls_owed: Arc<tokio::sync::Notify>,
+    refreshes_owed: Arc<tokio::sync::Notify>,
 }
 
 impl ReferenceServer {
@@ -88,11 +93,21 @@ impl ReferenceServer {
             clock: settings.clock,
             public_url: settings.public_url.trim_end_matches('/').to_string(),
             bulk_wait: settings.bulk_wait,
+            pulls_owed: Arc::default(),
+            refreshes_owed: Arc::default(),
         }))
     }
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// What wakes this process's workers of a kind of fetch.
+    pub fn fetches_owed(&self, kind: fetches::Kind) -> &Arc<tokio::sync::Notify> {
+        match kind {
+            fetches::Kind::Historical => &self.pulls_owed,
+            fetches::Kind::Refresh => &self.refreshes_owed,
+        }
     }
 
     /// Sets up an empty database (see [`bootstrap::run`]).
@@ -103,12 +118,20 @@ impl ReferenceServer {
         bootstrap::run(&self.store, &*self.clock, reuse).await
     }
 
-    /// Starts this process's background work: historical pulls and the delivery of
-    /// webhooks. It runs until the returned handle is dropped.
+    /// Starts this process's background work: bulk operations another process left,
+    /// historical pulls, refreshes and the delivery of webhooks. It runs until the returned
+    /// handle is dropped.
     pub fn start_workers(self: &Arc<Self>) -> Workers {
-        let delivering = tokio::spawn(webhooks::delivery::keep_delivering(self.clone()));
-        let pulling = tokio::spawn(pulls::keep_pulling(self.clone()));
-        Workers(vec![delivering.abort_handle(), pulling.abort_handle()])
+        let tasks = [
+            tokio::spawn(webhooks::delivery::keep_delivering(self.clone())),
+            tokio::spawn(fetches::keep_fetching(
+                self.clone(),
+                fetches::Kind::Historical,
+            )),
+            tokio::spawn(fetches::keep_fetching(self.clone(), fetches::Kind::Refresh)),
+            tokio::spawn(bulk::keep_resuming(self.clone())),
+        ];
+        Workers(tasks.iter().map(|t| t.abort_handle()).collect())
     }
 
     /// Work a stopped process left behind: bulk operations accepted but not finished, and
@@ -128,7 +151,7 @@ impl ReferenceServer {
 /// runs out. On PostgreSQL a lease may be another live process's, and is left to expire.
 async fn release_leases(store: &Store) -> Result<(), sqlx::Error> {
     let mut tx = store.write().await?;
-    for table in ["deliveries", "pulls", "bulk_ops"] {
+    for table in ["deliveries", "pulls", "refreshes", "bulk_ops"] {
         sqlx::query(&format!(
             "UPDATE {table} SET lease_until = NULL WHERE lease_until IS NOT NULL"
         ))

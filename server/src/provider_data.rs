@@ -1,61 +1,103 @@
 //! Keeping what a provider reports: summaries by their `id`, samples by resource, provider,
 //! source type and instant, the latest version replacing the others (the document's rules),
-//! so fetching a day again changes nothing but what the provider changed.
+//! so fetching a day again changes nothing but what the provider changed. What a fetch
+//! changed is answered, created apart from updated, for the events that announce it.
 
 use crate::columns;
-use crate::simulator::{self, Subject};
+use crate::simulator::{self, Subject, series::Sample};
 use crate::store::Tx;
+use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// Rows a multi-row insert of samples writes at once: 6 values each, well within both
 /// databases' limits on bound values.
 const SAMPLES_PER_STATEMENT: usize = 200;
 
-/// What one day of one resource left in the store.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct Kept {
-    pub summaries: usize,
-    pub samples: usize,
+/// What one fetch of one day of one resource changed in the store.
+#[derive(Debug, Default, PartialEq)]
+pub struct Changes {
+    pub summaries_created: Vec<Value>,
+    pub summaries_updated: Vec<Value>,
+    pub samples_created: Vec<Sample>,
+    pub samples_updated: Vec<Sample>,
 }
 
-/// Keeps one day of one resource as `subject`'s provider reports it.
+impl Changes {
+    pub fn is_empty(&self) -> bool {
+        self.summaries_created.is_empty()
+            && self.summaries_updated.is_empty()
+            && self.samples_created.is_empty()
+            && self.samples_updated.is_empty()
+    }
+}
+
+/// Keeps one day of one resource as `subject`'s provider has reported it by `as_of`.
 pub async fn keep_day(
     tx: &mut Tx,
     subject: &Subject,
     source_type: &str,
     resource: &str,
-    date: chrono::NaiveDate,
-    now: i64,
-) -> Result<Kept, sqlx::Error> {
-    let mut kept = Kept::default();
-    if let Some(summary) = simulator::summaries::summary(subject, resource, date) {
+    date: NaiveDate,
+    as_of: DateTime<Utc>,
+) -> Result<Changes, sqlx::Error> {
+    let mut changes = Changes::default();
+    if let Some(summary) = simulator::reported::summary(subject, resource, date, as_of) {
         let summaries = match serde_json::to_value(&summary).map_err(encode)? {
             Value::Array(items) => items,
             one => vec![one],
         };
+        let updated_at = crate::clock::to_micros(as_of);
         for body in summaries {
-            keep_summary(tx, subject, resource, &date.to_string(), &body, now).await?;
-            kept.summaries += 1;
+            match keep_summary(tx, subject, resource, date, &body, updated_at).await? {
+                Kept::Created => changes.summaries_created.push(body),
+                Kept::Updated => changes.summaries_updated.push(body),
+                Kept::Unchanged => {}
+            }
         }
     }
-    if let Some(samples) = simulator::series::samples(subject, resource, date) {
-        for chunk in samples.chunks(SAMPLES_PER_STATEMENT) {
+    if let Some(samples) = simulator::reported::samples(subject, resource, date, as_of) {
+        let (created, updated) =
+            changed_samples(tx, subject, source_type, resource, date, samples).await?;
+        for chunk in created.chunks(SAMPLES_PER_STATEMENT) {
             keep_samples(tx, subject, source_type, resource, chunk).await?;
         }
-        kept.samples = samples.len();
+        for chunk in updated.chunks(SAMPLES_PER_STATEMENT) {
+            keep_samples(tx, subject, source_type, resource, chunk).await?;
+        }
+        changes.samples_created = created;
+        changes.samples_updated = updated;
     }
-    Ok(kept)
+    Ok(changes)
+}
+
+/// What keeping one item did.
+enum Kept {
+    Created,
+    Updated,
+    Unchanged,
 }
 
 async fn keep_summary(
     tx: &mut Tx,
     subject: &Subject,
     resource: &str,
-    calendar_date: &str,
+    date: NaiveDate,
     body: &Value,
-    now: i64,
-) -> Result<(), sqlx::Error> {
+    updated_at: i64,
+) -> Result<Kept, sqlx::Error> {
     let id = body["id"].as_str().unwrap_or_default();
+    let stored: Option<(String,)> = sqlx::query_as("SELECT body FROM summaries WHERE id = $1")
+        .bind(id)
+        .fetch_optional(&mut ***tx)
+        .await?;
+    let kept = match stored {
+        None => Kept::Created,
+        Some((text,)) if columns::from_json::<Value>(&text)? == *body => {
+            return Ok(Kept::Unchanged);
+        }
+        Some(_) => Kept::Updated,
+    };
     sqlx::query(
         "INSERT INTO summaries (id, user_id, provider, resource, calendar_date, body, updated_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7) \
@@ -65,12 +107,47 @@ async fn keep_summary(
     .bind(&subject.user_id)
     .bind(&subject.provider)
     .bind(resource)
-    .bind(calendar_date)
+    .bind(date.to_string())
     .bind(columns::json(body)?)
-    .bind(now)
+    .bind(updated_at)
     .execute(&mut ***tx)
     .await?;
-    Ok(())
+    Ok(kept)
+}
+
+/// Splits the reported samples into those the store lacks and those it holds with another
+/// value; the same ones are left out.
+async fn changed_samples(
+    tx: &mut Tx,
+    subject: &Subject,
+    source_type: &str,
+    resource: &str,
+    date: NaiveDate,
+    samples: Vec<Sample>,
+) -> Result<(Vec<Sample>, Vec<Sample>), sqlx::Error> {
+    let (start, end) = subject.day(date);
+    let stored: Vec<(i64, String)> = sqlx::query_as(
+        "SELECT at, body FROM samples WHERE user_id = $1 AND resource = $2 AND provider = $3 \
+         AND source_type = $4 AND at >= $5 AND at < $6",
+    )
+    .bind(&subject.user_id)
+    .bind(resource)
+    .bind(&subject.provider)
+    .bind(source_type)
+    .bind(start.timestamp_micros())
+    .bind(end.timestamp_micros())
+    .fetch_all(&mut ***tx)
+    .await?;
+    let stored: HashMap<i64, String> = stored.into_iter().collect();
+    let (mut created, mut updated) = (Vec::new(), Vec::new());
+    for sample in samples {
+        match stored.get(&instant(&sample)?) {
+            None => created.push(sample),
+            Some(text) if columns::from_json::<Sample>(text)? == sample => {}
+            Some(_) => updated.push(sample),
+        }
+    }
+    Ok((created, updated))
 }
 
 async fn keep_samples(
@@ -78,7 +155,7 @@ async fn keep_samples(
     subject: &Subject,
     source_type: &str,
     resource: &str,
-    samples: &[simulator::series::Sample],
+    samples: &[Sample],
 ) -> Result<(), sqlx::Error> {
     let rows: Vec<String> = (0..samples.len())
         .map(|i| {
@@ -102,19 +179,23 @@ async fn keep_samples(
     );
     let mut query = sqlx::query(&statement);
     for sample in samples {
-        let at = chrono::DateTime::parse_from_rfc3339(&sample.timestamp)
-            .map_err(|e| sqlx::Error::Decode(Box::new(e)))?
-            .timestamp_micros();
         query = query
             .bind(&subject.user_id)
             .bind(resource)
             .bind(&subject.provider)
             .bind(source_type)
-            .bind(at)
+            .bind(instant(sample)?)
             .bind(columns::json(sample)?);
     }
     query.execute(&mut ***tx).await?;
     Ok(())
+}
+
+/// A sample's instant, in microseconds: the key it is stored under.
+fn instant(sample: &Sample) -> Result<i64, sqlx::Error> {
+    Ok(DateTime::parse_from_rfc3339(&sample.timestamp)
+        .map_err(|e| sqlx::Error::Decode(Box::new(e)))?
+        .timestamp_micros())
 }
 
 fn encode(error: serde_json::Error) -> sqlx::Error {

@@ -5,7 +5,7 @@ use crate::ReferenceServer;
 use crate::auth::{self, Principal};
 use crate::failure::Failure;
 use crate::webhooks::endpoints as webhooks;
-use crate::{bulk, labs, link, management, orders, patient, users};
+use crate::{bulk, fetches, labs, link, management, orders, patient, readings, users};
 use covenant_runtime::server::{AuthError, Rejection, Unavailable};
 use health_api::operations::*;
 use health_api::server::{Context, HealthDataServer};
@@ -147,8 +147,11 @@ impl HealthDataServer for Service {
         input: RefreshUserInput,
     ) -> RefreshUserResponse {
         answer(&ctx, async {
+            let user = input.user_id.0.to_string();
+            // The router has checked the bounds (5 to 60 seconds).
+            let timeout = std::time::Duration::from_secs_f64(input.timeout.clamp(0.0, 60.0));
             Ok(RefreshUserResponse::Ok(
-                users::refresh(&self.0, team(&ctx)?, &input.user_id.0.to_string()).await?,
+                fetches::refresh::refresh(&self.0, team(&ctx)?, &user, timeout).await?,
             ))
         })
         .await
@@ -432,12 +435,72 @@ impl HealthDataServer for Service {
         input: GetWorkoutStreamInput,
     ) -> GetWorkoutStreamResponse {
         answer(&ctx, async {
-            team(&ctx)?;
-            // The reference server receives no workouts, so it holds no streams.
-            Err(Failure::NotFound(format!(
-                "Workout {} not found",
-                input.workout_id.0
-            )))
+            let workout = input.workout_id.0.to_string();
+            Ok(GetWorkoutStreamResponse::Ok(
+                readings::workout_stream(&self.0, team(&ctx)?, &workout).await?,
+            ))
+        })
+        .await
+    }
+
+    async fn get_summaries(
+        &self,
+        ctx: Context<Principal>,
+        input: GetSummariesInput,
+    ) -> GetSummariesResponse {
+        answer(&ctx, async {
+            let days = (input.start_date.0, input.end_date.map(|d| d.0));
+            let read = readings::summaries(
+                &self.0,
+                team(&ctx)?,
+                &input.user_id.0.to_string(),
+                input.resource.as_str(),
+                days,
+                input.provider.as_deref(),
+            )
+            .await?;
+            Ok(match read {
+                Ok(list) => GetSummariesResponse::Ok(list),
+                Err(refused) => GetSummariesResponse::BadRequest(refused),
+            })
+        })
+        .await
+    }
+
+    async fn get_timeseries(
+        &self,
+        ctx: Context<Principal>,
+        input: GetTimeseriesInput,
+    ) -> GetTimeseriesResponse {
+        answer(&ctx, async {
+            let days = (input.start_date.0, input.end_date.map(|d| d.0));
+            let read = readings::timeseries(
+                &self.0,
+                team(&ctx)?,
+                &input.user_id.0.to_string(),
+                input.resource.as_str(),
+                days,
+                input.provider.as_deref(),
+            )
+            .await?;
+            Ok(match read {
+                Ok(list) => GetTimeseriesResponse::Ok(list),
+                Err(refused) => GetTimeseriesResponse::BadRequest(refused),
+            })
+        })
+        .await
+    }
+
+    async fn get_historical_pulls(
+        &self,
+        ctx: Context<Principal>,
+        input: GetHistoricalPullsInput,
+    ) -> GetHistoricalPullsResponse {
+        answer(&ctx, async {
+            let user = input.user_id.0.to_string();
+            Ok(GetHistoricalPullsResponse::Ok(
+                fetches::historical::list(&self.0, team(&ctx)?, &user).await?,
+            ))
         })
         .await
     }

@@ -3,7 +3,7 @@
 //! users may be pulling at a time, or may be triggered within a window.
 
 use crate::clock::to_micros;
-use crate::pulls::{FAILED, SUCCESS};
+use crate::fetches::{FAILED, SUCCESS};
 use crate::store::Tx;
 use covenant_runtime::limits::Rate;
 use health_api::limits::HISTORICAL_PULL_TRIGGERING;

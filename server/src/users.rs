@@ -592,39 +592,6 @@ pub async fn undo_delete(
     }
 }
 
-/// Refresh reports each resource of each connected source as refreshed: the reference
-/// server has no provider to wait for.
-pub async fn refresh(
-    s: &ReferenceServer,
-    team_id: &str,
-    user_id: &str,
-) -> Result<RefreshResult, Failure> {
-    let mut tx = s.store.read().await?;
-    ensure_visible(&mut tx, team_id, user_id).await?;
-    let rows: Vec<(String, Option<String>)> = sqlx::query_as(
-        "SELECT c.provider, p.supported_resources FROM connections c \
-         LEFT JOIN providers p ON p.slug = c.provider WHERE c.user_id = $1 ORDER BY c.provider",
-    )
-    .bind(user_id)
-    .fetch_all(&mut **tx)
-    .await?;
-    let mut refreshed = Vec::new();
-    for (provider, supported) in &rows {
-        let resources: Vec<String> = match supported {
-            Some(text) => columns::from_json(text)?,
-            None => Vec::new(),
-        };
-        refreshed.extend(resources.iter().map(|r| format!("{provider}/{r}")));
-    }
-    Ok(RefreshResult {
-        success: true,
-        user_id: columns::uuid(user_id)?,
-        refreshed_sources: refreshed,
-        in_progress_sources: Vec::new(),
-        failed_sources: Vec::new(),
-    })
-}
-
 /// Users past their grace period are removed for good, with everything that hangs off them.
 pub async fn purge_expired(store: &Store, clock: &dyn Clock) -> Result<u64, sqlx::Error> {
     let mut tx = store.write().await?;

@@ -10,10 +10,14 @@
 //!   replaces an earlier one as the document's replace rule says.
 //! - [`series`]: timeseries samples (glucose, heart rate, steps, …) at each resource's
 //!   interval, in realistic ranges with a daily rhythm.
+//! - [`reported`]: what a provider has reported by a moment: the current day so far.
+//! - [`stream`]: a workout's stream, drawn from its summary.
 //! - [`Subject::fetch`]: a provider's occasional temporary failure (about one try in
 //!   twenty), decided by the try's number, so a retry can succeed.
 
+pub mod reported;
 pub mod series;
+pub mod stream;
 pub mod summaries;
 
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};

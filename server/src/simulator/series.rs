@@ -7,9 +7,9 @@ use super::Subject;
 use chrono::{DateTime, NaiveDate, Offset, TimeZone, Timelike, Utc};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sample {
     pub timestamp: String,
     pub timezone_offset: i32,
@@ -25,6 +25,8 @@ struct Series {
     unit: &'static str,
     kind: Option<&'static str>,
     every_minutes: i64,
+    /// Each sample is a total over its interval (steps, calories, distance), not a reading.
+    cumulative: bool,
     /// A value for the local hour of the day (fractional), from the day's generator.
     value: fn(&mut ChaCha8Rng, f64) -> f64,
 }
@@ -32,6 +34,7 @@ struct Series {
 const SERIES: &[Series] = &[
     Series {
         resource: "glucose",
+        cumulative: false,
         unit: "mg/dL",
         kind: Some("automatic"),
         every_minutes: 15,
@@ -39,6 +42,7 @@ const SERIES: &[Series] = &[
     },
     Series {
         resource: "heartrate",
+        cumulative: false,
         unit: "bpm",
         kind: None,
         every_minutes: 5,
@@ -46,6 +50,7 @@ const SERIES: &[Series] = &[
     },
     Series {
         resource: "hrv",
+        cumulative: false,
         unit: "ms",
         kind: Some("rmssd"),
         every_minutes: 30,
@@ -53,6 +58,7 @@ const SERIES: &[Series] = &[
     },
     Series {
         resource: "steps",
+        cumulative: true,
         unit: "count",
         kind: None,
         every_minutes: 60,
@@ -60,6 +66,7 @@ const SERIES: &[Series] = &[
     },
     Series {
         resource: "calories_active",
+        cumulative: true,
         unit: "kcal",
         kind: None,
         every_minutes: 60,
@@ -67,6 +74,7 @@ const SERIES: &[Series] = &[
     },
     Series {
         resource: "calories_basal",
+        cumulative: true,
         unit: "kcal",
         kind: None,
         every_minutes: 60,
@@ -74,6 +82,7 @@ const SERIES: &[Series] = &[
     },
     Series {
         resource: "distance",
+        cumulative: true,
         unit: "m",
         kind: None,
         every_minutes: 60,
@@ -81,6 +90,7 @@ const SERIES: &[Series] = &[
     },
     Series {
         resource: "blood_oxygen",
+        cumulative: false,
         unit: "%",
         kind: None,
         every_minutes: 60,
@@ -88,6 +98,7 @@ const SERIES: &[Series] = &[
     },
     Series {
         resource: "respiratory_rate",
+        cumulative: false,
         unit: "bpm",
         kind: None,
         every_minutes: 60,
@@ -95,12 +106,30 @@ const SERIES: &[Series] = &[
     },
     Series {
         resource: "stress_level",
+        cumulative: false,
         unit: "count",
         kind: None,
         every_minutes: 60,
         value: stress,
     },
 ];
+
+/// Whether each sample of `resource` totals its interval; `None` for a resource that is not a
+/// timeseries here.
+pub fn cumulative(resource: &str) -> Option<bool> {
+    SERIES
+        .iter()
+        .find(|s| s.resource == resource)
+        .map(|s| s.cumulative)
+}
+
+/// The interval between two samples of `resource`.
+pub fn interval(resource: &str) -> Option<chrono::Duration> {
+    SERIES
+        .iter()
+        .find(|s| s.resource == resource)
+        .map(|s| chrono::Duration::minutes(s.every_minutes))
+}
 
 /// The resources this simulator samples as timeseries.
 pub fn resources() -> impl Iterator<Item = &'static str> {

@@ -169,14 +169,19 @@ fn round(value: f64) -> f64 {
 
 /// The day's totals, from the day's samples.
 fn activity(subject: &Subject, date: NaiveDate, id: String, calendar_date: String) -> Activity {
-    let total = |resource: &str| -> f64 {
-        series::samples(subject, resource, date)
-            .unwrap_or_default()
-            .iter()
-            .map(|s| s.value)
-            .sum()
-    };
-    let heart = series::samples(subject, "heartrate", date).unwrap_or_default();
+    activity_of(id, calendar_date, |resource| {
+        series::samples(subject, resource, date).unwrap_or_default()
+    })
+}
+
+/// Totals of the samples `samples` gives for each resource: a whole day's or a part's.
+pub(super) fn activity_of(
+    id: String,
+    calendar_date: String,
+    samples: impl Fn(&str) -> Vec<series::Sample>,
+) -> Activity {
+    let total = |resource: &str| -> f64 { samples(resource).iter().map(|s| s.value).sum() };
+    let heart = samples("heartrate");
     let average = heart.iter().map(|s| s.value).sum::<f64>() / heart.len().max(1) as f64;
     let active = round(total("calories_active"));
     Activity {

@@ -6,6 +6,7 @@ mod harness;
 mod access;
 mod bounds;
 mod catalogue;
+mod data;
 mod linking;
 mod management;
 mod patients;
