@@ -166,6 +166,7 @@ impl Generator<'_> {
             },
             capture: BTreeMap::new(),
             events: Vec::new(),
+            volatile: Vec::new(),
         }
     }
 

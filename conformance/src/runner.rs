@@ -336,7 +336,9 @@ impl Run {
                             )),
                         }
                     }
-                    out.envelopes.push((event_type, arrived.envelope));
+                    let mut shown = arrived.envelope;
+                    transcript::show_shapes(&mut shown, &event.volatile);
+                    out.envelopes.push((event_type, shown));
                 }
                 Err(why) => {
                     let within = format!("within {} s, {wanted}", event.within.as_secs_f64());
@@ -387,7 +389,16 @@ impl Run {
                 );
                 capture(exchange, &incoming, body.as_ref(), scope, &mut failures);
                 let mut kept = incoming;
-                response_kept = self.keep_for_transcript(&mut kept.body, body.as_ref(), &failures);
+                // Judged and captured: what varies from run to run is shown by its shape.
+                let shown = match body {
+                    Some(mut json) if !exchange.volatile.is_empty() => {
+                        transcript::show_shapes(&mut json, &exchange.volatile);
+                        kept.body = serde_json::to_vec(&json).unwrap_or_default();
+                        Some(json)
+                    }
+                    body => body,
+                };
+                response_kept = self.keep_for_transcript(&mut kept.body, shown.as_ref(), &failures);
                 (Some(kept.status), millis(kept.elapsed), Ok(kept))
             }
             Err(e) => {

@@ -321,6 +321,39 @@ pub fn keep_for_transcript(
     Kept::Start
 }
 
+/// Replaces each value `paths` select by its shape, for values that differ from run to run:
+/// `"[number]"`, `"[string]"`, `"[array]"`, an object's keys with their values' shapes;
+/// `null` and booleans stay as they are.
+pub fn show_shapes(value: &mut Value, paths: &[serde_json_path::JsonPath]) {
+    for path in paths {
+        let pointers: Vec<String> = path
+            .query_located(value)
+            .locations()
+            .map(|location| location.to_json_pointer())
+            .collect();
+        for pointer in pointers {
+            if let Some(selected) = value.pointer_mut(&pointer) {
+                *selected = shape(selected);
+            }
+        }
+    }
+}
+
+fn shape(value: &Value) -> Value {
+    match value {
+        Value::Number(_) => Value::from("[number]"),
+        Value::String(_) => Value::from("[string]"),
+        Value::Array(_) => Value::from("[array]"),
+        Value::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .map(|(key, value)| (key.clone(), shape(value)))
+                .collect(),
+        ),
+        plain => plain.clone(),
+    }
+}
+
 fn is_unnumbered_secret(placeholder: &str) -> bool {
     placeholder.starts_with("[secret:") && !placeholder.contains('#')
 }
@@ -491,6 +524,39 @@ mod tests {
         let shown = n.cut_body(&body);
         assert!(shown.contains("[refresh_token-1]"), "{shown:.200}");
         assert!(!shown.contains("rt_0123456789"));
+    }
+
+    #[test]
+    fn volatile_values_are_shown_by_their_shape() {
+        let mut body = serde_json::json!({
+            "data": [
+                {"steps": 8123, "source": {"provider": "garmin"}, "samples": [1, 2]},
+                {"steps": 402, "source": {"provider": "garmin"}, "samples": []}
+            ],
+            "kept": 1
+        });
+        let paths = ["$.data[*].steps", "$.data[*].samples", "$.missing"]
+            .map(|p| serde_json_path::JsonPath::parse(p).unwrap());
+        show_shapes(&mut body, &paths);
+        assert_eq!(
+            body,
+            serde_json::json!({
+                "data": [
+                    {"steps": "[number]", "source": {"provider": "garmin"}, "samples": "[array]"},
+                    {"steps": "[number]", "source": {"provider": "garmin"}, "samples": "[array]"}
+                ],
+                "kept": 1
+            })
+        );
+        let mut whole = serde_json::json!({"a": {"b": "x", "c": [1], "d": null}});
+        show_shapes(
+            &mut whole,
+            &[serde_json_path::JsonPath::parse("$.a").unwrap()],
+        );
+        assert_eq!(
+            whole,
+            serde_json::json!({"a": {"b": "[string]", "c": "[array]", "d": null}})
+        );
     }
 
     #[test]

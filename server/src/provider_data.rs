@@ -32,41 +32,85 @@ impl Changes {
     }
 }
 
-/// Keeps one day of one resource as `subject`'s provider has reported it by `as_of`.
+/// One day of one resource as a provider reported it: drawn before the write transaction,
+/// so the one SQLite writer is held for the keeping only.
+pub struct Reported {
+    date: NaiveDate,
+    as_of: DateTime<Utc>,
+    summaries: Vec<Value>,
+    samples: Option<Vec<Sample>>,
+}
+
+impl Reported {
+    /// What `subject`'s provider had reported of `resource` on `date` at `as_of`.
+    pub fn draw(
+        subject: &Subject,
+        resource: &str,
+        date: NaiveDate,
+        as_of: DateTime<Utc>,
+    ) -> Result<Reported, sqlx::Error> {
+        let summaries = match simulator::reported::summary(subject, resource, date, as_of) {
+            None => Vec::new(),
+            Some(summary) => match serde_json::to_value(&summary).map_err(encode)? {
+                Value::Array(items) => items,
+                one => vec![one],
+            },
+        };
+        Ok(Reported {
+            date,
+            as_of,
+            summaries,
+            samples: simulator::reported::samples(subject, resource, date, as_of),
+        })
+    }
+}
+
+/// How much a keep finds out about what it replaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compare {
+    /// Each item is compared with the stored one: the changes are answered (for events).
+    Changes,
+    /// Everything is written over: nothing is answered (a historical pull announces the
+    /// whole range at its end, not each item).
+    Overwrite,
+}
+
+/// Keeps what `reported` holds of `resource`.
 pub async fn keep_day(
     tx: &mut Tx,
     subject: &Subject,
     source_type: &str,
     resource: &str,
-    date: NaiveDate,
-    as_of: DateTime<Utc>,
+    reported: Reported,
+    compare: Compare,
 ) -> Result<Changes, sqlx::Error> {
     let mut changes = Changes::default();
-    if let Some(summary) = simulator::reported::summary(subject, resource, date, as_of) {
-        let summaries = match serde_json::to_value(&summary).map_err(encode)? {
-            Value::Array(items) => items,
-            one => vec![one],
-        };
-        let updated_at = crate::clock::to_micros(as_of);
-        for body in summaries {
-            match keep_summary(tx, subject, resource, date, &body, updated_at).await? {
-                Kept::Created => changes.summaries_created.push(body),
-                Kept::Updated => changes.summaries_updated.push(body),
-                Kept::Unchanged => {}
-            }
+    let updated_at = crate::clock::to_micros(reported.as_of);
+    let date = reported.date;
+    for body in reported.summaries {
+        match keep_summary(tx, subject, resource, date, &body, updated_at, compare).await? {
+            Kept::Created => changes.summaries_created.push(body),
+            Kept::Updated => changes.summaries_updated.push(body),
+            Kept::Unchanged => {}
         }
     }
-    if let Some(samples) = simulator::reported::samples(subject, resource, date, as_of) {
-        let (created, updated) =
-            changed_samples(tx, subject, source_type, resource, date, samples).await?;
+    if let Some(samples) = reported.samples {
+        let (created, updated) = match compare {
+            Compare::Changes => {
+                changed_samples(tx, subject, source_type, resource, date, samples).await?
+            }
+            Compare::Overwrite => (samples, Vec::new()),
+        };
         for chunk in created.chunks(SAMPLES_PER_STATEMENT) {
             keep_samples(tx, subject, source_type, resource, chunk).await?;
         }
         for chunk in updated.chunks(SAMPLES_PER_STATEMENT) {
             keep_samples(tx, subject, source_type, resource, chunk).await?;
         }
-        changes.samples_created = created;
-        changes.samples_updated = updated;
+        if compare == Compare::Changes {
+            changes.samples_created = created;
+            changes.samples_updated = updated;
+        }
     }
     Ok(changes)
 }
@@ -85,12 +129,18 @@ async fn keep_summary(
     date: NaiveDate,
     body: &Value,
     updated_at: i64,
+    compare: Compare,
 ) -> Result<Kept, sqlx::Error> {
     let id = body["id"].as_str().unwrap_or_default();
-    let stored: Option<(String,)> = sqlx::query_as("SELECT body FROM summaries WHERE id = $1")
-        .bind(id)
-        .fetch_optional(&mut ***tx)
-        .await?;
+    let stored: Option<(String,)> = match compare {
+        Compare::Changes => {
+            sqlx::query_as("SELECT body FROM summaries WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut ***tx)
+                .await?
+        }
+        Compare::Overwrite => None,
+    };
     let kept = match stored {
         None => Kept::Created,
         Some((text,)) if columns::from_json::<Value>(&text)? == *body => {

@@ -48,6 +48,10 @@ pub struct Exchange {
     /// next exchange is sent.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<EventExpect>,
+    /// JSON paths of the response body whose values differ from run to run (data the target
+    /// generates): the transcript shows each as its shape, so its snapshot stays stable.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub volatile: Vec<String>,
 }
 
 /// An event a webhook delivery must bring within a time: "within 10 s,
@@ -72,6 +76,9 @@ pub struct EventExpect {
     /// Values taken from the envelope by JSON path (`$.data.provider.slug`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub capture: BTreeMap<String, String>,
+    /// JSON paths of the envelope shown as their shape in the transcript, as an exchange's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub volatile: Vec<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -28,6 +28,38 @@ pub fn registration(contract: &Contract) -> Option<(&Endpoint, &WebhookRegistrat
         .find_map(|ep| ep.registers_webhooks.as_ref().map(|r| (ep, r)))
 }
 
+/// Answers a subscription may be sent again after: the target says it did not take the
+/// request (503, 429), so a second one does not subscribe twice.
+const NOT_TAKEN: [u16; 2] = [429, 503];
+/// Tries of a subscription answered [`NOT_TAKEN`], and the longest wait between two.
+const SUBSCRIBE_TRIES: u32 = 4;
+const LONGEST_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Sends the subscription, again (after `Retry-After`, at most [`LONGEST_WAIT`], else a
+/// second) while the target answers that it did not take it.
+async fn send_until_taken(
+    client: &reqwest::Client,
+    request: &Outgoing,
+    limits: &exec::Limits,
+) -> Result<exec::Incoming, exec::TransportError> {
+    let mut tries = 1;
+    loop {
+        let answer = exec::send(client, request, limits).await?;
+        if !NOT_TAKEN.contains(&answer.status) || tries >= SUBSCRIBE_TRIES {
+            return Ok(answer);
+        }
+        let wait = answer
+            .header("retry-after")
+            .and_then(|seconds| seconds.trim().parse::<u64>().ok())
+            .map_or(
+                std::time::Duration::from_secs(1),
+                std::time::Duration::from_secs,
+            );
+        tokio::time::sleep(wait.min(LONGEST_WAIT)).await;
+        tries += 1;
+    }
+}
+
 /// Subscribes `url` through `ep`, authenticated with the run's credentials.
 pub async fn subscribe(
     contract: &Contract,
@@ -51,7 +83,7 @@ pub async fn subscribe(
         credentials,
         Some(serde_json::to_vec(&body).unwrap_or_default()),
     )?;
-    let answer = exec::send(client, &request, limits)
+    let answer = send_until_taken(client, &request, limits)
         .await
         .map_err(|e| format!("subscribing through `{}`: {e}", ep.name))?;
     if !(200..300).contains(&answer.status) {

@@ -242,7 +242,24 @@ impl Compiler<'_> {
             expect,
             captures,
             events,
+            volatile: self.volatile(&exchange.volatile, at.then(&["volatile"])),
         })
+    }
+
+    /// The JSON paths a transcript shows as their shape.
+    fn volatile(&mut self, paths: &[String], at: Vec<Step>) -> Vec<serde_json_path::JsonPath> {
+        let mut parsed = Vec::new();
+        for (i, path) in paths.iter().enumerate() {
+            match serde_json_path::JsonPath::parse(path) {
+                Ok(path) => parsed.push(path),
+                Err(e) => {
+                    let mut here = at.clone();
+                    here.push(Step::from(i));
+                    self.error(&here, format!("`{path}` is not a JSON path: {e}"));
+                }
+            }
+        }
+        parsed
     }
 
     /// An awaited event: its type one the spec can produce, its wait bounded, its matcher
@@ -305,11 +322,13 @@ impl Compiler<'_> {
             }
             self.defined.insert(name.clone());
         }
+        let volatile = self.volatile(&event.volatile, at.then(&["volatile"]));
         Some(EventPlan {
             event_type,
             within,
             expected,
             captures,
+            volatile,
         })
     }
 

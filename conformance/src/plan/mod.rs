@@ -61,6 +61,8 @@ pub struct ExchangePlan {
     pub captures: Vec<(String, CapturePlan)>,
     /// Events the exchange causes, awaited in order after its response.
     pub events: Vec<EventPlan>,
+    /// Parts of the response body the transcript shows as their shape.
+    pub volatile: Vec<serde_json_path::JsonPath>,
 }
 
 /// An event to await at the run's webhook receiver.
@@ -73,6 +75,8 @@ pub struct EventPlan {
     pub expected: Option<Expected>,
     /// Captures from the envelope, by JSON path.
     pub captures: Vec<(String, CapturePlan)>,
+    /// Parts of the envelope the transcript shows as their shape.
+    pub volatile: Vec<serde_json_path::JsonPath>,
 }
 
 /// The longest an event may be awaited: a run that waits longer is waiting for nothing.

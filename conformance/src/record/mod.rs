@@ -441,6 +441,7 @@ impl<'a> Recorder<'a> {
             },
             capture: captures,
             events: Vec::new(),
+            volatile: Vec::new(),
         }
     }
 

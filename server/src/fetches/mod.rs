@@ -17,7 +17,7 @@ use crate::ReferenceServer;
 use crate::clock::to_micros;
 use crate::columns;
 use crate::events::{Outbox, Subject};
-use crate::provider_data::keep_day;
+use crate::provider_data::{Compare, Reported, keep_day};
 use crate::simulator;
 use crate::store::Tx;
 use health_api::events::Payload;
@@ -155,6 +155,20 @@ async fn lease(s: &ReferenceServer, kind: Kind) -> Result<Vec<Due>, sqlx::Error>
     let now = s.clock.now();
     let skip_locked = s.store.backend().skip_locked();
     let table = kind.table();
+    // A look first, so an idle worker does not take SQLite's one writer turn every pass.
+    let any: Option<(i64,)> = sqlx::query_as(&format!(
+        "SELECT seq FROM {table} WHERE status IN ($1, $2, $3) AND next_attempt_at <= $4 \
+         AND (lease_until IS NULL OR lease_until < $4) LIMIT 1"
+    ))
+    .bind(QUEUED)
+    .bind(IN_PROGRESS)
+    .bind(RETRYING)
+    .bind(to_micros(now))
+    .fetch_optional(&mut **s.store.read().await?)
+    .await?;
+    if any.is_none() {
+        return Ok(Vec::new());
+    }
     let mut tx = s.store.write().await?;
     let due: Vec<Due> = sqlx::query_as(&format!(
         "WITH picked AS MATERIALIZED (\
@@ -178,52 +192,61 @@ async fn lease(s: &ReferenceServer, kind: Kind) -> Result<Vec<Due>, sqlx::Error>
 }
 
 /// Fetches up to a step's days from the next one, keeps them with their events and the
-/// progress, and ends the fetch after its last day.
+/// progress, and ends the fetch after its last day. The provider is asked before the write
+/// transaction opens, so the one SQLite writer is held for the keeping only.
 async fn step(s: &ReferenceServer, kind: Kind, fetch: &Due) -> Result<(), sqlx::Error> {
     let now = s.clock.now();
     let micros = to_micros(now);
-    let mut tx = s.store.write().await?;
-    let user: Option<(String, Option<String>)> =
-        sqlx::query_as("SELECT client_user_id, time_zone FROM users WHERE id = $1")
-            .bind(&fetch.user_id)
-            .fetch_optional(&mut **tx)
-            .await?;
+    let (user, source) = {
+        let mut tx = s.store.read().await?;
+        let user: Option<(String, Option<String>)> =
+            sqlx::query_as("SELECT client_user_id, time_zone FROM users WHERE id = $1")
+                .bind(&fetch.user_id)
+                .fetch_optional(&mut **tx)
+                .await?;
+        (user, daily::Source::read(&mut tx, &fetch.provider).await?)
+    };
     let Some((client_user_id, time_zone)) = user else {
         return Ok(());
     };
-    let source = daily::Source::read(&mut tx, &fetch.provider).await?;
     let subject =
         simulator::Subject::new(&fetch.user_id, &fetch.provider, zone(time_zone.as_deref()));
     let last = columns::date(&fetch.last_day)?.0;
     let mut day = columns::date(&fetch.next_day)?.0;
     let mut failure = None;
-    let mut fetched = 0;
-    let mut payloads: Vec<Payload> = Vec::new();
-    while day <= last && fetched < kind.days_per_step() {
+    let mut drawn = Vec::new();
+    while day <= last && (drawn.len() as i64) < kind.days_per_step() {
         let attempt = u32::try_from(fetch.failures).unwrap_or(u32::MAX);
         if let Err(temporary) = subject.fetch(&fetch.resource, day, attempt) {
             failure = Some(temporary.reason);
             break;
         }
+        drawn.push(Reported::draw(&subject, &fetch.resource, day, now)?);
+        day = day.succ_opt().unwrap_or(day);
+    }
+    let fetched = drawn.len() as i64;
+    let compare = match kind {
+        Kind::Historical => Compare::Overwrite,
+        Kind::Refresh => Compare::Changes,
+    };
+    let mut tx = s.store.write().await?;
+    let mut payloads: Vec<Payload> = Vec::new();
+    for reported in drawn {
         let changes = keep_day(
             &mut tx,
             &subject,
             &source.source_type,
             &fetch.resource,
-            day,
-            now,
+            reported,
+            compare,
         )
         .await?;
-        if kind == Kind::Refresh {
-            payloads.extend(daily::payloads(
-                &source,
-                &fetch.user_id,
-                &fetch.resource,
-                changes,
-            ));
-        }
-        fetched += 1;
-        day = day.succ_opt().unwrap_or(day);
+        payloads.extend(daily::payloads(
+            &source,
+            &fetch.user_id,
+            &fetch.resource,
+            changes,
+        ));
     }
     let progress = progress(fetch, failure, fetched, day > last, now);
     let advanced = sqlx::query(&format!(

@@ -15,6 +15,8 @@ use std::time::Duration;
 
 /// Days a refresh fetches, ending with the user's today: yesterday's late data and today's.
 pub const DAYS: i64 = 2;
+/// Time kept, of the request's timeout, to answer in.
+const ANSWER_MARGIN: Duration = Duration::from_millis(500);
 /// How often a waiting request looks at its fetches.
 const LOOK_EVERY: Duration = Duration::from_millis(50);
 
@@ -27,10 +29,11 @@ pub async fn refresh(
 ) -> Result<RefreshResult, Failure> {
     let sources = trigger(s, team_id, user_id).await?;
     s.fetches_owed(Kind::Refresh).notify_one();
-    let deadline = tokio::time::Instant::now() + timeout;
+    // The answer is due by the timeout, so the waiting ends a little before it.
+    let deadline = tokio::time::Instant::now() + timeout.saturating_sub(ANSWER_MARGIN);
     loop {
         let standing = stand(s, user_id, &sources).await?;
-        let waiting = standing.values().any(|status| !finished(status));
+        let waiting = standing.iter().any(|(_, status)| !finished(status));
         if !waiting || tokio::time::Instant::now() >= deadline {
             return answer(user_id, standing);
         }
@@ -96,12 +99,12 @@ async fn trigger(
     Ok(sources)
 }
 
-/// Each source's status; one with nothing to fetch (outside the ingestion bounds) is done.
+/// Each source's status, in the order of the provider's resources; one with nothing to fetch (outside the ingestion bounds) is done.
 async fn stand(
     s: &ReferenceServer,
     user_id: &str,
     sources: &[(String, String)],
-) -> Result<BTreeMap<(String, String), String>, Failure> {
+) -> Result<Vec<((String, String), String)>, Failure> {
     let rows: Vec<(String, String, String)> =
         sqlx::query_as("SELECT provider, resource, status FROM refreshes WHERE user_id = $1")
             .bind(user_id)
@@ -126,7 +129,7 @@ fn finished(status: &str) -> bool {
 
 fn answer(
     user_id: &str,
-    standing: BTreeMap<(String, String), String>,
+    standing: Vec<((String, String), String)>,
 ) -> Result<RefreshResult, Failure> {
     let mut result = RefreshResult {
         success: true,
