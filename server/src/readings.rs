@@ -24,7 +24,9 @@ fn days(start: NaiveDate, end: Option<NaiveDate>) -> Result<(NaiveDate, NaiveDat
     let detail = if end < start {
         format!("end_date {end} is before start_date {start}")
     } else if (end - start).num_days() >= DATA_READ_DAYS as i64 {
-        format!("a read spans at most {DATA_READ_DAYS} days; {start} to {end} is longer")
+        format!(
+            "a read spans at most {DATA_READ_DAYS} days: start_date {start} to end_date {end} is longer"
+        )
     } else {
         return Ok((start, end));
     };

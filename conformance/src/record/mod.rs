@@ -394,7 +394,11 @@ impl<'a> Recorder<'a> {
                     Some(stand_in) => stand_in.to_string(),
                     None => fill(text),
                 };
-                (Some(map_strings(&json, "", &personal_or_fill)), None)
+                let mut body = map_strings(&json, "", &personal_or_fill);
+                // A personal value may also be a key (a map's): the answer naming it (a
+                // 422's `loc`) gets the stand-in, so the request must send the same.
+                rename_keys(&mut body, &|k| stand_ins.get("", k).map(str::to_string));
+                (Some(body), None)
             }
             Err(_) => (None, Some(fill(&String::from_utf8_lossy(&r.body)))),
         };
@@ -790,6 +794,24 @@ fn map_strings(v: &Value, key: &str, f: &dyn Fn(&str, &str) -> String) -> Value 
     }
 }
 
+/// Renames the keys of every object in `v` that `rename` gives a new name.
+fn rename_keys(v: &mut Value, rename: &dyn Fn(&str) -> Option<String>) {
+    match v {
+        Value::Array(items) => items.iter_mut().for_each(|i| rename_keys(i, rename)),
+        Value::Object(fields) => {
+            let renamed: serde_json::Map<String, Value> = std::mem::take(fields)
+                .into_iter()
+                .map(|(k, mut v)| {
+                    rename_keys(&mut v, rename);
+                    (rename(&k).unwrap_or(k), v)
+                })
+                .collect();
+            *fields = renamed;
+        }
+        _ => {}
+    }
+}
+
 /// A key as a capture name: lower case, `_` between words.
 fn identifier(key: &str) -> String {
     let name: String = key
@@ -920,5 +942,36 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("\"female\""), "what is not personal stays");
+    }
+
+    #[test]
+    fn a_personal_value_sent_as_a_key_is_replaced_there_too() {
+        let contract = contract();
+        let recorder = Recorder::new(&contract, Vec::new());
+        let patient = r#"{"first_name": "Mainframe", "last_name": "Doe", "email": "a@b.co", "phone_number": "+1", "gender": "f", "dob": "1990-05-04", "address": {}}"#;
+        let info = Recorded {
+            method: "PATCH".into(),
+            path: "/v2/user/5d3b1c2a-9e8f-4a7b-8c6d-1e2f3a4b5c6d/info".into(),
+            body: patient.as_bytes().to_vec(),
+            status: 200,
+            response_headers: vec![("content-type".into(), "application/json".into())],
+            response_body: patient.as_bytes().to_vec(),
+            ..Recorded::default()
+        };
+        let hook = Recorded {
+            method: "POST".into(),
+            path: "/v2/webhook/endpoint".into(),
+            body: br#"{"url": "https://x.example", "headers": {"Mainframe": "1"}}"#.to_vec(),
+            status: 422,
+            response_headers: vec![("content-type".into(), "application/json".into())],
+            response_body: br#"{"detail": [{"loc": ["body", "headers", "Mainframe"], "msg": "no", "type": "t"}]}"#.to_vec(),
+            ..Recorded::default()
+        };
+        let (scenario, warnings) = recorder.scenario("recorded/k", "k", &[info, hook]);
+        assert_eq!(scenario.exchanges.len(), 2, "{warnings:?}");
+        let sent = scenario.exchanges[1].request.body.as_ref().unwrap();
+        assert_eq!(sent["headers"]["Xxxxxxxxx"], "1", "{sent}");
+        let text = cassette_text(&scenario);
+        assert!(!text.contains("Mainframe"), "{text}");
     }
 }
