@@ -589,8 +589,8 @@ impl Client {
             .await?
             .decode(ListOrdersResponse::from_parts)
     }
-    /// A workout's stream data: what the workout's provider recorded during it, second by
-    /// second, read after `daily.data.workout_stream.created` names the workout.
+    /// A workout's stream data: what the workout's provider recorded during it, every ten
+    /// seconds, read after `daily.data.workout_stream.created` names the workout.
     /// `GET /v2/timeseries/workouts/{workout_id}/stream`.
     pub async fn get_workout_stream(
         &self,

@@ -4818,13 +4818,24 @@ impl rt::Validate for Event {}
 /// optionally an app id.
 ///
 /// Not shown by the source: Exact names of the new source context fields.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct SourceContext {
-    /// The provider slug.
-    pub provider: String,
+    /// The provider slug. Optional: the document does not show the new fields' names, so a
+    /// consumer must not require the toolkit's.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub provider: Option<String>,
     /// The source type (`app`, `device`, …, as the provider catalogue gives it).
-    pub r#type: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub r#type: Option<String>,
     #[deprecated(note = "Provider names come from the providers endpoint")]
     #[serde(
         default,
@@ -4851,76 +4862,6 @@ pub struct SourceContext {
     pub extra: ::serde_json::Map<String, ::serde_json::Value>,
 }
 rt::json_object!(SourceContext);
-/// Builds a [`SourceContext`] field by field; see [`SourceContext::builder`].
-#[derive(Clone, Debug, Default)]
-pub struct SourceContextBuilder {
-    provider: ::std::option::Option<String>,
-    r#type: ::std::option::Option<String>,
-    name: ::std::option::Option<Option<String>>,
-    logo: ::std::option::Option<Option<String>>,
-    slug: ::std::option::Option<Option<String>>,
-}
-impl SourceContext {
-    /// A builder: set each field once, then `build()`, which names every required field left unset.
-    pub fn builder() -> SourceContextBuilder {
-        <SourceContextBuilder as ::std::default::Default>::default()
-    }
-}
-impl SourceContextBuilder {
-    /// Sets `provider`.
-    pub fn provider(mut self, value: impl Into<String>) -> Self {
-        self.provider = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn r#type(mut self, value: impl Into<String>) -> Self {
-        self.r#type = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    #[deprecated]
-    pub fn name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(Some(value.into()));
-        self
-    }
-    /// Sets `logo`.
-    #[deprecated]
-    pub fn logo(mut self, value: impl Into<String>) -> Self {
-        self.logo = Some(Some(value.into()));
-        self
-    }
-    /// Sets `slug`.
-    #[deprecated]
-    pub fn slug(mut self, value: impl Into<String>) -> Self {
-        self.slug = Some(Some(value.into()));
-        self
-    }
-    /// The value, or the names of the required fields left unset.
-    #[allow(deprecated)]
-    pub fn build(self) -> ::std::result::Result<SourceContext, rt::BuildError> {
-        let missing: Vec<&'static str> = [
-            ("provider", self.provider.is_some()),
-            ("type", self.r#type.is_some()),
-        ]
-            .into_iter()
-            .filter_map(|(name, set)| (!set).then_some(name))
-            .collect();
-        let (Some(provider), Some(r#type)) = (self.provider, self.r#type) else {
-            return Err(rt::BuildError {
-                type_name: "SourceContext",
-                missing,
-            });
-        };
-        Ok(SourceContext {
-            provider,
-            r#type,
-            name: self.name.unwrap_or_default(),
-            logo: self.logo.unwrap_or_default(),
-            slug: self.slug.unwrap_or_default(),
-            extra: Default::default(),
-        })
-    }
-}
 impl rt::Validate for SourceContext {}
 /// A summary: the whole object sits in `data` next to `source` and `user_id`. The latest
 /// received version of a summary id replaces all earlier versions.

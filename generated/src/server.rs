@@ -251,8 +251,8 @@ pub trait HealthDataServer: Send + Sync + 'static {
         ctx: Context<Self::Principal>,
         input: ListOrdersInput,
     ) -> impl Future<Output = ListOrdersResponse> + Send;
-    /// A workout's stream data: what the workout's provider recorded during it, second by
-    /// second, read after `daily.data.workout_stream.created` names the workout.
+    /// A workout's stream data: what the workout's provider recorded during it, every ten
+    /// seconds, read after `daily.data.workout_stream.created` names the workout.
     /// `GET /v2/timeseries/workouts/{workout_id}/stream`.
     fn get_workout_stream(
         &self,

@@ -151,7 +151,8 @@ async fn keep_summary(
     sqlx::query(
         "INSERT INTO summaries (id, user_id, provider, resource, calendar_date, body, updated_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7) \
-         ON CONFLICT (id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at",
+         ON CONFLICT (id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at \
+         WHERE summaries.updated_at <= excluded.updated_at",
     )
     .bind(id)
     .bind(&subject.user_id)

@@ -130,7 +130,7 @@ pub async fn timeseries(
     for ((provider, source_type), samples) in batches {
         let source = sources.get(&mut tx, &provider).await?;
         let mut context = source.context();
-        context.r#type = source_type;
+        context.r#type = Some(source_type);
         data.push(TimeseriesData {
             user_id: user,
             source: context,

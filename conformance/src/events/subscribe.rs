@@ -35,8 +35,8 @@ const NOT_TAKEN: [u16; 2] = [429, 503];
 const SUBSCRIBE_TRIES: u32 = 4;
 const LONGEST_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// Sends the subscription, again (after `Retry-After`, at most [`LONGEST_WAIT`], else a
-/// second) while the target answers that it did not take it.
+/// Sends the subscription, again (after `Retry-After`, at most [`LONGEST_WAIT`]) while the
+/// target answers that it did not take it: 503 or 429 with `Retry-After`.
 async fn send_until_taken(
     client: &reqwest::Client,
     request: &Outgoing,
@@ -45,16 +45,17 @@ async fn send_until_taken(
     let mut tries = 1;
     loop {
         let answer = exec::send(client, request, limits).await?;
-        if !NOT_TAKEN.contains(&answer.status) || tries >= SUBSCRIBE_TRIES {
-            return Ok(answer);
-        }
+        // A 503 without `Retry-After` may be a gateway's, not the target's own refusal.
         let wait = answer
             .header("retry-after")
             .and_then(|seconds| seconds.trim().parse::<u64>().ok())
-            .map_or(
-                std::time::Duration::from_secs(1),
-                std::time::Duration::from_secs,
-            );
+            .map(std::time::Duration::from_secs);
+        let Some(wait) = wait.filter(|_| NOT_TAKEN.contains(&answer.status)) else {
+            return Ok(answer);
+        };
+        if tries >= SUBSCRIBE_TRIES {
+            return Ok(answer);
+        }
         tokio::time::sleep(wait.min(LONGEST_WAIT)).await;
         tries += 1;
     }

@@ -496,7 +496,11 @@ impl<'a> Recorder<'a> {
             Value::Object(fields) => Value::Object(
                 fields
                     .iter()
-                    .map(|(k, v)| (k.clone(), self.expectation(v, k, known)))
+                    .map(|(k, v)| {
+                        // A key that is a personal value is written as the request wrote it.
+                        let written = known.stand_ins.get("", k).map_or(k.clone(), String::from);
+                        (written, self.expectation(v, k, known))
+                    })
                     .collect(),
             ),
             other => other.clone(),
@@ -970,6 +974,8 @@ mod tests {
         let (scenario, warnings) = recorder.scenario("recorded/k", "k", &[info, hook]);
         assert_eq!(scenario.exchanges.len(), 2, "{warnings:?}");
         let sent = scenario.exchanges[1].request.body.as_ref().unwrap();
+        let echoed = scenario.exchanges[0].expect.body.as_ref().unwrap();
+        assert_eq!(echoed["first_name"], "Xxxxxxxxx", "{echoed}");
         assert_eq!(sent["headers"]["Xxxxxxxxx"], "1", "{sent}");
         let text = cassette_text(&scenario);
         assert!(!text.contains("Mainframe"), "{text}");

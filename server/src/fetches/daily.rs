@@ -52,8 +52,8 @@ impl Source {
     #[allow(deprecated)]
     pub fn context(&self) -> SourceContext {
         SourceContext {
-            provider: self.provider.clone(),
-            r#type: self.source_type.clone(),
+            provider: Some(self.provider.clone()),
+            r#type: Some(self.source_type.clone()),
             name: Some(self.name.clone()),
             logo: Some(self.logo.clone()),
             slug: Some(self.provider.clone()),
@@ -313,7 +313,7 @@ mod tests {
             panic!("a summary event first");
         };
         assert_eq!(data.extra["calendar_date"], "2026-06-10");
-        assert_eq!(data.source.provider, "oura");
+        assert_eq!(data.source.provider.as_deref(), Some("oura"));
         assert_eq!(data.source.slug.as_deref(), Some("oura"));
         assert_eq!(data.source.name.as_deref(), Some("Oura"));
         let Payload::DailyWorkoutStreamCreated { data } = &out[1] else {

@@ -18,6 +18,9 @@ use health_api::models::{
 /// Days a pull reaches back when the user states no ingestion start: the toolkit's default
 /// for the team data pull preferences the document mentions and does not show.
 pub const DEFAULT_DAYS: i64 = 14;
+/// The most days a pull reaches back, whatever the ingestion start: the toolkit's bound on
+/// the work one trigger may cause (a year of every resource).
+pub const MAX_DAYS: i64 = 365;
 
 /// Records a pull of every resource `provider` supports for the user; a pull already under
 /// way is left as it is, a finished one starts again. Answers false when the user is not
@@ -64,6 +67,11 @@ pub async fn trigger(
         Some(date) => date.0.min(today),
         None => today,
     };
+    let first = first.max(last - chrono::Duration::days(MAX_DAYS - 1));
+    if first > last {
+        // The ingestion bounds leave nothing to fetch (a start in the future).
+        return Ok(true);
+    }
     let days = (first, last);
     let now = to_micros(now);
     super::record(

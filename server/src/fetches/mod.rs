@@ -59,7 +59,7 @@ impl Kind {
     fn days_per_step(self) -> i64 {
         match self {
             Kind::Historical => 7,
-            Kind::Refresh => super::fetches::refresh::DAYS,
+            Kind::Refresh => refresh::DAYS,
         }
     }
 }
@@ -129,7 +129,10 @@ pub async fn keep_fetching(s: Arc<ReferenceServer>, kind: Kind) {
 pub async fn fetch_due(s: &ReferenceServer, kind: Kind) -> Result<usize, sqlx::Error> {
     let due = lease(s, kind).await?;
     for fetch in &due {
-        step(s, kind, fetch).await?;
+        // One fetch's failure holds up no other: it comes back when its lease runs out.
+        if let Err(error) = step(s, kind, fetch).await {
+            tracing::warn!(%error, ?kind, resource = fetch.resource, "a fetch step failed");
+        }
     }
     Ok(due.len())
 }
@@ -199,11 +202,12 @@ async fn step(s: &ReferenceServer, kind: Kind, fetch: &Due) -> Result<(), sqlx::
     let micros = to_micros(now);
     let (user, source) = {
         let mut tx = s.store.read().await?;
-        let user: Option<(String, Option<String>)> =
-            sqlx::query_as("SELECT client_user_id, time_zone FROM users WHERE id = $1")
-                .bind(&fetch.user_id)
-                .fetch_optional(&mut **tx)
-                .await?;
+        let user: Option<(String, Option<String>)> = sqlx::query_as(
+            "SELECT client_user_id, time_zone FROM users WHERE id = $1 AND deleted_at IS NULL",
+        )
+        .bind(&fetch.user_id)
+        .fetch_optional(&mut **tx)
+        .await?;
         (user, daily::Source::read(&mut tx, &fetch.provider).await?)
     };
     let Some((client_user_id, time_zone)) = user else {
@@ -241,12 +245,15 @@ async fn step(s: &ReferenceServer, kind: Kind, fetch: &Due) -> Result<(), sqlx::
             compare,
         )
         .await?;
-        payloads.extend(daily::payloads(
-            &source,
-            &fetch.user_id,
-            &fetch.resource,
-            changes,
-        ));
+        // A historical pull announces its whole range once, at its end.
+        if compare == Compare::Changes {
+            payloads.extend(daily::payloads(
+                &source,
+                &fetch.user_id,
+                &fetch.resource,
+                changes,
+            ));
+        }
     }
     let progress = progress(fetch, failure, fetched, day > last, now);
     let advanced = sqlx::query(&format!(

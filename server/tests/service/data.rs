@@ -121,7 +121,7 @@ async fn a_refresh_announces_what_is_new_or_changed_and_reads_serve_the_latest(h
         .unwrap();
     #[allow(deprecated)]
     let slug = summary.source.slug.clone();
-    assert_eq!(summary.source.provider, "garmin");
+    assert_eq!(summary.source.provider.as_deref(), Some("garmin"));
     assert_eq!(
         slug.as_deref(),
         Some("garmin"),
@@ -174,7 +174,7 @@ async fn a_refresh_announces_what_is_new_or_changed_and_reads_serve_the_latest(h
         activity.data[0].extra["calendar_date"],
         yesterday.0.to_string()
     );
-    assert_eq!(activity.data[1].source.provider, "garmin");
+    assert_eq!(activity.data[1].source.provider.as_deref(), Some("garmin"));
 
     let input = GetTimeseriesInput {
         user_id: user,

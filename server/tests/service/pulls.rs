@@ -54,7 +54,8 @@ async fn count(h: &Harness, sql: &str, user: Uuid) -> i64 {
 
 async fn a_historical_pull_keeps_the_data_and_announces_each_resource_once(h: Harness) {
     let mut receiver = Receiver::start(0).await;
-    let hook = endpoint(&h, &receiver.url, &["historical.data."]).await;
+    // Daily events are taken too: a pull announces its range once, never each day.
+    let hook = endpoint(&h, &receiver.url, &["historical.data.", "daily."]).await;
     let user = create(&h, "historical").await;
     import(&h, BulkProvider::Oura, &[user]).await;
     trigger(&h, BulkProvider::Oura, &[user], true).await;
