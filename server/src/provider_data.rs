@@ -23,15 +23,6 @@ pub struct Changes {
     pub samples_updated: Vec<Sample>,
 }
 
-impl Changes {
-    pub fn is_empty(&self) -> bool {
-        self.summaries_created.is_empty()
-            && self.summaries_updated.is_empty()
-            && self.samples_created.is_empty()
-            && self.samples_updated.is_empty()
-    }
-}
-
 /// One day of one resource as a provider reported it: drawn before the write transaction,
 /// so the one SQLite writer is held for the keeping only.
 pub struct Reported {

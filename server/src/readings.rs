@@ -101,9 +101,9 @@ pub async fn timeseries(
             .bind(user_id)
             .fetch_one(&mut **tx)
             .await?;
-    let days = simulator::Subject::new(user_id, "", zone(time_zone.as_deref()));
-    let (from, _) = days.day(first);
-    let (_, until) = days.day(last);
+    let time_zone = zone(time_zone.as_deref());
+    let (from, _) = simulator::day_in(time_zone, first);
+    let (_, until) = simulator::day_in(time_zone, last);
     let statement = format!(
         "SELECT provider, source_type, body FROM samples WHERE user_id = $1 AND resource = $2 \
          AND at >= $3 AND at < $4{} ORDER BY provider, source_type, at",

@@ -2,7 +2,7 @@
 //! supports, over the user's ingestion bounds), announced once complete, and listed.
 
 use super::daily::Source;
-use super::{Due, Kind, zone};
+use super::{Due, Kind, UserDays};
 use crate::ReferenceServer;
 use crate::clock::{to_micros, wire_time};
 use crate::columns;
@@ -46,32 +46,20 @@ pub async fn trigger(
         return Ok(false);
     };
     let resources: Vec<String> = columns::from_json(&user.supported_resources)?;
-    let today = now
-        .with_timezone(&zone(user.time_zone.as_deref()))
-        .date_naive();
-    let first = match user
-        .ingestion_start
-        .as_deref()
-        .map(columns::date)
-        .transpose()?
-    {
-        Some(date) => date.0,
-        None => today - chrono::Duration::days(DEFAULT_DAYS - 1),
-    };
-    let last = match user
-        .ingestion_end
-        .as_deref()
-        .map(columns::date)
-        .transpose()?
-    {
-        Some(date) => date.0.min(today),
-        None => today,
-    };
-    let first = first.max(last - chrono::Duration::days(MAX_DAYS - 1));
-    if first > last {
+    let user_days = UserDays::from_columns(
+        user.time_zone.as_deref(),
+        user.ingestion_start.as_deref(),
+        user.ingestion_end.as_deref(),
+    )?;
+    let today = user_days.today(now);
+    let from = user_days
+        .start
+        .unwrap_or(today - chrono::Duration::days(DEFAULT_DAYS - 1));
+    let Some((first, last)) = user_days.within(from, today) else {
         // The ingestion bounds leave nothing to fetch (a start in the future).
         return Ok(true);
-    }
+    };
+    let first = first.max(last - chrono::Duration::days(MAX_DAYS - 1));
     let days = (first, last);
     let now = to_micros(now);
     super::record(

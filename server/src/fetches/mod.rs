@@ -20,6 +20,7 @@ use crate::events::{Outbox, Subject};
 use crate::provider_data::{Compare, Reported, keep_day};
 use crate::simulator;
 use crate::store::Tx;
+use chrono::NaiveDate;
 use health_api::events::Payload;
 use std::sync::Arc;
 use std::time::Duration;
@@ -74,7 +75,7 @@ async fn record(
     user_id: &str,
     provider: &str,
     resources: &[String],
-    (first, last): (chrono::NaiveDate, chrono::NaiveDate),
+    (first, last): (NaiveDate, NaiveDate),
     now: i64,
 ) -> Result<(), sqlx::Error> {
     let table = kind.table();
@@ -109,6 +110,41 @@ async fn record(
 /// The user's fallback time zone, UTC when they have none.
 pub(crate) fn zone(name: Option<&str>) -> chrono_tz::Tz {
     name.and_then(|n| n.parse().ok()).unwrap_or(chrono_tz::UTC)
+}
+
+/// A user's days as a trigger counts them: where they start, and the ingestion bounds.
+struct UserDays {
+    time_zone: chrono_tz::Tz,
+    start: Option<NaiveDate>,
+    end: Option<NaiveDate>,
+}
+
+impl UserDays {
+    /// From the user's stored columns.
+    fn from_columns(
+        time_zone: Option<&str>,
+        start: Option<&str>,
+        end: Option<&str>,
+    ) -> Result<UserDays, sqlx::Error> {
+        let date = |text: Option<&str>| text.map(|t| columns::date(t).map(|d| d.0)).transpose();
+        Ok(UserDays {
+            time_zone: zone(time_zone),
+            start: date(start)?,
+            end: date(end)?,
+        })
+    }
+
+    fn today(&self, now: chrono::DateTime<chrono::Utc>) -> NaiveDate {
+        now.with_timezone(&self.time_zone).date_naive()
+    }
+
+    /// The days from `first` to `last` that lie within the ingestion bounds (either open);
+    /// `None` when none do.
+    fn within(&self, first: NaiveDate, last: NaiveDate) -> Option<(NaiveDate, NaiveDate)> {
+        let first = self.start.map_or(first, |start| start.max(first));
+        let last = self.end.map_or(last, |end| end.min(last));
+        (first <= last).then_some((first, last))
+    }
 }
 
 /// Fetches until the runtime stops; errors are logged and the fetch comes back when its
@@ -339,5 +375,34 @@ fn progress(
             error: None,
             next_attempt_at: micros,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn date(text: &str) -> NaiveDate {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn days_are_clamped_to_the_ingestion_bounds() {
+        let within = |start: Option<&str>, end: Option<&str>| {
+            let days = UserDays::from_columns(None, start, end).unwrap();
+            days.within(date("2026-01-01"), date("2026-01-10"))
+                .map(|(first, last)| (first.to_string(), last.to_string()))
+        };
+        let both = |a: &str, b: &str| Some((a.to_string(), b.to_string()));
+        assert_eq!(within(None, None), both("2026-01-01", "2026-01-10"));
+        assert_eq!(
+            within(Some("2026-01-08"), None),
+            both("2026-01-08", "2026-01-10")
+        );
+        assert_eq!(
+            within(None, Some("2026-01-02")),
+            both("2026-01-01", "2026-01-02")
+        );
+        assert_eq!(within(Some("2026-02-01"), None), None);
     }
 }

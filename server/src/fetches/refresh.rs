@@ -3,7 +3,7 @@
 //! `timeout`, then answers where each stands; what is still fetching goes on, and what it
 //! finds is announced by events however the request ended.
 
-use super::{FAILED, Kind, SUCCESS, zone};
+use super::{FAILED, Kind, SUCCESS, UserDays};
 use crate::ReferenceServer;
 use crate::clock::to_micros;
 use crate::columns;
@@ -66,20 +66,17 @@ async fn trigger(
     .bind(user_id)
     .fetch_all(&mut **tx)
     .await?;
-    let today = now.with_timezone(&zone(time_zone.as_deref())).date_naive();
-    let mut first = today - chrono::Duration::days(DAYS - 1);
-    let mut last = today;
-    if let Some(start) = ingestion_start.as_deref() {
-        first = first.max(columns::date(start)?.0);
-    }
-    if let Some(end) = ingestion_end.as_deref() {
-        last = last.min(columns::date(end)?.0);
-    }
+    let user_days = UserDays::from_columns(
+        time_zone.as_deref(),
+        ingestion_start.as_deref(),
+        ingestion_end.as_deref(),
+    )?;
+    let today = user_days.today(now);
+    let days = user_days.within(today - chrono::Duration::days(DAYS - 1), today);
     let mut sources = Vec::new();
     for (provider, supported) in connections {
         let resources: Vec<String> = columns::from_json(&supported)?;
-        if first <= last {
-            let days = (first, last);
+        if let Some(days) = days {
             let micros = to_micros(now);
             super::record(
                 &mut tx,

@@ -103,36 +103,29 @@ impl Subject {
         hash.finalize().into()
     }
 
-    /// The instant a local date starts at; the first of two when midnight repeats, the
-    /// first instant after when it is skipped.
-    fn day_start(&self, date: NaiveDate) -> DateTime<Utc> {
-        let mut local = date.and_hms_opt(0, 0, 0).expect("midnight exists");
-        loop {
-            if let Some(start) = self.time_zone.from_local_datetime(&local).earliest() {
-                return start.with_timezone(&Utc);
-            }
-            local += chrono::Duration::minutes(30);
-        }
-    }
-
     /// The user's day `date` as the instants it spans, `[start, end)`.
     pub fn day(&self, date: NaiveDate) -> (DateTime<Utc>, DateTime<Utc>) {
-        let next = date.succ_opt().unwrap_or(date);
-        (self.day_start(date), self.day_start(next))
+        day_in(self.time_zone, date)
     }
 }
 
-/// The dates from `from` to `to` (both included) that lie within the user's ingestion
-/// bounds (either open): the days a pull fetches.
-pub fn days_within(
-    from: NaiveDate,
-    to: NaiveDate,
-    ingestion_start: Option<NaiveDate>,
-    ingestion_end: Option<NaiveDate>,
-) -> impl Iterator<Item = NaiveDate> {
-    let first = ingestion_start.map_or(from, |start| start.max(from));
-    let last = ingestion_end.map_or(to, |end| end.min(to));
-    first.iter_days().take_while(move |day| *day <= last)
+/// The day `date` in `time_zone` as the instants it spans, `[start, end)`: 23 or 25 hours
+/// when the clocks change.
+pub fn day_in(time_zone: Tz, date: NaiveDate) -> (DateTime<Utc>, DateTime<Utc>) {
+    let next = date.succ_opt().unwrap_or(date);
+    (day_start(time_zone, date), day_start(time_zone, next))
+}
+
+/// The instant a local date starts at; the first of two when midnight repeats, the first
+/// instant after when it is skipped.
+fn day_start(time_zone: Tz, date: NaiveDate) -> DateTime<Utc> {
+    let mut local = date.and_hms_opt(0, 0, 0).expect("midnight exists");
+    loop {
+        if let Some(start) = time_zone.from_local_datetime(&local).earliest() {
+            return start.with_timezone(&Utc);
+        }
+        local += chrono::Duration::minutes(30);
+    }
 }
 
 #[cfg(test)]
@@ -190,29 +183,5 @@ mod tests {
                 "a retry gets through"
             );
         }
-    }
-
-    #[test]
-    fn days_are_clamped_to_the_ingestion_bounds() {
-        let within = |start: Option<&str>, end: Option<&str>| {
-            days_within(
-                date("2026-01-01"),
-                date("2026-01-10"),
-                start.map(date),
-                end.map(date),
-            )
-            .map(|d| d.to_string())
-            .collect::<Vec<_>>()
-        };
-        assert_eq!(within(None, None).len(), 10);
-        assert_eq!(
-            within(Some("2026-01-08"), None),
-            ["2026-01-08", "2026-01-09", "2026-01-10"]
-        );
-        assert_eq!(
-            within(None, Some("2026-01-02")),
-            ["2026-01-01", "2026-01-02"]
-        );
-        assert!(within(Some("2026-02-01"), None).is_empty());
     }
 }
