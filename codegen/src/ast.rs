@@ -85,6 +85,8 @@ pub struct ApiDecl {
 pub struct ErrorDecl {
     pub status: Status,
     pub ty: TypeExpr,
+    /// The media type of a `string` or `bytes` body written as it is (an HTML error page).
+    pub media: Option<StrLit>,
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -161,7 +161,7 @@ impl Lowerer<'_> {
         let errors = decl
             .errors
             .iter()
-            .filter_map(|m| self.lower_error(&m.attrs, &m.node))
+            .filter_map(|m| self.lower_error(&m.attrs, &m.node, ErrorSite::Api))
             .collect();
         Api {
             name: decl.name.text.clone(),
@@ -193,6 +193,7 @@ impl Lowerer<'_> {
         &mut self,
         attrs: &ast::Attrs,
         decl: &ast::ErrorDecl,
+        site: ErrorSite,
     ) -> Option<Response> {
         let annots = self.annots(attrs, Site::Response);
         if !(400..=599).contains(&decl.status.code) {
@@ -212,13 +213,27 @@ impl Lowerer<'_> {
                 decl.ty.span,
                 "an error body cannot be null",
             )
-            .label("every error response has a JSON body");
+            .label("every error response has a body");
+        }
+        let media = self.body_media(
+            &ast::BodyDecl::Type(decl.ty.clone(), decl.media.clone()),
+            &body,
+        );
+        if matches!(media, BodyMedia::Raw(_)) && site == ErrorSite::Api {
+            let span = decl.media.as_ref().map_or(decl.ty.span, |m| m.span);
+            self.error(
+                diagnostic_codes::BAD_BODY_MEDIA,
+                span,
+                "an api's errors are JSON",
+            )
+            .label("the router writes its own errors of these statuses in the api's JSON shape")
+            .help("declare an error written as it is on the endpoint that answers it");
         }
         Some(Response {
             status: decl.status.code as u16,
             doc: attrs.doc.clone(),
             body: Some(body),
-            media: BodyMedia::Json,
+            media,
             headers: Vec::new(),
             provenance: self.provenance(&annots),
         })
@@ -511,4 +526,11 @@ impl Sides {
             response: self.response || other.response,
         }
     }
+}
+
+/// Where an error is declared: on an api, for every endpoint of it, or on one endpoint.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum ErrorSite {
+    Api,
+    Endpoint,
 }

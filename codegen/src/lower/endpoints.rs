@@ -2,6 +2,7 @@
 
 use super::Lowerer;
 use super::annotations::Site;
+use super::declarations::ErrorSite;
 use super::references::ReplacementScope;
 use crate::ast::{self, EndpointMember, ValueKind};
 use crate::diagnostic_codes;
@@ -52,6 +53,8 @@ impl Lowerer<'_> {
         let mut public: Option<Span> = None;
         let mut param_spans: HashMap<String, Span> = HashMap::new();
         let mut statuses: HashMap<u16, Span> = HashMap::new();
+        // Errors written as they are, which must keep off the statuses the router answers.
+        let mut raw_errors: Vec<ast::Status> = Vec::new();
         let owner = format!("endpoint {}", ep.name);
         for member in &decl.members {
             match &member.node {
@@ -188,7 +191,10 @@ impl Lowerer<'_> {
                     if self.repeated_status(&mut statuses, &err.status) {
                         continue;
                     }
-                    if let Some(r) = self.lower_error(&member.attrs, err) {
+                    if let Some(r) = self.lower_error(&member.attrs, err, ErrorSite::Endpoint) {
+                        if matches!(r.media, BodyMedia::Raw(_)) {
+                            raw_errors.push(err.status);
+                        }
                         ep.errors.push(r);
                     }
                 }
@@ -218,6 +224,7 @@ impl Lowerer<'_> {
         if let Some(a) = annots.get("idempotent") {
             ep.idempotency_key = self.idempotency_key(a, &mut ep);
         }
+        self.check_raw_errors(&ep, apis, &raw_errors);
         if let Some(a) = annots.get("safe_to_repeat") {
             ep.safe_to_repeat = self.safe_to_repeat(a, &ep);
         }
@@ -365,6 +372,34 @@ impl Lowerer<'_> {
                 ApiId(0)
             }
             None => ApiId(0),
+        }
+    }
+
+    /// An error written as it is (an HTML page) cannot share a status with the router's own
+    /// JSON errors: a client could not tell which body to expect.
+    fn check_raw_errors(&mut self, ep: &Endpoint, apis: &[Api], raw: &[ast::Status]) {
+        let api_gates = apis
+            .get(ep.api.index())
+            .is_some_and(|a| !a.gates.is_empty());
+        let router = router_statuses(ep, api_gates);
+        for status in raw.iter().filter(|s| router.contains(&(s.code as u16))) {
+            self.error(
+                diagnostic_codes::BAD_BODY_MEDIA,
+                status.span,
+                format!(
+                    "the router answers {} itself, in the api's JSON shape",
+                    status.code
+                ),
+            )
+            .label("an error written as it is needs a status of its own")
+            .help(format!(
+                "use a status the router never answers for this endpoint (not {})",
+                router
+                    .iter()
+                    .map(u16::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
         }
     }
 
@@ -700,4 +735,24 @@ pub(super) fn object_in(ty: &Type) -> Option<&'static str> {
         Type::Union(members) => members.iter().find_map(object_in),
         _ => None,
     }
+}
+
+/// Statuses the router answers itself for `ep`, in its api's JSON shape: a path or body it
+/// cannot read (400), missing or wrong credentials (401, 403), a closed gate (403), an
+/// idempotency key in use (409), a body, address or headers too large (413, 414, 431), input
+/// that does not fit (422), a fault (500), and an unavailable service (503).
+fn router_statuses(ep: &Endpoint, api_gates: bool) -> Vec<u16> {
+    let mut statuses = vec![400, 413, 414, 422, 431, 500, 503];
+    if !ep.auth.public {
+        statuses.extend([401, 403]);
+    }
+    if api_gates || !ep.gates.is_empty() {
+        statuses.push(403);
+    }
+    if ep.idempotency_key.is_some() {
+        statuses.push(409);
+    }
+    statuses.sort_unstable();
+    statuses.dedup();
+    statuses
 }

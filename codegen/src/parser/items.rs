@@ -352,7 +352,12 @@ impl Parser<'_> {
         let status = self.status()?;
         self.expect(Tok::Colon, "`:` and the error body's type")?;
         let ty = self.type_expr()?;
-        Ok(ErrorDecl { status, ty })
+        let media = if self.at(Tok::Str) {
+            Some(self.string("the media type")?)
+        } else {
+            None
+        };
+        Ok(ErrorDecl { status, ty, media })
     }
 
     pub(super) fn status(&mut self) -> PResult<Status> {

@@ -52,6 +52,13 @@ impl MediaServer for Echo {
         RenderResponse::Ok(format!("<p>{}</p>", input.body))
     }
 
+    async fn page(&self, _: Context<()>, input: PageInput) -> PageResponse {
+        match input.name.as_str() {
+            "home" => PageResponse::Ok("<h1>Home</h1>".into()),
+            other => PageResponse::NotFound(format!("<h1>No page {other}</h1>")),
+        }
+    }
+
     async fn export(&self, _: Context<()>, input: ExportInput) -> ExportResponse {
         let rows: String = (1..=input.rows).map(|n| format!("{n},row {n}\n")).collect();
         ExportResponse::Ok {
@@ -302,6 +309,40 @@ async fn a_text_response_carries_its_media_type_and_headers() {
         .await
         .unwrap();
     assert_eq!(raw.headers()["content-type"], "text/csv");
+}
+
+#[tokio::test]
+async fn an_error_written_as_it_is_keeps_its_media_type() {
+    let url = serve().await;
+    let name = |name: &str| PageInput { name: name.into() };
+    let found = client(&url).page(name("home")).await.unwrap();
+    assert_eq!(found, PageResponse::Ok("<h1>Home</h1>".into()));
+    let missing = client(&url).page(name("away")).await.unwrap();
+    assert_eq!(
+        missing,
+        PageResponse::NotFound("<h1>No page away</h1>".into())
+    );
+    let raw = reqwest::Client::new()
+        .get(format!("{url}/v1/pages/away"))
+        .header("x-api-key", "key")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.status(), 404);
+    assert_eq!(raw.headers()["content-type"], "text/html; charset=utf-8");
+    // The router's own errors stay JSON: a missing key is no page.
+    let unauthorized = reqwest::Client::new()
+        .get(format!("{url}/v1/pages/away"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unauthorized.status(), 401);
+    assert!(
+        unauthorized.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/json")
+    );
 }
 
 #[tokio::test]
