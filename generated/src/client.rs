@@ -169,6 +169,63 @@ impl Client {
             .await?
             .decode(GetOauthProviderResponse::from_parts)
     }
+    /// The widget's first page: the providers the token offers (its `filter_on_providers`, else
+    /// every provider linkable on the web), searchable by name; when the token names a
+    /// provider, a redirect straight to that provider's sign-in. Reading it uses nothing up.
+    /// `GET /link`.
+    pub async fn open_link_widget(
+        &self,
+        input: OpenLinkWidgetInput,
+    ) -> ::std::result::Result<OpenLinkWidgetResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_OPEN_LINK_WIDGET, &input)
+            .await?
+            .decode(OpenLinkWidgetResponse::from_parts)
+    }
+    /// A provider's simulated sign-in, by its auth type: an OAuth consent to allow or deny, a
+    /// username and password, or an e-mail address. A provider linked through a mobile SDK or
+    /// app says so and offers no sign-in.
+    /// `GET /link/providers/{provider}`.
+    pub async fn open_link_provider(
+        &self,
+        input: OpenLinkProviderInput,
+    ) -> ::std::result::Result<OpenLinkProviderResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_OPEN_LINK_PROVIDER, &input)
+            .await?
+            .decode(OpenLinkProviderResponse::from_parts)
+    }
+    /// Signs the user in to the provider. On success the user is connected (emitting
+    /// `provider.connection.created` when the connection is new, and starting a historical pull
+    /// of every resource the provider supports) and the token is used up; the browser goes to
+    /// `redirect_url` with `state=success` (303), or is told it is linked (200). A refused
+    /// sign-in shows its form again with the error (403); with `on_error` set to `redirect`, a
+    /// password or e-mail form goes to `redirect_url` instead (`invalid_credentials`). A
+    /// denied OAuth consent always goes to `redirect_url` when there is one (`access_denied`).
+    /// `POST /link/providers/{provider}`.
+    pub async fn sign_in_link_provider(
+        &self,
+        input: SignInLinkProviderInput,
+    ) -> ::std::result::Result<SignInLinkProviderResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_SIGN_IN_LINK_PROVIDER, &input)
+            .await?
+            .decode(SignInLinkProviderResponse::from_parts)
+    }
+    /// The widget's Close button, on every page: with `on_close` set to `redirect`, the browser
+    /// goes to `redirect_url` with `state=error` and `error_type=user_cancelled` (303);
+    /// otherwise the widget says it was closed (200). It works for a token that has expired or
+    /// was used, so a user can always leave.
+    /// `POST /link/close`.
+    pub async fn close_link_widget(
+        &self,
+        input: CloseLinkWidgetInput,
+    ) -> ::std::result::Result<CloseLinkWidgetResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_CLOSE_LINK_WIDGET, &input)
+            .await?
+            .decode(CloseLinkWidgetResponse::from_parts)
+    }
     /// Import existing OAuth connections. Queued into one persistent background operation; any
     /// number of connections can be submitted in a short time. Needs the team's own OAuth
     /// application credentials for the provider to be configured beforehand.
@@ -880,6 +937,42 @@ impl Client {
                 let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.get_oauth_provider(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "open_link_widget" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.open_link_widget(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "open_link_provider" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.open_link_provider(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "sign_in_link_provider" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.sign_in_link_provider(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "close_link_widget" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.close_link_widget(input).await?;
                 let body = response
                     .body_json()
                     .map_err(rt::client::ClientError::encode)?;

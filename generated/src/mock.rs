@@ -62,6 +62,14 @@ static CREATE_LINK_TOKEN: ::std::sync::LazyLock<CreateLinkTokenResponse> = ::std
 example("create_link_token", CreateLinkTokenResponse::from_parts));
 static GET_OAUTH_PROVIDER: ::std::sync::LazyLock<GetOauthProviderResponse> = ::std::sync::LazyLock::new(||
 example("get_oauth_provider", GetOauthProviderResponse::from_parts));
+static OPEN_LINK_WIDGET: ::std::sync::LazyLock<OpenLinkWidgetResponse> = ::std::sync::LazyLock::new(||
+example("open_link_widget", OpenLinkWidgetResponse::from_parts));
+static OPEN_LINK_PROVIDER: ::std::sync::LazyLock<OpenLinkProviderResponse> = ::std::sync::LazyLock::new(||
+example("open_link_provider", OpenLinkProviderResponse::from_parts));
+static SIGN_IN_LINK_PROVIDER: ::std::sync::LazyLock<SignInLinkProviderResponse> = ::std::sync::LazyLock::new(||
+example("sign_in_link_provider", SignInLinkProviderResponse::from_parts));
+static CLOSE_LINK_WIDGET: ::std::sync::LazyLock<CloseLinkWidgetResponse> = ::std::sync::LazyLock::new(||
+example("close_link_widget", CloseLinkWidgetResponse::from_parts));
 static BULK_IMPORT: ::std::sync::LazyLock<BulkImportResponse> = ::std::sync::LazyLock::new(||
 example("bulk_import", BulkImportResponse::from_parts));
 static BULK_TRIGGER_HISTORICAL_PULL: ::std::sync::LazyLock<
@@ -250,6 +258,46 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 json: "{\"name\":\"text\",\"slug\":\"text\",\"description\":\"text\",\"id\":7,\"group\":\"text\",\"oauth_url\":\"text\",\"auth_type\":\"oauth\",\"source_type\":\"app\",\"is_active\":true,\"backfill_num_days\":7,\"logo\":\"text\"}",
                 raw: None,
                 content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "open_link_widget" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "\"text\"",
+                raw: Some(b"text"),
+                content_type: "text/html; charset=utf-8",
+                headers: &[],
+            })
+        }
+        "open_link_provider" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "\"text\"",
+                raw: Some(b"text"),
+                content_type: "text/html; charset=utf-8",
+                headers: &[],
+            })
+        }
+        "sign_in_link_provider" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "\"text\"",
+                raw: Some(b"text"),
+                content_type: "text/html; charset=utf-8",
+                headers: &[],
+            })
+        }
+        "close_link_widget" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "\"text\"",
+                raw: Some(b"text"),
+                content_type: "text/html; charset=utf-8",
                 headers: &[],
             })
         }
@@ -649,6 +697,34 @@ impl HealthDataServer for MockServer {
         _input: GetOauthProviderInput,
     ) -> GetOauthProviderResponse {
         GET_OAUTH_PROVIDER.clone()
+    }
+    async fn open_link_widget(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: OpenLinkWidgetInput,
+    ) -> OpenLinkWidgetResponse {
+        OPEN_LINK_WIDGET.clone()
+    }
+    async fn open_link_provider(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: OpenLinkProviderInput,
+    ) -> OpenLinkProviderResponse {
+        OPEN_LINK_PROVIDER.clone()
+    }
+    async fn sign_in_link_provider(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: SignInLinkProviderInput,
+    ) -> SignInLinkProviderResponse {
+        SIGN_IN_LINK_PROVIDER.clone()
+    }
+    async fn close_link_widget(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: CloseLinkWidgetInput,
+    ) -> CloseLinkWidgetResponse {
+        CLOSE_LINK_WIDGET.clone()
     }
     async fn bulk_import(
         &self,

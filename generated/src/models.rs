@@ -2617,6 +2617,158 @@ impl OAuthProviderDetailBuilder {
     }
 }
 impl rt::Validate for OAuthProviderDetail {}
+/// What a sign-in form sends; the fields its provider's auth type asks for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct LinkSignIn {
+    pub token: String,
+    /// An OAuth consent's answer.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub consent: Option<LinkConsent>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub username: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub password: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub email: Option<String>,
+}
+rt::json_object!(LinkSignIn);
+/// Builds a [`LinkSignIn`] field by field; see [`LinkSignIn::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct LinkSignInBuilder {
+    token: ::std::option::Option<String>,
+    consent: ::std::option::Option<Option<LinkConsent>>,
+    username: ::std::option::Option<Option<String>>,
+    password: ::std::option::Option<Option<String>>,
+    email: ::std::option::Option<Option<String>>,
+}
+impl LinkSignIn {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> LinkSignInBuilder {
+        <LinkSignInBuilder as ::std::default::Default>::default()
+    }
+}
+impl LinkSignInBuilder {
+    /// Sets `token`.
+    pub fn token(mut self, value: impl Into<String>) -> Self {
+        self.token = Some(value.into());
+        self
+    }
+    /// Sets `consent`.
+    pub fn consent(mut self, value: impl Into<LinkConsent>) -> Self {
+        self.consent = Some(Some(value.into()));
+        self
+    }
+    /// Sets `username`.
+    pub fn username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(Some(value.into()));
+        self
+    }
+    /// Sets `password`.
+    pub fn password(mut self, value: impl Into<String>) -> Self {
+        self.password = Some(Some(value.into()));
+        self
+    }
+    /// Sets `email`.
+    pub fn email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(Some(value.into()));
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<LinkSignIn, rt::BuildError> {
+        let missing: Vec<&'static str> = [("token", self.token.is_some())]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(token),) = (self.token,) else {
+            return Err(rt::BuildError {
+                type_name: "LinkSignIn",
+                missing,
+            });
+        };
+        Ok(LinkSignIn {
+            token,
+            consent: self.consent.unwrap_or_default(),
+            username: self.username.unwrap_or_default(),
+            password: self.password.unwrap_or_default(),
+            email: self.email.unwrap_or_default(),
+        })
+    }
+}
+#[allow(deprecated)]
+impl rt::Validate for LinkSignIn {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("token"));
+        let v = &self.token;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("username"));
+        if let Some(v) = &self.username {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("password"));
+        if let Some(v) = &self.password {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("email"));
+        if let Some(v) = &self.email {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct CloseLinkWidgetRequest {
+    pub token: String,
+    /// The provider whose page the user closed, if any.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub provider: Option<LinkProvider>,
+}
+rt::json_object!(CloseLinkWidgetRequest);
+#[allow(deprecated)]
+impl rt::Validate for CloseLinkWidgetRequest {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("token"));
+        let v = &self.token;
+        {
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct BulkImportRequest {
@@ -7520,6 +7672,64 @@ impl<'de> Deserialize<'de> for InsuredGender {
 impl rt::Validate for InsuredGender {}
 /// Closed: any other value is rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LinkConsent {
+    Allow,
+    Deny,
+}
+#[allow(deprecated)]
+impl LinkConsent {
+    /// The values the spec lists, in its order.
+    pub const KNOWN: &'static [&'static str] = &["allow", "deny"];
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Allow => "allow",
+            Self::Deny => "deny",
+        }
+    }
+}
+#[allow(deprecated)]
+impl ::std::str::FromStr for LinkConsent {
+    type Err = String;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        match value {
+            "allow" => Ok(Self::Allow),
+            "deny" => Ok(Self::Deny),
+            other => {
+                Err(
+                    format!(
+                        "unknown value {:?} for {}; expected one of: {}", other,
+                        "LinkConsent", "\"allow\", \"deny\""
+                    ),
+                )
+            }
+        }
+    }
+}
+impl ::std::fmt::Display for LinkConsent {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl Serialize for LinkConsent {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> Deserialize<'de> for LinkConsent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <::std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        value.parse().map_err(::serde::de::Error::custom)
+    }
+}
+/// Serde already checked the value: nothing more to validate.
+impl rt::Validate for LinkConsent {}
+/// Closed: any other value is rejected.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BulkOpType {
     LinkBulkImport,
     LinkBulkHistoricalTrigger,
@@ -8314,6 +8524,8 @@ pub const TYPE_NAMES: &[&str] = &[
     "CreateLinkTokenRequest",
     "LinkTokenResult",
     "OAuthProviderDetail",
+    "LinkSignIn",
+    "CloseLinkWidgetRequest",
     "BulkImportRequest",
     "ConnectionRecipe",
     "BulkImportResult",
@@ -8378,6 +8590,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "GenderIdentity",
     "Relationship",
     "InsuredGender",
+    "LinkConsent",
     "BulkOpType",
     "BulkOpStatus",
     "MarkerType",
@@ -8436,6 +8649,8 @@ pub fn parse_and_validate(
             "CreateLinkTokenRequest" => run::<CreateLinkTokenRequest>(value),
             "LinkTokenResult" => run::<LinkTokenResult>(value),
             "OAuthProviderDetail" => run::<OAuthProviderDetail>(value),
+            "LinkSignIn" => run::<LinkSignIn>(value),
+            "CloseLinkWidgetRequest" => run::<CloseLinkWidgetRequest>(value),
             "BulkImportRequest" => run::<BulkImportRequest>(value),
             "ConnectionRecipe" => run::<ConnectionRecipe>(value),
             "BulkImportResult" => run::<BulkImportResult>(value),
@@ -8502,6 +8717,7 @@ pub fn parse_and_validate(
             "GenderIdentity" => run::<GenderIdentity>(value),
             "Relationship" => run::<Relationship>(value),
             "InsuredGender" => run::<InsuredGender>(value),
+            "LinkConsent" => run::<LinkConsent>(value),
             "BulkOpType" => run::<BulkOpType>(value),
             "BulkOpStatus" => run::<BulkOpStatus>(value),
             "MarkerType" => run::<MarkerType>(value),
@@ -8567,6 +8783,8 @@ pub fn round_trip(
             "CreateLinkTokenRequest" => run::<CreateLinkTokenRequest>(value),
             "LinkTokenResult" => run::<LinkTokenResult>(value),
             "OAuthProviderDetail" => run::<OAuthProviderDetail>(value),
+            "LinkSignIn" => run::<LinkSignIn>(value),
+            "CloseLinkWidgetRequest" => run::<CloseLinkWidgetRequest>(value),
             "BulkImportRequest" => run::<BulkImportRequest>(value),
             "ConnectionRecipe" => run::<ConnectionRecipe>(value),
             "BulkImportResult" => run::<BulkImportResult>(value),
@@ -8633,6 +8851,7 @@ pub fn round_trip(
             "GenderIdentity" => run::<GenderIdentity>(value),
             "Relationship" => run::<Relationship>(value),
             "InsuredGender" => run::<InsuredGender>(value),
+            "LinkConsent" => run::<LinkConsent>(value),
             "BulkOpType" => run::<BulkOpType>(value),
             "BulkOpStatus" => run::<BulkOpStatus>(value),
             "MarkerType" => run::<MarkerType>(value),

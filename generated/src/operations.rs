@@ -2022,6 +2022,574 @@ impl GetOauthProviderResponse {
         Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
+/// Everything a `open_link_widget` request carries: `GET /link`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpenLinkWidgetInput {
+    /// Query parameter `token`.
+    pub token: String,
+    /// Query parameter `q`.
+    /// Only the providers whose name holds this text, ignoring case.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "rt::serde_helpers::present_non_null"
+    )]
+    pub q: Option<String>,
+}
+impl rt::Validate for OpenLinkWidgetInput {}
+/// The headers of a `open_link_widget` 303.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpenLinkWidgetSeeOtherHeaders {
+    /// `Location`.
+    #[serde(rename = "Location")]
+    pub location: String,
+}
+impl rt::headers::Headers for OpenLinkWidgetSeeOtherHeaders {
+    const NAMES: &'static [&'static str] = &["Location"];
+}
+/// The responses `open_link_widget` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpenLinkWidgetResponse {
+    /// 200
+    Ok(String),
+    /// 303: Straight to the sign-in of the provider the token names.
+    SeeOther { headers: OpenLinkWidgetSeeOtherHeaders },
+    /// 404: No such link token.
+    NotFound(String),
+    /// 410: The link token expired, was used, or its user was deleted.
+    Gone(String),
+    /// 422: A form the widget did not write: a field missing or of the wrong type.
+    UnprocessableEntity(ValidationError),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service; the fault is logged with the request id.
+    InternalServerError(ErrorMessage),
+}
+impl OpenLinkWidgetResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::SeeOther { .. } => 303u16,
+            Self::NotFound(_) => 404u16,
+            Self::Gone(_) => 410u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::SeeOther { .. } => Ok(::serde_json::Value::Null),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::Gone(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// The declared headers of this response, as text. The error names a value
+    /// that is no valid header text.
+    pub fn headers(
+        &self,
+    ) -> ::std::result::Result<
+        Vec<(rt::http::HeaderName, rt::http::HeaderValue)>,
+        ::std::string::String,
+    > {
+        match self {
+            Self::SeeOther { headers, .. } => rt::headers::write(headers),
+            _ => Ok(Vec::new()),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => Ok(Self::Ok(rt::RawBody::from_raw(body)?)),
+            303u16 => {
+                Ok(Self::SeeOther {
+                    headers: rt::headers::read(headers)?,
+                })
+            }
+            404u16 => Ok(Self::NotFound(rt::RawBody::from_raw(body)?)),
+            410u16 => Ok(Self::Gone(rt::RawBody::from_raw(body)?)),
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `open_link_provider` request carries: `GET /link/providers/{provider}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpenLinkProviderInput {
+    /// Path parameter `provider`.
+    pub provider: LinkProvider,
+    /// Query parameter `token`.
+    pub token: String,
+}
+impl rt::Validate for OpenLinkProviderInput {}
+/// The responses `open_link_provider` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpenLinkProviderResponse {
+    /// 200
+    Ok(String),
+    /// 404: No such link token, or a provider the token does not offer.
+    NotFound(String),
+    /// 410: The link token expired, was used, or its user was deleted.
+    Gone(String),
+    /// 422: A form the widget did not write: a field missing or of the wrong type.
+    UnprocessableEntity(ValidationError),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service; the fault is logged with the request id.
+    InternalServerError(ErrorMessage),
+}
+impl OpenLinkProviderResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::Gone(_) => 410u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::Gone(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => Ok(Self::Ok(rt::RawBody::from_raw(body)?)),
+            404u16 => Ok(Self::NotFound(rt::RawBody::from_raw(body)?)),
+            410u16 => Ok(Self::Gone(rt::RawBody::from_raw(body)?)),
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `sign_in_link_provider` request carries: `POST /link/providers/{provider}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SignInLinkProviderInput {
+    /// Path parameter `provider`.
+    pub provider: LinkProvider,
+    /// The request body.
+    pub body: LinkSignIn,
+}
+#[allow(deprecated)]
+impl rt::Validate for SignInLinkProviderInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
+/// The headers of a `sign_in_link_provider` 303.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SignInLinkProviderSeeOtherHeaders {
+    /// `Location`.
+    #[serde(rename = "Location")]
+    pub location: String,
+}
+impl rt::headers::Headers for SignInLinkProviderSeeOtherHeaders {
+    const NAMES: &'static [&'static str] = &["Location"];
+}
+/// The responses `sign_in_link_provider` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum SignInLinkProviderResponse {
+    /// 200: Linked; the token has no `redirect_url`.
+    Ok(String),
+    /// 303: To `redirect_url` with the outcome.
+    SeeOther { headers: SignInLinkProviderSeeOtherHeaders },
+    /// 403: The sign-in was refused; its form again, saying why.
+    Forbidden(String),
+    /// 404: No such link token, or a provider the token does not offer.
+    NotFound(String),
+    /// 410: The link token expired, was used, or its user was deleted.
+    Gone(String),
+    /// 422: A form the widget did not write: a field missing or of the wrong type.
+    UnprocessableEntity(ValidationError),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service; the fault is logged with the request id.
+    InternalServerError(ErrorMessage),
+}
+impl SignInLinkProviderResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::SeeOther { .. } => 303u16,
+            Self::Forbidden(_) => 403u16,
+            Self::NotFound(_) => 404u16,
+            Self::Gone(_) => 410u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::SeeOther { .. } => Ok(::serde_json::Value::Null),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::Gone(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// The declared headers of this response, as text. The error names a value
+    /// that is no valid header text.
+    pub fn headers(
+        &self,
+    ) -> ::std::result::Result<
+        Vec<(rt::http::HeaderName, rt::http::HeaderValue)>,
+        ::std::string::String,
+    > {
+        match self {
+            Self::SeeOther { headers, .. } => rt::headers::write(headers),
+            _ => Ok(Vec::new()),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => Ok(Self::Ok(rt::RawBody::from_raw(body)?)),
+            303u16 => {
+                Ok(Self::SeeOther {
+                    headers: rt::headers::read(headers)?,
+                })
+            }
+            403u16 => Ok(Self::Forbidden(rt::RawBody::from_raw(body)?)),
+            404u16 => Ok(Self::NotFound(rt::RawBody::from_raw(body)?)),
+            410u16 => Ok(Self::Gone(rt::RawBody::from_raw(body)?)),
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `close_link_widget` request carries: `POST /link/close`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CloseLinkWidgetInput {
+    /// The request body.
+    pub body: CloseLinkWidgetRequest,
+}
+#[allow(deprecated)]
+impl rt::Validate for CloseLinkWidgetInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
+/// The headers of a `close_link_widget` 303.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CloseLinkWidgetSeeOtherHeaders {
+    /// `Location`.
+    #[serde(rename = "Location")]
+    pub location: String,
+}
+impl rt::headers::Headers for CloseLinkWidgetSeeOtherHeaders {
+    const NAMES: &'static [&'static str] = &["Location"];
+}
+/// The responses `close_link_widget` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum CloseLinkWidgetResponse {
+    /// 200
+    Ok(String),
+    /// 303
+    SeeOther { headers: CloseLinkWidgetSeeOtherHeaders },
+    /// 404: No such link token.
+    NotFound(String),
+    /// 422: A form the widget did not write: a field missing or of the wrong type.
+    UnprocessableEntity(ValidationError),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service; the fault is logged with the request id.
+    InternalServerError(ErrorMessage),
+}
+impl CloseLinkWidgetResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::SeeOther { .. } => 303u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::SeeOther { .. } => Ok(::serde_json::Value::Null),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// The declared headers of this response, as text. The error names a value
+    /// that is no valid header text.
+    pub fn headers(
+        &self,
+    ) -> ::std::result::Result<
+        Vec<(rt::http::HeaderName, rt::http::HeaderValue)>,
+        ::std::string::String,
+    > {
+        match self {
+            Self::SeeOther { headers, .. } => rt::headers::write(headers),
+            _ => Ok(Vec::new()),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => Ok(Self::Ok(rt::RawBody::from_raw(body)?)),
+            303u16 => {
+                Ok(Self::SeeOther {
+                    headers: rt::headers::read(headers)?,
+                })
+            }
+            404u16 => Ok(Self::NotFound(rt::RawBody::from_raw(body)?)),
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
 /// Everything a `bulk_import` request carries: `POST /v2/link/bulk_import`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BulkImportInput {

@@ -135,6 +135,47 @@ pub trait HealthDataServer: Send + Sync + 'static {
         ctx: Context<Self::Principal>,
         input: GetOauthProviderInput,
     ) -> impl Future<Output = GetOauthProviderResponse> + Send;
+    /// The widget's first page: the providers the token offers (its `filter_on_providers`, else
+    /// every provider linkable on the web), searchable by name; when the token names a
+    /// provider, a redirect straight to that provider's sign-in. Reading it uses nothing up.
+    /// `GET /link`.
+    fn open_link_widget(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: OpenLinkWidgetInput,
+    ) -> impl Future<Output = OpenLinkWidgetResponse> + Send;
+    /// A provider's simulated sign-in, by its auth type: an OAuth consent to allow or deny, a
+    /// username and password, or an e-mail address. A provider linked through a mobile SDK or
+    /// app says so and offers no sign-in.
+    /// `GET /link/providers/{provider}`.
+    fn open_link_provider(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: OpenLinkProviderInput,
+    ) -> impl Future<Output = OpenLinkProviderResponse> + Send;
+    /// Signs the user in to the provider. On success the user is connected (emitting
+    /// `provider.connection.created` when the connection is new, and starting a historical pull
+    /// of every resource the provider supports) and the token is used up; the browser goes to
+    /// `redirect_url` with `state=success` (303), or is told it is linked (200). A refused
+    /// sign-in shows its form again with the error (403); with `on_error` set to `redirect`, a
+    /// password or e-mail form goes to `redirect_url` instead (`invalid_credentials`). A
+    /// denied OAuth consent always goes to `redirect_url` when there is one (`access_denied`).
+    /// `POST /link/providers/{provider}`.
+    fn sign_in_link_provider(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: SignInLinkProviderInput,
+    ) -> impl Future<Output = SignInLinkProviderResponse> + Send;
+    /// The widget's Close button, on every page: with `on_close` set to `redirect`, the browser
+    /// goes to `redirect_url` with `state=error` and `error_type=user_cancelled` (303);
+    /// otherwise the widget says it was closed (200). It works for a token that has expired or
+    /// was used, so a user can always leave.
+    /// `POST /link/close`.
+    fn close_link_widget(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: CloseLinkWidgetInput,
+    ) -> impl Future<Output = CloseLinkWidgetResponse> + Send;
     /// Import existing OAuth connections. Queued into one persistent background operation; any
     /// number of connections can be submitted in a short time. Needs the team's own OAuth
     /// application credentials for the provider to be configured beforehand.
@@ -572,6 +613,70 @@ async fn handle_get_oauth_provider<S: HealthDataServer>(
             path,
             request,
             |ctx, input| app.service.get_oauth_provider(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_open_link_widget<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_OPEN_LINK_WIDGET,
+            path,
+            request,
+            |ctx, input| app.service.open_link_widget(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_open_link_provider<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_OPEN_LINK_PROVIDER,
+            path,
+            request,
+            |ctx, input| app.service.open_link_provider(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_sign_in_link_provider<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_SIGN_IN_LINK_PROVIDER,
+            path,
+            request,
+            |ctx, input| app.service.sign_in_link_provider(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_close_link_widget<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_CLOSE_LINK_WIDGET,
+            path,
+            request,
+            |ctx, input| app.service.close_link_widget(ctx, input),
         )
         .await
 }
@@ -1485,6 +1590,163 @@ impl From<rt::server::Rejection> for GetOauthProviderResponse {
             .answer(
                 &rt::server::RejectionShape::default(),
                 &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for OpenLinkWidgetResponse {
+    fn into_response(self) -> Response {
+        match self {
+            OpenLinkWidgetResponse::Ok(body) => {
+                rt::server::raw_status(200u16, "text/html; charset=utf-8", body)
+            }
+            OpenLinkWidgetResponse::SeeOther { headers } => {
+                rt::server::with_headers(rt::server::empty(303u16), &headers)
+            }
+            OpenLinkWidgetResponse::NotFound(body) => {
+                rt::server::raw_status(404u16, "text/html; charset=utf-8", body)
+            }
+            OpenLinkWidgetResponse::Gone(body) => {
+                rt::server::raw_status(410u16, "text/html; charset=utf-8", body)
+            }
+            OpenLinkWidgetResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            OpenLinkWidgetResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            OpenLinkWidgetResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            OpenLinkWidgetResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for OpenLinkWidgetResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[422u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for OpenLinkProviderResponse {
+    fn into_response(self) -> Response {
+        match self {
+            OpenLinkProviderResponse::Ok(body) => {
+                rt::server::raw_status(200u16, "text/html; charset=utf-8", body)
+            }
+            OpenLinkProviderResponse::NotFound(body) => {
+                rt::server::raw_status(404u16, "text/html; charset=utf-8", body)
+            }
+            OpenLinkProviderResponse::Gone(body) => {
+                rt::server::raw_status(410u16, "text/html; charset=utf-8", body)
+            }
+            OpenLinkProviderResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            OpenLinkProviderResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            OpenLinkProviderResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            OpenLinkProviderResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for OpenLinkProviderResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[422u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for SignInLinkProviderResponse {
+    fn into_response(self) -> Response {
+        match self {
+            SignInLinkProviderResponse::Ok(body) => {
+                rt::server::raw_status(200u16, "text/html; charset=utf-8", body)
+            }
+            SignInLinkProviderResponse::SeeOther { headers } => {
+                rt::server::with_headers(rt::server::empty(303u16), &headers)
+            }
+            SignInLinkProviderResponse::Forbidden(body) => {
+                rt::server::raw_status(403u16, "text/html; charset=utf-8", body)
+            }
+            SignInLinkProviderResponse::NotFound(body) => {
+                rt::server::raw_status(404u16, "text/html; charset=utf-8", body)
+            }
+            SignInLinkProviderResponse::Gone(body) => {
+                rt::server::raw_status(410u16, "text/html; charset=utf-8", body)
+            }
+            SignInLinkProviderResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            SignInLinkProviderResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            SignInLinkProviderResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            SignInLinkProviderResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for SignInLinkProviderResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[422u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for CloseLinkWidgetResponse {
+    fn into_response(self) -> Response {
+        match self {
+            CloseLinkWidgetResponse::Ok(body) => {
+                rt::server::raw_status(200u16, "text/html; charset=utf-8", body)
+            }
+            CloseLinkWidgetResponse::SeeOther { headers } => {
+                rt::server::with_headers(rt::server::empty(303u16), &headers)
+            }
+            CloseLinkWidgetResponse::NotFound(body) => {
+                rt::server::raw_status(404u16, "text/html; charset=utf-8", body)
+            }
+            CloseLinkWidgetResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            CloseLinkWidgetResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            CloseLinkWidgetResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            CloseLinkWidgetResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for CloseLinkWidgetResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[422u16, 413u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2536,6 +2798,28 @@ impl From<rt::server::Rejection> for ListWebhookAttemptsResponse {
 fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
     axum::Router::new()
         .route(
+            "/link",
+            axum::routing::on(
+                axum::routing::MethodFilter::GET,
+                handle_open_link_widget::<S>,
+            ),
+        )
+        .route(
+            "/link/close",
+            axum::routing::on(
+                axum::routing::MethodFilter::POST,
+                handle_close_link_widget::<S>,
+            ),
+        )
+        .route(
+            "/link/providers/{provider}",
+            axum::routing::on(
+                    axum::routing::MethodFilter::GET,
+                    handle_open_link_provider::<S>,
+                )
+                .on(axum::routing::MethodFilter::POST, handle_sign_in_link_provider::<S>),
+        )
+        .route(
             "/orders",
             axum::routing::on(axum::routing::MethodFilter::GET, handle_list_orders::<S>),
         )
@@ -2739,7 +3023,7 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
             ),
         )
 }
-/// The router of the `main` and `elsewhere` APIs at `{base_url}`: 35 endpoints.
+/// The router of the `main` and `link_widget` and `elsewhere` APIs at `{base_url}`: 39 endpoints.
 pub fn main_router<S: HealthDataServer>(
     service: Arc<S>,
     config: rt::server::Config,

@@ -390,7 +390,7 @@ async fn finish(s: &ReferenceServer, op: &str) -> Result<(), sqlx::Error> {
 
 /// Connects the user to the provider, emitting `provider.connection.created` when the
 /// connection is new. Answers false when the team has no such user.
-async fn connect(
+pub(crate) async fn connect(
     tx: &mut Tx,
     outbox: &Outbox,
     team_id: &str,

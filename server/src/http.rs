@@ -1,15 +1,16 @@
-//! The HTTP face: the generated router on the service, the link widget's page, a log line
-//! per request, and `Retry-After` on every 503.
+//! The HTTP face: the generated router on the service, a log line per request,
+//! `Retry-After` on every 503, and the browser protections of the link widget's pages.
 
 use crate::ReferenceServer;
 use crate::service::Service;
-use axum::extract::{Query, Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::extract::Request;
+use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
-use axum::response::{Html, IntoResponse, Response};
-use covenant_runtime::server::{Config, RETRY_AFTER_SECONDS, Rejection, RequestLimits};
-use std::collections::HashMap;
-use std::sync::Arc;
+use axum::response::Response;
+use base64::Engine;
+use covenant_runtime::server::{Config, RETRY_AFTER_SECONDS, RequestLimits};
+use sha2::{Digest, Sha256};
+use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
 /// The largest request body read, for every endpoint: room for the 100,000 connections a
@@ -18,24 +19,20 @@ use std::time::Instant;
 /// request; the spec's string bound alone would allow about 800 MB.
 pub const BODY_LIMIT: usize = 64 * 1024 * 1024;
 
-/// Every endpoint of the main and management APIs at one address, plus `/link`, with the
-/// default limits on each request.
+/// Every endpoint of the spec's APIs at one address, the link widget's pages among them,
+/// with the default limits on each request.
 pub fn router(server: Arc<ReferenceServer>) -> axum::Router {
     router_with(server, RequestLimits::default())
 }
 
 /// [`router`] with these limits on each request.
 pub fn router_with(server: Arc<ReferenceServer>, limits: RequestLimits) -> axum::Router {
-    let link = axum::Router::new()
-        .route("/link", axum::routing::get(link_page))
-        .with_state(server.clone());
     let config = Config {
         limits,
         body_limit: BODY_LIMIT,
         ..Config::default()
     };
     health_api::server::router(Arc::new(Service(server)), config)
-        .merge(link)
         .layer(axum::middleware::from_fn(finish))
 }
 
@@ -47,6 +44,9 @@ async fn finish(request: Request, next: Next) -> Response {
     let path = request.uri().path().to_string();
     let mut response = next.run(request).await;
     let status = response.status();
+    if path == "/link" || path.starts_with("/link/") {
+        protect_widget_page(response.headers_mut());
+    }
     if status == StatusCode::SERVICE_UNAVAILABLE {
         response
             .headers_mut()
@@ -63,35 +63,36 @@ async fn finish(request: Request, next: Next) -> Response {
     response
 }
 
-/// The hosted link widget's first page. The reference server links nothing for real; the
-/// page shows what the token leads to.
-async fn link_page(
-    State(server): State<Arc<ReferenceServer>>,
-    Query(query): Query<HashMap<String, String>>,
-) -> Response {
-    let token = query.get("token").map(String::as_str).unwrap_or_default();
-    match crate::link::widget_page(&server, token, query.get("provider").map(String::as_str)).await {
-        Ok(Some(providers)) => {
-            let items: String = providers
-                .lines()
-                .map(|p| format!("<li>{}</li>", escape(p)))
-                .collect();
-            Html(format!(
-                "<!doctype html><title>Link a provider</title><h1>Link a provider</h1><ul>{items}</ul>"
-            ))
-            .into_response()
-        }
-        Ok(None) => (
-            StatusCode::NOT_FOUND,
-            Html("<!doctype html><title>Link expired</title><p>This link has expired or was already used.</p>"),
-        )
-            .into_response(),
-        Err(_) => covenant_runtime::server::service_unavailable(Rejection::UNAVAILABLE),
+/// The link widget's pages carry a link token in their addresses and forms: they are never
+/// cached, never framed (a consent page under another site's clicks), never told to other
+/// sites as a referrer, and run nothing but their own stylesheet.
+fn protect_widget_page(headers: &mut axum::http::HeaderMap) {
+    static POLICY: LazyLock<HeaderValue> = LazyLock::new(|| {
+        let style = base64::engine::general_purpose::STANDARD
+            .encode(Sha256::digest(crate::link::widget::STYLE.as_bytes()));
+        let policy = format!(
+            "default-src 'none'; style-src 'sha256-{style}'; frame-ancestors 'none'; \
+             base-uri 'none'"
+        );
+        HeaderValue::from_str(&policy).expect("a policy of visible ASCII")
+    });
+    let protections = [
+        (header::CONTENT_SECURITY_POLICY, POLICY.clone()),
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+        (
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        ),
+        (
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ),
+        (
+            HeaderName::from_static("x-frame-options"),
+            HeaderValue::from_static("DENY"),
+        ),
+    ];
+    for (name, value) in protections {
+        headers.insert(name, value);
     }
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }

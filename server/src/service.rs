@@ -242,6 +242,38 @@ impl HealthDataServer for Service {
         .await
     }
 
+    async fn open_link_widget(
+        &self,
+        ctx: Context<Principal>,
+        input: OpenLinkWidgetInput,
+    ) -> OpenLinkWidgetResponse {
+        answer(&ctx, link::widget::open(&self.0, input)).await
+    }
+
+    async fn open_link_provider(
+        &self,
+        ctx: Context<Principal>,
+        input: OpenLinkProviderInput,
+    ) -> OpenLinkProviderResponse {
+        answer(&ctx, link::widget::provider(&self.0, input)).await
+    }
+
+    async fn sign_in_link_provider(
+        &self,
+        ctx: Context<Principal>,
+        input: SignInLinkProviderInput,
+    ) -> SignInLinkProviderResponse {
+        answer(&ctx, link::widget::submit(&self.0, input)).await
+    }
+
+    async fn close_link_widget(
+        &self,
+        ctx: Context<Principal>,
+        input: CloseLinkWidgetInput,
+    ) -> CloseLinkWidgetResponse {
+        answer(&ctx, link::widget::close(&self.0, input)).await
+    }
+
     async fn bulk_import(
         &self,
         ctx: Context<Principal>,

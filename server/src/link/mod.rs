@@ -1,4 +1,10 @@
-//! Linking: link tokens, OAuth provider detail, and the provider catalogue.
+//! Linking: link tokens, OAuth provider detail, the provider catalogue, and the hosted
+//! link widget the tokens open.
+
+mod pages;
+mod session;
+mod sign_in;
+pub mod widget;
 
 use crate::ReferenceServer;
 use crate::auth::Principal;
@@ -23,13 +29,25 @@ pub async fn create_token(
         Tristate::Value(p) => Some(p.as_str().to_string()),
         _ => None,
     };
+    #[allow(deprecated)]
+    let filter = match &body.filter_on_providers {
+        Tristate::Value(list) => Some(columns::json(
+            &list.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
+        )?),
+        _ => None,
+    };
+    let text = |value: &Tristate<String>| match value {
+        Tristate::Value(v) => Some(v.clone()),
+        _ => None,
+    };
     let token = keys::generate(SecretKind::LinkToken);
     let now = s.clock.now();
     let mut tx = s.store.write().await?;
     ensure_visible(&mut tx, team_id, &user_id).await?;
     sqlx::query(
-        "INSERT INTO link_tokens (token_hash, team_id, user_id, provider, created_at, expires_at) \
-         VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO link_tokens (token_hash, team_id, user_id, provider, created_at, expires_at, \
+         redirect_url, filter_on_providers, on_error, on_close) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
     )
     .bind(keys::digest(&token))
     .bind(team_id)
@@ -37,13 +55,15 @@ pub async fn create_token(
     .bind(&provider)
     .bind(to_micros(now))
     .bind(to_micros(now + LINK_TOKEN_LIFETIME))
+    .bind(text(&body.redirect_url))
+    .bind(filter)
+    .bind(text(&body.on_error))
+    .bind(text(&body.on_close))
     .execute(&mut **tx)
     .await?;
     tx.commit().await?;
-    let mut link_web_url = format!("{}/link?token={token}", s.public_url);
-    if let Some(provider) = provider {
-        link_web_url.push_str(&format!("&provider={provider}"));
-    }
+    // The token is URL-safe as generated; the widget reads everything else from its row.
+    let link_web_url = format!("{}/link?token={token}", s.public_url);
     Ok(LinkTokenResult {
         link_token: token,
         link_web_url,
@@ -179,32 +199,4 @@ fn provider(row: ProviderRow) -> Result<Provider, sqlx::Error> {
         description: row.description,
         logo: Some(row.logo),
     })
-}
-
-/// What the link web address shows: the hosted widget's first page, naming the providers
-/// the token leads to. Reading it does not use the token.
-pub async fn widget_page(
-    s: &ReferenceServer,
-    token: &str,
-    provider: Option<&str>,
-) -> Result<Option<String>, Failure> {
-    let now = to_micros(s.clock.now());
-    let row: Option<(Option<String>,)> = s.store.autocommit().optional(sqlx::query(
-        "SELECT provider FROM link_tokens WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2",
-    )
-    .bind(keys::digest(token))
-    .bind(now))
-    .await?;
-    let Some((issued_for,)) = row else {
-        return Ok(None);
-    };
-    let names: Vec<String> = match issued_for.as_deref().or(provider) {
-        Some(slug) => vec![slug.to_string()],
-        None => providers(s, None)
-            .await?
-            .into_iter()
-            .map(|p| p.slug)
-            .collect(),
-    };
-    Ok(Some(names.join("\n")))
 }
