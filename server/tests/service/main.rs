@@ -13,3 +13,4 @@ mod patients;
 mod pulls;
 mod users;
 mod webhooks;
+mod widget;
