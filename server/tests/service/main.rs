@@ -4,6 +4,7 @@
 mod harness;
 
 mod access;
+mod browser;
 mod bounds;
 mod catalogue;
 mod data;
@@ -14,3 +15,4 @@ mod pulls;
 mod users;
 mod webhooks;
 mod widget;
+mod widget_in_chromium;

@@ -1,0 +1,224 @@
+//! The link widget end to end in headless Chromium, by keyboard alone: a token's providers,
+//! a search, a refused and then accepted password, an OAuth consent, an e-mail refusal sent
+//! to the app, the Close button, and a used token. Each step is a screenshot under
+//! `target/tmp/link-widget/`; each assertion reads the DOM.
+
+// The link token request carries the deprecated `filter_on_providers`.
+#![allow(deprecated)]
+
+use crate::browser::Browser;
+use crate::harness::{Backend, Harness};
+use crate::users::create;
+use crate::webhooks::{Receiver, endpoint, verified};
+use covenant_runtime::{Tristate, Uuid};
+use fantoccini::key::Key;
+use health_api::events::Payload;
+use health_api::models::*;
+use health_api::operations::*;
+
+/// The app a team sends its users back to: a page that says they are back.
+async fn app() -> String {
+    const PAGE: &str =
+        "<!doctype html><html lang=en><title>App</title><h1>Back in the app</h1></html>";
+    let app = axum::Router::new().route(
+        "/linked",
+        axum::routing::get(|| async { axum::response::Html(PAGE) }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/linked", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    url
+}
+
+async fn link_web_url(h: &Harness, body: CreateLinkTokenRequest) -> String {
+    match h
+        .team()
+        .create_link_token(CreateLinkTokenInput { body })
+        .await
+        .unwrap()
+    {
+        CreateLinkTokenResponse::Ok(result) => result.link_web_url,
+        other => panic!("link token: {other:?}"),
+    }
+}
+
+fn request(user_id: Uuid) -> CreateLinkTokenRequest {
+    CreateLinkTokenRequest {
+        user_id,
+        provider: Tristate::Absent,
+        redirect_url: Tristate::Absent,
+        filter_on_providers: Tristate::Absent,
+        on_error: Tristate::Absent,
+        on_close: Tristate::Absent,
+    }
+}
+
+fn query(url: &url::Url) -> Vec<(String, String)> {
+    url.query_pairs().into_owned().collect()
+}
+
+fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
+    expected
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// What every widget page promises a keyboard and screen reader user: a language, one
+/// heading, a label on every field, a name on every button and link.
+async fn assert_accessible(browser: &Browser) {
+    let problems = browser
+        .script(
+            "const problems = []; \
+             if (document.documentElement.lang !== 'en') problems.push('no lang'); \
+             if (document.querySelectorAll('h1').length !== 1) problems.push('not one h1'); \
+             for (const input of document.querySelectorAll('input:not([type=hidden])')) \
+               if (input.labels.length === 0) problems.push('unlabelled ' + input.name); \
+             for (const control of document.querySelectorAll('button, a')) \
+               if (control.textContent.trim() === '') problems.push('unnamed ' + control.outerHTML); \
+             return problems;",
+        )
+        .await;
+    assert_eq!(problems, serde_json::json!([]), "accessibility problems");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_widget_links_providers_by_keyboard_in_chromium() {
+    let Some(mut browser) = Browser::start("link-widget").await else {
+        return;
+    };
+    let h = Harness::start(Backend::Sqlite).await.expect("SQLite");
+    let mut receiver = Receiver::start(0).await;
+    let hook = endpoint(&h, &receiver.url, &["provider.connection."]).await;
+    let app = app().await;
+    let user = create(&h, "chromium").await;
+
+    // A token offering three providers, with errors shown in the widget.
+    let mut offering = request(user);
+    offering.redirect_url = Tristate::Value(app.clone());
+    offering.filter_on_providers = Tristate::Value(vec![
+        LinkProvider::AbbottLibreview,
+        LinkProvider::Whoop,
+        LinkProvider::Oura,
+    ]);
+    browser.goto(&link_web_url(&h, offering).await).await;
+    browser.wait_for_heading("Choose a provider").await;
+    browser.shot("providers").await;
+    assert_accessible(&browser).await;
+    assert_eq!(
+        browser.texts("ul.providers .name").await,
+        ["Oura", "WHOOP", "Abbott LibreView"]
+    );
+
+    // Search by keyboard: the search field is the first stop.
+    assert_eq!(browser.tab(1).await, "input:q");
+    browser.type_text("wh").await;
+    browser.press(Key::Enter).await;
+    browser.wait_for_heading("Choose a provider").await;
+    assert_eq!(browser.texts("ul.providers .name").await, ["WHOOP"]);
+    browser.shot("search").await;
+
+    // A new page starts the tab order again: the search field, its button, the link.
+    assert_eq!(browser.tab(1).await, "input:q");
+    assert_eq!(browser.tab(1).await, "button:Search");
+    assert_eq!(browser.tab(1).await, "a:WHOOP");
+    browser.press(Key::Enter).await;
+    browser.wait_for_heading("Sign in to WHOOP").await;
+    assert_accessible(&browser).await;
+    assert_eq!(browser.focused().await, "input:username", "the form takes the focus");
+    browser.shot("password").await;
+
+    // A password the simulated provider refuses: the form again, the error tied to its field.
+    browser.type_text("ana").await;
+    assert_eq!(browser.tab(1).await, "input:password");
+    browser.type_text("short").await;
+    browser.press(Key::Enter).await;
+    browser.wait_for_heading("Sign in to WHOOP").await;
+    assert_eq!(
+        browser.text("[role=alert]").await,
+        "The username or password is not right for WHOOP."
+    );
+    assert_eq!(browser.focused().await, "input:password");
+    assert_eq!(browser.attr("#password", "aria-invalid").await.as_deref(), Some("true"));
+    assert_eq!(browser.attr("#password", "aria-describedby").await.as_deref(), Some("error"));
+    assert_eq!(browser.attr("#username", "value").await.as_deref(), Some("ana"));
+    browser.shot("password-refused").await;
+
+    // The right one links, and the browser is back in the app.
+    browser.type_text("correct horse battery").await;
+    browser.press(Key::Enter).await;
+    let back = browser.wait_for_heading("Back in the app").await;
+    assert_eq!(
+        query(&back),
+        pairs(&[("state", "success"), ("provider", "whoop")])
+    );
+    browser.shot("back-in-the-app").await;
+    let (event, payload) = verified(&h, &hook.secret.secret, &receiver.next().await);
+    assert_eq!(event.user_id, user);
+    let Payload::ProviderConnectionCreated { data } = payload else {
+        panic!("a connection event: {payload:?}");
+    };
+    assert_eq!(data.provider.extra["slug"], "whoop");
+
+    // A token for one provider opens its OAuth consent straight away.
+    let mut direct = request(user);
+    direct.provider = Tristate::Value(LinkProvider::Oura);
+    let used = link_web_url(&h, direct).await;
+    browser.goto(&used).await;
+    browser.wait_for_heading("Allow access to Oura").await;
+    assert_accessible(&browser).await;
+    assert!(browser.texts("main ul li").await.contains(&"sleep".to_string()));
+    browser.shot("consent").await;
+    assert_eq!(browser.tab(1).await, "button:Allow");
+    browser.press(Key::Enter).await;
+    browser.wait_for_heading("Oura is linked").await;
+    assert!(browser.text("[role=status]").await.contains("You can close this window"));
+    browser.shot("linked").await;
+    let (_, payload) = verified(&h, &hook.secret.secret, &receiver.next().await);
+    assert!(matches!(payload, Payload::ProviderConnectionCreated { .. }));
+
+    // An e-mail the provider does not know, with errors sent to the app; then Close.
+    let mut redirecting = request(user);
+    redirecting.redirect_url = Tristate::Value(app.clone());
+    redirecting.filter_on_providers = Tristate::Value(vec![LinkProvider::AbbottLibreview]);
+    redirecting.on_error = Tristate::Value("redirect".into());
+    redirecting.on_close = Tristate::Value("redirect".into());
+    let redirecting = link_web_url(&h, redirecting).await;
+    browser.goto(&redirecting).await;
+    browser.wait_for_heading("Choose a provider").await;
+    assert_eq!(browser.tab(3).await, "a:Abbott LibreView");
+    browser.press(Key::Enter).await;
+    browser.wait_for_heading("Sign in to Abbott LibreView").await;
+    assert_accessible(&browser).await;
+    assert_eq!(browser.focused().await, "input:email");
+    browser.type_text("ana@clinic.invalid").await;
+    browser.shot("email").await;
+    browser.press(Key::Enter).await;
+    let back = browser.wait_for_heading("Back in the app").await;
+    assert_eq!(
+        query(&back),
+        pairs(&[
+            ("state", "error"),
+            ("provider", "abbott_libreview"),
+            ("error_type", "invalid_credentials"),
+            ("error", "Abbott LibreView has no account with this e-mail address."),
+        ])
+    );
+    browser.shot("email-refused-in-the-app").await;
+
+    browser.goto(&redirecting).await;
+    browser.wait_for_heading("Choose a provider").await;
+    assert_eq!(browser.tab(4).await, "button:Close");
+    browser.press(Key::Enter).await;
+    let back = browser.wait_for_heading("Back in the app").await;
+    let cancelled = query(&back);
+    assert_eq!(cancelled[1], ("error_type".into(), "user_cancelled".into()));
+    browser.shot("closed-in-the-app").await;
+
+    // The used token's page says it has expired.
+    browser.goto(&used).await;
+    browser.wait_for_heading("This link has expired").await;
+    assert_accessible(&browser).await;
+    browser.shot("expired").await;
+    browser.stop().await;
+}
