@@ -365,7 +365,7 @@ impl Run {
         self.learn_request_secrets(exchange, &outgoing, json_body.as_ref());
         let curl = exec::curl(&outgoing, &self.secrets.redactor());
         let limits = exec::Limits {
-            timeout: self.settings.timeout,
+            timeout: exchange.timeout.unwrap_or(self.settings.timeout),
             retries: self.settings.retries,
             max_body: self.settings.max_body,
         };

@@ -52,6 +52,10 @@ pub struct Exchange {
     /// generates): the transcript shows each as its shape, so its snapshot stays stable.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volatile: Vec<String>,
+    /// How long this response may take (`30s`), for an endpoint that holds its answer by
+    /// design; the run's `--timeout` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<String>,
 }
 
 /// An event a webhook delivery must bring within a time: "within 10 s,

@@ -243,7 +243,25 @@ impl Compiler<'_> {
             captures,
             events,
             volatile: self.volatile(&exchange.volatile, at.then(&["volatile"])),
+            timeout: exchange
+                .timeout
+                .as_ref()
+                .map(|text| self.wait(text, at.then(&["timeout"]))),
         })
+    }
+
+    /// A wait the cassette writes (`30s`, `2m`): more than nothing and at most 10 minutes.
+    fn wait(&mut self, text: &str, at: Vec<Step>) -> std::time::Duration {
+        match super::text::parse_duration(text).and_then(|d| d.to_std().ok()) {
+            Some(d) if d <= super::MAX_WAIT && !d.is_zero() => d,
+            _ => {
+                self.error(
+                    &at,
+                    format!("`{text}` is no wait: write seconds or minutes, as `10s` or `2m`, at most 10 minutes"),
+                );
+                super::DEFAULT_EVENT_WAIT
+            }
+        }
     }
 
     /// The JSON paths a transcript shows as their shape.
@@ -290,16 +308,7 @@ impl Compiler<'_> {
         }
         let within = match &event.within {
             None => super::DEFAULT_EVENT_WAIT,
-            Some(text) => match super::text::parse_duration(text).and_then(|d| d.to_std().ok()) {
-                Some(d) if d <= super::MAX_EVENT_WAIT && !d.is_zero() => d,
-                _ => {
-                    self.error(
-                        &at.then(&["within"]),
-                        format!("`{text}` is no wait: write seconds or minutes, as `10s` or `2m`, at most 10 minutes"),
-                    );
-                    super::DEFAULT_EVENT_WAIT
-                }
-            },
+            Some(text) => self.wait(text, at.then(&["within"])),
         };
         let expected = event
             .matches

@@ -63,6 +63,8 @@ pub struct ExchangePlan {
     pub events: Vec<EventPlan>,
     /// Parts of the response body the transcript shows as their shape.
     pub volatile: Vec<serde_json_path::JsonPath>,
+    /// How long the response may take, when the cassette says.
+    pub timeout: Option<std::time::Duration>,
 }
 
 /// An event to await at the run's webhook receiver.
@@ -79,8 +81,9 @@ pub struct EventPlan {
     pub volatile: Vec<serde_json_path::JsonPath>,
 }
 
-/// The longest an event may be awaited: a run that waits longer is waiting for nothing.
-pub const MAX_EVENT_WAIT: std::time::Duration = std::time::Duration::from_secs(600);
+/// The longest an event or a response may be awaited: a run that waits longer is waiting
+/// for nothing.
+pub const MAX_WAIT: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// How long an event is awaited when the cassette does not say.
 pub const DEFAULT_EVENT_WAIT: std::time::Duration = std::time::Duration::from_secs(10);

@@ -446,6 +446,7 @@ impl<'a> Recorder<'a> {
             capture: captures,
             events: Vec::new(),
             volatile: Vec::new(),
+            timeout: None,
         }
     }
 

@@ -106,7 +106,11 @@ impl Browser {
 
     /// Types into whatever has the focus.
     pub async fn type_text(&self, text: &str) {
-        let focused = self.client.active_element().await.expect("a focused element");
+        let focused = self
+            .client
+            .active_element()
+            .await
+            .expect("a focused element");
         focused.send_keys(text).await.expect("type");
     }
 
@@ -208,7 +212,10 @@ impl Drop for Browser {
 }
 
 /// A session, once chromedriver listens.
-async fn connect(address: &str, capabilities: serde_json::Map<String, serde_json::Value>) -> Client {
+async fn connect(
+    address: &str,
+    capabilities: serde_json::Map<String, serde_json::Value>,
+) -> Client {
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
     let started = std::time::Instant::now();
     loop {

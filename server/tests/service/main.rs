@@ -4,8 +4,8 @@
 mod harness;
 
 mod access;
-mod browser;
 mod bounds;
+mod browser;
 mod catalogue;
 mod data;
 mod linking;

@@ -44,8 +44,16 @@ async fn token(h: &Harness, user_id: Uuid, settings: Settings) -> String {
             .redirect_url
             .map_or(Tristate::Absent, |url| Tristate::Value(url.to_string())),
         filter_on_providers: settings.filter.map_or(Tristate::Absent, Tristate::Value),
-        on_error: if settings.on_error { redirect() } else { Tristate::Absent },
-        on_close: if settings.on_close { redirect() } else { Tristate::Absent },
+        on_error: if settings.on_error {
+            redirect()
+        } else {
+            Tristate::Absent
+        },
+        on_close: if settings.on_close {
+            redirect()
+        } else {
+            Tristate::Absent
+        },
     };
     match h
         .team()
@@ -145,17 +153,23 @@ async fn the_widget_lists_the_offered_providers_and_searches_them(h: Harness) {
     let OpenLinkWidgetResponse::Ok(page) = open(&h, &filtered, None).await else {
         panic!("the filtered page");
     };
-    assert_eq!(listed(&page), ["Oura", "WHOOP"], "catalogue order, web only");
+    assert_eq!(
+        listed(&page),
+        ["Oura", "WHOOP"],
+        "catalogue order, web only"
+    );
     let OpenLinkWidgetResponse::Ok(page) = open(&h, &filtered, Some(" wh ")).await else {
         panic!("a search");
     };
     assert_eq!(listed(&page), ["WHOOP"]);
-    let OpenLinkWidgetResponse::Ok(page) = open(&h, &filtered, Some("<b>fitbit</b>")).await
-    else {
+    let OpenLinkWidgetResponse::Ok(page) = open(&h, &filtered, Some("<b>fitbit</b>")).await else {
         panic!("a search of nothing offered");
     };
     assert!(listed(&page).is_empty());
-    assert!(page.contains("No provider matches “&lt;b&gt;fitbit&lt;/b&gt;”."), "escaped");
+    assert!(
+        page.contains("No provider matches “&lt;b&gt;fitbit&lt;/b&gt;”."),
+        "escaped"
+    );
 
     // A provider outside the filter has no sign-in here.
     let input = OpenLinkProviderInput {
@@ -182,7 +196,10 @@ async fn the_widget_lists_the_offered_providers_and_searches_them(h: Harness) {
     assert_eq!(headers["cache-control"], "no-store");
     assert_eq!(headers["referrer-policy"], "no-referrer");
     let policy = headers["content-security-policy"].to_str().unwrap();
-    assert!(policy.starts_with("default-src 'none'; style-src 'sha256-"), "{policy}");
+    assert!(
+        policy.starts_with("default-src 'none'; style-src 'sha256-"),
+        "{policy}"
+    );
     assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
 }
 
@@ -213,10 +230,19 @@ async fn a_token_for_one_provider_goes_straight_to_its_sign_in(h: Harness) {
     else {
         panic!("the password sign-in");
     };
-    assert!(page.contains("<label for=\"password\">Password</label>"), "{page}");
-    assert!(!page.contains("Choose another provider"), "only one provider is offered");
+    assert!(
+        page.contains("<label for=\"password\">Password</label>"),
+        "{page}"
+    );
+    assert!(
+        !page.contains("Choose another provider"),
+        "only one provider is offered"
+    );
     assert!(matches!(
-        browser(&h).open_link_provider(input(LinkProvider::Oura)).await.unwrap(),
+        browser(&h)
+            .open_link_provider(input(LinkProvider::Oura))
+            .await
+            .unwrap(),
         OpenLinkProviderResponse::NotFound(_)
     ));
 
@@ -239,9 +265,15 @@ async fn a_token_for_one_provider_goes_straight_to_its_sign_in(h: Harness) {
         panic!("the SDK provider's page");
     };
     assert!(page.contains("links in the app"), "{page}");
-    assert!(!page.contains("<form method=\"post\" action"), "no sign-in form");
+    assert!(
+        !page.contains("<form method=\"post\" action"),
+        "no sign-in form"
+    );
     let refused = sign_in(&h, LinkProvider::AppleHealthKit, &sdk, allow).await;
-    assert!(matches!(refused, SignInLinkProviderResponse::Forbidden(_)), "{refused:?}");
+    assert!(
+        matches!(refused, SignInLinkProviderResponse::Forbidden(_)),
+        "{refused:?}"
+    );
 }
 
 async fn an_allowed_consent_links_once_and_announces_the_connection(h: Harness) {
@@ -261,7 +293,11 @@ async fn an_allowed_consent_links_once_and_announces_the_connection(h: Harness) 
     assert!(headers.location.starts_with("https://app.example/linked?"));
     assert_eq!(
         outcome(&headers.location),
-        pairs(&[("from", "widget"), ("state", "success"), ("provider", "oura")])
+        pairs(&[
+            ("from", "widget"),
+            ("state", "success"),
+            ("provider", "oura")
+        ])
     );
 
     let (event, payload) = verified(&h, &hook.secret.secret, &receiver.next().await);
@@ -270,7 +306,10 @@ async fn an_allowed_consent_links_once_and_announces_the_connection(h: Harness) 
         panic!("a connection event: {payload:?}");
     };
     assert_eq!(data.provider.extra["slug"], "oura");
-    assert_eq!(data.source, data.provider, "the deprecated source beside it");
+    assert_eq!(
+        data.source, data.provider,
+        "the deprecated source beside it"
+    );
 
     // The new connection's history is on its way.
     let GetHistoricalPullsResponse::Ok(pulls) = h
@@ -285,9 +324,15 @@ async fn an_allowed_consent_links_once_and_announces_the_connection(h: Harness) 
     assert!(pulls.data.iter().all(|p| p.provider == "oura"));
 
     // The token is used up: every page says so, and a second sign-in links nothing.
-    assert!(matches!(open(&h, &linking, None).await, OpenLinkWidgetResponse::Gone(_)));
+    assert!(matches!(
+        open(&h, &linking, None).await,
+        OpenLinkWidgetResponse::Gone(_)
+    ));
     let again = sign_in(&h, LinkProvider::Oura, &linking, allow).await;
-    assert!(matches!(again, SignInLinkProviderResponse::Gone(_)), "{again:?}");
+    assert!(
+        matches!(again, SignInLinkProviderResponse::Gone(_)),
+        "{again:?}"
+    );
 
     // Without a redirect the widget says the provider is linked; linking an existing
     // connection again announces nothing new.
@@ -298,12 +343,20 @@ async fn an_allowed_consent_links_once_and_announces_the_connection(h: Harness) 
         panic!("linked, shown here");
     };
     assert!(page.contains("Oura is linked"), "{page}");
-    assert!(receiver.within(std::time::Duration::from_secs(1)).await.is_none());
+    assert!(
+        receiver
+            .within(std::time::Duration::from_secs(1))
+            .await
+            .is_none()
+    );
 
     // Ten minutes later an unused token is gone.
     let late = token(&h, user, Settings::default()).await;
     h.clock.advance(chrono::Duration::minutes(10));
-    assert!(matches!(open(&h, &late, None).await, OpenLinkWidgetResponse::Gone(_)));
+    assert!(matches!(
+        open(&h, &late, None).await,
+        OpenLinkWidgetResponse::Gone(_)
+    ));
 }
 
 async fn refused_sign_ins_show_their_form_or_redirect_as_asked(h: Harness) {
@@ -320,7 +373,10 @@ async fn refused_sign_ins_show_their_form_or_redirect_as_asked(h: Harness) {
     };
     assert!(page.contains("role=\"alert\""), "{page}");
     assert!(page.contains("The username or password is not right for WHOOP."));
-    assert!(page.contains("value=\"ana&lt;script&gt;\""), "the username kept, escaped");
+    assert!(
+        page.contains("value=\"ana&lt;script&gt;\""),
+        "the username kept, escaped"
+    );
     assert!(!page.contains("short"), "never the password");
     assert!(page.contains("aria-invalid=\"true\" aria-describedby=\"error\""));
 
@@ -330,7 +386,10 @@ async fn refused_sign_ins_show_their_form_or_redirect_as_asked(h: Harness) {
     else {
         panic!("the e-mail form again");
     };
-    assert!(page.contains("has no account with this e-mail address"), "{page}");
+    assert!(
+        page.contains("has no account with this e-mail address"),
+        "{page}"
+    );
 
     // With `on_error: redirect` the same refusal leaves for `redirect_url`.
     let settings = Settings {
@@ -362,7 +421,10 @@ async fn refused_sign_ins_show_their_form_or_redirect_as_asked(h: Harness) {
     let SignInLinkProviderResponse::SeeOther { headers } = linked else {
         panic!("linked: {linked:?}");
     };
-    assert_eq!(outcome(&headers.location)[0], ("state".into(), "success".into()));
+    assert_eq!(
+        outcome(&headers.location)[0],
+        ("state".into(), "success".into())
+    );
 }
 
 async fn a_denied_consent_goes_to_the_redirect_whatever_on_error_says(h: Harness) {
@@ -398,10 +460,17 @@ async fn a_denied_consent_goes_to_the_redirect_whatever_on_error_says(h: Harness
     };
     let script = token(&h, user, settings).await;
     let response = sign_in(&h, LinkProvider::Fitbit, &script, deny).await;
-    assert!(matches!(response, SignInLinkProviderResponse::Forbidden(_)), "{response:?}");
+    assert!(
+        matches!(response, SignInLinkProviderResponse::Forbidden(_)),
+        "{response:?}"
+    );
 }
 
-async fn close(h: &Harness, token: &str, provider: Option<LinkProvider>) -> CloseLinkWidgetResponse {
+async fn close(
+    h: &Harness,
+    token: &str,
+    provider: Option<LinkProvider>,
+) -> CloseLinkWidgetResponse {
     let body = CloseLinkWidgetRequest {
         token: token.to_string(),
         provider,
@@ -436,8 +505,14 @@ async fn close_redirects_only_when_asked_and_always_works(h: Harness) {
     );
     // Closing uses nothing up; after the token is used, Close still leaves.
     let linked = sign_in(&h, LinkProvider::Garmin, &asked, allow).await;
-    assert!(matches!(linked, SignInLinkProviderResponse::SeeOther { .. }), "{linked:?}");
-    assert!(matches!(close(&h, &asked, None).await, CloseLinkWidgetResponse::SeeOther { .. }));
+    assert!(
+        matches!(linked, SignInLinkProviderResponse::SeeOther { .. }),
+        "{linked:?}"
+    );
+    assert!(matches!(
+        close(&h, &asked, None).await,
+        CloseLinkWidgetResponse::SeeOther { .. }
+    ));
 
     // Without `on_close`, a redirect is there but Close stays in the widget.
     let settings = Settings {
@@ -449,7 +524,10 @@ async fn close_redirects_only_when_asked_and_always_works(h: Harness) {
         panic!("closed here");
     };
     assert!(page.contains("Linking cancelled"), "{page}");
-    assert!(matches!(close(&h, "lt_never-issued", None).await, CloseLinkWidgetResponse::NotFound(_)));
+    assert!(matches!(
+        close(&h, "lt_never-issued", None).await,
+        CloseLinkWidgetResponse::NotFound(_)
+    ));
 }
 
 async fn two_sign_ins_racing_on_one_token_link_once(h: Harness) {
@@ -467,5 +545,10 @@ async fn two_sign_ins_racing_on_one_token_link_once(h: Harness) {
         "{first:?} {second:?}"
     );
     receiver.next().await;
-    assert!(receiver.within(std::time::Duration::from_secs(1)).await.is_none());
+    assert!(
+        receiver
+            .within(std::time::Duration::from_secs(1))
+            .await
+            .is_none()
+    );
 }

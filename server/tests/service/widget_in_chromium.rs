@@ -125,7 +125,11 @@ async fn the_widget_links_providers_by_keyboard_in_chromium() {
     browser.press(Key::Enter).await;
     browser.wait_for_heading("Sign in to WHOOP").await;
     assert_accessible(&browser).await;
-    assert_eq!(browser.focused().await, "input:username", "the form takes the focus");
+    assert_eq!(
+        browser.focused().await,
+        "input:username",
+        "the form takes the focus"
+    );
     browser.shot("password").await;
 
     // A password the simulated provider refuses: the form again, the error tied to its field.
@@ -139,9 +143,21 @@ async fn the_widget_links_providers_by_keyboard_in_chromium() {
         "The username or password is not right for WHOOP."
     );
     assert_eq!(browser.focused().await, "input:password");
-    assert_eq!(browser.attr("#password", "aria-invalid").await.as_deref(), Some("true"));
-    assert_eq!(browser.attr("#password", "aria-describedby").await.as_deref(), Some("error"));
-    assert_eq!(browser.attr("#username", "value").await.as_deref(), Some("ana"));
+    assert_eq!(
+        browser.attr("#password", "aria-invalid").await.as_deref(),
+        Some("true")
+    );
+    assert_eq!(
+        browser
+            .attr("#password", "aria-describedby")
+            .await
+            .as_deref(),
+        Some("error")
+    );
+    assert_eq!(
+        browser.attr("#username", "value").await.as_deref(),
+        Some("ana")
+    );
     browser.shot("password-refused").await;
 
     // The right one links, and the browser is back in the app.
@@ -167,12 +183,22 @@ async fn the_widget_links_providers_by_keyboard_in_chromium() {
     browser.goto(&used).await;
     browser.wait_for_heading("Allow access to Oura").await;
     assert_accessible(&browser).await;
-    assert!(browser.texts("main ul li").await.contains(&"sleep".to_string()));
+    assert!(
+        browser
+            .texts("main ul li")
+            .await
+            .contains(&"sleep".to_string())
+    );
     browser.shot("consent").await;
     assert_eq!(browser.tab(1).await, "button:Allow");
     browser.press(Key::Enter).await;
     browser.wait_for_heading("Oura is linked").await;
-    assert!(browser.text("[role=status]").await.contains("You can close this window"));
+    assert!(
+        browser
+            .text("[role=status]")
+            .await
+            .contains("You can close this window")
+    );
     browser.shot("linked").await;
     let (_, payload) = verified(&h, &hook.secret.secret, &receiver.next().await);
     assert!(matches!(payload, Payload::ProviderConnectionCreated { .. }));
@@ -188,7 +214,9 @@ async fn the_widget_links_providers_by_keyboard_in_chromium() {
     browser.wait_for_heading("Choose a provider").await;
     assert_eq!(browser.tab(3).await, "a:Abbott LibreView");
     browser.press(Key::Enter).await;
-    browser.wait_for_heading("Sign in to Abbott LibreView").await;
+    browser
+        .wait_for_heading("Sign in to Abbott LibreView")
+        .await;
     assert_accessible(&browser).await;
     assert_eq!(browser.focused().await, "input:email");
     browser.type_text("ana@clinic.invalid").await;
@@ -201,7 +229,10 @@ async fn the_widget_links_providers_by_keyboard_in_chromium() {
             ("state", "error"),
             ("provider", "abbott_libreview"),
             ("error_type", "invalid_credentials"),
-            ("error", "Abbott LibreView has no account with this e-mail address."),
+            (
+                "error",
+                "Abbott LibreView has no account with this e-mail address."
+            ),
         ])
     );
     browser.shot("email-refused-in-the-app").await;
