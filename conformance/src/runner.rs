@@ -365,7 +365,10 @@ impl Run {
         self.learn_request_secrets(exchange, &outgoing, json_body.as_ref());
         let curl = exec::curl(&outgoing, &self.secrets.redactor());
         let limits = exec::Limits {
-            timeout: exchange.timeout.unwrap_or(self.settings.timeout),
+            // A cassette's timeout gives a held answer more time, never less than the run's.
+            timeout: exchange
+                .timeout
+                .map_or(self.settings.timeout, |t| t.max(self.settings.timeout)),
             retries: self.settings.retries,
             max_body: self.settings.max_body,
         };

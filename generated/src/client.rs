@@ -199,9 +199,10 @@ impl Client {
     /// `provider.connection.created` when the connection is new, and starting a historical pull
     /// of every resource the provider supports) and the token is used up; the browser goes to
     /// `redirect_url` with `state=success` (303), or is told it is linked (200). A refused
-    /// sign-in shows its form again with the error (403); with `on_error` set to `redirect`, a
-    /// password or e-mail form goes to `redirect_url` instead (`invalid_credentials`). A
-    /// denied OAuth consent always goes to `redirect_url` when there is one (`access_denied`).
+    /// sign-in answers 403 with a page saying why: a password or e-mail form again with its
+    /// error, unless `on_error` is `redirect`, when it goes to `redirect_url` instead
+    /// (`invalid_credentials`); a denied OAuth consent, which always goes to `redirect_url`
+    /// when there is one (`access_denied`); a provider linked in the app.
     /// `POST /link/providers/{provider}`.
     pub async fn sign_in_link_provider(
         &self,

@@ -2321,7 +2321,7 @@ pub enum SignInLinkProviderResponse {
     Ok(String),
     /// 303: To `redirect_url` with the outcome.
     SeeOther { headers: SignInLinkProviderSeeOtherHeaders },
-    /// 403: The sign-in was refused; its form again, saying why.
+    /// 403: The sign-in was refused: a page saying why, with its form again where there is one.
     Forbidden(String),
     /// 404: No such link token, or a provider the token does not offer.
     NotFound(String),

@@ -33,6 +33,7 @@ pub fn router_with(server: Arc<ReferenceServer>, limits: RequestLimits) -> axum:
         ..Config::default()
     };
     health_api::server::router(Arc::new(Service(server)), config)
+        .layer(axum::middleware::from_fn(protect_widget_pages))
         .layer(axum::middleware::from_fn(finish))
 }
 
@@ -44,9 +45,6 @@ async fn finish(request: Request, next: Next) -> Response {
     let path = request.uri().path().to_string();
     let mut response = next.run(request).await;
     let status = response.status();
-    if path == "/link" || path.starts_with("/link/") {
-        protect_widget_page(response.headers_mut());
-    }
     if status == StatusCode::SERVICE_UNAVAILABLE {
         response
             .headers_mut()
@@ -63,10 +61,26 @@ async fn finish(request: Request, next: Next) -> Response {
     response
 }
 
+/// The api of the spec whose endpoints are the link widget's pages.
+const WIDGET_API: &str = "link_widget";
+
 /// The link widget's pages carry a link token in their addresses and forms: they are never
 /// cached, never framed (a consent page under another site's clicks), never told to other
-/// sites as a referrer, and run nothing but their own stylesheet.
-fn protect_widget_page(headers: &mut axum::http::HeaderMap) {
+/// sites as a referrer, and run nothing but their own stylesheet. `form-action` is left
+/// open: a form's answer redirects to the token's `redirect_url`, which Chromium checks
+/// against it.
+async fn protect_widget_pages(request: Request, next: Next) -> Response {
+    let is_page = health_api::descriptors::ENDPOINTS
+        .iter()
+        .any(|e| e.api == WIDGET_API && e.path.matches(request.uri().path()));
+    let mut response = next.run(request).await;
+    if is_page {
+        protect(response.headers_mut());
+    }
+    response
+}
+
+fn protect(headers: &mut axum::http::HeaderMap) {
     static POLICY: LazyLock<HeaderValue> = LazyLock::new(|| {
         let style = base64::engine::general_purpose::STANDARD
             .encode(Sha256::digest(crate::link::widget::STYLE.as_bytes()));

@@ -15,8 +15,8 @@ pub fn all_responses<'a>(spec: &'a Spec, ep: &'a Endpoint) -> impl Iterator<Item
     )
 }
 
-/// The `Accept` header of a request to `ep`: JSON (errors and rejections always are), then
-/// the media types of its bodies written as they are.
+/// The `Accept` header of a request to `ep`: JSON (the router's rejections always are), then
+/// the media types of its responses and errors written as they are.
 pub fn accept(spec: &Spec, ep: &Endpoint) -> String {
     let mut media: Vec<&str> = vec!["application/json"];
     for r in all_responses(spec, ep) {

@@ -259,7 +259,8 @@ impl Compiler<'_> {
                     &at,
                     format!("`{text}` is no wait: write seconds or minutes, as `10s` or `2m`, at most 10 minutes"),
                 );
-                super::DEFAULT_EVENT_WAIT
+                // The cassette is refused; this stands in until the errors are reported.
+                super::MAX_WAIT
             }
         }
     }

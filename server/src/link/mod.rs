@@ -12,6 +12,7 @@ use crate::clock::to_micros;
 use crate::columns::{self, from_json};
 use crate::failure::Failure;
 use crate::keys::{self, SecretKind};
+use crate::store::Tx;
 use crate::users::ensure_visible;
 use covenant_runtime::Tristate;
 use health_api::models::*;
@@ -70,28 +71,19 @@ pub async fn create_token(
     })
 }
 
-/// Uses up a link token once its request succeeded. Only one request can: a second one
-/// racing it is refused.
-async fn use_up(s: &ReferenceServer, token_hash: &str) -> Result<(), Failure> {
-    let mut tx = s.store.write().await?;
+/// Uses up a link token in `tx` if it is still good: unused, unexpired, its user not
+/// deleted. Only one transaction can: another racing it answers false.
+pub(crate) async fn use_up(tx: &mut Tx, token_hash: &str, now: i64) -> Result<bool, sqlx::Error> {
     let used = sqlx::query(
         "UPDATE link_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL \
          AND expires_at > $1 AND EXISTS (SELECT 1 FROM users u WHERE u.id = user_id \
          AND u.deleted_at IS NULL)",
     )
-    .bind(to_micros(s.clock.now()))
+    .bind(now)
     .bind(token_hash)
-    .execute(&mut **tx)
+    .execute(&mut ***tx)
     .await?;
-    tx.commit().await?;
-    if used.rows_affected() == 1 {
-        Ok(())
-    } else {
-        Err(Failure::Forbidden(
-            "The link token was used by another request, expired or lost its user meanwhile"
-                .to_string(),
-        ))
-    }
+    Ok(used.rows_affected() == 1)
 }
 
 /// A link token sent beside the team key was checked by the router; it must have been
@@ -148,25 +140,32 @@ pub async fn oauth_provider(
         logo: row.logo,
     };
     if let Some(Principal::Link { token_hash, .. }) = link {
-        use_up(s, token_hash).await?;
+        let mut tx = s.store.write().await?;
+        if !use_up(&mut tx, token_hash, to_micros(s.clock.now())).await? {
+            return Err(Failure::Forbidden(
+                "The link token was used by another request, expired or lost its user meanwhile"
+                    .to_string(),
+            ));
+        }
+        tx.commit().await?;
     }
     Ok(detail)
 }
 
-const PROVIDER_COLUMNS: &str =
+pub(super) const PROVIDER_COLUMNS: &str =
     "slug, name, description, logo, auth_type, source_type, supported_resources, oauth";
 
 /// A provider of the catalogue, as [`PROVIDER_COLUMNS`] read it.
 #[derive(sqlx::FromRow)]
-struct ProviderRow {
-    slug: String,
-    name: String,
-    description: String,
-    logo: String,
-    auth_type: String,
-    source_type: String,
-    supported_resources: String,
-    oauth: Option<String>,
+pub(super) struct ProviderRow {
+    pub slug: String,
+    pub name: String,
+    pub description: String,
+    pub logo: String,
+    pub auth_type: String,
+    pub source_type: String,
+    pub supported_resources: String,
+    pub oauth: Option<String>,
 }
 
 pub async fn providers(

@@ -40,7 +40,7 @@ border-radius:.375rem}\
 .done{border:1px solid #15803d;background:#f0fdf4;color:#14532d;padding:.75rem 1rem;\
 border-radius:.375rem}\
 a{color:#1d4ed8}\
-a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #f59e0b;\
+a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #b45309;\
 outline-offset:2px}\
 .close{border-top:1px solid #e5e7eb;margin-top:1.5rem}";
 
@@ -57,7 +57,7 @@ impl Widget<'_> {
         format!("{}/link?token={}", self.base, self.token)
     }
 
-    fn provider_url(&self, slug: &str) -> String {
+    pub fn provider_url(&self, slug: &str) -> String {
         format!("{}/link/providers/{slug}?token={}", self.base, self.token)
     }
 
@@ -98,10 +98,12 @@ impl Widget<'_> {
                 } @else {
                     ul.providers aria-label="Providers" {
                         @for provider in providers {
+                            @let (name, about) = (format!("name-{}", provider.slug), format!("about-{}", provider.slug));
                             li {
-                                a href=(self.provider_url(&provider.slug)) {
-                                    span.name { (provider.name) }
-                                    span.about { (provider.description) }
+                                a href=(self.provider_url(&provider.slug))
+                                    aria-labelledby=(name) aria-describedby=(about) {
+                                    span.name id=(name) { (provider.name) }
+                                    span.about id=(about) { (provider.description) }
                                 }
                             }
                         }
@@ -127,9 +129,20 @@ impl Widget<'_> {
             SignIn::Password | SignIn::Email => format!("Sign in to {}", provider.name),
         };
         let invalid = |field| refusal.is_some_and(|r| r.field == Some(field));
+        let field = |name, kind, autocomplete, value, which| Field {
+            name,
+            kind,
+            autocomplete,
+            value,
+            invalid: invalid(which),
+        };
         let action = format!("{}/link/providers/{}", self.base, provider.slug);
+        let tab_title = match refusal {
+            Some(_) => format!("Error: {title}"),
+            None => title.clone(),
+        };
         page(
-            &title,
+            &tab_title,
             html! {
                 h1 { (title) }
                 (self.team_line())
@@ -150,7 +163,7 @@ impl Widget<'_> {
                         }
                     }
                     SignIn::Password => {
-                        p.simulated {
+                        p.simulated #hint {
                             "A simulated sign-in: any username signs in with a password of "
                             (MIN_PASSWORD_CHARS) " characters or more."
                         }
@@ -158,16 +171,15 @@ impl Widget<'_> {
                             input type="hidden" name="token" value=(self.token);
                             label for="username" { "Username" }
                             (field("username", "text", "username", &typed.username,
-                                invalid(FormField::Username),
-                                refusal.is_none() || invalid(FormField::Username)))
+                                FormField::Username).input())
                             label for="password" { "Password" }
                             (field("password", "password", "current-password", "",
-                                invalid(FormField::Password), invalid(FormField::Password)))
+                                FormField::Password).input())
                             button type="submit" { "Sign in" }
                         }
                     }
                     SignIn::Email => {
-                        p.simulated {
+                        p.simulated #hint {
                             "A simulated sign-in: any e-mail address signs in, except one at a "
                             "domain ending in " code { (UNKNOWN_EMAIL_DOMAIN) } ", which "
                             (provider.name) " does not know."
@@ -176,7 +188,7 @@ impl Widget<'_> {
                             input type="hidden" name="token" value=(self.token);
                             label for="email" { "E-mail address" }
                             (field("email", "email", "email", &typed.email,
-                                invalid(FormField::Email), true))
+                                FormField::Email).input())
                             button type="submit" { "Continue" }
                         }
                     }
@@ -204,6 +216,18 @@ impl Widget<'_> {
                 p.alert role="alert" { (refusal.message) }
                 p { a href=(self.provider_url(&provider.slug)) { "Try again" } }
                 (self.close_button(Some(&provider.slug)))
+            },
+        )
+    }
+
+    /// A token that can no longer link; Close still leaves, as the token asks.
+    pub fn gone(&self) -> String {
+        page(
+            "This link has expired",
+            html! {
+                h1 { "This link has expired" }
+                p { "It was used already, or it is more than ten minutes old. Ask the app you came from for a new link." }
+                (self.close_button(None))
             },
         )
     }
@@ -253,17 +277,6 @@ pub fn closed() -> String {
     )
 }
 
-/// A token that can no longer link.
-pub fn gone() -> String {
-    page(
-        "This link has expired",
-        html! {
-            h1 { "This link has expired" }
-            p { "It was used already, or it is more than ten minutes old. Ask the app you came from for a new link." }
-        },
-    )
-}
-
 /// A token never issued.
 pub fn unknown() -> String {
     page(
@@ -275,21 +288,28 @@ pub fn unknown() -> String {
     )
 }
 
-/// An input with its error tied to it: `aria-invalid` and `aria-describedby` when the
-/// refusal is about it, and the focus on the field to mend.
-fn field(
-    name: &str,
-    kind: &str,
-    autocomplete: &str,
-    value: &str,
+/// A form field, described by the sign-in's rule, and by the error when a refusal is about
+/// it.
+struct Field<'a> {
+    name: &'a str,
+    kind: &'a str,
+    autocomplete: &'a str,
+    value: &'a str,
     invalid: bool,
-    focus: bool,
-) -> Markup {
-    html! {
-        input id=(name) name=(name) type=(kind) autocomplete=(autocomplete) value=(value)
-            required autofocus[focus]
-            aria-invalid=[invalid.then_some("true")]
-            aria-describedby=[invalid.then_some("error")];
+}
+
+impl Field<'_> {
+    /// The input: a refused field takes the focus, so the user mends it at once; a fresh
+    /// form leaves the focus to the page, whose heading and rule come first.
+    fn input(&self) -> Markup {
+        let described_by = if self.invalid { "hint error" } else { "hint" };
+        html! {
+            input id=(self.name) name=(self.name) type=(self.kind)
+                autocomplete=(self.autocomplete) value=(self.value)
+                required autofocus[self.invalid]
+                aria-invalid=[self.invalid.then_some("true")]
+                aria-describedby=(described_by);
+        }
     }
 }
 

@@ -92,7 +92,16 @@ impl Session {
 
 /// Schemes a browser would run or read locally rather than go to: never followed. An app's
 /// own scheme (`myapp://linked`) is, as mobile apps receive outcomes by it.
-const REFUSED_SCHEMES: &[&str] = &["javascript", "data", "vbscript", "file", "blob", "about"];
+const REFUSED_SCHEMES: &[&str] = &[
+    "javascript",
+    "data",
+    "vbscript",
+    "file",
+    "blob",
+    "about",
+    "view-source",
+    "filesystem",
+];
 
 /// `redirect_url` as an absolute address the widget may send a browser to.
 fn usable_redirect(text: &str) -> Option<url::Url> {

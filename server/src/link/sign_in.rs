@@ -2,6 +2,7 @@
 //! what each auth type asks for and accepts, and the connection a successful sign-in makes.
 
 use super::session::Session;
+use super::{PROVIDER_COLUMNS, ProviderRow, use_up};
 use crate::ReferenceServer;
 use crate::bulk::{ConnectedProvider, connect};
 use crate::clock::to_micros;
@@ -46,26 +47,8 @@ pub struct WidgetProvider {
     pub resources: Vec<String>,
 }
 
-#[derive(sqlx::FromRow)]
-struct WidgetProviderRow {
-    slug: String,
-    name: String,
-    description: String,
-    auth_type: String,
-    supported_resources: String,
-}
-
-/// Every provider of the catalogue, in its order.
-async fn catalogue(s: &ReferenceServer) -> Result<Vec<WidgetProvider>, Failure> {
-    let rows = s
-        .store
-        .autocommit()
-        .all::<WidgetProviderRow, _>(sqlx::query(
-            "SELECT slug, name, description, auth_type, supported_resources FROM providers \
-             ORDER BY position",
-        ))
-        .await?;
-    let providers = rows.into_iter().map(|row| {
+impl WidgetProvider {
+    fn from_row(row: ProviderRow) -> Result<WidgetProvider, sqlx::Error> {
         Ok(WidgetProvider {
             sign_in: SignIn::of(&row.auth_type),
             resources: from_json(&row.supported_resources)?,
@@ -73,24 +56,33 @@ async fn catalogue(s: &ReferenceServer) -> Result<Vec<WidgetProvider>, Failure> 
             name: row.name,
             description: row.description,
         })
-    });
-    Ok(providers.collect::<Result<_, sqlx::Error>>()?)
+    }
 }
 
 /// The providers the token's list shows: those linkable on the web, within its
-/// `filter_on_providers`, whose name holds `search` (ignoring case).
+/// `filter_on_providers`, whose name holds `search` (ignoring case), in catalogue order.
 pub async fn offered(
     s: &ReferenceServer,
     session: &Session,
-    search: Option<&str>,
+    search: &str,
 ) -> Result<Vec<WidgetProvider>, Failure> {
-    let search = search.map(str::trim).unwrap_or_default().to_lowercase();
-    Ok(catalogue(s)
-        .await?
-        .into_iter()
-        .filter(|p| p.sign_in != SignIn::Elsewhere && in_filter(session, &p.slug))
-        .filter(|p| search.is_empty() || p.name.to_lowercase().contains(&search))
-        .collect())
+    let rows = s
+        .store
+        .autocommit()
+        .all::<ProviderRow, _>(sqlx::query(&format!(
+            "SELECT {PROVIDER_COLUMNS} FROM providers ORDER BY position"
+        )))
+        .await?;
+    let search = search.trim().to_lowercase();
+    let mut offered = Vec::new();
+    for row in rows {
+        let provider = WidgetProvider::from_row(row)?;
+        let shown = provider.sign_in != SignIn::Elsewhere && in_filter(session, &provider.slug);
+        if shown && (search.is_empty() || provider.name.to_lowercase().contains(&search)) {
+            offered.push(provider);
+        }
+    }
+    Ok(offered)
 }
 
 /// The provider `slug` if the token offers it: the one it was issued for (even one linked in
@@ -107,8 +99,21 @@ pub async fn offered_one(
     if !offers {
         return Ok(None);
     }
-    let provider = catalogue(s).await?.into_iter().find(|p| p.slug == slug);
-    Ok(provider.filter(|p| session.provider.is_some() || p.sign_in != SignIn::Elsewhere))
+    let row = s
+        .store
+        .autocommit()
+        .optional::<ProviderRow, _>(
+            sqlx::query(&format!(
+                "SELECT {PROVIDER_COLUMNS} FROM providers WHERE slug = $1"
+            ))
+            .bind(slug),
+        )
+        .await?;
+    let Some(provider) = row.map(WidgetProvider::from_row).transpose()? else {
+        return Ok(None);
+    };
+    let linkable_here = session.provider.is_some() || provider.sign_in != SignIn::Elsewhere;
+    Ok(linkable_here.then_some(provider))
 }
 
 fn in_filter(session: &Session, slug: &str) -> bool {
@@ -244,15 +249,7 @@ pub async fn link(
 ) -> Result<Linked, Failure> {
     let now = s.clock.now();
     let mut tx = s.store.write().await?;
-    let used = sqlx::query(
-        "UPDATE link_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL \
-         AND expires_at > $1",
-    )
-    .bind(to_micros(now))
-    .bind(&session.token_hash)
-    .execute(&mut **tx)
-    .await?;
-    if used.rows_affected() != 1 {
+    if !use_up(&mut tx, &session.token_hash, to_micros(now)).await? {
         return Ok(Linked::Gone);
     }
     let outbox = Outbox::open(&mut tx, &session.team_id).await?;

@@ -23,29 +23,46 @@ fn widget<'a>(s: &'a ReferenceServer, session: &'a Session, token: &'a str) -> W
     }
 }
 
+/// Why a token cannot open a page: never issued (404), or no longer good (410).
+enum Closed {
+    Unknown(String),
+    Gone(String),
+}
+
+/// The live session of `token`, or the page saying why there is none.
+async fn live_session(
+    s: &ReferenceServer,
+    token: &str,
+) -> Result<Result<Session, Closed>, Failure> {
+    Ok(match Session::find(s, token).await? {
+        None => Err(Closed::Unknown(pages::unknown())),
+        Some(session) if !session.live => Err(Closed::Gone(widget(s, &session, token).gone())),
+        Some(session) => Ok(session),
+    })
+}
+
 /// The first page: the providers offered, or straight to the one the token names.
 pub async fn open(
     s: &ReferenceServer,
     input: OpenLinkWidgetInput,
 ) -> Result<OpenLinkWidgetResponse, Failure> {
-    let session = match Session::find(s, &input.token).await? {
-        None => return Ok(OpenLinkWidgetResponse::NotFound(pages::unknown())),
-        Some(session) if !session.live => return Ok(OpenLinkWidgetResponse::Gone(pages::gone())),
-        Some(session) => session,
+    let session = match live_session(s, &input.token).await? {
+        Ok(session) => session,
+        Err(Closed::Unknown(page)) => return Ok(OpenLinkWidgetResponse::NotFound(page)),
+        Err(Closed::Gone(page)) => return Ok(OpenLinkWidgetResponse::Gone(page)),
     };
+    let widget = widget(s, &session, &input.token);
     if let Some(slug) = &session.provider {
-        let location = format!(
-            "{}/link/providers/{slug}?token={}",
-            s.public_url, input.token
-        );
+        let location = widget.provider_url(slug);
         return Ok(OpenLinkWidgetResponse::SeeOther {
             headers: OpenLinkWidgetSeeOtherHeaders { location },
         });
     }
     let search = input.q.as_deref().unwrap_or_default();
-    let providers = sign_in::offered(s, &session, Some(search)).await?;
-    let page = widget(s, &session, &input.token).providers(&providers, search);
-    Ok(OpenLinkWidgetResponse::Ok(page))
+    let providers = sign_in::offered(s, &session, search).await?;
+    Ok(OpenLinkWidgetResponse::Ok(
+        widget.providers(&providers, search),
+    ))
 }
 
 /// A provider's sign-in page.
@@ -53,12 +70,10 @@ pub async fn provider(
     s: &ReferenceServer,
     input: OpenLinkProviderInput,
 ) -> Result<OpenLinkProviderResponse, Failure> {
-    let session = match Session::find(s, &input.token).await? {
-        None => return Ok(OpenLinkProviderResponse::NotFound(pages::unknown())),
-        Some(session) if !session.live => {
-            return Ok(OpenLinkProviderResponse::Gone(pages::gone()));
-        }
-        Some(session) => session,
+    let session = match live_session(s, &input.token).await? {
+        Ok(session) => session,
+        Err(Closed::Unknown(page)) => return Ok(OpenLinkProviderResponse::NotFound(page)),
+        Err(Closed::Gone(page)) => return Ok(OpenLinkProviderResponse::Gone(page)),
     };
     let widget = widget(s, &session, &input.token);
     let listed = session.provider.is_none();
@@ -83,10 +98,10 @@ pub async fn submit(
 ) -> Result<SignInLinkProviderResponse, Failure> {
     use SignInLinkProviderResponse as Answer;
     let form = &input.body;
-    let session = match Session::find(s, &form.token).await? {
-        None => return Ok(Answer::NotFound(pages::unknown())),
-        Some(session) if !session.live => return Ok(Answer::Gone(pages::gone())),
-        Some(session) => session,
+    let session = match live_session(s, &form.token).await? {
+        Ok(session) => session,
+        Err(Closed::Unknown(page)) => return Ok(Answer::NotFound(page)),
+        Err(Closed::Gone(page)) => return Ok(Answer::Gone(page)),
     };
     let widget = widget(s, &session, &form.token);
     let listed = session.provider.is_none();
@@ -118,7 +133,7 @@ pub async fn submit(
         return Ok(Answer::Forbidden(page));
     }
     match sign_in::link(s, &session, &provider).await? {
-        Linked::Gone => Ok(Answer::Gone(pages::gone())),
+        Linked::Gone => Ok(Answer::Gone(widget.gone())),
         Linked::Connected => Ok(
             match session.redirect_with(&[("state", "success"), ("provider", &provider.slug)]) {
                 Some(location) => see_other(location),

@@ -5,6 +5,7 @@
 
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -61,10 +62,12 @@ impl Browser {
             return None;
         };
         let port = free_port();
+        // Its own process group, so the Chromium it starts goes with it whatever happens.
         let driver = Command::new(chromedriver)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
+            .process_group(0)
             .spawn()
             .expect("start chromedriver");
         let profile = tempfile::tempdir().expect("a fresh profile folder");
@@ -170,6 +173,17 @@ impl Browser {
         element.attr(name).await.expect("an attribute")
     }
 
+    /// Waits until the page shows an element `css` selects.
+    pub async fn wait_for(&self, css: &str) {
+        let found = self
+            .client
+            .wait()
+            .at_most(PATIENCE)
+            .for_element(Locator::Css(css))
+            .await;
+        found.unwrap_or_else(|e| panic!("waited for {css}: {e}"));
+    }
+
     /// Waits until the page's heading is `text`, and answers the page's address.
     pub async fn wait_for_heading(&self, text: &str) -> url::Url {
         let xpath = format!("//h1[normalize-space()='{text}']");
@@ -186,28 +200,33 @@ impl Browser {
         self.client.current_url().await.expect("the address")
     }
 
-    pub async fn stop(mut self) {
+    pub async fn stop(self) {
         let _ = self.client.clone().close().await;
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
     }
 }
 
-/// Stops chromedriver if the session never started.
+/// Ends chromedriver and every Chromium process it started.
+fn end(driver: &mut Child) {
+    let group = rustix::process::Pid::from_child(driver);
+    let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    let _ = driver.wait();
+}
+
+/// Ends chromedriver if the session never started.
 struct DriverGuard(Option<Child>);
 
 impl Drop for DriverGuard {
     fn drop(&mut self) {
         if let Some(mut child) = self.0.take() {
-            let _ = child.kill();
-            let _ = child.wait();
+            end(&mut child);
         }
     }
 }
 
+/// A test that fails midway leaves no browser behind either.
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = self.driver.kill();
+        end(&mut self.driver);
     }
 }
 

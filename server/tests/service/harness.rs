@@ -122,10 +122,19 @@ impl Harness {
         })
     }
 
-    /// A client that sends inputs unchecked: these tests are of the server's own checks.
+    /// A client that sends inputs unchecked: these tests are of the server's own checks. It
+    /// sends a request again after a 503 as a careful client does, after its `Retry-After`:
+    /// the service promises a 503 kept nothing, and a test machine under load can make a
+    /// write wait longer than the service waits for its turn.
     pub fn client(&self, credentials: &[(AuthScheme, &str)]) -> Client {
+        let retry = covenant_runtime::client::RetryPolicy {
+            max_retries: 3,
+            retry_non_idempotent: true,
+            max_retry_after: Duration::from_secs(2),
+            ..Default::default()
+        };
         let mut config = Config::new(&self.base_url)
-            .with_retry(covenant_runtime::client::RetryPolicy::never())
+            .with_retry(retry)
             .with_input_checks(false);
         for (scheme, key) in credentials {
             config = config.with_credential(*scheme, *key);

@@ -10,6 +10,7 @@ use crate::browser::Browser;
 use crate::harness::{Backend, Harness};
 use crate::users::create;
 use crate::webhooks::{Receiver, endpoint, verified};
+use crate::widget::{outcome, pairs};
 use covenant_runtime::{Tristate, Uuid};
 use fantoccini::key::Key;
 use health_api::events::Payload;
@@ -54,19 +55,17 @@ fn request(user_id: Uuid) -> CreateLinkTokenRequest {
 }
 
 fn query(url: &url::Url) -> Vec<(String, String)> {
-    url.query_pairs().into_owned().collect()
-}
-
-fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
-    expected
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
+    outcome(url.as_str())
 }
 
 /// What every widget page promises a keyboard and screen reader user: a language, one
-/// heading, a label on every field, a name on every button and link.
+/// heading, a label on every field, a name on every button and link; and its stylesheet
+/// applied (the page's policy lets it in by its hash).
 async fn assert_accessible(browser: &Browser) {
+    let width = browser
+        .script("return getComputedStyle(document.querySelector('main')).maxWidth;")
+        .await;
+    assert_eq!(width, "480px", "the stylesheet is applied");
     let problems = browser
         .script(
             "const problems = []; \
@@ -114,7 +113,7 @@ async fn the_widget_links_providers_by_keyboard_in_chromium() {
     assert_eq!(browser.tab(1).await, "input:q");
     browser.type_text("wh").await;
     browser.press(Key::Enter).await;
-    browser.wait_for_heading("Choose a provider").await;
+    browser.wait_for("input#q[value=wh]").await;
     assert_eq!(browser.texts("ul.providers .name").await, ["WHOOP"]);
     browser.shot("search").await;
 
@@ -126,10 +125,14 @@ async fn the_widget_links_providers_by_keyboard_in_chromium() {
     browser.wait_for_heading("Sign in to WHOOP").await;
     assert_accessible(&browser).await;
     assert_eq!(
-        browser.focused().await,
-        "input:username",
-        "the form takes the focus"
+        browser
+            .attr("#username", "aria-describedby")
+            .await
+            .as_deref(),
+        Some("hint")
     );
+    // The page keeps the focus, so its heading and rule come first; the form is next.
+    assert_eq!(browser.tab(1).await, "input:username");
     browser.shot("password").await;
 
     // A password the simulated provider refuses: the form again, the error tied to its field.
@@ -137,7 +140,11 @@ async fn the_widget_links_providers_by_keyboard_in_chromium() {
     assert_eq!(browser.tab(1).await, "input:password");
     browser.type_text("short").await;
     browser.press(Key::Enter).await;
-    browser.wait_for_heading("Sign in to WHOOP").await;
+    browser.wait_for("[role=alert]").await;
+    assert_eq!(
+        browser.script("return document.title;").await,
+        "Error: Sign in to WHOOP · Link a provider"
+    );
     assert_eq!(
         browser.text("[role=alert]").await,
         "The username or password is not right for WHOOP."
@@ -152,7 +159,7 @@ async fn the_widget_links_providers_by_keyboard_in_chromium() {
             .attr("#password", "aria-describedby")
             .await
             .as_deref(),
-        Some("error")
+        Some("hint error")
     );
     assert_eq!(
         browser.attr("#username", "value").await.as_deref(),
@@ -218,7 +225,7 @@ async fn the_widget_links_providers_by_keyboard_in_chromium() {
         .wait_for_heading("Sign in to Abbott LibreView")
         .await;
     assert_accessible(&browser).await;
-    assert_eq!(browser.focused().await, "input:email");
+    assert_eq!(browser.tab(1).await, "input:email");
     browser.type_text("ana@clinic.invalid").await;
     browser.shot("email").await;
     browser.press(Key::Enter).await;
@@ -251,5 +258,22 @@ async fn the_widget_links_providers_by_keyboard_in_chromium() {
     browser.wait_for_heading("This link has expired").await;
     assert_accessible(&browser).await;
     browser.shot("expired").await;
+
+    // An expired link still closes back to the app.
+    let mut expiring = request(user);
+    expiring.redirect_url = Tristate::Value(app.clone());
+    expiring.on_close = Tristate::Value("redirect".into());
+    let expiring = link_web_url(&h, expiring).await;
+    h.clock.advance(chrono::Duration::minutes(11));
+    browser.goto(&expiring).await;
+    browser.wait_for_heading("This link has expired").await;
+    assert_eq!(browser.tab(1).await, "button:Close");
+    browser.press(Key::Enter).await;
+    let back = browser.wait_for_heading("Back in the app").await;
+    assert_eq!(
+        query(&back)[1],
+        ("error_type".into(), "user_cancelled".into())
+    );
+    browser.shot("expired-closed-in-the-app").await;
     browser.stop().await;
 }

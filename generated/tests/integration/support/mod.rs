@@ -60,6 +60,7 @@ pub fn schema_validator(spec: &Spec, relative: &str) -> Validator {
         .unwrap_or_else(|e| panic!("schemas/{relative}: {e}"))
 }
 
+use covenant_runtime::contract::BodyMedia;
 use covenant_runtime::desc::Location;
 use covenant_runtime::server::axum;
 use health_api::descriptors::Endpoint;
@@ -170,19 +171,49 @@ pub fn raw_request(
     if endpoint.body.is_some()
         && let Some(body) = input.get("body")
     {
-        request = request.json(body);
+        request = match endpoint.body_media {
+            BodyMedia::Form => request
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(form_text(body)),
+            _ => request.json(body),
+        };
     }
     request
 }
 
-/// Sends and reads the status and JSON body (`null` when empty).
+/// A body object as form fields: scalars as text, a list one pair per item, null left out
+/// (a form has no null).
+fn form_text(body: &Value) -> String {
+    let mut form = form_urlencoded::Serializer::new(String::new());
+    for (name, value) in body.as_object().into_iter().flatten() {
+        let items: Vec<&Value> = match value {
+            Value::Array(items) => items.iter().collect(),
+            scalar => vec![scalar],
+        };
+        for item in items.into_iter().filter(|v| !v.is_null()) {
+            match item {
+                Value::String(s) => form.append_pair(name, s),
+                other => form.append_pair(name, &other.to_string()),
+            };
+        }
+    }
+    form.finish()
+}
+
+/// Sends and reads the status and body: JSON as it is (`null` when empty), a body of another
+/// media type (an HTML page) as a string.
 pub async fn send(request: reqwest::RequestBuilder) -> (u16, Value, reqwest::header::HeaderMap) {
     let response = request.send().await.expect("the server answers");
     let status = response.status().as_u16();
     let headers = response.headers().clone();
+    let json = headers
+        .get("content-type")
+        .is_none_or(|t| t.to_str().is_ok_and(|t| t.starts_with("application/json")));
     let text = response.text().await.unwrap();
     let body = if text.is_empty() {
         Value::Null
+    } else if !json {
+        Value::String(text)
     } else {
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("non-JSON body {text:?}: {e}"))
     };
