@@ -103,15 +103,7 @@ pub async fn oauth_provider(
             "The link token was issued to another team".to_string(),
         ));
     }
-    let row = s
-        .store
-        .autocommit()
-        .optional::<ProviderRow, _>(
-            sqlx::query(&format!(
-                "SELECT {PROVIDER_COLUMNS} FROM providers WHERE slug = $1"
-            ))
-            .bind(slug),
-        )
+    let row = catalogue_entry(s, slug)
         .await?
         .ok_or_else(|| Failure::NotFound(format!("Provider {slug} not found")))?;
     let oauth: serde_json::Value = match &row.oauth {
@@ -152,7 +144,7 @@ pub async fn oauth_provider(
     Ok(detail)
 }
 
-pub(super) const PROVIDER_COLUMNS: &str =
+const PROVIDER_COLUMNS: &str =
     "slug, name, description, logo, auth_type, source_type, supported_resources, oauth";
 
 /// A provider of the catalogue, as [`PROVIDER_COLUMNS`] read it.
@@ -168,24 +160,40 @@ pub(super) struct ProviderRow {
     pub oauth: Option<String>,
 }
 
+/// The catalogue's providers in its order, of one source type when one is given.
+pub(super) async fn catalogue(
+    s: &ReferenceServer,
+    source_type: Option<&str>,
+) -> Result<Vec<ProviderRow>, sqlx::Error> {
+    let of_type = match source_type {
+        Some(_) => " WHERE source_type = $1",
+        None => "",
+    };
+    let statement = format!("SELECT {PROVIDER_COLUMNS} FROM providers{of_type} ORDER BY position");
+    let mut query = sqlx::query(&statement);
+    if let Some(source_type) = source_type {
+        query = query.bind(source_type);
+    }
+    s.store.autocommit().all::<ProviderRow, _>(query).await
+}
+
+/// The catalogue's entry for `slug`.
+pub(super) async fn catalogue_entry(
+    s: &ReferenceServer,
+    slug: &str,
+) -> Result<Option<ProviderRow>, sqlx::Error> {
+    let statement = format!("SELECT {PROVIDER_COLUMNS} FROM providers WHERE slug = $1");
+    s.store
+        .autocommit()
+        .optional::<ProviderRow, _>(sqlx::query(&statement).bind(slug))
+        .await
+}
+
 pub async fn providers(
     s: &ReferenceServer,
     source_type: Option<&str>,
 ) -> Result<Vec<Provider>, Failure> {
-    let rows =
-        match source_type {
-            Some(source_type) => s.store.autocommit().all::<ProviderRow, _>(sqlx::query(&format!(
-                "SELECT {PROVIDER_COLUMNS} FROM providers WHERE source_type = $1 ORDER BY position"
-            ))
-            .bind(source_type))
-            .await?,
-            None => {
-                s.store.autocommit().all::<ProviderRow, _>(sqlx::query(&format!(
-                    "SELECT {PROVIDER_COLUMNS} FROM providers ORDER BY position"
-                )))
-                .await?
-            }
-        };
+    let rows = catalogue(s, source_type).await?;
     Ok(rows.into_iter().map(provider).collect::<Result<_, _>>()?)
 }
 

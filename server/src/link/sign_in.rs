@@ -2,7 +2,7 @@
 //! what each auth type asks for and accepts, and the connection a successful sign-in makes.
 
 use super::session::Session;
-use super::{PROVIDER_COLUMNS, ProviderRow, use_up};
+use super::{ProviderRow, catalogue, catalogue_entry, use_up};
 use crate::ReferenceServer;
 use crate::bulk::{ConnectedProvider, connect};
 use crate::clock::to_micros;
@@ -66,13 +66,7 @@ pub async fn offered(
     session: &Session,
     search: &str,
 ) -> Result<Vec<WidgetProvider>, Failure> {
-    let rows = s
-        .store
-        .autocommit()
-        .all::<ProviderRow, _>(sqlx::query(&format!(
-            "SELECT {PROVIDER_COLUMNS} FROM providers ORDER BY position"
-        )))
-        .await?;
+    let rows = catalogue(s, None).await?;
     let search = search.trim().to_lowercase();
     let mut offered = Vec::new();
     for row in rows {
@@ -99,16 +93,7 @@ pub async fn offered_one(
     if !offers {
         return Ok(None);
     }
-    let row = s
-        .store
-        .autocommit()
-        .optional::<ProviderRow, _>(
-            sqlx::query(&format!(
-                "SELECT {PROVIDER_COLUMNS} FROM providers WHERE slug = $1"
-            ))
-            .bind(slug),
-        )
-        .await?;
+    let row = catalogue_entry(s, slug).await?;
     let Some(provider) = row.map(WidgetProvider::from_row).transpose()? else {
         return Ok(None);
     };

@@ -122,16 +122,9 @@ async fn a_historical_pull_keeps_the_data_and_announces_each_resource_once(h: Ha
         (13 * 24 * 12 + 12 * 12 + 1..14 * 24 * 12).contains(&heart),
         "{heart} heart rate samples"
     );
-    let GetHistoricalPullsResponse::Ok(pulls) = h
-        .team()
-        .get_historical_pulls(GetHistoricalPullsInput { user_id: user })
-        .await
-        .unwrap()
-    else {
-        panic!("the user's pulls");
-    };
-    assert_eq!(pulls.data.len(), supported.len(), "one per resource");
-    for pull in &pulls.data {
+    let pulls = pulls_of(&h, user).await;
+    assert_eq!(pulls.len(), supported.len(), "one per resource");
+    for pull in &pulls {
         assert_eq!(pull.provider, "oura");
         assert_eq!(pull.status, HistoricalPullState::Success, "{pull:?}");
         assert_eq!((pull.days_fetched, pull.days_total), (14, 14));
@@ -198,4 +191,13 @@ async fn triggering_is_throttled_per_provider_by_the_spec_rate(h: Harness) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     panic!("the third user is triggered once the minute has passed");
+}
+
+/// A user's historical pulls, as the pull status endpoint lists them.
+pub async fn pulls_of(h: &Harness, user: Uuid) -> Vec<HistoricalPullStatus> {
+    let input = GetHistoricalPullsInput { user_id: user };
+    match h.team().get_historical_pulls(input).await.unwrap() {
+        GetHistoricalPullsResponse::Ok(pulls) => pulls.data,
+        other => panic!("the user's pulls: {other:?}"),
+    }
 }

@@ -7,6 +7,7 @@
 
 use crate::harness::Harness;
 use crate::on_both_backends;
+use crate::pulls::pulls_of;
 use crate::users::create;
 use crate::webhooks::{Receiver, endpoint, verified};
 use base64::Engine;
@@ -29,22 +30,23 @@ on_both_backends!(
 
 /// The widget's settings of a link token.
 #[derive(Default)]
-struct Settings {
-    provider: Option<LinkProvider>,
-    redirect_url: Option<&'static str>,
-    filter: Option<Vec<LinkProvider>>,
-    on_error: bool,
-    on_close: bool,
+pub struct Settings {
+    pub provider: Option<LinkProvider>,
+    pub redirect_url: Option<String>,
+    pub filter: Option<Vec<LinkProvider>>,
+    pub on_error: bool,
+    pub on_close: bool,
 }
 
-async fn token(h: &Harness, user_id: Uuid, settings: Settings) -> String {
+/// A link token with these settings, and its `link_web_url`.
+pub async fn issue(h: &Harness, user_id: Uuid, settings: Settings) -> LinkTokenResult {
     let redirect = || Tristate::Value("redirect".to_string());
     let body = CreateLinkTokenRequest {
         user_id,
         provider: settings.provider.map_or(Tristate::Absent, Tristate::Value),
         redirect_url: settings
             .redirect_url
-            .map_or(Tristate::Absent, |url| Tristate::Value(url.to_string())),
+            .map_or(Tristate::Absent, Tristate::Value),
         filter_on_providers: settings.filter.map_or(Tristate::Absent, Tristate::Value),
         on_error: if settings.on_error {
             redirect()
@@ -63,9 +65,13 @@ async fn token(h: &Harness, user_id: Uuid, settings: Settings) -> String {
         .await
         .unwrap()
     {
-        CreateLinkTokenResponse::Ok(result) => result.link_token,
+        CreateLinkTokenResponse::Ok(result) => result,
         other => panic!("link token: {other:?}"),
     }
+}
+
+async fn token(h: &Harness, user_id: Uuid, settings: Settings) -> String {
+    issue(h, user_id, settings).await.link_token
 }
 
 /// The widget is public: a browser brings only the token.
@@ -294,7 +300,7 @@ async fn an_allowed_consent_links_once_and_announces_the_connection(h: Harness) 
     let hook = endpoint(&h, &receiver.url, &["provider.connection."]).await;
     let user = create(&h, "consenting").await;
     let settings = Settings {
-        redirect_url: Some("https://app.example/linked?from=widget"),
+        redirect_url: Some("https://app.example/linked?from=widget".into()),
         ..Settings::default()
     };
     let linking = token(&h, user, settings).await;
@@ -325,16 +331,9 @@ async fn an_allowed_consent_links_once_and_announces_the_connection(h: Harness) 
     );
 
     // The new connection's history is on its way.
-    let GetHistoricalPullsResponse::Ok(pulls) = h
-        .team()
-        .get_historical_pulls(GetHistoricalPullsInput { user_id: user })
-        .await
-        .unwrap()
-    else {
-        panic!("pull status");
-    };
-    assert!(!pulls.data.is_empty());
-    assert!(pulls.data.iter().all(|p| p.provider == "oura"));
+    let pulls = pulls_of(&h, user).await;
+    assert!(!pulls.is_empty());
+    assert!(pulls.iter().all(|p| p.provider == "oura"));
 
     // The token is used up: every page says so, and a second sign-in links nothing.
     assert!(matches!(
@@ -406,7 +405,7 @@ async fn refused_sign_ins_show_their_form_or_redirect_as_asked(h: Harness) {
 
     // With `on_error: redirect` the same refusal leaves for `redirect_url`.
     let settings = Settings {
-        redirect_url: Some("https://app.example/linked"),
+        redirect_url: Some("https://app.example/linked".into()),
         on_error: true,
         ..Settings::default()
     };
@@ -444,7 +443,7 @@ async fn a_denied_consent_goes_to_the_redirect_whatever_on_error_says(h: Harness
     let user = create(&h, "denying").await;
     let deny = |form: &mut LinkSignIn| form.consent = Some(LinkConsent::Deny);
     let settings = Settings {
-        redirect_url: Some("myapp://linked"),
+        redirect_url: Some("myapp://linked".into()),
         ..Settings::default()
     };
     let with_redirect = token(&h, user, settings).await;
@@ -468,7 +467,7 @@ async fn a_denied_consent_goes_to_the_redirect_whatever_on_error_says(h: Harness
     assert!(page.contains("Try again"));
     // A redirect a browser must not follow is never used.
     let settings = Settings {
-        redirect_url: Some("javascript:alert(1)"),
+        redirect_url: Some("javascript:alert(1)".into()),
         ..Settings::default()
     };
     let script = token(&h, user, settings).await;
@@ -497,7 +496,7 @@ async fn close(
 async fn close_redirects_only_when_asked_and_always_works(h: Harness) {
     let user = create(&h, "closing").await;
     let settings = Settings {
-        redirect_url: Some("https://app.example/linked"),
+        redirect_url: Some("https://app.example/linked".into()),
         on_close: true,
         ..Settings::default()
     };
@@ -529,7 +528,7 @@ async fn close_redirects_only_when_asked_and_always_works(h: Harness) {
 
     // Without `on_close`, a redirect is there but Close stays in the widget.
     let settings = Settings {
-        redirect_url: Some("https://app.example/linked"),
+        redirect_url: Some("https://app.example/linked".into()),
         ..Settings::default()
     };
     let not_asked = token(&h, user, settings).await;

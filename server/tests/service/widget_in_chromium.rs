@@ -3,19 +3,15 @@
 //! to the app, the Close button, and a used token. Each step is a screenshot under
 //! `target/tmp/link-widget/`; each assertion reads the DOM.
 
-// The link token request carries the deprecated `filter_on_providers`.
-#![allow(deprecated)]
-
 use crate::browser::Browser;
 use crate::harness::{Backend, Harness};
 use crate::users::create;
 use crate::webhooks::{Receiver, endpoint, verified};
-use crate::widget::{outcome, pairs};
-use covenant_runtime::{Tristate, Uuid};
+use crate::widget::{Settings, issue, outcome, pairs};
+use covenant_runtime::Uuid;
 use fantoccini::key::Key;
 use health_api::events::Payload;
 use health_api::models::*;
-use health_api::operations::*;
 
 /// The app a team sends its users back to: a page that says they are back.
 async fn app() -> String {
@@ -31,27 +27,8 @@ async fn app() -> String {
     url
 }
 
-async fn link_web_url(h: &Harness, body: CreateLinkTokenRequest) -> String {
-    match h
-        .team()
-        .create_link_token(CreateLinkTokenInput { body })
-        .await
-        .unwrap()
-    {
-        CreateLinkTokenResponse::Ok(result) => result.link_web_url,
-        other => panic!("link token: {other:?}"),
-    }
-}
-
-fn request(user_id: Uuid) -> CreateLinkTokenRequest {
-    CreateLinkTokenRequest {
-        user_id,
-        provider: Tristate::Absent,
-        redirect_url: Tristate::Absent,
-        filter_on_providers: Tristate::Absent,
-        on_error: Tristate::Absent,
-        on_close: Tristate::Absent,
-    }
+async fn link_web_url(h: &Harness, user: Uuid, settings: Settings) -> String {
+    issue(h, user, settings).await.link_web_url
 }
 
 fn query(url: &url::Url) -> Vec<(String, String)> {
@@ -93,14 +70,16 @@ async fn the_widget_links_providers_by_keyboard_in_chromium() {
     let user = create(&h, "chromium").await;
 
     // A token offering three providers, with errors shown in the widget.
-    let mut offering = request(user);
-    offering.redirect_url = Tristate::Value(app.clone());
-    offering.filter_on_providers = Tristate::Value(vec![
-        LinkProvider::AbbottLibreview,
-        LinkProvider::Whoop,
-        LinkProvider::Oura,
-    ]);
-    browser.goto(&link_web_url(&h, offering).await).await;
+    let offering = Settings {
+        redirect_url: Some(app.clone()),
+        filter: Some(vec![
+            LinkProvider::AbbottLibreview,
+            LinkProvider::Whoop,
+            LinkProvider::Oura,
+        ]),
+        ..Settings::default()
+    };
+    browser.goto(&link_web_url(&h, user, offering).await).await;
     browser.wait_for_heading("Choose a provider").await;
     browser.shot("providers").await;
     assert_accessible(&browser).await;
@@ -184,9 +163,11 @@ async fn the_widget_links_providers_by_keyboard_in_chromium() {
     assert_eq!(data.provider.extra["slug"], "whoop");
 
     // A token for one provider opens its OAuth consent straight away.
-    let mut direct = request(user);
-    direct.provider = Tristate::Value(LinkProvider::Oura);
-    let used = link_web_url(&h, direct).await;
+    let direct = Settings {
+        provider: Some(LinkProvider::Oura),
+        ..Settings::default()
+    };
+    let used = link_web_url(&h, user, direct).await;
     browser.goto(&used).await;
     browser.wait_for_heading("Allow access to Oura").await;
     assert_accessible(&browser).await;
@@ -211,12 +192,14 @@ async fn the_widget_links_providers_by_keyboard_in_chromium() {
     assert!(matches!(payload, Payload::ProviderConnectionCreated { .. }));
 
     // An e-mail the provider does not know, with errors sent to the app; then Close.
-    let mut redirecting = request(user);
-    redirecting.redirect_url = Tristate::Value(app.clone());
-    redirecting.filter_on_providers = Tristate::Value(vec![LinkProvider::AbbottLibreview]);
-    redirecting.on_error = Tristate::Value("redirect".into());
-    redirecting.on_close = Tristate::Value("redirect".into());
-    let redirecting = link_web_url(&h, redirecting).await;
+    let redirecting = Settings {
+        redirect_url: Some(app.clone()),
+        filter: Some(vec![LinkProvider::AbbottLibreview]),
+        on_error: true,
+        on_close: true,
+        ..Settings::default()
+    };
+    let redirecting = link_web_url(&h, user, redirecting).await;
     browser.goto(&redirecting).await;
     browser.wait_for_heading("Choose a provider").await;
     assert_eq!(browser.tab(3).await, "a:Abbott LibreView");
@@ -260,10 +243,12 @@ async fn the_widget_links_providers_by_keyboard_in_chromium() {
     browser.shot("expired").await;
 
     // An expired link still closes back to the app.
-    let mut expiring = request(user);
-    expiring.redirect_url = Tristate::Value(app.clone());
-    expiring.on_close = Tristate::Value("redirect".into());
-    let expiring = link_web_url(&h, expiring).await;
+    let expiring = Settings {
+        redirect_url: Some(app.clone()),
+        on_close: true,
+        ..Settings::default()
+    };
+    let expiring = link_web_url(&h, user, expiring).await;
     h.clock.advance(chrono::Duration::minutes(11));
     browser.goto(&expiring).await;
     browser.wait_for_heading("This link has expired").await;
