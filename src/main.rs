@@ -60,6 +60,14 @@ enum Command {
     ///
     /// Exit status: 0 recorded (the proxy stopped by Ctrl-C), 2 usage or I/O error.
     Record(commands::record::RecordArgs),
+    /// Every change between two versions of a spec, judged by who it breaks (clients,
+    /// servers, generated Rust code) with the conformance scenarios exercising each: two spec
+    /// files, or the spec against a git ref (`--against main`). Severities and the version
+    /// bump that excuses a breaking change are set in `[diff]` of covenant.toml.
+    ///
+    /// Exit status: 0 no failing change (or the version was bumped as required), 1 a failing
+    /// change or an invalid spec, 2 usage or I/O error.
+    Diff(commands::diff::DiffArgs),
 }
 
 fn main() -> ExitCode {
@@ -92,5 +100,6 @@ fn main() -> ExitCode {
         Command::Conform(args) => commands::conform::run(&args),
         Command::Cassettes(args) => commands::cassettes::run(&args),
         Command::Record(args) => commands::record::run(&args),
+        Command::Diff(args) => commands::diff::run(&args),
     }
 }

@@ -7,6 +7,7 @@ pub mod ast;
 pub mod contract;
 pub mod diagnostic;
 pub mod diagnostic_codes;
+pub mod diff;
 pub mod emit;
 pub mod ir;
 pub mod lexer;

@@ -5,6 +5,7 @@
 
 pub mod body;
 pub mod cassette;
+pub mod changes;
 pub mod contract;
 pub mod events;
 pub mod exec;

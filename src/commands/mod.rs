@@ -3,6 +3,7 @@
 pub mod cassettes;
 pub mod check;
 pub mod conform;
+pub mod diff;
 pub mod generate;
 mod limits;
 pub mod mock;

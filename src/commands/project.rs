@@ -14,6 +14,8 @@ pub const PROJECT_FILE: &str = "covenant.toml";
 pub struct Project {
     /// The spec every command reads unless given another.
     pub spec: Option<PathBuf>,
+    /// How `diff` judges changes.
+    pub diff: Option<super::diff::DiffConfig>,
 }
 
 impl Project {

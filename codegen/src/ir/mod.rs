@@ -246,6 +246,10 @@ pub struct SpanTable {
     pub models: Vec<Span>,
     pub endpoints: Vec<Span>,
     pub events: Vec<Span>,
+    /// The `service` block's name, when the spec has one.
+    pub service: Option<Span>,
+    pub limits: Vec<Span>,
+    pub rate_limits: Vec<Span>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -377,6 +381,8 @@ pub struct EnumValue {
     pub doc: Option<String>,
     pub deprecated: Option<Deprecation>,
     pub provenance: Provenance,
+    /// Where the value is written.
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -578,6 +584,8 @@ pub struct Response {
     /// scalar written as text; their identifiers are unique among the response's headers.
     pub headers: Vec<Field>,
     pub provenance: Provenance,
+    /// Where the status is written.
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -1,6 +1,7 @@
 //! Fields, types and constraints.
 
 use super::{Deprecation, EnumId, ModelId, Presence, Provenance};
+use crate::source::Span;
 
 #[derive(Clone, Debug)]
 pub struct Field {
@@ -26,6 +27,8 @@ pub struct Field {
     /// `@personal`: data about a person (a name, an e-mail address, a phone number); a
     /// recording writes a stand-in, never the value.
     pub personal: bool,
+    /// Where the field's name is written; empty for one the toolkit adds.
+    pub span: Span,
 }
 
 impl Field {

@@ -236,6 +236,7 @@ impl Lowerer<'_> {
             media,
             headers: Vec::new(),
             provenance: self.provenance(&annots),
+            span: decl.status.span,
         })
     }
 
@@ -330,6 +331,7 @@ impl Lowerer<'_> {
                 doc: member.attrs.doc.clone(),
                 deprecated,
                 provenance: self.provenance(&annots),
+                span: value.span,
             });
         }
         let catalogue_size = annots.get("catalogue").and_then(|a| {

@@ -184,6 +184,7 @@ impl Lowerer<'_> {
                             media: media.clone(),
                             headers: headers.clone(),
                             provenance: self.provenance(&annots),
+                            span: status.span,
                         });
                     }
                 }

@@ -238,6 +238,7 @@ impl Lowerer<'_> {
             rejection,
             secret,
             personal,
+            span: decl.name.span,
         })
     }
 

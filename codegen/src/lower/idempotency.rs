@@ -5,6 +5,7 @@ use super::Lowerer;
 use crate::ast::{self, ValueKind};
 use crate::diagnostic_codes;
 use crate::ir::*;
+use crate::source::Span;
 
 const EXPECTED: &str = "nothing, or `key: \"Idempotency-Key\"` naming the key's header";
 
@@ -102,6 +103,7 @@ fn key_param(name: &str) -> Param {
             rejection: None,
             secret: false,
             personal: false,
+            span: Span::default(),
         },
     }
 }

@@ -427,6 +427,9 @@ impl<'d> Lowerer<'d> {
             models: decls.models.iter().map(|m| m.decl.name.span).collect(),
             endpoints: decls.endpoints.iter().map(|(e, _)| e.name.span).collect(),
             events: decls.events.iter().map(|(e, _)| e.name.span).collect(),
+            service: decls.service.map(|(s, _)| s.name.span),
+            limits: decls.limits.iter().map(|(l, _)| l.name.span).collect(),
+            rate_limits: decls.rate_limits.iter().map(|(r, _)| r.name.span).collect(),
         };
         let endpoints: Vec<Endpoint> = decls
             .endpoints

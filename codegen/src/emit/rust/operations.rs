@@ -354,6 +354,7 @@ impl RustBackend<'_> {
                 rejection: None,
                 secret: false,
                 personal: false,
+                span: Default::default(),
             };
             checks.extend(super::validate::field_checks(self, &body, Shape::Request));
         }

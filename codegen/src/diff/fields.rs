@@ -1,0 +1,251 @@
+//! Fields compared one way of travel at a time: models, parameters, response headers and
+//! event payloads all come down to a list of fields written by one side and read by the other.
+
+use super::rules::{self, Rule};
+use super::types::{Delta, constraint_deltas};
+use super::{Differ, Direction, Spans};
+use crate::ir::{Field, Model};
+use std::collections::BTreeSet;
+
+/// The rules of one direction, so the comparison is written once.
+struct DirectionRules {
+    added_required: &'static Rule,
+    added: &'static Rule,
+    removed_required: &'static Rule,
+    removed_optional: &'static Rule,
+    now_required: &'static Rule,
+    now_optional: &'static Rule,
+    now_nullable: &'static Rule,
+    now_non_nullable: &'static Rule,
+    type_changed: &'static Rule,
+    narrowed: &'static Rule,
+    widened: &'static Rule,
+    tightened: &'static Rule,
+    loosened: &'static Rule,
+    default_changed: &'static Rule,
+}
+
+fn rules_of(direction: Direction) -> DirectionRules {
+    match direction {
+        Direction::Request => DirectionRules {
+            added_required: rules::REQUEST_FIELD_ADDED_REQUIRED,
+            added: rules::REQUEST_FIELD_ADDED,
+            removed_required: rules::REQUEST_FIELD_REMOVED,
+            removed_optional: rules::REQUEST_FIELD_REMOVED,
+            now_required: rules::REQUEST_FIELD_REQUIRED,
+            now_optional: rules::REQUEST_FIELD_OPTIONAL,
+            now_nullable: rules::REQUEST_FIELD_NULLABLE,
+            now_non_nullable: rules::REQUEST_FIELD_NON_NULLABLE,
+            type_changed: rules::REQUEST_TYPE_CHANGED,
+            narrowed: rules::REQUEST_TYPE_NARROWED,
+            widened: rules::REQUEST_TYPE_WIDENED,
+            tightened: rules::REQUEST_CONSTRAINT_TIGHTENED,
+            loosened: rules::REQUEST_CONSTRAINT_LOOSENED,
+            default_changed: rules::REQUEST_DEFAULT_CHANGED,
+        },
+        Direction::Response => DirectionRules {
+            added_required: rules::RESPONSE_FIELD_ADDED_REQUIRED,
+            added: rules::RESPONSE_FIELD_ADDED,
+            removed_required: rules::RESPONSE_FIELD_REMOVED,
+            removed_optional: rules::RESPONSE_OPTIONAL_FIELD_REMOVED,
+            now_required: rules::RESPONSE_FIELD_REQUIRED,
+            now_optional: rules::RESPONSE_FIELD_OPTIONAL,
+            now_nullable: rules::RESPONSE_FIELD_NULLABLE,
+            now_non_nullable: rules::RESPONSE_FIELD_NON_NULLABLE,
+            type_changed: rules::RESPONSE_TYPE_CHANGED,
+            narrowed: rules::RESPONSE_TYPE_NARROWED,
+            widened: rules::RESPONSE_TYPE_WIDENED,
+            tightened: rules::RESPONSE_CONSTRAINT_TIGHTENED,
+            loosened: rules::RESPONSE_CONSTRAINT_LOOSENED,
+            default_changed: rules::RESPONSE_DEFAULT_CHANGED,
+        },
+    }
+}
+
+/// A list of fields of one owner traveling one way, e.g. a model's request shape.
+pub(super) struct FieldSet<'a> {
+    /// How findings name the owner: `PatientInfo`, `get_user`.
+    pub owner: &'a str,
+    pub old: Vec<&'a Field>,
+    pub new: Vec<&'a Field>,
+    pub direction: Direction,
+    pub carriers: &'a BTreeSet<String>,
+}
+
+impl Differ<'_> {
+    /// Fields added, removed and changed, judged by the way they travel.
+    pub(super) fn field_set(&mut self, set: &FieldSet) {
+        let rules = rules_of(set.direction);
+        let carriers = set.carriers;
+        for new in &set.new {
+            let subject = format!("{}.{}", set.owner, new.name);
+            match set.old.iter().find(|o| o.name == new.name) {
+                Some(old) => self.field(&subject, old, new, &rules, carriers),
+                None => {
+                    let (rule, change) = if new.presence.may_be_absent() {
+                        (rules.added, "added, optional")
+                    } else {
+                        (rules.added_required, "added, required")
+                    };
+                    self.report(
+                        rule,
+                        subject,
+                        change,
+                        Spans::new(new.span),
+                        carriers.clone(),
+                    );
+                }
+            }
+        }
+        for old in set
+            .old
+            .iter()
+            .filter(|o| !set.new.iter().any(|n| n.name == o.name))
+        {
+            let base = if old.presence.may_be_absent() {
+                rules.removed_optional
+            } else {
+                rules.removed_required
+            };
+            let rule = self.removal(base, old.deprecated.as_ref());
+            let change = Self::removal_change(old.deprecated.as_ref());
+            let subject = format!("{}.{}", set.owner, old.name);
+            self.report(
+                rule,
+                subject,
+                change,
+                Spans::old(old.span),
+                carriers.clone(),
+            );
+        }
+    }
+
+    fn field(
+        &mut self,
+        subject: &str,
+        old: &Field,
+        new: &Field,
+        rules: &DirectionRules,
+        carriers: &BTreeSet<String>,
+    ) {
+        let spans = Spans::both(old.span, new.span);
+        let say = |d: &mut Self, rule, change: String| {
+            d.report(rule, subject, change, spans, carriers.clone());
+        };
+        match (old.presence.may_be_absent(), new.presence.may_be_absent()) {
+            (true, false) => say(self, rules.now_required, "now required".into()),
+            (false, true) => say(self, rules.now_optional, "now optional".into()),
+            _ => {}
+        }
+        match (old.presence.may_be_null(), new.presence.may_be_null()) {
+            (false, true) => say(self, rules.now_nullable, "now nullable".into()),
+            (true, false) => say(self, rules.now_non_nullable, "no longer nullable".into()),
+            _ => {}
+        }
+        match self.type_delta(&old.ty, &new.ty) {
+            Delta::Same => {}
+            Delta::Narrowed(c) => say(self, rules.narrowed, c),
+            Delta::Widened(c) => say(self, rules.widened, c),
+            Delta::Changed(c) => say(self, rules.type_changed, c),
+        }
+        for delta in constraint_deltas(&old.constraints, &new.constraints) {
+            match delta {
+                Delta::Same => {}
+                Delta::Narrowed(c) => say(self, rules.tightened, c),
+                Delta::Widened(c) => say(self, rules.loosened, c),
+                Delta::Changed(c) => {
+                    say(self, rules.tightened, c.clone());
+                    say(self, rules.loosened, c);
+                }
+            }
+        }
+        if old.default != new.default {
+            let text = |d: &Option<crate::ir::Literal>| {
+                d.as_ref().map_or("none".to_string(), ToString::to_string)
+            };
+            let change = format!("default {} → {}", text(&old.default), text(&new.default));
+            say(self, rules.default_changed, change);
+        }
+    }
+
+    /// What does not depend on the way a field travels: its docs, deprecation and source.
+    pub(super) fn field_notes(
+        &mut self,
+        subject: &str,
+        old: &Field,
+        new: &Field,
+        carriers: &BTreeSet<String>,
+    ) {
+        let spans = Spans::both(old.span, new.span);
+        self.doc(subject, old.doc.as_deref(), new.doc.as_deref(), spans);
+        self.deprecation(
+            subject,
+            old.deprecated.as_ref(),
+            new.deprecated.as_ref(),
+            spans,
+            carriers,
+        );
+        self.provenance(subject, old.provenance, new.provenance, spans);
+    }
+
+    /// A model of each version under one name (or a rename), in every direction it travels.
+    pub(super) fn model_pair(&mut self, old: &Model, new: &Model, spans: Spans) {
+        let mut directions = self.new_usage.directions(&new.name);
+        for d in self.old_usage.directions(&old.name) {
+            if !directions.contains(&d) {
+                directions.push(d);
+            }
+        }
+        let mut all_carriers = BTreeSet::new();
+        for direction in directions {
+            let mut carriers = self.new_usage.carriers(&new.name, direction);
+            carriers.extend(self.old_usage.carriers(&old.name, direction));
+            all_carriers.extend(carriers.iter().cloned());
+            self.field_set(&FieldSet {
+                owner: &new.name,
+                old: old.fields.iter().filter(|f| direction.shows(f)).collect(),
+                new: new.fields.iter().filter(|f| direction.shows(f)).collect(),
+                direction,
+                carriers: &carriers,
+            });
+        }
+        for n in &new.fields {
+            // A name may have a field in each shape (`@request_only` and `@response_only`).
+            let same_shape = old
+                .fields
+                .iter()
+                .find(|o| o.name == n.name && o.visibility == n.visibility);
+            if let Some(o) = same_shape.or_else(|| old.field(&n.name)) {
+                self.field_notes(&format!("{}.{}", new.name, n.name), o, n, &all_carriers);
+            }
+        }
+        let subject = format!("model {}", new.name);
+        match (old.open, new.open) {
+            (false, true) => self.report(
+                rules::MODEL_OPENED,
+                &subject,
+                "now carries fields it does not list",
+                spans,
+                all_carriers.clone(),
+            ),
+            (true, false) => self.report(
+                rules::MODEL_CLOSED,
+                &subject,
+                "no longer carries unlisted fields",
+                spans,
+                all_carriers.clone(),
+            ),
+            _ => {}
+        }
+        self.doc(&subject, old.doc.as_deref(), new.doc.as_deref(), spans);
+        self.not_shown(&subject, &old.not_shown, &new.not_shown, spans);
+        self.provenance(&subject, old.provenance, new.provenance, spans);
+        self.deprecation(
+            &subject,
+            old.deprecated.as_ref(),
+            new.deprecated.as_ref(),
+            spans,
+            &all_carriers,
+        );
+    }
+}

@@ -1,0 +1,293 @@
+//! The semantic diff of two specs: every change between them, judged by who it breaks.
+//!
+//! Both specs are validated IR, so the diff compares meaning, not text: a reformat, a comment
+//! or a reflowed doc comment is no change. A type is judged by the way it travels (see
+//! [`usage`]): making a field required breaks clients that write it, and servers that write
+//! it when it travels back; values added to a closed enum break whoever reads it.
+
+mod endpoints;
+mod fields;
+pub mod rules;
+mod surface;
+mod types;
+pub mod usage;
+
+pub use rules::{Category, Rule};
+pub use usage::Direction;
+
+use crate::ir::{Deprecation, Spec};
+use crate::source::{SourceFile, Span};
+use std::collections::{BTreeMap, BTreeSet};
+use usage::Usage;
+
+/// One version of a spec: its IR and the file it was read from, for locations.
+#[derive(Clone, Copy)]
+pub struct Side<'a> {
+    pub spec: &'a Spec,
+    pub file: &'a SourceFile,
+}
+
+/// What the diff needs beyond the two specs.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Today (`YYYY-MM-DD`), to tell a removal before its announced sunset from one after.
+    pub today: String,
+}
+
+/// One change between the two specs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    pub rule: &'static Rule,
+    /// What changed, as a reviewer names it: `PatientInfo.dob`, `endpoint get_user`.
+    pub subject: String,
+    /// The change in a few words: "now required", "`string` → `uuid`".
+    pub change: String,
+    /// Where the changed thing is written in the old spec; `None` for an addition.
+    pub old: Option<Span>,
+    /// Where it is written in the new spec; `None` for a removal.
+    pub new: Option<Span>,
+    /// The endpoints (by name) and events (`event <name>`) whose traffic carries the change.
+    pub carriers: BTreeSet<String>,
+}
+
+impl Finding {
+    /// One line a reviewer can paste: `PatientInfo.dob: now required (clients that omit …)`.
+    pub fn sentence(&self) -> String {
+        format!("{}: {}; {}", self.subject, self.change, self.rule.why)
+    }
+}
+
+/// Every change from `old` to `new`, most affected category first, then in the new spec's
+/// order (the old one's for removals).
+pub fn diff(old: Side, new: Side, options: &Options) -> Vec<Finding> {
+    let mut differ = Differ {
+        old: old.spec,
+        new: new.spec,
+        old_usage: Usage::of(old.spec),
+        new_usage: Usage::of(new.spec),
+        today: options.today.clone(),
+        renamed_models: BTreeMap::new(),
+        renamed_enums: BTreeMap::new(),
+        findings: Vec::new(),
+    };
+    differ.run();
+    let mut findings = differ.findings;
+    findings.sort_by_key(|f| {
+        (
+            f.rule.headline(),
+            f.new.is_none(),
+            f.new.or(f.old).map(|s| s.start),
+            f.rule.id,
+            f.subject.clone(),
+        )
+    });
+    findings.dedup();
+    findings
+}
+
+/// The state of one diff: both specs, where their types travel, the renames found so far,
+/// and the findings.
+struct Differ<'a> {
+    old: &'a Spec,
+    new: &'a Spec,
+    old_usage: Usage,
+    new_usage: Usage,
+    today: String,
+    /// Old model name → new, for models renamed with their wire shape kept.
+    renamed_models: BTreeMap<String, String>,
+    renamed_enums: BTreeMap<String, String>,
+    findings: Vec<Finding>,
+}
+
+/// Where a thing is written in each version.
+#[derive(Clone, Copy, Debug, Default)]
+struct Spans {
+    old: Option<Span>,
+    new: Option<Span>,
+}
+
+impl Spans {
+    fn both(old: Span, new: Span) -> Spans {
+        Spans {
+            old: Some(old),
+            new: Some(new),
+        }
+    }
+    fn old(old: Span) -> Spans {
+        Spans {
+            old: Some(old),
+            new: None,
+        }
+    }
+    fn new(new: Span) -> Spans {
+        Spans {
+            old: None,
+            new: Some(new),
+        }
+    }
+}
+
+impl Differ<'_> {
+    fn run(&mut self) {
+        self.service();
+        self.apis();
+        self.auth_schemes();
+        self.endpoints();
+        self.events();
+        // Types last: comparing their uses found the renames.
+        self.models();
+        self.enums();
+        self.limits();
+        self.spec_notes();
+    }
+
+    fn report(
+        &mut self,
+        rule: &'static Rule,
+        subject: impl Into<String>,
+        change: impl Into<String>,
+        spans: Spans,
+        carriers: BTreeSet<String>,
+    ) {
+        self.findings.push(Finding {
+            rule,
+            subject: subject.into(),
+            change: change.into(),
+            old: spans.old,
+            new: spans.new,
+            carriers,
+        });
+    }
+
+    /// The rule for removing something: its own, unless a deprecation announced the removal.
+    fn removal(&self, rule: &'static Rule, deprecated: Option<&Deprecation>) -> &'static Rule {
+        match deprecated.and_then(|d| d.sunset.as_deref()) {
+            Some(sunset) if !self.today.is_empty() && sunset <= self.today.as_str() => {
+                rules::REMOVED_AFTER_SUNSET
+            }
+            Some(_) => rules::REMOVED_BEFORE_SUNSET,
+            None => rule,
+        }
+    }
+
+    /// What a removal's finding says, naming the deprecation that announced it.
+    fn removal_change(deprecated: Option<&Deprecation>) -> String {
+        match deprecated.and_then(|d| d.sunset.as_deref()) {
+            Some(sunset) => format!("removed (deprecated, sunset {sunset})"),
+            None if deprecated.is_some() => "removed (deprecated, no sunset announced)".into(),
+            None => "removed".into(),
+        }
+    }
+
+    /// Deprecations added, withdrawn, or with their sunset moved.
+    fn deprecation(
+        &mut self,
+        subject: &str,
+        old: Option<&Deprecation>,
+        new: Option<&Deprecation>,
+        spans: Spans,
+        carriers: &BTreeSet<String>,
+    ) {
+        match (old, new) {
+            (None, Some(d)) => {
+                let change = match &d.sunset {
+                    Some(sunset) => format!("deprecated, sunset {sunset}"),
+                    None => "deprecated".into(),
+                };
+                self.report(rules::DEPRECATED, subject, change, spans, carriers.clone());
+            }
+            (Some(_), None) => self.report(
+                rules::UNDEPRECATED,
+                subject,
+                "no longer deprecated",
+                spans,
+                carriers.clone(),
+            ),
+            (Some(o), Some(n)) => match (&o.sunset, &n.sunset) {
+                (Some(a), Some(b)) if b < a => self.report(
+                    rules::SUNSET_EARLIER,
+                    subject,
+                    format!("sunset moved from {a} to {b}"),
+                    spans,
+                    carriers.clone(),
+                ),
+                (Some(a), None) => self.report(
+                    rules::SUNSET_LATER,
+                    subject,
+                    format!("sunset {a} withdrawn"),
+                    spans,
+                    carriers.clone(),
+                ),
+                (Some(a), Some(b)) if b > a => self.report(
+                    rules::SUNSET_LATER,
+                    subject,
+                    format!("sunset moved from {a} to {b}"),
+                    spans,
+                    carriers.clone(),
+                ),
+                (None, Some(b)) => self.report(
+                    rules::SUNSET_EARLIER,
+                    subject,
+                    format!("sunset {b} announced"),
+                    spans,
+                    carriers.clone(),
+                ),
+                _ => {}
+            },
+            (None, None) => {}
+        }
+    }
+
+    /// A doc comment whose words changed (reflowing is no change).
+    fn doc(&mut self, subject: &str, old: Option<&str>, new: Option<&str>, spans: Spans) {
+        let words = |d: Option<&str>| d.map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "));
+        if words(old) != words(new) {
+            let change = match (old, new) {
+                (None, Some(_)) => "documented",
+                (Some(_), None) => "documentation removed",
+                _ => "documentation changed",
+            };
+            self.report(rules::DOC_CHANGED, subject, change, spans, BTreeSet::new());
+        }
+    }
+
+    fn provenance(
+        &mut self,
+        subject: &str,
+        old: crate::ir::Provenance,
+        new: crate::ir::Provenance,
+        spans: Spans,
+    ) {
+        if old != new {
+            self.report(
+                rules::PROVENANCE_CHANGED,
+                subject,
+                format!("source {} → {}", old.word(), new.word()),
+                spans,
+                BTreeSet::new(),
+            );
+        }
+    }
+
+    /// Not-shown notes of one thing resolved or added.
+    fn not_shown(&mut self, subject: &str, old: &[String], new: &[String], spans: Spans) {
+        for gone in old.iter().filter(|n| !new.contains(n)) {
+            self.report(
+                rules::NOT_SHOWN_RESOLVED,
+                subject,
+                format!("no longer not shown: \"{gone}\""),
+                spans,
+                BTreeSet::new(),
+            );
+        }
+        for added in new.iter().filter(|n| !old.contains(n)) {
+            self.report(
+                rules::NOT_SHOWN_ADDED,
+                subject,
+                format!("not shown: \"{added}\""),
+                spans,
+                BTreeSet::new(),
+            );
+        }
+    }
+}

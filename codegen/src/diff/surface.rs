@@ -1,0 +1,536 @@
+//! Everything around the endpoints: the service, its APIs, auth schemes, types, events,
+//! limits and the notes of the spec itself.
+
+use super::fields::FieldSet;
+use super::{Differ, Direction, Spans, rules};
+use crate::ir::{Enum, Spec};
+use crate::source::Span;
+use std::collections::BTreeSet;
+
+/// Pairs two lists by name: `(old index, new index)` for each name in both.
+fn pairs<T>(old: &[T], new: &[T], name: impl Fn(&T) -> &str) -> Vec<(usize, usize)> {
+    new.iter()
+        .enumerate()
+        .filter_map(|(j, n)| old.iter().position(|o| name(o) == name(n)).map(|i| (i, j)))
+        .collect()
+}
+
+impl Differ<'_> {
+    pub(super) fn service(&mut self) {
+        let (old, new) = (&self.old.service, &self.new.service);
+        let spans = Spans {
+            old: self.old.spans.service,
+            new: self.new.spans.service,
+        };
+        if old.version != new.version {
+            let text = |v: &Option<String>| v.clone().unwrap_or_else(|| "none".into());
+            let change = format!("{} → {}", text(&old.version), text(&new.version));
+            self.report(
+                rules::VERSION_CHANGED,
+                "service",
+                change,
+                spans,
+                BTreeSet::new(),
+            );
+        }
+        self.doc("service", old.doc.as_deref(), new.doc.as_deref(), spans);
+        for (what, o, n) in [
+            ("max_length", old.max_length, new.max_length),
+            ("max_items", old.max_items, new.max_items),
+        ] {
+            let value = |b: Option<crate::ir::DefaultBound>| b.map(|b| b.value);
+            let (o, n) = (value(o), value(n));
+            if o != n {
+                let text = |v: Option<u64>| v.map_or("none".to_string(), |v| v.to_string());
+                let loosened = match (o, n) {
+                    (Some(a), Some(b)) => b > a,
+                    (_, None) => true,
+                    (None, Some(_)) => false,
+                };
+                let change = format!("default {what} {} → {}", text(o), text(n));
+                let every: BTreeSet<String> =
+                    self.new.endpoints.iter().map(|e| e.name.clone()).collect();
+                // Every request and every answer is bounded by it.
+                let (request, response) = if loosened {
+                    (
+                        rules::REQUEST_CONSTRAINT_LOOSENED,
+                        rules::RESPONSE_CONSTRAINT_LOOSENED,
+                    )
+                } else {
+                    (
+                        rules::REQUEST_CONSTRAINT_TIGHTENED,
+                        rules::RESPONSE_CONSTRAINT_TIGHTENED,
+                    )
+                };
+                self.report(request, "service", change.clone(), spans, every.clone());
+                self.report(response, "service", change, spans, every);
+            }
+        }
+    }
+
+    pub(super) fn apis(&mut self) {
+        let (old, new) = (self.old, self.new);
+        for (i, j) in pairs(&old.apis, &new.apis, |a| &a.name) {
+            let (o, n) = (&old.apis[i], &new.apis[j]);
+            let spans = Spans::both(old.spans.apis[i], new.spans.apis[j]);
+            let owner = format!("api {}", n.name);
+            self.responses(&o.errors, &n.errors, &owner, false);
+            let carriers: BTreeSet<String> = new
+                .endpoints
+                .iter()
+                .filter(|ep| new.api(ep.api).name == n.name)
+                .map(|ep| ep.name.clone())
+                .collect();
+            self.gates(&o.gates, &n.gates, &owner, spans, &carriers);
+            self.doc(&owner, o.doc.as_deref(), n.doc.as_deref(), spans);
+        }
+    }
+
+    pub(super) fn auth_schemes(&mut self) {
+        let (old, new) = (self.old, self.new);
+        for (j, n) in new.auth_schemes.iter().enumerate() {
+            let subject = format!("auth {}", n.name);
+            let Some(i) = old.auth_schemes.iter().position(|o| o.name == n.name) else {
+                let span = Spans::new(new.spans.auth_schemes[j]);
+                self.report(
+                    rules::AUTH_SCHEME_ADDED,
+                    subject,
+                    "added",
+                    span,
+                    BTreeSet::new(),
+                );
+                continue;
+            };
+            let o = &old.auth_schemes[i];
+            let spans = Spans::both(old.spans.auth_schemes[i], new.spans.auth_schemes[j]);
+            let carriers = users_of_scheme(new, &n.name);
+            if o.carrier != n.carrier {
+                let change = format!(
+                    "carried in {} instead of {}",
+                    crate::ir::carrier_syntax(&n.carrier),
+                    crate::ir::carrier_syntax(&o.carrier)
+                );
+                self.report(
+                    rules::AUTH_CARRIER_CHANGED,
+                    &subject,
+                    change,
+                    spans,
+                    carriers.clone(),
+                );
+            }
+            if o.lifetime != n.lifetime {
+                let text = |q: &Option<crate::ir::Quantity>| {
+                    q.as_ref()
+                        .map_or("none".into(), |q| format!("{} {}", q.amount, q.unit))
+                };
+                let change = format!("lifetime {} → {}", text(&o.lifetime), text(&n.lifetime));
+                self.report(
+                    rules::AUTH_LIFETIME_CHANGED,
+                    &subject,
+                    change,
+                    spans,
+                    carriers.clone(),
+                );
+            }
+            self.deprecation(
+                &subject,
+                o.deprecated.as_ref(),
+                n.deprecated.as_ref(),
+                spans,
+                &carriers,
+            );
+            self.doc(&subject, o.doc.as_deref(), n.doc.as_deref(), spans);
+            self.not_shown(&subject, &o.not_shown, &n.not_shown, spans);
+            self.provenance(&subject, o.provenance, n.provenance, spans);
+        }
+        for (i, o) in old.auth_schemes.iter().enumerate() {
+            if new.auth_schemes.iter().all(|n| n.name != o.name) {
+                let rule = self.removal(rules::AUTH_SCHEME_REMOVED, o.deprecated.as_ref());
+                let change = Self::removal_change(o.deprecated.as_ref());
+                let span = Spans::old(old.spans.auth_schemes[i]);
+                self.report(
+                    rule,
+                    format!("auth {}", o.name),
+                    change,
+                    span,
+                    users_of_scheme(old, &o.name),
+                );
+            }
+        }
+    }
+
+    pub(super) fn events(&mut self) {
+        let (old, new) = (self.old, self.new);
+        for (j, n) in new.events.iter().enumerate() {
+            let subject = format!("event {}", n.name);
+            let carriers: BTreeSet<String> = [subject.clone()].into();
+            let new_span = new.spans.events[j];
+            let Some(i) = old.events.iter().position(|o| o.name == n.name) else {
+                let change = format!("added: {}", n.pattern);
+                self.report(
+                    rules::EVENT_ADDED,
+                    subject,
+                    change,
+                    Spans::new(new_span),
+                    carriers,
+                );
+                continue;
+            };
+            let o = &old.events[i];
+            let spans = Spans::both(old.spans.events[i], new_span);
+            if o.pattern != n.pattern {
+                let change = format!("type `{}` → `{}`", o.pattern, n.pattern);
+                self.report(
+                    rules::EVENT_TYPE_CHANGED,
+                    &subject,
+                    change,
+                    spans,
+                    carriers.clone(),
+                );
+            }
+            self.field_set(&FieldSet {
+                owner: &subject,
+                old: o.fields.iter().collect(),
+                new: n.fields.iter().collect(),
+                direction: Direction::Response,
+                carriers: &carriers,
+            });
+            self.deprecation(
+                &subject,
+                o.deprecated.as_ref(),
+                n.deprecated.as_ref(),
+                spans,
+                &carriers,
+            );
+            self.doc(&subject, o.doc.as_deref(), n.doc.as_deref(), spans);
+            self.not_shown(&subject, &o.not_shown, &n.not_shown, spans);
+            self.provenance(&subject, o.provenance, n.provenance, spans);
+        }
+        for (i, o) in old.events.iter().enumerate() {
+            if new.events.iter().all(|n| n.name != o.name) {
+                let subject = format!("event {}", o.name);
+                let rule = self.removal(rules::EVENT_REMOVED, o.deprecated.as_ref());
+                let change = Self::removal_change(o.deprecated.as_ref());
+                let span = Spans::old(old.spans.events[i]);
+                self.report(rule, subject.clone(), change, span, [subject].into());
+            }
+        }
+    }
+
+    pub(super) fn models(&mut self) {
+        let (old, new) = (self.old, self.new);
+        let renamed = self.renamed_models.clone();
+        for (j, n) in new.models.iter().enumerate() {
+            let new_span = new.spans.models[j];
+            let old_name = renamed
+                .iter()
+                .find(|(_, to)| *to == &n.name)
+                .map_or(n.name.as_str(), |(from, _)| from.as_str());
+            match old.models.iter().position(|o| o.name == old_name) {
+                Some(i) => {
+                    let spans = Spans::both(old.spans.models[i], new_span);
+                    if old_name != n.name {
+                        let carriers = self.model_carriers(&n.name);
+                        let change = format!("renamed to `{}`", n.name);
+                        self.report(
+                            rules::MODEL_RENAMED,
+                            format!("model {old_name}"),
+                            change,
+                            spans,
+                            carriers,
+                        );
+                    }
+                    self.model_pair(&old.models[i], n, spans);
+                }
+                None => {
+                    let carriers = self.model_carriers(&n.name);
+                    self.report(
+                        rules::TYPE_ADDED,
+                        format!("model {}", n.name),
+                        "added",
+                        Spans::new(new_span),
+                        carriers,
+                    );
+                }
+            }
+        }
+        for (i, o) in old.models.iter().enumerate() {
+            if new.model_named(&o.name).is_none() && !renamed.contains_key(&o.name) {
+                let span = Spans::old(old.spans.models[i]);
+                let rule = self.removal(rules::TYPE_REMOVED, o.deprecated.as_ref());
+                let change = Self::removal_change(o.deprecated.as_ref());
+                self.report(
+                    rule,
+                    format!("model {}", o.name),
+                    change,
+                    span,
+                    BTreeSet::new(),
+                );
+            }
+        }
+    }
+
+    fn model_carriers(&self, name: &str) -> BTreeSet<String> {
+        [Direction::Request, Direction::Response]
+            .into_iter()
+            .flat_map(|d| self.new_usage.carriers(name, d))
+            .collect()
+    }
+
+    pub(super) fn enums(&mut self) {
+        let (old, new) = (self.old, self.new);
+        let renamed = self.renamed_enums.clone();
+        for (j, n) in new.enums.iter().enumerate() {
+            let new_span = new.spans.enums[j];
+            let old_name = renamed
+                .iter()
+                .find(|(_, to)| *to == &n.name)
+                .map_or(n.name.as_str(), |(from, _)| from.as_str());
+            match old.enums.iter().position(|o| o.name == old_name) {
+                Some(i) => {
+                    let spans = Spans::both(old.spans.enums[i], new_span);
+                    if old_name != n.name {
+                        let carriers = self.model_carriers(&n.name);
+                        let change = format!("renamed to `{}`", n.name);
+                        self.report(
+                            rules::ENUM_RENAMED,
+                            format!("enum {old_name}"),
+                            change,
+                            spans,
+                            carriers,
+                        );
+                    }
+                    self.enum_pair(&old.enums[i], n, spans);
+                }
+                None => {
+                    let carriers = self.model_carriers(&n.name);
+                    self.report(
+                        rules::TYPE_ADDED,
+                        format!("enum {}", n.name),
+                        "added",
+                        Spans::new(new_span),
+                        carriers,
+                    );
+                }
+            }
+        }
+        for (i, o) in old.enums.iter().enumerate() {
+            if new.enum_named(&o.name).is_none() && !renamed.contains_key(&o.name) {
+                let span = Spans::old(old.spans.enums[i]);
+                self.report(
+                    rules::TYPE_REMOVED,
+                    format!("enum {}", o.name),
+                    "removed",
+                    span,
+                    BTreeSet::new(),
+                );
+            }
+        }
+    }
+
+    fn enum_pair(&mut self, old: &Enum, new: &Enum, spans: Spans) {
+        let subject = format!("enum {}", new.name);
+        let mut all = BTreeSet::new();
+        let mut directions = self.new_usage.directions(&new.name);
+        for d in self.old_usage.directions(&old.name) {
+            if !directions.contains(&d) {
+                directions.push(d);
+            }
+        }
+        for direction in directions {
+            let mut carriers = self.new_usage.carriers(&new.name, direction);
+            carriers.extend(self.old_usage.carriers(&old.name, direction));
+            all.extend(carriers.iter().cloned());
+            let (added, removed) = match (direction, new.open) {
+                (Direction::Request, false) => (
+                    rules::REQUEST_ENUM_VALUE_ADDED,
+                    rules::REQUEST_ENUM_VALUE_REMOVED,
+                ),
+                (Direction::Request, true) => (
+                    rules::REQUEST_OPEN_ENUM_VALUE_ADDED,
+                    rules::REQUEST_ENUM_VALUE_REMOVED,
+                ),
+                (Direction::Response, false) => (
+                    rules::RESPONSE_ENUM_VALUE_ADDED,
+                    rules::RESPONSE_ENUM_VALUE_REMOVED,
+                ),
+                (Direction::Response, true) => (
+                    rules::RESPONSE_OPEN_ENUM_VALUE_ADDED,
+                    rules::RESPONSE_ENUM_VALUE_REMOVED,
+                ),
+            };
+            for v in new
+                .values
+                .iter()
+                .filter(|v| old.values.iter().all(|o| o.name != v.name))
+            {
+                let subject = format!("{}.{}", new.name, v.name);
+                self.report(
+                    added,
+                    subject,
+                    "value added",
+                    Spans::new(v.span),
+                    carriers.clone(),
+                );
+            }
+            for v in old
+                .values
+                .iter()
+                .filter(|o| new.values.iter().all(|n| n.name != o.name))
+            {
+                let rule = self.removal(removed, v.deprecated.as_ref());
+                let change = Self::removal_change(v.deprecated.as_ref());
+                let subject = format!("{}.{}", new.name, v.name);
+                self.report(rule, subject, change, Spans::old(v.span), carriers.clone());
+            }
+        }
+        match (old.open, new.open) {
+            (false, true) => {
+                self.report(rules::ENUM_OPENED, &subject, "now open", spans, all.clone())
+            }
+            (true, false) => self.report(
+                rules::ENUM_CLOSED,
+                &subject,
+                "now closed",
+                spans,
+                all.clone(),
+            ),
+            _ => {}
+        }
+        for n in &new.values {
+            if let Some(o) = old.values.iter().find(|o| o.name == n.name) {
+                let value = format!("{}.{}", new.name, n.name);
+                let vspans = Spans::both(o.span, n.span);
+                self.deprecation(
+                    &value,
+                    o.deprecated.as_ref(),
+                    n.deprecated.as_ref(),
+                    vspans,
+                    &all,
+                );
+                self.doc(&value, o.doc.as_deref(), n.doc.as_deref(), vspans);
+                self.provenance(&value, o.provenance, n.provenance, vspans);
+            }
+        }
+        self.doc(&subject, old.doc.as_deref(), new.doc.as_deref(), spans);
+        self.not_shown(&subject, &old.not_shown, &new.not_shown, spans);
+        self.provenance(&subject, old.provenance, new.provenance, spans);
+    }
+
+    pub(super) fn limits(&mut self) {
+        let (old, new) = (self.old, self.new);
+        for (i, j) in pairs(&old.limits, &new.limits, |l| &l.name) {
+            let (o, n) = (&old.limits[i], &new.limits[j]);
+            let subject = format!("limit {}", n.name);
+            let spans = Spans::both(old.spans.limits[i], new.spans.limits[j]);
+            let carriers = n
+                .applies_to
+                .iter()
+                .map(|t| new.endpoint(t.endpoint).name.clone())
+                .collect();
+            if o.value != n.value {
+                let change = format!("{} → {}", limit_text(&o.value), limit_text(&n.value));
+                self.report(rules::LIMIT_CHANGED, &subject, change, spans, carriers);
+            }
+            self.doc(&subject, o.doc.as_deref(), n.doc.as_deref(), spans);
+            self.provenance(&subject, o.provenance, n.provenance, spans);
+        }
+        for (i, j) in pairs(&old.rate_limits, &new.rate_limits, |l| &l.name) {
+            let (o, n) = (&old.rate_limits[i], &new.rate_limits[j]);
+            let subject = format!("rate_limit {}", n.name);
+            let spans = Spans::both(old.spans.rate_limits[i], new.spans.rate_limits[j]);
+            let carriers: BTreeSet<String> = n
+                .applies_to
+                .iter()
+                .map(|id| new.endpoint(*id).name.clone())
+                .collect();
+            if o.tiers != n.tiers || o.per != n.per {
+                self.report(
+                    rules::RATE_LIMIT_CHANGED,
+                    &subject,
+                    "tiers changed",
+                    spans,
+                    carriers,
+                );
+            }
+            self.not_shown(&subject, &o.not_shown, &n.not_shown, spans);
+            self.provenance(&subject, o.provenance, n.provenance, spans);
+        }
+    }
+
+    pub(super) fn spec_notes(&mut self) {
+        let texts = |spec: &Spec| -> Vec<String> {
+            spec.not_shown
+                .iter()
+                .filter(|n| n.owner == "spec")
+                .map(|n| n.what.clone())
+                .collect()
+        };
+        let spans = |spec: &Spec, what: &str| -> Option<Span> {
+            spec.not_shown
+                .iter()
+                .find(|n| n.owner == "spec" && n.what == what)
+                .map(|n| n.span)
+        };
+        let (old, new) = (texts(self.old), texts(self.new));
+        for gone in old.iter().filter(|t| !new.contains(t)) {
+            let span = Spans {
+                old: spans(self.old, gone),
+                new: None,
+            };
+            self.report(
+                rules::NOT_SHOWN_RESOLVED,
+                "spec",
+                format!("no longer not shown: \"{gone}\""),
+                span,
+                BTreeSet::new(),
+            );
+        }
+        for added in new.iter().filter(|t| !old.contains(t)) {
+            let span = Spans {
+                old: None,
+                new: spans(self.new, added),
+            };
+            self.report(
+                rules::NOT_SHOWN_ADDED,
+                "spec",
+                format!("not shown: \"{added}\""),
+                span,
+                BTreeSet::new(),
+            );
+        }
+        for entry in self.new.changelog.iter().skip(self.old.changelog.len()) {
+            let change = format!("{}: {}", entry.date, entry.text);
+            self.report(
+                rules::CHANGELOG_ADDED,
+                "changelog",
+                change,
+                Spans::default(),
+                BTreeSet::new(),
+            );
+        }
+    }
+}
+
+fn limit_text(value: &crate::ir::LimitValue) -> String {
+    match value {
+        crate::ir::LimitValue::Quantity(q) => format!("{} {}", q.amount, q.unit),
+        crate::ir::LimitValue::FromConstraints => "its inputs' constraints".into(),
+        crate::ir::LimitValue::NotShown(what) => format!("not shown (\"{what}\")"),
+    }
+}
+
+/// The endpoints accepting a scheme.
+fn users_of_scheme(spec: &Spec, scheme: &str) -> BTreeSet<String> {
+    spec.endpoints
+        .iter()
+        .filter(|ep| {
+            ep.auth
+                .any_of
+                .iter()
+                .chain(&ep.auth.optional)
+                .any(|id| spec.auth(*id).name == scheme)
+        })
+        .map(|ep| ep.name.clone())
+        .collect()
+}

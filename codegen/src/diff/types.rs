@@ -1,0 +1,239 @@
+//! How a value's type and constraints changed: allowing fewer values (narrowed), more
+//! (widened), or others (changed). Whether that breaks clients or servers depends on the way
+//! the value travels, which the caller knows.
+
+use super::Differ;
+use crate::ir::{Constraints, Primitive, Spec, Type};
+
+/// How the set of allowed values changed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Delta {
+    Same,
+    /// Fewer values are allowed.
+    Narrowed(String),
+    /// More values are allowed.
+    Widened(String),
+    /// Other values: some old ones are refused and some new ones allowed.
+    Changed(String),
+}
+
+impl Differ<'_> {
+    /// Compares two types by meaning. A model or enum renamed with its wire shape kept is no
+    /// change here: the rename is recorded and the two are compared as one.
+    pub(super) fn type_delta(&mut self, old: &Type, new: &Type) -> Delta {
+        let change = || format!("`{}` → `{}`", name(self.old, old), name(self.new, new));
+        match (old, new) {
+            (Type::Model(a), Type::Model(b)) => {
+                let (a, b) = (&self.old.model(*a).name, &self.new.model(*b).name);
+                if a == b || self.pair_models(a, b) {
+                    Delta::Same
+                } else {
+                    Delta::Changed(change())
+                }
+            }
+            (Type::Enum(a), Type::Enum(b)) => {
+                let (a, b) = (&self.old.enum_(*a).name, &self.new.enum_(*b).name);
+                if a == b || self.pair_enums(a, b) {
+                    Delta::Same
+                } else {
+                    Delta::Changed(change())
+                }
+            }
+            (Type::Primitive(a), Type::Primitive(b)) => primitive_delta(*a, *b, change()),
+            (Type::List(a), Type::List(b)) | (Type::Map(a), Type::Map(b)) => self.type_delta(a, b),
+            (Type::Union(a), Type::Union(b)) => self.union_delta(a, b, change()),
+            (Type::Union(members), single) => {
+                if members
+                    .iter()
+                    .any(|m| self.type_delta(m, single) == Delta::Same)
+                {
+                    Delta::Narrowed(change())
+                } else {
+                    Delta::Changed(change())
+                }
+            }
+            (single, Type::Union(members)) => {
+                if members
+                    .iter()
+                    .any(|m| self.type_delta(single, m) == Delta::Same)
+                {
+                    Delta::Widened(change())
+                } else {
+                    Delta::Changed(change())
+                }
+            }
+            (Type::NotShown(_), Type::NotShown(_)) => Delta::Same,
+            (Type::NotShown(_), _) | (Type::Primitive(Primitive::Any), _) => {
+                Delta::Narrowed(change())
+            }
+            (_, Type::NotShown(_)) | (_, Type::Primitive(Primitive::Any)) => {
+                Delta::Widened(change())
+            }
+            (Type::Primitive(Primitive::Object), Type::Model(_) | Type::Map(_)) => {
+                Delta::Narrowed(change())
+            }
+            (Type::Model(_) | Type::Map(_), Type::Primitive(Primitive::Object)) => {
+                Delta::Widened(change())
+            }
+            (Type::Primitive(Primitive::String), Type::Enum(_)) => Delta::Narrowed(change()),
+            (Type::Enum(_), Type::Primitive(Primitive::String)) => Delta::Widened(change()),
+            _ => Delta::Changed(change()),
+        }
+    }
+
+    fn union_delta(&mut self, old: &[Type], new: &[Type], change: String) -> Delta {
+        let kept_old = old
+            .iter()
+            .all(|o| new.iter().any(|n| self.type_delta(o, n) == Delta::Same));
+        let kept_new = new
+            .iter()
+            .all(|n| old.iter().any(|o| self.type_delta(o, n) == Delta::Same));
+        match (kept_old, kept_new) {
+            (true, true) => Delta::Same,
+            (true, false) => Delta::Widened(change),
+            (false, true) => Delta::Narrowed(change),
+            (false, false) => Delta::Changed(change),
+        }
+    }
+
+    /// Whether model `a` of the old spec is `b` of the new under another name: `a` is gone,
+    /// `b` is new. Records the pair the first time.
+    fn pair_models(&mut self, a: &str, b: &str) -> bool {
+        if let Some(known) = self.renamed_models.get(a) {
+            return known == b;
+        }
+        let renamed = self.new.model_named(a).is_none() && self.old.model_named(b).is_none();
+        if renamed {
+            self.renamed_models.insert(a.to_string(), b.to_string());
+        }
+        renamed
+    }
+
+    fn pair_enums(&mut self, a: &str, b: &str) -> bool {
+        if let Some(known) = self.renamed_enums.get(a) {
+            return known == b;
+        }
+        let renamed = self.new.enum_named(a).is_none() && self.old.enum_named(b).is_none();
+        if renamed {
+            self.renamed_enums.insert(a.to_string(), b.to_string());
+        }
+        renamed
+    }
+}
+
+fn primitive_delta(old: Primitive, new: Primitive, change: String) -> Delta {
+    use Primitive::*;
+    let formatted = |p: Primitive| p.format().is_some();
+    match (old, new) {
+        _ if old == new => Delta::Same,
+        (String, p) if formatted(p) => Delta::Narrowed(change),
+        (p, String) if formatted(p) => Delta::Widened(change),
+        (Int, Number) => Delta::Widened(change),
+        (Number, Int) => Delta::Narrowed(change),
+        (Object | Any, _) => Delta::Narrowed(change),
+        (_, Object | Any) => Delta::Widened(change),
+        _ => Delta::Changed(change),
+    }
+}
+
+/// Each constraint that changed, as a delta of the values it allows. A bound that is the
+/// service's default on both sides is no change of the field's: the service's own is
+/// reported once.
+pub fn constraint_deltas(old: &Constraints, new: &Constraints) -> Vec<Delta> {
+    let mut out = Vec::new();
+    let lower = |what: &str, o: Option<f64>, n: Option<f64>| bound(what, o, n, true);
+    let upper = |what: &str, o: Option<f64>, n: Option<f64>| bound(what, o, n, false);
+    let float = |v: Option<u64>| v.map(|v| v as f64);
+    let defaulted = old.default_bound.is_some() && new.default_bound.is_some();
+    out.push(lower("minimum", old.minimum, new.minimum));
+    out.push(upper("maximum", old.maximum, new.maximum));
+    out.push(lower(
+        "min_length",
+        float(old.min_length),
+        float(new.min_length),
+    ));
+    if !defaulted {
+        out.push(upper(
+            "max_length",
+            float(old.max_length),
+            float(new.max_length),
+        ));
+        out.push(upper(
+            "max_items",
+            float(old.max_items),
+            float(new.max_items),
+        ));
+    }
+    out.push(lower(
+        "min_items",
+        float(old.min_items),
+        float(new.min_items),
+    ));
+    out.push(match (&old.pattern, &new.pattern) {
+        (a, b) if a == b => Delta::Same,
+        (None, Some(p)) => Delta::Narrowed(format!("@pattern(\"{p}\") added")),
+        (Some(p), None) => Delta::Widened(format!("@pattern(\"{p}\") removed")),
+        (Some(a), Some(b)) => Delta::Changed(format!("@pattern \"{a}\" → \"{b}\"")),
+        (None, None) => Delta::Same,
+    });
+    out.push(one_of_delta(old, new));
+    out.retain(|d| *d != Delta::Same);
+    out
+}
+
+/// A bound moved: a lower bound raised, or an upper one lowered, allows fewer values.
+fn bound(what: &str, old: Option<f64>, new: Option<f64>, is_lower: bool) -> Delta {
+    let text = |v: Option<f64>| v.map_or("none".to_string(), |v| v.to_string());
+    let change = format!("@{what} {} → {}", text(old), text(new));
+    match (old, new) {
+        (None, None) => Delta::Same,
+        (None, Some(_)) => Delta::Narrowed(change),
+        (Some(_), None) => Delta::Widened(change),
+        (Some(o), Some(n)) if o == n => Delta::Same,
+        (Some(o), Some(n)) if (n > o) == is_lower => Delta::Narrowed(change),
+        _ => Delta::Widened(change),
+    }
+}
+
+fn one_of_delta(old: &Constraints, new: &Constraints) -> Delta {
+    let (o, n) = (&old.one_of, &new.one_of);
+    if o == n {
+        return Delta::Same;
+    }
+    let list = |l: &[crate::ir::Literal]| {
+        l.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let change = format!("@one_of [{}] → [{}]", list(o), list(n));
+    let subset =
+        |a: &[crate::ir::Literal], b: &[crate::ir::Literal]| a.iter().all(|v| b.contains(v));
+    match (o.is_empty(), n.is_empty()) {
+        (true, false) => Delta::Narrowed(change),
+        (false, true) => Delta::Widened(change),
+        _ if subset(n, o) => Delta::Narrowed(change),
+        _ if subset(o, n) => Delta::Widened(change),
+        _ => Delta::Changed(change),
+    }
+}
+
+/// A type as the spec writes it.
+pub fn name(spec: &Spec, ty: &Type) -> String {
+    match ty {
+        Type::Primitive(p) => p.name().to_string(),
+        Type::Model(id) => spec.model(*id).name.clone(),
+        Type::Enum(id) => spec.enum_(*id).name.clone(),
+        Type::List(inner) => match inner.as_ref() {
+            Type::Union(_) => format!("({})[]", name(spec, inner)),
+            _ => format!("{}[]", name(spec, inner)),
+        },
+        Type::Map(inner) => format!("map<string, {}>", name(spec, inner)),
+        Type::Union(members) => members
+            .iter()
+            .map(|m| name(spec, m))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        Type::NotShown(_) => "not_shown".to_string(),
+    }
+}

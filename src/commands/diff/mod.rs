@@ -1,0 +1,150 @@
+//! `diff OLD NEW` or `diff --against REF`: every change between two versions of a spec,
+//! judged by who it breaks, with the cassettes that exercise it; fails (exit 1) on a change
+//! the config calls an error, unless the spec's version was bumped as the config requires.
+
+mod config;
+mod exercised;
+mod render;
+mod sides;
+
+pub use config::{DiffConfig, Policy};
+
+use super::{EXIT_INVALID, EXIT_USAGE};
+use clap::{Args, ValueEnum};
+use covenant_codegen::diff::{self, Finding, Options, Side};
+use render::Report;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The suite whose cassettes are named for each change, when it exists.
+const DEFAULT_SUITE: &str = "conformance/suite";
+
+#[derive(Args)]
+pub struct DiffArgs {
+    /// The old spec, a file (or `REF:PATH` read from git). With --against, the new spec
+    /// (default: the project's).
+    #[arg(value_name = "OLD")]
+    old: Option<String>,
+    /// The new spec, a file (or `REF:PATH`).
+    #[arg(value_name = "NEW")]
+    new: Option<String>,
+    /// Compare with the spec as it is at this git ref (`main`, `HEAD~1`, a tag).
+    #[arg(long, value_name = "REF", conflicts_with = "new")]
+    against: Option<String>,
+    /// How the changes are written.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Cassette files or folders whose scenarios are named for the changes they exercise
+    /// (default: conformance/suite when it exists).
+    #[arg(long = "cassettes", value_name = "CASSETTE_OR_DIR")]
+    cassettes: Vec<PathBuf>,
+    /// Today's date (`YYYY-MM-DD`), to tell a removal before its announced sunset from one
+    /// after; the system's date by default.
+    #[arg(long, value_name = "DATE")]
+    today: Option<String>,
+    /// List every rule with its categories and exit.
+    #[arg(long)]
+    rules: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// rustc-style, coloured on a terminal.
+    Human,
+    Json,
+    /// A pull-request comment.
+    Markdown,
+    /// GitHub Actions workflow commands: annotations on the changed lines.
+    Github,
+}
+
+pub fn run(args: &DiffArgs) -> ExitCode {
+    if args.rules {
+        print!("{}", render::rule_table());
+        return ExitCode::SUCCESS;
+    }
+    match diff_command(args) {
+        Ok(code) => code,
+        Err(Stop::Usage(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(EXIT_USAGE)
+        }
+        Err(Stop::Invalid(message)) => {
+            eprint!("{message}");
+            ExitCode::from(EXIT_INVALID)
+        }
+    }
+}
+
+/// Why a diff stopped before judging anything.
+pub enum Stop {
+    /// Bad arguments, config, or a file or ref that cannot be read: exit 2.
+    Usage(String),
+    /// A spec that does not check, its diagnostics rendered: exit 1.
+    Invalid(String),
+}
+
+fn diff_command(args: &DiffArgs) -> Result<ExitCode, Stop> {
+    let policy = policy()?;
+    let (old, new) = sides::read(args)?;
+    let today = match &args.today {
+        Some(date) => sides::date(date).map_err(Stop::Usage)?,
+        None => chrono::Utc::now().date_naive().to_string(),
+    };
+    let findings = diff::diff(
+        Side {
+            spec: &old.spec,
+            file: &old.file,
+        },
+        Side {
+            spec: &new.spec,
+            file: &new.file,
+        },
+        &Options { today },
+    );
+    let cassettes =
+        exercised::Exercised::find(&args.cassettes, DEFAULT_SUITE, &new.spec, &findings);
+    let report = Report::new(&old, &new, &findings, &policy, &cassettes);
+    let text = match args.format {
+        Format::Human => report.human(std::io::IsTerminal::is_terminal(&std::io::stdout())),
+        Format::Json => report.json(),
+        Format::Markdown => report.markdown(args.against.as_deref()),
+        Format::Github => report.github(),
+    };
+    print!("{text}");
+    Ok(if report.fails() {
+        ExitCode::from(EXIT_INVALID)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The project's `[diff]` policy, or the default one.
+fn policy() -> Result<Policy, Stop> {
+    let project = super::project::Project::read().map_err(Stop::Usage)?;
+    project
+        .diff
+        .unwrap_or_default()
+        .policy()
+        .map_err(|problems| Stop::Usage(format!("{}: {problems}", super::project::PROJECT_FILE)))
+}
+
+/// The findings of two checked versions, for `conform --changed-since`.
+pub fn changes(old: &Version, new: &Version) -> Vec<Finding> {
+    diff::diff(
+        Side {
+            spec: &old.spec,
+            file: &old.file,
+        },
+        Side {
+            spec: &new.spec,
+            file: &new.file,
+        },
+        &Options {
+            today: chrono::Utc::now().date_naive().to_string(),
+        },
+    )
+}
+
+pub use sides::{Version, at_ref, from_file};

@@ -1,0 +1,432 @@
+//! A diff's report in each of its formats: rustc-style text, JSON, a Markdown pull-request
+//! comment, and GitHub annotations. Every format says the same: each finding with its
+//! severity, rule, location in both versions, explanation and the scenarios exercising it,
+//! and the verdict.
+
+use super::config::{Policy, Severity, bumped};
+use super::exercised::Exercised;
+use super::sides::Version;
+use annotate_snippets::{Level, Renderer, Snippet};
+use covenant_codegen::diff::{Category, Finding, rules};
+use covenant_codegen::{SourceFile, Span};
+use serde_json::{Value, json};
+use std::fmt::Write;
+
+/// A finding with what the policy made of it.
+pub struct Entry<'a> {
+    pub finding: &'a Finding,
+    pub severity: Severity,
+    pub scenarios: &'a [String],
+}
+
+pub struct Report<'a> {
+    old: &'a Version,
+    new: &'a Version,
+    entries: Vec<Entry<'a>>,
+    bumped: bool,
+    unreadable_cassettes: usize,
+}
+
+impl<'a> Report<'a> {
+    pub fn new(
+        old: &'a Version,
+        new: &'a Version,
+        findings: &'a [Finding],
+        policy: &Policy,
+        exercised: &'a Exercised,
+    ) -> Self {
+        let entries = findings
+            .iter()
+            .zip(&exercised.by_finding)
+            .map(|(finding, scenarios)| Entry {
+                finding,
+                severity: policy.severity(finding),
+                scenarios,
+            })
+            .filter(|e| e.severity != Severity::Off)
+            .collect();
+        let version = |v: &Version| v.spec.service.version.clone();
+        Report {
+            old,
+            new,
+            entries,
+            bumped: bumped(
+                policy.bump,
+                version(old).as_deref(),
+                version(new).as_deref(),
+            ),
+            unreadable_cassettes: exercised.unreadable,
+        }
+    }
+
+    fn count(&self, severity: Severity) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| e.severity == severity)
+            .count()
+    }
+
+    /// Whether the run fails: an error the version bump does not excuse.
+    pub fn fails(&self) -> bool {
+        self.count(Severity::Error) > 0 && !self.bumped
+    }
+
+    fn versions(&self) -> String {
+        let v = |v: &Version| {
+            v.spec
+                .service
+                .version
+                .clone()
+                .unwrap_or_else(|| "none".into())
+        };
+        format!("{} → {}", v(self.old), v(self.new))
+    }
+
+    /// The verdict in one sentence.
+    fn verdict(&self) -> String {
+        let errors = self.count(Severity::Error);
+        match (errors, self.bumped) {
+            (0, _) => "no failing change".to_string(),
+            (n, true) => format!(
+                "{n} failing change{}, allowed by the version bump ({})",
+                plural(n),
+                self.versions()
+            ),
+            (n, false) => format!(
+                "{n} failing change{} and the version is not bumped as required ({})",
+                plural(n),
+                self.versions()
+            ),
+        }
+    }
+
+    fn counts(&self) -> String {
+        let mut parts = Vec::new();
+        for category in Category::ALL {
+            let n = self
+                .entries
+                .iter()
+                .filter(|e| e.finding.rule.headline() == category)
+                .count();
+            if n > 0 {
+                parts.push(format!("{} {n}", words(category)));
+            }
+        }
+        if parts.is_empty() {
+            "no changes".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    pub fn human(&self, colour: bool) -> String {
+        let renderer = if colour {
+            Renderer::styled()
+        } else {
+            Renderer::plain()
+        };
+        let mut out = String::new();
+        for entry in &self.entries {
+            out.push_str(&self.human_entry(entry, &renderer));
+            out.push_str("\n\n");
+        }
+        let _ = writeln!(out, "diff: {}", self.counts());
+        let _ = writeln!(
+            out,
+            "{}: {}",
+            if self.fails() { "fail" } else { "pass" },
+            self.verdict()
+        );
+        if self.unreadable_cassettes > 0 {
+            let _ = writeln!(
+                out,
+                "note: {} cassette{} could not be read and name no scenario (`covenant conform` says why)",
+                self.unreadable_cassettes,
+                plural(self.unreadable_cassettes)
+            );
+        }
+        out
+    }
+
+    fn human_entry(&self, entry: &Entry, renderer: &Renderer) -> String {
+        let f = entry.finding;
+        let level = match entry.severity {
+            Severity::Error => Level::Error,
+            Severity::Warning => Level::Warning,
+            _ => Level::Note,
+        };
+        let title = format!("{}: {}", f.subject, f.change);
+        let categories = f
+            .rule
+            .categories
+            .iter()
+            .map(|c| words(*c))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let was = f
+            .old
+            .map(|s| format!("was at {}", self.old.file.location(s)));
+        let (file, span) = match (f.new, f.old) {
+            (Some(s), _) => (&self.new.file, Some(s)),
+            (None, Some(s)) => (&self.old.file, Some(s)),
+            (None, None) => (&self.new.file, None),
+        };
+        let why = format!("{categories}: {}", f.rule.why);
+        let scenarios = scenario_list(entry.scenarios).map(|s| format!("exercised by {s}"));
+        let mut message = level.title(&title).id(f.rule.id);
+        if let Some(span) = span {
+            message = message.snippet(snippet(file, span, level, &categories));
+        }
+        message = message.footer(Level::Note.title(&why));
+        if f.new.is_some()
+            && let Some(was) = &was
+        {
+            message = message.footer(Level::Note.title(was));
+        }
+        if let Some(s) = &scenarios {
+            message = message.footer(Level::Note.title(s));
+        }
+        renderer.render(message).to_string()
+    }
+
+    pub fn json(&self) -> String {
+        let location = |file: &SourceFile, span: Option<Span>| match span {
+            None => Value::Null,
+            Some(s) => {
+                let (line, column) = file.line_col(s.start);
+                json!({ "file": file.name, "line": line, "column": column })
+            }
+        };
+        let findings: Vec<Value> = self
+            .entries
+            .iter()
+            .map(|e| {
+                let f = e.finding;
+                json!({
+                    "rule": f.rule.id,
+                    "severity": e.severity.word(),
+                    "categories": f.rule.categories.iter().map(|c| c.id()).collect::<Vec<_>>(),
+                    "subject": f.subject,
+                    "change": f.change,
+                    "explanation": f.rule.why,
+                    "old": location(&self.old.file, f.old),
+                    "new": location(&self.new.file, f.new),
+                    "endpoints": f.carriers,
+                    "scenarios": e.scenarios,
+                })
+            })
+            .collect();
+        let side = |v: &Version| json!({ "spec": v.file.name, "version": v.spec.service.version });
+        let value = json!({
+            "old": side(self.old),
+            "new": side(self.new),
+            "findings": findings,
+            "summary": {
+                "errors": self.count(Severity::Error),
+                "warnings": self.count(Severity::Warning),
+                "notes": self.count(Severity::Note),
+                "version_bumped": self.bumped,
+                "fails": self.fails(),
+                "verdict": self.verdict(),
+            },
+        });
+        let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    pub fn markdown(&self, against: Option<&str>) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "### Spec changes: `{}` → `{}`\n",
+            self.old.file.name, self.new.file.name
+        );
+        let verdict = if self.fails() { "Fails" } else { "Passes" };
+        let _ = writeln!(
+            out,
+            "**{verdict}**: {}. {}.\n",
+            self.verdict(),
+            self.counts()
+        );
+        for category in Category::ALL {
+            let entries: Vec<&Entry> = self
+                .entries
+                .iter()
+                .filter(|e| e.finding.rule.headline() == category)
+                .collect();
+            if entries.is_empty() {
+                continue;
+            }
+            let heading = format!("{} ({})", capitalised(words(category)), entries.len());
+            let folded = !category.is_breaking();
+            if folded {
+                let _ = writeln!(out, "<details><summary>{heading}</summary>\n");
+            } else {
+                let _ = writeln!(out, "#### {heading}\n");
+            }
+            for e in entries {
+                out.push_str(&self.markdown_entry(e));
+            }
+            out.push('\n');
+            if folded {
+                out.push_str("</details>\n\n");
+            }
+        }
+        let scenarios: Vec<&str> = self
+            .entries
+            .iter()
+            .flat_map(|e| e.scenarios)
+            .map(String::as_str)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        if !scenarios.is_empty() {
+            let command = match against {
+                Some(r) => format!("covenant conform --changed-since {r}"),
+                None => "covenant conform --filter <scenario>".to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "{} scenario{} of the conformance suite exercise these changes; `{command}` runs them.",
+                scenarios.len(),
+                plural(scenarios.len())
+            );
+        }
+        out
+    }
+
+    fn markdown_entry(&self, e: &Entry) -> String {
+        let f = e.finding;
+        let at = match (f.new, f.old) {
+            (Some(s), _) => self.new.file.location(s),
+            (None, Some(s)) => format!("was {}", self.old.file.location(s)),
+            (None, None) => self.new.file.name.clone(),
+        };
+        let mut line = format!(
+            "- **{}** `{}` {}: {}; {}. <sub>{}</sub>",
+            e.severity.word(),
+            f.rule.id,
+            code(&f.subject),
+            escape_markdown(&f.change),
+            f.rule.why,
+            escape_markdown(&at)
+        );
+        if let Some(list) = scenario_list(e.scenarios) {
+            let _ = write!(line, " <sub>exercised by {list}</sub>");
+        }
+        line.push('\n');
+        line
+    }
+
+    pub fn github(&self) -> String {
+        let mut out = String::new();
+        for e in &self.entries {
+            let f = e.finding;
+            let command = match e.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                _ => "notice",
+            };
+            let mut properties = format!("file={}", property(&self.new.file.name));
+            if let Some(span) = f.new {
+                let (line, col) = self.new.file.line_col(span.start);
+                let _ = write!(properties, ",line={line},col={col}");
+            }
+            let _ = write!(properties, ",title={}", property(f.rule.id));
+            let _ = writeln!(out, "::{command} {properties}::{}", data(&f.sentence()));
+        }
+        let _ = writeln!(out, "diff: {}; {}", self.counts(), self.verdict());
+        out
+    }
+}
+
+/// `--rules`: every rule, its categories and why.
+pub fn rule_table() -> String {
+    let mut out = String::new();
+    for rule in rules::ALL {
+        let categories = rule
+            .categories
+            .iter()
+            .map(|c| c.id())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = writeln!(out, "{:<34} {:<48} {}", rule.id, categories, rule.why);
+    }
+    out
+}
+
+fn snippet<'a>(file: &'a SourceFile, span: Span, level: Level, label: &'a str) -> Snippet<'a> {
+    let len = file.text.len();
+    let start = (span.start as usize).min(len);
+    let end = (span.end as usize).clamp(start, len);
+    Snippet::source(&file.text)
+        .origin(&file.name)
+        .line_start(1)
+        .fold(true)
+        .annotation(level.span(start..end).label(label))
+}
+
+fn scenario_list(ids: &[String]) -> Option<String> {
+    const SHOWN: usize = 5;
+    match ids.len() {
+        0 => None,
+        n if n <= SHOWN => Some(ids.join(", ")),
+        n => Some(format!(
+            "{} and {} more",
+            ids[..SHOWN].join(", "),
+            n - SHOWN
+        )),
+    }
+}
+
+fn words(category: Category) -> &'static str {
+    match category {
+        Category::BreaksClients => "breaks clients",
+        Category::BreaksServers => "breaks servers",
+        Category::BreaksSource => "breaks Rust source",
+        Category::Compatible => "compatible",
+        Category::Docs => "docs",
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// Inline code that survives backticks inside it.
+fn code(text: &str) -> String {
+    if text.contains('`') {
+        format!("`` {text} ``")
+    } else {
+        format!("`{text}`")
+    }
+}
+
+/// Text in Markdown whose `<`, `|` and `*` read as text.
+fn escape_markdown(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('|', "\\|")
+        .replace('*', "\\*")
+}
+
+/// A workflow command's message: `%`, CR and LF escaped.
+fn data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A workflow command's property: also `:` and `,`.
+fn property(text: &str) -> String {
+    data(text).replace(':', "%3A").replace(',', "%2C")
+}
