@@ -4,6 +4,7 @@
 
 use super::EXIT_USAGE;
 use clap::Args;
+use covenant_conformance::changes::exercises;
 use covenant_conformance::expected::ExpectedFailures;
 use covenant_conformance::progress::Progress;
 use covenant_conformance::select::{Filter, Shard};
@@ -67,6 +68,11 @@ pub struct ConformArgs {
     /// Run only the scenarios that failed in the last report of --report-dir.
     #[arg(long)]
     rerun_failed: bool,
+    /// Run only the scenarios exercising a change of the spec since this git ref (`main`,
+    /// `HEAD~1`): those calling a changed endpoint or awaiting a changed event, as
+    /// `covenant diff --against REF` names them. Nothing to run is a success.
+    #[arg(long, value_name = "REF")]
+    changed_since: Option<String>,
     /// Run the i-th of n deterministic parts of the suite, as `2/4`.
     #[arg(long, value_name = "I/N")]
     shard: Option<Shard>,
@@ -253,7 +259,23 @@ fn conform(
     } else {
         Vec::new()
     };
-    let selected = select::select(plans, &args.filter, args.shard, rerun.as_deref());
+    let mut selected = select::select(plans, &args.filter, args.shard, rerun.as_deref());
+    if let Some(reference) = &args.changed_since {
+        let touched = changed_since(reference, &args.spec)?;
+        selected.retain(|p| exercises(p.as_ref(), &contract.spec, &touched));
+        if selected.is_empty() {
+            eprintln!(
+                "conform: no scenario exercises a change of the spec since {reference}: nothing to run"
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        eprintln!(
+            "conform: {} scenario{} exercise{} the spec's changes since {reference}",
+            selected.len(),
+            if selected.len() == 1 { "" } else { "s" },
+            if selected.len() == 1 { "s" } else { "" },
+        );
+    }
     if selected.is_empty() {
         return Err(Stop::Usage(nothing_selected(args)));
     }
@@ -422,6 +444,26 @@ async fn start_reference() -> Result<((), Credentials), String> {
 async fn stop_reference((): ()) {}
 
 /// Why the selection is empty, in the words of the options that made it so.
+/// The endpoints and events a change of the spec since `reference` touches.
+fn changed_since(
+    reference: &str,
+    spec: &super::project::SpecArg,
+) -> Result<std::collections::BTreeSet<String>, Stop> {
+    let stop = |e: super::diff::Stop| match e {
+        super::diff::Stop::Usage(m) => Stop::Usage(format!("--changed-since: {m}")),
+        super::diff::Stop::Invalid(m) => Stop::Usage(format!(
+            "--changed-since: the spec at {reference} does not check:\n{m}"
+        )),
+    };
+    let path = spec.path().map_err(Stop::Usage)?;
+    let new = super::diff::from_file(&path).map_err(stop)?;
+    let old = super::diff::at_ref(reference, &path).map_err(stop)?;
+    Ok(super::diff::changes(&old, &new)
+        .into_iter()
+        .flat_map(|f| f.carriers)
+        .collect())
+}
+
 fn nothing_selected(args: &ConformArgs) -> String {
     let mut why = Vec::new();
     if args.rerun_failed {

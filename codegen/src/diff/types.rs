@@ -40,7 +40,15 @@ impl Differ<'_> {
                 }
             }
             (Type::Primitive(a), Type::Primitive(b)) => primitive_delta(*a, *b, change()),
-            (Type::List(a), Type::List(b)) | (Type::Map(a), Type::Map(b)) => self.type_delta(a, b),
+            // The whole type is named, `string[]` → `int[]`, not its items.
+            (Type::List(a), Type::List(b)) | (Type::Map(a), Type::Map(b)) => {
+                match self.type_delta(a, b) {
+                    Delta::Same => Delta::Same,
+                    Delta::Narrowed(_) => Delta::Narrowed(change()),
+                    Delta::Widened(_) => Delta::Widened(change()),
+                    Delta::Changed(_) => Delta::Changed(change()),
+                }
+            }
             (Type::Union(a), Type::Union(b)) => self.union_delta(a, b, change()),
             (Type::Union(members), single) => {
                 if members
@@ -145,8 +153,8 @@ pub fn constraint_deltas(old: &Constraints, new: &Constraints) -> Vec<Delta> {
     let upper = |what: &str, o: Option<f64>, n: Option<f64>| bound(what, o, n, false);
     let float = |v: Option<u64>| v.map(|v| v as f64);
     let defaulted = old.default_bound.is_some() && new.default_bound.is_some();
-    out.push(lower("minimum", old.minimum, new.minimum));
-    out.push(upper("maximum", old.maximum, new.maximum));
+    out.push(lower("min", old.minimum, new.minimum));
+    out.push(upper("max", old.maximum, new.maximum));
     out.push(lower(
         "min_length",
         float(old.min_length),

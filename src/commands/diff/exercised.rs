@@ -38,15 +38,6 @@ impl Exercised {
             unreadable: problems.len(),
         }
     }
-
-    /// Every scenario exercising any finding.
-    pub fn all(&self) -> BTreeSet<&str> {
-        self.by_finding
-            .iter()
-            .flatten()
-            .map(String::as_str)
-            .collect()
-    }
 }
 
 fn ids(cassettes: &[Cassette], spec: &Spec, carriers: &BTreeSet<String>) -> Vec<String> {

@@ -13,6 +13,7 @@ use super::{EXIT_INVALID, EXIT_USAGE};
 use clap::{Args, ValueEnum};
 use covenant_codegen::diff::{self, Finding, Options, Side};
 use render::Report;
+use sides::Version;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -147,4 +148,4 @@ pub fn changes(old: &Version, new: &Version) -> Vec<Finding> {
     )
 }
 
-pub use sides::{Version, at_ref, from_file};
+pub use sides::{at_ref, from_file};
