@@ -8,6 +8,7 @@ pub mod contract;
 pub mod diagnostic;
 pub mod diagnostic_codes;
 pub mod emit;
+pub mod format;
 pub mod ir;
 pub mod lexer;
 mod lower;
