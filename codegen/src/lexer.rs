@@ -10,8 +10,10 @@ use logos::Logos;
 pub enum Tok {
     #[regex(r"///[^\n]*")]
     DocComment,
-    #[regex(r"//([^/\n][^\n]*)?", logos::skip)]
-    #[regex(r"////[^\n]*", logos::skip)]
+    /// A `//` comment (or one of four or more slashes). Only [`lex_with_comments`] keeps
+    /// it; the parser never sees one.
+    #[regex(r"//([^/\n][^\n]*)?")]
+    #[regex(r"////[^\n]*")]
     LineComment,
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
     Ident,
@@ -102,8 +104,19 @@ pub struct Token {
 }
 
 /// Splits `text` into tokens, ending with one `Eof`. Lexical errors are reported and the
-/// offending characters dropped, so parsing can go on and find the rest.
+/// offending characters dropped, so parsing can go on and find the rest. `//` comments are
+/// dropped: they mean nothing to the parser.
 pub fn lex(text: &str, diags: &mut Diagnostics) -> Vec<Token> {
+    lex_tokens(text, diags, false)
+}
+
+/// As [`lex`], but `//` comments stay in the stream as [`Tok::LineComment`] tokens, for tools
+/// that must give the text back with its comments (the formatter).
+pub fn lex_with_comments(text: &str, diags: &mut Diagnostics) -> Vec<Token> {
+    lex_tokens(text, diags, true)
+}
+
+fn lex_tokens(text: &str, diags: &mut Diagnostics, keep_comments: bool) -> Vec<Token> {
     let mut tokens = Vec::with_capacity(text.len() / 4);
     let mut lexer = Tok::lexer(text);
     let mut unknown_run: Option<Span> = None;
@@ -128,7 +141,9 @@ pub fn lex(text: &str, diags: &mut Diagnostics) -> Vec<Token> {
             }
             Ok(kind) => {
                 flush_unknown(&mut unknown_run, diags);
-                tokens.push(Token { kind, span });
+                if kind != Tok::LineComment || keep_comments {
+                    tokens.push(Token { kind, span });
+                }
             }
             Err(()) => {
                 unknown_run = Some(unknown_run.map_or(span, |run| {
@@ -189,6 +204,36 @@ mod tests {
                 Tok::Eof
             ]
         );
+    }
+
+    #[test]
+    fn comments_are_kept_when_asked() {
+        let text = "// note\nmodel A { //// bar\n}";
+        let tokens = lex_with_comments(text, &mut Diagnostics::default());
+        let kinds: Vec<Tok> = tokens.iter().map(|t| t.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                Tok::LineComment,
+                Tok::Ident,
+                Tok::Ident,
+                Tok::LBrace,
+                Tok::LineComment,
+                Tok::RBrace,
+                Tok::Eof
+            ]
+        );
+        assert_eq!(&text[tokens[4].span.range()], "//// bar");
+    }
+
+    #[test]
+    fn unknown_characters_around_a_comment_are_reported_alike_in_both_modes() {
+        let text = "$$ // x\n$ model";
+        let (mut plain, mut kept) = (Diagnostics::default(), Diagnostics::default());
+        lex(text, &mut plain);
+        lex_with_comments(text, &mut kept);
+        assert_eq!(plain.items, kept.items);
+        assert_eq!(plain.items.len(), 2);
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod diagnostic;
 pub mod diagnostic_codes;
 pub mod diff;
 pub mod emit;
+pub mod format;
 pub mod ir;
 pub mod lexer;
 mod lower;

@@ -11,7 +11,7 @@ const SERVICE_SPEC: &str = include_str!("../../../spec/health.covenant");
 const BOOKSHOP_SPEC: &str = include_str!("../../../spec/examples/bookshop.covenant");
 
 /// Fragments of the language, so random text often gets deep into the parser.
-const FRAGMENTS: &[&str] = &[
+pub(crate) const FRAGMENTS: &[&str] = &[
     "model ",
     "enum ",
     "open ",
@@ -100,7 +100,7 @@ fn check(text: &str) {
 }
 
 /// `PROPTEST_CASES` when set, else the default for CI.
-fn cases(default: u32) -> ProptestConfig {
+pub(crate) fn cases(default: u32) -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -111,7 +111,7 @@ fn cases(default: u32) -> ProptestConfig {
     }
 }
 
-fn char_boundary(text: &str, at: usize) -> usize {
+pub(crate) fn char_boundary(text: &str, at: usize) -> usize {
     let mut at = at.min(text.len());
     while !text.is_char_boundary(at) {
         at -= 1;
