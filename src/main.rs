@@ -68,6 +68,13 @@ enum Command {
     /// Exit status: 0 no failing change (or the version was bumped as required), 1 a failing
     /// change or an invalid spec, 2 usage or I/O error.
     Diff(commands::diff::DiffArgs),
+    /// Write spec files in the canonical layout: comments, doc comments and the author's line
+    /// breaks kept; indentation, spacing and blank lines made canonical. Or `--check` them,
+    /// printing a diff.
+    ///
+    /// Exit status: 0 formatted (or already canonical), 1 a file is not canonical (with
+    /// --check) or does not parse, 2 usage or I/O error.
+    Fmt(commands::fmt::FmtArgs),
 }
 
 fn main() -> ExitCode {
@@ -101,5 +108,6 @@ fn main() -> ExitCode {
         Command::Cassettes(args) => commands::cassettes::run(&args),
         Command::Record(args) => commands::record::run(&args),
         Command::Diff(args) => commands::diff::run(&args),
+        Command::Fmt(args) => commands::fmt::run(&args),
     }
 }
