@@ -26,6 +26,11 @@ fn route(ep: &Endpoint) -> (crate::ir::Method, String) {
     (ep.method, shape)
 }
 
+/// `text/plain` → `text/markdown`.
+fn media_change(old: &crate::ir::BodyMedia, new: &crate::ir::BodyMedia) -> String {
+    format!("`{}` → `{}`", old.content_type(), new.content_type())
+}
+
 impl Differ<'_> {
     pub(super) fn endpoints(&mut self) {
         let (old, new) = (self.old, self.new);
@@ -184,7 +189,7 @@ impl Differ<'_> {
             ),
             (Some(o), Some(n)) => {
                 if old.body_media != new.body_media {
-                    let change = "written in another media type";
+                    let change = media_change(&old.body_media, &new.body_media);
                     self.report(
                         rules::REQUEST_MEDIA_CHANGED,
                         &subject,
@@ -285,7 +290,7 @@ impl Differ<'_> {
             ),
             (Some(o), Some(n)) => {
                 if old.media != new.media {
-                    let change = "written in another media type";
+                    let change = media_change(&old.media, &new.media);
                     self.report(
                         rules::RESPONSE_MEDIA_CHANGED,
                         subject,

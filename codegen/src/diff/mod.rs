@@ -129,12 +129,12 @@ impl Spans {
 
 impl Differ<'_> {
     fn run(&mut self) {
+        self.discover_renames();
         self.service();
         self.apis();
         self.auth_schemes();
         self.endpoints();
         self.events();
-        // Types last: comparing their uses found the renames.
         self.models();
         self.enums();
         self.limits();

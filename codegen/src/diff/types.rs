@@ -89,6 +89,66 @@ impl Differ<'_> {
         }
     }
 
+    /// Finds every model and enum renamed with its wire shape kept, before anything is
+    /// compared: a type used by another compared earlier would otherwise look removed and
+    /// added. Each pass compares the types written in the same places of both versions, the
+    /// fields of renamed models included, until no new rename turns up.
+    pub(super) fn discover_renames(&mut self) {
+        let (old, new) = (self.old, self.new);
+        loop {
+            let known = self.renamed_models.len() + self.renamed_enums.len();
+            let mut places: Vec<(&Type, &Type)> = Vec::new();
+            for n in &new.endpoints {
+                let Some(o) = old.endpoint_named(&n.name) else {
+                    continue;
+                };
+                if let (Some(a), Some(b)) = (&o.body, &n.body) {
+                    places.push((a, b));
+                }
+                for r in n.responses.iter().chain(&n.errors) {
+                    let before = o.responses.iter().chain(&o.errors).find(|x| x.status == r.status);
+                    if let Some((Some(a), Some(b))) = before.map(|x| (&x.body, &r.body)) {
+                        places.push((a, b));
+                    }
+                }
+                for p in &n.params {
+                    if let Some(q) = o.params.iter().find(|q| q.field.name == p.field.name) {
+                        places.push((&q.field.ty, &p.field.ty));
+                    }
+                }
+            }
+            for n in &new.models {
+                let old_name = self
+                    .renamed_models
+                    .iter()
+                    .find(|(_, to)| *to == &n.name)
+                    .map_or(n.name.as_str(), |(from, _)| from.as_str());
+                if let Some(o) = old.model_named(old_name) {
+                    for f in &n.fields {
+                        if let Some(g) = o.field(&f.name) {
+                            places.push((&g.ty, &f.ty));
+                        }
+                    }
+                }
+            }
+            for n in &new.events {
+                if let Some(o) = old.events.iter().find(|o| o.name == n.name) {
+                    for f in &n.fields {
+                        if let Some(g) = o.fields.iter().find(|g| g.name == f.name) {
+                            places.push((&g.ty, &f.ty));
+                        }
+                    }
+                }
+            }
+            for (a, b) in places {
+                self.type_delta(a, b);
+            }
+            if self.renamed_models.len() + self.renamed_enums.len() == known {
+                break;
+            }
+        }
+    }
+
     fn union_delta(&mut self, old: &[Type], new: &[Type], change: String) -> Delta {
         let kept_old = old
             .iter()

@@ -3,6 +3,7 @@
 
 mod coverage;
 mod diagnostics;
+mod diff;
 mod format;
 mod fuzz_parser;
 mod other_specs;
