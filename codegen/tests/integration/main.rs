@@ -4,6 +4,7 @@
 mod coverage;
 mod diagnostics;
 mod diff;
+mod diff_history;
 mod format;
 mod fuzz_parser;
 mod other_specs;
