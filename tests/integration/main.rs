@@ -6,5 +6,6 @@ mod common;
 mod conform;
 mod hostile_clients;
 mod mock;
+mod review;
 mod serve_mock;
 mod serve_reference;

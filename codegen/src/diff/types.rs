@@ -106,7 +106,11 @@ impl Differ<'_> {
                     places.push((a, b));
                 }
                 for r in n.responses.iter().chain(&n.errors) {
-                    let before = o.responses.iter().chain(&o.errors).find(|x| x.status == r.status);
+                    let before = o
+                        .responses
+                        .iter()
+                        .chain(&o.errors)
+                        .find(|x| x.status == r.status);
                     if let Some((Some(a), Some(b))) = before.map(|x| (&x.body, &r.body)) {
                         places.push((a, b));
                     }

@@ -90,10 +90,7 @@ fn diff_over_the_history_of_the_service_spec() {
                     },
                 );
                 for f in &findings {
-                    out.push_str(&format!(
-                        "    {} {}: {}\n",
-                        f.rule.id, f.subject, f.change
-                    ));
+                    out.push_str(&format!("    {} {}: {}\n", f.rule.id, f.subject, f.change));
                 }
                 if findings.is_empty() {
                     out.push_str("    no changes\n");
