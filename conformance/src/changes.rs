@@ -30,17 +30,23 @@ mod tests {
         let text = r#"
 service S { title "s" }
 api main { base "{base_url}" versions "/v1" }
-envelope Event { event_type: string }
-endpoint get_pet GET "/v1/pets/{id}" {
+envelope Event {
+    @event_type
+    event_type: string
+    data: object
+}
+endpoint get_pet: GET "/v1/pets/{id}" {
     public
     path id: string
     response 200: string
 }
-endpoint list_pets GET "/v1/pets" {
+endpoint list_pets: GET "/v1/pets" {
     public
     response 200: string
 }
-event pet_born "pet.born" {}
+event pet_born: "pet.born" {
+    data: string
+}
 "#;
         covenant_codegen::check_source(&SourceFile::new("s.covenant", text))
             .spec

@@ -260,9 +260,16 @@ fn conform(
         Vec::new()
     };
     let mut selected = select::select(plans, &args.filter, args.shard, rerun.as_deref());
+    if selected.is_empty() {
+        return Err(Stop::Usage(nothing_selected(args)));
+    }
     if let Some(reference) = &args.changed_since {
-        let touched = changed_since(reference, &args.spec)?;
-        selected.retain(|p| exercises(p.as_ref(), &contract.spec, &touched));
+        let (before, touched) = changed_since(reference, &args.spec)?;
+        // A removed event is known by its old pattern only.
+        selected.retain(|p| {
+            exercises(p.as_ref(), &contract.spec, &touched)
+                || exercises(p.as_ref(), &before, &touched)
+        });
         if selected.is_empty() {
             eprintln!(
                 "conform: no scenario exercises a change of the spec since {reference}: nothing to run"
@@ -275,9 +282,6 @@ fn conform(
             if selected.len() == 1 { "" } else { "s" },
             if selected.len() == 1 { "s" } else { "" },
         );
-    }
-    if selected.is_empty() {
-        return Err(Stop::Usage(nothing_selected(args)));
     }
     let settings = RunSettings {
         jobs: args.jobs.unwrap_or(RunSettings::default().jobs),
@@ -443,27 +447,28 @@ async fn start_reference() -> Result<((), Credentials), String> {
 #[cfg(not(feature = "reference"))]
 async fn stop_reference((): ()) {}
 
-/// Why the selection is empty, in the words of the options that made it so.
-/// The endpoints and events a change of the spec since `reference` touches.
+/// The spec at `reference`, and the endpoints and events a change since then touches.
 fn changed_since(
     reference: &str,
     spec: &super::project::SpecArg,
-) -> Result<std::collections::BTreeSet<String>, Stop> {
+) -> Result<(covenant_codegen::Spec, std::collections::BTreeSet<String>), Stop> {
     let stop = |e: super::diff::Stop| match e {
         super::diff::Stop::Usage(m) => Stop::Usage(format!("--changed-since: {m}")),
         super::diff::Stop::Invalid(m) => Stop::Usage(format!(
-            "--changed-since: the spec at {reference} does not check:\n{m}"
+            "--changed-since {reference}: a version of the spec does not check:\n{m}"
         )),
     };
     let path = spec.path().map_err(Stop::Usage)?;
     let new = super::diff::from_file(&path).map_err(stop)?;
     let old = super::diff::at_ref(reference, &path).map_err(stop)?;
-    Ok(super::diff::changes(&old, &new)
+    let touched = super::diff::changes(&old, &new)
         .into_iter()
         .flat_map(|f| f.carriers)
-        .collect())
+        .collect();
+    Ok((old.spec, touched))
 }
 
+/// Why the selection is empty, in the words of the options that made it so.
 fn nothing_selected(args: &ConformArgs) -> String {
     let mut why = Vec::new();
     if args.rerun_failed {

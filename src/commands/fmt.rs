@@ -29,7 +29,7 @@ enum Outcome {
 
 pub fn run(args: &FmtArgs) -> ExitCode {
     if args.paths.len() == 1 && args.paths[0] == Path::new("-") {
-        return stdin_to_stdout();
+        return stdin_to_stdout(args.check);
     }
     let files = match files(&args.paths) {
         Ok(files) => files,
@@ -119,7 +119,9 @@ fn write_in_place(path: &Path, text: &str) -> std::io::Result<()> {
     Ok(())
 }
 
-fn stdin_to_stdout() -> ExitCode {
+/// Formats standard input to standard output; with `check`, prints the diff instead and
+/// exits 1 when there is one.
+fn stdin_to_stdout(check: bool) -> ExitCode {
     let mut text = String::new();
     if std::io::stdin().is_terminal() {
         eprintln!("fmt: reading a spec from standard input (end it with Ctrl-D)");
@@ -130,6 +132,17 @@ fn stdin_to_stdout() -> ExitCode {
     }
     let file = SourceFile::new("<stdin>", text);
     match format_source(&file) {
+        Ok(formatted) if check => {
+            if formatted == file.text {
+                return ExitCode::SUCCESS;
+            }
+            let diff = similar::TextDiff::from_lines(&file.text, &formatted);
+            print!(
+                "{}",
+                diff.unified_diff().header("<stdin>", "<stdin> (formatted)")
+            );
+            ExitCode::from(EXIT_INVALID)
+        }
         Ok(formatted) => {
             print!("{formatted}");
             ExitCode::SUCCESS

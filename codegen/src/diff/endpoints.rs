@@ -31,6 +31,26 @@ fn media_change(old: &crate::ir::BodyMedia, new: &crate::ir::BodyMedia) -> Strin
     format!("`{}` → `{}`", old.content_type(), new.content_type())
 }
 
+/// The old endpoint's parameters, its path parameters named as the new route names the
+/// placeholder in the same place: renaming `{id}` to `{user_id}` changes no request.
+fn path_params_renamed(old: &Endpoint, new: &Endpoint) -> Vec<crate::ir::Param> {
+    let names = |ep: &Endpoint| crate::ir::placeholders(&ep.path);
+    let (before, after) = (names(old), names(new));
+    old.params
+        .iter()
+        .map(|p| {
+            let mut p = p.clone();
+            if p.location == crate::ir::ParamLocation::Path
+                && let Some(i) = before.iter().position(|n| *n == p.field.name)
+                && let Some(renamed) = after.get(i)
+            {
+                p.field.name = renamed.clone();
+            }
+            p
+        })
+        .collect()
+}
+
 impl Differ<'_> {
     pub(super) fn endpoints(&mut self) {
         let (old, new) = (self.old, self.new);
@@ -92,7 +112,7 @@ impl Differ<'_> {
         let subject = format!("endpoint {}", new.name);
         let carriers: BTreeSet<String> = [new.name.clone()].into();
         let (old_api, new_api) = (&self.old.api(old.api).name, &self.new.api(new.api).name);
-        if old.method != new.method || old.path != new.path || old_api != new_api {
+        if route(old) != route(new) || old_api != new_api {
             let at = |spec: &Spec, ep: &Endpoint| {
                 format!(
                     "{} {} {}",
@@ -110,16 +130,26 @@ impl Differ<'_> {
                 carriers.clone(),
             );
         }
+        let old_params = path_params_renamed(old, new);
         self.field_set(&FieldSet {
             owner: &new.name,
-            old: old.params.iter().map(|p| &p.field).collect(),
+            old: old_params.iter().map(|p| &p.field).collect(),
             new: new.params.iter().map(|p| &p.field).collect(),
             direction: Direction::Request,
             carriers: &carriers,
         });
         for n in &new.params {
-            if let Some(o) = old.params.iter().find(|o| o.field.name == n.field.name) {
+            if let Some(o) = old_params.iter().find(|o| o.field.name == n.field.name) {
                 let param = format!("{}.{}", new.name, n.field.name);
+                if o.location != n.location {
+                    let change = format!(
+                        "moved from the {} to the {}",
+                        o.location.as_str(),
+                        n.location.as_str()
+                    );
+                    let spans = Spans::both(o.field.span, n.field.span);
+                    self.report(rules::PARAM_MOVED, &param, change, spans, carriers.clone());
+                }
                 self.field_notes(&param, &o.field, &n.field, &carriers);
             }
         }

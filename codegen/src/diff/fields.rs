@@ -22,6 +22,7 @@ struct DirectionRules {
     widened: &'static Rule,
     tightened: &'static Rule,
     loosened: &'static Rule,
+    constraint_changed: &'static Rule,
     default_changed: &'static Rule,
 }
 
@@ -41,6 +42,7 @@ fn rules_of(direction: Direction) -> DirectionRules {
             widened: rules::REQUEST_TYPE_WIDENED,
             tightened: rules::REQUEST_CONSTRAINT_TIGHTENED,
             loosened: rules::REQUEST_CONSTRAINT_LOOSENED,
+            constraint_changed: rules::REQUEST_CONSTRAINT_CHANGED,
             default_changed: rules::REQUEST_DEFAULT_CHANGED,
         },
         Direction::Response => DirectionRules {
@@ -57,6 +59,7 @@ fn rules_of(direction: Direction) -> DirectionRules {
             widened: rules::RESPONSE_TYPE_WIDENED,
             tightened: rules::RESPONSE_CONSTRAINT_TIGHTENED,
             loosened: rules::RESPONSE_CONSTRAINT_LOOSENED,
+            constraint_changed: rules::RESPONSE_CONSTRAINT_CHANGED,
             default_changed: rules::RESPONSE_DEFAULT_CHANGED,
         },
     }
@@ -153,10 +156,7 @@ impl Differ<'_> {
                 Delta::Same => {}
                 Delta::Narrowed(c) => say(self, rules.tightened, c),
                 Delta::Widened(c) => say(self, rules.loosened, c),
-                Delta::Changed(c) => {
-                    say(self, rules.tightened, c.clone());
-                    say(self, rules.loosened, c);
-                }
+                Delta::Changed(c) => say(self, rules.constraint_changed, c),
             }
         }
         if old.default != new.default {

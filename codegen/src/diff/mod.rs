@@ -20,7 +20,8 @@ use crate::source::{SourceFile, Span};
 use std::collections::{BTreeMap, BTreeSet};
 use usage::Usage;
 
-/// One version of a spec: its IR and the file it was read from, for locations.
+/// One version of a spec: its IR and the file it was read from (whose spans the findings
+/// hold, for a report to place them).
 #[derive(Clone, Copy)]
 pub struct Side<'a> {
     pub spec: &'a Spec,
@@ -149,18 +150,24 @@ impl Differ<'_> {
         spans: Spans,
         carriers: BTreeSet<String>,
     ) {
+        // A thing the toolkit adds (an idempotency key's header) is written nowhere.
+        let written = |s: Option<Span>| s.filter(|s| *s != Span::default());
         self.findings.push(Finding {
             rule,
             subject: subject.into(),
             change: change.into(),
-            old: spans.old,
-            new: spans.new,
+            old: written(spans.old),
+            new: written(spans.new),
             carriers,
         });
     }
 
-    /// The rule for removing something: its own, unless a deprecation announced the removal.
+    /// The rule for removing something: its own, unless a deprecation announced the removal
+    /// to the clients it breaks.
     fn removal(&self, rule: &'static Rule, deprecated: Option<&Deprecation>) -> &'static Rule {
+        if !rule.categories.contains(&Category::BreaksClients) {
+            return rule;
+        }
         match deprecated.and_then(|d| d.sunset.as_deref()) {
             Some(sunset) if !self.today.is_empty() && sunset <= self.today.as_str() => {
                 rules::REMOVED_AFTER_SUNSET

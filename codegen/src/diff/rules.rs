@@ -47,7 +47,7 @@ pub struct Rule {
     pub id: &'static str,
     /// Who the change breaks, most affected first; `[Compatible]` or `[Docs]` when no one.
     pub categories: &'static [Category],
-    /// Why the rule sits in its categories, for `--explain` and the docs.
+    /// Why the rule sits in its categories, for `diff --rules` and every report.
     pub why: &'static str,
 }
 
@@ -115,6 +115,10 @@ rules! {
         "values clients send may now be refused";
     REQUEST_CONSTRAINT_LOOSENED "request-constraint-loosened" [BreaksServers]
         "existing servers refuse the values now allowed";
+    REQUEST_CONSTRAINT_CHANGED "request-constraint-changed" [BreaksClients, BreaksServers]
+        "some values clients send are now refused, and existing servers refuse some now allowed";
+    PARAM_MOVED "param-moved" [BreaksClients, BreaksServers]
+        "the parameter travels in another part of the request";
     REQUEST_DEFAULT_CHANGED "request-default-changed" [BreaksClients]
         "clients that leave the field out get another value";
     REQUEST_ENUM_VALUE_ADDED "request-enum-value-added" [BreaksServers, BreaksSource]
@@ -150,6 +154,8 @@ rules! {
         "clients may receive values outside what they were promised";
     RESPONSE_CONSTRAINT_TIGHTENED "response-constraint-tightened" [BreaksServers]
         "existing servers may send values no longer allowed";
+    RESPONSE_CONSTRAINT_CHANGED "response-constraint-changed" [BreaksClients, BreaksServers]
+        "clients may receive values outside what they were promised, and existing servers may send values no longer allowed";
     RESPONSE_DEFAULT_CHANGED "response-default-changed" [BreaksClients]
         "clients read another value where the field is left out";
     RESPONSE_ENUM_VALUE_ADDED "response-enum-value-added" [BreaksClients, BreaksSource]
@@ -199,8 +205,10 @@ rules! {
         "a new way to authenticate";
     AUTH_CARRIER_CHANGED "auth-carrier-changed" [BreaksClients, BreaksServers]
         "the credential travels in another place";
-    AUTH_LIFETIME_CHANGED "auth-lifetime-changed" [BreaksClients]
-        "clients relying on the credential's lifetime see it expire at another time";
+    AUTH_LIFETIME_SHORTENED "auth-lifetime-shortened" [BreaksClients]
+        "clients holding a credential for its old lifetime see it expire early";
+    AUTH_LIFETIME_LENGTHENED "auth-lifetime-lengthened" [BreaksServers]
+        "existing servers expire credentials before clients expect";
     // Behaviour of endpoints.
     PAGING_CHANGED "paging-changed" [BreaksClients, BreaksServers]
         "clients follow pages another way";
@@ -231,10 +239,12 @@ rules! {
     EVENT_TYPE_CHANGED "event-type-changed" [BreaksClients, BreaksServers]
         "deliveries name the event by another type";
     // Limits.
-    LIMIT_CHANGED "limit-changed" [BreaksClients]
-        "clients sized to the old limit may now be refused or throttled";
-    RATE_LIMIT_CHANGED "rate-limit-changed" [BreaksClients]
-        "clients paced to the old rate may now be throttled";
+    LIMIT_TIGHTENED "limit-tightened" [BreaksClients]
+        "clients sized to the old limit may now be refused or cut short";
+    LIMIT_LOOSENED "limit-loosened" [BreaksServers]
+        "existing servers hold to the old, tighter limit";
+    RATE_LIMIT_CHANGED "rate-limit-changed" [BreaksClients, BreaksServers]
+        "clients paced to the old rates may be throttled, and existing servers throttle at the old ones";
     // Deprecations.
     DEPRECATED "deprecated" [Compatible]
         "clients are told to move away; nothing breaks yet";

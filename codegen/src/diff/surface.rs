@@ -124,8 +124,17 @@ impl Differ<'_> {
                         .map_or("none".into(), |q| format!("{} {}", q.amount, q.unit))
                 };
                 let change = format!("lifetime {} → {}", text(&o.lifetime), text(&n.lifetime));
+                let longer = match (&o.lifetime, &n.lifetime) {
+                    (Some(a), Some(b)) => looser(a, b),
+                    (Some(_), None) => true,
+                    (None, _) => false,
+                };
                 self.report(
-                    rules::AUTH_LIFETIME_CHANGED,
+                    if longer {
+                        rules::AUTH_LIFETIME_LENGTHENED
+                    } else {
+                        rules::AUTH_LIFETIME_SHORTENED
+                    },
                     &subject,
                     change,
                     spans,
@@ -178,7 +187,7 @@ impl Differ<'_> {
             };
             let o = &old.events[i];
             let spans = Spans::both(old.spans.events[i], new_span);
-            if o.pattern != n.pattern {
+            if pattern_shape(&o.pattern) != pattern_shape(&n.pattern) {
                 let change = format!("type `{}` → `{}`", o.pattern, n.pattern);
                 self.report(
                     rules::EVENT_TYPE_CHANGED,
@@ -428,10 +437,7 @@ impl Differ<'_> {
                 .iter()
                 .map(|t| new.endpoint(t.endpoint).name.clone())
                 .collect();
-            if o.value != n.value {
-                let change = format!("{} → {}", limit_text(&o.value), limit_text(&n.value));
-                self.report(rules::LIMIT_CHANGED, &subject, change, spans, carriers);
-            }
+            self.limit_value(&subject, &o.value, &n.value, spans, carriers);
             self.doc(&subject, o.doc.as_deref(), n.doc.as_deref(), spans);
             self.provenance(&subject, o.provenance, n.provenance, spans);
         }
@@ -444,7 +450,22 @@ impl Differ<'_> {
                 .iter()
                 .map(|id| new.endpoint(*id).name.clone())
                 .collect();
-            if o.tiers != n.tiers || o.per != n.per {
+            let rates = |tiers: &[crate::ir::RateTier]| {
+                tiers
+                    .iter()
+                    .map(|t| {
+                        (
+                            t.providers,
+                            t.concurrent,
+                            t.count,
+                            t.window.clone(),
+                            t.is_default,
+                            t.assigned.clone(),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            };
+            if rates(&o.tiers) != rates(&n.tiers) || o.per != n.per {
                 self.report(
                     rules::RATE_LIMIT_CHANGED,
                     &subject,
@@ -499,7 +520,13 @@ impl Differ<'_> {
                 BTreeSet::new(),
             );
         }
-        for entry in self.new.changelog.iter().skip(self.old.changelog.len()) {
+        let known = |e: &crate::ir::Change| {
+            self.old
+                .changelog
+                .iter()
+                .any(|o| o.date == e.date && o.text == e.text)
+        };
+        for entry in self.new.changelog.iter().filter(|e| !known(e)) {
             let change = format!("{}: {}", entry.date, entry.text);
             self.report(
                 rules::CHANGELOG_ADDED,
@@ -510,6 +537,62 @@ impl Differ<'_> {
             );
         }
     }
+}
+
+impl Differ<'_> {
+    /// A limit's value: a stated value larger or smaller, or a fact the source now states
+    /// (or no longer does).
+    fn limit_value(
+        &mut self,
+        subject: &str,
+        old: &crate::ir::LimitValue,
+        new: &crate::ir::LimitValue,
+        spans: Spans,
+        carriers: BTreeSet<String>,
+    ) {
+        use crate::ir::LimitValue;
+        if old == new {
+            return;
+        }
+        let change = format!("{} → {}", limit_text(old), limit_text(new));
+        let rule = match (old, new) {
+            (LimitValue::NotShown(_), _) => rules::NOT_SHOWN_RESOLVED,
+            (_, LimitValue::NotShown(_)) => rules::NOT_SHOWN_ADDED,
+            (LimitValue::Quantity(a), LimitValue::Quantity(b)) if looser(a, b) => {
+                rules::LIMIT_LOOSENED
+            }
+            _ => rules::LIMIT_TIGHTENED,
+        };
+        self.report(rule, subject, change, spans, carriers);
+    }
+}
+
+/// Whether `new` allows more than `old`: a longer time, or a larger amount of one unit.
+fn looser(old: &crate::ir::Quantity, new: &crate::ir::Quantity) -> bool {
+    let seconds = |q: &crate::ir::Quantity| {
+        let unit = q.unit.trim_end_matches('s');
+        let scale = match unit {
+            "second" => 1.0,
+            "minute" => 60.0,
+            "hour" => 3600.0,
+            "day" => 86400.0,
+            _ => return None,
+        };
+        Some(q.amount * scale)
+    };
+    match (seconds(old), seconds(new)) {
+        (Some(a), Some(b)) => b > a,
+        _ => old.unit == new.unit && new.amount > old.amount,
+    }
+}
+
+/// An event type with its placeholders' names left out: `{kind}` and `{type}` are one.
+fn pattern_shape(pattern: &str) -> String {
+    pattern
+        .split('.')
+        .map(|part| if part.starts_with('{') { "{}" } else { part })
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 fn limit_text(value: &crate::ir::LimitValue) -> String {

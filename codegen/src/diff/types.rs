@@ -169,23 +169,40 @@ impl Differ<'_> {
     }
 
     /// Whether model `a` of the old spec is `b` of the new under another name: `a` is gone,
-    /// `b` is new. Records the pair the first time.
+    /// `b` is new, no other model was renamed to `b`, and the two share a field name, so a
+    /// field given a brand-new type is not taken for a rename. Records the pair the first time.
     fn pair_models(&mut self, a: &str, b: &str) -> bool {
         if let Some(known) = self.renamed_models.get(a) {
             return known == b;
         }
-        let renamed = self.new.model_named(a).is_none() && self.old.model_named(b).is_none();
+        let (Some(old), Some(new)) = (self.old.model_named(a), self.new.model_named(b)) else {
+            return false;
+        };
+        let renamed = self.new.model_named(a).is_none()
+            && self.old.model_named(b).is_none()
+            && !self.renamed_models.values().any(|to| to == b)
+            && old.fields.iter().any(|f| new.field(&f.name).is_some());
         if renamed {
             self.renamed_models.insert(a.to_string(), b.to_string());
         }
         renamed
     }
 
+    /// As [`Self::pair_models`], the two sharing a value.
     fn pair_enums(&mut self, a: &str, b: &str) -> bool {
         if let Some(known) = self.renamed_enums.get(a) {
             return known == b;
         }
-        let renamed = self.new.enum_named(a).is_none() && self.old.enum_named(b).is_none();
+        let (Some(old), Some(new)) = (self.old.enum_named(a), self.new.enum_named(b)) else {
+            return false;
+        };
+        let renamed = self.new.enum_named(a).is_none()
+            && self.old.enum_named(b).is_none()
+            && !self.renamed_enums.values().any(|to| to == b)
+            && old
+                .values
+                .iter()
+                .any(|v| new.values.iter().any(|w| w.name == v.name));
         if renamed {
             self.renamed_enums.insert(a.to_string(), b.to_string());
         }
@@ -202,8 +219,8 @@ fn primitive_delta(old: Primitive, new: Primitive, change: String) -> Delta {
         (p, String) if formatted(p) => Delta::Widened(change),
         (Int, Number) => Delta::Widened(change),
         (Number, Int) => Delta::Narrowed(change),
-        (Object | Any, _) => Delta::Narrowed(change),
-        (_, Object | Any) => Delta::Widened(change),
+        (Any, _) => Delta::Narrowed(change),
+        (_, Any) => Delta::Widened(change),
         _ => Delta::Changed(change),
     }
 }
@@ -284,6 +301,7 @@ fn one_of_delta(old: &Constraints, new: &Constraints) -> Delta {
     match (o.is_empty(), n.is_empty()) {
         (true, false) => Delta::Narrowed(change),
         (false, true) => Delta::Widened(change),
+        _ if subset(n, o) && subset(o, n) => Delta::Same,
         _ if subset(n, o) => Delta::Narrowed(change),
         _ if subset(o, n) => Delta::Widened(change),
         _ => Delta::Changed(change),

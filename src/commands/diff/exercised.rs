@@ -16,8 +16,9 @@ pub struct Exercised {
 }
 
 impl Exercised {
-    /// Reads the cassettes named (or `default` when it exists) and matches them to findings.
-    pub fn find(named: &[PathBuf], default: &str, spec: &Spec, findings: &[Finding]) -> Self {
+    /// Reads the cassettes named (or `default` when it exists) and matches them to findings,
+    /// by the new spec's events and the old one's (a removed event has only an old pattern).
+    pub fn find(named: &[PathBuf], default: &str, specs: [&Spec; 2], findings: &[Finding]) -> Self {
         let paths = if named.is_empty() {
             if !Path::new(default).is_dir() {
                 return Exercised {
@@ -33,20 +34,20 @@ impl Exercised {
         Exercised {
             by_finding: findings
                 .iter()
-                .map(|f| ids(&cassettes, spec, &f.carriers))
+                .map(|f| ids(&cassettes, specs, &f.carriers))
                 .collect(),
             unreadable: problems.len(),
         }
     }
 }
 
-fn ids(cassettes: &[Cassette], spec: &Spec, carriers: &BTreeSet<String>) -> Vec<String> {
+fn ids(cassettes: &[Cassette], specs: [&Spec; 2], carriers: &BTreeSet<String>) -> Vec<String> {
     if carriers.is_empty() {
         return Vec::new();
     }
     let mut ids: Vec<String> = cassettes
         .iter()
-        .filter(|c| exercises(c, spec, carriers))
+        .filter(|c| specs.iter().any(|spec| exercises(c, spec, carriers)))
         .map(|c| c.scenario.id.clone())
         .collect();
     ids.sort();

@@ -104,8 +104,12 @@ fn diff_command(args: &DiffArgs) -> Result<ExitCode, Stop> {
         },
         &Options { today },
     );
-    let cassettes =
-        exercised::Exercised::find(&args.cassettes, DEFAULT_SUITE, &new.spec, &findings);
+    let cassettes = exercised::Exercised::find(
+        &args.cassettes,
+        DEFAULT_SUITE,
+        [&new.spec, &old.spec],
+        &findings,
+    );
     let report = Report::new(&old, &new, &findings, &policy, &cassettes);
     let text = match args.format {
         Format::Human => report.human(std::io::IsTerminal::is_terminal(&std::io::stdout())),

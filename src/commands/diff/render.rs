@@ -411,12 +411,23 @@ fn code(text: &str) -> String {
     }
 }
 
-/// Text in Markdown whose `<`, `|` and `*` read as text.
+/// Text in Markdown whose `<`, `|` and `*` read as text; inside `code spans`, where
+/// escapes would show, it is left as it is.
 fn escape_markdown(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('|', "\\|")
-        .replace('*', "\\*")
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                part.to_string()
+            } else {
+                part.replace('&', "&amp;")
+                    .replace('<', "&lt;")
+                    .replace('|', "\\|")
+                    .replace('*', "\\*")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("`")
 }
 
 /// A workflow command's message: `%`, CR and LF escaped.
