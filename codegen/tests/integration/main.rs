@@ -3,6 +3,7 @@
 
 mod coverage;
 mod diagnostics;
+mod docs;
 mod fuzz_parser;
 mod other_specs;
 mod provenance;
