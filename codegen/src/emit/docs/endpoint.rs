@@ -64,7 +64,6 @@ fn params(site: &Site, ids: &mut Ids, ep: &Endpoint) -> Markup {
             @for (location, caption) in locations {
                 @let here: Vec<_> = ep.params_in(location).map(|p| &p.field).collect();
                 @if !here.is_empty() {
-                    h3 { (caption) }
                     (fields::table(site, ROOT, ids, &Rows { caption, id: &ids::param, kind: "parameter", siblings: &all }, &here))
                 }
             }

@@ -14,7 +14,7 @@ pub fn page(site: &Site, id: EnumId) -> String {
     let mut ids = Ids::default();
     let main = html! {
         h1 { span.kind { (if e.open { "Open enum" } else { "Closed enum" }) } code { (e.name) } }
-        p { (marks::provenance(e.provenance)) }
+        (marks::standing(e.provenance, false))
         (text::doc(e.doc.as_deref()))
         (openness(e))
         @if let Some(parent) = e.parent {

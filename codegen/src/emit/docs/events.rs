@@ -26,10 +26,7 @@ pub fn page(site: &Site, ev: &Event) -> String {
     };
     let main = html! {
         h1 { span.kind { "Event" } code { (ev.name) } }
-        p {
-            (marks::provenance(ev.provenance))
-            @if ev.deprecated.is_some() { (marks::tag("deprecated", "deprecated")) }
-        }
+        (marks::standing(ev.provenance, ev.deprecated.is_some()))
         @if let Some(d) = &ev.deprecated { (marks::deprecation(d, replacement)) }
         (text::doc(ev.doc.as_deref()))
         (marks::not_shown(&ev.not_shown))

@@ -129,22 +129,20 @@ fn render_nav(site: &Site, group: Group) -> String {
                     }
                 }
             }
-            (group_list("Models", group == Group::Models, spec.models.iter().map(|m| (m.name.as_str(), to(&paths::model(&m.name))))))
-            (group_list("Enums", group == Group::Enums, spec.enums.iter().map(|e| (e.name.as_str(), to(&paths::enum_(&e.name))))))
-            (group_list("Events", group == Group::Events, spec.events.iter().map(|e| (e.name.as_str(), to(&paths::event(&e.name))))))
+            (group_list("Models", group == Group::Models, spec.models.iter().map(|m| (m.name.as_str(), to(&paths::model(&m.name)))).collect()))
+            (group_list("Enums", group == Group::Enums, spec.enums.iter().map(|e| (e.name.as_str(), to(&paths::enum_(&e.name)))).collect()))
+            (group_list("Events", group == Group::Events, spec.events.iter().map(|e| (e.name.as_str(), to(&paths::event(&e.name)))).collect()))
         }
     }
     .into_string()
 }
 
-fn group_list<'a>(
-    label: &str,
-    open: bool,
-    items: impl ExactSizeIterator<Item = (&'a str, String)>,
-) -> Markup {
-    if items.len() == 0 {
+/// One part of the sidebar, its names in alphabetical order to be found at a glance.
+fn group_list(label: &str, open: bool, mut items: Vec<(&str, String)>) -> Markup {
+    if items.is_empty() {
         return html! {};
     }
+    items.sort_by_cached_key(|(name, _)| (name.to_lowercase(), name.to_string()));
     html! {
         details open[open] {
             summary { (label) " (" (items.len()) ")" }

@@ -164,3 +164,17 @@ pub fn reason(status: u16) -> &'static str {
         _ => "",
     }
 }
+
+/// The marks under a page's title: where the thing comes from, and whether it is
+/// deprecated; nothing when it is the document's and current.
+pub fn standing(p: Provenance, deprecated: bool) -> Markup {
+    if p.is_document() && !deprecated {
+        return html! {};
+    }
+    html! {
+        p.marks {
+            (provenance(p))
+            @if deprecated { (tag("deprecated", "deprecated")) }
+        }
+    }
+}

@@ -16,18 +16,16 @@ pub fn page(site: &Site, id: ModelId) -> String {
     let path = paths::model(&m.name);
     let mut ids = Ids::default();
     let all: Vec<_> = m.fields.iter().collect();
+    let caption = format!("Fields of {}", m.name);
     let rows = Rows {
-        caption: "Fields",
+        caption: &caption,
         id: &ids::field,
         kind: "field",
         siblings: &all,
     };
     let main = html! {
         h1 { span.kind { (kind(site, id)) } code { (m.name) } }
-        p {
-            (marks::provenance(m.provenance))
-            @if m.deprecated.is_some() { (marks::tag("deprecated", "deprecated")) }
-        }
+        (marks::standing(m.provenance, m.deprecated.is_some()))
         @if let Some(d) = &m.deprecated {
             (marks::deprecation(d, replacement(site, m)))
         }

@@ -66,8 +66,12 @@
       var a = document.createElement("a");
       a.href = root + e[3];
       a.appendChild(span("result-kind", e[0]));
+      a.appendChild(document.createTextNode(" "));
       a.appendChild(span("result-name", e[1]));
-      if (e[2]) a.appendChild(span("result-detail", e[2]));
+      if (e[2]) {
+        a.appendChild(document.createTextNode(" "));
+        a.appendChild(span("result-detail", e[2]));
+      }
       li.appendChild(a);
       list.appendChild(li);
     });
