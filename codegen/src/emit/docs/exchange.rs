@@ -10,25 +10,25 @@ use serde_json::Value;
 /// An example request of `ep`, as it is sent.
 pub fn request(site: &Site, ep: &Endpoint) -> Markup {
     let input = site.samples.endpoint_input(ep);
-    let value = |name: &str| {
-        input
-            .get(name)
-            .filter(|_| !(name == "body" && ep.body.is_some()))
+    // The input holds the body under `body`; a parameter of that name gets its own example.
+    let value = |p: &crate::ir::Param| match p.field.name.as_str() {
+        "body" if ep.body.is_some() => Some(site.samples.field_example(&p.field, Shape::Request)),
+        name => input.get(name).cloned(),
     };
     let mut path = ep.path.clone();
     let mut query: Vec<String> = Vec::new();
     let mut headers: Vec<(String, String)> = Vec::new();
     for p in &ep.params {
         let name = &p.field.name;
-        let Some(v) = value(name) else {
+        let Some(v) = value(p) else {
             continue;
         };
         match p.location {
             ParamLocation::Path => {
-                path = path.replace(&format!("{{{name}}}"), &encode(&scalar(v)));
+                path = path.replace(&format!("{{{name}}}"), &encode(&scalar(&v)));
             }
-            ParamLocation::Query => query.extend(encoded_pairs(name, v)),
-            ParamLocation::Header => headers.push((name.clone(), scalar(v))),
+            ParamLocation::Query => query.extend(encoded_pairs(name, &v)),
+            ParamLocation::Header => headers.push((name.clone(), scalar(&v))),
         }
     }
     if let Some(id) = ep.auth.any_of.first() {

@@ -3,8 +3,7 @@
 
 use super::ids::Ids;
 use super::{Site, marks, text, types};
-use crate::ir::{Field, Presence};
-use crate::ir::{FormatScope, RejectionSlot, Visibility};
+use crate::ir::{Field, FormatScope, Presence, RejectionSlot, Visibility};
 use maud::{Markup, html};
 
 /// How a table names its rows' ids: `field-<name>`, `param-<name>`, …

@@ -77,6 +77,13 @@ endpoint get_shapes: GET "/shapes/{id}" {
     error 409: Problem
 }
 
+endpoint post_note: POST "/notes" {
+    auth key
+    query body?: string
+    body Problem
+    response 201: Problem
+}
+
 not_shown "Rate limits"
 "#;
 
@@ -222,6 +229,10 @@ fn endpoints_show_constraints_defaults_statuses_and_deprecations() {
     assert!(old.contains("<a href=\"../endpoints/get_shapes.html\"><code>get_shapes</code></a>"));
     let auth = &files["auth.html"];
     assert!(auth.contains("<a href=\"#scheme-key\"><code>key</code></a>"));
+    // A parameter named `body` beside a body has an example of its own.
+    let note = &files["endpoints/post_note.html"];
+    assert!(note.contains("POST /notes?body=text\n"), "{note}");
+    assert!(note.contains("&quot;detail&quot;: &quot;text&quot;"));
 }
 
 #[test]
@@ -243,4 +254,28 @@ fn a_spec_with_nothing_but_a_public_endpoint_renders() {
     assert!(page.contains("The source does not show the body"));
     assert!(!files.contains_key("auth.html"));
     assert!(!files["index.html"].contains("auth.html"));
+}
+
+#[test]
+fn the_search_script_finds_what_the_pages_give_it() {
+    let files = render(SPEC);
+    let script = &files["search.js"];
+    for id in ["search", "search-results", "search-status"] {
+        assert!(
+            script.contains(&format!("getElementById(\"{id}\")")),
+            "{id}"
+        );
+        assert!(
+            files["index.html"].contains(&format!(" id=\"{id}\"")),
+            "{id}"
+        );
+    }
+    let global = super::search::GLOBAL;
+    assert!(script.contains(&format!("window.{global}")));
+    assert!(files["search-index.js"].starts_with(&format!("window.{global} = [")));
+    assert!(files["index.html"].contains("<body data-root=\"\">"));
+    let model = &files["models/Shapes.html"];
+    assert!(model.contains("<body data-root=\"../\">"));
+    assert!(model.contains("href=\"../models/Shapes.html\" aria-current=\"page\""));
+    assert_eq!(model.matches("aria-current").count(), 1);
 }
