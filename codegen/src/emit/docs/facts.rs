@@ -131,7 +131,7 @@ fn idempotency(ep: &Endpoint) -> Markup {
             @if ep.method.is_idempotent() { " (by its method)" }
             "."
         } @else if let Some(why) = &ep.safe_to_repeat {
-            "Not idempotent, but safe to repeat: " (why) "."
+            "Not idempotent, but safe to repeat: " (super::text::inline(why)) "."
         } @else {
             "Not idempotent: a repeat may act twice."
         }

@@ -46,7 +46,7 @@ pub fn value(v: &LimitValue) -> Markup {
         @match v {
             LimitValue::Quantity(q) => (quantity(q)),
             LimitValue::FromConstraints => "as the constraints of the inputs it governs say",
-            LimitValue::NotShown(what) => { (marks::tag("not-shown", "not shown")) " " (what) },
+            LimitValue::NotShown(what) => { (marks::tag("not-shown", "not shown")) " " (text::inline(what)) },
         }
     }
 }

@@ -36,7 +36,7 @@ fn inner(site: &Site, root: &str, t: &Type) -> Markup {
         },
         Type::NotShown(what) => html! {
             (marks::tag("not-shown", "not shown"))
-            @if let Some(what) = what { " " span.not-shown-text { (what) } }
+            @if let Some(what) = what { " " span.not-shown-text { (super::text::inline(what)) } }
         },
     }
 }
