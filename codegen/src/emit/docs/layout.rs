@@ -40,7 +40,7 @@ pub struct Meta<'a> {
 
 pub fn page(site: &Site, meta: &Meta, main: Markup) -> String {
     let root = paths::root_of(meta.path);
-    let nav = current(&nav(site, meta.group), root, meta.path);
+    let nav = nav(site, meta.group, root, meta.path);
     let service = site.title();
     html! {
         (DOCTYPE)
@@ -90,11 +90,11 @@ fn current(nav: &str, root: &str, path: &str) -> String {
     nav.replacen(&link, &format!("{link} aria-current=\"page\""), 1)
 }
 
-fn nav(site: &Site, group: Group) -> String {
+/// The sidebar of a page of `group` at `path`, made once per group.
+fn nav(site: &Site, group: Group, root: &str, path: &str) -> String {
     let mut made = site.nav.made.borrow_mut();
-    made[group as usize]
-        .get_or_insert_with(|| render_nav(site, group))
-        .clone()
+    let nav = made[group as usize].get_or_insert_with(|| render_nav(site, group));
+    current(nav, root, path)
 }
 
 fn render_nav(site: &Site, group: Group) -> String {
