@@ -1,6 +1,7 @@
 //! Emitters: everything the validated IR compiles into, as an in-memory file tree so the
 //! CLI can write it or compare it, and the proc macro can expand the Rust part.
 
+pub mod docs;
 pub mod openapi;
 pub mod rust;
 pub mod schema;

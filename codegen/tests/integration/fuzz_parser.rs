@@ -1,6 +1,6 @@
 //! Property tests in place of a fuzzer: no input, however broken, makes checking panic or
 //! hang, every error it reports points inside the input, and every spec that validates also
-//! generates (Rust that parses, schemas, OpenAPI) without panicking. A seeded sample of valid
+//! generates (Rust that parses, schemas, OpenAPI, the reference site) without panicking. A seeded sample of valid
 //! mutations is also compiled, by `corpus/tests/integration/fuzz_compile.rs`. Bounded by case count so CI
 //! time stays fixed; raise PROPTEST_CASES locally to search longer.
 
@@ -96,6 +96,8 @@ fn check(text: &str) {
             let body = text.split_once("\n\n").map_or(text.as_str(), |(_, b)| b);
             assert!(syn::parse_file(body).is_ok(), "{path} does not parse");
         }
+        let site = covenant_codegen::emit::docs::site(spec, &Default::default());
+        assert!(site.contains_key("index.html"));
     }
 }
 

@@ -5,6 +5,7 @@ mod coverage;
 mod diagnostics;
 mod diff;
 mod diff_history;
+mod docs;
 mod format;
 mod fuzz_parser;
 mod other_specs;
