@@ -3,7 +3,7 @@
 use super::fields::FieldSet;
 use super::rules;
 use super::types::Delta;
-use super::{Differ, Direction, Spans};
+use super::{Differ, Direction, Spans, notes_of};
 use crate::ir::{AuthRequirement, Endpoint, Response, Spec};
 use std::collections::BTreeSet;
 
@@ -154,8 +154,8 @@ impl Differ<'_> {
             }
         }
         self.request_body(old, new, &subject, spans, &carriers);
-        self.responses(&old.responses, &new.responses, &new.name, true);
-        self.responses(&old.errors, &new.errors, &new.name, false);
+        self.responses(&old.responses, &new.responses, &new.name, &carriers, true);
+        self.responses(&old.errors, &new.errors, &new.name, &carriers, false);
         self.auth(&old.auth, &new.auth, &subject, spans, &carriers);
         self.gates(&old.gates, &new.gates, &subject, spans, &carriers);
         if old.paging != new.paging {
@@ -181,16 +181,7 @@ impl Differ<'_> {
                 carriers.clone(),
             );
         }
-        self.deprecation(
-            &subject,
-            old.deprecated.as_ref(),
-            new.deprecated.as_ref(),
-            spans,
-            &carriers,
-        );
-        self.doc(&subject, old.doc.as_deref(), new.doc.as_deref(), spans);
-        self.not_shown(&subject, &old.not_shown, &new.not_shown, spans);
-        self.provenance(&subject, old.provenance, new.provenance, spans);
+        self.notes(&subject, notes_of!(old), notes_of!(new), spans, &carriers);
     }
 
     fn request_body(
@@ -246,19 +237,9 @@ impl Differ<'_> {
         old: &[Response],
         new: &[Response],
         owner: &str,
+        carriers: &BTreeSet<String>,
         success: bool,
     ) {
-        let carriers: BTreeSet<String> = if owner.starts_with("api ") {
-            let api = owner.trim_start_matches("api ");
-            self.new
-                .endpoints
-                .iter()
-                .filter(|ep| self.new.api(ep.api).name == api)
-                .map(|ep| ep.name.clone())
-                .collect()
-        } else {
-            [owner.to_string()].into()
-        };
         let (added, removed) = if success {
             (rules::RESPONSE_STATUS_ADDED, rules::RESPONSE_STATUS_REMOVED)
         } else {
@@ -276,7 +257,7 @@ impl Differ<'_> {
                 ),
                 Some(o) => {
                     let spans = Spans::both(o.span, n.span);
-                    self.response(o, n, &subject, spans, &carriers);
+                    self.response(o, n, &subject, spans, carriers);
                 }
             }
         }

@@ -3,7 +3,7 @@
 
 use super::rules::{self, Rule};
 use super::types::{Delta, constraint_deltas};
-use super::{Differ, Direction, Spans};
+use super::{Differ, Direction, Notes, Spans, notes_of};
 use crate::ir::{Field, Model};
 use std::collections::BTreeSet;
 
@@ -177,15 +177,13 @@ impl Differ<'_> {
         carriers: &BTreeSet<String>,
     ) {
         let spans = Spans::both(old.span, new.span);
-        self.doc(subject, old.doc.as_deref(), new.doc.as_deref(), spans);
-        self.deprecation(
+        self.notes(
             subject,
-            old.deprecated.as_ref(),
-            new.deprecated.as_ref(),
+            Notes::of_field(old),
+            Notes::of_field(new),
             spans,
             carriers,
         );
-        self.provenance(subject, old.provenance, new.provenance, spans);
     }
 
     /// A model of each version under one name (or a rename), in every direction it travels.
@@ -237,13 +235,10 @@ impl Differ<'_> {
             ),
             _ => {}
         }
-        self.doc(&subject, old.doc.as_deref(), new.doc.as_deref(), spans);
-        self.not_shown(&subject, &old.not_shown, &new.not_shown, spans);
-        self.provenance(&subject, old.provenance, new.provenance, spans);
-        self.deprecation(
+        self.notes(
             &subject,
-            old.deprecated.as_ref(),
-            new.deprecated.as_ref(),
+            notes_of!(old),
+            notes_of!(new),
             spans,
             &all_carriers,
         );

@@ -128,6 +128,56 @@ impl Spans {
     }
 }
 
+/// What every declaration says about itself besides its contract: compared alike for
+/// endpoints, models, enums and their values, fields, events and auth schemes.
+#[derive(Clone, Copy)]
+struct Notes<'a> {
+    doc: Option<&'a str>,
+    not_shown: &'a [String],
+    provenance: crate::ir::Provenance,
+    deprecated: Option<&'a Deprecation>,
+}
+
+/// The notes of a declaration with all four (an endpoint, a model, an event, an auth scheme).
+macro_rules! notes_of {
+    ($item:expr) => {
+        $crate::diff::Notes {
+            doc: $item.doc.as_deref(),
+            not_shown: &$item.not_shown,
+            provenance: $item.provenance,
+            deprecated: $item.deprecated.as_ref(),
+        }
+    };
+}
+use notes_of;
+
+impl<'a> Notes<'a> {
+    fn of_enum(e: &'a crate::ir::Enum) -> Self {
+        Notes {
+            doc: e.doc.as_deref(),
+            not_shown: &e.not_shown,
+            provenance: e.provenance,
+            deprecated: None,
+        }
+    }
+    fn of_value(v: &'a crate::ir::EnumValue) -> Self {
+        Notes {
+            doc: v.doc.as_deref(),
+            not_shown: &[],
+            provenance: v.provenance,
+            deprecated: v.deprecated.as_ref(),
+        }
+    }
+    fn of_field(field: &'a crate::ir::Field) -> Self {
+        Notes {
+            doc: field.doc.as_deref(),
+            not_shown: &[],
+            provenance: field.provenance,
+            deprecated: field.deprecated.as_ref(),
+        }
+    }
+}
+
 impl Differ<'_> {
     fn run(&mut self) {
         self.discover_renames();
@@ -184,6 +234,21 @@ impl Differ<'_> {
             None if deprecated.is_some() => "removed (deprecated, no sunset announced)".into(),
             None => "removed".into(),
         }
+    }
+
+    /// Docs, not-shown notes, provenance and deprecation of one declaration.
+    fn notes(
+        &mut self,
+        subject: &str,
+        old: Notes,
+        new: Notes,
+        spans: Spans,
+        carriers: &BTreeSet<String>,
+    ) {
+        self.deprecation(subject, old.deprecated, new.deprecated, spans, carriers);
+        self.doc(subject, old.doc, new.doc, spans);
+        self.not_shown(subject, old.not_shown, new.not_shown, spans);
+        self.provenance(subject, old.provenance, new.provenance, spans);
     }
 
     /// Deprecations added, withdrawn, or with their sunset moved.

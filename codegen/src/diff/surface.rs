@@ -2,10 +2,23 @@
 //! limits and the notes of the spec itself.
 
 use super::fields::FieldSet;
-use super::{Differ, Direction, Spans, rules};
+use super::{Differ, Direction, Notes, Spans, notes_of, rules};
 use crate::ir::{Enum, Spec};
 use crate::source::Span;
 use std::collections::BTreeSet;
+
+/// The declarations of one kind in both versions, for [`Differ::declared`].
+struct Declared<'a> {
+    /// How findings name the kind: `model`, `enum`.
+    kind: &'static str,
+    renamed_rule: &'static crate::diff::Rule,
+    /// Old name → new, for declarations renamed with their wire shape kept.
+    renamed: std::collections::BTreeMap<String, String>,
+    old: Vec<(&'a str, Option<&'a crate::ir::Deprecation>)>,
+    new: Vec<&'a str>,
+    old_spans: &'a [Span],
+    new_spans: &'a [Span],
+}
 
 /// Pairs two lists by name: `(old index, new index)` for each name in both.
 fn pairs<T>(old: &[T], new: &[T], name: impl Fn(&T) -> &str) -> Vec<(usize, usize)> {
@@ -74,13 +87,13 @@ impl Differ<'_> {
             let (o, n) = (&old.apis[i], &new.apis[j]);
             let spans = Spans::both(old.spans.apis[i], new.spans.apis[j]);
             let owner = format!("api {}", n.name);
-            self.responses(&o.errors, &n.errors, &owner, false);
             let carriers: BTreeSet<String> = new
                 .endpoints
                 .iter()
                 .filter(|ep| new.api(ep.api).name == n.name)
                 .map(|ep| ep.name.clone())
                 .collect();
+            self.responses(&o.errors, &n.errors, &owner, &carriers, false);
             self.gates(&o.gates, &n.gates, &owner, spans, &carriers);
             self.doc(&owner, o.doc.as_deref(), n.doc.as_deref(), spans);
         }
@@ -141,16 +154,7 @@ impl Differ<'_> {
                     carriers.clone(),
                 );
             }
-            self.deprecation(
-                &subject,
-                o.deprecated.as_ref(),
-                n.deprecated.as_ref(),
-                spans,
-                &carriers,
-            );
-            self.doc(&subject, o.doc.as_deref(), n.doc.as_deref(), spans);
-            self.not_shown(&subject, &o.not_shown, &n.not_shown, spans);
-            self.provenance(&subject, o.provenance, n.provenance, spans);
+            self.notes(&subject, notes_of!(o), notes_of!(n), spans, &carriers);
         }
         for (i, o) in old.auth_schemes.iter().enumerate() {
             if new.auth_schemes.iter().all(|n| n.name != o.name) {
@@ -204,16 +208,7 @@ impl Differ<'_> {
                 direction: Direction::Response,
                 carriers: &carriers,
             });
-            self.deprecation(
-                &subject,
-                o.deprecated.as_ref(),
-                n.deprecated.as_ref(),
-                spans,
-                &carriers,
-            );
-            self.doc(&subject, o.doc.as_deref(), n.doc.as_deref(), spans);
-            self.not_shown(&subject, &o.not_shown, &n.not_shown, spans);
-            self.provenance(&subject, o.provenance, n.provenance, spans);
+            self.notes(&subject, notes_of!(o), notes_of!(n), spans, &carriers);
         }
         for (i, o) in old.events.iter().enumerate() {
             if new.events.iter().all(|n| n.name != o.name) {
@@ -228,58 +223,26 @@ impl Differ<'_> {
 
     pub(super) fn models(&mut self) {
         let (old, new) = (self.old, self.new);
-        let renamed = self.renamed_models.clone();
-        for (j, n) in new.models.iter().enumerate() {
-            let new_span = new.spans.models[j];
-            let old_name = renamed
+        let declared = Declared {
+            kind: "model",
+            renamed_rule: rules::MODEL_RENAMED,
+            renamed: self.renamed_models.clone(),
+            old: old
+                .models
                 .iter()
-                .find(|(_, to)| *to == &n.name)
-                .map_or(n.name.as_str(), |(from, _)| from.as_str());
-            match old.models.iter().position(|o| o.name == old_name) {
-                Some(i) => {
-                    let spans = Spans::both(old.spans.models[i], new_span);
-                    if old_name != n.name {
-                        let carriers = self.model_carriers(&n.name);
-                        let change = format!("renamed to `{}`", n.name);
-                        self.report(
-                            rules::MODEL_RENAMED,
-                            format!("model {old_name}"),
-                            change,
-                            spans,
-                            carriers,
-                        );
-                    }
-                    self.model_pair(&old.models[i], n, spans);
-                }
-                None => {
-                    let carriers = self.model_carriers(&n.name);
-                    self.report(
-                        rules::TYPE_ADDED,
-                        format!("model {}", n.name),
-                        "added",
-                        Spans::new(new_span),
-                        carriers,
-                    );
-                }
-            }
-        }
-        for (i, o) in old.models.iter().enumerate() {
-            if new.model_named(&o.name).is_none() && !renamed.contains_key(&o.name) {
-                let span = Spans::old(old.spans.models[i]);
-                let rule = self.removal(rules::TYPE_REMOVED, o.deprecated.as_ref());
-                let change = Self::removal_change(o.deprecated.as_ref());
-                self.report(
-                    rule,
-                    format!("model {}", o.name),
-                    change,
-                    span,
-                    BTreeSet::new(),
-                );
-            }
+                .map(|m| (m.name.as_str(), m.deprecated.as_ref()))
+                .collect(),
+            new: new.models.iter().map(|m| m.name.as_str()).collect(),
+            old_spans: &old.spans.models,
+            new_spans: &new.spans.models,
+        };
+        for (i, j, spans) in self.declared(declared) {
+            self.model_pair(&old.models[i], &new.models[j], spans);
         }
     }
 
-    fn model_carriers(&self, name: &str) -> BTreeSet<String> {
+    /// The endpoints and events carrying a model or an enum, either way.
+    fn type_carriers(&self, name: &str) -> BTreeSet<String> {
         [Direction::Request, Direction::Response]
             .into_iter()
             .flat_map(|d| self.new_usage.carriers(name, d))
@@ -288,53 +251,72 @@ impl Differ<'_> {
 
     pub(super) fn enums(&mut self) {
         let (old, new) = (self.old, self.new);
-        let renamed = self.renamed_enums.clone();
-        for (j, n) in new.enums.iter().enumerate() {
-            let new_span = new.spans.enums[j];
+        let declared = Declared {
+            kind: "enum",
+            renamed_rule: rules::ENUM_RENAMED,
+            renamed: self.renamed_enums.clone(),
+            old: old.enums.iter().map(|e| (e.name.as_str(), None)).collect(),
+            new: new.enums.iter().map(|e| e.name.as_str()).collect(),
+            old_spans: &old.spans.enums,
+            new_spans: &new.spans.enums,
+        };
+        for (i, j, spans) in self.declared(declared) {
+            self.enum_pair(&old.enums[i], &new.enums[j], spans);
+        }
+    }
+
+    /// Declarations of one kind paired across the versions, by name or by a rename found
+    /// earlier: reports the renamed, added and removed ones, and answers the pairs (old index,
+    /// new index) with their places.
+    fn declared(&mut self, declared: Declared) -> Vec<(usize, usize, Spans)> {
+        let Declared {
+            kind,
+            renamed_rule,
+            renamed,
+            old,
+            new,
+            old_spans,
+            new_spans,
+        } = declared;
+        let mut pairs = Vec::new();
+        for (j, name) in new.iter().enumerate() {
             let old_name = renamed
                 .iter()
-                .find(|(_, to)| *to == &n.name)
-                .map_or(n.name.as_str(), |(from, _)| from.as_str());
-            match old.enums.iter().position(|o| o.name == old_name) {
+                .find(|(_, to)| to.as_str() == *name)
+                .map_or(*name, |(from, _)| from.as_str());
+            let carriers = self.type_carriers(name);
+            match old.iter().position(|(o, _)| *o == old_name) {
                 Some(i) => {
-                    let spans = Spans::both(old.spans.enums[i], new_span);
-                    if old_name != n.name {
-                        let carriers = self.model_carriers(&n.name);
-                        let change = format!("renamed to `{}`", n.name);
-                        self.report(
-                            rules::ENUM_RENAMED,
-                            format!("enum {old_name}"),
-                            change,
-                            spans,
-                            carriers,
-                        );
+                    let spans = Spans::both(old_spans[i], new_spans[j]);
+                    if old_name != *name {
+                        let change = format!("renamed to `{name}`");
+                        let subject = format!("{kind} {old_name}");
+                        self.report(renamed_rule, subject, change, spans, carriers);
                     }
-                    self.enum_pair(&old.enums[i], n, spans);
+                    pairs.push((i, j, spans));
                 }
                 None => {
-                    let carriers = self.model_carriers(&n.name);
-                    self.report(
-                        rules::TYPE_ADDED,
-                        format!("enum {}", n.name),
-                        "added",
-                        Spans::new(new_span),
-                        carriers,
-                    );
+                    let spans = Spans::new(new_spans[j]);
+                    let subject = format!("{kind} {name}");
+                    self.report(rules::TYPE_ADDED, subject, "added", spans, carriers);
                 }
             }
         }
-        for (i, o) in old.enums.iter().enumerate() {
-            if new.enum_named(&o.name).is_none() && !renamed.contains_key(&o.name) {
-                let span = Spans::old(old.spans.enums[i]);
+        for (i, (name, deprecated)) in old.iter().enumerate() {
+            if !new.contains(name) && !renamed.contains_key(*name) {
+                let rule = self.removal(rules::TYPE_REMOVED, *deprecated);
+                let change = Self::removal_change(*deprecated);
+                let subject = format!("{kind} {name}");
                 self.report(
-                    rules::TYPE_REMOVED,
-                    format!("enum {}", o.name),
-                    "removed",
-                    span,
+                    rule,
+                    subject,
+                    change,
+                    Spans::old(old_spans[i]),
                     BTreeSet::new(),
                 );
             }
         }
+        pairs
     }
 
     fn enum_pair(&mut self, old: &Enum, new: &Enum, spans: Spans) {
@@ -410,20 +392,16 @@ impl Differ<'_> {
             if let Some(o) = old.values.iter().find(|o| o.name == n.name) {
                 let value = format!("{}.{}", new.name, n.name);
                 let vspans = Spans::both(o.span, n.span);
-                self.deprecation(
-                    &value,
-                    o.deprecated.as_ref(),
-                    n.deprecated.as_ref(),
-                    vspans,
-                    &all,
-                );
-                self.doc(&value, o.doc.as_deref(), n.doc.as_deref(), vspans);
-                self.provenance(&value, o.provenance, n.provenance, vspans);
+                self.notes(&value, Notes::of_value(o), Notes::of_value(n), vspans, &all);
             }
         }
-        self.doc(&subject, old.doc.as_deref(), new.doc.as_deref(), spans);
-        self.not_shown(&subject, &old.not_shown, &new.not_shown, spans);
-        self.provenance(&subject, old.provenance, new.provenance, spans);
+        self.notes(
+            &subject,
+            Notes::of_enum(old),
+            Notes::of_enum(new),
+            spans,
+            &all,
+        );
     }
 
     pub(super) fn limits(&mut self) {
