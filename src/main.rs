@@ -23,7 +23,8 @@ enum Command {
     ///
     /// Exit status: 0 valid, 1 invalid spec, 2 usage or I/O error.
     Check(commands::check::CheckArgs),
-    /// Write generated/ (Rust crate, JSON Schemas, OpenAPI) from the spec, or `--check` it.
+    /// Write generated/ (Rust crate, JSON Schemas, OpenAPI, reference site) from the spec, or
+    /// `--check` it.
     ///
     /// Exit status: 0 written or up to date, 1 invalid spec or stale output, 2 usage or I/O error.
     Generate(commands::generate::GenerateArgs),
@@ -75,6 +76,11 @@ enum Command {
     /// Exit status: 0 formatted (or already canonical), 1 a file is not canonical (with
     /// --check) or does not parse, 2 usage or I/O error.
     Fmt(commands::fmt::FmtArgs),
+    /// Write the spec's reference site: static pages for every API, endpoint, model, enum,
+    /// event and auth scheme, with a search, that work opened from disk. Or `--check` it.
+    ///
+    /// Exit status: 0 written or up to date, 1 invalid spec or stale site, 2 usage or I/O error.
+    Docs(commands::docs::DocsArgs),
 }
 
 fn main() -> ExitCode {
@@ -109,5 +115,6 @@ fn main() -> ExitCode {
         Command::Record(args) => commands::record::run(&args),
         Command::Diff(args) => commands::diff::run(&args),
         Command::Fmt(args) => commands::fmt::run(&args),
+        Command::Docs(args) => commands::docs::run(&args),
     }
 }

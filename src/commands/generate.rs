@@ -1,11 +1,14 @@
-//! `generate [--check]`: write the generated crate, schemas and OpenAPI documents, or check
-//! that the checked-in copy is what the spec gives.
+//! `generate [--check] [--docs]`: write the generated crate, schemas and OpenAPI documents
+//! (and the reference site, when asked), or check that the checked-in copy is what the spec
+//! gives.
 
 use super::output::sync;
 use clap::Args;
 use covenant_codegen::emit::{self, MANAGED_DIRS};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use super::EXIT_USAGE;
 
 #[derive(Args)]
 pub struct GenerateArgs {
@@ -18,6 +21,19 @@ pub struct GenerateArgs {
     /// Write nothing; exit 1 and list the stale files when the folder differs from the spec.
     #[arg(long)]
     check: bool,
+    /// Write the reference site too, in `docs/` of the output folder (default: `docs` of
+    /// `[generate]` in ./covenant.toml). Without it, a `docs/` folder there is left alone.
+    #[arg(long)]
+    docs: bool,
+}
+
+/// `[generate]` of the project file.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenerateConfig {
+    /// Whether `generate` writes the reference site beside the OpenAPI documents.
+    #[serde(default)]
+    pub docs: bool,
 }
 
 pub fn run(args: &GenerateArgs) -> ExitCode {
@@ -29,20 +45,30 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
         spec_name: display_path(&path),
         ..emit::Settings::default()
     };
-    let files = emit::generate(&spec, &settings);
-    sync(
-        &args.out,
-        &files,
-        MANAGED_DIRS,
-        args.check,
-        "generate",
-        "files",
-    )
+    let with_docs = match super::project::Project::read() {
+        Ok(project) => args.docs || project.generate.is_some_and(|g| g.docs),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let mut files = emit::generate(&spec, &settings);
+    let mut managed = MANAGED_DIRS.to_vec();
+    if with_docs {
+        files.extend(emit::docs_files(&spec, &settings));
+        managed.push(emit::DOCS_DIR);
+    }
+    let command = if args.docs {
+        "generate --docs"
+    } else {
+        "generate"
+    };
+    sync(&args.out, &files, &managed, args.check, command, "files")
 }
 
 /// The spec's path as generated headers name it: `./spec/x` and `spec/x` alike, `/` between
 /// parts, so the output does not depend on how the path was typed.
-fn display_path(path: &Path) -> String {
+pub(super) fn display_path(path: &Path) -> String {
     let parts: Vec<String> = path
         .components()
         .filter(|c| !matches!(c, std::path::Component::CurDir))

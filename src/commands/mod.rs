@@ -4,6 +4,7 @@ pub mod cassettes;
 pub mod check;
 pub mod conform;
 pub mod diff;
+pub mod docs;
 pub mod fmt;
 pub mod generate;
 mod limits;

@@ -1,5 +1,5 @@
 //! Writing a tree of generated files into a folder, or checking that it is up to date:
-//! shared by `generate` and `cassettes`.
+//! shared by `generate`, `docs` and `cassettes`.
 
 use super::{EXIT_INVALID, EXIT_USAGE};
 use covenant_codegen::emit::Files;
@@ -122,9 +122,14 @@ impl Plan {
     }
 }
 
-/// Every file below `dir`, recursively; none when it does not exist.
+/// Every file below `dir`, recursively; none when it does not exist; `dir` itself when it is
+/// a file.
 fn files_under(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
+    if dir.is_file() {
+        out.push(dir.to_path_buf());
+        return Ok(out);
+    }
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),

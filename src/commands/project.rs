@@ -16,6 +16,8 @@ pub struct Project {
     pub spec: Option<PathBuf>,
     /// How `diff` judges changes.
     pub diff: Option<super::diff::DiffConfig>,
+    /// What `generate` writes besides the crate, schemas and OpenAPI documents.
+    pub generate: Option<super::generate::GenerateConfig>,
 }
 
 impl Project {

@@ -52,6 +52,20 @@ pub fn generate(spec: &Spec, settings: &Settings) -> Files {
     files
 }
 
+/// The folder of the output the reference site goes in when generation writes it too.
+pub const DOCS_DIR: &str = "docs";
+
+/// The reference site as files of the output folder, under [`DOCS_DIR`].
+pub fn docs_files(spec: &Spec, settings: &Settings) -> Files {
+    let docs = docs::DocsSettings {
+        spec_name: settings.spec_name.clone(),
+    };
+    docs::site(spec, &docs)
+        .into_iter()
+        .map(|(path, page)| (format!("{DOCS_DIR}/{path}"), page))
+        .collect()
+}
+
 /// The base of every schema `$id`. The `.invalid` domain (RFC 2606) is never resolved:
 /// the ids name the files; tools resolve `$ref`s between them locally.
 pub fn schema_base(spec: &Spec) -> String {

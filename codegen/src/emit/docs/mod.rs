@@ -20,7 +20,7 @@ mod layout;
 mod limits;
 mod marks;
 mod model;
-mod paths;
+pub mod paths;
 mod search;
 mod states;
 mod text;
@@ -46,6 +46,22 @@ impl Default for DocsSettings {
         }
     }
 }
+
+/// The names the site owns in its folder: rewriting it removes its stale pages under these
+/// and leaves anything else in the folder alone.
+pub const OWNED: &[&str] = &[
+    "endpoints",
+    "models",
+    "enums",
+    "events",
+    paths::INDEX,
+    paths::AUTH,
+    paths::LIMITS,
+    paths::STATES,
+    paths::STYLE,
+    paths::SEARCH_SCRIPT,
+    paths::SEARCH_INDEX,
+];
 
 /// The whole site: each page and asset by its path relative to the site's folder.
 /// The same spec gives the same bytes.
