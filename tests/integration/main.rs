@@ -4,6 +4,7 @@
 mod cli;
 mod common;
 mod conform;
+mod docs_site;
 mod hostile_clients;
 mod mock;
 mod review;

@@ -5,7 +5,6 @@ mod harness;
 
 mod access;
 mod bounds;
-mod browser;
 mod catalogue;
 mod data;
 mod linking;

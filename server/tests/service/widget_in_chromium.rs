@@ -3,13 +3,13 @@
 //! to the app, the Close button, and a used token. Each step is a screenshot under
 //! `target/tmp/link-widget/`; each assertion reads the DOM.
 
-use crate::browser::Browser;
 use crate::harness::{Backend, Harness};
 use crate::users::create;
 use crate::webhooks::{Receiver, endpoint, verified};
 use crate::widget::{Settings, issue, outcome, pairs};
 use covenant_runtime::Uuid;
-use fantoccini::key::Key;
+use covenant_test_browser::Browser;
+use covenant_test_browser::Key;
 use health_api::events::Payload;
 use health_api::models::*;
 
@@ -56,11 +56,17 @@ async fn assert_accessible(browser: &Browser) {
         )
         .await;
     assert_eq!(problems, serde_json::json!([]), "accessibility problems");
+    if let Some(violations) = browser.accessibility_violations().await {
+        assert!(violations.is_empty(), "axe-core: {}", violations.join("\n"));
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_widget_links_providers_by_keyboard_in_chromium() {
-    let Some(mut browser) = Browser::start("link-widget").await else {
+    let Some(mut browser) =
+        Browser::start(&std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("link-widget"))
+            .await
+    else {
         return;
     };
     let h = Harness::start(Backend::Sqlite).await.expect("SQLite");

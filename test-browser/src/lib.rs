@@ -1,9 +1,12 @@
 //! Headless Chromium from Debian's `chromium` and `chromium-driver` packages, driven over
-//! WebDriver, for the link widget's end-to-end test: a fresh profile per run, keys sent to
-//! whatever has the focus (as a keyboard user types), and a numbered screenshot per step
-//! under `target/tmp/link-widget/`.
+//! WebDriver, for the workspace's page tests: a fresh profile per run, keys sent to
+//! whatever has the focus (as a keyboard user types), a numbered screenshot per step in a
+//! folder the test names, and an accessibility check by axe-core.
 
-use fantoccini::key::Key;
+mod accessibility;
+
+pub use accessibility::AXE_CORE;
+pub use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -46,9 +49,9 @@ fn program(var: &str, default: &str) -> Option<PathBuf> {
 }
 
 impl Browser {
-    /// A browser, or `None` outside CI when Chromium is not installed (CI installs it, so
-    /// there its absence fails the test).
-    pub async fn start(shots: &str) -> Option<Browser> {
+    /// A browser saving its screenshots in `shots` (emptied first), or `None` outside CI when
+    /// Chromium is not installed (CI installs it, so there its absence fails the test).
+    pub async fn start(shots: &Path) -> Option<Browser> {
         let (Some(chromium), Some(chromedriver)) = (
             program("COVENANT_CHROMIUM", CHROMIUM),
             program("COVENANT_CHROMEDRIVER", CHROMEDRIVER),
@@ -83,14 +86,13 @@ impl Browser {
         let address = format!("http://127.0.0.1:{port}");
         let mut driver = DriverGuard(Some(driver));
         let client = connect(&address, capabilities).await;
-        let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join(shots);
-        let _ = std::fs::remove_dir_all(&shots);
-        std::fs::create_dir_all(&shots).expect("the screenshot folder");
+        let _ = std::fs::remove_dir_all(shots);
+        std::fs::create_dir_all(shots).expect("the screenshot folder");
         Some(Browser {
             client,
             driver: driver.0.take().expect("the driver"),
             _profile: profile,
-            shots,
+            shots: shots.to_path_buf(),
             step: 0,
         })
     }
@@ -105,6 +107,18 @@ impl Browser {
         let png = self.client.screenshot().await.expect("a screenshot");
         let path = self.shots.join(format!("{:02}-{name}.png", self.step));
         std::fs::write(&path, png).expect("write the screenshot");
+    }
+
+    /// Clicks the element `css` selects, as a pointer user would.
+    pub async fn click(&self, css: &str) {
+        let element = self.client.find(Locator::Css(css)).await;
+        let element = element.unwrap_or_else(|e| panic!("{css} on the page: {e}"));
+        element.click().await.expect("click");
+    }
+
+    /// The page's address now.
+    pub async fn url(&self) -> url::Url {
+        self.client.current_url().await.expect("the address")
     }
 
     /// Types into whatever has the focus.
@@ -197,7 +211,7 @@ impl Browser {
             let heading = self.text("h1").await;
             panic!("waited for the heading {text:?}, the page shows {heading:?}: {e}");
         }
-        self.client.current_url().await.expect("the address")
+        self.url().await
     }
 
     pub async fn stop(self) {
