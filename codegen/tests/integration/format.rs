@@ -62,14 +62,14 @@ fn format(text: &str) -> Result<String, Diagnostics> {
 }
 
 /// Each token's kind and text (a comment's without trailing whitespace) and the line it is
-/// on, counted in lines that hold tokens: what a formatter must keep.
+/// on, counted in lines that hold tokens from the first: what a formatter must keep.
 fn tokens(text: &str) -> Vec<(Tok, String, usize)> {
     let mut line = 0;
     let mut previous_end = 0;
     let mut out = Vec::new();
     for token in lex_with_comments(text, &mut Diagnostics::default()) {
         let start = token.span.start as usize;
-        if text[previous_end..start].contains('\n') {
+        if !out.is_empty() && text[previous_end..start].contains('\n') {
             line += 1;
         }
         previous_end = token.span.end as usize;
@@ -155,6 +155,11 @@ fn refusal_answers_the_parser_s_diagnostics() {
     parser::parse(text, &mut parsed);
     assert_eq!(diagnostics.items, parsed.items);
     assert_eq!(diagnostics.items[0].code, "E0003");
+}
+
+#[test]
+fn blank_lines_before_the_first_token_go() {
+    assert_eq!(check_format("\n\n  limit name"), "limit name\n");
 }
 
 /// A small deterministic generator, so one proptest seed picks every mutation of a spec.
