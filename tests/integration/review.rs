@@ -232,6 +232,17 @@ fn markdown_and_github_outputs_say_the_same() {
         markdown.contains("- **error** `request-field-required` `NewPet.tag`: now required"),
         "{markdown}"
     );
+    assert!(
+        markdown.contains(
+            "Also breaks Rust source. <sub>new.covenant:27:5, was old.covenant:26:5</sub>"
+        ),
+        "a change is placed in both versions and names whoever else it breaks: {markdown}"
+    );
+    assert!(
+        markdown.contains("`Pet.age`: no longer nullable;")
+            && markdown.contains("Also breaks servers, breaks Rust source."),
+        "{markdown}"
+    );
     let (_, github, _) = covenant_in(
         dir.path(),
         &["diff", "old.covenant", "new.covenant", "--format", "github"],

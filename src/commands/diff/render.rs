@@ -299,12 +299,30 @@ impl<'a> Report<'a> {
     fn markdown_entry(&self, e: &Entry) -> String {
         let f = e.finding;
         let at = match (f.new, f.old) {
-            (Some(s), _) => self.new.file.location(s),
-            (None, Some(s)) => format!("was {}", self.old.file.location(s)),
+            (Some(n), Some(o)) => format!(
+                "{}, was {}",
+                self.new.file.location(n),
+                self.old.file.location(o)
+            ),
+            (Some(n), None) => self.new.file.location(n),
+            (None, Some(o)) => format!("was {}", self.old.file.location(o)),
             (None, None) => self.new.file.name.clone(),
         };
+        // The finding is listed under its headline category; whoever else it breaks is named.
+        let also: Vec<&str> = f
+            .rule
+            .categories
+            .iter()
+            .filter(|c| **c != f.rule.headline() && c.is_breaking())
+            .map(|c| words(*c))
+            .collect();
+        let also = if also.is_empty() {
+            String::new()
+        } else {
+            format!(" Also {}.", also.join(", "))
+        };
         let mut line = format!(
-            "- **{}** `{}` {}: {}; {}. <sub>{}</sub>",
+            "- **{}** `{}` {}: {}; {}.{also} <sub>{}</sub>",
             e.severity.word(),
             f.rule.id,
             code(&f.subject),
