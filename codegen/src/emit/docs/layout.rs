@@ -122,7 +122,7 @@ fn render_nav(site: &Site, group: Group) -> String {
                             @if by_api { p.nav-label { "API " code { (api.name) } } }
                             ul {
                                 @for ep in eps {
-                                    li { a href=(to(&paths::endpoint(&ep.name))) { (marks::method(ep.method)) " " (ep.name) } }
+                                    li { a.endpoint-link href=(to(&paths::endpoint(&ep.name))) { (marks::method(ep.method)) " " span.endpoint-name { (ep.name) } } }
                                 }
                             }
                         }
