@@ -352,6 +352,67 @@ fn conform_changed_since_runs_only_the_scenarios_a_change_touches() {
 }
 
 #[test]
+fn a_spec_new_since_the_ref_passes_and_all_its_scenarios_run() {
+    let dir = tempfile::tempdir().unwrap();
+    repository_with(dir.path(), OLD);
+    write(
+        dir.path(),
+        "covenant.toml",
+        "spec = \"spec/shop.covenant\"\n",
+    );
+    write(&dir.path().join("spec"), "shop.covenant", &breaking());
+    let (code, stdout, stderr) = covenant_in(dir.path(), &["diff", "--against", "main"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains(
+            "note: main:spec/shop.covenant does not exist: the spec is new, and nothing older to compare it with"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("diff: no changes"), "{stdout}");
+    let (_, json, _) = covenant_in(
+        dir.path(),
+        &["diff", "--against", "main", "--format", "json"],
+    );
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(report["old"]["absent"], true, "{json}");
+    assert_eq!(report["findings"], serde_json::json!([]), "{json}");
+
+    let cassettes = dir.path().join("cassettes");
+    std::fs::create_dir(&cassettes).unwrap();
+    write(
+        &cassettes,
+        "create.json",
+        r#"{"id": "create", "title": "create", "exchanges": [{"endpoint": "create_pet",
+        "request": {"method": "POST", "path": "/v1/pets", "body": {"name": "Rex", "tag": "a"}},
+        "expect": {"status": 201}}]}"#,
+    );
+    let (code, _, stderr) = covenant_in(
+        dir.path(),
+        &[
+            "conform",
+            "cassettes",
+            "--target",
+            "http://127.0.0.1:9",
+            "--changed-since",
+            "main",
+        ],
+    );
+    assert!(
+        stderr.contains("1 scenario exercises the spec's changes since main"),
+        "everything of a new spec is a change: {stderr}"
+    );
+    assert_eq!(code, 3, "{stderr}");
+
+    let (code, _, stderr) = covenant_in(dir.path(), &["diff", "--against", "main~3"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("`main~3` names no commit of this repository"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn fmt_checks_writes_and_keeps_comments() {
     let dir = tempfile::tempdir().unwrap();
     let messy = "// Pets.\nmodel  Pet{\n  id :string   // the id\n\n\n\n  name: string\n}\n";

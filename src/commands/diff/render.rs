@@ -100,6 +100,16 @@ impl<'a> Report<'a> {
         }
     }
 
+    /// Said when the old version did not exist at the ref it was read from.
+    fn absence(&self) -> Option<String> {
+        self.old.absent.then(|| {
+            format!(
+                "{} does not exist: the spec is new, and nothing older to compare it with",
+                self.old.file.name
+            )
+        })
+    }
+
     fn counts(&self) -> String {
         let mut parts = Vec::new();
         for category in Category::ALL {
@@ -137,6 +147,9 @@ impl<'a> Report<'a> {
             if self.fails() { "fail" } else { "pass" },
             self.verdict()
         );
+        if let Some(absence) = self.absence() {
+            let _ = writeln!(out, "note: {absence}");
+        }
         if self.unreadable_cassettes > 0 {
             let _ = writeln!(
                 out,
@@ -216,7 +229,7 @@ impl<'a> Report<'a> {
                 })
             })
             .collect();
-        let side = |v: &Version| json!({ "spec": v.file.name, "version": v.spec.service.version });
+        let side = |v: &Version| json!({ "spec": v.file.name, "version": v.spec.service.version, "absent": v.absent });
         let value = json!({
             "old": side(self.old),
             "new": side(self.new),
@@ -249,6 +262,9 @@ impl<'a> Report<'a> {
             self.verdict(),
             self.counts()
         );
+        if let Some(absence) = self.absence() {
+            let _ = writeln!(out, "{}.\n", escape_markdown(&capitalised(&absence)));
+        }
         for category in Category::ALL {
             let entries: Vec<&Entry> = self
                 .entries
@@ -353,6 +369,14 @@ impl<'a> Report<'a> {
             }
             let _ = write!(properties, ",title={}", property(f.rule.id));
             let _ = writeln!(out, "::{command} {properties}::{}", data(&f.sentence()));
+        }
+        if let Some(absence) = self.absence() {
+            let file = property(&self.new.file.name);
+            let _ = writeln!(
+                out,
+                "::notice file={file},title=new spec::{}",
+                data(&absence)
+            );
         }
         let _ = writeln!(out, "diff: {}; {}", self.counts(), self.verdict());
         out

@@ -9,6 +9,9 @@ use std::process::Command;
 pub struct Version {
     pub spec: Spec,
     pub file: SourceFile,
+    /// The file did not exist at the git ref read: compared as an empty spec, so everything
+    /// is new (a pull request adding a spec breaks no one who used an older one).
+    pub absent: bool,
 }
 
 /// The old and new versions the arguments name.
@@ -60,8 +63,20 @@ pub fn at_ref(reference: &str, path: &Path) -> Result<Version, Stop> {
         .to_string_lossy()
         .into_owned();
     let prefix = git(&dir, &["rev-parse", "--show-prefix"])?;
-    let text = git(&dir, &["show", &format!("{reference}:./{name}")])?;
+    let commit = format!("{reference}^{{commit}}");
+    if git(&dir, &["rev-parse", "--quiet", "--verify", &commit]).is_err() {
+        return Err(Stop::Usage(format!(
+            "`{reference}` names no commit of this repository"
+        )));
+    }
     let label = format!("{reference}:{}{name}", prefix.trim());
+    let object = format!("{reference}:./{name}");
+    if git(&dir, &["cat-file", "-e", &object]).is_err() {
+        let mut absent = check(SourceFile::new(label, String::new()))?;
+        absent.absent = true;
+        return Ok(absent);
+    }
+    let text = git(&dir, &["show", &object])?;
     check(SourceFile::new(label, text))
 }
 
@@ -88,7 +103,11 @@ fn git(dir: &Path, args: &[&str]) -> Result<String, Stop> {
 fn check(file: SourceFile) -> Result<Version, Stop> {
     let checked = covenant_codegen::check_source(&file);
     match checked.spec {
-        Some(spec) => Ok(Version { spec, file }),
+        Some(spec) => Ok(Version {
+            spec,
+            file,
+            absent: false,
+        }),
         None => Err(Stop::Invalid(checked.diagnostics.render(&file))),
     }
 }
