@@ -4,7 +4,7 @@ use super::fields::FieldSet;
 use super::rules;
 use super::types::Delta;
 use super::{Differ, Direction, Spans, notes_of};
-use crate::ir::{AuthRequirement, Endpoint, Response, Spec};
+use crate::ir::{AuthRequirement, Endpoint, Field, Response, Spec};
 use std::collections::BTreeSet;
 
 /// A route with its placeholders' names left out, so `/users/{id}` and `/users/{user_id}`
@@ -31,22 +31,53 @@ fn media_change(old: &crate::ir::BodyMedia, new: &crate::ir::BodyMedia) -> Strin
     format!("`{}` → `{}`", old.content_type(), new.content_type())
 }
 
-/// The old endpoint's parameters, its path parameters named as the new route names the
-/// placeholder in the same place: renaming `{id}` to `{user_id}` changes no request.
-fn path_params_renamed(old: &Endpoint, new: &Endpoint) -> Vec<crate::ir::Param> {
+/// The old endpoint's parameters named as the new endpoint names them where the wire is the
+/// same: a path placeholder renamed in its place (`{id}` to `{user_id}`, a name neither
+/// version has elsewhere in the path), a header whose name changed case only.
+fn params_as_named_anew(old: &Endpoint, new: &Endpoint) -> Vec<crate::ir::Param> {
+    use crate::ir::ParamLocation;
     let names = |ep: &Endpoint| crate::ir::placeholders(&ep.path);
     let (before, after) = (names(old), names(new));
     old.params
         .iter()
         .map(|p| {
             let mut p = p.clone();
-            if p.location == crate::ir::ParamLocation::Path
-                && let Some(i) = before.iter().position(|n| *n == p.field.name)
-                && let Some(renamed) = after.get(i)
-            {
-                p.field.name = renamed.clone();
+            match p.location {
+                ParamLocation::Path => {
+                    if let Some(i) = before.iter().position(|n| *n == p.field.name)
+                        && let Some(renamed) = after.get(i)
+                        && !after.contains(&p.field.name)
+                        && !before.contains(renamed)
+                    {
+                        p.field.name = renamed.clone();
+                    }
+                }
+                ParamLocation::Header => {
+                    if let Some(n) = new.params.iter().find(|n| {
+                        n.location == ParamLocation::Header
+                            && n.field.name.eq_ignore_ascii_case(&p.field.name)
+                    }) {
+                        p.field.name = n.field.name.clone();
+                    }
+                }
+                _ => {}
             }
             p
+        })
+        .collect()
+}
+
+/// Response headers as the other version spells them, where the names differ in case only:
+/// header names are case-insensitive.
+fn spelled_as(headers: &[Field], other: &[Field]) -> Vec<Field> {
+    headers
+        .iter()
+        .map(|h| {
+            let mut h = h.clone();
+            if let Some(o) = other.iter().find(|o| o.name.eq_ignore_ascii_case(&h.name)) {
+                h.name = o.name.clone();
+            }
+            h
         })
         .collect()
 }
@@ -111,8 +142,10 @@ impl Differ<'_> {
     fn endpoint(&mut self, old: &Endpoint, new: &Endpoint, spans: Spans) {
         let subject = format!("endpoint {}", new.name);
         let carriers: BTreeSet<String> = [new.name.clone()].into();
-        let (old_api, new_api) = (&self.old.api(old.api).name, &self.new.api(new.api).name);
-        if route(old) != route(new) || old_api != new_api {
+        let (old_api, new_api) = (self.old.api(old.api), self.new.api(new.api));
+        let same_api = self.api_pairs[old.api.index()] == Some(new.api.index());
+        // Another api at the same address is the same URL on the wire.
+        if route(old) != route(new) || (!same_api && old_api.base_url != new_api.base_url) {
             let at = |spec: &Spec, ep: &Endpoint| {
                 format!(
                     "{} {} {}",
@@ -130,7 +163,23 @@ impl Differ<'_> {
                 carriers.clone(),
             );
         }
-        let old_params = path_params_renamed(old, new);
+        let old_params = params_as_named_anew(old, new);
+        self.path_order(old, new, &subject, spans, &carriers);
+        for (before, after) in old.params.iter().zip(&old_params) {
+            if before.location == crate::ir::ParamLocation::Path
+                && before.field.name != after.field.name
+            {
+                let param = format!("{}.{}", new.name, before.field.name);
+                let change = format!("renamed to `{}`", after.field.name);
+                let spans = new
+                    .params
+                    .iter()
+                    .find(|n| n.field.name == after.field.name)
+                    .map_or(spans, |n| Spans::both(before.field.span, n.field.span));
+                let rule = rules::PATH_PARAM_RENAMED;
+                self.report(rule, param, change, spans, carriers.clone());
+            }
+        }
         self.field_set(&FieldSet {
             owner: &new.name,
             old: old_params.iter().map(|p| &p.field).collect(),
@@ -153,11 +202,13 @@ impl Differ<'_> {
                 self.field_notes(&param, &o.field, &n.field, &carriers);
             }
         }
+        self.one_of_groups(old, new, &subject, spans, &carriers);
         self.request_body(old, new, &subject, spans, &carriers);
         self.responses(&old.responses, &new.responses, &new.name, &carriers, true);
         self.responses(&old.errors, &new.errors, &new.name, &carriers, false);
         self.auth(&old.auth, &new.auth, &subject, spans, &carriers);
-        self.gates(&old.gates, &new.gates, &subject, spans, &carriers);
+        let (old_gates, new_gates) = self.effective_gates(old, new, same_api);
+        self.gates(&old_gates, &new_gates, &subject, spans, &carriers);
         if old.paging != new.paging {
             let change = "pages are followed another way";
             self.report(
@@ -182,6 +233,80 @@ impl Differ<'_> {
             );
         }
         self.notes(&subject, notes_of!(old), notes_of!(new), spans, &carriers);
+    }
+
+    /// Placeholders both versions name but in other places of the path: a client sends each
+    /// value where the new route reads another (`/{owner}/{repo}` → `/{repo}/{owner}`).
+    fn path_order(
+        &mut self,
+        old: &Endpoint,
+        new: &Endpoint,
+        subject: &str,
+        spans: Spans,
+        carriers: &BTreeSet<String>,
+    ) {
+        let (before, after) = (
+            crate::ir::placeholders(&old.path),
+            crate::ir::placeholders(&new.path),
+        );
+        let moved: Vec<&String> = after
+            .iter()
+            .enumerate()
+            .filter(|(j, name)| {
+                before
+                    .iter()
+                    .position(|b| b == *name)
+                    .is_some_and(|i| i != *j)
+            })
+            .map(|(_, name)| name)
+            .collect();
+        if !moved.is_empty() && route(old) == route(new) {
+            let names: Vec<String> = moved.iter().map(|n| format!("{{{n}}}")).collect();
+            let change = format!(
+                "{} in other places of the path: {} → {}",
+                names.join(", "),
+                old.path,
+                new.path
+            );
+            self.report(
+                rules::PATH_PARAM_REORDERED,
+                subject,
+                change,
+                spans,
+                carriers.clone(),
+            );
+        }
+    }
+
+    /// `@exactly_one_of` groups: a new one refuses requests sending none or several of its
+    /// members, a dropped one lets them through.
+    fn one_of_groups(
+        &mut self,
+        old: &Endpoint,
+        new: &Endpoint,
+        subject: &str,
+        spans: Spans,
+        carriers: &BTreeSet<String>,
+    ) {
+        let sorted = |g: &Vec<String>| {
+            let mut g = g.clone();
+            g.sort();
+            g
+        };
+        let (before, after): (Vec<_>, Vec<_>) = (
+            old.exactly_one_of.iter().map(sorted).collect(),
+            new.exactly_one_of.iter().map(sorted).collect(),
+        );
+        for g in after.iter().filter(|g| !before.contains(g)) {
+            let change = format!("@exactly_one_of({}) added", g.join(", "));
+            let rule = rules::REQUEST_CONSTRAINT_TIGHTENED;
+            self.report(rule, subject, change, spans, carriers.clone());
+        }
+        for g in before.iter().filter(|g| !after.contains(g)) {
+            let change = format!("@exactly_one_of({}) removed", g.join(", "));
+            let rule = rules::REQUEST_CONSTRAINT_LOOSENED;
+            self.report(rule, subject, change, spans, carriers.clone());
+        }
     }
 
     fn request_body(
@@ -322,61 +447,52 @@ impl Differ<'_> {
             }
             (None, None) => {}
         }
-        for n in &new.headers {
-            let header = format!("{subject} header {}", n.name);
-            match old
-                .headers
-                .iter()
-                .find(|o| o.name.eq_ignore_ascii_case(&n.name))
-            {
-                None if !n.presence.may_be_absent() => self.report(
-                    rules::RESPONSE_HEADER_ADDED,
-                    header,
-                    "added, always sent",
-                    Spans::new(n.span),
-                    carriers.clone(),
-                ),
-                _ => {}
-            }
-        }
         let owner = format!("{subject} headers");
+        let old_headers = spelled_as(&old.headers, &new.headers);
+        let kept = |h: &&Field, other: &[Field]| other.iter().any(|o| o.name == h.name);
+        for n in new.headers.iter().filter(|n| !kept(n, &old_headers)) {
+            let rule = if n.presence.may_be_absent() {
+                rules::RESPONSE_FIELD_ADDED
+            } else {
+                rules::RESPONSE_HEADER_ADDED
+            };
+            let change = if n.presence.may_be_absent() {
+                "added, optional"
+            } else {
+                "added, always sent"
+            };
+            let header = format!("{owner}.{}", n.name);
+            self.report(rule, header, change, Spans::new(n.span), carriers.clone());
+        }
         self.field_set(&FieldSet {
             owner: &owner,
-            old: old
-                .headers
+            old: old_headers
                 .iter()
-                .filter(|o| {
-                    new.headers
-                        .iter()
-                        .any(|n| n.name.eq_ignore_ascii_case(&o.name))
-                })
+                .filter(|o| kept(o, &new.headers))
                 .collect(),
             new: new
                 .headers
                 .iter()
-                .filter(|n| {
-                    old.headers
-                        .iter()
-                        .any(|o| o.name.eq_ignore_ascii_case(&n.name))
-                })
+                .filter(|n| kept(n, &old_headers))
                 .collect(),
             direction: Direction::Response,
             carriers,
         });
-        for o in &old.headers {
-            if !new
-                .headers
-                .iter()
-                .any(|n| n.name.eq_ignore_ascii_case(&o.name))
-            {
-                self.report(
-                    rules::RESPONSE_HEADER_REMOVED,
-                    format!("{subject} header {}", o.name),
-                    "removed",
-                    Spans::old(o.span),
-                    carriers.clone(),
-                );
-            }
+        for o in old_headers.iter().filter(|o| !kept(o, &new.headers)) {
+            // Clients already handle an optional header's absence, as an optional field's.
+            let rule = if o.presence.may_be_absent() {
+                rules::RESPONSE_OPTIONAL_FIELD_REMOVED
+            } else {
+                rules::RESPONSE_HEADER_REMOVED
+            };
+            let header = format!("{owner}.{}", o.name);
+            self.report(
+                rule,
+                header,
+                "removed",
+                Spans::old(o.span),
+                carriers.clone(),
+            );
         }
         self.doc(subject, old.doc.as_deref(), new.doc.as_deref(), spans);
         self.provenance(subject, old.provenance, new.provenance, spans);
@@ -450,6 +566,42 @@ impl Differ<'_> {
                 );
             }
         }
+    }
+
+    /// The gates an endpoint is behind, its api's included, in each version; a gate its api
+    /// gained or lost is left to the api's finding, so a gate moved from the endpoint to its
+    /// api (or back) is no change.
+    fn effective_gates(
+        &self,
+        old: &Endpoint,
+        new: &Endpoint,
+        same_api: bool,
+    ) -> (Vec<crate::ir::Gate>, Vec<crate::ir::Gate>) {
+        let (old_api, new_api) = (self.old.api(old.api), self.new.api(new.api));
+        let union = |a: &[crate::ir::Gate], b: &[crate::ir::Gate]| {
+            let mut all = a.to_vec();
+            all.extend(b.iter().filter(|g| !a.contains(g)).cloned());
+            all
+        };
+        let mut before = union(&old_api.gates, &old.gates);
+        let mut after = union(&new_api.gates, &new.gates);
+        if same_api {
+            let api_added: Vec<_> = new_api
+                .gates
+                .iter()
+                .filter(|g| !old_api.gates.contains(g))
+                .cloned()
+                .collect();
+            let api_removed: Vec<_> = old_api
+                .gates
+                .iter()
+                .filter(|g| !new_api.gates.contains(g))
+                .cloned()
+                .collect();
+            before = union(&before, &api_added);
+            after = union(&after, &api_removed);
+        }
+        (before, after)
     }
 
     pub(super) fn gates(

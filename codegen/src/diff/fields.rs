@@ -159,7 +159,11 @@ impl Differ<'_> {
                 Delta::Changed(c) => say(self, rules.constraint_changed, c),
             }
         }
-        if old.default != new.default {
+        let same_default = match (&old.default, &new.default) {
+            (Some(a), Some(b)) => a.same_value(b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        if !same_default {
             let text = |d: &Option<crate::ir::Literal>| {
                 d.as_ref().map_or("none".to_string(), ToString::to_string)
             };

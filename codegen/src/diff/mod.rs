@@ -7,6 +7,7 @@
 
 mod endpoints;
 mod fields;
+mod limits;
 pub mod rules;
 mod surface;
 mod types;
@@ -69,6 +70,7 @@ pub fn diff(old: Side, new: Side, options: &Options) -> Vec<Finding> {
         today: options.today.clone(),
         renamed_models: BTreeMap::new(),
         renamed_enums: BTreeMap::new(),
+        api_pairs: surface::pair_apis(old.spec, new.spec),
         findings: Vec::new(),
     };
     differ.run();
@@ -80,9 +82,21 @@ pub fn diff(old: Side, new: Side, options: &Options) -> Vec<Finding> {
             f.new.or(f.old).map(|s| s.start),
             f.rule.id,
             f.subject.clone(),
+            f.change.clone(),
         )
     });
-    findings.dedup();
+    // A change found in each direction a type travels is one change, carried by both.
+    findings.dedup_by(|later, kept| {
+        let same = later.rule == kept.rule
+            && later.subject == kept.subject
+            && later.change == kept.change
+            && later.old == kept.old
+            && later.new == kept.new;
+        if same {
+            kept.carriers.append(&mut later.carriers);
+        }
+        same
+    });
     findings
 }
 
@@ -97,6 +111,9 @@ struct Differ<'a> {
     /// Old model name → new, for models renamed with their wire shape kept.
     renamed_models: BTreeMap<String, String>,
     renamed_enums: BTreeMap<String, String>,
+    /// For each old api (by index), the new api it is: by name, or renamed with its base and
+    /// versions kept.
+    api_pairs: Vec<Option<usize>>,
     findings: Vec<Finding>,
 }
 
@@ -297,8 +314,9 @@ impl Differ<'_> {
                     spans,
                     carriers.clone(),
                 ),
+                // As deprecating with a sunset in one step: clients are told, nothing breaks.
                 (None, Some(b)) => self.report(
-                    rules::SUNSET_EARLIER,
+                    rules::DEPRECATED,
                     subject,
                     format!("sunset {b} announced"),
                     spans,

@@ -80,10 +80,16 @@ rules! {
         "same method and path, so the wire is unchanged; the Rust method and types are renamed";
     ENDPOINT_MOVED "endpoint-moved" [BreaksClients, BreaksServers]
         "requests to the old method or path are not routed";
+    API_RENAMED "api-renamed" [BreaksSource]
+        "same base and versions, so the wire is unchanged; the Rust router and base are renamed";
+    API_BASE_CHANGED "api-base-changed" [BreaksClients]
+        "clients call the old address";
+    REJECTIONS_CHANGED "rejections-changed" [BreaksClients, BreaksServers]
+        "the router's own errors (401, 404, 422, …) are written in another shape, which clients read";
     REMOVED_BEFORE_SUNSET "removed-before-sunset" [BreaksClients, BreaksSource]
         "removed while its deprecation still promised it to clients";
-    REMOVED_AFTER_SUNSET "removed-after-sunset" [Compatible]
-        "removed as its deprecation announced";
+    REMOVED_AFTER_SUNSET "removed-after-sunset" [BreaksSource]
+        "removed as its deprecation announced; code still using it no longer compiles";
     // Request bodies and parameters.
     REQUEST_BODY_ADDED "request-body-added" [BreaksClients, BreaksSource]
         "clients send no body where one is now required";
@@ -117,6 +123,10 @@ rules! {
         "existing servers refuse the values now allowed";
     REQUEST_CONSTRAINT_CHANGED "request-constraint-changed" [BreaksClients, BreaksServers]
         "some values clients send are now refused, and existing servers refuse some now allowed";
+    PATH_PARAM_REORDERED "path-param-reordered" [BreaksClients, BreaksServers]
+        "clients send each value in the place of the path where the server now reads another";
+    PATH_PARAM_RENAMED "path-param-renamed" [BreaksSource]
+        "the placeholder keeps its place, so the wire is unchanged; the Rust input's field is renamed";
     PARAM_MOVED "param-moved" [BreaksClients, BreaksServers]
         "the parameter travels in another part of the request";
     REQUEST_DEFAULT_CHANGED "request-default-changed" [BreaksClients]
@@ -243,6 +253,8 @@ rules! {
         "clients sized to the old limit may now be refused or cut short";
     LIMIT_LOOSENED "limit-loosened" [BreaksServers]
         "existing servers hold to the old, tighter limit";
+    LIMIT_CHANGED "limit-changed" [BreaksClients, BreaksServers]
+        "the limit is now of another kind, so clients and existing servers hold to different ones";
     RATE_LIMIT_CHANGED "rate-limit-changed" [BreaksClients, BreaksServers]
         "clients paced to the old rates may be throttled, and existing servers throttle at the old ones";
     // Deprecations.

@@ -1,7 +1,8 @@
-//! Everything around the endpoints: the service, its APIs, auth schemes, types, events,
-//! limits and the notes of the spec itself.
+//! Everything around the endpoints: the service, its APIs, auth schemes, types, events and
+//! the notes of the spec itself (limits are in [`super::limits`]).
 
 use super::fields::FieldSet;
+use super::limits::quantity_text;
 use super::{Differ, Direction, Notes, Spans, notes_of, rules};
 use crate::ir::{Enum, Spec};
 use crate::source::Span;
@@ -20,11 +21,25 @@ struct Declared<'a> {
     new_spans: &'a [Span],
 }
 
-/// Pairs two lists by name: `(old index, new index)` for each name in both.
-fn pairs<T>(old: &[T], new: &[T], name: impl Fn(&T) -> &str) -> Vec<(usize, usize)> {
-    new.iter()
-        .enumerate()
-        .filter_map(|(j, n)| old.iter().position(|o| name(o) == name(n)).map(|i| (i, j)))
+/// For each old api, the new api it is: the one of its name, or else the one new api with
+/// its base and versions (a rename).
+pub(super) fn pair_apis(old: &Spec, new: &Spec) -> Vec<Option<usize>> {
+    let by_name = |name: &str| new.apis.iter().position(|n| n.name == name);
+    old.apis
+        .iter()
+        .map(|o| {
+            by_name(&o.name).or_else(|| {
+                let mut same = new.apis.iter().enumerate().filter(|(_, n)| {
+                    old.apis.iter().all(|other| other.name != n.name)
+                        && n.base_url == o.base_url
+                        && n.versions == o.versions
+                });
+                match (same.next(), same.next()) {
+                    (Some((j, _)), None) => Some(j),
+                    _ => None,
+                }
+            })
+        })
         .collect()
 }
 
@@ -61,38 +76,87 @@ impl Differ<'_> {
                     (None, Some(_)) => false,
                 };
                 let change = format!("default {what} {} → {}", text(o), text(n));
-                let every: BTreeSet<String> =
-                    self.new.endpoints.iter().map(|e| e.name.clone()).collect();
-                // Every request and every answer is bounded by it.
-                let (request, response) = if loosened {
-                    (
-                        rules::REQUEST_CONSTRAINT_LOOSENED,
-                        rules::RESPONSE_CONSTRAINT_LOOSENED,
-                    )
+                // The service's bounds hold request bodies (the models they reach keep them
+                // in answers too, but as a fact of the input they quote).
+                let every: BTreeSet<String> = self
+                    .new
+                    .endpoints
+                    .iter()
+                    .filter(|e| e.body.is_some())
+                    .map(|e| e.name.clone())
+                    .collect();
+                let rule = if loosened {
+                    rules::REQUEST_CONSTRAINT_LOOSENED
                 } else {
-                    (
-                        rules::REQUEST_CONSTRAINT_TIGHTENED,
-                        rules::RESPONSE_CONSTRAINT_TIGHTENED,
-                    )
+                    rules::REQUEST_CONSTRAINT_TIGHTENED
                 };
-                self.report(request, "service", change.clone(), spans, every.clone());
-                self.report(response, "service", change, spans, every);
+                self.report(rule, "service", change, spans, every);
             }
         }
     }
 
     pub(super) fn apis(&mut self) {
         let (old, new) = (self.old, self.new);
-        for (i, j) in pairs(&old.apis, &new.apis, |a| &a.name) {
+        let paired: Vec<(usize, usize)> = self
+            .api_pairs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, j)| j.map(|j| (i, j)))
+            .collect();
+        for (i, j) in paired {
             let (o, n) = (&old.apis[i], &new.apis[j]);
             let spans = Spans::both(old.spans.apis[i], new.spans.apis[j]);
             let owner = format!("api {}", n.name);
             let carriers: BTreeSet<String> = new
                 .endpoints
                 .iter()
-                .filter(|ep| new.api(ep.api).name == n.name)
+                .filter(|ep| ep.api.index() == j)
                 .map(|ep| ep.name.clone())
                 .collect();
+            if o.name != n.name {
+                let change = format!("renamed to `{}`", n.name);
+                let subject = format!("api {}", o.name);
+                self.report(rules::API_RENAMED, subject, change, spans, carriers.clone());
+            }
+            if o.base_url != n.base_url {
+                let change = format!("base `{}` → `{}`", o.base_url, n.base_url);
+                self.report(
+                    rules::API_BASE_CHANGED,
+                    &owner,
+                    change,
+                    spans,
+                    carriers.clone(),
+                );
+            }
+            let rejections = |spec: &Spec, api: &crate::ir::Api| {
+                api.rejections
+                    .as_ref()
+                    .map(|r| (spec.model(r.model).name.clone(), r.template.clone()))
+            };
+            let (before, after) = (rejections(old, o), rejections(new, n));
+            let renamed = |name: &String| self.renamed_models.get(name).unwrap_or(name).clone();
+            let same = match (&before, &after) {
+                (Some((a, x)), Some((b, y))) => renamed(a) == *b && x == y,
+                (a, b) => a.is_none() && b.is_none(),
+            };
+            if !same {
+                let text = |r: &Option<(String, serde_json::Value)>| {
+                    r.as_ref()
+                        .map_or("`{\"detail\": …}`".to_string(), |(m, _)| format!("`{m}`"))
+                };
+                let change = format!(
+                    "the router's own errors written as {} → {}",
+                    text(&before),
+                    text(&after)
+                );
+                self.report(
+                    rules::REJECTIONS_CHANGED,
+                    &owner,
+                    change,
+                    spans,
+                    carriers.clone(),
+                );
+            }
             self.responses(&o.errors, &n.errors, &owner, &carriers, false);
             self.gates(&o.gates, &n.gates, &owner, spans, &carriers);
             self.doc(&owner, o.doc.as_deref(), n.doc.as_deref(), spans);
@@ -131,17 +195,19 @@ impl Differ<'_> {
                     carriers.clone(),
                 );
             }
-            if o.lifetime != n.lifetime {
+            let longer = match (&o.lifetime, &n.lifetime) {
+                (Some(a), Some(b)) => a.compare(b).map(|order| order.is_lt()),
+                (Some(_), None) => Some(true),
+                (None, Some(_)) => Some(false),
+                (None, None) => None,
+            };
+            // `60 minutes` → `1 hour` is no change.
+            let same = matches!((&o.lifetime, &n.lifetime), (Some(a), Some(b)) if a.compare(b).is_some_and(|order| order.is_eq()));
+            if !same && let Some(longer) = longer {
                 let text = |q: &Option<crate::ir::Quantity>| {
-                    q.as_ref()
-                        .map_or("none".into(), |q| format!("{} {}", q.amount, q.unit))
+                    q.as_ref().map_or("none".into(), quantity_text)
                 };
                 let change = format!("lifetime {} → {}", text(&o.lifetime), text(&n.lifetime));
-                let longer = match (&o.lifetime, &n.lifetime) {
-                    (Some(a), Some(b)) => looser(a, b),
-                    (Some(_), None) => true,
-                    (None, _) => false,
-                };
                 self.report(
                     if longer {
                         rules::AUTH_LIFETIME_LENGTHENED
@@ -332,7 +398,20 @@ impl Differ<'_> {
             let mut carriers = self.new_usage.carriers(&new.name, direction);
             carriers.extend(self.old_usage.carriers(&old.name, direction));
             all.extend(carriers.iter().cloned());
-            let (added, removed) = match (direction, new.open) {
+            if old.repr != new.repr {
+                let word = |r: crate::ir::EnumRepr| match r {
+                    crate::ir::EnumRepr::String => "strings",
+                    crate::ir::EnumRepr::Int => "numbers",
+                };
+                let change = format!("values written as {} → {}", word(old.repr), word(new.repr));
+                let rule = match direction {
+                    Direction::Request => rules::REQUEST_TYPE_CHANGED,
+                    Direction::Response => rules::RESPONSE_TYPE_CHANGED,
+                };
+                self.report(rule, &subject, change, spans, carriers.clone());
+            }
+            // A new value is read by code built on the old enum: its openness decides.
+            let (added, removed) = match (direction, old.open) {
                 (Direction::Request, false) => (
                     rules::REQUEST_ENUM_VALUE_ADDED,
                     rules::REQUEST_ENUM_VALUE_REMOVED,
@@ -404,59 +483,6 @@ impl Differ<'_> {
         );
     }
 
-    pub(super) fn limits(&mut self) {
-        let (old, new) = (self.old, self.new);
-        for (i, j) in pairs(&old.limits, &new.limits, |l| &l.name) {
-            let (o, n) = (&old.limits[i], &new.limits[j]);
-            let subject = format!("limit {}", n.name);
-            let spans = Spans::both(old.spans.limits[i], new.spans.limits[j]);
-            let carriers = n
-                .applies_to
-                .iter()
-                .map(|t| new.endpoint(t.endpoint).name.clone())
-                .collect();
-            self.limit_value(&subject, &o.value, &n.value, spans, carriers);
-            self.doc(&subject, o.doc.as_deref(), n.doc.as_deref(), spans);
-            self.provenance(&subject, o.provenance, n.provenance, spans);
-        }
-        for (i, j) in pairs(&old.rate_limits, &new.rate_limits, |l| &l.name) {
-            let (o, n) = (&old.rate_limits[i], &new.rate_limits[j]);
-            let subject = format!("rate_limit {}", n.name);
-            let spans = Spans::both(old.spans.rate_limits[i], new.spans.rate_limits[j]);
-            let carriers: BTreeSet<String> = n
-                .applies_to
-                .iter()
-                .map(|id| new.endpoint(*id).name.clone())
-                .collect();
-            let rates = |tiers: &[crate::ir::RateTier]| {
-                tiers
-                    .iter()
-                    .map(|t| {
-                        (
-                            t.providers,
-                            t.concurrent,
-                            t.count,
-                            t.window.clone(),
-                            t.is_default,
-                            t.assigned.clone(),
-                        )
-                    })
-                    .collect::<Vec<_>>()
-            };
-            if rates(&o.tiers) != rates(&n.tiers) || o.per != n.per {
-                self.report(
-                    rules::RATE_LIMIT_CHANGED,
-                    &subject,
-                    "tiers changed",
-                    spans,
-                    carriers,
-                );
-            }
-            self.not_shown(&subject, &o.not_shown, &n.not_shown, spans);
-            self.provenance(&subject, o.provenance, n.provenance, spans);
-        }
-    }
-
     pub(super) fn spec_notes(&mut self) {
         let texts = |spec: &Spec| -> Vec<String> {
             spec.not_shown
@@ -517,53 +543,6 @@ impl Differ<'_> {
     }
 }
 
-impl Differ<'_> {
-    /// A limit's value: a stated value larger or smaller, or a fact the source now states
-    /// (or no longer does).
-    fn limit_value(
-        &mut self,
-        subject: &str,
-        old: &crate::ir::LimitValue,
-        new: &crate::ir::LimitValue,
-        spans: Spans,
-        carriers: BTreeSet<String>,
-    ) {
-        use crate::ir::LimitValue;
-        if old == new {
-            return;
-        }
-        let change = format!("{} → {}", limit_text(old), limit_text(new));
-        let rule = match (old, new) {
-            (LimitValue::NotShown(_), _) => rules::NOT_SHOWN_RESOLVED,
-            (_, LimitValue::NotShown(_)) => rules::NOT_SHOWN_ADDED,
-            (LimitValue::Quantity(a), LimitValue::Quantity(b)) if looser(a, b) => {
-                rules::LIMIT_LOOSENED
-            }
-            _ => rules::LIMIT_TIGHTENED,
-        };
-        self.report(rule, subject, change, spans, carriers);
-    }
-}
-
-/// Whether `new` allows more than `old`: a longer time, or a larger amount of one unit.
-fn looser(old: &crate::ir::Quantity, new: &crate::ir::Quantity) -> bool {
-    let seconds = |q: &crate::ir::Quantity| {
-        let unit = q.unit.trim_end_matches('s');
-        let scale = match unit {
-            "second" => 1.0,
-            "minute" => 60.0,
-            "hour" => 3600.0,
-            "day" => 86400.0,
-            _ => return None,
-        };
-        Some(q.amount * scale)
-    };
-    match (seconds(old), seconds(new)) {
-        (Some(a), Some(b)) => b > a,
-        _ => old.unit == new.unit && new.amount > old.amount,
-    }
-}
-
 /// An event type with its placeholders' names left out: `{kind}` and `{type}` are one.
 fn pattern_shape(pattern: &str) -> String {
     pattern
@@ -571,14 +550,6 @@ fn pattern_shape(pattern: &str) -> String {
         .map(|part| if part.starts_with('{') { "{}" } else { part })
         .collect::<Vec<_>>()
         .join(".")
-}
-
-fn limit_text(value: &crate::ir::LimitValue) -> String {
-    match value {
-        crate::ir::LimitValue::Quantity(q) => format!("{} {}", q.amount, q.unit),
-        crate::ir::LimitValue::FromConstraints => "its inputs' constraints".into(),
-        crate::ir::LimitValue::NotShown(what) => format!("not shown (\"{what}\")"),
-    }
 }
 
 /// The endpoints accepting a scheme.

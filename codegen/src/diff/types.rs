@@ -226,14 +226,20 @@ fn primitive_delta(old: Primitive, new: Primitive, change: String) -> Delta {
 }
 
 /// Each constraint that changed, as a delta of the values it allows. A bound that is the
-/// service's default on both sides is no change of the field's: the service's own is
-/// reported once.
+/// service's default is no change of the field's: the service's own is reported once.
 pub fn constraint_deltas(old: &Constraints, new: &Constraints) -> Vec<Delta> {
     let mut out = Vec::new();
     let lower = |what: &str, o: Option<f64>, n: Option<f64>| bound(what, o, n, true);
     let upper = |what: &str, o: Option<f64>, n: Option<f64>| bound(what, o, n, false);
     let float = |v: Option<u64>| v.map(|v| v as f64);
-    let defaulted = old.default_bound.is_some() && new.default_bound.is_some();
+    // A bound the service gives on one side, and on the other the service's too or none,
+    // changed with the service's own, which is reported once.
+    let service_only = |c: &Constraints| {
+        c.default_bound.is_some() || (c.max_length.is_none() && c.max_items.is_none())
+    };
+    let defaulted = (old.default_bound.is_some() || new.default_bound.is_some())
+        && service_only(old)
+        && service_only(new);
     out.push(lower("min", old.minimum, new.minimum));
     out.push(upper("max", old.maximum, new.maximum));
     out.push(lower(
@@ -286,7 +292,11 @@ fn bound(what: &str, old: Option<f64>, new: Option<f64>, is_lower: bool) -> Delt
 
 fn one_of_delta(old: &Constraints, new: &Constraints) -> Delta {
     let (o, n) = (&old.one_of, &new.one_of);
-    if o == n {
+    let subset = |a: &[crate::ir::Literal], b: &[crate::ir::Literal]| {
+        a.iter().all(|v| b.iter().any(|w| v.same_value(w)))
+    };
+    // Reordered, or `1` written `1.0`: the same set.
+    if subset(o, n) && subset(n, o) {
         return Delta::Same;
     }
     let list = |l: &[crate::ir::Literal]| {
@@ -296,12 +306,9 @@ fn one_of_delta(old: &Constraints, new: &Constraints) -> Delta {
             .join(", ")
     };
     let change = format!("@one_of [{}] → [{}]", list(o), list(n));
-    let subset =
-        |a: &[crate::ir::Literal], b: &[crate::ir::Literal]| a.iter().all(|v| b.contains(v));
     match (o.is_empty(), n.is_empty()) {
         (true, false) => Delta::Narrowed(change),
         (false, true) => Delta::Widened(change),
-        _ if subset(n, o) && subset(o, n) => Delta::Same,
         _ if subset(n, o) => Delta::Narrowed(change),
         _ if subset(o, n) => Delta::Widened(change),
         _ => Delta::Changed(change),

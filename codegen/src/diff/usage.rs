@@ -51,6 +51,9 @@ impl Usage {
                 if let Some(body) = &r.body {
                     walker.walk(body, Direction::Response, &ep.name);
                 }
+                for header in &r.headers {
+                    walker.walk(&header.ty, Direction::Response, &ep.name);
+                }
             }
         }
         for ev in &spec.events {

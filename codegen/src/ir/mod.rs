@@ -725,6 +725,45 @@ pub struct Quantity {
     pub unit: String,
 }
 
+/// What a unit measures, so `60 seconds` and `1 minute` compare as one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dimension {
+    Time,
+    Size,
+    Miles,
+    Characters,
+    Items,
+}
+
+impl Quantity {
+    /// What the quantity measures and its amount in that dimension's base unit (seconds,
+    /// bytes); `None` for a unit the language does not have.
+    pub fn measure(&self) -> Option<(Dimension, f64)> {
+        let (dimension, scale) = match self.unit.as_str() {
+            "second" | "seconds" => (Dimension::Time, 1.0),
+            "minute" | "minutes" => (Dimension::Time, 60.0),
+            "hour" | "hours" => (Dimension::Time, 3600.0),
+            "day" | "days" => (Dimension::Time, 86_400.0),
+            "bytes" => (Dimension::Size, 1.0),
+            "kibibytes" => (Dimension::Size, 1024.0),
+            "mebibytes" => (Dimension::Size, 1024.0 * 1024.0),
+            "miles" => (Dimension::Miles, 1.0),
+            "characters" => (Dimension::Characters, 1.0),
+            "items" => (Dimension::Items, 1.0),
+            _ => return None,
+        };
+        Some((dimension, self.amount * scale))
+    }
+
+    /// How `self` compares with `other`; `None` when they measure different things.
+    pub fn compare(&self, other: &Quantity) -> Option<std::cmp::Ordering> {
+        match (self.measure()?, other.measure()?) {
+            ((a, x), (b, y)) if a == b => x.partial_cmp(&y),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct RateLimit {
     pub name: String,

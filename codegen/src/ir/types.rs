@@ -254,6 +254,19 @@ impl Literal {
             _ => None,
         }
     }
+
+    /// Whether two literals are one value as JSON reads them: `1` and `1.0` are.
+    pub fn same_value(&self, other: &Literal) -> bool {
+        match (self, other) {
+            (Literal::List(a), Literal::List(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_value(y))
+            }
+            _ => match (self.as_f64(), other.as_f64()) {
+                (Some(x), Some(y)) => x == y,
+                _ => self == other,
+            },
+        }
+    }
 }
 
 impl std::fmt::Display for Literal {

@@ -4,7 +4,7 @@
 
 use super::RustBackend;
 use super::doc_lines;
-use crate::ir::{Limit, LimitValue, Provenance, Quantity, RateLimit, RateTier};
+use crate::ir::{Dimension, Limit, LimitValue, Provenance, Quantity, RateLimit, RateTier};
 use heck::ToShoutySnakeCase;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -112,25 +112,18 @@ fn constant(limit: &Limit) -> Option<TokenStream> {
 
 /// Whole seconds of a duration; `None` for another unit.
 fn seconds(q: &Quantity) -> Option<u64> {
-    let unit = match q.unit.trim_end_matches('s') {
-        "second" => 1.0,
-        "minute" => 60.0,
-        "hour" => 3600.0,
-        "day" => 86_400.0,
-        _ => return None,
-    };
-    Some((q.amount * unit).round() as u64)
+    match q.measure()? {
+        (Dimension::Time, seconds) => Some(seconds.round() as u64),
+        _ => None,
+    }
 }
 
 /// Bytes of a size; `None` for another unit.
 fn bytes(q: &Quantity) -> Option<u64> {
-    let unit = match q.unit.as_str() {
-        "bytes" => 1.0,
-        "kibibytes" => 1024.0,
-        "mebibytes" => 1024.0 * 1024.0,
-        _ => return None,
-    };
-    Some((q.amount * unit).round() as u64)
+    match q.measure()? {
+        (Dimension::Size, bytes) => Some(bytes.round() as u64),
+        _ => None,
+    }
 }
 
 /// The doc lines, and where the fact comes from when it is not the document.
