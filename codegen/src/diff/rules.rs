@@ -215,6 +215,8 @@ rules! {
         "a new way to authenticate";
     AUTH_CARRIER_CHANGED "auth-carrier-changed" [BreaksClients, BreaksServers]
         "the credential travels in another place";
+    AUTH_FLOW_CHANGED "auth-flow-changed" [BreaksClients]
+        "clients get or refresh their tokens at the old address";
     AUTH_LIFETIME_SHORTENED "auth-lifetime-shortened" [BreaksClients]
         "clients holding a credential for its old lifetime see it expire early";
     AUTH_LIFETIME_LENGTHENED "auth-lifetime-lengthened" [BreaksServers]

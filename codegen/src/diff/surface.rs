@@ -6,7 +6,7 @@ use super::limits::quantity_text;
 use super::{Differ, Direction, Notes, Spans, notes_of, rules};
 use crate::ir::{Enum, Spec};
 use crate::source::Span;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The declarations of one kind in both versions, for [`Differ::declared`].
 struct Declared<'a> {
@@ -195,6 +195,24 @@ impl Differ<'_> {
                     carriers.clone(),
                 );
             }
+            self.oauth_flows(&subject, o, n, spans, &carriers);
+            match (o.single_use, n.single_use) {
+                (false, true) => self.report(
+                    rules::AUTH_LIFETIME_SHORTENED,
+                    &subject,
+                    "now single use",
+                    spans,
+                    carriers.clone(),
+                ),
+                (true, false) => self.report(
+                    rules::AUTH_LIFETIME_LENGTHENED,
+                    &subject,
+                    "no longer single use",
+                    spans,
+                    carriers.clone(),
+                ),
+                _ => {}
+            }
             let longer = match (&o.lifetime, &n.lifetime) {
                 (Some(a), Some(b)) => a.compare(b).map(|order| order.is_lt()),
                 (Some(_), None) => Some(true),
@@ -238,6 +256,36 @@ impl Differ<'_> {
         }
     }
 
+    /// Where an OAuth2 client gets and refreshes its tokens.
+    fn oauth_flows(
+        &mut self,
+        subject: &str,
+        old: &crate::ir::AuthScheme,
+        new: &crate::ir::AuthScheme,
+        spans: Spans,
+        carriers: &BTreeSet<String>,
+    ) {
+        let flows = |a: &crate::ir::AuthScheme| {
+            let f = a.oauth2.as_ref();
+            [
+                (
+                    "authorization_url",
+                    f.and_then(|f| f.authorization_url.clone()),
+                ),
+                ("token_url", f.and_then(|f| f.token_url.clone())),
+                ("refresh_url", f.and_then(|f| f.refresh_url.clone())),
+            ]
+        };
+        for ((what, before), (_, after)) in flows(old).into_iter().zip(flows(new)) {
+            if before != after {
+                let text = |u: &Option<String>| u.clone().unwrap_or_else(|| "none".into());
+                let change = format!("{what} {} → {}", text(&before), text(&after));
+                let rule = rules::AUTH_FLOW_CHANGED;
+                self.report(rule, subject, change, spans, carriers.clone());
+            }
+        }
+    }
+
     pub(super) fn events(&mut self) {
         let (old, new) = (self.old, self.new);
         for (j, n) in new.events.iter().enumerate() {
@@ -257,8 +305,33 @@ impl Differ<'_> {
             };
             let o = &old.events[i];
             let spans = Spans::both(old.spans.events[i], new_span);
-            if pattern_shape(&o.pattern) != pattern_shape(&n.pattern) {
-                let change = format!("type `{}` → `{}`", o.pattern, n.pattern);
+            // The enums filling the placeholders, in order: another enum names other types.
+            let enums = |spec: &Spec, e: &crate::ir::Event, renamed: &BTreeMap<String, String>| {
+                e.placeholders
+                    .iter()
+                    .map(|(_, id)| {
+                        let name = &spec.enum_(*id).name;
+                        renamed.get(name).unwrap_or(name).clone()
+                    })
+                    .collect::<Vec<_>>()
+            };
+            let (before, after) = (
+                enums(old, o, &self.renamed_enums),
+                enums(new, n, &BTreeMap::new()),
+            );
+            if pattern_shape(&o.pattern) != pattern_shape(&n.pattern) || before != after {
+                let filled = |pattern: &str, by: &[String]| {
+                    if by.is_empty() {
+                        format!("`{pattern}`")
+                    } else {
+                        format!("`{pattern}` ({})", by.join(", "))
+                    }
+                };
+                let change = format!(
+                    "type {} → {}",
+                    filled(&o.pattern, &before),
+                    filled(&n.pattern, &after)
+                );
                 self.report(
                     rules::EVENT_TYPE_CHANGED,
                     &subject,
