@@ -264,12 +264,14 @@ fn conform(
         return Err(Stop::Usage(nothing_selected(args)));
     }
     if let Some(reference) = &args.changed_since {
-        let (before, touched) = changed_since(reference, &args.spec)?;
-        // A removed event is known by its old pattern only.
-        selected.retain(|p| {
-            exercises(p.as_ref(), &contract.spec, &touched)
-                || exercises(p.as_ref(), &before, &touched)
-        });
+        // `None`: the spec is new since the ref, so every scenario exercises a change.
+        if let Some((before, touched)) = changed_since(reference, &args.spec)? {
+            // A removed event is known by its old pattern only.
+            selected.retain(|p| {
+                exercises(p.as_ref(), &contract.spec, &touched)
+                    || exercises(p.as_ref(), &before, &touched)
+            });
+        }
         if selected.is_empty() {
             eprintln!(
                 "conform: no scenario exercises a change of the spec since {reference}: nothing to run"
@@ -447,11 +449,12 @@ async fn start_reference() -> Result<((), Credentials), String> {
 #[cfg(not(feature = "reference"))]
 async fn stop_reference((): ()) {}
 
-/// The spec at `reference`, and the endpoints and events a change since then touches.
+/// The spec at `reference`, and the endpoints and events a change since then touches; `None`
+/// when the spec did not exist then.
 fn changed_since(
     reference: &str,
     spec: &super::project::SpecArg,
-) -> Result<(covenant_codegen::Spec, std::collections::BTreeSet<String>), Stop> {
+) -> Result<Option<(covenant_codegen::Spec, std::collections::BTreeSet<String>)>, Stop> {
     let stop = |e: super::diff::Stop| match e {
         super::diff::Stop::Usage(m) => Stop::Usage(format!("--changed-since: {m}")),
         super::diff::Stop::Invalid(m) => Stop::Usage(format!(
@@ -460,12 +463,15 @@ fn changed_since(
     };
     let path = spec.path().map_err(Stop::Usage)?;
     let new = super::diff::from_file(&path).map_err(stop)?;
-    let old = super::diff::at_ref(reference, &path).map_err(stop)?;
+    let old = super::diff::at_ref(reference, &path, super::diff::Absent::New).map_err(stop)?;
+    if old.absent {
+        return Ok(None);
+    }
     let touched = super::diff::changes(&old, &new)
         .into_iter()
         .flat_map(|f| f.carriers)
         .collect();
-    Ok((old.spec, touched))
+    Ok(Some((old.spec, touched)))
 }
 
 /// Why the selection is empty, in the words of the options that made it so.

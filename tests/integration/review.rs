@@ -404,6 +404,19 @@ fn a_spec_new_since_the_ref_passes_and_all_its_scenarios_run() {
     );
     assert_eq!(code, 3, "{stderr}");
 
+    let (code, _, stderr) = covenant_in(
+        dir.path(),
+        &["diff", "main:spec/shop.covenant", "spec/shop.covenant"],
+    );
+    assert_eq!(
+        code, 2,
+        "a spec named as it is at a ref must be there: {stderr}"
+    );
+    assert!(
+        stderr.contains("main:spec/shop.covenant does not exist"),
+        "{stderr}"
+    );
+
     let (code, _, stderr) = covenant_in(dir.path(), &["diff", "--against", "main~3"]);
     assert_eq!(code, 2);
     assert!(

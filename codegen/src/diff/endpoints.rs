@@ -174,7 +174,10 @@ impl Differ<'_> {
                 let spans = new
                     .params
                     .iter()
-                    .find(|n| n.field.name == after.field.name)
+                    .find(|n| {
+                        n.location == crate::ir::ParamLocation::Path
+                            && n.field.name == after.field.name
+                    })
                     .map_or(spans, |n| Spans::both(before.field.span, n.field.span));
                 let rule = rules::PATH_PARAM_RENAMED;
                 self.report(rule, param, change, spans, carriers.clone());

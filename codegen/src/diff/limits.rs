@@ -157,18 +157,9 @@ impl Differ<'_> {
     }
 }
 
-/// `20 seconds`, or a bare count (`20`).
-pub(super) fn quantity_text(q: &crate::ir::Quantity) -> String {
-    if q.unit.is_empty() {
-        q.amount.to_string()
-    } else {
-        format!("{} {}", q.amount, q.unit)
-    }
-}
-
 fn limit_text(value: &crate::ir::LimitValue) -> String {
     match value {
-        crate::ir::LimitValue::Quantity(q) => quantity_text(q),
+        crate::ir::LimitValue::Quantity(q) => q.to_string(),
         crate::ir::LimitValue::FromConstraints => "its inputs' constraints".into(),
         crate::ir::LimitValue::NotShown(what) => format!("not shown (\"{what}\")"),
     }

@@ -2,7 +2,6 @@
 //! the notes of the spec itself (limits are in [`super::limits`]).
 
 use super::fields::FieldSet;
-use super::limits::quantity_text;
 use super::{Differ, Direction, Notes, Spans, notes_of, rules};
 use crate::ir::{Enum, Spec};
 use crate::source::Span;
@@ -21,24 +20,36 @@ struct Declared<'a> {
     new_spans: &'a [Span],
 }
 
-/// For each old api, the new api it is: the one of its name, or else the one new api with
-/// its base and versions (a rename).
+/// For each old api, the new api it is: the one of its name, or else a rename: the one new
+/// api of no old name with its base and versions, where no other old api without a new
+/// namesake has them too.
 pub(super) fn pair_apis(old: &Spec, new: &Spec) -> Vec<Option<usize>> {
-    let by_name = |name: &str| new.apis.iter().position(|n| n.name == name);
+    let same_place = |a: &crate::ir::Api, b: &crate::ir::Api| {
+        a.base_url == b.base_url && a.versions == b.versions
+    };
+    let unpaired_old: Vec<&crate::ir::Api> = old
+        .apis
+        .iter()
+        .filter(|o| new.apis.iter().all(|n| n.name != o.name))
+        .collect();
+    let unpaired_new: Vec<(usize, &crate::ir::Api)> = new
+        .apis
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| old.apis.iter().all(|o| o.name != n.name))
+        .collect();
     old.apis
         .iter()
         .map(|o| {
-            by_name(&o.name).or_else(|| {
-                let mut same = new.apis.iter().enumerate().filter(|(_, n)| {
-                    old.apis.iter().all(|other| other.name != n.name)
-                        && n.base_url == o.base_url
-                        && n.versions == o.versions
-                });
-                match (same.next(), same.next()) {
-                    (Some((j, _)), None) => Some(j),
-                    _ => None,
-                }
-            })
+            if let Some(j) = new.apis.iter().position(|n| n.name == o.name) {
+                return Some(j);
+            }
+            let mut candidates = unpaired_new.iter().filter(|(_, n)| same_place(o, n));
+            let rivals = unpaired_old.iter().filter(|p| same_place(p, o)).count();
+            match (candidates.next(), candidates.next(), rivals) {
+                (Some((j, _)), None, 1) => Some(*j),
+                _ => None,
+            }
         })
         .collect()
 }
@@ -144,11 +155,16 @@ impl Differ<'_> {
                     r.as_ref()
                         .map_or("`{\"detail\": …}`".to_string(), |(m, _)| format!("`{m}`"))
                 };
-                let change = format!(
-                    "the router's own errors written as {} → {}",
-                    text(&before),
-                    text(&after)
-                );
+                let change = match (&before, &after) {
+                    (Some((a, _)), Some((b, _))) if renamed(a) == *b => format!(
+                        "what the router's own errors put in `{b}` changed (its `@rejection` fields)"
+                    ),
+                    _ => format!(
+                        "the router's own errors written as {} → {}",
+                        text(&before),
+                        text(&after)
+                    ),
+                };
                 self.report(
                     rules::REJECTIONS_CHANGED,
                     &owner,
@@ -158,8 +174,55 @@ impl Differ<'_> {
                 );
             }
             self.responses(&o.errors, &n.errors, &owner, &carriers, false);
-            self.gates(&o.gates, &n.gates, &owner, spans, &carriers);
+            self.api_gates(o, n, j, &owner, spans);
             self.doc(&owner, o.doc.as_deref(), n.doc.as_deref(), spans);
+        }
+    }
+
+    /// Gates an api gained or lost, each carried by the endpoints it changes: not those that
+    /// had the gate of their own before, or keep it of their own after. A gate moved from
+    /// every endpoint to their api changes nothing and is not reported.
+    fn api_gates(
+        &mut self,
+        old_api: &crate::ir::Api,
+        new_api: &crate::ir::Api,
+        new_index: usize,
+        owner: &str,
+        spans: Spans,
+    ) {
+        let (old, new) = (self.old, self.new);
+        let endpoints = || {
+            new.endpoints
+                .iter()
+                .filter(|ep| ep.api.index() == new_index)
+        };
+        let had_own = |name: &str, gate: &crate::ir::Gate| {
+            old.endpoint_named(name)
+                .is_some_and(|o| o.gates.contains(gate))
+        };
+        for gate in &new_api.gates {
+            if old_api.gates.contains(gate) {
+                continue;
+            }
+            let carriers: BTreeSet<String> = endpoints()
+                .filter(|ep| !had_own(&ep.name, gate))
+                .map(|ep| ep.name.clone())
+                .collect();
+            if !carriers.is_empty() {
+                self.gates(&[], std::slice::from_ref(gate), owner, spans, &carriers);
+            }
+        }
+        for gate in &old_api.gates {
+            if new_api.gates.contains(gate) {
+                continue;
+            }
+            let carriers: BTreeSet<String> = endpoints()
+                .filter(|ep| !ep.gates.contains(gate))
+                .map(|ep| ep.name.clone())
+                .collect();
+            if !carriers.is_empty() {
+                self.gates(std::slice::from_ref(gate), &[], owner, spans, &carriers);
+            }
         }
     }
 
@@ -213,31 +276,7 @@ impl Differ<'_> {
                 ),
                 _ => {}
             }
-            let longer = match (&o.lifetime, &n.lifetime) {
-                (Some(a), Some(b)) => a.compare(b).map(|order| order.is_lt()),
-                (Some(_), None) => Some(true),
-                (None, Some(_)) => Some(false),
-                (None, None) => None,
-            };
-            // `60 minutes` → `1 hour` is no change.
-            let same = matches!((&o.lifetime, &n.lifetime), (Some(a), Some(b)) if a.compare(b).is_some_and(|order| order.is_eq()));
-            if !same && let Some(longer) = longer {
-                let text = |q: &Option<crate::ir::Quantity>| {
-                    q.as_ref().map_or("none".into(), quantity_text)
-                };
-                let change = format!("lifetime {} → {}", text(&o.lifetime), text(&n.lifetime));
-                self.report(
-                    if longer {
-                        rules::AUTH_LIFETIME_LENGTHENED
-                    } else {
-                        rules::AUTH_LIFETIME_SHORTENED
-                    },
-                    &subject,
-                    change,
-                    spans,
-                    carriers.clone(),
-                );
-            }
+            self.lifetime(&subject, o, n, spans, &carriers);
             self.notes(&subject, notes_of!(o), notes_of!(n), spans, &carriers);
         }
         for (i, o) in old.auth_schemes.iter().enumerate() {
@@ -254,6 +293,33 @@ impl Differ<'_> {
                 );
             }
         }
+    }
+
+    /// How long a credential lives: `60 minutes` → `1 hour` is no change; a lifetime that
+    /// cannot be compared is taken as shortened, the change that breaks clients.
+    fn lifetime(
+        &mut self,
+        subject: &str,
+        old: &crate::ir::AuthScheme,
+        new: &crate::ir::AuthScheme,
+        spans: Spans,
+        carriers: &BTreeSet<String>,
+    ) {
+        use std::cmp::Ordering;
+        let rule = match (&old.lifetime, &new.lifetime) {
+            (None, None) => return,
+            (Some(_), None) => rules::AUTH_LIFETIME_LENGTHENED,
+            (None, Some(_)) => rules::AUTH_LIFETIME_SHORTENED,
+            (Some(a), Some(b)) => match a.compare(b) {
+                Some(Ordering::Equal) => return,
+                Some(Ordering::Less) => rules::AUTH_LIFETIME_LENGTHENED,
+                Some(Ordering::Greater) | None => rules::AUTH_LIFETIME_SHORTENED,
+            },
+        };
+        let text =
+            |q: &Option<crate::ir::Quantity>| q.as_ref().map_or("none".into(), ToString::to_string);
+        let change = format!("lifetime {} → {}", text(&old.lifetime), text(&new.lifetime));
+        self.report(rule, subject, change, spans, carriers.clone());
     }
 
     /// Where an OAuth2 client gets and refreshes its tokens.

@@ -141,7 +141,7 @@ impl Document<'_> {
         }
         match &limit.value {
             LimitValue::Quantity(q) => {
-                out.insert("value".into(), json!(quantity_text(q)));
+                out.insert("value".into(), json!(q.to_string()));
             }
             LimitValue::NotShown(what) => {
                 out.insert("x-not-shown".into(), json!(what));
@@ -561,13 +561,6 @@ fn gates_json(gates: &[Gate]) -> Value {
     )
 }
 
-pub(super) fn quantity_text(q: &Quantity) -> String {
-    match q.unit.is_empty() {
-        true => q.amount.to_string(),
-        false => format!("{} {}", q.amount, q.unit),
-    }
-}
-
 fn rate_limit_json(rl: &RateLimit) -> Value {
     let mut out = Map::new();
     out.insert("name".into(), json!(rl.name));
@@ -598,7 +591,7 @@ fn rate_limit_json(rl: &RateLimit) -> Value {
                 tier.insert("count".into(), json!(n));
             }
             if let Some(w) = &t.window {
-                tier.insert("per".into(), json!(quantity_text(w)));
+                tier.insert("per".into(), json!(w.to_string()));
             }
             if let Some(note) = &t.note {
                 tier.insert("note".into(), json!(note));

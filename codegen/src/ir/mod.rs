@@ -755,11 +755,26 @@ impl Quantity {
         Some((dimension, self.amount * scale))
     }
 
-    /// How `self` compares with `other`; `None` when they measure different things.
+    /// How `self` compares with `other`; `None` when they measure different things. Bare
+    /// counts (`20`, no unit) compare with each other.
     pub fn compare(&self, other: &Quantity) -> Option<std::cmp::Ordering> {
+        if self.unit == other.unit {
+            return self.amount.partial_cmp(&other.amount);
+        }
         match (self.measure()?, other.measure()?) {
             ((a, x), (b, y)) if a == b => x.partial_cmp(&y),
             _ => None,
+        }
+    }
+}
+
+/// `20 seconds`, or a bare count: `20`.
+impl std::fmt::Display for Quantity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.unit.is_empty() {
+            write!(f, "{}", self.amount)
+        } else {
+            write!(f, "{} {}", self.amount, self.unit)
         }
     }
 }

@@ -157,4 +157,4 @@ pub fn changes(old: &Version, new: &Version) -> Vec<Finding> {
     )
 }
 
-pub use sides::{at_ref, from_file};
+pub use sides::{Absent, at_ref, from_file};

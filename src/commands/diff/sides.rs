@@ -21,7 +21,7 @@ pub fn read(args: &DiffArgs) -> Result<(Version, Version), Stop> {
             let path = super::super::project::resolve(new.as_deref().map(Path::new))
                 .map_err(Stop::Usage)?;
             let new = from_file(&path)?;
-            let old = at_ref(reference, &path)?;
+            let old = at_ref(reference, &path, Absent::New)?;
             Ok((old, new))
         }
         (None, Some(old), Some(new)) => Ok((named(old)?, named(new)?)),
@@ -37,7 +37,7 @@ fn named(name: &str) -> Result<Version, Stop> {
     if !Path::new(name).exists()
         && let Some((reference, path)) = name.split_once(':')
     {
-        return at_ref(reference, Path::new(path));
+        return at_ref(reference, Path::new(path), Absent::Refused);
     }
     from_file(Path::new(name))
 }
@@ -48,8 +48,17 @@ pub fn from_file(path: &Path) -> Result<Version, Stop> {
     check(SourceFile::new(path.display().to_string(), text))
 }
 
+/// What a spec missing at the git ref read means.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Absent {
+    /// The spec is new since the ref: compared as an empty spec (`--against`).
+    New,
+    /// An error: the file was named as it is at the ref (`REF:PATH`).
+    Refused,
+}
+
 /// The spec at `path` as it is at a git ref, named `REF:path/from/the/repository/root`.
-pub fn at_ref(reference: &str, path: &Path) -> Result<Version, Stop> {
+pub fn at_ref(reference: &str, path: &Path, absent: Absent) -> Result<Version, Stop> {
     if reference.is_empty() || reference.starts_with('-') {
         return Err(Stop::Usage(format!("`{reference}` is no git ref")));
     }
@@ -72,9 +81,12 @@ pub fn at_ref(reference: &str, path: &Path) -> Result<Version, Stop> {
     let label = format!("{reference}:{}{name}", prefix.trim());
     let object = format!("{reference}:./{name}");
     if git(&dir, &["cat-file", "-e", &object]).is_err() {
-        let mut absent = check(SourceFile::new(label, String::new()))?;
-        absent.absent = true;
-        return Ok(absent);
+        if absent == Absent::Refused {
+            return Err(Stop::Usage(format!("{label} does not exist")));
+        }
+        let mut empty = check(SourceFile::new(label, String::new()))?;
+        empty.absent = true;
+        return Ok(empty);
     }
     let text = git(&dir, &["show", &object])?;
     check(SourceFile::new(label, text))

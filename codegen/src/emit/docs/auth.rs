@@ -69,7 +69,7 @@ fn scheme(site: &Site, ids: &mut Ids, id: AuthId, a: &AuthScheme) -> Markup {
                 }
                 @if let Some(l) = &a.lifetime {
                     dt { "Lifetime" }
-                    dd { (super::limits::quantity(l)) (marks::provenance(a.lifetime_provenance)) }
+                    dd { (l) (marks::provenance(a.lifetime_provenance)) }
                 }
                 @if a.single_use {
                     dt { "Single use" }

@@ -3,7 +3,7 @@
 use super::ids::{self, Ids};
 use super::layout::{self, Group, Meta};
 use super::{Site, marks, paths, text};
-use crate::ir::{EndpointId, Limit, LimitValue, Quantity, RateLimit, RateTier};
+use crate::ir::{EndpointId, Limit, LimitValue, RateLimit, RateTier};
 use maud::{Markup, html};
 
 const ROOT: &str = "";
@@ -36,15 +36,11 @@ pub fn page(site: &Site) -> String {
     layout::page(site, &meta, main)
 }
 
-pub fn quantity(q: &Quantity) -> String {
-    crate::emit::openapi::quantity_text(q)
-}
-
 /// A limit's value in words.
 pub fn value(v: &LimitValue) -> Markup {
     html! {
         @match v {
-            LimitValue::Quantity(q) => (quantity(q)),
+            LimitValue::Quantity(q) => (q),
             LimitValue::FromConstraints => "as the constraints of the inputs it governs say",
             LimitValue::NotShown(what) => { (marks::tag("not-shown", "not shown")) " " (text::inline(what)) },
         }
@@ -125,7 +121,7 @@ fn tier(i: usize, t: &RateTier) -> Markup {
                 @if let Some(n) = t.count {
                     @if t.concurrent.is_some() { "; " }
                     (n)
-                    @if let Some(w) = &t.window { " per " (quantity(w)) }
+                    @if let Some(w) = &t.window { " per " (w) }
                 }
             }
             td {

@@ -2,7 +2,7 @@
 //! flows) and each operation's requirements with the scopes they need.
 
 use super::super::schema::{deprecation_json, description, put_source};
-use super::{Document, quantity_text};
+use super::Document;
 use crate::ir::*;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -59,7 +59,7 @@ impl Document<'_> {
             }
             if let Some(l) = &scheme.lifetime {
                 let mut lifetime = Map::new();
-                lifetime.insert("value".into(), json!(quantity_text(l)));
+                lifetime.insert("value".into(), json!(l.to_string()));
                 put_source(&mut lifetime, scheme.lifetime_provenance);
                 s.insert("x-lifetime".into(), Value::Object(lifetime));
             }
