@@ -75,15 +75,19 @@ pub fn diff(old: Side, new: Side, options: &Options) -> Vec<Finding> {
     };
     differ.run();
     let mut findings = differ.findings;
-    findings.sort_by_key(|f| {
+    let order = |f: &Finding| {
         (
             f.rule.headline(),
             f.new.is_none(),
             f.new.or(f.old).map(|s| s.start),
             f.rule.id,
-            f.subject.clone(),
-            f.change.clone(),
         )
+    };
+    findings.sort_by(|a, b| {
+        order(a)
+            .cmp(&order(b))
+            .then_with(|| a.subject.cmp(&b.subject))
+            .then_with(|| a.change.cmp(&b.change))
     });
     // A change found in each direction a type travels is one change, carried by both.
     findings.dedup_by(|later, kept| {
