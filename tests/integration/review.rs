@@ -300,27 +300,24 @@ fn against_a_git_ref_fails_a_breaking_change_and_passes_a_compatible_one() {
     assert!(stderr.contains("no-such-ref"), "{stderr}");
 }
 
-#[test]
-fn conform_changed_since_runs_only_the_scenarios_a_change_touches() {
-    let dir = tempfile::tempdir().unwrap();
-    repository_with(dir.path(), &breaking());
-    let cassettes = dir.path().join("cassettes");
+/// `cassettes/create.json` in `dir`: one scenario creating a pet.
+fn write_create_cassette(dir: &Path) {
+    let cassettes = dir.join("cassettes");
     std::fs::create_dir(&cassettes).unwrap();
-    let scenario = |id: &str, endpoint: &str, path: &str, method: &str| {
-        format!(
-            r#"{{"id": "{id}", "title": "{id}", "exchanges": [{{"endpoint": "{endpoint}",
-            "request": {{"method": "{method}", "path": "{path}", "body": {{"name": "Rex", "tag": "a"}}}},
-            "expect": {{"status": 201}}}}]}}"#
-        )
-    };
     write(
         &cassettes,
         "create.json",
-        &scenario("create", "create_pet", "/v1/pets", "POST"),
+        r#"{"id": "create", "title": "create", "exchanges": [{"endpoint": "create_pet",
+        "request": {"method": "POST", "path": "/v1/pets", "body": {"name": "Rex", "tag": "a"}},
+        "expect": {"status": 201}}]}"#,
     );
-    // Nothing listens on port 9 (discard): the run stops at the target, after choosing.
+}
+
+/// `conform cassettes --changed-since main` in `dir`: its exit status and standard error.
+/// Nothing listens on port 9 (discard): a run that chose scenarios stops at the target.
+fn conform_changed_since_main(dir: &Path) -> (i32, String) {
     let (code, _, stderr) = covenant_in(
-        dir.path(),
+        dir,
         &[
             "conform",
             "cassettes",
@@ -330,23 +327,22 @@ fn conform_changed_since_runs_only_the_scenarios_a_change_touches() {
             "main",
         ],
     );
+    (code, stderr)
+}
+
+#[test]
+fn conform_changed_since_runs_only_the_scenarios_a_change_touches() {
+    let dir = tempfile::tempdir().unwrap();
+    repository_with(dir.path(), &breaking());
+    write_create_cassette(dir.path());
+    let (code, stderr) = conform_changed_since_main(dir.path());
     assert!(
         stderr.contains("1 scenario exercises the spec's changes since main"),
         "{stderr}"
     );
     assert_eq!(code, 3, "{stderr}");
     write(&dir.path().join("spec"), "pets.covenant", OLD);
-    let (code, _, stderr) = covenant_in(
-        dir.path(),
-        &[
-            "conform",
-            "cassettes",
-            "--target",
-            "http://127.0.0.1:9",
-            "--changed-since",
-            "main",
-        ],
-    );
+    let (code, stderr) = conform_changed_since_main(dir.path());
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("nothing to run"), "{stderr}");
 }
@@ -378,26 +374,8 @@ fn a_spec_new_since_the_ref_passes_and_all_its_scenarios_run() {
     assert_eq!(report["old"]["absent"], true, "{json}");
     assert_eq!(report["findings"], serde_json::json!([]), "{json}");
 
-    let cassettes = dir.path().join("cassettes");
-    std::fs::create_dir(&cassettes).unwrap();
-    write(
-        &cassettes,
-        "create.json",
-        r#"{"id": "create", "title": "create", "exchanges": [{"endpoint": "create_pet",
-        "request": {"method": "POST", "path": "/v1/pets", "body": {"name": "Rex", "tag": "a"}},
-        "expect": {"status": 201}}]}"#,
-    );
-    let (code, _, stderr) = covenant_in(
-        dir.path(),
-        &[
-            "conform",
-            "cassettes",
-            "--target",
-            "http://127.0.0.1:9",
-            "--changed-since",
-            "main",
-        ],
-    );
+    write_create_cassette(dir.path());
+    let (code, stderr) = conform_changed_since_main(dir.path());
     assert!(
         stderr.contains("1 scenario exercises the spec's changes since main"),
         "everything of a new spec is a change: {stderr}"

@@ -97,17 +97,7 @@ fn diff_command(args: &DiffArgs) -> Result<ExitCode, Stop> {
     let findings = if old.absent {
         Vec::new()
     } else {
-        diff::diff(
-            Side {
-                spec: &old.spec,
-                file: &old.file,
-            },
-            Side {
-                spec: &new.spec,
-                file: &new.file,
-            },
-            &Options { today },
-        )
+        compare(&old, &new, today)
     };
     let cassettes = exercised::Exercised::find(
         &args.cassettes,
@@ -142,6 +132,11 @@ fn policy() -> Result<Policy, Stop> {
 
 /// The findings of two checked versions, for `conform --changed-since`.
 pub fn changes(old: &Version, new: &Version) -> Vec<Finding> {
+    compare(old, new, chrono::Utc::now().date_naive().to_string())
+}
+
+/// The findings of two checked versions, sunsets judged on `today`.
+fn compare(old: &Version, new: &Version, today: String) -> Vec<Finding> {
     diff::diff(
         Side {
             spec: &old.spec,
@@ -151,9 +146,7 @@ pub fn changes(old: &Version, new: &Version) -> Vec<Finding> {
             spec: &new.spec,
             file: &new.file,
         },
-        &Options {
-            today: chrono::Utc::now().date_naive().to_string(),
-        },
+        &Options { today },
     )
 }
 
