@@ -13,7 +13,51 @@ fn pairs<T>(old: &[T], new: &[T], name: impl Fn(&T) -> &str) -> Vec<(usize, usiz
         .collect()
 }
 
+/// The rules for a limit that governs more or fewer inputs.
+struct LimitRules {
+    more: &'static crate::diff::Rule,
+    fewer: &'static crate::diff::Rule,
+}
+
+impl LimitRules {
+    const LIMIT: LimitRules = LimitRules {
+        more: rules::LIMIT_TIGHTENED,
+        fewer: rules::LIMIT_LOOSENED,
+    };
+    const RATE: LimitRules = LimitRules {
+        more: rules::RATE_LIMIT_CHANGED,
+        fewer: rules::RATE_LIMIT_CHANGED,
+    };
+}
+
 impl Differ<'_> {
+    /// Endpoints (or `endpoint.param` inputs) a limit now governs, or no longer does: the
+    /// first held to it anew, the others freed of it.
+    fn limit_reach(
+        &mut self,
+        subject: &str,
+        before: &BTreeSet<String>,
+        after: &BTreeSet<String>,
+        spans: Spans,
+        rules: LimitRules,
+    ) {
+        let endpoint = |target: &String| target.split('.').next().unwrap_or(target).to_string();
+        let gained: Vec<&String> = after.difference(before).collect();
+        if !gained.is_empty() {
+            let list: Vec<&str> = gained.iter().map(|t| t.as_str()).collect();
+            let change = format!("now applies to {}", list.join(", "));
+            let carriers = gained.iter().map(|t| endpoint(t)).collect();
+            self.report(rules.more, subject, change, spans, carriers);
+        }
+        let lost: Vec<&String> = before.difference(after).collect();
+        if !lost.is_empty() {
+            let list: Vec<&str> = lost.iter().map(|t| t.as_str()).collect();
+            let change = format!("no longer applies to {}", list.join(", "));
+            let carriers = lost.iter().map(|t| endpoint(t)).collect();
+            self.report(rules.fewer, subject, change, spans, carriers);
+        }
+    }
+
     pub(super) fn limits(&mut self) {
         let (old, new) = (self.old, self.new);
         self.limits_added_or_removed();
@@ -27,6 +71,22 @@ impl Differ<'_> {
                 .map(|t| new.endpoint(t.endpoint).name.clone())
                 .collect();
             self.limit_value(&subject, &o.value, &n.value, spans, carriers);
+            // A limit stated by its inputs' constraints is judged with them.
+            if let crate::ir::LimitValue::Quantity(_) = n.value {
+                let targets = |spec: &Spec, l: &crate::ir::Limit| -> BTreeSet<String> {
+                    l.applies_to
+                        .iter()
+                        .map(|t| {
+                            let endpoint = &spec.endpoint(t.endpoint).name;
+                            t.param
+                                .as_ref()
+                                .map_or(endpoint.clone(), |p| format!("{endpoint}.{p}"))
+                        })
+                        .collect()
+                };
+                let (before, after) = (targets(old, o), targets(new, n));
+                self.limit_reach(&subject, &before, &after, spans, LimitRules::LIMIT);
+            }
             self.doc(&subject, o.doc.as_deref(), n.doc.as_deref(), spans);
             self.provenance(&subject, o.provenance, n.provenance, spans);
         }
@@ -55,6 +115,14 @@ impl Differ<'_> {
                     })
                     .collect::<Vec<_>>()
             };
+            let names = |spec: &Spec, l: &crate::ir::RateLimit| -> BTreeSet<String> {
+                l.applies_to
+                    .iter()
+                    .map(|id| spec.endpoint(*id).name.clone())
+                    .collect()
+            };
+            let (before, after) = (names(old, o), names(new, n));
+            self.limit_reach(&subject, &before, &after, spans, LimitRules::RATE);
             if rates(&o.tiers) != rates(&n.tiers) || o.per != n.per {
                 self.report(
                     rules::RATE_LIMIT_CHANGED,
