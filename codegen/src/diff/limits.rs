@@ -2,7 +2,8 @@
 //! of another kind, or a limit that one version has and the other has not.
 
 use super::{Differ, Spans, rules};
-use crate::ir::Spec;
+use crate::ir::{Limit, RateLimit, Spec};
+use crate::source::Span;
 use std::collections::BTreeSet;
 
 /// Pairs two lists by name: `(old index, new index)` for each name in both.
@@ -13,7 +14,9 @@ fn pairs<T>(old: &[T], new: &[T], name: impl Fn(&T) -> &str) -> Vec<(usize, usiz
         .collect()
 }
 
-/// The rules for a limit that governs more or fewer inputs.
+/// The rules for a limit that comes to govern more or fewer inputs, or is declared in one
+/// version only: more holds clients to something they were not held to, fewer frees them.
+#[derive(Clone, Copy)]
 struct LimitRules {
     more: &'static crate::diff::Rule,
     fewer: &'static crate::diff::Rule,
@@ -30,9 +33,75 @@ impl LimitRules {
     };
 }
 
+/// The endpoints a limit governs, by name.
+fn limit_endpoints(spec: &Spec, l: &Limit) -> BTreeSet<String> {
+    l.applies_to
+        .iter()
+        .map(|t| spec.endpoint(t.endpoint).name.clone())
+        .collect()
+}
+
+/// The endpoints a rate limit governs, by name.
+fn rate_endpoints(spec: &Spec, l: &RateLimit) -> BTreeSet<String> {
+    l.applies_to
+        .iter()
+        .map(|id| spec.endpoint(*id).name.clone())
+        .collect()
+}
+
+/// The endpoints, or `endpoint.param` inputs, a limit governs.
+fn limit_targets(spec: &Spec, l: &Limit) -> BTreeSet<String> {
+    l.applies_to
+        .iter()
+        .map(|t| {
+            let endpoint = &spec.endpoint(t.endpoint).name;
+            t.param
+                .as_ref()
+                .map_or(endpoint.clone(), |p| format!("{endpoint}.{p}"))
+        })
+        .collect()
+}
+
+/// A limit or rate limit as reported when one version alone declares it: its subject, where
+/// it is written, the endpoints it governs and what its addition says.
+struct Declared {
+    subject: String,
+    span: Span,
+    carriers: BTreeSet<String>,
+    added: String,
+}
+
+/// The limits, or the rate limits, of a spec as [`Declared`].
+type DeclaredOf = fn(&Spec) -> Vec<Declared>;
+
+fn declared_limits(spec: &Spec) -> Vec<Declared> {
+    spec.limits
+        .iter()
+        .zip(&spec.spans.limits)
+        .map(|(l, span)| Declared {
+            subject: format!("limit {}", l.name),
+            span: *span,
+            carriers: limit_endpoints(spec, l),
+            added: format!("added: {}", limit_text(&l.value)),
+        })
+        .collect()
+}
+
+fn declared_rate_limits(spec: &Spec) -> Vec<Declared> {
+    spec.rate_limits
+        .iter()
+        .zip(&spec.spans.rate_limits)
+        .map(|(l, span)| Declared {
+            subject: format!("rate_limit {}", l.name),
+            span: *span,
+            carriers: rate_endpoints(spec, l),
+            added: "added".into(),
+        })
+        .collect()
+}
+
 impl Differ<'_> {
-    /// Endpoints (or `endpoint.param` inputs) a limit now governs, or no longer does: the
-    /// first held to it anew, the others freed of it.
+    /// Endpoints (or `endpoint.param` inputs) a limit now governs, or no longer does.
     fn limit_reach(
         &mut self,
         subject: &str,
@@ -42,19 +111,23 @@ impl Differ<'_> {
         rules: LimitRules,
     ) {
         let endpoint = |target: &String| target.split('.').next().unwrap_or(target).to_string();
-        let gained: Vec<&String> = after.difference(before).collect();
-        if !gained.is_empty() {
-            let list: Vec<&str> = gained.iter().map(|t| t.as_str()).collect();
-            let change = format!("now applies to {}", list.join(", "));
-            let carriers = gained.iter().map(|t| endpoint(t)).collect();
-            self.report(rules.more, subject, change, spans, carriers);
-        }
-        let lost: Vec<&String> = before.difference(after).collect();
-        if !lost.is_empty() {
-            let list: Vec<&str> = lost.iter().map(|t| t.as_str()).collect();
-            let change = format!("no longer applies to {}", list.join(", "));
-            let carriers = lost.iter().map(|t| endpoint(t)).collect();
-            self.report(rules.fewer, subject, change, spans, carriers);
+        let moves = [
+            (after.difference(before), rules.more, "now applies to"),
+            (
+                before.difference(after),
+                rules.fewer,
+                "no longer applies to",
+            ),
+        ];
+        for (targets, rule, words) in moves {
+            let targets: Vec<&String> = targets.collect();
+            if targets.is_empty() {
+                continue;
+            }
+            let list: Vec<&str> = targets.iter().map(|t| t.as_str()).collect();
+            let change = format!("{words} {}", list.join(", "));
+            let carriers = targets.iter().map(|t| endpoint(t)).collect();
+            self.report(rule, subject, change, spans, carriers);
         }
     }
 
@@ -65,26 +138,11 @@ impl Differ<'_> {
             let (o, n) = (&old.limits[i], &new.limits[j]);
             let subject = format!("limit {}", n.name);
             let spans = Spans::both(old.spans.limits[i], new.spans.limits[j]);
-            let carriers = n
-                .applies_to
-                .iter()
-                .map(|t| new.endpoint(t.endpoint).name.clone())
-                .collect();
+            let carriers = limit_endpoints(new, n);
             self.limit_value(&subject, &o.value, &n.value, spans, carriers);
             // A limit stated by its inputs' constraints is judged with them.
             if let crate::ir::LimitValue::Quantity(_) = n.value {
-                let targets = |spec: &Spec, l: &crate::ir::Limit| -> BTreeSet<String> {
-                    l.applies_to
-                        .iter()
-                        .map(|t| {
-                            let endpoint = &spec.endpoint(t.endpoint).name;
-                            t.param
-                                .as_ref()
-                                .map_or(endpoint.clone(), |p| format!("{endpoint}.{p}"))
-                        })
-                        .collect()
-                };
-                let (before, after) = (targets(old, o), targets(new, n));
+                let (before, after) = (limit_targets(old, o), limit_targets(new, n));
                 self.limit_reach(&subject, &before, &after, spans, LimitRules::LIMIT);
             }
             self.doc(&subject, o.doc.as_deref(), n.doc.as_deref(), spans);
@@ -94,11 +152,6 @@ impl Differ<'_> {
             let (o, n) = (&old.rate_limits[i], &new.rate_limits[j]);
             let subject = format!("rate_limit {}", n.name);
             let spans = Spans::both(old.spans.rate_limits[i], new.spans.rate_limits[j]);
-            let carriers: BTreeSet<String> = n
-                .applies_to
-                .iter()
-                .map(|id| new.endpoint(*id).name.clone())
-                .collect();
             let rates = |tiers: &[crate::ir::RateTier]| {
                 tiers
                     .iter()
@@ -115,80 +168,40 @@ impl Differ<'_> {
                     })
                     .collect::<Vec<_>>()
             };
-            let names = |spec: &Spec, l: &crate::ir::RateLimit| -> BTreeSet<String> {
-                l.applies_to
-                    .iter()
-                    .map(|id| spec.endpoint(*id).name.clone())
-                    .collect()
-            };
-            let (before, after) = (names(old, o), names(new, n));
+            let (before, after) = (rate_endpoints(old, o), rate_endpoints(new, n));
             self.limit_reach(&subject, &before, &after, spans, LimitRules::RATE);
             if rates(&o.tiers) != rates(&n.tiers) || o.per != n.per {
-                self.report(
-                    rules::RATE_LIMIT_CHANGED,
-                    &subject,
-                    "tiers changed",
-                    spans,
-                    carriers,
-                );
+                let rule = rules::RATE_LIMIT_CHANGED;
+                self.report(rule, &subject, "tiers changed", spans, after);
             }
             self.not_shown(&subject, &o.not_shown, &n.not_shown, spans);
             self.provenance(&subject, o.provenance, n.provenance, spans);
         }
     }
 
-    /// Limits and rate limits declared in one version only: a new one holds clients to
-    /// something they were not held to, a removed one frees them.
+    /// Limits and rate limits declared in one version only.
     fn limits_added_or_removed(&mut self) {
-        let (old, new) = (self.old, self.new);
-        let limit_carriers = |spec: &Spec, l: &crate::ir::Limit| -> BTreeSet<String> {
-            l.applies_to
-                .iter()
-                .map(|t| spec.endpoint(t.endpoint).name.clone())
-                .collect()
-        };
-        let rate_carriers = |spec: &Spec, l: &crate::ir::RateLimit| -> BTreeSet<String> {
-            l.applies_to
-                .iter()
-                .map(|id| spec.endpoint(*id).name.clone())
-                .collect()
-        };
-        for (j, n) in new.limits.iter().enumerate() {
-            if old.limits.iter().all(|o| o.name != n.name) {
-                let change = format!("added: {}", limit_text(&n.value));
-                let spans = Spans::new(new.spans.limits[j]);
-                let carriers = limit_carriers(new, n);
-                let subject = format!("limit {}", n.name);
-                self.report(rules::LIMIT_TIGHTENED, subject, change, spans, carriers);
+        let kinds: [(DeclaredOf, LimitRules); 2] = [
+            (declared_limits, LimitRules::LIMIT),
+            (declared_rate_limits, LimitRules::RATE),
+        ];
+        for (declared, rules) in kinds {
+            let (before, after) = (declared(self.old), declared(self.new));
+            let among =
+                |list: &[Declared], d: &Declared| list.iter().any(|o| o.subject == d.subject);
+            for d in after.iter().filter(|d| !among(&before, d)) {
+                let spans = Spans::new(d.span);
+                let (subject, change) = (&d.subject, d.added.clone());
+                self.report(rules.more, subject, change, spans, d.carriers.clone());
             }
-        }
-        for (i, o) in old.limits.iter().enumerate() {
-            if new.limits.iter().all(|n| n.name != o.name) {
-                let spans = Spans::old(old.spans.limits[i]);
-                let carriers = limit_carriers(old, o);
-                let subject = format!("limit {}", o.name);
-                self.report(rules::LIMIT_LOOSENED, subject, "removed", spans, carriers);
-            }
-        }
-        for (j, n) in new.rate_limits.iter().enumerate() {
-            if old.rate_limits.iter().all(|o| o.name != n.name) {
-                let spans = Spans::new(new.spans.rate_limits[j]);
-                let carriers = rate_carriers(new, n);
-                let subject = format!("rate_limit {}", n.name);
-                self.report(rules::RATE_LIMIT_CHANGED, subject, "added", spans, carriers);
-            }
-        }
-        for (i, o) in old.rate_limits.iter().enumerate() {
-            if new.rate_limits.iter().all(|n| n.name != o.name) {
-                let spans = Spans::old(old.spans.rate_limits[i]);
-                let carriers = rate_carriers(old, o);
-                let subject = format!("rate_limit {}", o.name);
+            for d in before.iter().filter(|d| !among(&after, d)) {
+                let spans = Spans::old(d.span);
                 self.report(
-                    rules::RATE_LIMIT_CHANGED,
-                    subject,
+                    rules.fewer,
+                    &d.subject,
                     "removed",
                     spans,
-                    carriers,
+                    d.carriers.clone(),
                 );
             }
         }
