@@ -267,11 +267,20 @@ impl Store {
         })
     }
 
-    /// A transaction that writes: on SQLite it waits its turn for the one writer.
+    /// A transaction that writes: on SQLite it waits its turn for the one writer, and takes
+    /// the database's write lock as it begins (`BEGIN IMMEDIATE`), waiting for it as long as
+    /// the busy timeout allows. A deferred transaction would read first and ask for the lock
+    /// at its first write, and SQLite refuses a transaction that already reads at once, with
+    /// no wait: the lock may still be held by a write abandoned mid-way, whose turn is given
+    /// back before its rollback runs, and the request would answer 503.
     pub async fn write(&self) -> Result<Tx, sqlx::Error> {
         let writer = self.writer_turn().await?;
+        let inner = match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Backend::Postgres => self.pool.begin().await?,
+        };
         Ok(Tx {
-            inner: self.pool.begin().await?,
+            inner,
             _writer: writer,
             wake: false,
             deliveries_owed: self.deliveries_owed.clone(),
@@ -394,4 +403,52 @@ pub fn is_unique_violation(error: &sqlx::Error) -> bool {
 /// Booleans are stored as 0 or 1 on both databases.
 pub fn flag(value: bool) -> i64 {
     i64::from(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlx::Connection;
+
+    /// The write lock may be held by a connection the writer's turn does not know: a write
+    /// abandoned after writing (an error returned mid-transaction) gives the turn back at
+    /// once, while its rollback runs later, when the pool takes its connection back. A write
+    /// that reads before it writes must wait for that lock, not be refused: SQLite does not
+    /// wait for a transaction that already reads, so the write takes the lock as it begins.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_write_waits_for_a_lock_held_outside_the_writers_turn() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("t.db");
+        let store = Store::open(&Location::Sqlite(file.clone())).await.unwrap();
+        sqlx::query("CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)")
+            .execute(store.pool())
+            .await
+            .unwrap();
+        sqlx::query("INSERT INTO counters (id, n) VALUES (1, 0)")
+            .execute(store.pool())
+            .await
+            .unwrap();
+        let url = format!("sqlite://{}", file.display());
+        let mut holder = sqlx::AnyConnection::connect(&url).await.unwrap();
+        sqlx::query("BEGIN IMMEDIATE")
+            .execute(&mut holder)
+            .await
+            .unwrap();
+        let release = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            sqlx::query("ROLLBACK").execute(&mut holder).await.unwrap();
+        });
+        let mut tx = store.write().await.unwrap();
+        let (n,): (i64,) = sqlx::query_as("SELECT n FROM counters WHERE id = 1")
+            .fetch_one(&mut **tx)
+            .await
+            .unwrap();
+        sqlx::query("UPDATE counters SET n = $1 WHERE id = 1")
+            .bind(n + 1)
+            .execute(&mut **tx)
+            .await
+            .unwrap_or_else(|e| panic!("the write was refused: {e}"));
+        tx.commit().await.unwrap();
+        release.await.unwrap();
+    }
 }
