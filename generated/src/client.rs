@@ -281,7 +281,9 @@ impl Client {
             rt::client::sleep(poll).await;
         }
     }
-    /// Trigger historical pulls for many users. Batched and throttled per provider.
+    /// Trigger historical pulls for many users. Batched and throttled per provider. Each pull
+    /// fetches the days within the user's ingestion bounds (`ingestion_start`, `ingestion_end`)
+    /// and the team data pull preferences; a large number of days makes the operation longer.
     /// `POST /v2/link/bulk_trigger_historical_pull`.
     pub async fn bulk_trigger_historical_pull(
         &self,

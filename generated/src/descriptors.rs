@@ -195,6 +195,14 @@ pub static MODEL_CREATE_LAB_ORDER_REQUEST: rt::desc::ModelDesc = rt::desc::Model
             format: true,
             constraints: rt::desc::Constraints::NONE,
         },
+        rt::desc::FieldDesc {
+            name: "interpretation",
+            ty: rt::desc::TypeDesc::Enum(&ENUM_INTERPRETATION),
+            presence: rt::desc::Presence::OptionalNullable,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints::NONE,
+        },
     ],
 };
 pub static MODEL_CREATE_LINK_TOKEN_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
@@ -333,6 +341,7 @@ pub static MODEL_CREATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints {
+                min_length: Some(1usize),
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
@@ -689,6 +698,7 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
             format: true,
             constraints: rt::desc::Constraints {
                 max_length: Some(4096usize),
+                pattern: Some(&super::models::PHONE_NUMBER_PATTERN),
                 ..rt::desc::Constraints::NONE
             },
         },
@@ -907,6 +917,7 @@ pub static MODEL_UPDATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints {
+                min_length: Some(1usize),
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
@@ -3357,7 +3368,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
             media: rt::desc::BodyMedia::Json,
             bytes: false,
             headers: &[],
-            provenance: rt::desc::Provenance::Document,
+            provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
             status: 202u16,
@@ -3365,7 +3376,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
             media: rt::desc::BodyMedia::Json,
             bytes: false,
             headers: &[],
-            provenance: rt::desc::Provenance::Document,
+            provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
             status: 404u16,
@@ -5023,7 +5034,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
             media: rt::desc::BodyMedia::Json,
             bytes: false,
             headers: &[],
-            provenance: rt::desc::Provenance::Document,
+            provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
             status: 404u16,
@@ -5082,7 +5093,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
     ],
-    open_success: Some(200u16),
+    open_success: None,
     provenance: rt::desc::Provenance::Document,
     tags: &["lab_testing"],
     sunset: None,

@@ -205,7 +205,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
             Some(Example {
                 status: 200u16,
                 has_body: true,
-                json: "{\"first_name\":\"text\",\"last_name\":\"text\",\"email\":\"patient@example.com\",\"phone_number\":\"text\",\"gender\":\"text\",\"dob\":\"2024-02-29\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"zip_code\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"state\":\"text\",\"city\":\"text\"},\"medical_proxy\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"race\":\"african_american_or_black\",\"ethnicity\":\"hispanic\",\"sexual_orientation\":\"lesbian_gay_or_homosexual\",\"gender_identity\":\"male\"}",
+                json: "{\"first_name\":\"text\",\"last_name\":\"text\",\"email\":\"patient@example.com\",\"phone_number\":\"+10\",\"gender\":\"text\",\"dob\":\"2024-02-29\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"zip_code\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"state\":\"text\",\"city\":\"text\"},\"medical_proxy\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"race\":\"african_american_or_black\",\"ethnicity\":\"hispanic\",\"sexual_orientation\":\"lesbian_gay_or_homosexual\",\"gender_identity\":\"male\"}",
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
@@ -215,7 +215,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
             Some(Example {
                 status: 200u16,
                 has_body: true,
-                json: "{\"first_name\":\"text\",\"last_name\":\"text\",\"email\":\"patient@example.com\",\"phone_number\":\"text\",\"gender\":\"text\",\"dob\":\"2024-02-29\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"zip_code\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"state\":\"text\",\"city\":\"text\"},\"medical_proxy\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"race\":\"african_american_or_black\",\"ethnicity\":\"hispanic\",\"sexual_orientation\":\"lesbian_gay_or_homosexual\",\"gender_identity\":\"male\"}",
+                json: "{\"first_name\":\"text\",\"last_name\":\"text\",\"email\":\"patient@example.com\",\"phone_number\":\"+10\",\"gender\":\"text\",\"dob\":\"2024-02-29\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"zip_code\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"state\":\"text\",\"city\":\"text\"},\"medical_proxy\":{\"first_name\":\"text\",\"last_name\":\"text\",\"address\":{\"first_line\":\"text\",\"second_line\":\"text\",\"city\":\"text\",\"state\":\"text\",\"zip\":\"text\",\"country\":\"text\",\"access_notes\":\"text\"},\"phone_number\":\"text\",\"household_income\":7.5,\"household_size\":7.5,\"email\":\"text\"},\"race\":\"african_american_or_black\",\"ethnicity\":\"hispanic\",\"sexual_orientation\":\"lesbian_gay_or_homosexual\",\"gender_identity\":\"male\"}",
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
@@ -315,7 +315,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
             Some(Example {
                 status: 200u16,
                 has_body: true,
-                json: "{\"shape\":\"not shown\"}",
+                json: "{\"status\":\"in_progress\",\"user_ids_triggered\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"],\"user_ids_failed\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"]}",
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
@@ -445,7 +445,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
             Some(Example {
                 status: 200u16,
                 has_body: true,
-                json: "{\"shape\":\"not shown\"}",
+                json: "{\"orders\":[{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"user_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"lab_test_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"lab_id\":7,\"lab_slug\":\"ayumetrix\",\"interpretation\":\"normal\",\"created_on\":\"2024-05-01T12:00:00Z\"}]}",
                 raw: None,
                 content_type: "application/json",
                 headers: &[],

@@ -4,6 +4,9 @@
 use ::serde::{Deserialize, Serialize};
 #[allow(unused_imports)]
 use ::covenant_runtime as rt;
+pub static PHONE_NUMBER_PATTERN: rt::Pattern = rt::Pattern::new(
+    "^\\+[1-9][0-9 ()./-]*[0-9]$",
+);
 pub static SEARCH_QUERY_PATTERN: rt::Pattern = rt::Pattern::new(
     "^(?:[A-Za-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u024F\\u1E00-\\u1EFF][\\u0300-\\u036F]*|[0-9 (),/:'|&_\\u2019-])*$",
 );
@@ -281,6 +284,7 @@ impl rt::Validate for FallbackBirthDate {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreateUserRequest {
+    /// Never empty: an empty identifier could not be resolved (the toolkit's bound).
     pub client_user_id: String,
     /// IANA identifier.
     #[serde(
@@ -383,6 +387,7 @@ impl rt::Validate for CreateUserRequest {
         loc.push(rt::LocPart::key("client_user_id"));
         let v = &self.client_user_id;
         {
+            rt::check::min_length(v, 1usize, loc, out);
             rt::check::max_length(v, 4096usize, loc, out);
         }
         loc.pop();
@@ -510,6 +515,7 @@ pub struct UpdateUserRequest {
     pub ingestion_start: rt::Tristate<rt::Date>,
     #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
     pub ingestion_end: rt::Tristate<rt::Date>,
+    /// The team's new identifier for the user; null leaves it unchanged.
     #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
     pub client_user_id: rt::Tristate<String>,
 }
@@ -529,6 +535,7 @@ impl rt::Validate for UpdateUserRequest {
         loc.pop();
         loc.push(rt::LocPart::key("client_user_id"));
         if let rt::Tristate::Value(v) = &self.client_user_id {
+            rt::check::min_length(v, 1usize, loc, out);
             rt::check::max_length(v, 4096usize, loc, out);
         }
         loc.pop();
@@ -641,7 +648,8 @@ pub struct PatientInfo {
     pub last_name: String,
     /// Email format on requests; a plain string in responses.
     pub email: String,
-    /// International format with a leading plus sign.
+    /// International format with a leading plus sign: a plus, a country code (never 0),
+    /// then digits, spaces and the separators `(`, `)`, `.`, `/` and `-`.
     pub phone_number: String,
     pub gender: String,
     pub dob: rt::Date,
@@ -832,6 +840,7 @@ impl rt::Validate for PatientInfo {
         let v = &self.phone_number;
         {
             rt::check::max_length(v, 4096usize, loc, out);
+            rt::check::pattern(v, &super::models::PHONE_NUMBER_PATTERN, loc, out);
         }
         loc.pop();
         loc.push(rt::LocPart::key("gender"));
@@ -867,7 +876,8 @@ pub struct PatientInfoRequest {
     pub last_name: String,
     /// Email format on requests; a plain string in responses.
     pub email: String,
-    /// International format with a leading plus sign.
+    /// International format with a leading plus sign: a plus, a country code (never 0),
+    /// then digits, spaces and the separators `(`, `)`, `.`, `/` and `-`.
     pub phone_number: String,
     pub gender: String,
     pub dob: rt::Date,
@@ -1059,6 +1069,7 @@ impl rt::Validate for PatientInfoRequest {
         let v = &self.phone_number;
         {
             rt::check::max_length(v, 4096usize, loc, out);
+            rt::check::pattern(v, &super::models::PHONE_NUMBER_PATTERN, loc, out);
         }
         loc.pop();
         loc.push(rt::LocPart::key("gender"));
@@ -1339,14 +1350,12 @@ impl rt::Validate for Address {
 /// An insurance record. `company` is in responses only.
 ///
 /// The response shape; requests use the `Request` variant.
+///
+/// Not shown by the source: The list of payor codes. The reference server's payor catalogue (the toolkit's) fills it: 37 US payors by their electronic payer ID, such as 60054 (Aetna), 87726 (UnitedHealthcare) and 62308 (Cigna); a payor is found by its code or its name, in any case, `company` is that payor's, and a payor the catalogue lacks is refused with 422 naming `payor_code`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct InsuranceRecord {
-    /// Code of the insurance payor. The document names no list of codes; the reference
-    /// server's catalogue (the toolkit's) holds 37 US payors by their electronic payer ID,
-    /// for example 60054 (Aetna), 87726 (UnitedHealthcare), 62308 (Cigna) and 61101
-    /// (Humana). It takes a payor's name in place of its code, in any case; responses carry
-    /// the code.
+    /// Code of the insurance payor, read back as it was written.
     pub payor_code: String,
     pub member_id: String,
     #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
@@ -1514,14 +1523,12 @@ impl rt::Validate for InsuranceRecord {
 /// An insurance record. `company` is in responses only.
 ///
 /// The request shape of `InsuranceRecord`.
+///
+/// Not shown by the source: The list of payor codes. The reference server's payor catalogue (the toolkit's) fills it: 37 US payors by their electronic payer ID, such as 60054 (Aetna), 87726 (UnitedHealthcare) and 62308 (Cigna); a payor is found by its code or its name, in any case, `company` is that payor's, and a payor the catalogue lacks is refused with 422 naming `payor_code`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct InsuranceRecordRequest {
-    /// Code of the insurance payor. The document names no list of codes; the reference
-    /// server's catalogue (the toolkit's) holds 37 US payors by their electronic payer ID,
-    /// for example 60054 (Aetna), 87726 (UnitedHealthcare), 62308 (Cigna) and 61101
-    /// (Humana). It takes a payor's name in place of its code, in any case; responses carry
-    /// the code.
+    /// Code of the insurance payor, read back as it was written.
     pub payor_code: String,
     pub member_id: String,
     #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
@@ -3004,6 +3011,42 @@ impl rt::Validate for BulkTriggerHistoricalPullRequest {
         loc.pop();
     }
 }
+/// What a bulk historical pull did, as List Bulk Ops records it. The document shows no
+/// body, so this one is the toolkit's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct BulkPullResult {
+    /// The operation's status: `in_progress` while queued (202); once it ends, `failure`
+    /// when every user failed, else `success`.
+    pub status: BulkOpStatus,
+    /// Users whose pull was triggered; empty while queued. At most the 100,000 a request
+    /// may name.
+    pub user_ids_triggered: Vec<rt::Uuid>,
+    /// Users the team does not have, or not connected to the provider; empty while queued.
+    pub user_ids_failed: Vec<rt::Uuid>,
+}
+rt::json_object!(BulkPullResult);
+#[allow(deprecated)]
+impl rt::Validate for BulkPullResult {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("user_ids_triggered"));
+        let v = &self.user_ids_triggered;
+        {
+            rt::check::max_items(v.len(), 100000usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("user_ids_failed"));
+        let v = &self.user_ids_failed;
+        {
+            rt::check::max_items(v.len(), 100000usize, loc, out);
+        }
+        loc.pop();
+    }
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ListBulkOpsResult {
@@ -4462,9 +4505,22 @@ impl rt::Validate for CreatedManagementKey {}
 pub struct CreateLabOrderRequest {
     pub user_id: rt::Uuid,
     pub lab_test_id: rt::Uuid,
+    /// The interpretation of the order's result. The reference server has no lab to
+    /// report a result later, so an order made with this field stands for one whose
+    /// result came back so; without it, the order has no result (null).
+    #[serde(default, skip_serializing_if = "rt::Tristate::is_absent")]
+    pub interpretation: rt::Tristate<Interpretation>,
 }
 rt::json_object!(CreateLabOrderRequest);
 impl rt::Validate for CreateLabOrderRequest {}
+/// The orders listing, as the reference server answers it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct LabOrderList {
+    pub orders: Vec<LabOrder>,
+}
+rt::json_object!(LabOrderList);
+impl rt::Validate for LabOrderList {}
 /// A lab order as the reference server keeps it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -8530,6 +8586,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "ConnectionRecipe",
     "BulkImportResult",
     "BulkTriggerHistoricalPullRequest",
+    "BulkPullResult",
     "ListBulkOpsResult",
     "BulkOp",
     "Provider",
@@ -8552,6 +8609,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "CreateManagementKeyRequest",
     "CreatedManagementKey",
     "CreateLabOrderRequest",
+    "LabOrderList",
     "LabOrder",
     "WorkoutStream",
     "SummaryList",
@@ -8657,6 +8715,7 @@ pub fn parse_and_validate(
             "BulkTriggerHistoricalPullRequest" => {
                 run::<BulkTriggerHistoricalPullRequest>(value)
             }
+            "BulkPullResult" => run::<BulkPullResult>(value),
             "ListBulkOpsResult" => run::<ListBulkOpsResult>(value),
             "BulkOp" => run::<BulkOp>(value),
             "Provider" => run::<Provider>(value),
@@ -8679,6 +8738,7 @@ pub fn parse_and_validate(
             "CreateManagementKeyRequest" => run::<CreateManagementKeyRequest>(value),
             "CreatedManagementKey" => run::<CreatedManagementKey>(value),
             "CreateLabOrderRequest" => run::<CreateLabOrderRequest>(value),
+            "LabOrderList" => run::<LabOrderList>(value),
             "LabOrder" => run::<LabOrder>(value),
             "WorkoutStream" => run::<WorkoutStream>(value),
             "SummaryList" => run::<SummaryList>(value),
@@ -8791,6 +8851,7 @@ pub fn round_trip(
             "BulkTriggerHistoricalPullRequest" => {
                 run::<BulkTriggerHistoricalPullRequest>(value)
             }
+            "BulkPullResult" => run::<BulkPullResult>(value),
             "ListBulkOpsResult" => run::<ListBulkOpsResult>(value),
             "BulkOp" => run::<BulkOp>(value),
             "Provider" => run::<Provider>(value),
@@ -8813,6 +8874,7 @@ pub fn round_trip(
             "CreateManagementKeyRequest" => run::<CreateManagementKeyRequest>(value),
             "CreatedManagementKey" => run::<CreatedManagementKey>(value),
             "CreateLabOrderRequest" => run::<CreateLabOrderRequest>(value),
+            "LabOrderList" => run::<LabOrderList>(value),
             "LabOrder" => run::<LabOrder>(value),
             "WorkoutStream" => run::<WorkoutStream>(value),
             "SummaryList" => run::<SummaryList>(value),

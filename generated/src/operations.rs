@@ -2790,9 +2790,9 @@ impl rt::Validate for BulkTriggerHistoricalPullInput {
 #[derive(Clone, Debug, PartialEq)]
 pub enum BulkTriggerHistoricalPullResponse {
     /// 200: Finished within the wait.
-    Ok(::serde_json::Value),
+    Ok(BulkPullResult),
     /// 202: Queued; progress through List Bulk Ops.
-    Accepted(::serde_json::Value),
+    Accepted(BulkPullResult),
     /// 404: Unknown resource.
     NotFound(NotFoundError),
     /// 422: One item per violated constraint.
@@ -4890,8 +4890,9 @@ impl rt::Validate for ListOrdersInput {}
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum ListOrdersResponse {
-    /// 200
-    Ok(::serde_json::Value),
+    /// 200: The team's orders, oldest first; with `interpretation`, only those whose result was
+    /// interpreted so. The document shows no listing, so its shape is the toolkit's.
+    Ok(LabOrderList),
     /// 404
     NotFound(NotFoundError),
     /// 422

@@ -53,19 +53,11 @@ pub async fn import(
     let op = record(s, team_id, IMPORT, provider, Payload { user_ids }).await?;
     let finished = run_and_wait(s, &op, body.wait_for_completion).await?;
     let result = |o: Outcome| BulkImportResult {
-        user_ids_imported: o
-            .done
-            .iter()
-            .filter_map(|u| columns::uuid(u).ok())
-            .collect(),
-        user_ids_failed: o
-            .failed
-            .iter()
-            .filter_map(|u| columns::uuid(u).ok())
-            .collect(),
+        user_ids_imported: uuids(&o.done),
+        user_ids_failed: uuids(&o.failed),
     };
     Ok(match finished {
-        Some(outcome) => BulkImportResponse::Ok(result(outcome)),
+        Some((_, outcome)) => BulkImportResponse::Ok(result(outcome)),
         None => BulkImportResponse::Accepted(result(Outcome::default())),
     })
 }
@@ -79,22 +71,23 @@ pub async fn historical_pull(
     let user_ids = body.user_ids.iter().map(|u| u.0.to_string()).collect();
     let op = record(s, team_id, HISTORICAL, provider, Payload { user_ids }).await?;
     let finished = run_and_wait(s, &op, body.wait_for_completion).await?;
-    let body = |o: &Outcome, status: &str| {
-        serde_json::json!({
-            "status": status,
-            "user_ids_triggered": o.done,
-            "user_ids_failed": o.failed,
-        })
+    let result = |o: Outcome, status: BulkOpStatus| BulkPullResult {
+        status,
+        user_ids_triggered: uuids(&o.done),
+        user_ids_failed: uuids(&o.failed),
     };
     Ok(match finished {
-        Some(outcome) => {
-            BulkTriggerHistoricalPullResponse::Ok(body(&outcome, BulkOpStatus::Success.as_str()))
-        }
-        None => BulkTriggerHistoricalPullResponse::Accepted(body(
-            &Outcome::default(),
-            IN_PROGRESS.as_str(),
+        Some((status, outcome)) => BulkTriggerHistoricalPullResponse::Ok(result(outcome, status)),
+        None => BulkTriggerHistoricalPullResponse::Accepted(result(
+            Outcome::default(),
+            BulkOpStatus::InProgress,
         )),
     })
+}
+
+/// The users of an outcome as the wire types them; the ids were made as UUIDs.
+fn uuids(users: &[String]) -> Vec<covenant_runtime::Uuid> {
+    users.iter().filter_map(|u| columns::uuid(u).ok()).collect()
 }
 
 /// Records the operation; once this commits, the work survives any crash.
@@ -131,7 +124,7 @@ async fn run_and_wait(
     s: &Arc<ReferenceServer>,
     op: &str,
     wait: bool,
-) -> Result<Option<Outcome>, Failure> {
+) -> Result<Option<(BulkOpStatus, Outcome)>, Failure> {
     let runner = {
         let s = s.clone();
         let op = op.to_string();
@@ -148,7 +141,11 @@ async fn run_and_wait(
     finished_outcome(s, op).await
 }
 
-async fn finished_outcome(s: &ReferenceServer, op: &str) -> Result<Option<Outcome>, Failure> {
+/// The status the operation ended with and what it found; `None` while it runs.
+async fn finished_outcome(
+    s: &ReferenceServer,
+    op: &str,
+) -> Result<Option<(BulkOpStatus, Outcome)>, Failure> {
     let (status, result): (String, Option<String>) = s
         .store
         .autocommit()
@@ -157,10 +154,11 @@ async fn finished_outcome(s: &ReferenceServer, op: &str) -> Result<Option<Outcom
     if status == IN_PROGRESS.as_str() {
         return Ok(None);
     }
-    Ok(Some(match result {
+    let outcome = match result {
         Some(text) => columns::from_json(&text)?,
         None => Outcome::default(),
-    }))
+    };
+    Ok(Some((columns::stored(&status)?, outcome)))
 }
 
 /// Users a batch handles in one write transaction: small enough that the single SQLite writer

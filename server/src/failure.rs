@@ -140,3 +140,24 @@ pub fn quoted(input: &str) -> std::borrow::Cow<'_, str> {
         None => input.into(),
     }
 }
+
+/// A value of an open enum that this server cannot act on: the enum may gain values, and a
+/// client keeps those it does not know, but the server serves only the ones of its catalogue.
+pub fn unknown_value(
+    root: &'static str,
+    path: &[LocPart],
+    what: &str,
+    value: &str,
+    known: &[&str],
+) -> Issue {
+    issue(
+        root,
+        path,
+        format!(
+            "`{}` is not a {what} of this service: expected one of {}",
+            quoted(value),
+            known.join(", ")
+        ),
+        IssueKind::Enum,
+    )
+}

@@ -27,6 +27,7 @@ pub async fn create(
 ) -> Result<CreateLabOrderResponse, Failure> {
     let user_id = body.user_id.0.to_string();
     let lab_test_id = body.lab_test_id.0.to_string();
+    let interpretation = body.interpretation.into_option();
     let now = to_micros(s.clock.now());
     let mut tx = s.store.write().await?;
     ensure_visible(&mut tx, team_id, &user_id).await?;
@@ -52,8 +53,8 @@ pub async fn create(
     };
     let id = uuid::Uuid::new_v4().to_string();
     sqlx::query(
-        "INSERT INTO lab_orders (id, team_id, user_id, lab_test_id, lab_id, zip_code, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO lab_orders (id, team_id, user_id, lab_test_id, lab_id, zip_code, \
+         interpretation, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(&id)
     .bind(team_id)
@@ -61,6 +62,7 @@ pub async fn create(
     .bind(&lab_test_id)
     .bind(lab_id)
     .bind(zip_code)
+    .bind(interpretation.as_ref().map(Interpretation::as_str))
     .bind(now)
     .execute(&mut **tx)
     .await?;
@@ -71,7 +73,7 @@ pub async fn create(
         lab_test_id: body.lab_test_id,
         lab_id,
         lab_slug: columns::stored(&lab_slug)?,
-        interpretation: None,
+        interpretation,
         created_on: wire_time(now),
     }))
 }
@@ -217,7 +219,7 @@ pub async fn list(
     s: &ReferenceServer,
     team_id: &str,
     interpretation: Option<&Interpretation>,
-) -> Result<serde_json::Value, Failure> {
+) -> Result<LabOrderList, Failure> {
     let rows: Vec<OrderRow> = s.store.autocommit().all(sqlx::query(
         "SELECT o.id, o.user_id, o.lab_test_id, o.lab_id, o.interpretation, o.created_at, l.slug \
          FROM lab_orders o JOIN labs l ON l.id = o.lab_id JOIN users u ON u.id = o.user_id \
@@ -245,7 +247,7 @@ pub async fn list(
             created_on: wire_time(row.created_at),
         });
     }
-    Ok(serde_json::json!({ "orders": orders }))
+    Ok(LabOrderList { orders })
 }
 
 /// A lab order as its listing reads it.

@@ -111,9 +111,10 @@ pub async fn add_insurance(
     let now = to_micros(s.clock.now());
     let mut tx = s.store.write().await?;
     ensure_visible(&mut tx, team_id, user_id).await?;
-    // A payor by its code or its name, in any case: clients send either.
-    let (payor_code, name, address): (String, String, String) = sqlx::query_as(
-        "SELECT payor_code, name, address FROM payors \
+    // A payor by its code or its name, in any case: clients send either. The record keeps
+    // the code as it was written.
+    let (name, address): (String, String) = sqlx::query_as(
+        "SELECT name, address FROM payors \
          WHERE UPPER(payor_code) = UPPER($1) OR UPPER(name) = UPPER($1) \
          ORDER BY payor_code LIMIT 1",
     )
@@ -137,7 +138,7 @@ pub async fn add_insurance(
             name,
             address: from_json(&address)?,
         },
-        payor_code,
+        payor_code: body.payor_code,
         member_id: body.member_id,
         group_id: body.group_id,
         relationship: body.relationship,

@@ -73,10 +73,6 @@ pub async fn create(
     if let Some(tz) = &body.fallback_time_zone {
         problems.extend(unknown_time_zone(tz));
     }
-    problems.extend(ingestion_order(
-        body.ingestion_start.as_ref(),
-        body.ingestion_end.as_ref(),
-    ));
     if !problems.is_empty() {
         return Err(Failure::Invalid(problems));
     }
@@ -362,7 +358,8 @@ fn connected_sources(rows: &[UserRow]) -> Vec<ConnectedSource> {
     sources
 }
 
-/// Absent leaves a setting, null clears it, a value sets it.
+/// Absent leaves a setting, null clears it, a value sets it; a null `client_user_id` leaves
+/// it as it is, since every user has one.
 pub async fn update(
     s: &ReferenceServer,
     team_id: &str,
@@ -372,14 +369,6 @@ pub async fn update(
     let mut problems = Vec::new();
     if let Tristate::Value(tz) = &body.fallback_time_zone {
         problems.extend(unknown_time_zone(tz));
-    }
-    if body.client_user_id.is_null() {
-        problems.push(issue(
-            "body",
-            &[LocPart::key("client_user_id")],
-            "Every user has a client user id: it can be changed but not cleared",
-            IssueKind::NullNotAllowed,
-        ));
     }
     if !problems.is_empty() {
         return Err(Failure::Invalid(problems));
@@ -466,19 +455,6 @@ pub async fn update(
         .bind(user_id)
         .fetch_all(&mut **tx)
         .await?;
-    let Some(row) = rows.first() else {
-        return Err(user_not_found(user_id));
-    };
-    if let (Some(start), Some(end)) = (&row.ingestion_start, &row.ingestion_end)
-        && start > end
-    {
-        return Err(Failure::Invalid(vec![issue(
-            "body",
-            &[LocPart::key("ingestion_end")],
-            format!("ingestion_end ({end}) is before ingestion_start ({start})"),
-            IssueKind::Value,
-        )]));
-    }
     let user = user_from_rows(&rows)?.ok_or_else(|| user_not_found(user_id))?;
     tx.commit().await?;
     let body = serde_json::to_value(&user)?;
@@ -498,24 +474,6 @@ fn unknown_time_zone(tz: &str) -> Option<Issue> {
             ),
             IssueKind::Value,
         )),
-    }
-}
-
-fn ingestion_order(
-    start: Option<&covenant_runtime::Date>,
-    end: Option<&covenant_runtime::Date>,
-) -> Option<Issue> {
-    match (start, end) {
-        (Some(start), Some(end)) if start.0 > end.0 => Some(issue(
-            "body",
-            &[LocPart::key("ingestion_end")],
-            format!(
-                "ingestion_end ({}) is before ingestion_start ({})",
-                end.0, start.0
-            ),
-            IssueKind::Value,
-        )),
-        _ => None,
     }
 }
 

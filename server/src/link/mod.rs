@@ -10,11 +10,12 @@ use crate::ReferenceServer;
 use crate::auth::Principal;
 use crate::clock::to_micros;
 use crate::columns::{self, from_json};
-use crate::failure::Failure;
+use crate::failure::{Failure, unknown_value};
 use crate::keys::{self, SecretKind};
 use crate::store::Tx;
 use crate::users::ensure_visible;
 use covenant_runtime::Tristate;
+use covenant_runtime::issue::{Issue, LocPart};
 use health_api::models::*;
 
 /// Link tokens are good for one use within ten minutes (the deployed client's fact).
@@ -26,6 +27,10 @@ pub async fn create_token(
     body: CreateLinkTokenRequest,
 ) -> Result<LinkTokenResult, Failure> {
     let user_id = body.user_id.0.to_string();
+    let unknown = unknown_providers(&body);
+    if !unknown.is_empty() {
+        return Err(Failure::Invalid(unknown));
+    }
     let provider = match &body.provider {
         Tristate::Value(p) => Some(p.as_str().to_string()),
         _ => None,
@@ -69,6 +74,31 @@ pub async fn create_token(
         link_token: token,
         link_web_url,
     })
+}
+
+/// Providers the request names that the catalogue lacks: a token for one would open a widget
+/// with nothing to link.
+fn unknown_providers(body: &CreateLinkTokenRequest) -> Vec<Issue> {
+    let unknown = |p: &LinkProvider| matches!(p, LinkProvider::UnknownValue(_));
+    let problem = |path: &[LocPart], p: &LinkProvider| {
+        unknown_value("body", path, "provider", p.as_str(), LinkProvider::KNOWN)
+    };
+    let mut problems = Vec::new();
+    if let Tristate::Value(p) = &body.provider
+        && unknown(p)
+    {
+        problems.push(problem(&[LocPart::key("provider")], p));
+    }
+    #[allow(deprecated)]
+    if let Tristate::Value(list) = &body.filter_on_providers {
+        for (i, p) in list.iter().enumerate().filter(|(_, p)| unknown(p)) {
+            problems.push(problem(
+                &[LocPart::key("filter_on_providers"), LocPart::Index(i)],
+                p,
+            ));
+        }
+    }
+    problems
 }
 
 /// Uses up a link token in `tx` if it is still good: unused, unexpired, its user not

@@ -1,7 +1,7 @@
 //! Inputs are bounded by the spec (strings, lists), a 422 lists a bounded number of problems,
 //! and integers written as integral numbers read as JSON Schema reads them.
 
-use crate::harness::Harness;
+use crate::harness::{Harness, send};
 use crate::on_both_backends;
 use crate::patients::insurance;
 use crate::users::create;
@@ -15,21 +15,6 @@ on_both_backends!(
     an_integral_number_is_an_integer_and_a_fraction_is_not,
     a_payor_is_found_by_its_code_or_its_name,
 );
-
-/// A JSON request with the team key: the status and the body.
-async fn send(h: &Harness, method: &str, path: &str, body: &Value) -> (u16, Value) {
-    let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-    let response = h
-        .http()
-        .request(method, format!("{}{path}", h.base_url))
-        .header("x-service-api-key", &h.keys.team_api_key)
-        .json(body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
 
 async fn a_string_over_its_bound_is_refused_and_nothing_is_stored(h: Harness) {
     let long = "x".repeat(4097);
@@ -139,8 +124,20 @@ async fn a_payor_is_found_by_its_code_or_its_name(h: Harness) {
         let AddInsuranceResponse::Ok(record) = add(payor).await.unwrap() else {
             panic!("{payor:?} names a payor");
         };
-        assert_eq!(record.payor_code, "62308");
+        // Read back as it was written; the company is the catalogue's payor.
+        assert_eq!(record.payor_code, payor);
         assert_eq!(record.company.name, "Cigna");
+        let latest = team
+            .get_latest_insurance(GetLatestInsuranceInput {
+                user_id,
+                is_primary: true,
+            })
+            .await
+            .unwrap();
+        let GetLatestInsuranceResponse::Ok(latest) = latest else {
+            panic!("latest: {latest:?}");
+        };
+        assert_eq!(latest.payor_code, payor);
     }
     let AddInsuranceResponse::UnprocessableEntity(refused) = add("ACME-HEALTH").await.unwrap()
     else {

@@ -5,7 +5,7 @@ use crate::harness::Harness;
 use crate::on_both_backends;
 use crate::patients::{address, patient};
 use crate::users::create;
-use covenant_runtime::Uuid;
+use covenant_runtime::{Tristate, Uuid};
 use health_api::models::*;
 use health_api::operations::*;
 
@@ -14,6 +14,7 @@ on_both_backends!(
     markers_filter_and_page_with_correct_totals,
     order_sets_list_each_marker_once,
     service_centers_are_the_order_labs_nearest_first_within_the_radius,
+    orders_are_filtered_by_their_results_interpretation,
 );
 
 const QUEST_CMP: &str = "d5e343ad-6a15-4eff-b358-c6e6cacc7db8";
@@ -268,6 +269,7 @@ async fn service_centers_are_the_order_labs_nearest_first_within_the_radius(h: H
         body: CreateLabOrderRequest {
             user_id,
             lab_test_id: uuid(QUEST_CMP),
+            interpretation: Tristate::Absent,
         },
     };
     assert!(matches!(
@@ -329,15 +331,62 @@ async fn service_centers_are_the_order_labs_nearest_first_within_the_radius(h: H
             .all(|c| c.capabilities.contains(&Capability::Stat))
     );
     assert!(stat.patient_service_centers.len() < far.patient_service_centers.len());
-    // The order is listed, and another team's caller cannot see it.
-    let ListOrdersResponse::Ok(listed) = team
-        .list_orders(ListOrdersInput {
-            interpretation: None,
-        })
+    // The order is listed with no interpretation until a result says one.
+    let listed = orders(&h, None).await;
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].id, order.id);
+    assert_eq!(listed[0].interpretation, None);
+}
+
+async fn orders_are_filtered_by_their_results_interpretation(h: Harness) {
+    let user_id = create(&h, "interpreted").await;
+    let team = h.team();
+    let info = UpdatePatientInfoInput {
+        user_id: user_id.0.to_string(),
+        body: patient(address("zip_code", "94105")),
+    };
+    team.update_patient_info(info).await.unwrap();
+    let mut made = Vec::new();
+    for interpretation in [
+        Tristate::Value(Interpretation::Normal),
+        Tristate::Value(Interpretation::Critical),
+        Tristate::Null,
+    ] {
+        let input = CreateLabOrderInput {
+            body: CreateLabOrderRequest {
+                user_id,
+                lab_test_id: uuid(QUEST_CMP),
+                interpretation,
+            },
+        };
+        let CreateLabOrderResponse::Created(order) = team.create_lab_order(input).await.unwrap()
+        else {
+            panic!("order");
+        };
+        made.push(order);
+    }
+    assert_eq!(made[0].interpretation, Some(Interpretation::Normal));
+    let mut all = orders(&h, None).await;
+    all.sort_by_key(|o| o.id.0);
+    let mut expected = made.clone();
+    expected.sort_by_key(|o| o.id.0);
+    assert_eq!(all, expected);
+    let normal = orders(&h, Some(Interpretation::Normal)).await;
+    assert_eq!(normal, vec![made[0].clone()]);
+    let critical = orders(&h, Some(Interpretation::Critical)).await;
+    assert_eq!(critical, vec![made[1].clone()]);
+    assert!(orders(&h, Some(Interpretation::Abnormal)).await.is_empty());
+}
+
+/// The team's orders, of one interpretation when one is given.
+async fn orders(h: &Harness, interpretation: Option<Interpretation>) -> Vec<LabOrder> {
+    match h
+        .team()
+        .list_orders(ListOrdersInput { interpretation })
         .await
         .unwrap()
-    else {
-        panic!("orders");
-    };
-    assert_eq!(listed["orders"][0]["id"], order.id.0.to_string());
+    {
+        ListOrdersResponse::Ok(listed) => listed.orders,
+        other => panic!("orders: {other:?}"),
+    }
 }

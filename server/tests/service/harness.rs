@@ -223,3 +223,26 @@ macro_rules! on_both_backends {
         }
     };
 }
+
+/// A JSON request with the team key, as any client would send it: the status and the body.
+pub async fn send(
+    h: &Harness,
+    method: &str,
+    path: &str,
+    body: &serde_json::Value,
+) -> (u16, serde_json::Value) {
+    let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+    let mut request = h
+        .http()
+        .request(method, format!("{}{path}", h.base_url))
+        .header("x-service-api-key", &h.keys.team_api_key);
+    if !body.is_null() {
+        request = request.json(body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (
+        status,
+        response.json().await.unwrap_or(serde_json::Value::Null),
+    )
+}

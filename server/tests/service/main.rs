@@ -7,6 +7,7 @@ mod access;
 mod bounds;
 mod catalogue;
 mod data;
+mod document;
 mod linking;
 mod management;
 mod patients;
