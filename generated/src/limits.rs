@@ -20,6 +20,15 @@ pub const WEBHOOK_PAYLOAD_SIZE: u64 = 262144;
 ///
 /// Source: toolkit.
 pub const WEBHOOK_ENDPOINTS_PER_TEAM: u64 = 20;
+/// Headers of its own an endpoint sends with every delivery: a bound on what a team makes
+/// the server write into each request.
+///
+/// Source: toolkit.
+pub const WEBHOOK_HEADERS_PER_ENDPOINT: u64 = 20;
+/// The bytes of an endpoint's own headers, names and values together.
+///
+/// Source: toolkit.
+pub const WEBHOOK_HEADER_BYTES: u64 = 8192;
 /// The days one summary or timeseries read may span.
 ///
 /// Source: toolkit.

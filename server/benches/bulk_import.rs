@@ -12,6 +12,7 @@ use covenant_runtime::server::spawn_on;
 use covenant_runtime::server::transport::Transport;
 use health_server::launch;
 use health_server::store::Location;
+use health_server::webhooks::targets::Targets;
 use std::path::Path;
 use std::time::{Duration, Instant};
 use support::{fresh_database, median};
@@ -158,7 +159,9 @@ fn import_body() -> Vec<u8> {
 async fn reference_server(database: Location, data_dir: &Path) -> (String, String) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let opened = launch::open(database, &base, data_dir).await.unwrap();
+    let opened = launch::open(database, &base, data_dir, Targets::PublicOnly)
+        .await
+        .unwrap();
     let credentials = opened.credentials.expect("a fresh database");
     let key = credentials.get("team_api_key").unwrap().to_string();
     std::mem::forget(opened.server.start_workers());

@@ -15,6 +15,7 @@ use covenant_runtime::server::spawn_on;
 use covenant_runtime::server::transport::Transport;
 use health_server::launch;
 use health_server::store::Location;
+use health_server::webhooks::targets::Targets;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -99,7 +100,9 @@ async fn main() {
 async fn reference_server(database: Location, data_dir: &Path) -> (String, String) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let opened = launch::open(database, &base, data_dir).await.unwrap();
+    let opened = launch::open(database, &base, data_dir, Targets::PublicOnly)
+        .await
+        .unwrap();
     let credentials = opened.credentials.expect("a fresh database");
     let team_api_key = credentials.get("team_api_key").unwrap().to_string();
     // Served as `covenant serve` serves it: the watched transport, with its default limits.

@@ -6,6 +6,7 @@
 
 use crate::bootstrap::{Bootstrap, Outcome};
 use crate::store::Location;
+use crate::webhooks::targets::Targets;
 use crate::{ReferenceServer, Settings};
 use covenant_runtime::credentials::{CREDENTIALS_FILE, Credentials};
 use covenant_runtime::server::transport::Transport;
@@ -35,13 +36,21 @@ pub struct Opened {
     pub new_keys: bool,
 }
 
-/// Opens the service on `database` for users at `base_url`: a database set up by an
-/// earlier start keeps its keys; an empty one is set up, with the keys of `data_dir`'s
-/// earlier `credentials.json` when it has them. Writes `data_dir/credentials.json`.
-pub async fn open(database: Location, base_url: &str, data_dir: &Path) -> Result<Opened, String> {
+/// Opens the service on `database` for users at `base_url`, delivering webhooks to
+/// `webhook_targets`: a database set up by an earlier start keeps its keys; an empty one is
+/// set up, with the keys of `data_dir`'s earlier `credentials.json` when it has them.
+/// Writes `data_dir/credentials.json`.
+pub async fn open(
+    database: Location,
+    base_url: &str,
+    data_dir: &Path,
+    webhook_targets: Targets,
+) -> Result<Opened, String> {
     covenant_runtime::credentials::private_folder(data_dir)
         .map_err(|e| format!("cannot create {}: {e}", data_dir.display()))?;
-    let server = ReferenceServer::open(Settings::new(database, base_url)).await?;
+    let mut settings = Settings::new(database, base_url);
+    settings.webhook_targets = webhook_targets;
+    let server = ReferenceServer::open(settings).await?;
     let earlier = Credentials::read_in(data_dir);
     let reuse = earlier.as_ref().and_then(Bootstrap::from_credentials);
     let reusing = reuse.is_some();
@@ -106,7 +115,7 @@ pub struct InProcess {
 }
 
 /// Starts the service on a loopback port, on a fresh SQLite database, with the default
-/// limits.
+/// limits. Its webhooks may go to loopback: the receiver of a run on this machine is there.
 pub async fn start() -> Result<InProcess, String> {
     let folder = tempfile::Builder::new()
         .prefix("health-server-")
@@ -120,7 +129,7 @@ pub async fn start() -> Result<InProcess, String> {
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
     let base_url = format!("http://{address}");
     let database = Location::Sqlite(folder.path().join(DATABASE_FILE));
-    let opened = open(database, &base_url, folder.path()).await?;
+    let opened = open(database, &base_url, folder.path(), Targets::AnyAddress).await?;
     let credentials = opened
         .credentials
         .ok_or("a fresh database was already set up")?;

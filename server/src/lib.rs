@@ -52,6 +52,9 @@ pub struct Settings {
     pub clock: Arc<dyn Clock>,
     /// How long `wait_for_completion` waits for a bulk operation (the document's 20 seconds).
     pub bulk_wait: Duration,
+    /// Where webhook deliveries may go: public addresses only, unless a developer's own
+    /// receiver needs loopback.
+    pub webhook_targets: webhooks::targets::Targets,
 }
 
 impl Settings {
@@ -61,6 +64,7 @@ impl Settings {
             public_url: public_url.into(),
             clock: Arc::new(clock::SystemClock),
             bulk_wait: health_api::limits::WAIT_FOR_COMPLETION,
+            webhook_targets: webhooks::targets::Targets::PublicOnly,
         }
     }
 }
@@ -72,6 +76,7 @@ pub struct ReferenceServer {
     clock: Arc<dyn Clock>,
     public_url: String,
     bulk_wait: Duration,
+    webhook_targets: webhooks::targets::Targets,
     /// Told when this process records historical pulls or refreshes, so its workers start
     /// at once rather than at their next look.
     pulls_owed: Arc<tokio::sync::Notify>,
@@ -93,6 +98,7 @@ impl ReferenceServer {
             clock: settings.clock,
             public_url: settings.public_url.trim_end_matches('/').to_string(),
             bulk_wait: settings.bulk_wait,
+            webhook_targets: settings.webhook_targets,
             pulls_owed: Arc::default(),
             refreshes_owed: Arc::default(),
         }))

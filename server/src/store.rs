@@ -153,7 +153,10 @@ impl Store {
             ));
         };
         let only_process = match sqlite_file(&url) {
-            Some(path) => Some(lock_for_one_process(&path)?),
+            Some(path) => {
+                owner_only_database(&path)?;
+                Some(lock_for_one_process(&path)?)
+            }
             None => None,
         };
         let options = AnyConnectOptions::from_str(&url)
@@ -349,6 +352,43 @@ fn sqlite_file(url: &str) -> Option<PathBuf> {
     (!path.is_empty() && !path.contains(":memory:")).then(|| PathBuf::from(path))
 }
 
+/// The database holds keys' digests, webhook secrets and patients' details: its files are
+/// the owner's alone, whatever folder they are in and whatever the process's umask. SQLite
+/// gives its `-wal` and `-shm` files the mode of the database file, so the file is made
+/// 0600 before SQLite first opens it; files an earlier start left open to others are
+/// narrowed.
+fn owner_only_database(database: &Path) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        let created = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(database);
+        match created {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(format!("cannot create {}: {e}", database.display())),
+        }
+        for suffix in ["", "-wal", "-shm", ".lock"] {
+            let mut name = database.as_os_str().to_owned();
+            name.push(suffix);
+            let path = PathBuf::from(name);
+            let Ok(meta) = std::fs::metadata(&path) else {
+                continue;
+            };
+            if meta.permissions().mode() & 0o077 != 0 {
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+                    .map_err(|e| format!("cannot make {} private: {e}", path.display()))?;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = database;
+    Ok(())
+}
+
 /// Keeps other processes off an embedded database: the lock lasts as long as the process
 /// (the system lets go of it when the process ends, however it ends). One process per SQLite
 /// file keeps the single-writer turn and the user cache exact; several processes share a
@@ -357,10 +397,11 @@ fn lock_for_one_process(database: &Path) -> Result<std::fs::File, String> {
     let mut name = database.as_os_str().to_owned();
     name.push(".lock");
     let path = PathBuf::from(name);
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).truncate(false).write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let file = options
         .open(&path)
         .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     match file.try_lock() {
@@ -450,5 +491,35 @@ mod tests {
             .unwrap_or_else(|e| panic!("the write was refused: {e}"));
         tx.commit().await.unwrap();
         release.await.unwrap();
+    }
+
+    /// A data folder made by hand (0755) keeps its mode, but the database in it is the
+    /// owner's alone, its write-ahead log included; a file an earlier start left readable is
+    /// narrowed.
+    #[cfg(unix)]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_database_files_are_the_owners_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let file = dir.path().join("health.db");
+        let mode = |suffix: &str| {
+            let path = format!("{}{suffix}", file.display());
+            std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+        };
+        let store = Store::open(&Location::Sqlite(file.clone())).await.unwrap();
+        sqlx::query("CREATE TABLE t (x INTEGER)")
+            .execute(store.pool())
+            .await
+            .unwrap();
+        for suffix in ["", "-wal", "-shm", ".lock"] {
+            assert_eq!(mode(suffix), 0o600, "health.db{suffix}");
+        }
+        store.close().await;
+        drop(store);
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let store = Store::open(&Location::Sqlite(file.clone())).await.unwrap();
+        assert_eq!(mode(""), 0o600);
+        store.close().await;
     }
 }

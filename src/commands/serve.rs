@@ -12,6 +12,7 @@ use health_server::ReferenceServer;
 use health_server::bootstrap::Bootstrap;
 use health_server::launch;
 use health_server::store::Location;
+use health_server::webhooks::targets::Targets;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -44,6 +45,11 @@ pub struct ServeArgs {
     /// Put the first organization on a plan (`highest` opens the management API).
     #[arg(long)]
     plan: Option<String>,
+    /// Let webhook endpoints be on loopback and private addresses, such as a receiver on
+    /// this machine (`conform --target … --webhooks`). Off by default: an endpoint's address
+    /// must be public, checked when it is registered and at every delivery.
+    #[arg(long)]
+    allow_private_webhooks: bool,
     #[command(flatten)]
     limits: super::limits::ServeLimits,
 }
@@ -137,7 +143,11 @@ async fn serve_reference(args: &ServeArgs) -> Result<(), String> {
         Some(url) => Location::Url(url.clone()),
         None => Location::Sqlite(args.data_dir.join(launch::DATABASE_FILE)),
     };
-    let opened = launch::open(database, &base_url, &args.data_dir).await?;
+    let targets = match args.allow_private_webhooks {
+        true => Targets::AnyAddress,
+        false => Targets::PublicOnly,
+    };
+    let opened = launch::open(database, &base_url, &args.data_dir, targets).await?;
     match &opened.credentials {
         Some(credentials) => {
             let path = args.data_dir.join(CREDENTIALS_FILE);

@@ -1,20 +1,22 @@
-//! Sending the outbox: each process runs one delivery loop that leases a batch of owed
-//! deliveries (on PostgreSQL skipping those another process has locked), POSTs them
-//! concurrently, and records every attempt with the delivery's next state. A delivery is
-//! marked done only after its endpoint answered 2xx, so a process killed between the two
-//! sends it again when its lease runs out: at least once, every copy with the same
-//! `webhook-id`.
+//! Sending the outbox: each process runs one delivery loop that leases the owed deliveries
+//! (on PostgreSQL skipping those another process has locked) and sends each on its own: an
+//! attempt records its outcome when it ends, so an endpoint slow to answer holds up only its
+//! own deliveries, never another endpoint's or another team's. A delivery is marked done
+//! only after its endpoint answered 2xx, so a process killed between the two sends it again
+//! when its lease runs out: at least once, every copy with the same `webhook-id`.
 
+use super::endpoints::header_bounds;
+use super::targets::{Targets, guarded_resolver, refused_by_resolver};
 use crate::ReferenceServer;
 use crate::clock::{Clock, jittered, to_micros};
 use crate::columns;
 use crate::events::PENDING;
 use crate::query::Query;
 use covenant_runtime::webhooks::{WebhookSecret, sign};
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::task::JoinSet;
+use tokio::sync::Semaphore;
 
 /// How long after each failed attempt the next one is made (the spec's schedule); after the
 /// last the delivery has failed.
@@ -30,26 +32,84 @@ pub const RETRY_WAITS: [Duration; 8] = [
 ];
 /// An endpoint that has not answered by then has failed the attempt.
 pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
-/// Deliveries one pass sends at once, at most: the requests in flight from one process.
-const BATCH: i64 = 128;
+/// Deliveries one process has in flight at once, at most.
+pub const IN_FLIGHT: usize = 256;
+/// Deliveries one process has in flight to one endpoint, at most: a new lease passes over
+/// an endpoint this process is still sending to, so a slow endpoint holds at most this many
+/// of the process's slots.
+pub const PER_ENDPOINT: usize = 4;
+/// Deliveries a lease considers at once; it takes at most [`PER_ENDPOINT`] of each endpoint.
+const CANDIDATES: i64 = 512;
 /// How long a process holds the deliveries it sends: longer than an attempt may last.
 const LEASE: chrono::Duration = chrono::Duration::seconds(60);
 /// How often an idle loop looks for retries that came due and for deliveries other
-/// processes owe; deliveries this process owes wake it at once.
+/// processes owe; deliveries this process owes, and attempts that end, wake it at once.
 const IDLE_LOOK: Duration = Duration::from_millis(500);
 
 const DELIVERED: &str = "delivered";
 const RETRYING: &str = "retrying";
 const FAILED: &str = "failed";
 
+/// What sends deliveries: an HTTP client that follows no redirect and connects only where
+/// `targets` allows, whether the address is written in the URL or resolved from its name.
+#[derive(Clone)]
+pub struct Sender {
+    http: reqwest::Client,
+    targets: Targets,
+}
+
+impl Sender {
+    pub fn new(targets: Targets) -> Result<Sender, reqwest::Error> {
+        let http = reqwest::Client::builder()
+            .timeout(ATTEMPT_TIMEOUT)
+            .redirect(reqwest::redirect::Policy::none())
+            .dns_resolver(guarded_resolver(targets))
+            .build()?;
+        Ok(Sender { http, targets })
+    }
+}
+
+/// What this process is sending: a slot per delivery, and the endpoints it is sending to.
+#[derive(Clone)]
+struct InFlight {
+    slots: Arc<Semaphore>,
+    endpoints: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl InFlight {
+    fn new() -> InFlight {
+        InFlight {
+            slots: Arc::new(Semaphore::new(IN_FLIGHT)),
+            endpoints: Arc::default(),
+        }
+    }
+
+    /// Endpoints this process is sending to now: a lease passes over them.
+    fn busy(&self) -> Vec<String> {
+        let endpoints = self.endpoints.lock().unwrap_or_else(|e| e.into_inner());
+        endpoints.keys().cloned().collect()
+    }
+
+    fn started(&self, endpoint: &str) {
+        let mut endpoints = self.endpoints.lock().unwrap_or_else(|e| e.into_inner());
+        *endpoints.entry(endpoint.to_string()).or_default() += 1;
+    }
+
+    fn ended(&self, endpoint: &str) {
+        let mut endpoints = self.endpoints.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = endpoints.get_mut(endpoint) {
+            *n -= 1;
+            if *n == 0 {
+                endpoints.remove(endpoint);
+            }
+        }
+    }
+}
+
 /// Delivers until the runtime stops. Errors of the database are logged and the loop goes on:
 /// what it leased comes back to it, or to another process, when the lease runs out.
 pub async fn keep_delivering(s: Arc<ReferenceServer>) {
-    let client = match reqwest::Client::builder()
-        .timeout(ATTEMPT_TIMEOUT)
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-    {
+    let client = match Sender::new(s.webhook_targets) {
         Ok(client) => client,
         Err(error) => {
             tracing::error!(%error, "cannot build the webhook client; nothing is delivered");
@@ -57,10 +117,11 @@ pub async fn keep_delivering(s: Arc<ReferenceServer>) {
         }
     };
     let owed = s.store.deliveries_owed().clone();
+    let in_flight = InFlight::new();
     loop {
-        match deliver_due(&s, &client).await {
-            // Some sent: there may be more, and a user's next event may have become due.
-            Ok(sent) if sent > 0 => continue,
+        match start_due(&s, &client, &in_flight).await {
+            // Some started: there may be more for other endpoints.
+            Ok(started) if started > 0 => continue,
             Ok(_) => {}
             Err(error) => tracing::warn!(%error, "webhook deliveries left for a later pass"),
         }
@@ -68,30 +129,39 @@ pub async fn keep_delivering(s: Arc<ReferenceServer>) {
     }
 }
 
-/// One pass: leases what is due, sends it, records the outcomes. Answers how many it sent.
-pub async fn deliver_due(
-    s: &ReferenceServer,
-    client: &reqwest::Client,
+/// One pass: leases what is due to endpoints this process is not sending to, as many as it
+/// has free slots, and starts each attempt; each records its own outcome when it ends.
+/// Answers how many it started.
+async fn start_due(
+    s: &Arc<ReferenceServer>,
+    client: &Sender,
+    in_flight: &InFlight,
 ) -> Result<usize, sqlx::Error> {
-    let due = lease(s).await?;
-    if due.is_empty() {
+    let free = in_flight.slots.available_permits();
+    if free == 0 {
         return Ok(0);
     }
-    let now = s.clock.now();
-    let mut sending = JoinSet::new();
+    let due = lease(s, free, &in_flight.busy()).await?;
+    let started = due.len();
     for delivery in due {
-        let client = client.clone();
-        let timestamp = now.timestamp();
-        sending.spawn(async move { attempt(&client, delivery, timestamp, now).await });
+        let Ok(slot) = in_flight.slots.clone().acquire_owned().await else {
+            break;
+        };
+        in_flight.started(&delivery.endpoint_id);
+        let (s, client, in_flight) = (s.clone(), client.clone(), in_flight.clone());
+        tokio::spawn(async move {
+            let endpoint = delivery.endpoint_id.clone();
+            let now = s.clock.now();
+            let outcome = attempt(&client, delivery, now.timestamp(), now).await;
+            if let Err(error) = record(&s, &[outcome]).await {
+                tracing::warn!(%error, "a delivery's outcome is left for its lease to run out");
+            }
+            in_flight.ended(&endpoint);
+            drop(slot);
+            s.store.deliveries_owed().notify_one();
+        });
     }
-    let mut outcomes = Vec::new();
-    while let Some(outcome) = sending.join_next().await {
-        if let Ok(outcome) = outcome {
-            outcomes.push(outcome);
-        }
-    }
-    record(s, &outcomes).await?;
-    Ok(outcomes.len())
+    Ok(started)
 }
 
 /// One delivery leased to this process, with what sending it needs.
@@ -114,34 +184,53 @@ struct Due {
 }
 
 /// Leases the deliveries that are due, oldest first, each the earliest owed for its user and
-/// endpoint (a user's events arrive in order).
-async fn lease(s: &ReferenceServer) -> Result<Vec<Due>, sqlx::Error> {
+/// endpoint (a user's events arrive in order): at most `room`, at most [`PER_ENDPOINT`] of
+/// an endpoint, none of the `busy` endpoints.
+async fn lease(s: &ReferenceServer, room: usize, busy: &[String]) -> Result<Vec<Due>, sqlx::Error> {
     let now = s.clock.now();
     let skip_locked = s.store.backend().skip_locked();
+    let passed_over = match busy.len() {
+        0 => String::new(),
+        n => {
+            let marks: Vec<String> = (5..5 + n).map(|i| format!("${i}")).collect();
+            format!(" AND d.endpoint_id NOT IN ({})", marks.join(", "))
+        }
+    };
     let mut tx = s.store.write().await?;
-    // The pick is materialised once, so PostgreSQL cannot run it again and lease more.
-    let leased: Vec<(i64,)> = sqlx::query_as(&format!(
-        "WITH picked AS MATERIALIZED (\
-         SELECT d.seq FROM deliveries d WHERE d.status = $2 AND d.next_attempt_at <= $3 \
-         AND (d.lease_until IS NULL OR d.lease_until < $3) \
+    let candidates = format!(
+        "SELECT d.seq, d.endpoint_id FROM deliveries d WHERE d.status = $1 \
+         AND d.next_attempt_at <= $2 AND (d.lease_until IS NULL OR d.lease_until < $2) \
          AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.endpoint_id = d.endpoint_id \
-         AND p.user_id = d.user_id AND p.status = $2 AND p.seq < d.seq) \
+         AND p.user_id = d.user_id AND p.status = $1 AND p.seq < d.seq) \
          AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id \
-         AND w.disabled = 0) \
-         ORDER BY d.next_attempt_at, d.seq LIMIT $4{skip_locked}) \
-         UPDATE deliveries SET lease_until = $1 WHERE seq IN (SELECT seq FROM picked) \
-         RETURNING seq"
-    ))
-    .bind(to_micros(now + LEASE))
-    .bind(PENDING)
-    .bind(to_micros(now))
-    .bind(BATCH)
-    .fetch_all(&mut **tx)
-    .await?;
-    if leased.is_empty() {
+         AND w.disabled = $3){passed_over} \
+         ORDER BY d.next_attempt_at, d.seq LIMIT $4{skip_locked}"
+    );
+    let mut query = sqlx::query_as::<_, (i64, String)>(&candidates)
+        .bind(PENDING)
+        .bind(to_micros(now))
+        .bind(crate::store::flag(false))
+        .bind(CANDIDATES);
+    for endpoint in busy {
+        query = query.bind(endpoint);
+    }
+    let found = query.fetch_all(&mut **tx).await?;
+    let chosen = take_per_endpoint(found, room);
+    if chosen.is_empty() {
         return Ok(Vec::new());
     }
-    let placeholders: Vec<String> = (1..=leased.len()).map(|n| format!("${n}")).collect();
+    let lease_until = to_micros(now + LEASE);
+    let placeholders: Vec<String> = (2..2 + chosen.len()).map(|n| format!("${n}")).collect();
+    let statement = format!(
+        "UPDATE deliveries SET lease_until = $1 WHERE seq IN ({})",
+        placeholders.join(", ")
+    );
+    let mut update = sqlx::query(&statement).bind(lease_until);
+    for seq in &chosen {
+        update = update.bind(seq);
+    }
+    update.execute(&mut **tx).await?;
+    let placeholders: Vec<String> = (1..=chosen.len()).map(|n| format!("${n}")).collect();
     let statement = format!(
         "SELECT d.seq, d.attempts, d.endpoint_id, w.url, w.headers, w.secret, w.previous_secret, \
          w.previous_until, e.id AS message_id, e.body FROM deliveries d \
@@ -150,15 +239,33 @@ async fn lease(s: &ReferenceServer) -> Result<Vec<Due>, sqlx::Error> {
         placeholders.join(", ")
     );
     let mut query = sqlx::query_as::<_, Due>(&statement);
-    for (seq,) in &leased {
+    for seq in &chosen {
         query = query.bind(seq);
     }
     let mut due = query.fetch_all(&mut **tx).await?;
     tx.commit().await?;
     for delivery in &mut due {
-        delivery.lease = to_micros(now + LEASE);
+        delivery.lease = lease_until;
     }
     Ok(due)
+}
+
+/// The deliveries to lease from the candidates, in their order: at most `room` in all and
+/// [`PER_ENDPOINT`] of any one endpoint.
+fn take_per_endpoint(candidates: Vec<(i64, String)>, room: usize) -> Vec<i64> {
+    let mut per_endpoint: HashMap<String, usize> = HashMap::new();
+    let mut chosen = Vec::new();
+    for (seq, endpoint) in candidates {
+        if chosen.len() == room {
+            break;
+        }
+        let taken = per_endpoint.entry(endpoint).or_default();
+        if *taken < PER_ENDPOINT {
+            *taken += 1;
+            chosen.push(seq);
+        }
+    }
+    chosen
 }
 
 /// What one attempt found.
@@ -182,7 +289,7 @@ impl Outcome {
 /// Signs and POSTs one delivery: with the endpoint's secret, and during a rotation's overlap
 /// with the old one too.
 async fn attempt(
-    client: &reqwest::Client,
+    client: &Sender,
     due: Due,
     timestamp: i64,
     now: chrono::DateTime<chrono::Utc>,
@@ -213,7 +320,7 @@ async fn attempt(
 }
 
 async fn send(
-    client: &reqwest::Client,
+    client: &Sender,
     due: &Due,
     timestamp: i64,
     now: i64,
@@ -228,7 +335,15 @@ async fn send(
     let signature = sign(&secrets, &due.message_id, timestamp, due.body.as_bytes());
     let extra: BTreeMap<String, String> =
         columns::from_json(&due.headers).map_err(|e| e.to_string())?;
+    // An endpoint stored before the bounds on its headers is not sent to until they fit.
+    if let Some(why) = header_bounds(&extra) {
+        return Err(format!("the endpoint's own headers are refused: {why}"));
+    }
+    if let Some(why) = client.targets.literal_refusal(&due.url) {
+        return Err(format!("deliveries cannot go there: {why}"));
+    }
     let mut request = client
+        .http
         .post(&due.url)
         .header("content-type", "application/json");
     for (name, value) in &extra {
@@ -249,6 +364,8 @@ async fn send(
 fn describe(error: &reqwest::Error) -> String {
     if error.is_timeout() {
         format!("no answer within {} s", ATTEMPT_TIMEOUT.as_secs())
+    } else if refused_by_resolver(error) {
+        "deliveries cannot go there: its name resolves to no public address".to_string()
     } else if error.is_connect() {
         "the endpoint could not be reached".to_string()
     } else if error.url().is_some_and(|url| url.scheme() == "https") {

@@ -6,11 +6,13 @@ use crate::clock::{to_micros, wire_time};
 use crate::columns;
 use crate::failure::{Failure, quoted};
 use crate::query::{encode_cursor, seq_cursor};
-use crate::store::{Tx, flag};
-use covenant_runtime::issue::{IssueKind, LocPart};
+use crate::store::{Backend, Tx, flag};
+use covenant_runtime::issue::{Issue, IssueKind, LocPart};
 use covenant_runtime::webhooks::WebhookSecret as Key;
 use covenant_runtime::{Tristate, Uuid};
-use health_api::limits::WEBHOOK_ENDPOINTS_PER_TEAM;
+use health_api::limits::{
+    WEBHOOK_ENDPOINTS_PER_TEAM, WEBHOOK_HEADER_BYTES, WEBHOOK_HEADERS_PER_ENDPOINT,
+};
 use health_api::models::*;
 use health_api::operations::*;
 use std::collections::BTreeMap;
@@ -41,11 +43,19 @@ pub async fn create(
     body: CreateWebhookEndpointRequest,
 ) -> Result<CreateWebhookEndpointResponse, Failure> {
     let headers = body.headers.unwrap_or_default();
-    check(Some(&body.url), Some(&headers))?;
+    check(s, Some(&body.url), Some(&headers)).await?;
     let id = uuid::Uuid::new_v4().to_string();
     let secret = Key::generate().to_text();
     let now = to_micros(s.clock.now());
     let mut tx = s.store.write().await?;
+    // Concurrent creates of one team count one at a time: on PostgreSQL the team's row is
+    // locked until this transaction ends (SQLite has one writer already).
+    if s.store.backend() == Backend::Postgres {
+        sqlx::query("SELECT id FROM teams WHERE id = $1 FOR UPDATE")
+            .bind(team_id)
+            .execute(&mut **tx)
+            .await?;
+    }
     let (count,): (i64,) =
         sqlx::query_as("SELECT COUNT(*) FROM webhook_endpoints WHERE team_id = $1")
             .bind(team_id)
@@ -114,7 +124,7 @@ pub async fn update(
     id: &Uuid,
     body: UpdateWebhookEndpointRequest,
 ) -> Result<WebhookEndpoint, Failure> {
-    check(body.url.as_ref(), body.headers.as_ref())?;
+    check(s, body.url.as_ref(), body.headers.as_ref()).await?;
     let id = id.0.to_string();
     let mut tx = s.store.write().await?;
     read(&mut tx, team_id, &id).await?;
@@ -282,21 +292,59 @@ pub async fn attempts(
 }
 
 /// Deliveries go to web addresses, and carry no header a delivery sets itself.
-fn check(url: Option<&String>, headers: Option<&BTreeMap<String, String>>) -> Result<(), Failure> {
+/// An endpoint's address and headers as a team sends them: an address deliveries may go to
+/// (see [`super::targets`]), and headers within their bounds that no delivery sets itself.
+async fn check(
+    s: &ReferenceServer,
+    url: Option<&String>,
+    headers: Option<&BTreeMap<String, String>>,
+) -> Result<(), Failure> {
     let mut issues = Vec::new();
-    if let Some(url) = url {
-        let scheme = url
-            .split_once("://")
-            .map(|(scheme, _)| scheme.to_ascii_lowercase());
-        if !matches!(scheme.as_deref(), Some("http" | "https")) {
-            issues.push(crate::failure::issue(
-                "body",
-                &[LocPart::key("url")],
-                format!("`{}` is not an http or https address", quoted(url)),
-                IssueKind::Value,
-            ));
-        }
+    if let Some(url) = url
+        && let Some(why) = s.webhook_targets.check_url(url).await
+    {
+        issues.push(crate::failure::issue(
+            "body",
+            &[LocPart::key("url")],
+            format!("Deliveries cannot go to `{}`: {why}", quoted(url)),
+            IssueKind::Value,
+        ));
     }
+    if let Some(headers) = headers {
+        issues.extend(header_bounds(headers).map(|why| {
+            crate::failure::issue("body", &[LocPart::key("headers")], why, IssueKind::Value)
+        }));
+    }
+    issues.extend(header_names_and_values(headers));
+    match issues.is_empty() {
+        true => Ok(()),
+        false => Err(Failure::Invalid(issues)),
+    }
+}
+
+/// Why an endpoint's headers are too many or too large; `None` when they fit. Deliveries
+/// check it again, for endpoints stored before the bounds.
+pub fn header_bounds(headers: &BTreeMap<String, String>) -> Option<String> {
+    let bytes: usize = headers.iter().map(|(n, v)| n.len() + v.len()).sum();
+    if headers.len() as u64 > WEBHOOK_HEADERS_PER_ENDPOINT {
+        Some(format!(
+            "{} headers: an endpoint sends at most {WEBHOOK_HEADERS_PER_ENDPOINT}",
+            headers.len()
+        ))
+    } else if bytes as u64 > WEBHOOK_HEADER_BYTES {
+        Some(format!(
+            "{bytes} bytes of headers: an endpoint's names and values hold at most \
+             {WEBHOOK_HEADER_BYTES}"
+        ))
+    } else {
+        None
+    }
+}
+
+/// Each header named once, in any case, by a name no delivery sets itself, with a value a
+/// request can carry.
+fn header_names_and_values(headers: Option<&BTreeMap<String, String>>) -> Vec<Issue> {
+    let mut issues = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for name in headers.into_iter().flat_map(|h| h.keys()) {
         let lower = name.to_ascii_lowercase();
@@ -333,10 +381,7 @@ fn check(url: Option<&String>, headers: Option<&BTreeMap<String, String>>) -> Re
             ));
         }
     }
-    match issues.is_empty() {
-        true => Ok(()),
-        false => Err(Failure::Invalid(issues)),
-    }
+    issues
 }
 
 fn not_found() -> Failure {

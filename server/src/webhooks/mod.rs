@@ -3,3 +3,4 @@
 
 pub mod delivery;
 pub mod endpoints;
+pub mod targets;

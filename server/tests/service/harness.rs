@@ -12,6 +12,7 @@ use health_api::operations::{
 use health_server::bootstrap::{Bootstrap, Outcome};
 use health_server::clock::ManualClock;
 use health_server::store::Location;
+use health_server::webhooks::targets::Targets;
 use health_server::{ReferenceServer, Settings};
 use sqlx::Connection;
 use std::path::PathBuf;
@@ -82,8 +83,14 @@ pub async fn fresh_postgres_database() -> Option<String> {
 }
 
 impl Harness {
-    /// `None` when the backend is not available here (PostgreSQL outside CI).
+    /// `None` when the backend is not available here (PostgreSQL outside CI). Its webhooks
+    /// may go to loopback, where the tests' receivers listen.
     pub async fn start(backend: Backend) -> Option<Harness> {
+        Harness::start_with(backend, Targets::AnyAddress).await
+    }
+
+    /// As [`Harness::start`], delivering webhooks to `targets` only.
+    pub async fn start_with(backend: Backend, targets: Targets) -> Option<Harness> {
         let dir = scratch_dir();
         let database = match backend {
             Backend::Sqlite => Location::Sqlite(dir.join("health.db")),
@@ -99,6 +106,7 @@ impl Harness {
         let mut settings = Settings::new(database.clone(), &base_url);
         settings.clock = clock.clone();
         settings.bulk_wait = Duration::from_secs(5);
+        settings.webhook_targets = targets;
         let server = ReferenceServer::open(settings)
             .await
             .expect("open the server");
@@ -199,12 +207,13 @@ impl Harness {
 /// `postgres::name` from `async fn name(h: Harness)`.
 #[macro_export]
 macro_rules! on_both_backends {
-    ($($test:ident),* $(,)?) => {
+    (targets = $targets:expr; $($test:ident),* $(,)?) => {
         mod sqlite {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $test() {
-                    let h = $crate::harness::Harness::start($crate::harness::Backend::Sqlite)
+                    let backend = $crate::harness::Backend::Sqlite;
+                    let h = $crate::harness::Harness::start_with(backend, $targets)
                         .await
                         .expect("SQLite is always available");
                     super::$test(h).await;
@@ -215,12 +224,19 @@ macro_rules! on_both_backends {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $test() {
-                    if let Some(h) = $crate::harness::Harness::start($crate::harness::Backend::Postgres).await {
+                    let backend = $crate::harness::Backend::Postgres;
+                    if let Some(h) = $crate::harness::Harness::start_with(backend, $targets).await {
                         super::$test(h).await;
                     }
                 }
             )*
         }
+    };
+    ($($test:ident),* $(,)?) => {
+        $crate::on_both_backends!(
+            targets = health_server::webhooks::targets::Targets::AnyAddress;
+            $($test),*
+        );
     };
 }
 
@@ -231,11 +247,22 @@ pub async fn send(
     path: &str,
     body: &serde_json::Value,
 ) -> (u16, serde_json::Value) {
+    send_as(h, &h.keys.team_api_key, method, path, body).await
+}
+
+/// A JSON request with a team API key of the caller's choosing.
+pub async fn send_as(
+    h: &Harness,
+    key: &str,
+    method: &str,
+    path: &str,
+    body: &serde_json::Value,
+) -> (u16, serde_json::Value) {
     let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
     let mut request = h
         .http()
         .request(method, format!("{}{path}", h.base_url))
-        .header("x-service-api-key", &h.keys.team_api_key);
+        .header("x-service-api-key", key);
     if !body.is_null() {
         request = request.json(body);
     }

@@ -13,6 +13,7 @@ mod management;
 mod patients;
 mod pulls;
 mod users;
+mod webhook_attacks;
 mod webhooks;
 mod widget;
 mod widget_in_chromium;
