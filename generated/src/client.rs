@@ -599,6 +599,20 @@ impl Client {
             .await?
             .decode(UpdateTeamResponse::from_parts)
     }
+    /// Delete a team: an org-level action (the document's "creating or deleting teams"), so
+    /// only an Org Management Key. The team's API keys stop working at once, management keys
+    /// no longer control it, and it leaves the listings; its users and their data are kept,
+    /// reachable by no key. The shape is the toolkit's.
+    /// `DELETE /v1/org/{org_id}/team/{team_id}`.
+    pub async fn delete_team(
+        &self,
+        input: DeleteTeamInput,
+    ) -> ::std::result::Result<DeleteTeamResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_DELETE_TEAM, &input)
+            .await?
+            .decode(DeleteTeamResponse::from_parts)
+    }
     /// Create a team API key. Team API keys can be managed through a management key: an Org
     /// Management Key for any team of the organization, a Team Management Key for its teams. The
     /// key is shown once; the service keeps only its hash.
@@ -612,6 +626,30 @@ impl Client {
             .await?
             .decode(CreateTeamApiKeyResponse::from_parts)
     }
+    /// The team's API keys, oldest first: their ids and when they were made, never the keys.
+    /// `GET /v1/org/{org_id}/team/{team_id}/api_key`.
+    pub async fn list_team_api_keys(
+        &self,
+        input: ListTeamApiKeysInput,
+    ) -> ::std::result::Result<ListTeamApiKeysResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_LIST_TEAM_API_KEYS, &input)
+            .await?
+            .decode(ListTeamApiKeysResponse::from_parts)
+    }
+    /// Revoke a team API key: it is refused from then on, by this process at once and by every
+    /// process on the database within a second. Rotating a key is creating a new one, moving
+    /// the application to it, then revoking the old one.
+    /// `DELETE /v1/org/{org_id}/team/{team_id}/api_key/{key_id}`.
+    pub async fn revoke_team_api_key(
+        &self,
+        input: RevokeTeamApiKeyInput,
+    ) -> ::std::result::Result<RevokeTeamApiKeyResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_REVOKE_TEAM_API_KEY, &input)
+            .await?
+            .decode(RevokeTeamApiKeyResponse::from_parts)
+    }
     /// Create a management key. An org-scoped key needs an Org Management Key; a team-scoped key
     /// bound to any number of teams can be made by an Org Management Key, or by a Team
     /// Management Key for teams it controls. The document names the endpoint but shows no shape.
@@ -624,6 +662,32 @@ impl Client {
             .send(&descriptors::ENDPOINT_CREATE_MANAGEMENT_KEY, &input)
             .await?
             .decode(CreateManagementKeyResponse::from_parts)
+    }
+    /// The organization's management keys that the caller controls, oldest first: an Org
+    /// Management Key sees every one, a Team Management Key the team-scoped keys whose teams it
+    /// all controls. Never the keys themselves.
+    /// `GET /v1/org/{org_id}/management_key`.
+    pub async fn list_management_keys(
+        &self,
+        input: ListManagementKeysInput,
+    ) -> ::std::result::Result<ListManagementKeysResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_LIST_MANAGEMENT_KEYS, &input)
+            .await?
+            .decode(ListManagementKeysResponse::from_parts)
+    }
+    /// Revoke a management key, as `list_management_keys` shows it to the caller: it is refused
+    /// from then on, by this process at once and by every process within a second. A key may
+    /// revoke itself.
+    /// `DELETE /v1/org/{org_id}/management_key/{key_id}`.
+    pub async fn revoke_management_key(
+        &self,
+        input: RevokeManagementKeyInput,
+    ) -> ::std::result::Result<RevokeManagementKeyResponse, rt::client::ClientError> {
+        self.transport
+            .send(&descriptors::ENDPOINT_REVOKE_MANAGEMENT_KEY, &input)
+            .await?
+            .decode(RevokeManagementKeyResponse::from_parts)
     }
     /// Create a lab order of one lab test for a user, to be drawn near the address of the user's
     /// patient info. The document shows no way to create an order; the toolkit's reference server
@@ -1080,6 +1144,15 @@ impl Client {
                     .map_err(rt::client::ClientError::encode)?;
                 Ok((response.status(), body))
             }
+            "delete_team" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.delete_team(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
             "create_team_api_key" => {
                 let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
@@ -1089,10 +1162,46 @@ impl Client {
                     .map_err(rt::client::ClientError::encode)?;
                 Ok((response.status(), body))
             }
+            "list_team_api_keys" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.list_team_api_keys(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "revoke_team_api_key" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.revoke_team_api_key(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
             "create_management_key" => {
                 let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.create_management_key(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "list_management_keys" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.list_management_keys(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "revoke_management_key" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.revoke_management_key(input).await?;
                 let body = response
                     .body_json()
                     .map_err(rt::client::ClientError::encode)?;

@@ -96,10 +96,20 @@ static CREATE_TEAM: ::std::sync::LazyLock<CreateTeamResponse> = ::std::sync::Laz
 example("create_team", CreateTeamResponse::from_parts));
 static UPDATE_TEAM: ::std::sync::LazyLock<UpdateTeamResponse> = ::std::sync::LazyLock::new(||
 example("update_team", UpdateTeamResponse::from_parts));
+static DELETE_TEAM: ::std::sync::LazyLock<DeleteTeamResponse> = ::std::sync::LazyLock::new(||
+example("delete_team", DeleteTeamResponse::from_parts));
 static CREATE_TEAM_API_KEY: ::std::sync::LazyLock<CreateTeamApiKeyResponse> = ::std::sync::LazyLock::new(||
 example("create_team_api_key", CreateTeamApiKeyResponse::from_parts));
+static LIST_TEAM_API_KEYS: ::std::sync::LazyLock<ListTeamApiKeysResponse> = ::std::sync::LazyLock::new(||
+example("list_team_api_keys", ListTeamApiKeysResponse::from_parts));
+static REVOKE_TEAM_API_KEY: ::std::sync::LazyLock<RevokeTeamApiKeyResponse> = ::std::sync::LazyLock::new(||
+example("revoke_team_api_key", RevokeTeamApiKeyResponse::from_parts));
 static CREATE_MANAGEMENT_KEY: ::std::sync::LazyLock<CreateManagementKeyResponse> = ::std::sync::LazyLock::new(||
 example("create_management_key", CreateManagementKeyResponse::from_parts));
+static LIST_MANAGEMENT_KEYS: ::std::sync::LazyLock<ListManagementKeysResponse> = ::std::sync::LazyLock::new(||
+example("list_management_keys", ListManagementKeysResponse::from_parts));
+static REVOKE_MANAGEMENT_KEY: ::std::sync::LazyLock<RevokeManagementKeyResponse> = ::std::sync::LazyLock::new(||
+example("revoke_management_key", RevokeManagementKeyResponse::from_parts));
 static CREATE_LAB_ORDER: ::std::sync::LazyLock<CreateLabOrderResponse> = ::std::sync::LazyLock::new(||
 example("create_lab_order", CreateLabOrderResponse::from_parts));
 static LIST_ORDERS: ::std::sync::LazyLock<ListOrdersResponse> = ::std::sync::LazyLock::new(||
@@ -411,6 +421,16 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 headers: &[],
             })
         }
+        "delete_team" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"success\":true}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
         "create_team_api_key" => {
             Some(Example {
                 status: 201u16,
@@ -421,11 +441,51 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 headers: &[],
             })
         }
+        "list_team_api_keys" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"data\":[{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"team_id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"created_on\":\"2024-05-01T12:00:00Z\"}]}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "revoke_team_api_key" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"success\":true}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
         "create_management_key" => {
             Some(Example {
                 status: 201u16,
                 has_body: true,
                 json: "{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"scope\":\"org\",\"team_ids\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"],\"key\":\"text\",\"created_on\":\"2024-05-01T12:00:00Z\"}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "list_management_keys" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"data\":[{\"id\":\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\",\"scope\":\"org\",\"team_ids\":[\"0b5e4a3c-6a5f-4a44-9c43-1f2e3d4c5b6a\"],\"created_on\":\"2024-05-01T12:00:00Z\"}]}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "revoke_management_key" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"success\":true}",
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
@@ -803,6 +863,13 @@ impl HealthDataServer for MockServer {
     ) -> UpdateTeamResponse {
         UPDATE_TEAM.clone()
     }
+    async fn delete_team(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: DeleteTeamInput,
+    ) -> DeleteTeamResponse {
+        DELETE_TEAM.clone()
+    }
     async fn create_team_api_key(
         &self,
         _ctx: super::server::Context<AuthScheme>,
@@ -810,12 +877,40 @@ impl HealthDataServer for MockServer {
     ) -> CreateTeamApiKeyResponse {
         CREATE_TEAM_API_KEY.clone()
     }
+    async fn list_team_api_keys(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: ListTeamApiKeysInput,
+    ) -> ListTeamApiKeysResponse {
+        LIST_TEAM_API_KEYS.clone()
+    }
+    async fn revoke_team_api_key(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: RevokeTeamApiKeyInput,
+    ) -> RevokeTeamApiKeyResponse {
+        REVOKE_TEAM_API_KEY.clone()
+    }
     async fn create_management_key(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: CreateManagementKeyInput,
     ) -> CreateManagementKeyResponse {
         CREATE_MANAGEMENT_KEY.clone()
+    }
+    async fn list_management_keys(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: ListManagementKeysInput,
+    ) -> ListManagementKeysResponse {
+        LIST_MANAGEMENT_KEYS.clone()
+    }
+    async fn revoke_management_key(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: RevokeManagementKeyInput,
+    ) -> RevokeManagementKeyResponse {
+        REVOKE_MANAGEMENT_KEY.clone()
     }
     async fn create_lab_order(
         &self,

@@ -4313,6 +4313,23 @@ impl TeamBuilder {
 impl rt::Validate for Team {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+pub struct ApiKeyList {
+    pub data: Vec<ApiKeyInfo>,
+}
+rt::json_object!(ApiKeyList);
+impl rt::Validate for ApiKeyList {}
+/// A team API key as listings show it: never the key itself.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct ApiKeyInfo {
+    pub id: rt::Uuid,
+    pub team_id: rt::Uuid,
+    pub created_on: rt::DateTime,
+}
+rt::json_object!(ApiKeyInfo);
+impl rt::Validate for ApiKeyInfo {}
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct CreatedApiKey {
     pub id: rt::Uuid,
     pub team_id: rt::Uuid,
@@ -4414,6 +4431,90 @@ impl rt::Validate for CreateManagementKeyRequest {
         loc.pop();
     }
 }
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct ManagementKeyList {
+    pub data: Vec<ManagementKeyInfo>,
+}
+rt::json_object!(ManagementKeyList);
+impl rt::Validate for ManagementKeyList {}
+/// A management key as listings show it: never the key itself.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct ManagementKeyInfo {
+    pub id: rt::Uuid,
+    pub scope: ManagementKeyScope,
+    /// The teams a team-scoped key controls; empty for an org key.
+    pub team_ids: Vec<rt::Uuid>,
+    pub created_on: rt::DateTime,
+}
+rt::json_object!(ManagementKeyInfo);
+/// Builds a [`ManagementKeyInfo`] field by field; see [`ManagementKeyInfo::builder`].
+#[derive(Clone, Debug, Default)]
+pub struct ManagementKeyInfoBuilder {
+    id: ::std::option::Option<rt::Uuid>,
+    scope: ::std::option::Option<ManagementKeyScope>,
+    team_ids: ::std::option::Option<Vec<rt::Uuid>>,
+    created_on: ::std::option::Option<rt::DateTime>,
+}
+impl ManagementKeyInfo {
+    /// A builder: set each field once, then `build()`, which names every required field left unset.
+    pub fn builder() -> ManagementKeyInfoBuilder {
+        <ManagementKeyInfoBuilder as ::std::default::Default>::default()
+    }
+}
+impl ManagementKeyInfoBuilder {
+    /// Sets `id`.
+    pub fn id(mut self, value: impl Into<rt::Uuid>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `scope`.
+    pub fn scope(mut self, value: impl Into<ManagementKeyScope>) -> Self {
+        self.scope = Some(value.into());
+        self
+    }
+    /// Sets `team_ids`.
+    pub fn team_ids(mut self, value: impl Into<Vec<rt::Uuid>>) -> Self {
+        self.team_ids = Some(value.into());
+        self
+    }
+    /// Sets `created_on`.
+    pub fn created_on(mut self, value: impl Into<rt::DateTime>) -> Self {
+        self.created_on = Some(value.into());
+        self
+    }
+    /// The value, or the names of the required fields left unset.
+    pub fn build(self) -> ::std::result::Result<ManagementKeyInfo, rt::BuildError> {
+        let missing: Vec<&'static str> = [
+            ("id", self.id.is_some()),
+            ("scope", self.scope.is_some()),
+            ("team_ids", self.team_ids.is_some()),
+            ("created_on", self.created_on.is_some()),
+        ]
+            .into_iter()
+            .filter_map(|(name, set)| (!set).then_some(name))
+            .collect();
+        let (Some(id), Some(scope), Some(team_ids), Some(created_on)) = (
+            self.id,
+            self.scope,
+            self.team_ids,
+            self.created_on,
+        ) else {
+            return Err(rt::BuildError {
+                type_name: "ManagementKeyInfo",
+                missing,
+            });
+        };
+        Ok(ManagementKeyInfo {
+            id,
+            scope,
+            team_ids,
+            created_on,
+        })
+    }
+}
+impl rt::Validate for ManagementKeyInfo {}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CreatedManagementKey {
@@ -8605,8 +8706,12 @@ pub const TYPE_NAMES: &[&str] = &[
     "CreateTeamRequest",
     "UpdateTeamRequest",
     "Team",
+    "ApiKeyList",
+    "ApiKeyInfo",
     "CreatedApiKey",
     "CreateManagementKeyRequest",
+    "ManagementKeyList",
+    "ManagementKeyInfo",
     "CreatedManagementKey",
     "CreateLabOrderRequest",
     "LabOrderList",
@@ -8734,8 +8839,12 @@ pub fn parse_and_validate(
             "CreateTeamRequest" => run::<CreateTeamRequest>(value),
             "UpdateTeamRequest" => run::<UpdateTeamRequest>(value),
             "Team" => run::<Team>(value),
+            "ApiKeyList" => run::<ApiKeyList>(value),
+            "ApiKeyInfo" => run::<ApiKeyInfo>(value),
             "CreatedApiKey" => run::<CreatedApiKey>(value),
             "CreateManagementKeyRequest" => run::<CreateManagementKeyRequest>(value),
+            "ManagementKeyList" => run::<ManagementKeyList>(value),
+            "ManagementKeyInfo" => run::<ManagementKeyInfo>(value),
             "CreatedManagementKey" => run::<CreatedManagementKey>(value),
             "CreateLabOrderRequest" => run::<CreateLabOrderRequest>(value),
             "LabOrderList" => run::<LabOrderList>(value),
@@ -8870,8 +8979,12 @@ pub fn round_trip(
             "CreateTeamRequest" => run::<CreateTeamRequest>(value),
             "UpdateTeamRequest" => run::<UpdateTeamRequest>(value),
             "Team" => run::<Team>(value),
+            "ApiKeyList" => run::<ApiKeyList>(value),
+            "ApiKeyInfo" => run::<ApiKeyInfo>(value),
             "CreatedApiKey" => run::<CreatedApiKey>(value),
             "CreateManagementKeyRequest" => run::<CreateManagementKeyRequest>(value),
+            "ManagementKeyList" => run::<ManagementKeyList>(value),
+            "ManagementKeyInfo" => run::<ManagementKeyInfo>(value),
             "CreatedManagementKey" => run::<CreatedManagementKey>(value),
             "CreateLabOrderRequest" => run::<CreateLabOrderRequest>(value),
             "LabOrderList" => run::<LabOrderList>(value),

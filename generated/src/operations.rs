@@ -4430,6 +4430,142 @@ impl UpdateTeamResponse {
         Self::from_parts(status, &rt::http::HeaderMap::new(), body)
     }
 }
+/// Everything a `delete_team` request carries: `DELETE /v1/org/{org_id}/team/{team_id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DeleteTeamInput {
+    /// Path parameter `org_id`.
+    pub org_id: rt::Uuid,
+    /// Path parameter `team_id`.
+    pub team_id: rt::Uuid,
+}
+impl rt::Validate for DeleteTeamInput {}
+/// The responses `delete_team` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum DeleteTeamResponse {
+    /// 200
+    Ok(SuccessResult),
+    /// 404
+    NotFound(NotFoundError),
+    /// 422
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong management key.
+    Unauthorized(ErrorMessage),
+    /// 403: A team API key, or a plan without the management API.
+    Forbidden(ErrorMessage),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl DeleteTeamResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
 /// Everything a `create_team_api_key` request carries: `POST /v1/org/{org_id}/team/{team_id}/api_key`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CreateTeamApiKeyInput {
@@ -4508,6 +4644,280 @@ impl CreateTeamApiKeyResponse {
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `list_team_api_keys` request carries: `GET /v1/org/{org_id}/team/{team_id}/api_key`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ListTeamApiKeysInput {
+    /// Path parameter `org_id`.
+    pub org_id: rt::Uuid,
+    /// Path parameter `team_id`.
+    pub team_id: rt::Uuid,
+}
+impl rt::Validate for ListTeamApiKeysInput {}
+/// The responses `list_team_api_keys` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum ListTeamApiKeysResponse {
+    /// 200
+    Ok(ApiKeyList),
+    /// 404
+    NotFound(NotFoundError),
+    /// 422
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong management key.
+    Unauthorized(ErrorMessage),
+    /// 403: A team API key, or a plan without the management API.
+    Forbidden(ErrorMessage),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl ListTeamApiKeysResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `revoke_team_api_key` request carries: `DELETE /v1/org/{org_id}/team/{team_id}/api_key/{key_id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RevokeTeamApiKeyInput {
+    /// Path parameter `org_id`.
+    pub org_id: rt::Uuid,
+    /// Path parameter `team_id`.
+    pub team_id: rt::Uuid,
+    /// Path parameter `key_id`.
+    pub key_id: rt::Uuid,
+}
+impl rt::Validate for RevokeTeamApiKeyInput {}
+/// The responses `revoke_team_api_key` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum RevokeTeamApiKeyResponse {
+    /// 200
+    Ok(SuccessResult),
+    /// 404
+    NotFound(NotFoundError),
+    /// 422
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong management key.
+    Unauthorized(ErrorMessage),
+    /// 403: A team API key, or a plan without the management API.
+    Forbidden(ErrorMessage),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl RevokeTeamApiKeyResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(
@@ -4662,6 +5072,276 @@ impl CreateManagementKeyResponse {
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `list_management_keys` request carries: `GET /v1/org/{org_id}/management_key`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ListManagementKeysInput {
+    /// Path parameter `org_id`.
+    pub org_id: rt::Uuid,
+}
+impl rt::Validate for ListManagementKeysInput {}
+/// The responses `list_management_keys` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum ListManagementKeysResponse {
+    /// 200
+    Ok(ManagementKeyList),
+    /// 404
+    NotFound(NotFoundError),
+    /// 422
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong management key.
+    Unauthorized(ErrorMessage),
+    /// 403: A team API key, or a plan without the management API.
+    Forbidden(ErrorMessage),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl ListManagementKeysResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `revoke_management_key` request carries: `DELETE /v1/org/{org_id}/management_key/{key_id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RevokeManagementKeyInput {
+    /// Path parameter `org_id`.
+    pub org_id: rt::Uuid,
+    /// Path parameter `key_id`.
+    pub key_id: rt::Uuid,
+}
+impl rt::Validate for RevokeManagementKeyInput {}
+/// The responses `revoke_management_key` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum RevokeManagementKeyResponse {
+    /// 200
+    Ok(SuccessResult),
+    /// 404
+    NotFound(NotFoundError),
+    /// 422
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong management key.
+    Unauthorized(ErrorMessage),
+    /// 403: A team API key, or a plan without the management API.
+    Forbidden(ErrorMessage),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl RevokeManagementKeyResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
             }
             404u16 => {
                 Ok(

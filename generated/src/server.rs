@@ -261,6 +261,16 @@ pub trait HealthDataServer: Send + Sync + 'static {
         ctx: Context<Self::Principal>,
         input: UpdateTeamInput,
     ) -> impl Future<Output = UpdateTeamResponse> + Send;
+    /// Delete a team: an org-level action (the document's "creating or deleting teams"), so
+    /// only an Org Management Key. The team's API keys stop working at once, management keys
+    /// no longer control it, and it leaves the listings; its users and their data are kept,
+    /// reachable by no key. The shape is the toolkit's.
+    /// `DELETE /v1/org/{org_id}/team/{team_id}`.
+    fn delete_team(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: DeleteTeamInput,
+    ) -> impl Future<Output = DeleteTeamResponse> + Send;
     /// Create a team API key. Team API keys can be managed through a management key: an Org
     /// Management Key for any team of the organization, a Team Management Key for its teams. The
     /// key is shown once; the service keeps only its hash.
@@ -270,6 +280,22 @@ pub trait HealthDataServer: Send + Sync + 'static {
         ctx: Context<Self::Principal>,
         input: CreateTeamApiKeyInput,
     ) -> impl Future<Output = CreateTeamApiKeyResponse> + Send;
+    /// The team's API keys, oldest first: their ids and when they were made, never the keys.
+    /// `GET /v1/org/{org_id}/team/{team_id}/api_key`.
+    fn list_team_api_keys(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: ListTeamApiKeysInput,
+    ) -> impl Future<Output = ListTeamApiKeysResponse> + Send;
+    /// Revoke a team API key: it is refused from then on, by this process at once and by every
+    /// process on the database within a second. Rotating a key is creating a new one, moving
+    /// the application to it, then revoking the old one.
+    /// `DELETE /v1/org/{org_id}/team/{team_id}/api_key/{key_id}`.
+    fn revoke_team_api_key(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: RevokeTeamApiKeyInput,
+    ) -> impl Future<Output = RevokeTeamApiKeyResponse> + Send;
     /// Create a management key. An org-scoped key needs an Org Management Key; a team-scoped key
     /// bound to any number of teams can be made by an Org Management Key, or by a Team
     /// Management Key for teams it controls. The document names the endpoint but shows no shape.
@@ -279,6 +305,24 @@ pub trait HealthDataServer: Send + Sync + 'static {
         ctx: Context<Self::Principal>,
         input: CreateManagementKeyInput,
     ) -> impl Future<Output = CreateManagementKeyResponse> + Send;
+    /// The organization's management keys that the caller controls, oldest first: an Org
+    /// Management Key sees every one, a Team Management Key the team-scoped keys whose teams it
+    /// all controls. Never the keys themselves.
+    /// `GET /v1/org/{org_id}/management_key`.
+    fn list_management_keys(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: ListManagementKeysInput,
+    ) -> impl Future<Output = ListManagementKeysResponse> + Send;
+    /// Revoke a management key, as `list_management_keys` shows it to the caller: it is refused
+    /// from then on, by this process at once and by every process within a second. A key may
+    /// revoke itself.
+    /// `DELETE /v1/org/{org_id}/management_key/{key_id}`.
+    fn revoke_management_key(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: RevokeManagementKeyInput,
+    ) -> impl Future<Output = RevokeManagementKeyResponse> + Send;
     /// Create a lab order of one lab test for a user, to be drawn near the address of the user's
     /// patient info. The document shows no way to create an order; the toolkit's reference server
     /// takes this one so the patient service center listing has an order to answer for.
@@ -860,6 +904,22 @@ async fn handle_update_team<S: HealthDataServer>(
         .await
 }
 #[allow(deprecated)]
+async fn handle_delete_team<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_DELETE_TEAM,
+            path,
+            request,
+            |ctx, input| app.service.delete_team(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
 async fn handle_create_team_api_key<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
@@ -876,6 +936,38 @@ async fn handle_create_team_api_key<S: HealthDataServer>(
         .await
 }
 #[allow(deprecated)]
+async fn handle_list_team_api_keys<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_LIST_TEAM_API_KEYS,
+            path,
+            request,
+            |ctx, input| app.service.list_team_api_keys(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_revoke_team_api_key<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_REVOKE_TEAM_API_KEY,
+            path,
+            request,
+            |ctx, input| app.service.revoke_team_api_key(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
 async fn handle_create_management_key<S: HealthDataServer>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
@@ -888,6 +980,38 @@ async fn handle_create_management_key<S: HealthDataServer>(
             path,
             request,
             |ctx, input| app.service.create_management_key(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_list_management_keys<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_LIST_MANAGEMENT_KEYS,
+            path,
+            request,
+            |ctx, input| app.service.list_management_keys(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_revoke_management_key<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_REVOKE_MANAGEMENT_KEY,
+            path,
+            request,
+            |ctx, input| app.service.revoke_management_key(ctx, input),
         )
         .await
 }
@@ -2160,6 +2284,40 @@ impl From<rt::server::Rejection> for UpdateTeamResponse {
             )
     }
 }
+impl IntoResponse for DeleteTeamResponse {
+    fn into_response(self) -> Response {
+        match self {
+            DeleteTeamResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            DeleteTeamResponse::NotFound(body) => rt::server::json_status(404u16, &body),
+            DeleteTeamResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            DeleteTeamResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            DeleteTeamResponse::Forbidden(body) => rt::server::json_status(403u16, &body),
+            DeleteTeamResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            DeleteTeamResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            DeleteTeamResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for DeleteTeamResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
 impl IntoResponse for CreateTeamApiKeyResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2200,6 +2358,82 @@ impl From<rt::server::Rejection> for CreateTeamApiKeyResponse {
             )
     }
 }
+impl IntoResponse for ListTeamApiKeysResponse {
+    fn into_response(self) -> Response {
+        match self {
+            ListTeamApiKeysResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            ListTeamApiKeysResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            ListTeamApiKeysResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            ListTeamApiKeysResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            ListTeamApiKeysResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            ListTeamApiKeysResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            ListTeamApiKeysResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            ListTeamApiKeysResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for ListTeamApiKeysResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for RevokeTeamApiKeyResponse {
+    fn into_response(self) -> Response {
+        match self {
+            RevokeTeamApiKeyResponse::Ok(body) => rt::server::json_status(200u16, &body),
+            RevokeTeamApiKeyResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            RevokeTeamApiKeyResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            RevokeTeamApiKeyResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            RevokeTeamApiKeyResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            RevokeTeamApiKeyResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            RevokeTeamApiKeyResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            RevokeTeamApiKeyResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for RevokeTeamApiKeyResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
 impl IntoResponse for CreateManagementKeyResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2231,6 +2465,86 @@ impl IntoResponse for CreateManagementKeyResponse {
     }
 }
 impl From<rt::server::Rejection> for CreateManagementKeyResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for ListManagementKeysResponse {
+    fn into_response(self) -> Response {
+        match self {
+            ListManagementKeysResponse::Ok(body) => {
+                rt::server::json_status(200u16, &body)
+            }
+            ListManagementKeysResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            ListManagementKeysResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            ListManagementKeysResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            ListManagementKeysResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            ListManagementKeysResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            ListManagementKeysResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            ListManagementKeysResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for ListManagementKeysResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for RevokeManagementKeyResponse {
+    fn into_response(self) -> Response {
+        match self {
+            RevokeManagementKeyResponse::Ok(body) => {
+                rt::server::json_status(200u16, &body)
+            }
+            RevokeManagementKeyResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            RevokeManagementKeyResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            RevokeManagementKeyResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            RevokeManagementKeyResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            RevokeManagementKeyResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            RevokeManagementKeyResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            RevokeManagementKeyResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for RevokeManagementKeyResponse {
     fn from(rejection: rt::server::Rejection) -> Self {
         rejection
             .answer(
@@ -3038,8 +3352,16 @@ fn management_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
         .route(
             "/v1/org/{org_id}/management_key",
             axum::routing::on(
-                axum::routing::MethodFilter::POST,
-                handle_create_management_key::<S>,
+                    axum::routing::MethodFilter::POST,
+                    handle_create_management_key::<S>,
+                )
+                .on(axum::routing::MethodFilter::GET, handle_list_management_keys::<S>),
+        )
+        .route(
+            "/v1/org/{org_id}/management_key/{key_id}",
+            axum::routing::on(
+                axum::routing::MethodFilter::DELETE,
+                handle_revoke_management_key::<S>,
             ),
         )
         .route(
@@ -3050,19 +3372,28 @@ fn management_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
         .route(
             "/v1/org/{org_id}/team/{team_id}",
             axum::routing::on(
-                axum::routing::MethodFilter::PATCH,
-                handle_update_team::<S>,
-            ),
+                    axum::routing::MethodFilter::PATCH,
+                    handle_update_team::<S>,
+                )
+                .on(axum::routing::MethodFilter::DELETE, handle_delete_team::<S>),
         )
         .route(
             "/v1/org/{org_id}/team/{team_id}/api_key",
             axum::routing::on(
-                axum::routing::MethodFilter::POST,
-                handle_create_team_api_key::<S>,
+                    axum::routing::MethodFilter::POST,
+                    handle_create_team_api_key::<S>,
+                )
+                .on(axum::routing::MethodFilter::GET, handle_list_team_api_keys::<S>),
+        )
+        .route(
+            "/v1/org/{org_id}/team/{team_id}/api_key/{key_id}",
+            axum::routing::on(
+                axum::routing::MethodFilter::DELETE,
+                handle_revoke_team_api_key::<S>,
             ),
         )
 }
-/// The router of the `management` API at `{management_url}`: 5 endpoints.
+/// The router of the `management` API at `{management_url}`: 10 endpoints.
 pub fn management_router<S: HealthDataServer>(
     service: Arc<S>,
     config: rt::server::Config,

@@ -17,6 +17,7 @@ pub mod fetches;
 mod gates;
 mod http;
 mod kept;
+mod key_lifecycle;
 mod keys;
 mod labs;
 pub mod launch;

@@ -18,7 +18,10 @@ const TEAMS_PAGE_SIZE: i64 = 50;
 
 /// The caller's organization and scope, if the path names that organization. Another
 /// organization is as unknown as one that does not exist.
-fn caller<'p>(principal: &'p Principal, org_id: &str) -> Result<&'p ManagementScope, Failure> {
+pub(crate) fn caller<'p>(
+    principal: &'p Principal,
+    org_id: &str,
+) -> Result<&'p ManagementScope, Failure> {
     match principal {
         Principal::Management {
             org_id: own, scope, ..
@@ -42,17 +45,19 @@ fn org_level_only(scope: &ManagementScope, action: &str) -> Result<(), Failure> 
 }
 
 /// A team of the organization that the key controls; other teams are unknown to it.
-async fn controlled_team(
+pub(crate) async fn controlled_team(
     tx: &mut Tx,
     scope: &ManagementScope,
     org_id: &str,
     team_id: &str,
 ) -> Result<(), Failure> {
-    let row = sqlx::query("SELECT 1 AS present FROM teams WHERE id = $1 AND org_id = $2")
-        .bind(team_id)
-        .bind(org_id)
-        .fetch_optional(&mut ***tx)
-        .await?;
+    let row = sqlx::query(
+        "SELECT 1 AS present FROM teams WHERE id = $1 AND org_id = $2 AND deleted_at IS NULL",
+    )
+    .bind(team_id)
+    .bind(org_id)
+    .fetch_optional(&mut ***tx)
+    .await?;
     if row.is_none() || !scope.controls(team_id) {
         return Err(Failure::NotFound(format!("Team {team_id} not found")));
     }
@@ -78,7 +83,7 @@ pub async fn list_teams(
     };
     let mut filter = Filter::default();
     let org = filter.placeholder(Bind::Text(org_id.clone()));
-    filter.clause(format!("org_id = {org}"));
+    filter.clause(format!("org_id = {org} AND deleted_at IS NULL"));
     if let Some(regions) = &input.region {
         filter.one_of(
             "region",
@@ -258,6 +263,40 @@ pub async fn update_team(
     tx.commit().await?;
     s.store.auth_cache().changed();
     Ok(team)
+}
+
+/// Deletes a team (an Org Management Key only): its keys go, management keys stop
+/// controlling it, and it leaves the listings, in one transaction. Its users and their data
+/// stay in the database, reachable by no key.
+pub async fn delete_team(
+    s: &ReferenceServer,
+    principal: &Principal,
+    input: DeleteTeamInput,
+) -> Result<SuccessResult, Failure> {
+    let (org_id, team_id) = (input.org_id.0.to_string(), input.team_id.0.to_string());
+    let scope = caller(principal, &org_id)?;
+    let mut tx = s.store.write().await?;
+    controlled_team(&mut tx, scope, &org_id, &team_id).await?;
+    org_level_only(scope, "delete a team")?;
+    let now = to_micros(s.clock.now());
+    sqlx::query("UPDATE teams SET deleted_at = $1 WHERE id = $2")
+        .bind(now)
+        .bind(&team_id)
+        .execute(&mut **tx)
+        .await?;
+    for statement in [
+        "DELETE FROM key_teams WHERE team_id = $1",
+        "DELETE FROM keys WHERE team_id = $1",
+        "DELETE FROM team_features WHERE team_id = $1",
+    ] {
+        sqlx::query(statement)
+            .bind(&team_id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    tx.commit().await?;
+    s.store.auth_cache().changed();
+    Ok(SuccessResult { success: true })
 }
 
 pub async fn create_team_api_key(

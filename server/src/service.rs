@@ -5,7 +5,9 @@ use crate::ReferenceServer;
 use crate::auth::{self, Principal};
 use crate::failure::Failure;
 use crate::webhooks::endpoints as webhooks;
-use crate::{bulk, fetches, labs, link, management, orders, patient, readings, users};
+use crate::{
+    bulk, fetches, key_lifecycle, labs, link, management, orders, patient, readings, users,
+};
 use covenant_runtime::server::{AuthError, Rejection, Unavailable};
 use health_api::operations::*;
 use health_api::server::{Context, HealthDataServer};
@@ -419,6 +421,71 @@ impl HealthDataServer for Service {
         answer(&ctx, async {
             Ok(CreateTeamApiKeyResponse::Created(
                 management::create_team_api_key(&self.0, manager(&ctx)?, input).await?,
+            ))
+        })
+        .await
+    }
+
+    async fn delete_team(
+        &self,
+        ctx: Context<Principal>,
+        input: DeleteTeamInput,
+    ) -> DeleteTeamResponse {
+        answer(&ctx, async {
+            Ok(DeleteTeamResponse::Ok(
+                management::delete_team(&self.0, manager(&ctx)?, input).await?,
+            ))
+        })
+        .await
+    }
+
+    async fn list_team_api_keys(
+        &self,
+        ctx: Context<Principal>,
+        input: ListTeamApiKeysInput,
+    ) -> ListTeamApiKeysResponse {
+        answer(&ctx, async {
+            Ok(ListTeamApiKeysResponse::Ok(
+                key_lifecycle::list_team_api_keys(&self.0, manager(&ctx)?, input).await?,
+            ))
+        })
+        .await
+    }
+
+    async fn revoke_team_api_key(
+        &self,
+        ctx: Context<Principal>,
+        input: RevokeTeamApiKeyInput,
+    ) -> RevokeTeamApiKeyResponse {
+        answer(&ctx, async {
+            Ok(RevokeTeamApiKeyResponse::Ok(
+                key_lifecycle::revoke_team_api_key(&self.0, manager(&ctx)?, input).await?,
+            ))
+        })
+        .await
+    }
+
+    async fn list_management_keys(
+        &self,
+        ctx: Context<Principal>,
+        input: ListManagementKeysInput,
+    ) -> ListManagementKeysResponse {
+        answer(&ctx, async {
+            Ok(ListManagementKeysResponse::Ok(
+                key_lifecycle::list_management_keys(&self.0, manager(&ctx)?, input).await?,
+            ))
+        })
+        .await
+    }
+
+    async fn revoke_management_key(
+        &self,
+        ctx: Context<Principal>,
+        input: RevokeManagementKeyInput,
+    ) -> RevokeManagementKeyResponse {
+        answer(&ctx, async {
+            Ok(RevokeManagementKeyResponse::Ok(
+                key_lifecycle::revoke_management_key(&self.0, manager(&ctx)?, input).await?,
             ))
         })
         .await

@@ -8,6 +8,7 @@ mod bounds;
 mod catalogue;
 mod data;
 mod document;
+mod key_lifecycle;
 mod linking;
 mod management;
 mod patients;
