@@ -164,6 +164,9 @@ async fn reference_server(database: Location, data_dir: &Path) -> (String, Strin
         .unwrap();
     let credentials = opened.credentials.expect("a fresh database");
     let key = credentials.get("team_api_key").unwrap().to_string();
+    health_server::admin::set_feature(opened.server.store(), &opened.team_id, "bulk_import", true)
+        .await
+        .unwrap();
     std::mem::forget(opened.server.start_workers());
     let router = health_server::router(opened.server);
     spawn_on(listener, router, Transport::default())

@@ -55,3 +55,14 @@ pub async fn set_plan(store: &Store, org_id: &str, plan: &str) -> Result<(), Str
     store.auth_cache().changed();
     Ok(())
 }
+
+/// The features enabled for a team, by name.
+pub async fn features_of(store: &Store, team_id: &str) -> Result<Vec<String>, String> {
+    let fail = |e: sqlx::Error| format!("cannot read the features of team {team_id}: {e}");
+    let mut tx = store.read().await.map_err(fail)?;
+    sqlx::query_scalar("SELECT feature FROM team_features WHERE team_id = $1 ORDER BY feature")
+        .bind(team_id)
+        .fetch_all(&mut **tx)
+        .await
+        .map_err(fail)
+}

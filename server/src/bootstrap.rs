@@ -1,5 +1,5 @@
-//! The first start: an organization on the highest plan, a team with bulk operations
-//! enabled, a team API key and an org management key. Later starts find the `bootstrap` row
+//! The first start: an organization on the highest plan, a team (bulk operations disabled,
+//! as for every team, until enabled), a team API key and an org management key. Later starts find the `bootstrap` row
 //! and create nothing.
 
 use crate::auth::{MANAGEMENT_KEY, TEAM_KEY};
@@ -87,13 +87,6 @@ async fn create(store: &Store, clock: &dyn Clock, b: &Bootstrap) -> Result<(), s
     .bind(now)
     .execute(&mut **tx)
     .await?;
-    for feature in crate::gates::features() {
-        sqlx::query("INSERT INTO team_features (team_id, feature) VALUES ($1, $2)")
-            .bind(&b.team_id)
-            .bind(feature)
-            .execute(&mut **tx)
-            .await?;
-    }
     insert_key(
         &mut tx,
         &b.team_api_key,

@@ -198,12 +198,20 @@ fn slow_receiver() -> (String, Received) {
     (format!("http://{address}/hook"), received)
 }
 
+/// A server whose webhooks may reach this machine's receivers, with bulk import enabled for
+/// its first team.
+const DELIVERING: &[&str] = &[
+    "--allow-private-webhooks",
+    "--enable-feature",
+    "bulk_import",
+];
+
 #[test]
 fn kill_9_during_delivery_loses_no_event_and_repeats_only_with_the_same_id() {
     const USERS: usize = 300;
     let dir_scratch = scratch_dir("serve-kill9-deliveries");
     let dir = dir_scratch.path();
-    let mut served = serve(dir, &[]);
+    let mut served = serve(dir, DELIVERING);
     let key = credentials(dir)["team_api_key"]
         .as_str()
         .unwrap()
@@ -259,7 +267,7 @@ fn kill_9_during_delivery_loses_no_event_and_repeats_only_with_the_same_id() {
         "the crash came mid-delivery: {before_restart}"
     );
 
-    let _restarted = serve(dir, &[]);
+    let _restarted = serve(dir, DELIVERING);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
         let ids: std::collections::BTreeSet<String> = received

@@ -12,7 +12,14 @@ on_both_backends!(
     ingestion_bounds_are_kept_as_written,
     link_tokens_are_for_providers_of_the_catalogue,
     a_pull_where_every_user_failed_says_failure,
+    bulk_operations_start_disabled_for_the_first_team_too,
 );
+
+/// "Bulk import and bulk historical pull are disabled until enabled for the team", the team
+/// the first start makes included.
+async fn bulk_operations_start_disabled_for_the_first_team_too(h: Harness) {
+    assert_eq!(h.initial_features, Vec::<String>::new());
+}
 
 fn patient_info(phone_number: &str) -> Value {
     json!({

@@ -31,6 +31,9 @@ pub const POSTGRES_URL_VAR: &str = "COVENANT_TEST_POSTGRES_URL";
 pub struct Harness {
     pub base_url: String,
     pub keys: Bootstrap,
+    /// The features the first start gave its team, before the harness enabled the bulk
+    /// operations the tests use.
+    pub initial_features: Vec<String>,
     pub clock: Arc<ManualClock>,
     pub server: Arc<ReferenceServer>,
     /// The database, for a second process on it.
@@ -119,9 +122,18 @@ impl Harness {
         let spawned = covenant_runtime::server::spawn_on(listener, router, transport);
         spawned.expect("serve").detach();
         let workers = server.start_workers();
+        let initial_features = health_server::admin::features_of(server.store(), &keys.team_id)
+            .await
+            .expect("the team's features");
+        for feature in ["bulk_import", "bulk_historical_pull"] {
+            health_server::admin::set_feature(server.store(), &keys.team_id, feature, true)
+                .await
+                .expect("enable a feature");
+        }
         Some(Harness {
             base_url,
             keys,
+            initial_features,
             clock,
             server,
             database,
