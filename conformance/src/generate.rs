@@ -226,7 +226,8 @@ impl Generator<'_> {
             exchanges.push((format!("all of {}", group.join(", ")), both));
         }
         // A form's or multipart body's fields travel as text too, as parameters do: a "wrong
-        // type" there is other text, and a null is an absent field.
+        // type" there is other text, and a null is an absent field. A body that is no object
+        // cannot be written as a form at all (sent as JSON, it is a 415, not a 422).
         let as_text = matches!(self.ep.body_media, BodyMedia::Form | BodyMedia::Multipart);
         let untypeable = |what: &str| what.contains("wrong type") || what.ends_with(" null");
         if let Some(Type::Model(id)) = &self.ep.body {
@@ -235,7 +236,7 @@ impl Generator<'_> {
                 .model(*id, Shape::Request)
                 .into_iter()
                 .filter(|s| !s.valid)
-                .filter(|s| !(as_text && untypeable(&s.what)))
+                .filter(|s| !(as_text && (untypeable(&s.what) || !s.value.is_object())))
             {
                 let mut input = valid.clone();
                 input["body"] = sample.value;
@@ -249,7 +250,25 @@ impl Generator<'_> {
                 .exchanges
                 .push(self.exchange(id, self.request(&input), status));
         }
+        scenario.exchanges.extend(self.mislabelled_body(&valid));
         (!scenario.exchanges.is_empty()).then_some(scenario)
+    }
+
+    /// A valid JSON or form body labelled `text/plain`, answered 415 by an endpoint that
+    /// declares it: the label, not the bytes, says what a body is.
+    fn mislabelled_body(&self, valid: &Value) -> Option<Exchange> {
+        let labelled = matches!(self.ep.body_media, BodyMedia::Json | BodyMedia::Form);
+        if !labelled || self.ep.body.is_none() || !self.declares(415) {
+            return None;
+        }
+        let mut request = self.request(valid);
+        let body = request.body.take()?;
+        // Pretty: a compact `}}` would read as the end of a template placeholder.
+        request.raw_body = Some(serde_json::to_string_pretty(&body).ok()?);
+        request
+            .headers
+            .insert("content-type".into(), "text/plain".into());
+        Some(self.exchange("body: labelled text/plain".into(), request, 415))
     }
 
     /// No credential, a wrong one, and each other scheme's credential.

@@ -1327,7 +1327,9 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[
+        200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+    ],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -1379,6 +1381,14 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1444,7 +1454,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -1488,6 +1498,14 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1553,7 +1571,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -1597,6 +1615,14 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1673,7 +1699,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[&["user_id", "client_user_id"]],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -1717,6 +1743,14 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1783,7 +1817,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -1827,6 +1861,14 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1892,7 +1934,9 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[
+        200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+    ],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -1944,6 +1988,14 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2025,7 +2077,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -2069,6 +2121,14 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2135,7 +2195,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -2179,6 +2239,14 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2246,7 +2314,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -2290,6 +2358,14 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2356,7 +2432,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -2400,6 +2476,14 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2478,7 +2562,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -2522,6 +2606,14 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2575,7 +2667,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -2619,6 +2711,14 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2686,7 +2786,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -2730,6 +2830,14 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2802,7 +2910,7 @@ pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json, text/html; charset=utf-8",
-    statuses: &[200u16, 303u16, 404u16, 410u16, 422u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 303u16, 404u16, 410u16, 422u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -2851,6 +2959,14 @@ pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Document,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2927,7 +3043,7 @@ pub static ENDPOINT_OPEN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json, text/html; charset=utf-8",
-    statuses: &[200u16, 404u16, 410u16, 422u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 410u16, 422u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -2963,6 +3079,14 @@ pub static ENDPOINT_OPEN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Document,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3028,7 +3152,9 @@ pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json, text/html; charset=utf-8",
-    statuses: &[200u16, 303u16, 403u16, 404u16, 410u16, 422u16, 413u16, 503u16, 500u16],
+    statuses: &[
+        200u16, 303u16, 403u16, 404u16, 410u16, 422u16, 413u16, 415u16, 503u16, 500u16,
+    ],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -3092,6 +3218,14 @@ pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
+            status: 415u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Document,
+        },
+        rt::desc::ResponseDesc {
             status: 503u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
@@ -3137,7 +3271,7 @@ pub static ENDPOINT_CLOSE_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json, text/html; charset=utf-8",
-    statuses: &[200u16, 303u16, 404u16, 422u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 303u16, 404u16, 422u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -3178,6 +3312,14 @@ pub static ENDPOINT_CLOSE_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Document,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3243,7 +3385,9 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[
+        200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+    ],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -3295,6 +3439,14 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3360,7 +3512,9 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[
+        200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+    ],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -3412,6 +3566,14 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3499,7 +3661,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -3543,6 +3705,14 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3607,7 +3777,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -3651,6 +3821,14 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3789,7 +3967,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -3833,6 +4011,14 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3939,7 +4125,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -3983,6 +4169,14 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4066,7 +4260,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -4110,6 +4304,14 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4204,7 +4406,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -4248,6 +4450,14 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4351,7 +4561,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -4395,6 +4605,14 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4461,7 +4679,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 201u16,
@@ -4505,6 +4723,14 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4583,7 +4809,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -4627,6 +4853,14 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4705,7 +4939,7 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -4749,6 +4983,14 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4828,7 +5070,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 201u16,
@@ -4872,6 +5114,14 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4951,7 +5201,7 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -4995,6 +5245,14 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5086,7 +5344,7 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -5130,6 +5388,14 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5196,7 +5462,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 201u16,
@@ -5240,6 +5506,14 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5306,7 +5580,7 @@ pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -5350,6 +5624,14 @@ pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5428,7 +5710,7 @@ pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -5472,6 +5754,14 @@ pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5525,7 +5815,9 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[201u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[
+        201u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+    ],
     responses: &[
         rt::desc::ResponseDesc {
             status: 201u16,
@@ -5577,6 +5869,14 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5638,7 +5938,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -5682,6 +5982,14 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5749,7 +6057,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -5793,6 +6101,14 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5903,7 +6219,9 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[
+        200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+    ],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -5955,6 +6273,14 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6065,7 +6391,9 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[
+        200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+    ],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -6117,6 +6445,14 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6183,7 +6519,7 @@ pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -6227,6 +6563,14 @@ pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6280,7 +6624,9 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[201u16, 409u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[
+        201u16, 409u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+    ],
     responses: &[
         rt::desc::ResponseDesc {
             status: 201u16,
@@ -6339,6 +6685,14 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
+            status: 415u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
             status: 503u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
@@ -6385,7 +6739,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ENDPOINTS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -6429,6 +6783,14 @@ pub static ENDPOINT_LIST_WEBHOOK_ENDPOINTS: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6495,7 +6857,7 @@ pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -6539,6 +6901,14 @@ pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6605,7 +6975,7 @@ pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -6649,6 +7019,14 @@ pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6715,7 +7093,7 @@ pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -6759,6 +7137,14 @@ pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6826,7 +7212,7 @@ pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -6870,6 +7256,14 @@ pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6938,7 +7332,7 @@ pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -6982,6 +7376,14 @@ pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7097,7 +7499,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
     responses: &[
         rt::desc::ResponseDesc {
             status: 200u16,
@@ -7141,6 +7543,14 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
         },
         rt::desc::ResponseDesc {
             status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,

@@ -151,6 +151,9 @@ pub enum CreateUserResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -168,6 +171,7 @@ impl CreateUserResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -184,6 +188,7 @@ impl CreateUserResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -246,6 +251,13 @@ impl CreateUserResponse {
                     ),
                 )
             }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
@@ -295,6 +307,9 @@ pub enum GetUserResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -311,6 +326,7 @@ impl GetUserResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -326,6 +342,7 @@ impl GetUserResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -377,6 +394,13 @@ impl GetUserResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -430,6 +454,9 @@ pub enum DeleteUserResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -446,6 +473,7 @@ impl DeleteUserResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -461,6 +489,7 @@ impl DeleteUserResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -512,6 +541,13 @@ impl DeleteUserResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -595,6 +631,9 @@ pub enum UndoDeleteUserResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -611,6 +650,7 @@ impl UndoDeleteUserResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -626,6 +666,7 @@ impl UndoDeleteUserResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -677,6 +718,13 @@ impl UndoDeleteUserResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -730,6 +778,9 @@ pub enum ResolveUserResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -746,6 +797,7 @@ impl ResolveUserResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -761,6 +813,7 @@ impl ResolveUserResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -812,6 +865,13 @@ impl ResolveUserResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -884,6 +944,9 @@ pub enum UpdateUserResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -901,6 +964,7 @@ impl UpdateUserResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -917,6 +981,7 @@ impl UpdateUserResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -975,6 +1040,13 @@ impl UpdateUserResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -1050,6 +1122,9 @@ pub enum RefreshUserResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -1066,6 +1141,7 @@ impl RefreshUserResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -1081,6 +1157,7 @@ impl RefreshUserResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -1132,6 +1209,13 @@ impl RefreshUserResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -1201,6 +1285,9 @@ pub enum UpdatePatientInfoResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -1217,6 +1304,7 @@ impl UpdatePatientInfoResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -1232,6 +1320,7 @@ impl UpdatePatientInfoResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -1283,6 +1372,13 @@ impl UpdatePatientInfoResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -1336,6 +1432,9 @@ pub enum GetLatestPatientInfoResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -1352,6 +1451,7 @@ impl GetLatestPatientInfoResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -1367,6 +1467,7 @@ impl GetLatestPatientInfoResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -1418,6 +1519,13 @@ impl GetLatestPatientInfoResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -1487,6 +1595,9 @@ pub enum AddInsuranceResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -1503,6 +1614,7 @@ impl AddInsuranceResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -1518,6 +1630,7 @@ impl AddInsuranceResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -1569,6 +1682,13 @@ impl AddInsuranceResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -1626,6 +1746,9 @@ pub enum GetLatestInsuranceResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -1642,6 +1765,7 @@ impl GetLatestInsuranceResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -1657,6 +1781,7 @@ impl GetLatestInsuranceResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -1708,6 +1833,13 @@ impl GetLatestInsuranceResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -1775,6 +1907,9 @@ pub enum CreateLinkTokenResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -1791,6 +1926,7 @@ impl CreateLinkTokenResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -1806,6 +1942,7 @@ impl CreateLinkTokenResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -1857,6 +1994,13 @@ impl CreateLinkTokenResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -1910,6 +2054,9 @@ pub enum GetOauthProviderResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -1926,6 +2073,7 @@ impl GetOauthProviderResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -1941,6 +2089,7 @@ impl GetOauthProviderResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -1992,6 +2141,13 @@ impl GetOauthProviderResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -2063,6 +2219,8 @@ pub enum OpenLinkWidgetResponse {
     UnprocessableEntity(ValidationError),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 415: A form sent as another media type, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
     /// 500: A fault of the service; the fault is logged with the request id.
@@ -2077,6 +2235,7 @@ impl OpenLinkWidgetResponse {
             Self::Gone(_) => 410u16,
             Self::UnprocessableEntity(_) => 422u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -2092,6 +2251,7 @@ impl OpenLinkWidgetResponse {
             Self::Gone(body) => ::serde_json::to_value(body),
             Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -2140,6 +2300,13 @@ impl OpenLinkWidgetResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -2193,6 +2360,8 @@ pub enum OpenLinkProviderResponse {
     UnprocessableEntity(ValidationError),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 415: A form sent as another media type, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
     /// 500: A fault of the service; the fault is logged with the request id.
@@ -2206,6 +2375,7 @@ impl OpenLinkProviderResponse {
             Self::Gone(_) => 410u16,
             Self::UnprocessableEntity(_) => 422u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -2220,6 +2390,7 @@ impl OpenLinkProviderResponse {
             Self::Gone(body) => ::serde_json::to_value(body),
             Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -2250,6 +2421,13 @@ impl OpenLinkProviderResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -2331,6 +2509,8 @@ pub enum SignInLinkProviderResponse {
     UnprocessableEntity(ValidationError),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 415: A form sent as another media type, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
     /// 500: A fault of the service; the fault is logged with the request id.
@@ -2346,6 +2526,7 @@ impl SignInLinkProviderResponse {
             Self::Gone(_) => 410u16,
             Self::UnprocessableEntity(_) => 422u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -2362,6 +2543,7 @@ impl SignInLinkProviderResponse {
             Self::Gone(body) => ::serde_json::to_value(body),
             Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -2411,6 +2593,13 @@ impl SignInLinkProviderResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -2486,6 +2675,8 @@ pub enum CloseLinkWidgetResponse {
     UnprocessableEntity(ValidationError),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 415: A form sent as another media type, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
     /// 500: A fault of the service; the fault is logged with the request id.
@@ -2499,6 +2690,7 @@ impl CloseLinkWidgetResponse {
             Self::NotFound(_) => 404u16,
             Self::UnprocessableEntity(_) => 422u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -2513,6 +2705,7 @@ impl CloseLinkWidgetResponse {
             Self::NotFound(body) => ::serde_json::to_value(body),
             Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -2560,6 +2753,13 @@ impl CloseLinkWidgetResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -2636,6 +2836,9 @@ pub enum BulkImportResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -2653,6 +2856,7 @@ impl BulkImportResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -2669,6 +2873,7 @@ impl BulkImportResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -2727,6 +2932,13 @@ impl BulkImportResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -2803,6 +3015,9 @@ pub enum BulkTriggerHistoricalPullResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -2820,6 +3035,7 @@ impl BulkTriggerHistoricalPullResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -2836,6 +3052,7 @@ impl BulkTriggerHistoricalPullResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -2894,6 +3111,13 @@ impl BulkTriggerHistoricalPullResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -2966,6 +3190,9 @@ pub enum ListBulkOpsResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -2982,6 +3209,7 @@ impl ListBulkOpsResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -2997,6 +3225,7 @@ impl ListBulkOpsResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -3048,6 +3277,13 @@ impl ListBulkOpsResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -3106,6 +3342,9 @@ pub enum ListProvidersResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -3122,6 +3361,7 @@ impl ListProvidersResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -3137,6 +3377,7 @@ impl ListProvidersResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -3188,6 +3429,13 @@ impl ListProvidersResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -3321,6 +3569,9 @@ pub enum ListMarkersResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -3337,6 +3588,7 @@ impl ListMarkersResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -3352,6 +3604,7 @@ impl ListMarkersResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -3403,6 +3656,13 @@ impl ListMarkersResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -3496,6 +3756,9 @@ pub enum ListLabTestMarkersResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -3512,6 +3775,7 @@ impl ListLabTestMarkersResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -3527,6 +3791,7 @@ impl ListLabTestMarkersResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -3578,6 +3843,13 @@ impl ListLabTestMarkersResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -3670,6 +3942,9 @@ pub enum ListOrderSetMarkersResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -3686,6 +3961,7 @@ impl ListOrderSetMarkersResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -3701,6 +3977,7 @@ impl ListOrderSetMarkersResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -3752,6 +4029,13 @@ impl ListOrderSetMarkersResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -3839,6 +4123,9 @@ pub enum ListPscInfoResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -3855,6 +4142,7 @@ impl ListPscInfoResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -3870,6 +4158,7 @@ impl ListPscInfoResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -3921,6 +4210,13 @@ impl ListPscInfoResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -4013,6 +4309,8 @@ pub enum ListTeamsResponse {
     Forbidden(ErrorMessage),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
     /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
@@ -4028,6 +4326,7 @@ impl ListTeamsResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -4043,6 +4342,7 @@ impl ListTeamsResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -4094,6 +4394,13 @@ impl ListTeamsResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -4163,6 +4470,8 @@ pub enum CreateTeamResponse {
     Forbidden(ErrorMessage),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
     /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
@@ -4178,6 +4487,7 @@ impl CreateTeamResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -4193,6 +4503,7 @@ impl CreateTeamResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -4248,6 +4559,13 @@ impl CreateTeamResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -4319,6 +4637,8 @@ pub enum UpdateTeamResponse {
     Forbidden(ErrorMessage),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
     /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
@@ -4334,6 +4654,7 @@ impl UpdateTeamResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -4349,6 +4670,7 @@ impl UpdateTeamResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -4400,6 +4722,13 @@ impl UpdateTeamResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -4455,6 +4784,8 @@ pub enum DeleteTeamResponse {
     Forbidden(ErrorMessage),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
     /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
@@ -4470,6 +4801,7 @@ impl DeleteTeamResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -4485,6 +4817,7 @@ impl DeleteTeamResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -4540,6 +4873,13 @@ impl DeleteTeamResponse {
                     ),
                 )
             }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
@@ -4591,6 +4931,8 @@ pub enum CreateTeamApiKeyResponse {
     Forbidden(ErrorMessage),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
     /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
@@ -4606,6 +4948,7 @@ impl CreateTeamApiKeyResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -4621,6 +4964,7 @@ impl CreateTeamApiKeyResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -4680,6 +5024,13 @@ impl CreateTeamApiKeyResponse {
                     ),
                 )
             }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
@@ -4731,6 +5082,8 @@ pub enum ListTeamApiKeysResponse {
     Forbidden(ErrorMessage),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
     /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
@@ -4746,6 +5099,7 @@ impl ListTeamApiKeysResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -4761,6 +5115,7 @@ impl ListTeamApiKeysResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -4812,6 +5167,13 @@ impl ListTeamApiKeysResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -4869,6 +5231,8 @@ pub enum RevokeTeamApiKeyResponse {
     Forbidden(ErrorMessage),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
     /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
@@ -4884,6 +5248,7 @@ impl RevokeTeamApiKeyResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -4899,6 +5264,7 @@ impl RevokeTeamApiKeyResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -4950,6 +5316,13 @@ impl RevokeTeamApiKeyResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -5019,6 +5392,8 @@ pub enum CreateManagementKeyResponse {
     Forbidden(ErrorMessage),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
     /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
@@ -5034,6 +5409,7 @@ impl CreateManagementKeyResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -5049,6 +5425,7 @@ impl CreateManagementKeyResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -5108,6 +5485,13 @@ impl CreateManagementKeyResponse {
                     ),
                 )
             }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
@@ -5157,6 +5541,8 @@ pub enum ListManagementKeysResponse {
     Forbidden(ErrorMessage),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
     /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
@@ -5172,6 +5558,7 @@ impl ListManagementKeysResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -5187,6 +5574,7 @@ impl ListManagementKeysResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -5238,6 +5626,13 @@ impl ListManagementKeysResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -5293,6 +5688,8 @@ pub enum RevokeManagementKeyResponse {
     Forbidden(ErrorMessage),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
     /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
@@ -5308,6 +5705,7 @@ impl RevokeManagementKeyResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -5323,6 +5721,7 @@ impl RevokeManagementKeyResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -5378,6 +5777,13 @@ impl RevokeManagementKeyResponse {
                     ),
                 )
             }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
@@ -5429,6 +5835,9 @@ pub enum CreateLabOrderResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -5446,6 +5855,7 @@ impl CreateLabOrderResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -5462,6 +5872,7 @@ impl CreateLabOrderResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -5528,6 +5939,13 @@ impl CreateLabOrderResponse {
                     ),
                 )
             }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
@@ -5583,6 +6001,8 @@ pub enum ListOrdersResponse {
     Forbidden(ErrorMessage),
     /// 413
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
     ServiceUnavailable(ErrorMessage),
     /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
@@ -5598,6 +6018,7 @@ impl ListOrdersResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -5613,6 +6034,7 @@ impl ListOrdersResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -5664,6 +6086,13 @@ impl ListOrdersResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -5717,6 +6146,9 @@ pub enum GetWorkoutStreamResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -5733,6 +6165,7 @@ impl GetWorkoutStreamResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -5748,6 +6181,7 @@ impl GetWorkoutStreamResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -5799,6 +6233,13 @@ impl GetWorkoutStreamResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -5873,6 +6314,9 @@ pub enum GetSummariesResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -5890,6 +6334,7 @@ impl GetSummariesResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -5906,6 +6351,7 @@ impl GetSummariesResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -5964,6 +6410,13 @@ impl GetSummariesResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -6038,6 +6491,9 @@ pub enum GetTimeseriesResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -6055,6 +6511,7 @@ impl GetTimeseriesResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -6071,6 +6528,7 @@ impl GetTimeseriesResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -6133,6 +6591,13 @@ impl GetTimeseriesResponse {
                     ),
                 )
             }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
@@ -6182,6 +6647,9 @@ pub enum GetHistoricalPullsResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -6198,6 +6666,7 @@ impl GetHistoricalPullsResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -6213,6 +6682,7 @@ impl GetHistoricalPullsResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -6264,6 +6734,13 @@ impl GetHistoricalPullsResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -6333,6 +6810,9 @@ pub enum CreateWebhookEndpointResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -6350,6 +6830,7 @@ impl CreateWebhookEndpointResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -6366,6 +6847,7 @@ impl CreateWebhookEndpointResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -6432,6 +6914,13 @@ impl CreateWebhookEndpointResponse {
                     ),
                 )
             }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
             503u16 => {
                 Ok(
                     Self::ServiceUnavailable(
@@ -6478,6 +6967,9 @@ pub enum ListWebhookEndpointsResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -6494,6 +6986,7 @@ impl ListWebhookEndpointsResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -6509,6 +7002,7 @@ impl ListWebhookEndpointsResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -6560,6 +7054,13 @@ impl ListWebhookEndpointsResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -6613,6 +7114,9 @@ pub enum GetWebhookEndpointResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -6629,6 +7133,7 @@ impl GetWebhookEndpointResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -6644,6 +7149,7 @@ impl GetWebhookEndpointResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -6695,6 +7201,13 @@ impl GetWebhookEndpointResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -6764,6 +7277,9 @@ pub enum UpdateWebhookEndpointResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -6780,6 +7296,7 @@ impl UpdateWebhookEndpointResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -6795,6 +7312,7 @@ impl UpdateWebhookEndpointResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -6846,6 +7364,13 @@ impl UpdateWebhookEndpointResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -6899,6 +7424,9 @@ pub enum DeleteWebhookEndpointResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -6915,6 +7443,7 @@ impl DeleteWebhookEndpointResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -6930,6 +7459,7 @@ impl DeleteWebhookEndpointResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -6981,6 +7511,13 @@ impl DeleteWebhookEndpointResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -7034,6 +7571,9 @@ pub enum GetWebhookSecretResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -7050,6 +7590,7 @@ impl GetWebhookSecretResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -7065,6 +7606,7 @@ impl GetWebhookSecretResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -7116,6 +7658,13 @@ impl GetWebhookSecretResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -7169,6 +7718,9 @@ pub enum RotateWebhookSecretResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -7185,6 +7737,7 @@ impl RotateWebhookSecretResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -7200,6 +7753,7 @@ impl RotateWebhookSecretResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -7251,6 +7805,13 @@ impl RotateWebhookSecretResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -7347,6 +7908,9 @@ pub enum ListWebhookAttemptsResponse {
     Forbidden(ErrorMessage),
     /// 413: A request body over the size the server accepts; the document names no such limit.
     PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON (`text/plain`, a form), or with no
+    /// `Content-Type`: the document says requests with a body send `application/json`.
+    UnsupportedMediaType(ErrorMessage),
     /// 503: The service cannot answer now (its database is down or busy); retry after the
     /// `Retry-After` header's seconds. Nothing of the request was kept.
     ServiceUnavailable(ErrorMessage),
@@ -7363,6 +7927,7 @@ impl ListWebhookAttemptsResponse {
             Self::Unauthorized(_) => 401u16,
             Self::Forbidden(_) => 403u16,
             Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
             Self::ServiceUnavailable(_) => 503u16,
             Self::InternalServerError(_) => 500u16,
         }
@@ -7378,6 +7943,7 @@ impl ListWebhookAttemptsResponse {
             Self::Unauthorized(body) => ::serde_json::to_value(body),
             Self::Forbidden(body) => ::serde_json::to_value(body),
             Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
             Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
             Self::InternalServerError(body) => ::serde_json::to_value(body),
         }
@@ -7429,6 +7995,13 @@ impl ListWebhookAttemptsResponse {
             413u16 => {
                 Ok(
                     Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )

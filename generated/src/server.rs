@@ -1257,6 +1257,9 @@ impl IntoResponse for CreateUserResponse {
             CreateUserResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            CreateUserResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             CreateUserResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1271,7 +1274,7 @@ impl From<rt::server::Rejection> for CreateUserResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1289,6 +1292,9 @@ impl IntoResponse for GetUserResponse {
             GetUserResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            GetUserResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             GetUserResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1303,7 +1309,7 @@ impl From<rt::server::Rejection> for GetUserResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1323,6 +1329,9 @@ impl IntoResponse for DeleteUserResponse {
             DeleteUserResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            DeleteUserResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             DeleteUserResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1337,7 +1346,7 @@ impl From<rt::server::Rejection> for DeleteUserResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1361,6 +1370,9 @@ impl IntoResponse for UndoDeleteUserResponse {
             UndoDeleteUserResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            UndoDeleteUserResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             UndoDeleteUserResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1375,7 +1387,7 @@ impl From<rt::server::Rejection> for UndoDeleteUserResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1397,6 +1409,9 @@ impl IntoResponse for ResolveUserResponse {
             ResolveUserResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ResolveUserResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             ResolveUserResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1411,7 +1426,7 @@ impl From<rt::server::Rejection> for ResolveUserResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1434,6 +1449,9 @@ impl IntoResponse for UpdateUserResponse {
             UpdateUserResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            UpdateUserResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             UpdateUserResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1448,7 +1466,7 @@ impl From<rt::server::Rejection> for UpdateUserResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1470,6 +1488,9 @@ impl IntoResponse for RefreshUserResponse {
             RefreshUserResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            RefreshUserResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             RefreshUserResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1484,7 +1505,7 @@ impl From<rt::server::Rejection> for RefreshUserResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1508,6 +1529,9 @@ impl IntoResponse for UpdatePatientInfoResponse {
             UpdatePatientInfoResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            UpdatePatientInfoResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             UpdatePatientInfoResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1522,7 +1546,7 @@ impl From<rt::server::Rejection> for UpdatePatientInfoResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1548,6 +1572,9 @@ impl IntoResponse for GetLatestPatientInfoResponse {
             GetLatestPatientInfoResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            GetLatestPatientInfoResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             GetLatestPatientInfoResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1562,7 +1589,7 @@ impl From<rt::server::Rejection> for GetLatestPatientInfoResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1586,6 +1613,9 @@ impl IntoResponse for AddInsuranceResponse {
             AddInsuranceResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            AddInsuranceResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             AddInsuranceResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1600,7 +1630,7 @@ impl From<rt::server::Rejection> for AddInsuranceResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1626,6 +1656,9 @@ impl IntoResponse for GetLatestInsuranceResponse {
             GetLatestInsuranceResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            GetLatestInsuranceResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             GetLatestInsuranceResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1640,7 +1673,7 @@ impl From<rt::server::Rejection> for GetLatestInsuranceResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1664,6 +1697,9 @@ impl IntoResponse for CreateLinkTokenResponse {
             CreateLinkTokenResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            CreateLinkTokenResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             CreateLinkTokenResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1678,7 +1714,7 @@ impl From<rt::server::Rejection> for CreateLinkTokenResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1702,6 +1738,9 @@ impl IntoResponse for GetOauthProviderResponse {
             GetOauthProviderResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            GetOauthProviderResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             GetOauthProviderResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1716,7 +1755,7 @@ impl From<rt::server::Rejection> for GetOauthProviderResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1742,6 +1781,9 @@ impl IntoResponse for OpenLinkWidgetResponse {
             OpenLinkWidgetResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            OpenLinkWidgetResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             OpenLinkWidgetResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1756,7 +1798,7 @@ impl From<rt::server::Rejection> for OpenLinkWidgetResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[422u16, 413u16, 503u16, 500u16],
+                &[422u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1779,6 +1821,9 @@ impl IntoResponse for OpenLinkProviderResponse {
             OpenLinkProviderResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            OpenLinkProviderResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             OpenLinkProviderResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1793,7 +1838,7 @@ impl From<rt::server::Rejection> for OpenLinkProviderResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[422u16, 413u16, 503u16, 500u16],
+                &[422u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1822,6 +1867,9 @@ impl IntoResponse for SignInLinkProviderResponse {
             SignInLinkProviderResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            SignInLinkProviderResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             SignInLinkProviderResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1836,7 +1884,7 @@ impl From<rt::server::Rejection> for SignInLinkProviderResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[422u16, 413u16, 503u16, 500u16],
+                &[422u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1859,6 +1907,9 @@ impl IntoResponse for CloseLinkWidgetResponse {
             CloseLinkWidgetResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            CloseLinkWidgetResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             CloseLinkWidgetResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1873,7 +1924,7 @@ impl From<rt::server::Rejection> for CloseLinkWidgetResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[422u16, 413u16, 503u16, 500u16],
+                &[422u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1894,6 +1945,9 @@ impl IntoResponse for BulkImportResponse {
             BulkImportResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            BulkImportResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             BulkImportResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1908,7 +1962,7 @@ impl From<rt::server::Rejection> for BulkImportResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1937,6 +1991,9 @@ impl IntoResponse for BulkTriggerHistoricalPullResponse {
             BulkTriggerHistoricalPullResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            BulkTriggerHistoricalPullResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             BulkTriggerHistoricalPullResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1951,7 +2008,7 @@ impl From<rt::server::Rejection> for BulkTriggerHistoricalPullResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -1973,6 +2030,9 @@ impl IntoResponse for ListBulkOpsResponse {
             ListBulkOpsResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListBulkOpsResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             ListBulkOpsResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -1987,7 +2047,7 @@ impl From<rt::server::Rejection> for ListBulkOpsResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2011,6 +2071,9 @@ impl IntoResponse for ListProvidersResponse {
             ListProvidersResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListProvidersResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             ListProvidersResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2025,7 +2088,7 @@ impl From<rt::server::Rejection> for ListProvidersResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2047,6 +2110,9 @@ impl IntoResponse for ListMarkersResponse {
             ListMarkersResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListMarkersResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             ListMarkersResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2061,7 +2127,7 @@ impl From<rt::server::Rejection> for ListMarkersResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2087,6 +2153,9 @@ impl IntoResponse for ListLabTestMarkersResponse {
             ListLabTestMarkersResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListLabTestMarkersResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             ListLabTestMarkersResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2101,7 +2170,7 @@ impl From<rt::server::Rejection> for ListLabTestMarkersResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2127,6 +2196,9 @@ impl IntoResponse for ListOrderSetMarkersResponse {
             ListOrderSetMarkersResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListOrderSetMarkersResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             ListOrderSetMarkersResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2141,7 +2213,7 @@ impl From<rt::server::Rejection> for ListOrderSetMarkersResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2163,6 +2235,9 @@ impl IntoResponse for ListPscInfoResponse {
             ListPscInfoResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListPscInfoResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             ListPscInfoResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2177,7 +2252,7 @@ impl From<rt::server::Rejection> for ListPscInfoResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2197,6 +2272,9 @@ impl IntoResponse for ListTeamsResponse {
             ListTeamsResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListTeamsResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             ListTeamsResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2211,7 +2289,7 @@ impl From<rt::server::Rejection> for ListTeamsResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2231,6 +2309,9 @@ impl IntoResponse for CreateTeamResponse {
             CreateTeamResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            CreateTeamResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             CreateTeamResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2245,7 +2326,7 @@ impl From<rt::server::Rejection> for CreateTeamResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2265,6 +2346,9 @@ impl IntoResponse for UpdateTeamResponse {
             UpdateTeamResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            UpdateTeamResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             UpdateTeamResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2279,7 +2363,7 @@ impl From<rt::server::Rejection> for UpdateTeamResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2299,6 +2383,9 @@ impl IntoResponse for DeleteTeamResponse {
             DeleteTeamResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            DeleteTeamResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             DeleteTeamResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2313,7 +2400,7 @@ impl From<rt::server::Rejection> for DeleteTeamResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2339,6 +2426,9 @@ impl IntoResponse for CreateTeamApiKeyResponse {
             CreateTeamApiKeyResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            CreateTeamApiKeyResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             CreateTeamApiKeyResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2353,7 +2443,7 @@ impl From<rt::server::Rejection> for CreateTeamApiKeyResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2377,6 +2467,9 @@ impl IntoResponse for ListTeamApiKeysResponse {
             ListTeamApiKeysResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListTeamApiKeysResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             ListTeamApiKeysResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2391,7 +2484,7 @@ impl From<rt::server::Rejection> for ListTeamApiKeysResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2415,6 +2508,9 @@ impl IntoResponse for RevokeTeamApiKeyResponse {
             RevokeTeamApiKeyResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            RevokeTeamApiKeyResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             RevokeTeamApiKeyResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2429,7 +2525,7 @@ impl From<rt::server::Rejection> for RevokeTeamApiKeyResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2455,6 +2551,9 @@ impl IntoResponse for CreateManagementKeyResponse {
             CreateManagementKeyResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            CreateManagementKeyResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             CreateManagementKeyResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2469,7 +2568,7 @@ impl From<rt::server::Rejection> for CreateManagementKeyResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2495,6 +2594,9 @@ impl IntoResponse for ListManagementKeysResponse {
             ListManagementKeysResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListManagementKeysResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             ListManagementKeysResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2509,7 +2611,7 @@ impl From<rt::server::Rejection> for ListManagementKeysResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2535,6 +2637,9 @@ impl IntoResponse for RevokeManagementKeyResponse {
             RevokeManagementKeyResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            RevokeManagementKeyResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             RevokeManagementKeyResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2549,7 +2654,7 @@ impl From<rt::server::Rejection> for RevokeManagementKeyResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2578,6 +2683,9 @@ impl IntoResponse for CreateLabOrderResponse {
             CreateLabOrderResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            CreateLabOrderResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             CreateLabOrderResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2592,7 +2700,10 @@ impl From<rt::server::Rejection> for CreateLabOrderResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[
+                    400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16,
+                    500u16,
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2612,6 +2723,9 @@ impl IntoResponse for ListOrdersResponse {
             ListOrdersResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListOrdersResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             ListOrdersResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2626,7 +2740,7 @@ impl From<rt::server::Rejection> for ListOrdersResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2650,6 +2764,9 @@ impl IntoResponse for GetWorkoutStreamResponse {
             GetWorkoutStreamResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            GetWorkoutStreamResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             GetWorkoutStreamResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2664,7 +2781,7 @@ impl From<rt::server::Rejection> for GetWorkoutStreamResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2691,6 +2808,9 @@ impl IntoResponse for GetSummariesResponse {
             GetSummariesResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            GetSummariesResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             GetSummariesResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2705,7 +2825,10 @@ impl From<rt::server::Rejection> for GetSummariesResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[
+                    400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16,
+                    500u16,
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2732,6 +2855,9 @@ impl IntoResponse for GetTimeseriesResponse {
             GetTimeseriesResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            GetTimeseriesResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             GetTimeseriesResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2746,7 +2872,10 @@ impl From<rt::server::Rejection> for GetTimeseriesResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[
+                    400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16,
+                    500u16,
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2772,6 +2901,9 @@ impl IntoResponse for GetHistoricalPullsResponse {
             GetHistoricalPullsResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            GetHistoricalPullsResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             GetHistoricalPullsResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2786,7 +2918,7 @@ impl From<rt::server::Rejection> for GetHistoricalPullsResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2815,6 +2947,9 @@ impl IntoResponse for CreateWebhookEndpointResponse {
             CreateWebhookEndpointResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            CreateWebhookEndpointResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             CreateWebhookEndpointResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2829,7 +2964,10 @@ impl From<rt::server::Rejection> for CreateWebhookEndpointResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[409u16, 404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[
+                    409u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16,
+                    500u16,
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2855,6 +2993,9 @@ impl IntoResponse for ListWebhookEndpointsResponse {
             ListWebhookEndpointsResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListWebhookEndpointsResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             ListWebhookEndpointsResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2869,7 +3010,7 @@ impl From<rt::server::Rejection> for ListWebhookEndpointsResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2895,6 +3036,9 @@ impl IntoResponse for GetWebhookEndpointResponse {
             GetWebhookEndpointResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            GetWebhookEndpointResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             GetWebhookEndpointResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2909,7 +3053,7 @@ impl From<rt::server::Rejection> for GetWebhookEndpointResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2935,6 +3079,9 @@ impl IntoResponse for UpdateWebhookEndpointResponse {
             UpdateWebhookEndpointResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            UpdateWebhookEndpointResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             UpdateWebhookEndpointResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2949,7 +3096,7 @@ impl From<rt::server::Rejection> for UpdateWebhookEndpointResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -2975,6 +3122,9 @@ impl IntoResponse for DeleteWebhookEndpointResponse {
             DeleteWebhookEndpointResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            DeleteWebhookEndpointResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             DeleteWebhookEndpointResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -2989,7 +3139,7 @@ impl From<rt::server::Rejection> for DeleteWebhookEndpointResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -3013,6 +3163,9 @@ impl IntoResponse for GetWebhookSecretResponse {
             GetWebhookSecretResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            GetWebhookSecretResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             GetWebhookSecretResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -3027,7 +3180,7 @@ impl From<rt::server::Rejection> for GetWebhookSecretResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -3053,6 +3206,9 @@ impl IntoResponse for RotateWebhookSecretResponse {
             RotateWebhookSecretResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            RotateWebhookSecretResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             RotateWebhookSecretResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -3067,7 +3223,7 @@ impl From<rt::server::Rejection> for RotateWebhookSecretResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }
@@ -3093,6 +3249,9 @@ impl IntoResponse for ListWebhookAttemptsResponse {
             ListWebhookAttemptsResponse::PayloadTooLarge(body) => {
                 rt::server::json_status(413u16, &body)
             }
+            ListWebhookAttemptsResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
             ListWebhookAttemptsResponse::ServiceUnavailable(body) => {
                 rt::server::json_status(503u16, &body)
             }
@@ -3107,7 +3266,7 @@ impl From<rt::server::Rejection> for ListWebhookAttemptsResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 503u16, 500u16],
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
                 Self::from_status_bytes,
             )
     }

@@ -18,6 +18,8 @@ struct Entries<K, V> {
     /// Moves on each time the entries are dropped.
     generation: u64,
     map: HashMap<K, V>,
+    /// While set, nothing is kept nor answered: the process cannot hear of changes.
+    suspended: bool,
 }
 
 /// The generation a read began under.
@@ -30,6 +32,7 @@ impl<K: Eq + Hash, V: Clone> Kept<K, V> {
             state: Mutex::new(Entries {
                 generation: 0,
                 map: HashMap::new(),
+                suspended: false,
             }),
             max_entries,
         }
@@ -44,13 +47,17 @@ impl<K: Eq + Hash, V: Clone> Kept<K, V> {
         K: Borrow<Q>,
         Q: Eq + Hash + ?Sized,
     {
-        self.lock().map.get(key).cloned()
+        let state = self.lock();
+        match state.suspended {
+            true => None,
+            false => state.map.get(key).cloned(),
+        }
     }
 
     /// Keeps what a read found, unless entries were dropped since it took `began`.
     pub fn keep(&self, began: Ticket, key: K, value: V) {
         let mut state = self.lock();
-        if state.generation != began.0 {
+        if state.generation != began.0 || state.suspended {
             return;
         }
         if state.map.len() >= self.max_entries {
@@ -62,6 +69,22 @@ impl<K: Eq + Hash, V: Clone> Kept<K, V> {
     /// The database may have changed any entry: drop them all.
     pub fn clear(&self) {
         let mut state = self.lock();
+        state.map.clear();
+        state.generation += 1;
+    }
+
+    /// Stops keeping and answering, and drops what was kept: changes may now go unheard.
+    pub fn suspend(&self) {
+        let mut state = self.lock();
+        state.suspended = true;
+        state.map.clear();
+        state.generation += 1;
+    }
+
+    /// Keeps and answers again, from nothing: every change is heard from now on.
+    pub fn resume(&self) {
+        let mut state = self.lock();
+        state.suspended = false;
         state.map.clear();
         state.generation += 1;
     }
@@ -86,6 +109,24 @@ mod tests {
         assert_eq!(kept.get("a"), None);
         kept.keep(began, "a".to_string(), 2);
         assert_eq!(kept.get("a"), None);
+    }
+
+    #[test]
+    fn a_suspended_map_keeps_and_answers_nothing_and_resumes_empty() {
+        let kept: Kept<String, u32> = Kept::new(10);
+        kept.keep(kept.ticket(), "a".to_string(), 1);
+        let began = kept.ticket();
+        kept.suspend();
+        assert_eq!(kept.get("a"), None);
+        kept.keep(kept.ticket(), "b".to_string(), 2);
+        assert_eq!(kept.get("b"), None);
+        let during = kept.ticket();
+        kept.resume();
+        kept.keep(began, "a".to_string(), 3);
+        kept.keep(during, "b".to_string(), 4);
+        assert_eq!((kept.get("a"), kept.get("b")), (None, None));
+        kept.keep(kept.ticket(), "c".to_string(), 5);
+        assert_eq!(kept.get("c"), Some(5));
     }
 
     #[test]

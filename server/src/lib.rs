@@ -9,6 +9,7 @@ mod autocommit;
 pub mod bootstrap;
 mod bulk;
 mod catalogue;
+mod change_feed;
 pub mod clock;
 mod columns;
 pub mod events;

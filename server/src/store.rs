@@ -59,8 +59,11 @@ pub struct Store {
     /// Held by the one request reading the auth epoch.
     auth_epoch_read: Arc<Mutex<()>>,
     autocommit: Arc<Autocommit>,
-    /// Users kept between writes, on SQLite only ([`UserCache`]).
-    users: Option<Arc<UserCache>>,
+    /// Users kept between writes ([`UserCache`]): dropped by this process's writes, and on
+    /// PostgreSQL by the other processes' too, through the change feed.
+    users: Arc<UserCache>,
+    /// On PostgreSQL, the listener that hears the other processes' changes.
+    _feed: Option<Arc<crate::change_feed::ChangeFeed>>,
     /// On SQLite, the lock that keeps a second process off the database file.
     _only_process: Option<Arc<std::fs::File>>,
     /// Told when a transaction that owes deliveries commits, so this process's delivery
@@ -77,18 +80,17 @@ pub struct Tx {
     deliveries_owed: Arc<Notify>,
 }
 
-/// SQLite's single writer, held by one write at a time. Given back once the write is over
-/// (committed or not), it drops the users kept since, so no read answers what it changed.
+/// A write's turn: on SQLite the single writer, held by one write at a time; on PostgreSQL
+/// no lock. Given back once the write is over (committed or not), it drops the users kept
+/// since, so no read of this process answers what the write changed.
 pub struct WriterTurn {
-    _guard: OwnedMutexGuard<()>,
-    users: Option<Arc<UserCache>>,
+    _guard: Option<OwnedMutexGuard<()>>,
+    users: Arc<UserCache>,
 }
 
 impl Drop for WriterTurn {
     fn drop(&mut self) {
-        if let Some(users) = &self.users {
-            users.clear();
-        }
+        self.users.clear();
     }
 }
 
@@ -193,6 +195,7 @@ impl Store {
             }
         }
         .map_err(|e| format!("cannot open the database `{}`: {e}", redact(&url)))?;
+        let users = Arc::new(UserCache::new(crate::user_cache::MAX_ENTRIES));
         let store = Store {
             pool,
             backend,
@@ -200,10 +203,10 @@ impl Store {
             auth: Arc::default(),
             auth_epoch_read: Arc::default(),
             autocommit: Arc::new(autocommit),
-            // Exact only while no other process writes: on a locked embedded database.
-            users: only_process
-                .is_some()
-                .then(|| Arc::new(UserCache::new(crate::user_cache::MAX_ENTRIES))),
+            users: users.clone(),
+            // The other processes' writes reach this one's cache through the change feed.
+            _feed: (backend == Backend::Postgres)
+                .then(|| Arc::new(crate::change_feed::watch_users(url.clone(), users))),
             _only_process: only_process.map(Arc::new),
             deliveries_owed: Arc::default(),
         };
@@ -277,7 +280,7 @@ impl Store {
     /// no wait: the lock may still be held by a write abandoned mid-way, whose turn is given
     /// back before its rollback runs, and the request would answer 503.
     pub async fn write(&self) -> Result<Tx, sqlx::Error> {
-        let writer = self.writer_turn().await?;
+        let writer = Some(self.writer_turn().await?);
         let inner = match self.backend {
             Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
             Backend::Postgres => self.pool.begin().await?,
@@ -291,23 +294,24 @@ impl Store {
     }
 
     /// The writer's turn for a write that is one statement (its own transaction); hold the
-    /// returned guard until the statement is done. `None` on PostgreSQL, which needs no turn.
-    pub async fn writer_turn(&self) -> Result<Option<WriterTurn>, sqlx::Error> {
-        match &self.writer {
+    /// returned guard until the statement is done. On PostgreSQL it waits for nothing.
+    pub async fn writer_turn(&self) -> Result<WriterTurn, sqlx::Error> {
+        let guard = match &self.writer {
             Some(lock) => {
                 let turn = tokio::time::timeout(ACQUIRE_TIMEOUT, lock.clone().lock_owned());
-                Ok(Some(WriterTurn {
-                    _guard: turn.await.map_err(|_| sqlx::Error::PoolTimedOut)?,
-                    users: self.users.clone(),
-                }))
+                Some(turn.await.map_err(|_| sqlx::Error::PoolTimedOut)?)
             }
-            None => Ok(None),
-        }
+            None => None,
+        };
+        Ok(WriterTurn {
+            _guard: guard,
+            users: self.users.clone(),
+        })
     }
 
-    /// The users kept between writes; `None` on PostgreSQL.
-    pub fn user_cache(&self) -> Option<&UserCache> {
-        self.users.as_deref()
+    /// The users kept between writes.
+    pub fn user_cache(&self) -> &UserCache {
+        &self.users
     }
 
     /// Told each time deliveries are owed ([`Tx::wake_deliveries`]).

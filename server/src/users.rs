@@ -6,7 +6,7 @@ use crate::clock::{Clock, to_micros, wire_time};
 use crate::columns;
 use crate::failure::{Failure, issue};
 use crate::store::{Store, Tx, is_unique_violation};
-use crate::user_cache::{Lookup, UserCache};
+use crate::user_cache::Lookup;
 use covenant_runtime::Tristate;
 use covenant_runtime::issue::{Issue, IssueKind, LocPart};
 use health_api::models::*;
@@ -251,8 +251,8 @@ pub async fn resolve(
         .ok_or_else(|| Failure::NotFound(format!("No user with client user id {client_user_id}")))
 }
 
-/// A visible user of the team, from the user cache when the store keeps one; `sql` selects
-/// by `$1` (the lookup's value) and `$2` (the team).
+/// A visible user of the team, from the user cache when it has it; `sql` selects by `$1`
+/// (the lookup's value) and `$2` (the team).
 async fn read_user(
     s: &ReferenceServer,
     team_id: &str,
@@ -262,17 +262,17 @@ async fn read_user(
 ) -> Result<Option<User>, Failure> {
     let cache = s.store.user_cache();
     let key = (team_id.to_string(), lookup);
-    if let Some(user) = cache.and_then(|c| c.get(&key)) {
+    if let Some(user) = cache.get(&key) {
         return Ok(Some(user));
     }
-    let began = cache.map(UserCache::ticket);
+    let began = cache.ticket();
     let rows: Vec<UserRow> = s
         .store
         .autocommit()
         .all(sqlx::query(sql).bind(value).bind(team_id))
         .await?;
     let user = user_from_rows(&rows)?;
-    if let (Some(cache), Some(began), Some(user)) = (cache, began, &user) {
+    if let Some(user) = &user {
         cache.keep(began, key, user.clone());
     }
     Ok(user)

@@ -10,3 +10,4 @@ mod mock;
 mod review;
 mod serve_mock;
 mod serve_reference;
+mod statements;

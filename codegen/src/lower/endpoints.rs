@@ -740,10 +740,11 @@ pub(super) fn object_in(ty: &Type) -> Option<&'static str> {
 
 /// Statuses the router answers itself for `ep`, in its api's JSON shape: a path or body it
 /// cannot read (400), missing or wrong credentials (401, 403), a closed gate (403), an
-/// idempotency key in use (409), a body, address or headers too large (413, 414, 431), input
-/// that does not fit (422), a fault (500), and an unavailable service (503).
+/// idempotency key in use (409), a body, address or headers too large (413, 414, 431), a body
+/// of another media type (415), input that does not fit (422), a fault (500), and an
+/// unavailable service (503).
 fn router_statuses(ep: &Endpoint, api_gates: bool) -> Vec<u16> {
-    let mut statuses = vec![400, 413, 414, 422, 431, 500, 503];
+    let mut statuses = vec![400, 413, 414, 415, 422, 431, 500, 503];
     if !ep.auth.public {
         statuses.extend([401, 403]);
     }

@@ -56,6 +56,21 @@ impl<S: AsRef<str>> BodyMedia<S> {
     pub fn is_raw(&self) -> bool {
         matches!(self, BodyMedia::Raw(_))
     }
+
+    /// Whether a body sent with this `Content-Type` is one the endpoint reads: JSON (any
+    /// `+json` type too) for a JSON body, a form for a form; parameters such as `charset`
+    /// aside, in any case. Multipart and raw bodies are judged where they are read.
+    pub fn accepts(&self, content_type: Option<&str>) -> bool {
+        let media = content_type
+            .and_then(|c| c.split(';').next())
+            .map(|m| m.trim().to_ascii_lowercase());
+        match (self, media.as_deref()) {
+            (BodyMedia::Json, Some(m)) => m == "application/json" || m.ends_with("+json"),
+            (BodyMedia::Form, Some(m)) => m == "application/x-www-form-urlencoded",
+            (BodyMedia::Multipart | BodyMedia::Raw(_), _) => true,
+            (_, None) => false,
+        }
+    }
 }
 
 /// The JSON type a header's text reads as.

@@ -156,6 +156,17 @@ where
             },
             None => None,
         };
+        if let Some(bytes) = &bytes
+            && !bytes.iter().all(u8::is_ascii_whitespace)
+        {
+            let content_type = parts
+                .headers
+                .get(header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok());
+            if !endpoint.body_media.accepts(content_type) {
+                return unsupported_media(config, endpoint.body_media.content_type(), content_type);
+            }
+        }
         let multipart = match (&bytes, endpoint.body) {
             (Some(b), Some(ty))
                 if endpoint.body_media == BodyMedia::Multipart
@@ -417,6 +428,18 @@ async fn read_body(
             )
         }
     })
+}
+
+/// 415: a body the endpoint cannot read as what it was labelled, or with no label at all.
+fn unsupported_media(config: &Config, expected: &str, sent: Option<&str>) -> Response {
+    let sent = match sent {
+        Some(media) => format!("`{}`", media.chars().take(100).collect::<String>()),
+        None => "no Content-Type".to_string(),
+    };
+    config.reject(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        &format!("The body was sent with {sent}: send it as `{expected}`"),
+    )
 }
 
 fn too_large(config: &Config) -> Response {

@@ -27,10 +27,6 @@ pub async fn create_token(
     body: CreateLinkTokenRequest,
 ) -> Result<LinkTokenResult, Failure> {
     let user_id = body.user_id.0.to_string();
-    let unknown = unknown_providers(&body);
-    if !unknown.is_empty() {
-        return Err(Failure::Invalid(unknown));
-    }
     let provider = match &body.provider {
         Tristate::Value(p) => Some(p.as_str().to_string()),
         _ => None,
@@ -50,6 +46,10 @@ pub async fn create_token(
     let now = s.clock.now();
     let mut tx = s.store.write().await?;
     ensure_visible(&mut tx, team_id, &user_id).await?;
+    let unknown = unknown_providers(&body);
+    if !unknown.is_empty() {
+        return Err(Failure::Invalid(unknown));
+    }
     sqlx::query(
         "INSERT INTO link_tokens (token_hash, team_id, user_id, provider, created_at, expires_at, \
          redirect_url, filter_on_providers, on_error, on_close) \

@@ -13,7 +13,74 @@ on_both_backends!(
     link_tokens_are_for_providers_of_the_catalogue,
     a_pull_where_every_user_failed_says_failure,
     bulk_operations_start_disabled_for_the_first_team_too,
+    a_body_is_read_only_as_json,
 );
+
+/// "Requests with a body send `Content-Type: application/json`": a body labelled otherwise,
+/// or not at all, is 415 and nothing is stored; a `+json` type or a charset is JSON still, and
+/// a body-less POST needs no label.
+async fn a_body_is_read_only_as_json(h: Harness) {
+    let post = |content_type: Option<&'static str>, body: &'static str| {
+        let mut request = h
+            .http()
+            .post(format!("{}/v2/user", h.base_url))
+            .header("x-service-api-key", &h.keys.team_api_key)
+            .body(body);
+        if let Some(content_type) = content_type {
+            request = request.header("content-type", content_type);
+        }
+        async move {
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            (
+                status,
+                response.json::<Value>().await.unwrap_or(Value::Null),
+            )
+        }
+    };
+    for content_type in [
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        None,
+    ] {
+        let (status, body) = post(content_type, r#"{"client_user_id": "labelled"}"#).await;
+        assert_eq!(status, 415, "{content_type:?}: {body}");
+        assert!(
+            body["detail"]
+                .as_str()
+                .unwrap()
+                .contains("application/json")
+        );
+    }
+    let (status, _) = send(&h, "GET", "/v2/user/resolve/labelled", &Value::Null).await;
+    assert_eq!(status, 404, "nothing was stored");
+    for (content_type, id) in [
+        ("application/json; charset=utf-8", "charset"),
+        ("APPLICATION/JSON", "upper"),
+        ("application/vnd.api+json", "suffix"),
+    ] {
+        let body: &'static str = match id {
+            "charset" => r#"{"client_user_id": "charset"}"#,
+            "upper" => r#"{"client_user_id": "upper"}"#,
+            _ => r#"{"client_user_id": "suffix"}"#,
+        };
+        assert_eq!(
+            post(Some(content_type), body).await.0,
+            200,
+            "{content_type}"
+        );
+    }
+    let user_id = create(&h, "refreshed").await;
+    let refresh = h
+        .http()
+        .post(format!("{}/v2/user/refresh/{user_id}", h.base_url))
+        .header("x-service-api-key", &h.keys.team_api_key)
+        .header("content-length", "0")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refresh.status(), 200);
+}
 
 /// "Bulk import and bulk historical pull are disabled until enabled for the team", the team
 /// the first start makes included.
