@@ -6,6 +6,7 @@ mod harness;
 mod access;
 mod bounds;
 mod catalogue;
+mod change_feed;
 mod data;
 mod document;
 mod key_lifecycle;
