@@ -3,7 +3,9 @@
 //! server). Prints medians of several rounds and their ratios:
 //!
 //! - GET /v2/user/resolve/{id}: requests per second, against the bare handler's;
-//! - POST /v2/user: users created per second;
+//! - POST /v2/user: users created per second, and the 99th percentile of their latency;
+//! - on PostgreSQL, how soon a user changed through a second process on the same database
+//!   is answered changed by the first (its kept users dropped by LISTEN/NOTIFY);
 //! - the process's resident memory after the runs at 64 connections.
 //!
 //! `cargo bench -p health-server --bench load` (RUST_LOG unset: the per-request log line is
@@ -33,12 +35,16 @@ async fn main() {
     let _ = std::fs::remove_dir_all(&sqlite_dir);
     let sqlite =
         reference_server(Location::Sqlite(sqlite_dir.join("health.db")), &sqlite_dir).await;
-    let postgres = match std::env::var("COVENANT_TEST_POSTGRES_URL") {
-        Ok(admin) => {
-            let database = Location::Url(fresh_database(&admin).await);
+    let postgres_url = match std::env::var("COVENANT_TEST_POSTGRES_URL") {
+        Ok(admin) => Some(fresh_database(&admin).await),
+        Err(_) => None,
+    };
+    let postgres = match &postgres_url {
+        Some(url) => {
+            let database = Location::Url(url.clone());
             Some(reference_server(database, &sqlite_dir.join("postgres")).await)
         }
-        Err(_) => None,
+        None => None,
     };
 
     println!(
@@ -74,19 +80,27 @@ async fn main() {
     let mut create_sqlite = Vec::new();
     let mut create_postgres = Vec::new();
     for _ in 0..ROUNDS {
-        create_sqlite.push(rate(&sqlite.0, "/v2/user", &sqlite.1, Some(())).await);
+        create_sqlite.push(rated(&sqlite.0, "/v2/user", &sqlite.1, Some(())).await);
         if let Some(pg) = &postgres {
-            create_postgres.push(rate(&pg.0, "/v2/user", &pg.1, Some(())).await);
+            create_postgres.push(rated(&pg.0, "/v2/user", &pg.1, Some(())).await);
         }
     }
-    println!(
-        "POST create   reference, SQLite   {:>9.0} users/s",
-        median(&mut create_sqlite)
-    );
+    let (rate, p99) = rate_and_p99(&mut create_sqlite);
+    println!("POST create   reference, SQLite   {rate:>9.0} users/s   p99 {p99:.1} ms");
     if postgres.is_some() {
+        let (rate, p99) = rate_and_p99(&mut create_postgres);
+        println!("POST create   reference, Postgres {rate:>9.0} users/s   p99 {p99:.1} ms");
+    }
+    if let (Some(url), Some(pg)) = (&postgres_url, &postgres) {
+        let second =
+            reference_server_on(Location::Url(url.clone()), &sqlite_dir.join("pg-2")).await;
+        let mut waits = seen_by_the_other_process(pg, &second).await;
+        let median_ms = median(&mut waits);
+        let worst = waits.iter().copied().fold(0.0, f64::max);
         println!(
-            "POST create   reference, Postgres {:>9.0} users/s",
-            median(&mut create_postgres)
+            "PATCH through one process, answered changed by another (Postgres): median \
+             {median_ms:.1} ms, slowest of {} {worst:.1} ms",
+            waits.len()
         );
     }
     println!(
@@ -98,18 +112,7 @@ async fn main() {
 
 /// A reference server on a free port with one user to resolve; its address and team key.
 async fn reference_server(database: Location, data_dir: &Path) -> (String, String) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let opened = launch::open(database, &base, data_dir, Targets::PublicOnly)
-        .await
-        .unwrap();
-    let credentials = opened.credentials.expect("a fresh database");
-    let team_api_key = credentials.get("team_api_key").unwrap().to_string();
-    // Served as `covenant serve` serves it: the watched transport, with its default limits.
-    let router = health_server::router(opened.server);
-    spawn_on(listener, router, Transport::default())
-        .unwrap()
-        .detach();
+    let (base, team_api_key) = reference_server_on(database, data_dir).await;
     let created = reqwest::Client::new()
         .post(format!("{base}/v2/user"))
         .header("x-service-api-key", &team_api_key)
@@ -119,6 +122,78 @@ async fn reference_server(database: Location, data_dir: &Path) -> (String, Strin
         .unwrap();
     assert_eq!(created.status(), 200);
     (base, team_api_key)
+}
+
+/// A reference server on a free port on `database`, set up by this start or an earlier one;
+/// its address and the team key of `data_dir`'s credentials (empty for a database another
+/// start set up).
+async fn reference_server_on(database: Location, data_dir: &Path) -> (String, String) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let opened = launch::open(database, &base, data_dir, Targets::PublicOnly)
+        .await
+        .unwrap();
+    let team_api_key = opened
+        .credentials
+        .and_then(|c| c.get("team_api_key").map(str::to_string))
+        .unwrap_or_default();
+    // Served as `covenant serve` serves it: the watched transport, with its default limits.
+    let router = health_server::router(opened.server);
+    spawn_on(listener, router, Transport::default())
+        .unwrap()
+        .detach();
+    (base, team_api_key)
+}
+
+/// Milliseconds from each change through `second` (a fallback time zone, alternating) until
+/// `first`, which keeps the user between reads, answers it changed.
+async fn seen_by_the_other_process(
+    first: &(String, String),
+    second: &(String, String),
+) -> Vec<f64> {
+    let client = reqwest::Client::new();
+    let (base, key) = first;
+    let resolve = format!("{base}/v2/user/resolve/bench-user");
+    let read_zone = || {
+        let request = client.get(&resolve).header("x-service-api-key", key);
+        async move {
+            let user: serde_json::Value = request.send().await.unwrap().json().await.unwrap();
+            user["fallback_time_zone"]["id"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        }
+    };
+    let user: serde_json::Value = client
+        .get(&resolve)
+        .header("x-service-api-key", key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let user_id = user["user_id"].as_str().unwrap().to_string();
+    let mut waits = Vec::new();
+    for n in 0..50 {
+        let zone = ["Europe/Berlin", "Asia/Tokyo"][n % 2];
+        // Kept by the first process before the change.
+        read_zone().await;
+        let changed = client
+            .patch(format!("{}/v2/user/{user_id}", second.0))
+            .header("x-service-api-key", key)
+            .json(&serde_json::json!({ "fallback_time_zone": zone }))
+            .send()
+            .await
+            .unwrap();
+        assert!(changed.status().is_success());
+        let written = Instant::now();
+        while read_zone().await != zone {
+            assert!(written.elapsed() < Duration::from_secs(5), "never seen");
+        }
+        waits.push(written.elapsed().as_secs_f64() * 1000.0);
+    }
+    waits
 }
 
 /// A bare axum handler answering what resolve answers, with no database and no checks.
@@ -146,9 +221,35 @@ async fn bare_server() -> (String, String) {
     (base, String::new())
 }
 
+/// One round's successful requests per second and each request's latency in milliseconds.
+struct Round {
+    rate: f64,
+    latencies: Vec<f64>,
+}
+
+/// The median rate of the rounds, and the 99th percentile of all their latencies.
+fn rate_and_p99(rounds: &mut [Round]) -> (f64, f64) {
+    let mut rates: Vec<f64> = rounds.iter().map(|r| r.rate).collect();
+    let mut latencies: Vec<f64> = rounds
+        .iter_mut()
+        .flat_map(|r| r.latencies.drain(..))
+        .collect();
+    latencies.sort_by(f64::total_cmp);
+    let p99 = latencies
+        .get(latencies.len().saturating_sub(1) * 99 / 100)
+        .copied()
+        .unwrap_or(0.0);
+    (median(&mut rates), p99)
+}
+
 /// Successful requests per second over one round at `CONNECTIONS` concurrent connections;
 /// `create` makes each request a POST creating a fresh user.
 async fn rate(base: &str, path: &str, key: &str, create: Option<()>) -> f64 {
+    rated(base, path, key, create).await.rate
+}
+
+/// As [`rate`], with each successful request's latency.
+async fn rated(base: &str, path: &str, key: &str, create: Option<()>) -> Round {
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(CONNECTIONS)
         .build()
@@ -161,7 +262,9 @@ async fn rate(base: &str, path: &str, key: &str, create: Option<()>) -> f64 {
             let (client, done, counter) = (client.clone(), done.clone(), counter.clone());
             let (url, key) = (format!("{base}{path}"), key.to_string());
             tokio::spawn(async move {
+                let mut latencies = Vec::new();
                 while Instant::now() < deadline {
+                    let sent = Instant::now();
                     let request = match create {
                         Some(()) => {
                             let n = counter.fetch_add(1, Ordering::Relaxed);
@@ -178,17 +281,23 @@ async fn rate(base: &str, path: &str, key: &str, create: Option<()>) -> f64 {
                         let _ = response.bytes().await;
                         if ok {
                             done.fetch_add(1, Ordering::Relaxed);
+                            latencies.push(sent.elapsed().as_secs_f64() * 1000.0);
                         }
                     }
                 }
+                latencies
             })
         })
         .collect();
     let started = Instant::now();
+    let mut latencies = Vec::new();
     for worker in workers {
-        worker.await.unwrap();
+        latencies.extend(worker.await.unwrap());
     }
-    done.load(Ordering::Relaxed) as f64 / started.elapsed().as_secs_f64()
+    Round {
+        rate: done.load(Ordering::Relaxed) as f64 / started.elapsed().as_secs_f64(),
+        latencies,
+    }
 }
 
 fn rss_mib() -> u64 {
