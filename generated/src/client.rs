@@ -613,6 +613,23 @@ impl Client {
             .await?
             .decode(DeleteTeamResponse::from_parts)
     }
+    /// Set the team's own OAuth application credentials for a provider, replacing any set
+    /// before: bulk import for that provider needs them (the document's "team custom credential
+    /// setting", whose shape is not shown, so this one is the toolkit's). The secret is never
+    /// answered back.
+    /// `PUT /v1/org/{org_id}/team/{team_id}/custom_credentials/{provider}`.
+    pub async fn set_team_custom_credentials(
+        &self,
+        input: SetTeamCustomCredentialsInput,
+    ) -> ::std::result::Result<
+        SetTeamCustomCredentialsResponse,
+        rt::client::ClientError,
+    > {
+        self.transport
+            .send(&descriptors::ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS, &input)
+            .await?
+            .decode(SetTeamCustomCredentialsResponse::from_parts)
+    }
     /// Create a team API key. Team API keys can be managed through a management key: an Org
     /// Management Key for any team of the organization, a Team Management Key for its teams. The
     /// key is shown once; the service keeps only its hash.
@@ -1148,6 +1165,15 @@ impl Client {
                 let input = ::serde_json::from_value(input)
                     .map_err(rt::client::ClientError::encode)?;
                 let response = self.delete_team(input).await?;
+                let body = response
+                    .body_json()
+                    .map_err(rt::client::ClientError::encode)?;
+                Ok((response.status(), body))
+            }
+            "set_team_custom_credentials" => {
+                let input = ::serde_json::from_value(input)
+                    .map_err(rt::client::ClientError::encode)?;
+                let response = self.set_team_custom_credentials(input).await?;
                 let body = response
                     .body_json()
                     .map_err(rt::client::ClientError::encode)?;

@@ -844,6 +844,35 @@ pub static MODEL_PERSON_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDe
         },
     ],
 };
+pub static MODEL_SET_TEAM_CUSTOM_CREDENTIALS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
+    name: "SetTeamCustomCredentialsRequest",
+    fields: &[
+        rt::desc::FieldDesc {
+            name: "client_id",
+            ty: rt::desc::TypeDesc::String,
+            presence: rt::desc::Presence::Required,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints {
+                min_length: Some(1usize),
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
+        },
+        rt::desc::FieldDesc {
+            name: "client_secret",
+            ty: rt::desc::TypeDesc::String,
+            presence: rt::desc::Presence::Required,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints {
+                min_length: Some(1usize),
+                max_length: Some(4096usize),
+                ..rt::desc::Constraints::NONE
+            },
+        },
+    ],
+};
 pub static MODEL_UPDATE_TEAM_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "UpdateTeamRequest",
     fields: &[
@@ -3386,7 +3415,8 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
     exactly_one_of: &[],
     accept: "application/json",
     statuses: &[
-        200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+        200u16, 202u16, 409u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16,
+        500u16,
     ],
     responses: &[
         rt::desc::ResponseDesc {
@@ -3404,6 +3434,14 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
             bytes: false,
             headers: &[],
             provenance: rt::desc::Provenance::Document,
+        },
+        rt::desc::ResponseDesc {
+            status: 409u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
             status: 404u16,
@@ -4933,6 +4971,149 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
         },
     ],
     body: None,
+    body_media: rt::desc::BodyMedia::Json,
+    gates: &[Gate::HighestPlan],
+    idempotent: true,
+    idempotency_key: None,
+    exactly_one_of: &[],
+    accept: "application/json",
+    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    responses: &[
+        rt::desc::ResponseDesc {
+            status: 200u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 404u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::DeployedClient,
+        },
+        rt::desc::ResponseDesc {
+            status: 422u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::DeployedClient,
+        },
+        rt::desc::ResponseDesc {
+            status: 401u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 403u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 413u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 415u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 503u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+        rt::desc::ResponseDesc {
+            status: 500u16,
+            has_body: true,
+            media: rt::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: rt::desc::Provenance::Toolkit,
+        },
+    ],
+    open_success: None,
+    provenance: rt::desc::Provenance::Toolkit,
+    tags: &["management"],
+    sunset: None,
+};
+pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDesc {
+    name: "set_team_custom_credentials",
+    api: "management",
+    base: "{management_url}",
+    method: rt::http::Method::PUT,
+    path: rt::desc::PathTemplate::new(
+        "/v1/org/{org_id}/team/{team_id}/custom_credentials/{provider}",
+        &[
+            rt::desc::PathSegment::Literal("v1"),
+            rt::desc::PathSegment::Literal("org"),
+            rt::desc::PathSegment::Param("org_id"),
+            rt::desc::PathSegment::Literal("team"),
+            rt::desc::PathSegment::Param("team_id"),
+            rt::desc::PathSegment::Literal("custom_credentials"),
+            rt::desc::PathSegment::Param("provider"),
+        ],
+    ),
+    public: false,
+    auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_optional: &[],
+    auth_scopes: &[],
+    params: &[
+        rt::desc::ParamDesc {
+            location: rt::desc::Location::Path,
+            field: rt::desc::FieldDesc {
+                name: "org_id",
+                ty: rt::desc::TypeDesc::Uuid,
+                presence: rt::desc::Presence::Required,
+                has_default: false,
+                format: true,
+                constraints: rt::desc::Constraints::NONE,
+            },
+        },
+        rt::desc::ParamDesc {
+            location: rt::desc::Location::Path,
+            field: rt::desc::FieldDesc {
+                name: "team_id",
+                ty: rt::desc::TypeDesc::Uuid,
+                presence: rt::desc::Presence::Required,
+                has_default: false,
+                format: true,
+                constraints: rt::desc::Constraints::NONE,
+            },
+        },
+        rt::desc::ParamDesc {
+            location: rt::desc::Location::Path,
+            field: rt::desc::FieldDesc {
+                name: "provider",
+                ty: rt::desc::TypeDesc::Enum(&ENUM_BULK_PROVIDER),
+                presence: rt::desc::Presence::Required,
+                has_default: false,
+                format: true,
+                constraints: rt::desc::Constraints::NONE,
+            },
+        },
+    ],
+    body: Some(&rt::desc::TypeDesc::Model(&MODEL_SET_TEAM_CUSTOM_CREDENTIALS_REQUEST)),
     body_media: rt::desc::BodyMedia::Json,
     gates: &[Gate::HighestPlan],
     idempotent: true,
@@ -7610,6 +7791,7 @@ pub static ENDPOINTS: &[&Endpoint] = &[
     &ENDPOINT_CREATE_TEAM,
     &ENDPOINT_UPDATE_TEAM,
     &ENDPOINT_DELETE_TEAM,
+    &ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS,
     &ENDPOINT_CREATE_TEAM_API_KEY,
     &ENDPOINT_LIST_TEAM_API_KEYS,
     &ENDPOINT_REVOKE_TEAM_API_KEY,

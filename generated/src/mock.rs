@@ -98,6 +98,12 @@ static UPDATE_TEAM: ::std::sync::LazyLock<UpdateTeamResponse> = ::std::sync::Laz
 example("update_team", UpdateTeamResponse::from_parts));
 static DELETE_TEAM: ::std::sync::LazyLock<DeleteTeamResponse> = ::std::sync::LazyLock::new(||
 example("delete_team", DeleteTeamResponse::from_parts));
+static SET_TEAM_CUSTOM_CREDENTIALS: ::std::sync::LazyLock<
+    SetTeamCustomCredentialsResponse,
+> = ::std::sync::LazyLock::new(|| example(
+    "set_team_custom_credentials",
+    SetTeamCustomCredentialsResponse::from_parts,
+));
 static CREATE_TEAM_API_KEY: ::std::sync::LazyLock<CreateTeamApiKeyResponse> = ::std::sync::LazyLock::new(||
 example("create_team_api_key", CreateTeamApiKeyResponse::from_parts));
 static LIST_TEAM_API_KEYS: ::std::sync::LazyLock<ListTeamApiKeysResponse> = ::std::sync::LazyLock::new(||
@@ -426,6 +432,16 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 status: 200u16,
                 has_body: true,
                 json: "{\"success\":true}",
+                raw: None,
+                content_type: "application/json",
+                headers: &[],
+            })
+        }
+        "set_team_custom_credentials" => {
+            Some(Example {
+                status: 200u16,
+                has_body: true,
+                json: "{\"provider\":\"oura\",\"client_id\":\"text\",\"updated_on\":\"2024-05-01T12:00:00Z\"}",
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
@@ -869,6 +885,13 @@ impl HealthDataServer for MockServer {
         _input: DeleteTeamInput,
     ) -> DeleteTeamResponse {
         DELETE_TEAM.clone()
+    }
+    async fn set_team_custom_credentials(
+        &self,
+        _ctx: super::server::Context<AuthScheme>,
+        _input: SetTeamCustomCredentialsInput,
+    ) -> SetTeamCustomCredentialsResponse {
+        SET_TEAM_CUSTOM_CREDENTIALS.clone()
     }
     async fn create_team_api_key(
         &self,

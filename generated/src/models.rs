@@ -4224,6 +4224,47 @@ impl rt::Validate for UpdateTeamRequest {
         loc.pop();
     }
 }
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct SetTeamCustomCredentialsRequest {
+    /// The OAuth application's client id at the provider.
+    pub client_id: String,
+    pub client_secret: String,
+}
+rt::json_object!(SetTeamCustomCredentialsRequest);
+#[allow(deprecated)]
+impl rt::Validate for SetTeamCustomCredentialsRequest {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("client_id"));
+        let v = &self.client_id;
+        {
+            rt::check::min_length(v, 1usize, loc, out);
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+        loc.push(rt::LocPart::key("client_secret"));
+        let v = &self.client_secret;
+        {
+            rt::check::min_length(v, 1usize, loc, out);
+            rt::check::max_length(v, 4096usize, loc, out);
+        }
+        loc.pop();
+    }
+}
+/// A team's OAuth application for a provider, as set: never its secret.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct CustomCredentials {
+    pub provider: BulkProvider,
+    pub client_id: String,
+    pub updated_on: rt::DateTime,
+}
+rt::json_object!(CustomCredentials);
+impl rt::Validate for CustomCredentials {}
 /// A team with the features enabled for it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
@@ -8705,6 +8746,8 @@ pub const TYPE_NAMES: &[&str] = &[
     "TeamListItem",
     "CreateTeamRequest",
     "UpdateTeamRequest",
+    "SetTeamCustomCredentialsRequest",
+    "CustomCredentials",
     "Team",
     "ApiKeyList",
     "ApiKeyInfo",
@@ -8838,6 +8881,10 @@ pub fn parse_and_validate(
             "TeamListItem" => run::<TeamListItem>(value),
             "CreateTeamRequest" => run::<CreateTeamRequest>(value),
             "UpdateTeamRequest" => run::<UpdateTeamRequest>(value),
+            "SetTeamCustomCredentialsRequest" => {
+                run::<SetTeamCustomCredentialsRequest>(value)
+            }
+            "CustomCredentials" => run::<CustomCredentials>(value),
             "Team" => run::<Team>(value),
             "ApiKeyList" => run::<ApiKeyList>(value),
             "ApiKeyInfo" => run::<ApiKeyInfo>(value),
@@ -8978,6 +9025,10 @@ pub fn round_trip(
             "TeamListItem" => run::<TeamListItem>(value),
             "CreateTeamRequest" => run::<CreateTeamRequest>(value),
             "UpdateTeamRequest" => run::<UpdateTeamRequest>(value),
+            "SetTeamCustomCredentialsRequest" => {
+                run::<SetTeamCustomCredentialsRequest>(value)
+            }
+            "CustomCredentials" => run::<CustomCredentials>(value),
             "Team" => run::<Team>(value),
             "ApiKeyList" => run::<ApiKeyList>(value),
             "ApiKeyInfo" => run::<ApiKeyInfo>(value),

@@ -2826,6 +2826,10 @@ pub enum BulkImportResponse {
     Ok(BulkImportResult),
     /// 202: Queued; progress through List Bulk Ops.
     Accepted(BulkImportResult),
+    /// 409: The team has not set its own OAuth application credentials for the provider
+    /// (`set_team_custom_credentials`): the document says they are needed beforehand. The
+    /// status is the toolkit's.
+    Conflict(ErrorMessage),
     /// 404: Unknown resource.
     NotFound(NotFoundError),
     /// 422: One item per violated constraint.
@@ -2851,6 +2855,7 @@ impl BulkImportResponse {
         match self {
             Self::Ok(_) => 200u16,
             Self::Accepted(_) => 202u16,
+            Self::Conflict(_) => 409u16,
             Self::NotFound(_) => 404u16,
             Self::UnprocessableEntity(_) => 422u16,
             Self::Unauthorized(_) => 401u16,
@@ -2868,6 +2873,7 @@ impl BulkImportResponse {
         match self {
             Self::Ok(body) => ::serde_json::to_value(body),
             Self::Accepted(body) => ::serde_json::to_value(body),
+            Self::Conflict(body) => ::serde_json::to_value(body),
             Self::NotFound(body) => ::serde_json::to_value(body),
             Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
             Self::Unauthorized(body) => ::serde_json::to_value(body),
@@ -2897,6 +2903,13 @@ impl BulkImportResponse {
             202u16 => {
                 Ok(
                     Self::Accepted(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            409u16 => {
+                Ok(
+                    Self::Conflict(
                         ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
                     ),
                 )
@@ -4793,6 +4806,171 @@ pub enum DeleteTeamResponse {
     InternalServerError(ErrorMessage),
 }
 impl DeleteTeamResponse {
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Ok(_) => 200u16,
+            Self::NotFound(_) => 404u16,
+            Self::UnprocessableEntity(_) => 422u16,
+            Self::Unauthorized(_) => 401u16,
+            Self::Forbidden(_) => 403u16,
+            Self::PayloadTooLarge(_) => 413u16,
+            Self::UnsupportedMediaType(_) => 415u16,
+            Self::ServiceUnavailable(_) => 503u16,
+            Self::InternalServerError(_) => 500u16,
+        }
+    }
+    /// The body as JSON; `null` for a response without one.
+    pub fn body_json(
+        &self,
+    ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+        match self {
+            Self::Ok(body) => ::serde_json::to_value(body),
+            Self::NotFound(body) => ::serde_json::to_value(body),
+            Self::UnprocessableEntity(body) => ::serde_json::to_value(body),
+            Self::Unauthorized(body) => ::serde_json::to_value(body),
+            Self::Forbidden(body) => ::serde_json::to_value(body),
+            Self::PayloadTooLarge(body) => ::serde_json::to_value(body),
+            Self::UnsupportedMediaType(body) => ::serde_json::to_value(body),
+            Self::ServiceUnavailable(body) => ::serde_json::to_value(body),
+            Self::InternalServerError(body) => ::serde_json::to_value(body),
+        }
+    }
+    /// Reads a response of a declared status from its headers and body; an empty
+    /// body reads as `null`. The error names what did not fit.
+    pub fn from_parts(
+        status: u16,
+        _headers: &rt::http::HeaderMap,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            body
+        };
+        match status {
+            200u16 => {
+                Ok(Self::Ok(::serde_json::from_slice(json).map_err(|e| e.to_string())?))
+            }
+            404u16 => {
+                Ok(
+                    Self::NotFound(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            422u16 => {
+                Ok(
+                    Self::UnprocessableEntity(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            401u16 => {
+                Ok(
+                    Self::Unauthorized(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            403u16 => {
+                Ok(
+                    Self::Forbidden(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            413u16 => {
+                Ok(
+                    Self::PayloadTooLarge(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            415u16 => {
+                Ok(
+                    Self::UnsupportedMediaType(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            503u16 => {
+                Ok(
+                    Self::ServiceUnavailable(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            500u16 => {
+                Ok(
+                    Self::InternalServerError(
+                        ::serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    ),
+                )
+            }
+            other => Err(format!("status {other} is not declared for this endpoint")),
+        }
+    }
+    /// Reads a response body of a declared status, as [`Self::from_parts`] with no
+    /// headers: a response that requires a header does not read so.
+    pub fn from_status_bytes(
+        status: u16,
+        body: &[u8],
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        Self::from_parts(status, &rt::http::HeaderMap::new(), body)
+    }
+}
+/// Everything a `set_team_custom_credentials` request carries: `PUT /v1/org/{org_id}/team/{team_id}/custom_credentials/{provider}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SetTeamCustomCredentialsInput {
+    /// Path parameter `org_id`.
+    pub org_id: rt::Uuid,
+    /// Path parameter `team_id`.
+    pub team_id: rt::Uuid,
+    /// Path parameter `provider`.
+    pub provider: BulkProvider,
+    /// The request body.
+    pub body: SetTeamCustomCredentialsRequest,
+}
+#[allow(deprecated)]
+impl rt::Validate for SetTeamCustomCredentialsInput {
+    fn validate_at(
+        &self,
+        loc: &mut ::std::vec::Vec<rt::LocPart>,
+        out: &mut ::std::vec::Vec<rt::Issue>,
+    ) {
+        loc.push(rt::LocPart::key("body"));
+        let v = &self.body;
+        {
+            rt::Validate::validate_at(v, loc, out);
+        }
+        loc.pop();
+    }
+}
+/// The responses `set_team_custom_credentials` may give: one variant per status the spec declares.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum SetTeamCustomCredentialsResponse {
+    /// 200
+    Ok(CustomCredentials),
+    /// 404
+    NotFound(NotFoundError),
+    /// 422
+    UnprocessableEntity(ValidationError),
+    /// 401: Missing or wrong management key.
+    Unauthorized(ErrorMessage),
+    /// 403: A team API key, or a plan without the management API.
+    Forbidden(ErrorMessage),
+    /// 413
+    PayloadTooLarge(ErrorMessage),
+    /// 415: A body sent as another media type than JSON, or with no `Content-Type`.
+    UnsupportedMediaType(ErrorMessage),
+    /// 503: The service cannot answer now; retry after the `Retry-After` header's seconds.
+    ServiceUnavailable(ErrorMessage),
+    /// 500: A fault of the service (a bug, such as stored data it cannot read); the fault is
+    /// logged with the request id, and a retry will not mend it.
+    InternalServerError(ErrorMessage),
+}
+impl SetTeamCustomCredentialsResponse {
     pub fn status(&self) -> u16 {
         match self {
             Self::Ok(_) => 200u16,

@@ -271,6 +271,16 @@ pub trait HealthDataServer: Send + Sync + 'static {
         ctx: Context<Self::Principal>,
         input: DeleteTeamInput,
     ) -> impl Future<Output = DeleteTeamResponse> + Send;
+    /// Set the team's own OAuth application credentials for a provider, replacing any set
+    /// before: bulk import for that provider needs them (the document's "team custom credential
+    /// setting", whose shape is not shown, so this one is the toolkit's). The secret is never
+    /// answered back.
+    /// `PUT /v1/org/{org_id}/team/{team_id}/custom_credentials/{provider}`.
+    fn set_team_custom_credentials(
+        &self,
+        ctx: Context<Self::Principal>,
+        input: SetTeamCustomCredentialsInput,
+    ) -> impl Future<Output = SetTeamCustomCredentialsResponse> + Send;
     /// Create a team API key. Team API keys can be managed through a management key: an Org
     /// Management Key for any team of the organization, a Team Management Key for its teams. The
     /// key is shown once; the service keeps only its hash.
@@ -916,6 +926,22 @@ async fn handle_delete_team<S: HealthDataServer>(
             path,
             request,
             |ctx, input| app.service.delete_team(ctx, input),
+        )
+        .await
+}
+#[allow(deprecated)]
+async fn handle_set_team_custom_credentials<S: HealthDataServer>(
+    State(app): State<Arc<App<S>>>,
+    path: rt::server::PathParams,
+    request: Request,
+) -> Response {
+    rt::server::serve(
+            &*app,
+            &app.config,
+            &descriptors::ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS,
+            path,
+            request,
+            |ctx, input| app.service.set_team_custom_credentials(ctx, input),
         )
         .await
 }
@@ -1934,6 +1960,7 @@ impl IntoResponse for BulkImportResponse {
         match self {
             BulkImportResponse::Ok(body) => rt::server::json_status(200u16, &body),
             BulkImportResponse::Accepted(body) => rt::server::json_status(202u16, &body),
+            BulkImportResponse::Conflict(body) => rt::server::json_status(409u16, &body),
             BulkImportResponse::NotFound(body) => rt::server::json_status(404u16, &body),
             BulkImportResponse::UnprocessableEntity(body) => {
                 rt::server::json_status(422u16, &body)
@@ -1962,7 +1989,10 @@ impl From<rt::server::Rejection> for BulkImportResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    409u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16,
+                    500u16,
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2396,6 +2426,49 @@ impl IntoResponse for DeleteTeamResponse {
     }
 }
 impl From<rt::server::Rejection> for DeleteTeamResponse {
+    fn from(rejection: rt::server::Rejection) -> Self {
+        rejection
+            .answer(
+                &rt::server::RejectionShape::default(),
+                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                Self::from_status_bytes,
+            )
+    }
+}
+impl IntoResponse for SetTeamCustomCredentialsResponse {
+    fn into_response(self) -> Response {
+        match self {
+            SetTeamCustomCredentialsResponse::Ok(body) => {
+                rt::server::json_status(200u16, &body)
+            }
+            SetTeamCustomCredentialsResponse::NotFound(body) => {
+                rt::server::json_status(404u16, &body)
+            }
+            SetTeamCustomCredentialsResponse::UnprocessableEntity(body) => {
+                rt::server::json_status(422u16, &body)
+            }
+            SetTeamCustomCredentialsResponse::Unauthorized(body) => {
+                rt::server::json_status(401u16, &body)
+            }
+            SetTeamCustomCredentialsResponse::Forbidden(body) => {
+                rt::server::json_status(403u16, &body)
+            }
+            SetTeamCustomCredentialsResponse::PayloadTooLarge(body) => {
+                rt::server::json_status(413u16, &body)
+            }
+            SetTeamCustomCredentialsResponse::UnsupportedMediaType(body) => {
+                rt::server::json_status(415u16, &body)
+            }
+            SetTeamCustomCredentialsResponse::ServiceUnavailable(body) => {
+                rt::server::json_status(503u16, &body)
+            }
+            SetTeamCustomCredentialsResponse::InternalServerError(body) => {
+                rt::server::json_status(500u16, &body)
+            }
+        }
+    }
+}
+impl From<rt::server::Rejection> for SetTeamCustomCredentialsResponse {
     fn from(rejection: rt::server::Rejection) -> Self {
         rejection
             .answer(
@@ -3551,8 +3624,15 @@ fn management_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
                 handle_revoke_team_api_key::<S>,
             ),
         )
+        .route(
+            "/v1/org/{org_id}/team/{team_id}/custom_credentials/{provider}",
+            axum::routing::on(
+                axum::routing::MethodFilter::PUT,
+                handle_set_team_custom_credentials::<S>,
+            ),
+        )
 }
-/// The router of the `management` API at `{management_url}`: 10 endpoints.
+/// The router of the `management` API at `{management_url}`: 11 endpoints.
 pub fn management_router<S: HealthDataServer>(
     service: Arc<S>,
     config: rt::server::Config,

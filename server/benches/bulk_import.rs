@@ -167,6 +167,9 @@ async fn reference_server(database: Location, data_dir: &Path) -> (String, Strin
     health_server::admin::set_feature(opened.server.store(), &opened.team_id, "bulk_import", true)
         .await
         .unwrap();
+    health_server::admin::set_every_custom_credential(opened.server.store(), &opened.team_id)
+        .await
+        .unwrap();
     std::mem::forget(opened.server.start_workers());
     let router = health_server::router(opened.server);
     spawn_on(listener, router, Transport::default())

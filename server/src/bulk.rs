@@ -45,6 +45,14 @@ pub async fn import(
     body: BulkImportRequest,
 ) -> Result<BulkImportResponse, Failure> {
     let provider = body.provider.as_str();
+    if !has_credentials(s, team_id, provider).await? {
+        return Ok(BulkImportResponse::Conflict(ErrorMessage {
+            detail: format!(
+                "The team has no OAuth application credentials for {provider}: set them \
+                 first (PUT /v1/org/{{org_id}}/team/{{team_id}}/custom_credentials/{provider})"
+            ),
+        }));
+    }
     let user_ids = body
         .connections
         .iter()
@@ -83,6 +91,26 @@ pub async fn historical_pull(
             BulkOpStatus::InProgress,
         )),
     })
+}
+
+/// Whether the team has set its own OAuth application for the provider.
+async fn has_credentials(
+    s: &ReferenceServer,
+    team_id: &str,
+    provider: &str,
+) -> Result<bool, Failure> {
+    let found: Option<(String,)> = s
+        .store
+        .autocommit()
+        .optional(
+            sqlx::query(
+                "SELECT provider FROM team_credentials WHERE team_id = $1 AND provider = $2",
+            )
+            .bind(team_id)
+            .bind(provider),
+        )
+        .await?;
+    Ok(found.is_some())
 }
 
 /// The users of an outcome as the wire types them; the ids were made as UUIDs.

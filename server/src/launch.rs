@@ -116,9 +116,9 @@ pub struct InProcess {
 
 /// Starts the service on a loopback port, on a fresh SQLite database, with the default
 /// limits. Its webhooks may go to loopback: the receiver of a run on this machine is there.
-/// Its team has the closed-beta features open, as a team a recording was made against
-/// would (the suite's scenarios open them themselves, so a separately started server gives
-/// them the same verdict).
+/// It is set up as `serve` sets up a fresh database (closed-beta features closed, no OAuth
+/// applications), so a recording of a `serve` replays against it; the suite's scenarios
+/// open what they need themselves.
 pub async fn start() -> Result<InProcess, String> {
     let folder = tempfile::Builder::new()
         .prefix("health-server-")
@@ -136,9 +136,6 @@ pub async fn start() -> Result<InProcess, String> {
     let credentials = opened
         .credentials
         .ok_or("a fresh database was already set up")?;
-    for feature in crate::gates::features() {
-        crate::admin::set_feature(opened.server.store(), &opened.team_id, feature, true).await?;
-    }
     let router = crate::router(opened.server.clone());
     let workers = opened.server.start_workers();
     let spawned = spawn_on(listener, router, Transport::default())

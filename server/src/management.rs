@@ -299,6 +299,35 @@ pub async fn delete_team(
     Ok(SuccessResult { success: true })
 }
 
+/// Sets the team's own OAuth application for a provider; bulk import for it needs one.
+pub async fn set_custom_credentials(
+    s: &ReferenceServer,
+    principal: &Principal,
+    input: SetTeamCustomCredentialsInput,
+) -> Result<CustomCredentials, Failure> {
+    let (org_id, team_id) = (input.org_id.0.to_string(), input.team_id.0.to_string());
+    let scope = caller(principal, &org_id)?;
+    {
+        let mut tx = s.store.read().await?;
+        controlled_team(&mut tx, scope, &org_id, &team_id).await?;
+    }
+    let now = s.clock.now();
+    crate::admin::set_custom_credentials(
+        &s.store,
+        &team_id,
+        input.provider.as_str(),
+        &input.body.client_id,
+        &input.body.client_secret,
+        to_micros(now),
+    )
+    .await?;
+    Ok(CustomCredentials {
+        provider: input.provider,
+        client_id: input.body.client_id,
+        updated_on: wire_time(to_micros(now)),
+    })
+}
+
 pub async fn create_team_api_key(
     s: &ReferenceServer,
     principal: &Principal,

@@ -491,6 +491,19 @@ impl HealthDataServer for Service {
         .await
     }
 
+    async fn set_team_custom_credentials(
+        &self,
+        ctx: Context<Principal>,
+        input: SetTeamCustomCredentialsInput,
+    ) -> SetTeamCustomCredentialsResponse {
+        answer(&ctx, async {
+            Ok(SetTeamCustomCredentialsResponse::Ok(
+                management::set_custom_credentials(&self.0, manager(&ctx)?, input).await?,
+            ))
+        })
+        .await
+    }
+
     async fn create_management_key(
         &self,
         ctx: Context<Principal>,

@@ -101,11 +101,12 @@ fn the_suite_passes_against_the_reference_server_and_matches_its_snapshots() {
                 .map(move |(status, _)| format!("{endpoint} {status}"))
         })
         .filter(|cell| {
-            !NOT_PROVOKED.contains(&cell.as_str())
-                && !(cell.ends_with(" 415") && bodiless.contains(cell.split(' ').next().unwrap()))
-                && !cell.ends_with(" 413")
-                && !cell.ends_with(" 500")
-                && !cell.ends_with(" 503")
+            let unprovokable_415 =
+                cell.ends_with(" 415") && bodiless.contains(cell.split(' ').next().unwrap());
+            let unprovokable = NOT_PROVOKED.contains(&cell.as_str())
+                || unprovokable_415
+                || [" 413", " 500", " 503"].iter().any(|s| cell.ends_with(s));
+            !unprovokable
         })
         .collect();
     assert!(

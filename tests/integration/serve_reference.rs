@@ -244,6 +244,20 @@ fn kill_9_during_delivery_loses_no_event_and_repeats_only_with_the_same_id() {
         r#"{{"provider": "oura", "connections": [{}], "wait_for_completion": true}}"#,
         connections.join(", ")
     );
+    // The team's own OAuth application for the provider, which an import needs beforehand.
+    let creds = credentials(dir);
+    let app = format!(
+        "/v1/org/{}/team/{}/custom_credentials/oura",
+        creds["org_id"].as_str().unwrap(),
+        creds["team_id"].as_str().unwrap()
+    );
+    let management = [(
+        "X-Management-Key",
+        creds["management_key"].as_str().unwrap(),
+    )];
+    let app_body = r#"{"client_id": "app", "client_secret": "app-secret"}"#;
+    let (status, _) = call_with(&served.base_url, "PUT", &app, &management, Some(app_body));
+    assert_eq!(status, 200);
     let (status, _) = call(
         &served.base_url,
         "POST",

@@ -32,7 +32,7 @@ pub struct Harness {
     pub base_url: String,
     pub keys: Bootstrap,
     /// The features the first start gave its team, before the harness enabled the bulk
-    /// operations the tests use.
+    /// operations the tests use (and set the team's OAuth applications they need).
     pub initial_features: Vec<String>,
     pub clock: Arc<ManualClock>,
     pub server: Arc<ReferenceServer>,
@@ -130,6 +130,9 @@ impl Harness {
                 .await
                 .expect("enable a feature");
         }
+        health_server::admin::set_every_custom_credential(server.store(), &keys.team_id)
+            .await
+            .expect("set the team's OAuth applications");
         Some(Harness {
             base_url,
             keys,
@@ -270,11 +273,22 @@ pub async fn send_as(
     path: &str,
     body: &serde_json::Value,
 ) -> (u16, serde_json::Value) {
+    send_with(h, ("x-service-api-key", key), method, path, body).await
+}
+
+/// A JSON request carrying one credential header (`name`, `value`).
+pub async fn send_with(
+    h: &Harness,
+    (name, value): (&str, &str),
+    method: &str,
+    path: &str,
+    body: &serde_json::Value,
+) -> (u16, serde_json::Value) {
     let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
     let mut request = h
         .http()
         .request(method, format!("{}{path}", h.base_url))
-        .header("x-service-api-key", key);
+        .header(name, value);
     if !body.is_null() {
         request = request.json(body);
     }

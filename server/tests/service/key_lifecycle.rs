@@ -1,7 +1,7 @@
 //! Keys after they are made, and teams deleted: a revoked or rotated key stops working, and a
 //! deleted team's keys with it.
 
-use crate::harness::{Harness, send_as};
+use crate::harness::{Harness, send_as, send_with};
 use crate::on_both_backends;
 use health_api::models::Region;
 use serde_json::{Value, json};
@@ -14,17 +14,7 @@ on_both_backends!(
 
 /// A request to the management API with a management key: the status and the body.
 async fn manage(h: &Harness, key: &str, method: &str, path: &str, body: &Value) -> (u16, Value) {
-    let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-    let mut request = h
-        .http()
-        .request(method, format!("{}{path}", h.base_url))
-        .header("X-Management-Key", key);
-    if !body.is_null() {
-        request = request.json(body);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
+    send_with(h, ("X-Management-Key", key), method, path, body).await
 }
 
 /// Rotating: make a new key, move to it, revoke the old. The old one is refused at once, the

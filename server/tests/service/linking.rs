@@ -358,6 +358,34 @@ async fn bulk_operations_are_closed_until_enabled_for_the_team(h: Harness) {
         })
         .await
         .unwrap();
+    // Enabled, an import still needs the team's own OAuth application for the provider.
+    let BulkImportResponse::Conflict(refusal) = other.bulk_import(empty_import()).await.unwrap()
+    else {
+        panic!("credentials are needed beforehand");
+    };
+    assert!(
+        refusal.detail.contains("custom_credentials/oura"),
+        "{}",
+        refusal.detail
+    );
+    let set = SetTeamCustomCredentialsInput {
+        org_id: h.org_id(),
+        team_id: team.id,
+        provider: BulkProvider::Oura,
+        body: SetTeamCustomCredentialsRequest {
+            client_id: "team-app".into(),
+            client_secret: "team-secret".into(),
+        },
+    };
+    let SetTeamCustomCredentialsResponse::Ok(set) =
+        management.set_team_custom_credentials(set).await.unwrap()
+    else {
+        panic!("set the team's credentials");
+    };
+    assert_eq!(
+        (set.provider, set.client_id.as_str()),
+        (BulkProvider::Oura, "team-app")
+    );
     assert!(matches!(
         other.bulk_import(empty_import()).await.unwrap(),
         BulkImportResponse::Accepted(_)

@@ -243,6 +243,9 @@ async fn enable_bulk_import(h: &Harness, team_id: &str) {
         },
     };
     h.management().update_team(input).await.unwrap();
+    health_server::admin::set_every_custom_credential(h.server.store(), team_id)
+        .await
+        .unwrap();
 }
 
 /// Imports the users to fitbit, waiting for it: each emits `provider.connection.created`.
