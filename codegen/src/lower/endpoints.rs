@@ -744,7 +744,10 @@ pub(super) fn object_in(ty: &Type) -> Option<&'static str> {
 /// of another media type (415), input that does not fit (422), a fault (500), and an
 /// unavailable service (503).
 fn router_statuses(ep: &Endpoint, api_gates: bool) -> Vec<u16> {
-    let mut statuses = vec![400, 413, 414, 415, 422, 431, 500, 503];
+    let mut statuses = vec![400, 413, 414, 422, 431, 500, 503];
+    if ep.body.is_some() {
+        statuses.push(415);
+    }
     if !ep.auth.public {
         statuses.extend([401, 403]);
     }
