@@ -82,11 +82,12 @@ async fn stripe_shaped_rejections_decode_as_the_declared_error_response() {
     let body: payments::models::ErrorResponse = missing.json().await.unwrap();
     assert!(body.error.message.unwrap_or_default().contains("No route"));
 
-    // The connect API on the same router answers in its own model.
+    // The connect API on the same router answers in its own model: a token request is a
+    // form (RFC 6749), and one with a grant type the endpoint does not take is refused.
     let refused = http
         .post(format!("{url}/oauth/token"))
-        .header("content-type", "application/json")
-        .body(r#"{"grant_type": "password"}"#)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("grant_type=password")
         .send()
         .await
         .unwrap();
