@@ -122,7 +122,10 @@ async fn read_key(
         .autocommit()
         .optional(
             sqlx::query(
-                "SELECT id, key_hash, kind, org_id, team_id, scope FROM keys WHERE key_hash = $1",
+                // A deleted team's key is no key, even one made while it was being deleted.
+                "SELECT k.id, k.key_hash, k.kind, k.org_id, k.team_id, k.scope FROM keys k \
+                 LEFT JOIN teams t ON t.id = k.team_id \
+                 WHERE k.key_hash = $1 AND (k.team_id IS NULL OR t.deleted_at IS NULL)",
             )
             .bind(digest),
         )
@@ -145,8 +148,11 @@ async fn read_key(
             let teams: Vec<String> = store
                 .autocommit()
                 .all_values(
-                    sqlx::query("SELECT team_id FROM key_teams WHERE key_id = $1 ORDER BY team_id")
-                        .bind(&row.id),
+                    sqlx::query(
+                        "SELECT kt.team_id FROM key_teams kt JOIN teams t ON t.id = kt.team_id \
+                         WHERE kt.key_id = $1 AND t.deleted_at IS NULL ORDER BY kt.team_id",
+                    )
+                    .bind(&row.id),
                 )
                 .await?;
             ManagementScope::Teams(teams)
@@ -178,6 +184,7 @@ async fn link_token(
             sqlx::query(
                 "SELECT t.team_id, t.user_id FROM link_tokens t \
          JOIN users u ON u.id = t.user_id AND u.team_id = t.team_id \
+         JOIN teams tm ON tm.id = t.team_id AND tm.deleted_at IS NULL \
          WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > $2 \
          AND u.deleted_at IS NULL",
             )

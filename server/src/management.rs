@@ -284,16 +284,31 @@ pub async fn delete_team(
         .bind(&team_id)
         .execute(&mut **tx)
         .await?;
+    // Its keys, its credentials and features go; its endpoints are sent nothing more.
     for statement in [
         "DELETE FROM key_teams WHERE team_id = $1",
         "DELETE FROM keys WHERE team_id = $1",
         "DELETE FROM team_features WHERE team_id = $1",
+        "DELETE FROM team_credentials WHERE team_id = $1",
+        "DELETE FROM deliveries WHERE status = 'pending' AND endpoint_id IN \
+         (SELECT id FROM webhook_endpoints WHERE team_id = $1)",
+        "UPDATE webhook_endpoints SET disabled = 1 WHERE team_id = $1",
     ] {
         sqlx::query(statement)
             .bind(&team_id)
             .execute(&mut **tx)
             .await?;
     }
+    // A team-scoped management key that controlled only this team controls nothing now.
+    sqlx::query(
+        "DELETE FROM keys WHERE kind = $1 AND scope = $2 AND org_id = $3 \
+         AND NOT EXISTS (SELECT 1 FROM key_teams kt WHERE kt.key_id = keys.id)",
+    )
+    .bind(MANAGEMENT_KEY)
+    .bind(ManagementKeyScope::Team.as_str())
+    .bind(&org_id)
+    .execute(&mut **tx)
+    .await?;
     tx.commit().await?;
     s.store.auth_cache().changed();
     Ok(SuccessResult { success: true })

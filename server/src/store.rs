@@ -197,7 +197,7 @@ impl Store {
         .map_err(|e| format!("cannot open the database `{}`: {e}", redact(&url)))?;
         let users = Arc::new(UserCache::new(crate::user_cache::MAX_ENTRIES));
         let store = Store {
-            pool,
+            pool: pool.clone(),
             backend,
             writer: (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(()))),
             auth: Arc::default(),
@@ -205,8 +205,10 @@ impl Store {
             autocommit: Arc::new(autocommit),
             users: users.clone(),
             // The other processes' writes reach this one's cache through the change feed.
-            _feed: (backend == Backend::Postgres)
-                .then(|| Arc::new(crate::change_feed::watch_users(url.clone(), users))),
+            _feed: (backend == Backend::Postgres).then(|| {
+                let feed = crate::change_feed::watch_users(url.clone(), users, pool.clone());
+                Arc::new(feed)
+            }),
             _only_process: only_process.map(Arc::new),
             deliveries_owed: Arc::default(),
         };

@@ -1,9 +1,9 @@
-//! Users as reads answer them, kept by a process that is the only one on its database: the
-//! embedded SQLite database, which a second process may not open ([`crate::store`] locks
-//! it). Every write on SQLite takes the store's single writer, and giving the writer back
-//! drops everything kept, so a read never answers what a committed write changed. A read
-//! that began before a write keeps nothing it read ([`crate::kept`]). PostgreSQL, shared by
-//! several processes, has no such cache.
+//! Users as reads answer them, kept between writes. Every write of the process drops
+//! everything kept when it ends (its [`crate::store::WriterTurn`] given back), so a read never
+//! answers what a committed write of this process changed; a read that began before a write
+//! keeps nothing it read ([`crate::kept`]). On SQLite no other process writes (the file is
+//! locked); on PostgreSQL the other processes' writes reach this one through
+//! [`crate::change_feed`], and while it cannot hear them nothing is kept.
 
 use crate::kept::Kept;
 use health_api::models::User;

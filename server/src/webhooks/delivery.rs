@@ -33,13 +33,15 @@ pub const RETRY_WAITS: [Duration; 8] = [
 /// An endpoint that has not answered by then has failed the attempt.
 pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Deliveries one process has in flight at once, at most.
-pub const IN_FLIGHT: usize = 256;
+pub const IN_FLIGHT: usize = 2048;
 /// Deliveries one process has in flight to one endpoint, at most: a new lease passes over
 /// an endpoint this process is still sending to, so a slow endpoint holds at most this many
 /// of the process's slots.
-pub const PER_ENDPOINT: usize = 4;
+pub const PER_ENDPOINT: usize = 64;
 /// Deliveries a lease considers at once; it takes at most [`PER_ENDPOINT`] of each endpoint.
-const CANDIDATES: i64 = 512;
+const CANDIDATES: i64 = 2048;
+/// Outcomes one write records at most: attempts that end together share a transaction.
+const RECORDED_TOGETHER: usize = 256;
 /// How long a process holds the deliveries it sends: longer than an attempt may last.
 const LEASE: chrono::Duration = chrono::Duration::seconds(60);
 /// How often an idle loop looks for retries that came due and for deliveries other
@@ -63,6 +65,8 @@ impl Sender {
         let http = reqwest::Client::builder()
             .timeout(ATTEMPT_TIMEOUT)
             .redirect(reqwest::redirect::Policy::none())
+            // A proxy would resolve names itself, past the guarded resolver.
+            .no_proxy()
             .dns_resolver(guarded_resolver(targets))
             .build()?;
         Ok(Sender { http, targets })
@@ -84,15 +88,23 @@ impl InFlight {
         }
     }
 
-    /// Endpoints this process is sending to now: a lease passes over them.
-    fn busy(&self) -> Vec<String> {
-        let endpoints = self.endpoints.lock().unwrap_or_else(|e| e.into_inner());
-        endpoints.keys().cloned().collect()
+    /// Deliveries in flight to each endpoint this process is sending to.
+    fn in_flight(&self) -> HashMap<String, usize> {
+        self.endpoints
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
-    fn started(&self, endpoint: &str) {
+    /// Counts a delivery to `endpoint` in flight until the returned guard drops, however
+    /// its attempt ends (a panic included).
+    fn started(&self, endpoint: &str) -> Sending {
         let mut endpoints = self.endpoints.lock().unwrap_or_else(|e| e.into_inner());
         *endpoints.entry(endpoint.to_string()).or_default() += 1;
+        Sending {
+            in_flight: self.clone(),
+            endpoint: endpoint.to_string(),
+        }
     }
 
     fn ended(&self, endpoint: &str) {
@@ -103,6 +115,18 @@ impl InFlight {
                 endpoints.remove(endpoint);
             }
         }
+    }
+}
+
+/// A delivery in flight; dropped, it is counted no more.
+struct Sending {
+    in_flight: InFlight,
+    endpoint: String,
+}
+
+impl Drop for Sending {
+    fn drop(&mut self) {
+        self.in_flight.ended(&self.endpoint);
     }
 }
 
@@ -118,8 +142,10 @@ pub async fn keep_delivering(s: Arc<ReferenceServer>) {
     };
     let owed = s.store.deliveries_owed().clone();
     let in_flight = InFlight::new();
+    let (ended, outcomes) = tokio::sync::mpsc::unbounded_channel();
+    let _recording = AbortOnDrop(tokio::spawn(keep_recording(s.clone(), outcomes)));
     loop {
-        match start_due(&s, &client, &in_flight).await {
+        match start_due(&s, &client, &in_flight, &ended).await {
             // Some started: there may be more for other endpoints.
             Ok(started) if started > 0 => continue,
             Ok(_) => {}
@@ -129,36 +155,66 @@ pub async fn keep_delivering(s: Arc<ReferenceServer>) {
     }
 }
 
-/// One pass: leases what is due to endpoints this process is not sending to, as many as it
-/// has free slots, and starts each attempt; each records its own outcome when it ends.
-/// Answers how many it started.
+/// A task that stops when its owner does.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// An attempt that ended, with its place in flight: given back once its outcome is written.
+type Ended = (Outcome, Sending, tokio::sync::OwnedSemaphorePermit);
+
+/// Writes the outcomes of attempts as they end, those that ended together in one
+/// transaction, then gives their places in flight back.
+async fn keep_recording(
+    s: Arc<ReferenceServer>,
+    mut ended: tokio::sync::mpsc::UnboundedReceiver<Ended>,
+) {
+    let mut batch = Vec::new();
+    while ended.recv_many(&mut batch, RECORDED_TOGETHER).await > 0 {
+        let (outcomes, held): (Vec<Outcome>, Vec<_>) = batch
+            .drain(..)
+            .map(|(o, sending, slot)| (o, (sending, slot)))
+            .unzip();
+        if let Err(error) = record(&s, &outcomes).await {
+            tracing::warn!(%error, "outcomes of deliveries are left for their leases to run out");
+        }
+        drop(held);
+        s.store.deliveries_owed().notify_one();
+    }
+}
+
+/// One pass: leases what is due, as many as there are free places in flight and no more than
+/// [`PER_ENDPOINT`] to an endpoint, and starts each attempt on its own; the recorder writes
+/// each outcome as it ends. Answers how many it started.
 async fn start_due(
     s: &Arc<ReferenceServer>,
     client: &Sender,
     in_flight: &InFlight,
+    ended: &tokio::sync::mpsc::UnboundedSender<Ended>,
 ) -> Result<usize, sqlx::Error> {
     let free = in_flight.slots.available_permits();
     if free == 0 {
         return Ok(0);
     }
-    let due = lease(s, free, &in_flight.busy()).await?;
+    if !anything_due(s).await? {
+        return Ok(0);
+    }
+    let due = lease(s, free, &in_flight.in_flight()).await?;
     let started = due.len();
     for delivery in due {
         let Ok(slot) = in_flight.slots.clone().acquire_owned().await else {
             break;
         };
-        in_flight.started(&delivery.endpoint_id);
-        let (s, client, in_flight) = (s.clone(), client.clone(), in_flight.clone());
+        let sending = in_flight.started(&delivery.endpoint_id);
+        let (client, ended, now) = (client.clone(), ended.clone(), s.clock.now());
         tokio::spawn(async move {
-            let endpoint = delivery.endpoint_id.clone();
-            let now = s.clock.now();
             let outcome = attempt(&client, delivery, now.timestamp(), now).await;
-            if let Err(error) = record(&s, &[outcome]).await {
-                tracing::warn!(%error, "a delivery's outcome is left for its lease to run out");
-            }
-            in_flight.ended(&endpoint);
-            drop(slot);
-            s.store.deliveries_owed().notify_one();
+            // The recorder stopped only when the loop did: the lease brings the delivery back.
+            let _ = ended.send((outcome, sending, slot));
         });
     }
     Ok(started)
@@ -183,10 +239,38 @@ struct Due {
     lease: i64,
 }
 
+/// Whether any delivery is due: a read, so an idle loop takes no write (which would also
+/// drop the users the process keeps) every time it looks.
+async fn anything_due(s: &ReferenceServer) -> Result<bool, sqlx::Error> {
+    let now = to_micros(s.clock.now());
+    let due: Option<(i64,)> = s
+        .store
+        .autocommit()
+        .optional(
+            sqlx::query(
+                "SELECT seq FROM deliveries WHERE status = $1 AND next_attempt_at <= $2 \
+                 AND (lease_until IS NULL OR lease_until < $2) LIMIT 1",
+            )
+            .bind(PENDING)
+            .bind(now),
+        )
+        .await?;
+    Ok(due.is_some())
+}
+
 /// Leases the deliveries that are due, oldest first, each the earliest owed for its user and
-/// endpoint (a user's events arrive in order): at most `room`, at most [`PER_ENDPOINT`] of
-/// an endpoint, none of the `busy` endpoints.
-async fn lease(s: &ReferenceServer, room: usize, busy: &[String]) -> Result<Vec<Due>, sqlx::Error> {
+/// endpoint (a user's events arrive in order): at most `room`, and with those `in_flight`
+/// at most [`PER_ENDPOINT`] to an endpoint; endpoints already at it are passed over.
+async fn lease(
+    s: &ReferenceServer,
+    room: usize,
+    in_flight: &HashMap<String, usize>,
+) -> Result<Vec<Due>, sqlx::Error> {
+    let busy: Vec<&String> = in_flight
+        .iter()
+        .filter(|(_, n)| **n >= PER_ENDPOINT)
+        .map(|(endpoint, _)| endpoint)
+        .collect();
     let now = s.clock.now();
     let skip_locked = s.store.backend().skip_locked();
     let passed_over = match busy.len() {
@@ -215,7 +299,7 @@ async fn lease(s: &ReferenceServer, room: usize, busy: &[String]) -> Result<Vec<
         query = query.bind(endpoint);
     }
     let found = query.fetch_all(&mut **tx).await?;
-    let chosen = take_per_endpoint(found, room);
+    let chosen = take_per_endpoint(found, room, in_flight);
     if chosen.is_empty() {
         return Ok(Vec::new());
     }
@@ -250,10 +334,14 @@ async fn lease(s: &ReferenceServer, room: usize, busy: &[String]) -> Result<Vec<
     Ok(due)
 }
 
-/// The deliveries to lease from the candidates, in their order: at most `room` in all and
-/// [`PER_ENDPOINT`] of any one endpoint.
-fn take_per_endpoint(candidates: Vec<(i64, String)>, room: usize) -> Vec<i64> {
-    let mut per_endpoint: HashMap<String, usize> = HashMap::new();
+/// The deliveries to lease from the candidates, in their order: at most `room` in all, and
+/// with those `in_flight` at most [`PER_ENDPOINT`] to any one endpoint.
+fn take_per_endpoint(
+    candidates: Vec<(i64, String)>,
+    room: usize,
+    in_flight: &HashMap<String, usize>,
+) -> Vec<i64> {
+    let mut per_endpoint = in_flight.clone();
     let mut chosen = Vec::new();
     for (seq, endpoint) in candidates {
         if chosen.len() == room {

@@ -55,10 +55,15 @@ impl Targets {
                 if name_lower == "localhost" || name_lower.ends_with(".localhost") {
                     return Some(format!("{name} names this machine"));
                 }
-                match tokio::net::lookup_host((name, port)).await {
+                // What a name resolves to is not told: only that it is refused.
+                let found: Vec<IpAddr> = match tokio::net::lookup_host((name, port)).await {
                     Ok(found) => found.map(|a| a.ip()).collect(),
                     Err(_) => return None,
-                }
+                };
+                return found
+                    .into_iter()
+                    .any(|ip| self.refusal(ip).is_some())
+                    .then(|| format!("{name} resolves to an address that is not public"));
             }
         };
         addresses.into_iter().find_map(|ip| self.refusal(ip))
@@ -100,6 +105,7 @@ fn is_public_v4(ip: Ipv4Addr) -> bool {
         || a == 0
         || (a == 100 && (64..128).contains(&b))
         || (a == 192 && b == 0 && c == 0)
+        || (a == 192 && b == 88 && c == 99)
         || (a == 198 && (18..20).contains(&b))
         || a >= 240)
 }
@@ -116,16 +122,21 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
         || (first & 0xffc0) == 0xfe80
         || (first & 0xffc0) == 0xfec0
         || (first == 0x2001 && ip.segments()[1] == 0x0db8)
+        // Teredo carries an IPv4 address obscured; NAT64 for local use carries one too.
+        || (first == 0x2001 && ip.segments()[1] == 0)
+        || (first == 0x64 && ip.segments()[1] == 0xff9b && ip.segments()[2] == 1)
         || (first == 0x0100 && ip.segments()[1..4] == [0, 0, 0]))
 }
 
-/// The IPv4 address an IPv6 address carries: mapped (`::ffff:a.b.c.d`), compatible
-/// (`::a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`) or 6to4 (`2002:aabb:ccdd::`).
+/// The IPv4 address an IPv6 address carries: mapped (`::ffff:a.b.c.d`), translated
+/// (`::ffff:0:a.b.c.d`), compatible (`::a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`) or 6to4
+/// (`2002:aabb:ccdd::`).
 fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
     let s = ip.segments();
     let tail = Ipv4Addr::new((s[6] >> 8) as u8, s[6] as u8, (s[7] >> 8) as u8, s[7] as u8);
     match s {
         [0, 0, 0, 0, 0, 0xffff, _, _] => Some(tail),
+        [0, 0, 0, 0, 0xffff, 0, _, _] => Some(tail),
         [0, 0, 0, 0, 0, 0, _, _] if !ip.is_loopback() && !ip.is_unspecified() => Some(tail),
         [0x64, 0xff9b, 0, 0, 0, 0, _, _] => Some(tail),
         [0x2002, hi, lo, ..] => Some(Ipv4Addr::new(
@@ -210,6 +221,10 @@ mod tests {
             "http://[fe80::1]/x",
             "http://[64:ff9b::a9fe:a9fe]/x",
             "http://[2002:7f00:1::]/x",
+            "http://[::ffff:0:7f00:1]/x",
+            "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x",
+            "http://[64:ff9b:1::a00:1]/x",
+            "http://192.88.99.1/x",
             "http://LOCALHOST./x",
             "ftp://example.com/x",
         ];
