@@ -44,9 +44,10 @@ const CANDIDATES: i64 = 2048;
 const RECORDED_TOGETHER: usize = 256;
 /// How long a process holds the deliveries it sends: longer than an attempt may last.
 const LEASE: chrono::Duration = chrono::Duration::seconds(60);
-/// How often an idle loop looks for retries that came due and for deliveries other
-/// processes owe; deliveries this process owes, and attempts that end, wake it at once.
-const IDLE_LOOK: Duration = Duration::from_millis(500);
+/// How often an idle loop looks for retries that came due, for deliveries other processes
+/// owe, and for a user's next event once the one before it was recorded; deliveries this
+/// process owes, and recorded outcomes, wake it at once. A look is one indexed read.
+const IDLE_LOOK: Duration = Duration::from_millis(50);
 
 const DELIVERED: &str = "delivered";
 const RETRYING: &str = "retrying";
