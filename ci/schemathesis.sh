@@ -18,23 +18,8 @@ case "$target" in
     *) echo "usage: $0 mock|reference" >&2; exit 2 ;;
 esac
 st=${SCHEMATHESIS:-schemathesis}
-work=$(mktemp -d)
-pid=
-cleanup() {
-    [ -n "$pid" ] && { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-cargo build -q
-cargo run -q -- serve "${serve_flags[@]}" --listen 127.0.0.1:0 --data-dir "$work/data" >"$work/serve.log" 2>&1 &
-pid=$!
-for _ in $(seq 600); do
-    [ -s "$work/data/credentials.json" ] && break
-    kill -0 "$pid" 2>/dev/null || { echo "serve $target exited:"; cat "$work/serve.log"; exit 1; }
-    sleep 0.1
-done
-[ -s "$work/data/credentials.json" ] || { echo "serve $target wrote no credentials:"; cat "$work/serve.log"; exit 1; }
+. ci/fresh-server.sh
+start_fresh_server "${serve_flags[@]}"
 read_key() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$work/data/credentials.json" "$1"; }
 base=$(read_key base_url)
 team_key=$(read_key team_api_key)

@@ -3,7 +3,7 @@
 //! `target/tmp/docs-site/`, every assertion read from the DOM, and every page passing
 //! axe-core's accessibility check.
 
-use crate::common::scratch_dir;
+use crate::common::{openapi_operations, scratch_dir};
 use covenant_test_browser::{Browser, Key};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -137,7 +137,7 @@ async fn the_site_in_chromium_index_endpoint_model_and_search() {
         .await;
     assert_eq!(
         endpoints,
-        operations_in_the_openapi_documents(),
+        openapi_operations().len(),
         "every endpoint is in the navigation"
     );
     let styled = browser
@@ -252,27 +252,4 @@ async fn the_site_in_chromium_index_endpoint_model_and_search() {
         .await;
     assert_eq!(status, "No results for no such thing anywhere");
     browser.stop().await;
-}
-
-/// The operations of the generated OpenAPI documents: one per endpoint of the spec.
-fn operations_in_the_openapi_documents() -> usize {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated/openapi");
-    let mut operations = 0;
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
-        for methods in doc["paths"]
-            .as_object()
-            .into_iter()
-            .flat_map(|p| p.values())
-        {
-            operations += methods
-                .as_object()
-                .into_iter()
-                .flat_map(|m| m.values())
-                .filter(|o| o.get("operationId").is_some())
-                .count();
-        }
-    }
-    operations
 }

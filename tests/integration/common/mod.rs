@@ -184,3 +184,26 @@ pub fn fresh_postgres_database() -> Option<String> {
         .map_or(admin.as_str(), |(base, _)| base);
     Some(format!("{base}/{name}"))
 }
+
+/// Every operation of the generated OpenAPI documents (one per endpoint of the spec): its
+/// `operationId`, and whether it takes a request body.
+pub fn openapi_operations() -> Vec<(String, bool)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated/openapi");
+    let mut operations = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        for methods in doc["paths"]
+            .as_object()
+            .into_iter()
+            .flat_map(|p| p.values())
+        {
+            for operation in methods.as_object().into_iter().flat_map(|m| m.values()) {
+                if let Some(id) = operation["operationId"].as_str() {
+                    operations.push((id.to_string(), operation.get("requestBody").is_some()));
+                }
+            }
+        }
+    }
+    operations
+}
