@@ -76,6 +76,12 @@ enum Command {
     /// Exit status: 0 formatted (or already canonical), 1 a file is not canonical (with
     /// --check) or does not parse, 2 usage or I/O error.
     Fmt(commands::fmt::FmtArgs),
+    /// Write a spec from an OpenAPI 3.0, 3.1 or Swagger 2.0 document (JSON or YAML), marking
+    /// with `@lossy` whatever it states less exactly; the last line counts the operations.
+    ///
+    /// Exit status: 0 imported without loss, 1 imported with losses, 2 the document cannot be
+    /// read (its file:line:col) or the spec cannot be written.
+    Import(commands::import::ImportArgs),
     /// Write the spec's reference site: static pages for every API, endpoint, model, enum,
     /// event and auth scheme, with a search, that work opened from disk. Or `--check` it.
     ///
@@ -115,6 +121,7 @@ fn main() -> ExitCode {
         Command::Record(args) => commands::record::run(&args),
         Command::Diff(args) => commands::diff::run(&args),
         Command::Fmt(args) => commands::fmt::run(&args),
+        Command::Import(args) => commands::import::run(&args),
         Command::Docs(args) => commands::docs::run(&args),
     }
 }

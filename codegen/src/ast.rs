@@ -84,9 +84,12 @@ pub struct ApiDecl {
 #[derive(Clone, Debug)]
 pub struct ErrorDecl {
     pub status: Status,
-    pub ty: TypeExpr,
+    /// `None`: the error has no body (`error 404`).
+    pub ty: Option<TypeExpr>,
     /// The media type of a `string` or `bytes` body written as it is (an HTML error page).
     pub media: Option<StrLit>,
+    /// `headers { "Retry-After": int }` after the body.
+    pub headers: Vec<Member<FieldDecl>>,
 }
 
 #[derive(Clone, Copy, Debug)]

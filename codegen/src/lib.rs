@@ -14,6 +14,7 @@ pub mod ir;
 pub mod lexer;
 mod lower;
 pub mod parser;
+pub mod print;
 pub mod samples;
 pub mod source;
 pub mod summary;

@@ -7,6 +7,7 @@ pub mod diff;
 pub mod docs;
 pub mod fmt;
 pub mod generate;
+pub mod import;
 mod limits;
 pub mod mock;
 mod output;

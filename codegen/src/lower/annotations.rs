@@ -64,7 +64,11 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("rejection", &[Field]),
     ("secret", VALUES),
     ("personal", VALUES),
+    ("lossy", ANYWHERE),
 ];
+
+/// Annotations that may be given several times on one place.
+const REPEATABLE: &[&str] = &["lossy"];
 
 /// The annotations of one item or member, checked against its site.
 pub(super) struct Annots<'a> {
@@ -109,8 +113,12 @@ impl Lowerer<'_> {
                     )
                     .label("not allowed here");
                 }
+                Some(_) if name == "lossy" => self.check_lossy(a),
                 Some(_) => {
-                    if let Some(first) = list.iter().find(|b| b.name.text == name) {
+                    if let Some(first) = list
+                        .iter()
+                        .find(|b| b.name.text == name && !REPEATABLE.contains(&name))
+                    {
                         let first = first.span;
                         self.error(
                             diagnostic_codes::BAD_ANNOTATION,
@@ -126,6 +134,26 @@ impl Lowerer<'_> {
             }
         }
         Annots { list }
+    }
+
+    /// `@lossy("#/json/pointer", "what was written instead")`: where an imported document
+    /// said more than the spec does. It changes nothing; it keeps the loss in sight.
+    fn check_lossy(&mut self, a: &Annotation) {
+        let well_formed = matches!(
+            a.args.as_slice(),
+            [pointer, what]
+                if pointer.name.is_none()
+                    && what.name.is_none()
+                    && matches!(&pointer.value.kind, ValueKind::Str(p) if p.starts_with('#'))
+                    && matches!(what.value.kind, ValueKind::Str(_))
+        );
+        if !well_formed {
+            self.bad_args(
+                a,
+                "a JSON pointer into the imported document and what was written instead: \
+                 `@lossy(\"#/paths/~1pets/get\", \"…\")`",
+            );
+        }
     }
 
     pub(super) fn bad_args(&mut self, a: &Annotation, expected: &str) {

@@ -117,7 +117,12 @@ impl Lowerer<'_> {
         out
     }
 
-    pub(super) fn lower_api(&mut self, decl: &ast::ApiDecl, attrs: &ast::Attrs) -> Api {
+    pub(super) fn lower_api(
+        &mut self,
+        decl: &ast::ApiDecl,
+        attrs: &ast::Attrs,
+        enums: &[Enum],
+    ) -> Api {
         let annots = self.annots(attrs, Site::Api);
         let gates = self.gates(&annots);
         let mut base_url = None;
@@ -161,7 +166,9 @@ impl Lowerer<'_> {
         let errors = decl
             .errors
             .iter()
-            .filter_map(|m| self.lower_error(&m.attrs, &m.node, ErrorSite::Api))
+            .filter_map(|m| {
+                self.lower_error(&m.attrs, &m.node, ErrorSite::Api, &decl.name.text, enums)
+            })
             .collect();
         Api {
             name: decl.name.text.clone(),
@@ -194,6 +201,8 @@ impl Lowerer<'_> {
         attrs: &ast::Attrs,
         decl: &ast::ErrorDecl,
         site: ErrorSite,
+        owner: &str,
+        enums: &[Enum],
     ) -> Option<Response> {
         let annots = self.annots(attrs, Site::Response);
         if !(400..=599).contains(&decl.status.code) {
@@ -206,21 +215,45 @@ impl Lowerer<'_> {
             .help("declare success statuses with `response`");
             return None;
         }
-        let (body, nullable) = self.lower_type(&decl.ty)?;
+        let (body, media) = match &decl.ty {
+            Some(ty) => {
+                let (body, media) = self.error_body(decl, ty, site)?;
+                (Some(body), media)
+            }
+            None => (None, BodyMedia::Json),
+        };
+        let headers = self.response_headers(owner, &decl.headers, enums);
+        Some(Response {
+            status: decl.status.code as u16,
+            doc: attrs.doc.clone(),
+            body,
+            media,
+            headers,
+            provenance: self.provenance(&annots),
+            span: decl.status.span,
+        })
+    }
+
+    /// An error's body and how it is written; `None` when its type does not lower.
+    fn error_body(
+        &mut self,
+        decl: &ast::ErrorDecl,
+        ty: &ast::TypeExpr,
+        site: ErrorSite,
+    ) -> Option<(crate::ir::Type, BodyMedia)> {
+        let (body, nullable) = self.lower_type(ty)?;
         if nullable {
             self.error(
                 diagnostic_codes::BAD_STATUS,
-                decl.ty.span,
+                ty.span,
                 "an error body cannot be null",
             )
-            .label("every error response has a body");
+            .label("an error with a body always has one")
+            .help("write `error 404` for an error without a body");
         }
-        let media = self.body_media(
-            &ast::BodyDecl::Type(decl.ty.clone(), decl.media.clone()),
-            &body,
-        );
+        let media = self.body_media(&ast::BodyDecl::Type(ty.clone(), decl.media.clone()), &body);
         if matches!(media, BodyMedia::Raw(_)) && site == ErrorSite::Api {
-            let span = decl.media.as_ref().map_or(decl.ty.span, |m| m.span);
+            let span = decl.media.as_ref().map_or(ty.span, |m| m.span);
             self.error(
                 diagnostic_codes::BAD_BODY_MEDIA,
                 span,
@@ -229,15 +262,7 @@ impl Lowerer<'_> {
             .label("the router writes its own errors of these statuses in the api's JSON shape")
             .help("declare an error written as it is on the endpoint that answers it");
         }
-        Some(Response {
-            status: decl.status.code as u16,
-            doc: attrs.doc.clone(),
-            body: Some(body),
-            media,
-            headers: Vec::new(),
-            provenance: self.provenance(&annots),
-            span: decl.status.span,
-        })
+        Some((body, media))
     }
 
     pub(super) fn lower_enum(&mut self, decl: &ast::EnumDecl, attrs: &ast::Attrs) -> Enum {

@@ -192,7 +192,13 @@ impl Lowerer<'_> {
                     if self.repeated_status(&mut statuses, &err.status) {
                         continue;
                     }
-                    if let Some(r) = self.lower_error(&member.attrs, err, ErrorSite::Endpoint) {
+                    if let Some(r) = self.lower_error(
+                        &member.attrs,
+                        err,
+                        ErrorSite::Endpoint,
+                        &decl.name.text,
+                        enums,
+                    ) {
                         if matches!(r.media, BodyMedia::Raw(_)) {
                             raw_errors.push(err.status);
                         }

@@ -269,8 +269,10 @@ impl<'d> Lowerer<'d> {
         for (ep, _) in endpoints {
             let base = ep.name.text.to_upper_camel_case();
             // `<Endpoint><Status>Headers`: the headers of a response that declares some.
-            let has_headers = ep.members.iter().any(|m| {
-                matches!(&m.node, ast::EndpointMember::Response { headers, .. } if !headers.is_empty())
+            let has_headers = ep.members.iter().any(|m| match &m.node {
+                ast::EndpointMember::Response { headers, .. } => !headers.is_empty(),
+                ast::EndpointMember::Error(error) => !error.headers.is_empty(),
+                _ => false,
             });
             let mut headers: Vec<String> = self
                 .types
@@ -412,7 +414,7 @@ impl<'d> Lowerer<'d> {
         let mut apis: Vec<Api> = decls
             .apis
             .iter()
-            .map(|(a, attrs)| self.lower_api(a, attrs))
+            .map(|(a, attrs)| self.lower_api(a, attrs, &enums))
             .collect();
         self.lower_rejections(decls, &models, &mut apis);
         let auth_schemes: Vec<AuthScheme> = decls

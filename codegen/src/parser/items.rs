@@ -350,14 +350,25 @@ impl Parser<'_> {
 
     pub(super) fn error_decl(&mut self) -> PResult<ErrorDecl> {
         let status = self.status()?;
-        self.expect(Tok::Colon, "`:` and the error body's type")?;
-        let ty = self.type_expr()?;
-        let media = if self.at(Tok::Str) {
-            Some(self.string("the media type")?)
+        let mut ty = None;
+        let mut media = None;
+        if self.eat(Tok::Colon).is_some() {
+            ty = Some(self.type_expr()?);
+            if self.at(Tok::Str) {
+                media = Some(self.string("the media type")?);
+            }
+        }
+        let headers = if self.eat_word("headers").is_some() {
+            self.block(|p| p.field())?.0
         } else {
-            None
+            Vec::new()
         };
-        Ok(ErrorDecl { status, ty, media })
+        Ok(ErrorDecl {
+            status,
+            ty,
+            media,
+            headers,
+        })
     }
 
     pub(super) fn status(&mut self) -> PResult<Status> {

@@ -31,6 +31,18 @@ impl Parser<'_> {
         Ok(AuthRef { scheme, scopes })
     }
 
+    /// A tag: a name, or a quoted string for one that is not (`"Pet Store"`).
+    fn tag(&mut self) -> PResult<Ident> {
+        if self.at(Tok::Str) {
+            let text = self.string("a tag")?;
+            return Ok(Ident {
+                text: text.value,
+                span: text.span,
+            });
+        }
+        self.ident("a tag")
+    }
+
     pub(super) fn model_member(&mut self) -> PResult<ModelMember> {
         let fields_next =
             self.peek_at(1).kind == Tok::Ident && self.text_of(self.peek_at(1)) == "fields";
@@ -68,9 +80,9 @@ impl Parser<'_> {
             "public" => Ok(EndpointMember::Public(self.bump().span)),
             "tags" => {
                 self.bump();
-                let mut tags = vec![self.ident("a tag")?];
+                let mut tags = vec![self.tag()?];
                 while self.eat(Tok::Comma).is_some() {
-                    tags.push(self.ident("a tag")?);
+                    tags.push(self.tag()?);
                 }
                 Ok(EndpointMember::Tags(tags))
             }

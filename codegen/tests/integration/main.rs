@@ -9,4 +9,5 @@ mod docs;
 mod format;
 mod fuzz_parser;
 mod other_specs;
+mod print;
 mod provenance;

@@ -1,0 +1,1164 @@
+//! Operations of the document as endpoints: parameters, request body, responses and errors,
+//! security, tags and deprecation.
+
+use crate::build::*;
+use crate::document::join;
+use crate::importer::Importer;
+use crate::losses::{Completeness, OperationReport};
+use crate::schemas::{FieldUse, Place};
+use crate::security::Scheme;
+use crate::types::Ty;
+use covenant_codegen::ast::{
+    Annotation, Attrs, BodyDecl, BodyEncoding, EndpointDecl, EndpointMember, ErrorDecl, FieldDecl,
+    Item, ItemKind, Member, ParamLocation,
+};
+use heck::ToUpperCamelCase;
+use serde_json::Value;
+use std::collections::HashMap;
+
+const METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "patch", "head", "options", "trace",
+];
+
+/// Headers the request's own machinery sets: OpenAPI says a parameter naming them is ignored.
+const IGNORED_HEADERS: &[&str] = &["accept", "content-type", "authorization"];
+
+/// Response headers the HTTP layer writes, which a spec does not declare.
+const HOP_BY_HOP: &[&str] = &[
+    "content-type",
+    "content-length",
+    "transfer-encoding",
+    "connection",
+    "keep-alive",
+    "upgrade",
+    "te",
+    "trailer",
+];
+
+/// An operation being written, and what became of it.
+pub struct Written {
+    pub item: Option<Item>,
+    pub report: OperationReport,
+}
+
+/// A route as the router sees it: the method, and the path with every placeholder alike.
+fn route_key(method: &str, path: &str, _placeholders: &Placeholders) -> String {
+    let segments: Vec<&str> = path
+        .split('/')
+        .map(|s| if s.contains('{') { "{}" } else { s })
+        .collect();
+    format!("{method} {}", segments.join("/"))
+}
+
+/// Placeholder names seen at each position of the routes written so far, so one position
+/// keeps one name (the spec's routes match by position, not by name).
+#[derive(Default)]
+pub struct Placeholders {
+    by_prefix: HashMap<String, String>,
+}
+
+impl<'d> Importer<'d> {
+    /// Names every operation's endpoint before any type is named, so the types generated
+    /// code names after an endpoint (`<Endpoint>Input`, `<Endpoint>Response`) stay free.
+    pub fn name_endpoints(&mut self) {
+        let Some(Value::Object(paths)) = self.doc.get("paths") else {
+            return;
+        };
+        for (path, item) in paths {
+            let item = self.follow(item);
+            for method in METHODS
+                .iter()
+                .filter(|m| !matches!(**m, "head" | "options" | "trace"))
+            {
+                let Some(op) = item.get(*method) else {
+                    continue;
+                };
+                let hint = op
+                    .get("operationId")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("{method}_{path}"));
+                let name = self.endpoints.endpoint_name(&hint);
+                let base = name.to_upper_camel_case();
+                self.types.reserve(&format!("{base}Input"));
+                self.types.reserve(&format!("{base}Response"));
+                self.endpoint_names
+                    .insert(join(&join("#/paths", path), method), name);
+            }
+        }
+    }
+
+    /// Every operation of the document, in its order.
+    pub fn operations(&mut self, schemes: &mut [Scheme]) -> Vec<Written> {
+        let mut out = Vec::new();
+        let Some(Value::Object(paths)) = self.doc.get("paths") else {
+            return out;
+        };
+        let mut placeholders = Placeholders::default();
+        for (path, item) in paths {
+            let path_at = join("#/paths", path);
+            let item = self.follow(item);
+            for method in METHODS {
+                let Some(op) = item.get(*method) else {
+                    continue;
+                };
+                let at = join(&path_at, method);
+                out.push(self.operation(path, method, item, op, &at, schemes, &mut placeholders));
+            }
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn operation(
+        &mut self,
+        path: &str,
+        method: &str,
+        path_item: &'d Value,
+        op: &'d Value,
+        at: &str,
+        schemes: &mut [Scheme],
+        placeholders: &mut Placeholders,
+    ) -> Written {
+        let mut report = OperationReport {
+            pointer: at.to_string(),
+            method: method.to_string(),
+            path: path.to_string(),
+            endpoint: None,
+            status: Completeness::LeftOut,
+            losses: Vec::new(),
+        };
+        if matches!(method, "head" | "options" | "trace") {
+            report.losses.push(crate::losses::Loss::new(
+                at,
+                format!("a {} operation", method.to_uppercase()),
+                "left out",
+            ));
+            return Written { item: None, report };
+        }
+        let route = route_key(method, path, placeholders);
+        if let Some(first) = self.routes.get(&route) {
+            report.losses.push(crate::losses::Loss::new(
+                at,
+                format!("a second operation on the route of `{first}`"),
+                "left out",
+            ));
+            return Written { item: None, report };
+        }
+        let name = match self.endpoint_names.get(at) {
+            Some(name) => name.clone(),
+            None => self.endpoints.endpoint_name(&format!("{method}_{path}")),
+        };
+        let owner = format!("endpoint {name}");
+        let item = self.as_owner(&owner, |this| {
+            this.endpoint(
+                &name,
+                path,
+                method,
+                path_item,
+                op,
+                at,
+                schemes,
+                placeholders,
+            )
+        });
+        self.routes.insert(route, name.clone());
+        report.endpoint = Some(name);
+        report.losses = self.losses_reached(&owner);
+        report.status = if report.losses.is_empty() {
+            Completeness::Full
+        } else {
+            Completeness::WithLosses
+        };
+        Written {
+            item: Some(item),
+            report,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn endpoint(
+        &mut self,
+        name: &str,
+        path: &str,
+        method: &str,
+        path_item: &'d Value,
+        op: &'d Value,
+        at: &str,
+        schemes: &mut [Scheme],
+        placeholders: &mut Placeholders,
+    ) -> Item {
+        let base = name.to_upper_camel_case();
+        let mut attrs = Attrs {
+            doc: operation_doc(op),
+            annotations: Vec::new(),
+        };
+        if op.get("deprecated").and_then(Value::as_bool) == Some(true) {
+            attrs.annotations.push(annotation("deprecated", Vec::new()));
+        }
+        let mut members: Vec<Member<EndpointMember>> = Vec::new();
+        let (written_path, renamed) = self.path(path, at, placeholders, &mut attrs);
+        let requirements = op.get("security").or_else(|| self.doc.get("security"));
+        let security_at = if op.get("security").is_some() {
+            join(at, "security")
+        } else {
+            "#/security".to_string()
+        };
+        members.extend(self.auth_members(requirements, &security_at, schemes));
+        if let Some(Value::Array(tags)) = op.get("tags") {
+            let tags: Vec<_> = tags
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|t| !t.trim().is_empty())
+                .map(ident)
+                .collect();
+            if !tags.is_empty() {
+                members.push(member(Attrs::default(), EndpointMember::Tags(tags)));
+            }
+        }
+        members.extend(self.parameters(path_item, op, at, &base, &renamed, &written_path));
+        if let Some(body) = op.get("requestBody") {
+            let body_at = join(at, "requestBody");
+            if matches!(method, "get" | "delete") {
+                let marker = self.lose(
+                    &body_at,
+                    format!("a body on {}", method.to_uppercase()),
+                    "left out",
+                );
+                attrs.annotations.push(marker);
+            } else if let Some(m) = self.request_body(body, &body_at, &base) {
+                members.push(m);
+            }
+        }
+        members.extend(self.responses(op, at, &base, &mut attrs));
+        item(
+            attrs,
+            ItemKind::Endpoint(EndpointDecl {
+                name: ident(name),
+                method: ident(method.to_uppercase()),
+                path: string(written_path),
+                members,
+            }),
+        )
+    }
+
+    /// The path as the spec writes it: a placeholder is a whole segment, and a position
+    /// keeps the name the first route gave it. Answers the renamed placeholders.
+    fn path(
+        &mut self,
+        path: &str,
+        at: &str,
+        placeholders: &mut Placeholders,
+        attrs: &mut Attrs,
+    ) -> (String, HashMap<String, String>) {
+        let mut renamed = HashMap::new();
+        let mut prefix = String::new();
+        let mut segments = Vec::new();
+        for segment in path.split('/') {
+            let whole = segment.starts_with('{')
+                && segment.ends_with('}')
+                && segment.matches('{').count() == 1;
+            let written = if whole {
+                let original = &segment[1..segment.len() - 1];
+                let kept = placeholders
+                    .by_prefix
+                    .entry(prefix.clone())
+                    .or_insert_with(|| original.to_string())
+                    .clone();
+                if kept != original {
+                    renamed.insert(original.to_string(), kept.clone());
+                }
+                prefix.push_str("/{}");
+                format!("{{{kept}}}")
+            } else if segment.contains('{') {
+                // `{Sid}.json`: the spec's placeholders are whole segments.
+                let names: Vec<&str> = segment
+                    .split('{')
+                    .skip(1)
+                    .filter_map(|s| s.split('}').next())
+                    .collect();
+                let marker = self.lose(
+                    at,
+                    format!("the path segment `{segment}`, a placeholder with text beside it"),
+                    "a whole-segment placeholder, whose value includes that text",
+                );
+                attrs.annotations.push(marker);
+                let original = names.first().copied().unwrap_or("value");
+                let kept = placeholders
+                    .by_prefix
+                    .entry(prefix.clone())
+                    .or_insert_with(|| original.to_string())
+                    .clone();
+                for n in &names {
+                    renamed.insert((*n).to_string(), kept.clone());
+                }
+                prefix.push_str("/{}");
+                format!("{{{kept}}}")
+            } else {
+                prefix.push('/');
+                prefix.push_str(segment);
+                segment.to_string()
+            };
+            segments.push(written);
+        }
+        (segments.join("/"), renamed)
+    }
+
+    /// Path, query and header parameters (path-level ones first, overridden by the
+    /// operation's own).
+    fn parameters(
+        &mut self,
+        path_item: &'d Value,
+        op: &'d Value,
+        at: &str,
+        base: &str,
+        renamed: &HashMap<String, String>,
+        written_path: &str,
+    ) -> Vec<Member<EndpointMember>> {
+        let mut all: Vec<(&'d Value, String)> = Vec::new();
+        let shared_at = at.rsplit_once('/').map_or(at, |(p, _)| p).to_string();
+        for (source, source_at) in [(path_item, shared_at), (op, at.to_string())] {
+            if let Some(Value::Array(list)) = source.get("parameters") {
+                for (index, p) in list.iter().enumerate() {
+                    let p_at = join(&join(&source_at, "parameters"), &index.to_string());
+                    let resolved = self.follow(p);
+                    let key = |v: &Value| {
+                        (
+                            v.get("name").and_then(Value::as_str).map(str::to_string),
+                            v.get("in").and_then(Value::as_str).map(str::to_string),
+                        )
+                    };
+                    all.retain(|(q, _)| key(self.follow(q)) != key(resolved));
+                    all.push((p, p_at));
+                }
+            }
+        }
+        let mut members = Vec::new();
+        let mut seen_path = Vec::new();
+        for (p, p_at) in all {
+            let p = self.follow(p);
+            let Some(name) = p.get("name").and_then(Value::as_str) else {
+                continue;
+            };
+            let place = p.get("in").and_then(Value::as_str).unwrap_or("");
+            let location = match place {
+                "path" => ParamLocation::Path,
+                "query" => ParamLocation::Query,
+                "header" if IGNORED_HEADERS.contains(&name.to_lowercase().as_str()) => continue,
+                "header" => ParamLocation::Header,
+                other => {
+                    let marker =
+                        self.lose(&p_at, format!("a {other} parameter `{name}`"), "left out");
+                    // A parameter left out is marked on the endpoint's first member.
+                    members.push(member(
+                        Attrs {
+                            doc: None,
+                            annotations: vec![marker],
+                        },
+                        EndpointMember::NotShown(string(format!("The {other} parameter `{name}`"))),
+                    ));
+                    continue;
+                }
+            };
+            let taken = members.iter().any(|m: &Member<EndpointMember>| {
+                matches!(&m.node, EndpointMember::Param(_, f) if f.name.text == name)
+            }) || (location != ParamLocation::Path
+                && written_path.contains(&format!("{{{name}}}")));
+            if taken {
+                let marker = self.lose(
+                    &p_at,
+                    format!("a second parameter named `{name}`, in another place"),
+                    "left out",
+                );
+                members.push(member(
+                    Attrs {
+                        doc: None,
+                        annotations: vec![marker],
+                    },
+                    EndpointMember::NotShown(string(format!("The {place} parameter `{name}`"))),
+                ));
+                continue;
+            }
+            let name = match location {
+                ParamLocation::Path => {
+                    let kept = renamed
+                        .get(name)
+                        .cloned()
+                        .unwrap_or_else(|| name.to_string());
+                    if seen_path.contains(&kept) || !written_path.contains(&format!("{{{kept}}}")) {
+                        continue;
+                    }
+                    seen_path.push(kept.clone());
+                    kept
+                }
+                _ => name.to_string(),
+            };
+            members.push(self.parameter(p, &p_at, &name, location, base));
+        }
+        // Placeholders the document gave no parameter.
+        for placeholder in written_path
+            .split('/')
+            .filter_map(|s| s.strip_prefix('{'))
+            .filter_map(|s| s.strip_suffix('}'))
+        {
+            if !seen_path.iter().any(|p| p == placeholder) {
+                let marker = self.lose(
+                    at,
+                    format!("the path placeholder `{placeholder}` without a parameter"),
+                    "a string",
+                );
+                members.push(member(
+                    Attrs {
+                        doc: None,
+                        annotations: vec![marker],
+                    },
+                    EndpointMember::Param(
+                        ParamLocation::Path,
+                        field(placeholder, false, Ty::Builtin("string").expr(false), None),
+                    ),
+                ));
+            }
+        }
+        members
+    }
+
+    fn parameter(
+        &mut self,
+        p: &'d Value,
+        at: &str,
+        name: &str,
+        location: ParamLocation,
+        base: &str,
+    ) -> Member<EndpointMember> {
+        let required = location == ParamLocation::Path
+            || p.get("required").and_then(Value::as_bool) == Some(true);
+        let static_any = &crate::schemas::ANY_SCHEMA;
+        let (schema, schema_at) = match (p.get("schema"), p.get("content")) {
+            (Some(s), _) => (s, join(at, "schema")),
+            (None, Some(Value::Object(content))) => {
+                match content.iter().next().and_then(|(_, m)| m.get("schema")) {
+                    Some(s) => (s, join(at, "content")),
+                    None => (static_any, at.to_string()),
+                }
+            }
+            _ => (static_any, at.to_string()),
+        };
+        let usage = if location == ParamLocation::Header {
+            FieldUse::Header
+        } else {
+            FieldUse::Param
+        };
+        let hint = format!("{base}_{name}");
+        let (mut decl, mut attrs) =
+            self.field_decl(name, schema, &schema_at, required, &hint, usage);
+        if attrs.doc.is_none() {
+            attrs.doc = p
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(str::to_string);
+        } else if let Some(d) = p
+            .get("description")
+            .and_then(Value::as_str)
+            .filter(|d| !d.trim().is_empty())
+        {
+            attrs.doc = Some(d.trim().to_string());
+        }
+        if p.get("deprecated").and_then(Value::as_bool) == Some(true)
+            && !attrs
+                .annotations
+                .iter()
+                .any(|a| a.name.text == "deprecated")
+        {
+            attrs.annotations.push(annotation("deprecated", Vec::new()));
+        }
+        self.parameter_shape(p, at, &mut decl, &mut attrs, location);
+        member(attrs, EndpointMember::Param(location, decl))
+    }
+
+    /// What a parameter's type may be in the spec: a scalar, or (in a query) a list of
+    /// scalars sent as repeated pairs. Anything else is written as a string, and marked.
+    fn parameter_shape(
+        &mut self,
+        p: &Value,
+        at: &str,
+        decl: &mut FieldDecl,
+        attrs: &mut Attrs,
+        location: ParamLocation,
+    ) {
+        let enums = self.enum_names.clone();
+        let is_enum = |n: &str| enums.contains(n);
+        let ty = from_expr(&decl.ty);
+        let nullable = decl.ty.alternatives.len() > 1
+            && matches!(
+                decl.ty.alternatives.last().map(|a| &a.kind),
+                Some(covenant_codegen::ast::TypeAtomKind::Null)
+            );
+        let scalar = |t: &Option<Ty>| t.as_ref().is_some_and(|t| t.is_scalar(&is_enum));
+        let fits = match (&ty, location) {
+            (Some(Ty::List(inner)), ParamLocation::Query) => {
+                let inner = Some((**inner).clone());
+                scalar(&inner)
+            }
+            (t, _) => scalar(t) && !matches!(t, Some(Ty::Constant(_))),
+        };
+        if nullable && location != ParamLocation::Query {
+            attrs.annotations.push(self.lose(
+                at,
+                "a parameter that may be null",
+                "one that may not",
+            ));
+        }
+        if !fits {
+            attrs
+                .annotations
+                .push(self.lose(at, "a parameter of a structured type", "a string"));
+            attrs
+                .annotations
+                .retain(|a| a.name.text == "lossy" || a.name.text == "deprecated");
+            decl.ty = Ty::Builtin("string").expr(false);
+            decl.default = None;
+            return;
+        }
+        if nullable {
+            decl.ty.alternatives.pop();
+        }
+        let style = p.get("style").and_then(Value::as_str);
+        let explode = p.get("explode").and_then(Value::as_bool);
+        if let Some(Ty::List(_)) = ty {
+            let repeated = matches!(style, None | Some("form")) && explode != Some(false);
+            if !repeated {
+                let style = style.unwrap_or("form");
+                attrs.annotations.push(self.lose(
+                    at,
+                    format!("a list sent as one `{style}` value"),
+                    "one pair per item",
+                ));
+            }
+        }
+        if location == ParamLocation::Path && matches!(style, Some("label" | "matrix")) {
+            attrs.annotations.push(self.lose(
+                at,
+                "a label or matrix path parameter",
+                "a simple one",
+            ));
+        }
+    }
+
+    /// The request body: JSON when the document offers it, else a form, multipart, or the
+    /// bytes or text of another media type.
+    fn request_body(
+        &mut self,
+        body: &'d Value,
+        at: &str,
+        base: &str,
+    ) -> Option<Member<EndpointMember>> {
+        let (body, at) = match self.deref(body) {
+            Some((target, reference)) => (target, reference),
+            None => (body, at.to_string()),
+        };
+        let Some(Value::Object(content)) = body.get("content") else {
+            return None;
+        };
+        let content_at = join(&at, "content");
+        let (media, chosen) = choose_media(content, true)?;
+        let mut attrs = Attrs {
+            doc: body
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(str::to_string),
+            annotations: Vec::new(),
+        };
+        for other in content.keys().filter(|k| *k != media) {
+            let marker = self.lose(
+                &join(&content_at, other),
+                format!("the request media type `{other}`"),
+                format!("`{media}` alone"),
+            );
+            attrs.annotations.push(marker);
+        }
+        let media_at = join(&content_at, media);
+        let schema = chosen.get("schema").unwrap_or(&crate::schemas::ANY_SCHEMA);
+        let schema_at = join(&media_at, "schema");
+        let hint = format!("{base}_request");
+        let kind = media_kind(media);
+        let (decl, encoding) = match kind {
+            MediaKind::Json => {
+                if !is_plain_json(media) {
+                    let marker = self.lose(
+                        &join(&content_at, media),
+                        format!("the media type `{media}`"),
+                        "application/json",
+                    );
+                    attrs.annotations.push(marker);
+                }
+                let converted =
+                    self.schema_type(schema, &schema_at, &hint, Place::Inner, FieldUse::Body);
+                attrs.annotations.extend(converted.markers);
+                (BodyDecl::Type(converted.ty.expr(false), None), None)
+            }
+            MediaKind::Form | MediaKind::Multipart => {
+                let usage = if kind == MediaKind::Multipart {
+                    FieldUse::Body
+                } else {
+                    FieldUse::Param
+                };
+                let model = self.fields_body(
+                    schema,
+                    &schema_at,
+                    &hint,
+                    usage,
+                    kind == MediaKind::Multipart,
+                    &mut attrs,
+                );
+                let encoding = if kind == MediaKind::Form {
+                    BodyEncoding::Form
+                } else {
+                    BodyEncoding::Multipart
+                };
+                (model, Some((encoding, Default::default())))
+            }
+            MediaKind::Text => (
+                BodyDecl::Type(Ty::Builtin("string").expr(false), Some(string(media))),
+                None,
+            ),
+            MediaKind::Binary => (
+                BodyDecl::Type(Ty::Builtin("bytes").expr(false), Some(string(media))),
+                None,
+            ),
+        };
+        Some(member(attrs, EndpointMember::Body(decl, encoding)))
+    }
+
+    /// A form or multipart body: a model of text fields (and files, for multipart).
+    fn fields_body(
+        &mut self,
+        schema: &'d Value,
+        at: &str,
+        hint: &str,
+        usage: FieldUse,
+        multipart: bool,
+        attrs: &mut Attrs,
+    ) -> BodyDecl {
+        let resolved = self.follow(schema);
+        let Some(Value::Object(properties)) = resolved.get("properties") else {
+            let marker = self.lose(
+                at,
+                "a form body that is not an object of fields",
+                "an empty form",
+            );
+            attrs.annotations.push(marker);
+            return BodyDecl::Inline(covenant_codegen::ast::ModelDecl {
+                name: ident(""),
+                members: Vec::new(),
+                body_span: Default::default(),
+            });
+        };
+        let required: Vec<&str> = resolved
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut members = Vec::new();
+        for (name, field_schema) in properties {
+            let field_at = join(&join(at, "properties"), name);
+            let field_hint = format!("{hint}_{name}");
+            let (mut decl, mut field_attrs) = self.field_decl(
+                name,
+                field_schema,
+                &field_at,
+                required.contains(&name.as_str()),
+                &field_hint,
+                usage,
+            );
+            let enums = self.enum_names.clone();
+            let is_enum = |n: &str| enums.contains(n);
+            let ty = from_expr(&decl.ty);
+            let binary = field_schema.get("format").and_then(Value::as_str) == Some("binary")
+                || self
+                    .follow(field_schema)
+                    .get("format")
+                    .and_then(Value::as_str)
+                    == Some("binary");
+            let fits = match &ty {
+                Some(Ty::List(inner)) => inner.is_scalar(&is_enum),
+                Some(t) => t.is_scalar(&is_enum) && !matches!(t, Ty::Constant(_)),
+                None => false,
+            };
+            if multipart && binary {
+                let list = matches!(ty, Some(Ty::List(_)));
+                decl.ty = if list {
+                    Ty::List(Box::new(Ty::Builtin("file")))
+                } else {
+                    Ty::Builtin("file")
+                }
+                .expr(false);
+                field_attrs
+                    .annotations
+                    .retain(|a| a.name.text == "lossy" || a.name.text == "deprecated");
+            } else if !fits {
+                field_attrs.annotations.push(self.lose(
+                    &field_at,
+                    "a structured form field",
+                    "a string",
+                ));
+                field_attrs
+                    .annotations
+                    .retain(|a| a.name.text == "lossy" || a.name.text == "deprecated");
+                decl.ty = Ty::Builtin("string").expr(false);
+                decl.default = None;
+            } else if decl.ty.alternatives.len() > 1 {
+                field_attrs.annotations.push(self.lose(
+                    &field_at,
+                    "a form field that may be null",
+                    "one that may not",
+                ));
+                decl.ty.alternatives.pop();
+                if matches!(
+                    decl.default.as_ref().map(|d| &d.kind),
+                    Some(covenant_codegen::ast::ValueKind::Null)
+                ) {
+                    decl.default = None;
+                }
+            }
+            members.push(member(
+                field_attrs,
+                covenant_codegen::ast::ModelMember::Field(decl),
+            ));
+        }
+        // A model of its own, named like any other: the name the language would give a body
+        // written in place (`<Endpoint>Request`) may be a component's.
+        let name = self.types.type_name(hint);
+        self.uses_type(&name);
+        let doc = description(resolved);
+        self.type_items.push(item(
+            Attrs {
+                doc,
+                annotations: Vec::new(),
+            },
+            ItemKind::Model(covenant_codegen::ast::ModelDecl {
+                name: ident(name.clone()),
+                members,
+                body_span: Default::default(),
+            }),
+        ));
+        BodyDecl::Type(Ty::Named(name).expr(false), None)
+    }
+
+    /// Responses and errors, each status with its body and headers.
+    fn responses(
+        &mut self,
+        op: &'d Value,
+        at: &str,
+        base: &str,
+        attrs: &mut Attrs,
+    ) -> Vec<Member<EndpointMember>> {
+        let mut out = Vec::new();
+        let responses_at = join(at, "responses");
+        let Some(Value::Object(responses)) = op.get("responses") else {
+            let marker = self.lose(
+                at,
+                "an operation without responses",
+                "a success the document does not show",
+            );
+            attrs.annotations.push(marker);
+            out.push(not_shown_success());
+            return out;
+        };
+        let mut successes = 0;
+        let success_count = responses
+            .keys()
+            .filter(|k| k.starts_with('2') || k.starts_with('3'))
+            .count();
+        for (key, response) in responses {
+            let status_at = join(&responses_at, key);
+            let status = match key.parse::<u16>() {
+                Ok(code) if (100..600).contains(&code) => code,
+                _ => {
+                    let (written, status) = match key.as_str() {
+                        "2XX" | "2xx" => ("a 200 response", Some(200)),
+                        _ => ("left out", None),
+                    };
+                    let construct = if key == "default" {
+                        "a default response".to_string()
+                    } else {
+                        format!("the status range `{key}`")
+                    };
+                    let marker = self.lose(&status_at, construct, written);
+                    match status {
+                        Some(code) if !responses.contains_key("200") => {
+                            let (m, _) = self.response(
+                                response,
+                                &status_at,
+                                code,
+                                base,
+                                success_count > 1,
+                                vec![marker],
+                            );
+                            successes += 1;
+                            out.push(m);
+                        }
+                        _ => attrs.annotations.push(marker),
+                    }
+                    continue;
+                }
+            };
+            let (m, is_success) = self.response(
+                response,
+                &status_at,
+                status,
+                base,
+                success_count > 1,
+                Vec::new(),
+            );
+            successes += usize::from(is_success);
+            out.push(m);
+        }
+        if successes == 0 {
+            let marker = self.lose(
+                &responses_at,
+                "no success response",
+                "a success the document does not show",
+            );
+            let mut m = not_shown_success();
+            m.attrs.annotations.push(marker);
+            out.push(m);
+        }
+        out
+    }
+
+    fn response(
+        &mut self,
+        response: &'d Value,
+        at: &str,
+        status: u16,
+        base: &str,
+        several: bool,
+        markers: Vec<Annotation>,
+    ) -> (Member<EndpointMember>, bool) {
+        let (response, at) = match self.deref(response) {
+            Some((target, reference)) => (target, reference),
+            None => (response, at.to_string()),
+        };
+        let mut attrs = Attrs {
+            doc: response
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(str::to_string),
+            annotations: markers,
+        };
+        let success = status < 400;
+        let hint = match (success, several) {
+            (true, false) => format!("{base}_result"),
+            (true, true) => format!("{base}_result_{status}"),
+            (false, _) => format!("{base}_error_{status}"),
+        };
+        let mut body = None;
+        let mut media_written = None;
+        if let Some(Value::Object(content)) = response.get("content")
+            && let Some((media, chosen)) = choose_media(content, false)
+        {
+            let content_at = join(&at, "content");
+            for other in content.keys().filter(|k| *k != media) {
+                let marker = self.lose(
+                    &join(&content_at, other),
+                    format!("the response media type `{other}`"),
+                    format!("`{media}` alone"),
+                );
+                attrs.annotations.push(marker);
+            }
+            let schema = chosen.get("schema").unwrap_or(&crate::schemas::ANY_SCHEMA);
+            let schema_at = join(&join(&content_at, media), "schema");
+            match media_kind(media) {
+                MediaKind::Json | MediaKind::Form | MediaKind::Multipart => {
+                    if !is_plain_json(media) {
+                        let marker = self.lose(
+                            &join(&content_at, media),
+                            format!("the media type `{media}`"),
+                            "application/json",
+                        );
+                        attrs.annotations.push(marker);
+                    }
+                    let converted =
+                        self.schema_type(schema, &schema_at, &hint, Place::Inner, FieldUse::Body);
+                    attrs.annotations.extend(converted.markers);
+                    if converted.nullable {
+                        attrs.annotations.push(self.lose(
+                            &schema_at,
+                            "a body that may be null",
+                            "one that may not",
+                        ));
+                    }
+                    body = Some(converted.ty.expr(false));
+                }
+                MediaKind::Text => {
+                    body = Some(Ty::Builtin("string").expr(false));
+                    media_written = Some(string(media));
+                }
+                MediaKind::Binary => {
+                    body = Some(Ty::Builtin("bytes").expr(false));
+                    media_written = Some(string(media));
+                }
+            }
+        }
+        if body.is_some() && matches!(status, 100..=199 | 204 | 304) {
+            let marker = self.lose(
+                &join(&at, "content"),
+                format!("a body on a {status} response"),
+                "no body",
+            );
+            attrs.annotations.push(marker);
+            body = None;
+            media_written = None;
+        }
+        let headers = self.response_headers(response, &at);
+        let node = if success {
+            EndpointMember::Response {
+                statuses: vec![status_of(status)],
+                body: body.map(|ty| BodyDecl::Type(ty, media_written)),
+                headers,
+            }
+        } else {
+            EndpointMember::Error(ErrorDecl {
+                status: status_of(status),
+                ty: body,
+                media: media_written,
+                headers,
+            })
+        };
+        (member(attrs, node), success)
+    }
+
+    fn response_headers(&mut self, response: &'d Value, at: &str) -> Vec<Member<FieldDecl>> {
+        let Some(Value::Object(headers)) = response.get("headers") else {
+            return Vec::new();
+        };
+        let mut out: Vec<Member<FieldDecl>> = Vec::new();
+        for (name, header) in headers {
+            let lower = name.to_lowercase();
+            if HOP_BY_HOP.contains(&lower.as_str())
+                || !name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+                || out
+                    .iter()
+                    .any(|h| h.node.name.text.eq_ignore_ascii_case(name))
+            {
+                continue;
+            }
+            let header = self.follow(header);
+            let header_at = join(&join(at, "headers"), name);
+            let schema = header.get("schema").unwrap_or(&crate::schemas::ANY_SCHEMA);
+            let required = header.get("required").and_then(Value::as_bool) == Some(true);
+            let (mut decl, mut attrs) = self.field_decl(
+                name,
+                schema,
+                &join(&header_at, "schema"),
+                required,
+                name,
+                FieldUse::Header,
+            );
+            if attrs.doc.is_none() {
+                attrs.doc = header
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::trim)
+                    .filter(|d| !d.is_empty())
+                    .map(str::to_string);
+            }
+            let enums = self.enum_names.clone();
+            let is_enum = |n: &str| enums.contains(n);
+            let ty = from_expr(&decl.ty);
+            if !ty
+                .as_ref()
+                .is_some_and(|t| t.is_scalar(&is_enum) && !matches!(t, Ty::Constant(_)))
+                || decl.ty.alternatives.len() > 1
+            {
+                attrs.annotations.push(self.lose(
+                    &header_at,
+                    "a header of a structured type",
+                    "a string",
+                ));
+                attrs
+                    .annotations
+                    .retain(|a| a.name.text == "lossy" || a.name.text == "deprecated");
+                decl.ty = Ty::Builtin("string").expr(false);
+                decl.default = None;
+            }
+            out.push(member(attrs, decl));
+        }
+        out
+    }
+}
+
+fn description(schema: &Value) -> Option<String> {
+    schema
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(str::to_string)
+}
+
+fn status_of(code: u16) -> covenant_codegen::ast::Status {
+    status(code)
+}
+
+fn not_shown_success() -> Member<EndpointMember> {
+    member(
+        Attrs::default(),
+        EndpointMember::Response {
+            statuses: vec![status(200)],
+            body: Some(BodyDecl::Type(
+                Ty::NotShown("The success response".to_string()).expr(false),
+                None,
+            )),
+            headers: Vec::new(),
+        },
+    )
+}
+
+/// An operation's doc comment: its summary, then its description.
+fn operation_doc(op: &Value) -> Option<String> {
+    let text = |k: &str| {
+        op.get(k)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+    };
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(summary) = text("summary") {
+        let summary = summary.trim_end_matches('.');
+        parts.push(format!("{summary}."));
+    }
+    if let Some(description) = text("description")
+        && Some(description) != text("summary")
+    {
+        parts.push(description.to_string());
+    }
+    if let Some(url) = op.pointer("/externalDocs/url").and_then(Value::as_str) {
+        parts.push(format!("See {url}"));
+    }
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum MediaKind {
+    Json,
+    Form,
+    Multipart,
+    Text,
+    Binary,
+}
+
+fn media_kind(media: &str) -> MediaKind {
+    let essence = media.split(';').next().unwrap_or("").trim().to_lowercase();
+    if essence == "application/json"
+        || essence.ends_with("+json")
+        || essence == "*/*"
+        || essence == "application/*"
+        || essence == "text/json"
+    {
+        MediaKind::Json
+    } else if essence == "application/x-www-form-urlencoded" {
+        MediaKind::Form
+    } else if essence == "multipart/form-data" {
+        MediaKind::Multipart
+    } else if essence.starts_with("text/")
+        || essence.ends_with("+xml")
+        || essence == "application/xml"
+        || essence == "application/yaml"
+    {
+        MediaKind::Text
+    } else {
+        MediaKind::Binary
+    }
+}
+
+fn is_plain_json(media: &str) -> bool {
+    let essence = media.split(';').next().unwrap_or("").trim().to_lowercase();
+    essence == "application/json" || essence == "*/*" || essence == "application/*"
+}
+
+/// The media type the spec writes: JSON first, then a form, multipart, text, bytes. A
+/// range (`image/*`) is not a media type the spec can name.
+fn choose_media<'v>(
+    content: &'v serde_json::Map<String, Value>,
+    request: bool,
+) -> Option<(&'v str, &'v Value)> {
+    let order = if request {
+        [
+            MediaKind::Json,
+            MediaKind::Form,
+            MediaKind::Multipart,
+            MediaKind::Binary,
+            MediaKind::Text,
+        ]
+    } else {
+        [
+            MediaKind::Json,
+            MediaKind::Text,
+            MediaKind::Binary,
+            MediaKind::Form,
+            MediaKind::Multipart,
+        ]
+    };
+    for kind in order {
+        let mut candidates: Vec<(&str, &Value)> = content
+            .iter()
+            .filter(|(m, _)| media_kind(m) == kind)
+            .filter(|(m, _)| kind == MediaKind::Json || !m.contains('*'))
+            .map(|(m, v)| (m.as_str(), v))
+            .collect();
+        candidates.sort_by_key(|(m, _)| !is_plain_json(m));
+        if let Some(first) = candidates.first() {
+            return Some(*first);
+        }
+    }
+    None
+}
+
+/// The importer's own type back from a written type expression, for the checks of what a
+/// parameter or a form field may hold.
+fn from_expr(expr: &covenant_codegen::ast::TypeExpr) -> Option<Ty> {
+    use covenant_codegen::ast::TypeAtomKind as K;
+    fn atom(a: &covenant_codegen::ast::TypeAtom) -> Option<Ty> {
+        Some(match &a.kind {
+            K::Named(name) => match name.text.as_str() {
+                "string" => Ty::Builtin("string"),
+                "int" => Ty::Builtin("int"),
+                "number" => Ty::Builtin("number"),
+                "bool" => Ty::Builtin("bool"),
+                "uuid" => Ty::Builtin("uuid"),
+                "date" => Ty::Builtin("date"),
+                "datetime" => Ty::Builtin("datetime"),
+                "email" => Ty::Builtin("email"),
+                "uri" => Ty::Builtin("uri"),
+                "bytes" => Ty::Builtin("bytes"),
+                "any" => Ty::Builtin("any"),
+                "object" => Ty::Builtin("object"),
+                "file" => Ty::Builtin("file"),
+                other => Ty::Named(other.to_string()),
+            },
+            K::List(inner) => Ty::List(Box::new(atom(inner)?)),
+            K::Constant(c) => Ty::Constant(c.value.clone()),
+            K::Group(inner) => from_expr(inner)?,
+            K::Map { value, .. } => Ty::Map(Box::new(from_expr(value)?)),
+            K::NotShown(_) | K::Null => return None,
+        })
+    }
+    let members: Vec<&covenant_codegen::ast::TypeAtom> = expr
+        .alternatives
+        .iter()
+        .filter(|a| !matches!(a.kind, K::Null))
+        .collect();
+    match members.as_slice() {
+        [one] => atom(one),
+        _ => Some(Ty::Union(members.iter().filter_map(|a| atom(a)).collect())),
+    }
+}

@@ -1,0 +1,916 @@
+//! JSON Schemas of the document as the spec's models, enums and types: a component schema
+//! that is an object or a closed set of strings becomes a named item, any other is written
+//! in place where it is used; an object written in place becomes a model named after its
+//! place.
+
+use crate::build::*;
+use crate::document::join;
+use crate::importer::Importer;
+use crate::types::Ty;
+use covenant_codegen::ast::{
+    Annotation, Attrs, EnumDecl, EnumMember, EnumValue, ItemKind, Member, ModelDecl, ModelMember,
+    Value as AstValue, ValueKind,
+};
+use covenant_codegen::source::Span;
+use serde_json::{Map, Value};
+
+/// The schema that allows any value (`true`), for places that state none.
+pub static ANY_SCHEMA: Value = Value::Bool(true);
+
+/// A schema worked out as a type: what to write, whether it may be null, and the losses
+/// met inside it, to be marked on the member that holds it.
+pub struct Converted {
+    pub ty: Ty,
+    pub nullable: bool,
+    pub markers: Vec<Annotation>,
+}
+
+/// Where a type stands, which decides what may be written for it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// A field's or parameter's whole type: a constant may stand here.
+    Whole,
+    /// Inside a list, a map or a union.
+    Inner,
+}
+
+impl<'d> Importer<'d> {
+    /// Names every component schema first, so their own names win over names made up for
+    /// schemas written in place; then writes each.
+    pub fn declare_components(&mut self) {
+        let Some(Value::Object(schemas)) = self.doc.pointer("/components/schemas") else {
+            return;
+        };
+        let schemas: &'d Map<String, Value> = schemas;
+        let mut named = Vec::new();
+        for (key, schema) in schemas {
+            let reference = format!("#/components/schemas/{}", crate::document::escape(key));
+            let name = is_named(self.follow_local(schema)).then(|| self.types.type_name(key));
+            if let Some(name) = &name {
+                named.push((name.clone(), schema, reference.clone()));
+            }
+            self.components.insert(reference, name);
+        }
+        for (name, schema, reference) in named {
+            let schema = self.follow_local(schema);
+            self.as_owner(&name, |this| this.named_item(&name, schema, &reference));
+        }
+    }
+
+    /// A component that is only a `$ref` to another is that other.
+    fn follow_local(&self, schema: &'d Value) -> &'d Value {
+        self.follow(schema)
+    }
+
+    /// Writes the model or enum `name` for `schema`.
+    fn named_item(&mut self, name: &str, schema: &'d Value, at: &str) {
+        let attrs = self.item_attrs(schema, at);
+        let kind = match string_enum(schema) {
+            Some(values) => {
+                self.enum_names.insert(name.to_string());
+                ItemKind::Enum(enum_decl(name, &values))
+            }
+            None => ItemKind::Model(self.model_decl(name, schema, at)),
+        };
+        self.type_items.push(item(attrs, kind));
+    }
+
+    /// The doc comment and deprecation of an item.
+    fn item_attrs(&mut self, schema: &Value, _at: &str) -> Attrs {
+        let mut attrs = Attrs {
+            doc: description(schema),
+            annotations: Vec::new(),
+        };
+        if schema.get("deprecated").and_then(Value::as_bool) == Some(true) {
+            attrs.annotations.push(annotation("deprecated", Vec::new()));
+        }
+        attrs
+    }
+
+    /// A model of an object schema (its `allOf` parts merged).
+    fn model_decl(&mut self, name: &str, schema: &'d Value, at: &str) -> ModelDecl {
+        let mut members = Vec::new();
+        let mut properties: Vec<(String, &'d Value, String)> = Vec::new();
+        let mut required: Vec<String> = Vec::new();
+        let mut open = None;
+        self.collect_object(schema, at, &mut properties, &mut required, &mut open, 0);
+        for (field, field_schema, field_at) in properties {
+            let is_required = required.contains(&field);
+            let hint = format!("{name}_{field}");
+            members.push(self.field_member(&field, field_schema, &field_at, is_required, &hint));
+        }
+        if let Some((open_at, typed)) = open {
+            let mut attrs = Attrs::default();
+            if let Some(values) = typed {
+                attrs.annotations.push(self.lose(
+                    &open_at,
+                    format!("further fields of type {values}"),
+                    "further fields of any type",
+                ));
+            }
+            members.push(member(
+                attrs,
+                ModelMember::NotShown {
+                    what: string("Further fields"),
+                    fields: true,
+                },
+            ));
+        }
+        ModelDecl {
+            name: ident(name),
+            members,
+            body_span: Span::default(),
+        }
+    }
+
+    /// The properties of an object schema and of the parts of its `allOf`, in order.
+    #[allow(clippy::too_many_arguments)]
+    fn collect_object(
+        &mut self,
+        schema: &'d Value,
+        at: &str,
+        properties: &mut Vec<(String, &'d Value, String)>,
+        required: &mut Vec<String>,
+        open: &mut Option<(String, Option<String>)>,
+        depth: usize,
+    ) {
+        if depth > 16 {
+            return;
+        }
+        let (schema, at) = match self.deref(schema) {
+            Some((target, reference)) => (target, reference),
+            None => (schema, at.to_string()),
+        };
+        if let Some(Value::Array(parts)) = schema.get("allOf") {
+            for (index, part) in parts.iter().enumerate() {
+                let part_at = join(&join(&at, "allOf"), &index.to_string());
+                self.collect_object(part, &part_at, properties, required, open, depth + 1);
+            }
+        }
+        for keyword in ["oneOf", "anyOf"] {
+            if schema.get(keyword).is_some() && depth > 0
+                || schema.get(keyword).is_some() && schema.get("properties").is_some()
+            {
+                self.lose(
+                    &join(&at, keyword),
+                    format!("`{keyword}` beside the object's fields"),
+                    "the fields alone",
+                );
+            }
+        }
+        if let Some(Value::Object(props)) = schema.get("properties") {
+            for (field, field_schema) in props {
+                let field_at = join(&join(&at, "properties"), field);
+                match properties.iter_mut().find(|(name, _, _)| name == field) {
+                    Some(existing) => *existing = (field.clone(), field_schema, field_at),
+                    None => properties.push((field.clone(), field_schema, field_at)),
+                }
+            }
+        }
+        if let Some(Value::Array(names)) = schema.get("required") {
+            for name in names.iter().filter_map(Value::as_str) {
+                if !required.iter().any(|r| r == name) {
+                    required.push(name.to_string());
+                }
+            }
+        }
+        match schema.get("additionalProperties") {
+            Some(Value::Bool(true)) => *open = Some((join(&at, "additionalProperties"), None)),
+            Some(Value::Object(values)) if !values.is_empty() => {
+                let what = values
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .or_else(|| values.get("$ref").and_then(Value::as_str))
+                    .unwrap_or("a schema")
+                    .to_string();
+                *open = Some((join(&at, "additionalProperties"), Some(what)));
+            }
+            Some(Value::Object(_)) => *open = Some((join(&at, "additionalProperties"), None)),
+            _ => {}
+        }
+    }
+
+    /// One field of a model.
+    pub fn field_member(
+        &mut self,
+        name: &str,
+        schema: &'d Value,
+        at: &str,
+        required: bool,
+        hint: &str,
+    ) -> Member<ModelMember> {
+        let (decl, attrs) = self.field_decl(name, schema, at, required, hint, FieldUse::Body);
+        member(attrs, ModelMember::Field(decl))
+    }
+
+    /// A field or parameter: its declaration and its attributes (doc comment, constraints,
+    /// deprecation, shape, losses).
+    pub fn field_decl(
+        &mut self,
+        name: &str,
+        schema: &'d Value,
+        at: &str,
+        required: bool,
+        hint: &str,
+        usage: FieldUse,
+    ) -> (covenant_codegen::ast::FieldDecl, Attrs) {
+        let converted = self.schema_type(schema, at, hint, Place::Whole, usage);
+        let resolved = self.follow(schema);
+        let mut attrs = Attrs {
+            doc: description(schema).or_else(|| description(resolved)),
+            annotations: Vec::new(),
+        };
+        let deprecated = [schema, resolved]
+            .iter()
+            .any(|s| s.get("deprecated").and_then(Value::as_bool) == Some(true));
+        if deprecated {
+            attrs.annotations.push(annotation("deprecated", Vec::new()));
+        }
+        let read_only = schema.get("readOnly").and_then(Value::as_bool) == Some(true);
+        let write_only = schema.get("writeOnly").and_then(Value::as_bool) == Some(true);
+        if usage == FieldUse::Body && read_only != write_only {
+            let name = if read_only {
+                "response_only"
+            } else {
+                "request_only"
+            };
+            attrs.annotations.push(annotation(name, Vec::new()));
+        }
+        if schema.get("format").and_then(Value::as_str) == Some("password")
+            && matches!(converted.ty, Ty::Builtin("string"))
+        {
+            attrs.annotations.push(annotation("secret", Vec::new()));
+        }
+        let constraints = self.constraints(schema, &converted.ty, at, usage);
+        attrs.annotations.extend(constraints);
+        let default = self.default_value(schema, &converted, at, required, &mut attrs);
+        attrs.annotations.extend(converted.markers);
+        let decl = field(
+            name,
+            !required,
+            converted.ty.expr(converted.nullable),
+            default,
+        );
+        (decl, attrs)
+    }
+
+    /// The default of a field, when the spec can state it.
+    fn default_value(
+        &mut self,
+        schema: &Value,
+        converted: &Converted,
+        at: &str,
+        required: bool,
+        attrs: &mut Attrs,
+    ) -> Option<AstValue> {
+        let default = schema
+            .get("default")
+            .or_else(|| self.follow(schema).get("default"))?;
+        if default.is_null() && converted.nullable && !required {
+            return Some(value(ValueKind::Null));
+        }
+        let written = if required {
+            None
+        } else {
+            literal(default, &converted.ty, &self.enum_names)
+        };
+        if written.is_none() {
+            let why = if required {
+                "a default of a required field"
+            } else {
+                "a default the spec cannot write"
+            };
+            let marker = self.lose(&join(at, "default"), why, "left out");
+            attrs.annotations.push(marker);
+        }
+        written
+    }
+
+    /// `@min`, `@max_length`, `@pattern`, … for what the schema constrains; losses for what
+    /// the spec cannot constrain there.
+    fn constraints(
+        &mut self,
+        schema: &'d Value,
+        ty: &Ty,
+        at: &str,
+        usage: FieldUse,
+    ) -> Vec<Annotation> {
+        let schema = self.follow(schema);
+        let mut out = Vec::new();
+        let numeric = matches!(ty, Ty::Builtin("int" | "number"));
+        let text = matches!(ty, Ty::Builtin("string"));
+        let list = matches!(ty, Ty::List(_));
+        let int = matches!(ty, Ty::Builtin("int"));
+        let exclusive_30 = |key: &str| schema.get(key).and_then(Value::as_bool) == Some(true);
+        for (keyword, name, applies) in [
+            ("minimum", "min", numeric),
+            ("maximum", "max", numeric),
+            ("minLength", "min_length", text),
+            ("maxLength", "max_length", text),
+            ("minItems", "min_items", list),
+            ("maxItems", "max_items", list),
+        ] {
+            let Some(bound) = schema.get(keyword) else {
+                continue;
+            };
+            let exclusive = match keyword {
+                "minimum" => exclusive_30("exclusiveMinimum"),
+                "maximum" => exclusive_30("exclusiveMaximum"),
+                _ => false,
+            };
+            match number_value(bound, exclusive, keyword, int) {
+                Some(v) if applies => out.push(annotation(name, vec![arg(v)])),
+                _ => out.push(self.lose(
+                    &join(at, keyword),
+                    format!("`{keyword}: {bound}`"),
+                    "left out",
+                )),
+            }
+        }
+        for (keyword, name) in [("exclusiveMinimum", "min"), ("exclusiveMaximum", "max")] {
+            if let Some(bound) = schema.get(keyword).filter(|b| b.is_number()) {
+                match number_value(bound, true, keyword, int) {
+                    Some(v) if numeric => out.push(annotation(name, vec![arg(v)])),
+                    _ => out.push(self.lose(
+                        &join(at, keyword),
+                        format!("`{keyword}: {bound}`"),
+                        "left out",
+                    )),
+                }
+            }
+        }
+        if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+            if text && usage != FieldUse::Header && valid_pattern(pattern) {
+                out.push(annotation("pattern", vec![arg(str_value(pattern))]));
+            } else {
+                out.push(self.lose(&join(at, "pattern"), "a pattern", "left out"));
+            }
+        }
+        if let Some(Value::Array(values)) = schema.get("enum")
+            && numeric
+        {
+            let numbers: Option<Vec<AstValue>> = values
+                .iter()
+                .filter(|v| !v.is_null())
+                .map(|v| number_value(v, false, "enum", int))
+                .collect();
+            match numbers {
+                Some(numbers) if !numbers.is_empty() => {
+                    out.push(annotation("one_of", numbers.into_iter().map(arg).collect()))
+                }
+                _ => out.push(self.lose(&join(at, "enum"), "a set of values", "left out")),
+            }
+        }
+        for keyword in [
+            "multipleOf",
+            "uniqueItems",
+            "minProperties",
+            "maxProperties",
+        ] {
+            if let Some(v) = schema.get(keyword)
+                && v != &Value::Bool(false)
+            {
+                out.push(self.lose(&join(at, keyword), format!("`{keyword}: {v}`"), "left out"));
+            }
+        }
+        out
+    }
+
+    /// The type of `schema` at `place`; `hint` names a model or enum written for it.
+    pub fn schema_type(
+        &mut self,
+        schema: &'d Value,
+        at: &str,
+        hint: &str,
+        place: Place,
+        usage: FieldUse,
+    ) -> Converted {
+        let mut markers = Vec::new();
+        let (ty, nullable) = self.type_of(schema, at, hint, place, usage, &mut markers, 0);
+        Converted {
+            ty,
+            nullable,
+            markers,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn type_of(
+        &mut self,
+        schema: &'d Value,
+        at: &str,
+        hint: &str,
+        place: Place,
+        usage: FieldUse,
+        markers: &mut Vec<Annotation>,
+        depth: usize,
+    ) -> (Ty, bool) {
+        if depth > 32 {
+            markers.push(self.lose(at, "a schema nested past 32 levels", "any value"));
+            return (Ty::any(), false);
+        }
+        if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+            return self.referenced(schema, reference, at, hint, place, usage, markers, depth);
+        }
+        let Value::Object(map) = schema else {
+            // `true` and `false` schemas.
+            return (Ty::any(), false);
+        };
+        let map: &'d Map<String, Value> = map;
+        let mut nullable = map.get("nullable").and_then(Value::as_bool) == Some(true);
+        if let Some(Value::Array(parts)) = map.get("allOf") {
+            let objects = parts
+                .iter()
+                .filter(|p| is_named(self.follow(p)) && string_enum(self.follow(p)).is_none())
+                .count();
+            if parts.len() == 1 && !map.contains_key("properties") {
+                let (ty, part_null) = self.type_of(
+                    &parts[0],
+                    &join(&join(at, "allOf"), "0"),
+                    hint,
+                    place,
+                    usage,
+                    markers,
+                    depth + 1,
+                );
+                return (ty, nullable || part_null);
+            }
+            if objects == parts.len() || map.contains_key("properties") {
+                let name = self.types.type_name(hint);
+                self.inline_model(&name, schema, at);
+                return (Ty::Named(name), nullable);
+            }
+            markers.push(self.lose(
+                &join(at, "allOf"),
+                "`allOf` of schemas that are not all objects",
+                "its first part",
+            ));
+            let (ty, part_null) =
+                self.type_of(&parts[0], at, hint, place, usage, markers, depth + 1);
+            return (ty, nullable || part_null);
+        }
+        for keyword in ["oneOf", "anyOf"] {
+            if let Some(Value::Array(members)) = map.get(keyword)
+                && !map.contains_key("properties")
+            {
+                let mut types = Vec::new();
+                for (index, member) in members.iter().enumerate() {
+                    if member.get("type").and_then(Value::as_str) == Some("null") {
+                        nullable = true;
+                        continue;
+                    }
+                    let member_hint = member
+                        .get("title")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                        .unwrap_or_else(|| format!("{hint}_{}", index + 1));
+                    let (ty, member_null) = self.type_of(
+                        member,
+                        &join(&join(at, keyword), &index.to_string()),
+                        &member_hint,
+                        Place::Inner,
+                        usage,
+                        markers,
+                        depth + 1,
+                    );
+                    nullable |= member_null;
+                    types.push(ty);
+                }
+                return (Ty::union(types), nullable);
+            }
+        }
+        if map.contains_key("not") {
+            markers.push(self.lose(&join(at, "not"), "a `not` schema", "any value"));
+        }
+        let (types, type_null) = declared_types(map);
+        nullable |= type_null;
+        if let Some(constant) = map.get("const") {
+            return match (constant, place) {
+                (Value::String(s), Place::Whole) => (Ty::Constant(s.clone()), nullable),
+                (Value::String(s), Place::Inner) => {
+                    let name = self.types.type_name(hint);
+                    self.inline_enum(&name, &[s.clone()], schema);
+                    (Ty::Named(name), nullable)
+                }
+                _ => {
+                    markers.push(self.lose(
+                        &join(at, "const"),
+                        format!("the constant {constant}"),
+                        "its type",
+                    ));
+                    (
+                        builtin_of(types.first().map(String::as_str), map, usage),
+                        nullable,
+                    )
+                }
+            };
+        }
+        if let Some(values) = string_enum(schema) {
+            let has_null = map
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|v| v.iter().any(Value::is_null));
+            if values.len() == 1 && place == Place::Whole {
+                return (Ty::Constant(values[0].clone()), nullable || has_null);
+            }
+            let name = self.types.type_name(hint);
+            self.inline_enum(&name, &values, schema);
+            return (Ty::Named(name), nullable || has_null);
+        }
+        if types.len() > 1 {
+            let members = types
+                .iter()
+                .map(|t| {
+                    let hint = format!("{hint}_{t}");
+                    let kind = Some(t.as_str());
+                    self.typed(kind, schema, map, at, &hint, usage, markers, depth)
+                        .0
+                })
+                .collect();
+            return (Ty::union(members), nullable);
+        }
+        let kind = types.first().map(String::as_str);
+        let (ty, null) = self.typed(kind, schema, map, at, hint, usage, markers, depth);
+        (ty, nullable || null)
+    }
+
+    /// The type of a schema of one JSON type (`kind`, or none stated).
+    #[allow(clippy::too_many_arguments)]
+    fn typed(
+        &mut self,
+        kind: Option<&str>,
+        schema: &'d Value,
+        map: &'d Map<String, Value>,
+        at: &str,
+        hint: &str,
+        usage: FieldUse,
+        markers: &mut Vec<Annotation>,
+        depth: usize,
+    ) -> (Ty, bool) {
+        let nullable = false;
+        match kind {
+            Some("array") => {
+                let item_hint = format!("{hint}_item");
+                let items = map.get("items").unwrap_or(&ANY_SCHEMA);
+                let (item, item_null) = self.type_of(
+                    items,
+                    &join(at, "items"),
+                    &item_hint,
+                    Place::Inner,
+                    usage,
+                    markers,
+                    depth + 1,
+                );
+                if item_null {
+                    markers.push(self.lose(
+                        &join(at, "items"),
+                        "null items in a list",
+                        "items that are never null",
+                    ));
+                }
+                self.inner_constraints_lost(items, &join(at, "items"), markers);
+                (Ty::List(Box::new(item)), nullable)
+            }
+            Some("object") | None if map.contains_key("properties") => {
+                let name = self.types.type_name(hint);
+                self.inline_model(&name, schema, at);
+                (Ty::Named(name), nullable)
+            }
+            Some("object") | None if matches!(map.get("additionalProperties"), Some(Value::Object(v)) if !v.is_empty()) =>
+            {
+                let values = &map["additionalProperties"];
+                let (value, value_null) = self.type_of(
+                    values,
+                    &join(at, "additionalProperties"),
+                    &format!("{hint}_value"),
+                    Place::Inner,
+                    usage,
+                    markers,
+                    depth + 1,
+                );
+                if value_null {
+                    markers.push(self.lose(
+                        &join(at, "additionalProperties"),
+                        "null values in a map",
+                        "values that are never null",
+                    ));
+                }
+                self.inner_constraints_lost(values, &join(at, "additionalProperties"), markers);
+                (Ty::Map(Box::new(value)), nullable)
+            }
+            Some("object") => (Ty::Builtin("object"), nullable),
+            Some("null") => {
+                markers.push(self.lose(at, "a value that is always null", "any value"));
+                (Ty::any(), true)
+            }
+            None => (Ty::any(), nullable),
+            Some(kind) => {
+                let ty = builtin_of(Some(kind), map, usage);
+                if let Some(format) = map.get("format").and_then(Value::as_str)
+                    && !known_format(kind, format)
+                {
+                    markers.push(self.lose(
+                        &join(at, "format"),
+                        format!("the format `{format}`"),
+                        format!("a plain {kind}"),
+                    ));
+                }
+                (ty, nullable)
+            }
+        }
+    }
+
+    /// A `$ref`: its named item, or its schema written in place.
+    #[allow(clippy::too_many_arguments)]
+    fn referenced(
+        &mut self,
+        schema: &'d Value,
+        reference: &str,
+        at: &str,
+        hint: &str,
+        place: Place,
+        usage: FieldUse,
+        markers: &mut Vec<Annotation>,
+        depth: usize,
+    ) -> (Ty, bool) {
+        let nullable_here = schema.get("nullable").and_then(Value::as_bool) == Some(true);
+        if let Some(Some(name)) = self.components.get(reference).cloned() {
+            self.uses_type(&name);
+            return (Ty::Named(name), nullable_here);
+        }
+        let Some((target, _)) = self.deref(schema) else {
+            markers.push(self.lose(
+                at,
+                format!("the reference `{reference}`, which is not in the document"),
+                "any value",
+            ));
+            return (Ty::any(), nullable_here);
+        };
+        if self.inlining.iter().any(|r| r == reference) {
+            markers.push(self.lose(
+                at,
+                format!("a recursive reference to `{reference}`"),
+                "any value",
+            ));
+            return (Ty::any(), nullable_here);
+        }
+        let hint = reference
+            .rsplit('/')
+            .next()
+            .filter(|s| !s.is_empty())
+            .unwrap_or(hint)
+            .to_string();
+        self.inlining.push(reference.to_string());
+        let (ty, nullable) =
+            self.type_of(target, reference, &hint, place, usage, markers, depth + 1);
+        self.inlining.pop();
+        (ty, nullable || nullable_here)
+    }
+
+    /// Constraints inside a list's items or a map's values, which the spec cannot state.
+    fn inner_constraints_lost(
+        &mut self,
+        schema: &'d Value,
+        at: &str,
+        markers: &mut Vec<Annotation>,
+    ) {
+        let schema = self.follow(schema);
+        for keyword in [
+            "minLength",
+            "maxLength",
+            "pattern",
+            "minimum",
+            "maximum",
+            "minItems",
+            "maxItems",
+        ] {
+            if schema.get(keyword).is_some() {
+                markers.push(self.lose(
+                    &join(at, keyword),
+                    format!("`{keyword}` of an item"),
+                    "left out",
+                ));
+            }
+        }
+    }
+
+    fn inline_model(&mut self, name: &str, schema: &'d Value, at: &str) {
+        self.uses_type(name);
+        let attrs = self.item_attrs(schema, at);
+        let decl = self.as_owner(name, |this| this.model_decl(name, schema, at));
+        self.type_items.push(item(attrs, ItemKind::Model(decl)));
+    }
+
+    fn inline_enum(&mut self, name: &str, values: &[String], schema: &Value) {
+        self.uses_type(name);
+        self.enum_names.insert(name.to_string());
+        let attrs = Attrs {
+            doc: description(schema),
+            annotations: Vec::new(),
+        };
+        self.type_items
+            .push(item(attrs, ItemKind::Enum(enum_decl(name, values))));
+    }
+}
+
+/// How a field is used, which decides what its constraints may be.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum FieldUse {
+    Body,
+    Param,
+    Header,
+}
+
+/// Whether a component schema becomes an item of its own (a model or an enum).
+fn is_named(schema: &Value) -> bool {
+    let Value::Object(map) = schema else {
+        return false;
+    };
+    if string_enum(schema).is_some_and(|v| v.len() > 1) {
+        return true;
+    }
+    let (types, _) = declared_types(map);
+    let object = types.is_empty() || types == ["object"];
+    object
+        && (map.contains_key("properties")
+            || (map.contains_key("allOf")
+                && !map.contains_key("oneOf")
+                && !map.contains_key("anyOf")))
+}
+
+/// The string values of a closed set of strings.
+fn string_enum(schema: &Value) -> Option<Vec<String>> {
+    let values = schema.get("enum")?.as_array()?;
+    let strings: Vec<String> = values
+        .iter()
+        .filter(|v| !v.is_null())
+        .map(|v| v.as_str().map(str::to_string))
+        .collect::<Option<_>>()?;
+    let mut unique = Vec::new();
+    for s in strings {
+        if !unique.contains(&s) {
+            unique.push(s);
+        }
+    }
+    (!unique.is_empty()).then_some(unique)
+}
+
+/// `type` as a list (3.1 allows several), and whether `null` is among them.
+fn declared_types(map: &Map<String, Value>) -> (Vec<String>, bool) {
+    let mut types = match map.get("type") {
+        Some(Value::String(t)) => vec![t.clone()],
+        Some(Value::Array(list)) => list
+            .iter()
+            .filter_map(|t| t.as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let nullable = types.iter().any(|t| t == "null");
+    if types.len() > 1 {
+        types.retain(|t| t != "null");
+    }
+    if types.is_empty()
+        && (map.contains_key("properties") || map.contains_key("additionalProperties"))
+    {
+        types.push("object".to_string());
+    }
+    if types.is_empty() && map.contains_key("items") {
+        types.push("array".to_string());
+    }
+    (
+        types,
+        nullable && !(map.get("type") == Some(&Value::String("null".into()))),
+    )
+}
+
+fn builtin_of(kind: Option<&str>, map: &Map<String, Value>, usage: FieldUse) -> Ty {
+    let format = map.get("format").and_then(Value::as_str).unwrap_or("");
+    let media = map.get("contentMediaType").is_some() || map.get("contentEncoding").is_some();
+    Ty::Builtin(match kind {
+        Some("integer") => "int",
+        Some("number") => "number",
+        Some("boolean") => "bool",
+        Some("file") => "bytes",
+        Some("string") => match format {
+            "uuid" => "uuid",
+            "date" => "date",
+            "date-time" => "datetime",
+            "email" => "email",
+            "uri" | "url" => "uri",
+            "byte" => "bytes",
+            "binary" if usage == FieldUse::Body => "bytes",
+            _ if media && usage == FieldUse::Body => "bytes",
+            _ => "string",
+        },
+        Some("object") => "object",
+        _ => "any",
+    })
+}
+
+/// Formats the spec states (or that mean nothing beyond their type).
+fn known_format(kind: &str, format: &str) -> bool {
+    match kind {
+        "integer" => matches!(
+            format,
+            "int32" | "int64" | "int8" | "int16" | "uint8" | "uint32" | "uint64" | "integer"
+        ),
+        "number" => matches!(format, "float" | "double" | "number"),
+        "string" => matches!(
+            format,
+            "uuid"
+                | "date"
+                | "date-time"
+                | "email"
+                | "uri"
+                | "url"
+                | "byte"
+                | "binary"
+                | "password"
+                | ""
+        ),
+        _ => true,
+    }
+}
+
+fn description(schema: &Value) -> Option<String> {
+    schema
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(str::to_string)
+}
+
+fn enum_decl(name: &str, values: &[String]) -> EnumDecl {
+    EnumDecl {
+        name: ident(name),
+        open: None,
+        repr: None,
+        parent: None,
+        members: values
+            .iter()
+            .map(|v| {
+                member(
+                    Attrs::default(),
+                    EnumMember::Value(EnumValue {
+                        text: v.clone(),
+                        span: Span::default(),
+                        is_int: false,
+                    }),
+                )
+            })
+            .collect(),
+    }
+}
+
+/// A bound as the language writes it; an exclusive integer bound moves one inward.
+fn number_value(bound: &Value, exclusive: bool, keyword: &str, int: bool) -> Option<AstValue> {
+    let lower = keyword.contains("in") && !keyword.contains("max");
+    if let Some(n) = bound.as_i64() {
+        let n = match (exclusive, int, lower) {
+            (false, _, _) => n,
+            (true, true, true) => n.checked_add(1)?,
+            (true, true, false) => n.checked_sub(1)?,
+            (true, false, _) => return None,
+        };
+        return Some(value(ValueKind::Int(n)));
+    }
+    let f = bound.as_f64()?;
+    if exclusive || !f.is_finite() {
+        return None;
+    }
+    Some(value(ValueKind::Float(f)))
+}
+
+/// A default or constant as the language writes it, when it fits `ty`.
+fn literal(json: &Value, ty: &Ty, enums: &std::collections::BTreeSet<String>) -> Option<AstValue> {
+    match (json, ty) {
+        (Value::Bool(b), Ty::Builtin("bool")) => Some(value(ValueKind::Bool(*b))),
+        (Value::Number(n), Ty::Builtin("int")) => n.as_i64().map(|n| value(ValueKind::Int(n))),
+        (Value::Number(n), Ty::Builtin("number")) => Some(match n.as_i64() {
+            Some(i) => value(ValueKind::Int(i)),
+            None => value(ValueKind::Float(n.as_f64()?)),
+        }),
+        (Value::String(s), Ty::Builtin("string")) => Some(str_value(s.clone())),
+        (Value::String(s), Ty::Constant(c)) if s == c => Some(str_value(s.clone())),
+        (Value::String(s), Ty::Named(name)) if enums.contains(name) => {
+            if covenant_codegen::print::is_identifier(s) {
+                Some(reference(s.clone()))
+            } else {
+                Some(str_value(s.clone()))
+            }
+        }
+        (Value::Array(items), Ty::List(inner)) => {
+            let items: Option<Vec<AstValue>> =
+                items.iter().map(|i| literal(i, inner, enums)).collect();
+            Some(value(ValueKind::List(items?)))
+        }
+        _ => None,
+    }
+}
+
+/// Whether the spec's checker takes this regular expression (ECMA-262 in JSON Schema; the
+/// common part with Rust's `regex` syntax).
+fn valid_pattern(pattern: &str) -> bool {
+    regex::Regex::new(pattern).is_ok()
+}

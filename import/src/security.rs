@@ -1,0 +1,293 @@
+//! Security schemes as `auth` items, and an operation's requirements as its `auth` clause.
+
+use crate::build::*;
+use crate::document::join;
+use crate::importer::Importer;
+use covenant_codegen::ast::{Attrs, AuthDecl, AuthRef, EndpointMember, Item, ItemKind, Member};
+use serde_json::Value;
+
+/// A scheme of the document and what the spec writes for it.
+pub struct Scheme {
+    /// The name in the document (`components.securitySchemes`).
+    pub key: String,
+    /// The auth item's name.
+    pub name: String,
+    pub location: &'static str,
+    /// The header, query parameter or cookie name.
+    pub carrier: Option<String>,
+    pub doc: Option<String>,
+    /// OAuth 2.0 endpoints: (setting, URL).
+    pub urls: Vec<(&'static str, String)>,
+    /// Scopes, in the document's order; more are added as operations require them.
+    pub scopes: Vec<String>,
+    pub markers: Vec<covenant_codegen::ast::Annotation>,
+}
+
+impl<'d> Importer<'d> {
+    /// The document's security schemes, named.
+    pub fn read_schemes(&mut self) -> Vec<Scheme> {
+        let Some(Value::Object(schemes)) = self.doc.pointer("/components/securitySchemes") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (key, scheme) in schemes {
+            let at = join("#/components/securitySchemes", key);
+            let scheme = self.follow(scheme);
+            let name = self.schemes.other_name(key);
+            let written = self.as_owner(&format!("auth {name}"), |this| {
+                this.scheme(key, &name, scheme, &at)
+            });
+            out.push(written);
+        }
+        out
+    }
+
+    fn scheme(&mut self, key: &str, name: &str, scheme: &Value, at: &str) -> Scheme {
+        let text = |k: &str| scheme.get(k).and_then(Value::as_str).map(str::to_string);
+        let mut written = Scheme {
+            key: key.to_string(),
+            name: name.to_string(),
+            location: "bearer",
+            carrier: None,
+            doc: text("description").filter(|d| !d.trim().is_empty()),
+            urls: Vec::new(),
+            scopes: Vec::new(),
+            markers: Vec::new(),
+        };
+        match (text("type").as_deref(), text("in").as_deref()) {
+            (Some("apiKey"), Some(place @ ("header" | "query" | "cookie"))) => {
+                written.location = match place {
+                    "header" => "header",
+                    "query" => "query",
+                    _ => "cookie",
+                };
+                written.carrier = text("name");
+                if written.carrier.is_none() {
+                    written.location = "header";
+                    written.carrier = Some("Authorization".to_string());
+                    let marker =
+                        self.lose(at, "an API key without a name", "the Authorization header");
+                    written.markers.push(marker);
+                }
+            }
+            (Some("http"), _) => {
+                let scheme_name = text("scheme").unwrap_or_default().to_lowercase();
+                match scheme_name.as_str() {
+                    "bearer" => written.location = "bearer",
+                    "basic" => written.location = "basic",
+                    other => {
+                        written.location = "header";
+                        written.carrier = Some("Authorization".to_string());
+                        let marker = self.lose(
+                            &join(at, "scheme"),
+                            format!("the HTTP authentication scheme `{other}`"),
+                            "the whole Authorization header",
+                        );
+                        written.markers.push(marker);
+                    }
+                }
+            }
+            (Some("oauth2"), _) => {
+                written.location = "oauth2";
+                self.flows(scheme, at, &mut written);
+            }
+            (kind, _) => {
+                let kind = kind.unwrap_or("unknown").to_string();
+                let marker = self.lose(at, format!("a `{kind}` security scheme"), "a bearer token");
+                written.markers.push(marker);
+            }
+        }
+        written
+    }
+
+    /// The one OAuth 2.0 flow the spec states: authorization code, else client credentials,
+    /// else implicit.
+    fn flows(&mut self, scheme: &Value, at: &str, written: &mut Scheme) {
+        let Some(Value::Object(flows)) = scheme.get("flows") else {
+            let marker = self.lose(at, "an OAuth 2.0 scheme without flows", "no URL");
+            written.markers.push(marker);
+            written.location = "bearer";
+            return;
+        };
+        let order = [
+            "authorizationCode",
+            "clientCredentials",
+            "implicit",
+            "password",
+        ];
+        let Some((chosen, flow)) = order.iter().find_map(|k| flows.get(*k).map(|f| (*k, f))) else {
+            written.location = "bearer";
+            return;
+        };
+        let url = |k: &str| flow.get(k).and_then(Value::as_str).map(str::to_string);
+        let urls: &[(&str, &'static str)] = match chosen {
+            "authorizationCode" => &[
+                ("authorizationUrl", "authorization_url"),
+                ("tokenUrl", "token_url"),
+                ("refreshUrl", "refresh_url"),
+            ],
+            "implicit" => &[
+                ("authorizationUrl", "authorization_url"),
+                ("refreshUrl", "refresh_url"),
+            ],
+            _ => &[("tokenUrl", "token_url"), ("refreshUrl", "refresh_url")],
+        };
+        for (key, setting) in urls {
+            if let Some(u) = url(key) {
+                written.urls.push((setting, u));
+            }
+        }
+        for (name, flow) in flows {
+            if let Some(Value::Object(scopes)) = flow.get("scopes") {
+                for scope in scopes.keys() {
+                    if !written.scopes.contains(scope) {
+                        written.scopes.push(scope.clone());
+                    }
+                }
+            }
+            if name != chosen {
+                let marker = self.lose(
+                    &join(&join(at, "flows"), name),
+                    format!("the `{name}` flow"),
+                    format!("the `{chosen}` flow alone"),
+                );
+                written.markers.push(marker);
+            }
+        }
+        if chosen == "password" {
+            let marker = self.lose(
+                &join(&join(at, "flows"), chosen),
+                "the resource owner password flow",
+                "a client credentials flow",
+            );
+            written.markers.push(marker);
+        }
+    }
+
+    /// An operation's `auth` clause (or `public`) from its requirements.
+    pub fn auth_members(
+        &mut self,
+        requirements: Option<&Value>,
+        at: &str,
+        schemes: &mut [Scheme],
+    ) -> Vec<Member<EndpointMember>> {
+        let Some(Value::Array(requirements)) = requirements else {
+            return vec![member(
+                Attrs::default(),
+                EndpointMember::Public(Default::default()),
+            )];
+        };
+        let mut refs: Vec<AuthRef> = Vec::new();
+        let mut optional = false;
+        let mut attrs = Attrs::default();
+        for (index, requirement) in requirements.iter().enumerate() {
+            let Value::Object(all) = requirement else {
+                continue;
+            };
+            if all.is_empty() {
+                optional = true;
+                continue;
+            }
+            let requirement_at = join(at, &index.to_string());
+            for (position, (key, scopes)) in all.iter().enumerate() {
+                let Some(scheme) = schemes.iter_mut().find(|s| &s.key == key) else {
+                    let marker = self.lose(
+                        &requirement_at,
+                        format!("the undeclared security scheme `{key}`"),
+                        "left out",
+                    );
+                    attrs.annotations.push(marker);
+                    continue;
+                };
+                if position > 0 {
+                    let marker = self.lose(
+                        &requirement_at,
+                        format!("`{key}` required together with another scheme"),
+                        "either scheme alone",
+                    );
+                    attrs.annotations.push(marker);
+                }
+                self.uses_type(&format!("auth {}", scheme.name));
+                let scopes: Vec<String> = scopes
+                    .as_array()
+                    .map(|s| {
+                        s.iter()
+                            .filter_map(|v| v.as_str().map(str::to_string))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                for scope in &scopes {
+                    if !scheme.scopes.contains(scope) {
+                        scheme.scopes.push(scope.clone());
+                    }
+                }
+                if let Some(existing) = refs.iter_mut().find(|r| r.scheme.text == scheme.name) {
+                    for scope in scopes {
+                        if !existing.scopes.iter().any(|s| s.value == scope) {
+                            existing.scopes.push(string(scope));
+                        }
+                    }
+                } else {
+                    refs.push(AuthRef {
+                        scheme: ident(scheme.name.clone()),
+                        scopes: scopes.into_iter().map(string).collect(),
+                    });
+                }
+            }
+        }
+        if refs.is_empty() {
+            return vec![member(attrs, EndpointMember::Public(Default::default()))];
+        }
+        if optional {
+            return vec![
+                member(attrs, EndpointMember::Public(Default::default())),
+                member(
+                    Attrs::default(),
+                    EndpointMember::Auth {
+                        optional: true,
+                        schemes: refs,
+                    },
+                ),
+            ];
+        }
+        vec![member(
+            attrs,
+            EndpointMember::Auth {
+                optional: false,
+                schemes: refs,
+            },
+        )]
+    }
+}
+
+/// The auth items of the schemes, with every scope an operation required.
+pub fn auth_items(schemes: Vec<Scheme>) -> Vec<Item> {
+    schemes
+        .into_iter()
+        .map(|scheme| {
+            let mut props = vec![prop("principal", vec![reference(scheme.name.clone())])];
+            for (setting, url) in &scheme.urls {
+                props.push(prop(setting, vec![str_value(url.clone())]));
+            }
+            if !scheme.scopes.is_empty() {
+                props.push(prop(
+                    "scopes",
+                    scheme.scopes.iter().map(|s| str_value(s.clone())).collect(),
+                ));
+            }
+            let attrs = Attrs {
+                doc: scheme.doc.clone(),
+                annotations: scheme.markers,
+            };
+            item(
+                attrs,
+                ItemKind::Auth(AuthDecl {
+                    name: ident(scheme.name),
+                    location: ident(scheme.location),
+                    key: scheme.carrier.map(string),
+                    props,
+                }),
+            )
+        })
+        .collect()
+}
