@@ -269,6 +269,10 @@ impl<'d> Importer<'d> {
         if default.is_null() && converted.nullable && !required {
             return Some(value(ValueKind::Null));
         }
+        // A required field is always sent: its default never applies.
+        if required {
+            return None;
+        }
         let written = if required {
             None
         } else {
@@ -302,6 +306,8 @@ impl<'d> Importer<'d> {
         let list = matches!(ty, Ty::List(_));
         let int = matches!(ty, Ty::Builtin("int"));
         let exclusive_30 = |key: &str| schema.get(key).and_then(Value::as_bool) == Some(true);
+        let kinds = json_kinds(ty, &self.enum_names);
+        let vacuous = |json: &str| !kinds.contains(&json) && !kinds.contains(&"any");
         for (keyword, name, applies) in [
             ("minimum", "min", numeric),
             ("maximum", "max", numeric),
@@ -313,6 +319,13 @@ impl<'d> Importer<'d> {
             let Some(bound) = schema.get(keyword) else {
                 continue;
             };
+            if vacuous(match keyword {
+                "minimum" | "maximum" => "number",
+                "minLength" | "maxLength" => "string",
+                _ => "array",
+            }) {
+                continue;
+            }
             let exclusive = match keyword {
                 "minimum" => exclusive_30("exclusiveMinimum"),
                 "maximum" => exclusive_30("exclusiveMaximum"),
@@ -328,7 +341,9 @@ impl<'d> Importer<'d> {
             }
         }
         for (keyword, name) in [("exclusiveMinimum", "min"), ("exclusiveMaximum", "max")] {
-            if let Some(bound) = schema.get(keyword).filter(|b| b.is_number()) {
+            if let Some(bound) = schema.get(keyword).filter(|b| b.is_number())
+                && !vacuous("number")
+            {
                 match number_value(bound, true, keyword, int) {
                     Some(v) if numeric => out.push(annotation(name, vec![arg(v)])),
                     _ => out.push(self.lose(
@@ -339,7 +354,16 @@ impl<'d> Importer<'d> {
                 }
             }
         }
-        if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+        if let Some(format) = schema.get("format").and_then(Value::as_str)
+            && let Some(kind) = schema.get("type").and_then(Value::as_str)
+            && !known_format(kind, format)
+            && matches!(ty, Ty::Builtin("string" | "int" | "number"))
+        {
+            out.push(annotation("format", vec![arg(str_value(format))]));
+        }
+        if let Some(pattern) = schema.get("pattern").and_then(Value::as_str)
+            && !vacuous("string")
+        {
             if text && usage != FieldUse::Header && valid_pattern(pattern) {
                 out.push(annotation("pattern", vec![arg(str_value(pattern))]));
             } else {
@@ -361,14 +385,16 @@ impl<'d> Importer<'d> {
                 _ => out.push(self.lose(&join(at, "enum"), "a set of values", "left out")),
             }
         }
-        for keyword in [
-            "multipleOf",
-            "uniqueItems",
-            "minProperties",
-            "maxProperties",
+        // Each keyword constrains one JSON type; on another it says nothing.
+        for (keyword, applies) in [
+            ("multipleOf", numeric),
+            ("uniqueItems", list),
+            ("minProperties", !numeric && !text && !list),
+            ("maxProperties", !numeric && !text && !list),
         ] {
             if let Some(v) = schema.get(keyword)
                 && v != &Value::Bool(false)
+                && applies
             {
                 out.push(self.lose(&join(at, keyword), format!("`{keyword}: {v}`"), "left out"));
             }
@@ -451,6 +477,39 @@ impl<'d> Importer<'d> {
         }
         for keyword in ["oneOf", "anyOf"] {
             if let Some(Value::Array(members)) = map.get(keyword)
+                && let Some((values, int, member_null)) = constants_of(members)
+            {
+                let name = self.types.type_name(hint);
+                self.uses_type(&name);
+                self.enum_names.insert(name.clone());
+                let mut decl = enum_decl(&name, &values);
+                if int {
+                    decl.repr = Some(ident("int"));
+                    for m in &mut decl.members {
+                        if let EnumMember::Value(v) = &mut m.node {
+                            v.is_int = true;
+                        }
+                    }
+                }
+                for (m, member_schema) in decl
+                    .members
+                    .iter_mut()
+                    .zip(members.iter().filter(|m| constant_of(m).is_some()))
+                {
+                    m.attrs.doc = member_schema
+                        .get("title")
+                        .or_else(|| member_schema.get("description"))
+                        .and_then(Value::as_str)
+                        .map(str::to_string);
+                }
+                let attrs = Attrs {
+                    doc: description(schema),
+                    annotations: Vec::new(),
+                };
+                self.type_items.push(item(attrs, ItemKind::Enum(decl)));
+                return (Ty::Named(name), nullable || member_null);
+            }
+            if let Some(Value::Array(members)) = map.get(keyword)
                 && !map.contains_key("properties")
             {
                 let mut types = Vec::new();
@@ -523,14 +582,24 @@ impl<'d> Importer<'d> {
                 .map(|t| {
                     let hint = format!("{hint}_{t}");
                     let kind = Some(t.as_str());
-                    self.typed(kind, schema, map, at, &hint, usage, markers, depth)
-                        .0
+                    self.typed(
+                        kind,
+                        schema,
+                        map,
+                        at,
+                        &hint,
+                        Place::Inner,
+                        usage,
+                        markers,
+                        depth,
+                    )
+                    .0
                 })
                 .collect();
             return (Ty::union(members), nullable);
         }
         let kind = types.first().map(String::as_str);
-        let (ty, null) = self.typed(kind, schema, map, at, hint, usage, markers, depth);
+        let (ty, null) = self.typed(kind, schema, map, at, hint, place, usage, markers, depth);
         (ty, nullable || null)
     }
 
@@ -543,6 +612,7 @@ impl<'d> Importer<'d> {
         map: &'d Map<String, Value>,
         at: &str,
         hint: &str,
+        place: Place,
         usage: FieldUse,
         markers: &mut Vec<Annotation>,
         depth: usize,
@@ -606,8 +676,12 @@ impl<'d> Importer<'d> {
             None => (Ty::any(), nullable),
             Some(kind) => {
                 let ty = builtin_of(Some(kind), map, usage);
+                // A field's own open format is written as `@format` with its constraints.
+                let written_as_format =
+                    place == Place::Whole && matches!(ty, Ty::Builtin("string" | "int" | "number"));
                 if let Some(format) = map.get("format").and_then(Value::as_str)
                     && !known_format(kind, format)
+                    && !written_as_format
                 {
                     markers.push(self.lose(
                         &join(at, "format"),
@@ -719,6 +793,63 @@ pub enum FieldUse {
     Body,
     Param,
     Header,
+}
+
+/// The values of a union whose every member is one constant, all strings or all whole
+/// numbers (`oneOf: [{const: 1, title: "GUILD_TEXT"}, …]`): an enum. Answers the values,
+/// whether they are numbers, and whether `null` is a member.
+fn constants_of(members: &[Value]) -> Option<(Vec<String>, bool, bool)> {
+    let mut values = Vec::new();
+    let mut null = false;
+    let mut ints = 0;
+    for member in members {
+        if member.get("type").and_then(Value::as_str) == Some("null") {
+            null = true;
+            continue;
+        }
+        let constant = constant_of(member)?;
+        if constant.is_i64() {
+            ints += 1;
+        } else if !constant.is_string() {
+            return None;
+        }
+        let text = match constant {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        if values.contains(&text) {
+            return None;
+        }
+        values.push(text);
+    }
+    let int = ints == values.len();
+    (values.len() > 1 && (int || ints == 0)).then_some((values, int, null))
+}
+
+fn constant_of(member: &Value) -> Option<&Value> {
+    member.get("const").or_else(|| {
+        member
+            .get("enum")
+            .and_then(Value::as_array)
+            .filter(|v| v.len() == 1)
+            .and_then(|v| v.first())
+    })
+}
+
+/// The JSON types a value of `ty` may have, to tell a constraint that says nothing about
+/// it (a `maxLength` on a number) from one the spec leaves out.
+fn json_kinds(ty: &Ty, enums: &std::collections::BTreeSet<String>) -> Vec<&'static str> {
+    match ty {
+        Ty::Builtin("int" | "number") => vec!["number"],
+        Ty::Builtin("bool") => vec!["boolean"],
+        Ty::Builtin("any") => vec!["any"],
+        Ty::Builtin("object") | Ty::Map(_) => vec!["object"],
+        Ty::Builtin(_) | Ty::Constant(_) | Ty::NotShown(_) => vec!["string"],
+        Ty::Named(name) if enums.contains(name) => vec!["string", "number"],
+        Ty::Named(_) => vec!["object"],
+        Ty::List(_) => vec!["array"],
+        Ty::Union(members) => members.iter().flat_map(|m| json_kinds(m, enums)).collect(),
+    }
 }
 
 /// Whether a component schema becomes an item of its own (a model or an enum).

@@ -21,7 +21,7 @@ pub fn upgrade(swagger: &Value) -> Value {
     let mut paths = Map::new();
     if let Some(Value::Object(items)) = swagger.get("paths") {
         for (path, item) in items {
-            paths.insert(path.clone(), path_item(item, &consumes, &produces));
+            paths.insert(path.clone(), path_item(swagger, item, &consumes, &produces));
         }
     }
     out.insert("paths".into(), Value::Object(paths));
@@ -112,7 +112,7 @@ fn rewrite_ref(reference: &str) -> String {
     reference.to_string()
 }
 
-fn path_item(item: &Value, consumes: &[String], produces: &[String]) -> Value {
+fn path_item(swagger: &Value, item: &Value, consumes: &[String], produces: &[String]) -> Value {
     let Value::Object(map) = item else {
         return item.clone();
     };
@@ -125,7 +125,10 @@ fn path_item(item: &Value, consumes: &[String], produces: &[String]) -> Value {
     for (key, value) in map {
         match key.as_str() {
             "get" | "put" | "post" | "delete" | "patch" | "head" | "options" => {
-                out.insert(key.clone(), operation(value, &shared, consumes, produces));
+                out.insert(
+                    key.clone(),
+                    operation(swagger, value, &shared, consumes, produces),
+                );
             }
             "parameters" => {}
             _ => {
@@ -136,7 +139,13 @@ fn path_item(item: &Value, consumes: &[String], produces: &[String]) -> Value {
     Value::Object(out)
 }
 
-fn operation(op: &Value, shared: &[Value], consumes: &[String], produces: &[String]) -> Value {
+fn operation(
+    swagger: &Value,
+    op: &Value,
+    shared: &[Value],
+    consumes: &[String],
+    produces: &[String],
+) -> Value {
     let Value::Object(map) = op else {
         return op.clone();
     };
@@ -174,6 +183,15 @@ fn operation(op: &Value, shared: &[Value], consumes: &[String], produces: &[Stri
     let mut body = None;
     for p in all {
         let reference = p.get("$ref").and_then(Value::as_str).map(str::to_string);
+        // A shared parameter may be the body: read it where it is declared.
+        let p = match &reference {
+            Some(r) => r
+                .strip_prefix('#')
+                .and_then(|pointer| swagger.pointer(pointer))
+                .cloned()
+                .unwrap_or(p),
+            None => p,
+        };
         match p.get("in").and_then(Value::as_str) {
             Some("body") => body = Some(p),
             Some("formData") => form.push(p),

@@ -272,6 +272,15 @@ pub fn constraint_deltas(old: &Constraints, new: &Constraints) -> Vec<Delta> {
         (None, None) => Delta::Same,
     });
     out.push(one_of_delta(old, new));
+    // Another format is another meaning of the same text: neither wider nor narrower.
+    if old.format != new.format {
+        let text = |f: &Option<String>| f.clone().unwrap_or_else(|| "none".into());
+        out.push(Delta::Changed(format!(
+            "@format {} → {}",
+            text(&old.format),
+            text(&new.format)
+        )));
+    }
     out.retain(|d| *d != Delta::Same);
     out
 }

@@ -489,6 +489,9 @@ pub fn add_constraints(obj: &mut Map<String, Value>, c: &Constraints) {
     if let Some(p) = &c.pattern {
         put("pattern", json!(p));
     }
+    if let Some(f) = &c.format {
+        put("format", json!(f));
+    }
     if let Some(n) = c.min_items {
         put("minItems", json!(n));
     }

@@ -209,6 +209,9 @@ pub struct Constraints {
     pub pattern: Option<String>,
     /// A closed set of allowed values, e.g. radius 10, 20, 25, 50, 100.
     pub one_of: Vec<Literal>,
+    /// An open format named by the API (`@format("snowflake")`, `unix-time`, `decimal`):
+    /// what the value means, written into the schemas; no tool checks it.
+    pub format: Option<String>,
     /// Where `max_length` or `max_items` is the service's default bound, where that bound
     /// comes from.
     pub default_bound: Option<Provenance>,

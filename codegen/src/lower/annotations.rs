@@ -46,6 +46,7 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("min_items", VALUES),
     ("max_items", VALUES),
     ("one_of", VALUES),
+    ("format", VALUES),
     ("request_only", &[Field]),
     ("response_only", &[Field]),
     ("format_only", &[Field]),

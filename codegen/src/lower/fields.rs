@@ -320,12 +320,26 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `@format("name")`: a name as JSON Schema writes formats (letters, digits, `-`, `_`).
+    fn format_name(&mut self, a: &crate::ast::Annotation) -> Option<String> {
+        let name = self.string_arg(a)?;
+        let fits = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        if !fits {
+            self.bad_args(a, "a format's name, e.g. `@format(\"unix-time\")`");
+            return None;
+        }
+        Some(name)
+    }
+
     fn constraints(&mut self, annots: &Annots, ty: &Type, ty_span: Span) -> Constraints {
         let mut c = Constraints::default();
         let base = self.base(ty);
         let numeric = matches!(base, Base::Prim(p) if p.is_numeric());
         let (stringy, listy) = self.text_or_list(ty);
-        let checks: [(&str, bool, &str); 8] = [
+        let checks: [(&str, bool, &str); 9] = [
             ("min", numeric, "a number"),
             ("max", numeric, "a number"),
             ("min_length", stringy, "a string"),
@@ -334,6 +348,7 @@ impl Lowerer<'_> {
             ("min_items", listy, "a list"),
             ("max_items", listy, "a list"),
             ("one_of", numeric || stringy, "a number or a string"),
+            ("format", numeric || stringy, "a plain number or string"),
         ];
         for (name, fits, needs) in checks {
             let Some(a) = annots.get(name) else { continue };
@@ -355,6 +370,7 @@ impl Lowerer<'_> {
                 "min_items" => c.min_items = self.count_arg(a),
                 "max_items" => c.max_items = self.count_arg(a),
                 "pattern" => c.pattern = self.pattern(a),
+                "format" => c.format = self.format_name(a),
                 _ => c.one_of = self.one_of(a, numeric),
             }
         }

@@ -91,6 +91,9 @@ pub fn constraints(c: &Constraints, t: &Type) -> Vec<Markup> {
     if let Some(p) = &c.pattern {
         out.push(html! { "matches " code.pattern { (p) } });
     }
+    if let Some(f) = &c.format {
+        out.push(html! { "format " code { (f) } });
+    }
     match c.one_of.as_slice() {
         [] => {}
         [only] => out.push(html! { "always " code { (literal(only)) } }),
