@@ -219,7 +219,7 @@ impl<'d> Importer<'d> {
         members.extend(self.parameters(path_item, op, at, &base, &renamed, &written_path));
         if let Some(body) = op.get("requestBody") {
             let body_at = join(at, "requestBody");
-            if matches!(method, "get" | "delete") {
+            if method == "get" {
                 let marker = self.lose(
                     &body_at,
                     format!("a body on {}", method.to_uppercase()),
@@ -864,13 +864,29 @@ impl<'d> Importer<'d> {
             && let Some((media, chosen)) = choose_media(content, false)
         {
             let content_at = join(&at, "content");
-            for other in content.keys().filter(|k| *k != media) {
-                let marker = self.lose(
-                    &join(&content_at, other),
-                    format!("the response media type `{other}`"),
-                    format!("`{media}` alone"),
-                );
-                attrs.annotations.push(marker);
+            let mut also: Vec<String> = Vec::new();
+            for (other, alternative) in content.iter().filter(|(k, _)| *k != media) {
+                // The same value in another encoding is stated; another value is not.
+                let same = alternative.get("schema") == chosen.get("schema");
+                if same
+                    && !other.contains('*')
+                    && !also.iter().any(|m| m.eq_ignore_ascii_case(other))
+                {
+                    also.push(other.clone());
+                } else {
+                    let marker = self.lose(
+                        &join(&content_at, other),
+                        format!("the response media type `{other}` with its own schema"),
+                        format!("`{media}` alone"),
+                    );
+                    attrs.annotations.push(marker);
+                }
+            }
+            if !also.is_empty() && !matches!(status, 100..=199 | 204 | 304) {
+                let media_types = also.into_iter().map(|m| arg(str_value(m))).collect();
+                attrs
+                    .annotations
+                    .push(annotation("also_media", media_types));
             }
             let schema = chosen.get("schema").unwrap_or(&crate::schemas::ANY_SCHEMA);
             let schema_at = join(&join(&content_at, media), "schema");

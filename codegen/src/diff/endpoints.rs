@@ -438,6 +438,20 @@ impl Differ<'_> {
                         carriers.clone(),
                     );
                 }
+                // A client that asked for a media type no longer offered gets another.
+                for gone in old
+                    .also_media
+                    .iter()
+                    .filter(|m| !new.also_media.contains(m))
+                {
+                    self.report(
+                        rules::RESPONSE_MEDIA_CHANGED,
+                        subject,
+                        format!("no longer also in {gone}"),
+                        spans,
+                        carriers.clone(),
+                    );
+                }
                 let found = match self.type_delta(o, n) {
                     Delta::Same => None,
                     Delta::Narrowed(c) => Some((rules::RESPONSE_TYPE_NARROWED, c)),

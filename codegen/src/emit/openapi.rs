@@ -389,10 +389,14 @@ impl Document<'_> {
                 json!(r.doc.clone().unwrap_or_else(|| fallback.to_string())),
             );
             if let Some(body) = &r.body {
-                resp.insert(
-                    "content".into(),
-                    json!({ r.media.content_type(): { "schema": on_the_wire(self.builder.body_schema(body, &r.media, Shape::Response)) } }),
-                );
+                let schema = on_the_wire(self.builder.body_schema(body, &r.media, Shape::Response));
+                let mut content = Map::new();
+                for media in std::iter::once(r.media.content_type())
+                    .chain(r.also_media.iter().map(String::as_str))
+                {
+                    content.insert(media.to_string(), json!({ "schema": schema.clone() }));
+                }
+                resp.insert("content".into(), Value::Object(content));
             }
             if !r.headers.is_empty() {
                 let headers: Map<String, Value> = r

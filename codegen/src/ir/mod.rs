@@ -580,6 +580,9 @@ pub struct Response {
     pub body: Option<Type>,
     /// JSON, or a `string` or `bytes` written as it is.
     pub media: BodyMedia,
+    /// Further media types the answer may come in, the same value in another encoding
+    /// (`@also_media("application/yaml")`); generated code and the mock speak `media`.
+    pub also_media: Vec<String>,
     /// Headers the response carries (`Location`, `ETag`, rate-limit headers, `Link`), each a
     /// scalar written as text; their identifiers are unique among the response's headers.
     pub headers: Vec<Field>,

@@ -3,7 +3,7 @@
 use super::Lowerer;
 use crate::ast::{Annotation, Attrs, Value, ValueKind};
 use crate::diagnostic_codes;
-use crate::ir::{Deprecation, Provenance};
+use crate::ir::{BodyMedia, Deprecation, Provenance};
 use crate::source::Span;
 
 /// The kinds of places an annotation can stand.
@@ -66,6 +66,7 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("secret", VALUES),
     ("personal", VALUES),
     ("lossy", ANYWHERE),
+    ("also_media", &[Response]),
 ];
 
 /// Annotations that may be given several times on one place.
@@ -135,6 +136,72 @@ impl Lowerer<'_> {
             }
         }
         Annots { list }
+    }
+
+    /// `@also_media("application/yaml", …)`: media types a response may also come in.
+    pub(super) fn also_media(
+        &mut self,
+        annots: &Annots,
+        main: &BodyMedia,
+        has_body: bool,
+    ) -> Vec<String> {
+        let Some(a) = annots.get("also_media") else {
+            return Vec::new();
+        };
+        let mut out: Vec<String> = Vec::new();
+        for arg in &a.args {
+            let ValueKind::Str(media) = &arg.value.kind else {
+                self.bad_args(
+                    a,
+                    "media types as strings: `@also_media(\"application/yaml\")`",
+                );
+                return Vec::new();
+            };
+            let essence = media.split(';').next().unwrap_or("").trim();
+            let well_formed = arg.name.is_none()
+                && essence.split('/').count() == 2
+                && essence.split('/').all(|part| {
+                    !part.is_empty()
+                        && part
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b))
+                });
+            if !well_formed {
+                self.error(
+                    diagnostic_codes::BAD_BODY_MEDIA,
+                    arg.value.span,
+                    format!("`{media}` is not a media type"),
+                )
+                .label("expected `type/subtype`, with no `*`")
+                .help("write e.g. `@also_media(\"application/yaml\")`");
+                continue;
+            }
+            if media.eq_ignore_ascii_case(main.content_type())
+                || out.iter().any(|m| m.eq_ignore_ascii_case(media))
+            {
+                self.error(
+                    diagnostic_codes::BAD_BODY_MEDIA,
+                    arg.value.span,
+                    format!("`{media}` is named twice"),
+                )
+                .label("already a media type of this response");
+                continue;
+            }
+            out.push(media.clone());
+        }
+        if !has_body && !out.is_empty() {
+            self.error(
+                diagnostic_codes::BAD_BODY_MEDIA,
+                a.span,
+                "a response without a body has no media type",
+            )
+            .label("nothing to encode");
+            return Vec::new();
+        }
+        if a.args.is_empty() {
+            self.bad_args(a, "one media type or more");
+        }
+        out
     }
 
     /// `@lossy("#/json/pointer", "what was written instead")`: where an imported document

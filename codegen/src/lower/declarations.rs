@@ -223,11 +223,13 @@ impl Lowerer<'_> {
             None => (None, BodyMedia::Json),
         };
         let headers = self.response_headers(owner, &decl.headers, enums);
+        let also_media = self.also_media(&annots, &media, body.is_some());
         Some(Response {
             status: decl.status.code as u16,
             doc: attrs.doc.clone(),
             body,
             media,
+            also_media,
             headers,
             provenance: self.provenance(&annots),
             span: decl.status.span,

@@ -101,7 +101,10 @@ impl Lowerer<'_> {
                     }
                 }
                 EndpointMember::Body(body, encoding) => {
-                    if matches!(parsed_method, Some(Method::Get | Method::Delete)) {
+                    // A DELETE may carry a body (RFC 9110 §9.3.5 gives it no meaning of
+                    // its own, and APIs such as Kubernetes' send options in it); a GET's
+                    // is dropped by caches and proxies.
+                    if matches!(parsed_method, Some(Method::Get)) {
                         self.error(
                             diagnostic_codes::BODY_NOT_ALLOWED,
                             member.span,
@@ -154,6 +157,7 @@ impl Lowerer<'_> {
                     };
                     let headers = self.response_headers(&ep.name, headers, enums);
                     let annots = self.annots(&member.attrs, Site::Response);
+                    let also_media = self.also_media(&annots, &media, body.is_some());
                     for status in codes_ {
                         if !(100..=399).contains(&status.code) {
                             self.error(
@@ -182,6 +186,7 @@ impl Lowerer<'_> {
                             doc: member.attrs.doc.clone(),
                             body: body.clone(),
                             media: media.clone(),
+                            also_media: also_media.clone(),
                             headers: headers.clone(),
                             provenance: self.provenance(&annots),
                             span: status.span,
