@@ -25,6 +25,18 @@ pub struct Converted {
     pub markers: Vec<Annotation>,
 }
 
+/// What an object schema and the parts of its `allOf` say, gathered.
+#[derive(Default)]
+struct ObjectParts<'d> {
+    /// Each field's name, schema and pointer, in order; a later part overrides.
+    properties: Vec<(String, &'d Value, String)>,
+    required: Vec<String>,
+    /// Where further fields are allowed, and their type when the spec cannot say it.
+    open: Option<(String, Option<String>)>,
+    /// Losses of the object as a whole, marked on its item.
+    markers: Vec<Annotation>,
+}
+
 /// Where a type stands, which decides what may be written for it.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Place {
@@ -64,13 +76,17 @@ impl<'d> Importer<'d> {
 
     /// Writes the model or enum `name` for `schema`.
     fn named_item(&mut self, name: &str, schema: &'d Value, at: &str) {
-        let attrs = self.item_attrs(schema, at);
+        let mut attrs = self.item_attrs(schema, at);
         let kind = match string_enum(schema) {
             Some(values) => {
                 self.enum_names.insert(name.to_string());
                 ItemKind::Enum(enum_decl(name, &values))
             }
-            None => ItemKind::Model(self.model_decl(name, schema, at)),
+            None => {
+                let (decl, markers) = self.model_decl(name, schema, at);
+                attrs.annotations.extend(markers);
+                ItemKind::Model(decl)
+            }
         };
         self.type_items.push(item(attrs, kind));
     }
@@ -87,19 +103,17 @@ impl<'d> Importer<'d> {
         attrs
     }
 
-    /// A model of an object schema (its `allOf` parts merged).
-    fn model_decl(&mut self, name: &str, schema: &'d Value, at: &str) -> ModelDecl {
+    /// A model of an object schema (its `allOf` parts merged), and the losses of the whole.
+    fn model_decl(&mut self, name: &str, schema: &'d Value, at: &str) -> (ModelDecl, Vec<Annotation>) {
+        let mut parts = ObjectParts::default();
+        self.collect_object(schema, at, &mut parts, 0);
         let mut members = Vec::new();
-        let mut properties: Vec<(String, &'d Value, String)> = Vec::new();
-        let mut required: Vec<String> = Vec::new();
-        let mut open = None;
-        self.collect_object(schema, at, &mut properties, &mut required, &mut open, 0);
-        for (field, field_schema, field_at) in properties {
-            let is_required = required.contains(&field);
+        for (field, field_schema, field_at) in std::mem::take(&mut parts.properties) {
+            let is_required = parts.required.contains(&field);
             let hint = format!("{name}_{field}");
             members.push(self.field_member(&field, field_schema, &field_at, is_required, &hint));
         }
-        if let Some((open_at, typed)) = open {
+        if let Some((open_at, typed)) = parts.open.take() {
             let mut attrs = Attrs::default();
             if let Some(values) = typed {
                 attrs.annotations.push(self.lose(
@@ -116,24 +130,16 @@ impl<'d> Importer<'d> {
                 },
             ));
         }
-        ModelDecl {
+        let decl = ModelDecl {
             name: ident(name),
             members,
             body_span: Span::default(),
-        }
+        };
+        (decl, parts.markers)
     }
 
     /// The properties of an object schema and of the parts of its `allOf`, in order.
-    #[allow(clippy::too_many_arguments)]
-    fn collect_object(
-        &mut self,
-        schema: &'d Value,
-        at: &str,
-        properties: &mut Vec<(String, &'d Value, String)>,
-        required: &mut Vec<String>,
-        open: &mut Option<(String, Option<String>)>,
-        depth: usize,
-    ) {
+    fn collect_object(&mut self, schema: &'d Value, at: &str, parts: &mut ObjectParts<'d>, depth: usize) {
         if depth > 16 {
             return;
         }
@@ -141,41 +147,40 @@ impl<'d> Importer<'d> {
             Some((target, reference)) => (target, reference),
             None => (schema, at.to_string()),
         };
-        if let Some(Value::Array(parts)) = schema.get("allOf") {
-            for (index, part) in parts.iter().enumerate() {
+        if let Some(Value::Array(all)) = schema.get("allOf") {
+            for (index, part) in all.iter().enumerate() {
                 let part_at = join(&join(&at, "allOf"), &index.to_string());
-                self.collect_object(part, &part_at, properties, required, open, depth + 1);
+                self.collect_object(part, &part_at, parts, depth + 1);
             }
         }
         for keyword in ["oneOf", "anyOf"] {
-            if schema.get(keyword).is_some() && depth > 0
-                || schema.get(keyword).is_some() && schema.get("properties").is_some()
-            {
-                self.lose(
+            if schema.get(keyword).is_some() && (depth > 0 || schema.get("properties").is_some()) {
+                let marker = self.lose(
                     &join(&at, keyword),
                     format!("`{keyword}` beside the object's fields"),
                     "the fields alone",
                 );
+                parts.markers.push(marker);
             }
         }
         if let Some(Value::Object(props)) = schema.get("properties") {
             for (field, field_schema) in props {
                 let field_at = join(&join(&at, "properties"), field);
-                match properties.iter_mut().find(|(name, _, _)| name == field) {
+                match parts.properties.iter_mut().find(|(name, _, _)| name == field) {
                     Some(existing) => *existing = (field.clone(), field_schema, field_at),
-                    None => properties.push((field.clone(), field_schema, field_at)),
+                    None => parts.properties.push((field.clone(), field_schema, field_at)),
                 }
             }
         }
         if let Some(Value::Array(names)) = schema.get("required") {
             for name in names.iter().filter_map(Value::as_str) {
-                if !required.iter().any(|r| r == name) {
-                    required.push(name.to_string());
+                if !parts.required.iter().any(|r| r == name) {
+                    parts.required.push(name.to_string());
                 }
             }
         }
         match schema.get("additionalProperties") {
-            Some(Value::Bool(true)) => *open = Some((join(&at, "additionalProperties"), None)),
+            Some(Value::Bool(true)) => parts.open = Some((join(&at, "additionalProperties"), None)),
             Some(Value::Object(values)) if !values.is_empty() => {
                 let what = values
                     .get("type")
@@ -183,9 +188,9 @@ impl<'d> Importer<'d> {
                     .or_else(|| values.get("$ref").and_then(Value::as_str))
                     .unwrap_or("a schema")
                     .to_string();
-                *open = Some((join(&at, "additionalProperties"), Some(what)));
+                parts.open = Some((join(&at, "additionalProperties"), Some(what)));
             }
-            Some(Value::Object(_)) => *open = Some((join(&at, "additionalProperties"), None)),
+            Some(Value::Object(_)) => parts.open = Some((join(&at, "additionalProperties"), None)),
             _ => {}
         }
     }
@@ -770,8 +775,9 @@ impl<'d> Importer<'d> {
 
     fn inline_model(&mut self, name: &str, schema: &'d Value, at: &str) {
         self.uses_type(name);
-        let attrs = self.item_attrs(schema, at);
-        let decl = self.as_owner(name, |this| this.model_decl(name, schema, at));
+        let mut attrs = self.item_attrs(schema, at);
+        let (decl, markers) = self.as_owner(name, |this| this.model_decl(name, schema, at));
+        attrs.annotations.extend(markers);
         self.type_items.push(item(attrs, ItemKind::Model(decl)));
     }
 
