@@ -104,7 +104,12 @@ impl<'d> Importer<'d> {
     }
 
     /// A model of an object schema (its `allOf` parts merged), and the losses of the whole.
-    fn model_decl(&mut self, name: &str, schema: &'d Value, at: &str) -> (ModelDecl, Vec<Annotation>) {
+    fn model_decl(
+        &mut self,
+        name: &str,
+        schema: &'d Value,
+        at: &str,
+    ) -> (ModelDecl, Vec<Annotation>) {
         let mut parts = ObjectParts::default();
         self.collect_object(schema, at, &mut parts, 0);
         let mut members = Vec::new();
@@ -139,7 +144,13 @@ impl<'d> Importer<'d> {
     }
 
     /// The properties of an object schema and of the parts of its `allOf`, in order.
-    fn collect_object(&mut self, schema: &'d Value, at: &str, parts: &mut ObjectParts<'d>, depth: usize) {
+    fn collect_object(
+        &mut self,
+        schema: &'d Value,
+        at: &str,
+        parts: &mut ObjectParts<'d>,
+        depth: usize,
+    ) {
         if depth > 16 {
             return;
         }
@@ -166,9 +177,15 @@ impl<'d> Importer<'d> {
         if let Some(Value::Object(props)) = schema.get("properties") {
             for (field, field_schema) in props {
                 let field_at = join(&join(&at, "properties"), field);
-                match parts.properties.iter_mut().find(|(name, _, _)| name == field) {
+                match parts
+                    .properties
+                    .iter_mut()
+                    .find(|(name, _, _)| name == field)
+                {
                     Some(existing) => *existing = (field.clone(), field_schema, field_at),
-                    None => parts.properties.push((field.clone(), field_schema, field_at)),
+                    None => parts
+                        .properties
+                        .push((field.clone(), field_schema, field_at)),
                 }
             }
         }

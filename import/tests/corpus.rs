@@ -38,7 +38,9 @@ pub fn documents() -> Vec<(String, String)> {
 /// The operations a JSON document declares (methods under `paths`).
 fn operations_in(text: &str) -> usize {
     let value: serde_json::Value = serde_json::from_str(text).unwrap();
-    let methods = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+    let methods = [
+        "get", "put", "post", "delete", "patch", "head", "options", "trace",
+    ];
     value["paths"]
         .as_object()
         .unwrap()
@@ -63,7 +65,11 @@ fn every_published_document_imports_into_a_spec_that_checks() {
         );
         let report = &imported.report;
         if text.trim_start().starts_with('{') {
-            assert_eq!(report.operations.len(), operations_in(text), "{name}: operations");
+            assert_eq!(
+                report.operations.len(),
+                operations_in(text),
+                "{name}: operations"
+            );
         }
         let marked = imported.spec.matches("@lossy(").count();
         let left_out: usize = report

@@ -104,19 +104,28 @@ pub fn assign(spec: &mut Spec) {
         for p in &mut ep.params {
             p.field.ident = idents[&p.field.name].clone();
         }
-        // Header names ignore case, so their identifiers follow the lower-case spelling:
-        // `ETag` is `etag`, `X-RateLimit-Remaining` is `x_ratelimit_remaining`.
-        for r in &mut ep.responses {
-            let lower: Vec<String> = r
-                .headers
-                .iter()
-                .map(|h| h.name.to_ascii_lowercase())
-                .collect();
-            let idents = unique_idents(lower.iter().map(String::as_str), &[]);
-            for (h, lower) in r.headers.iter_mut().zip(&lower) {
-                h.ident = idents[lower].clone();
-            }
+        for r in ep.responses.iter_mut().chain(&mut ep.errors) {
+            assign_header_idents(r);
         }
+    }
+    for api in &mut spec.apis {
+        for r in &mut api.errors {
+            assign_header_idents(r);
+        }
+    }
+}
+
+/// Header names ignore case, so their identifiers follow the lower-case spelling: `ETag` is
+/// `etag`, `X-RateLimit-Remaining` is `x_ratelimit_remaining`.
+fn assign_header_idents(response: &mut crate::ir::Response) {
+    let lower: Vec<String> = response
+        .headers
+        .iter()
+        .map(|h| h.name.to_ascii_lowercase())
+        .collect();
+    let idents = unique_idents(lower.iter().map(String::as_str), &[]);
+    for (h, lower) in response.headers.iter_mut().zip(&lower) {
+        h.ident = idents[lower].clone();
     }
 }
 

@@ -79,6 +79,7 @@ impl RustBackend<'_> {
 
                 /// The envelope fields this event types, as JSON for a delivery.
                 pub fn fields(&self) -> serde_json::Map<String, serde_json::Value> {
+                    #[allow(unused_mut)]
                     let mut out = serde_json::Map::new();
                     match self { #(#fields)* }
                     out

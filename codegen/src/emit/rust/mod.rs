@@ -60,6 +60,9 @@ pub struct RustBackend<'a> {
     patterns: BTreeMap<String, Ident>,
     /// Models that contain themselves: held in a `Box` wherever a value holds them in place.
     boxed: std::collections::HashSet<ModelId>,
+    /// Type names the spec's models and enums and the code generated for its endpoints
+    /// take, which a union named after its place must not take too.
+    taken_names: std::collections::HashSet<String>,
 }
 
 impl<'a> RustBackend<'a> {
@@ -78,6 +81,7 @@ impl<'a> RustBackend<'a> {
             shared_unions: names::shared_unions(spec),
             patterns: validate::collect_patterns(spec),
             boxed: spec.self_containing_models(Containment::InPlace),
+            taken_names: names::taken_type_names(spec, &Shapes::new(spec)),
         }
     }
 

@@ -13,11 +13,24 @@ impl RustBackend<'_> {
         for e in &self.spec.enums {
             items.push(enums::enum_items(e, &self.rt));
         }
-        let unions = std::mem::take(&mut self.unions);
-        for (name, types) in &unions {
-            items.push(self.union_enum(name, types));
+        // A union's members may hold unions of their own (`string | (Text | Image)[]`),
+        // met only while the outer one is written: write until none is left.
+        let mut written: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+        loop {
+            let pending: Vec<(String, Vec<Type>)> = self
+                .unions
+                .iter()
+                .filter(|(name, _)| !written.contains(*name))
+                .map(|(name, types)| (name.clone(), types.clone()))
+                .collect();
+            if pending.is_empty() {
+                break;
+            }
+            for (name, types) in pending {
+                items.push(self.union_enum(&name, &types));
+                written.insert(name);
+            }
         }
-        self.unions = unions;
         items.push(self.defaults_module());
         items.push(self.registry());
         let tokens = quote!(#(#items)*);
@@ -197,7 +210,7 @@ impl RustBackend<'_> {
                 quote!(std::collections::BTreeMap<String, #inner>)
             }
             Type::Union(types) => {
-                let name = self.union_type_name(types, hint).to_string();
+                let name = self.union_type_name(types, hint);
                 self.unions.insert(name.clone(), types.clone());
                 let name = type_ident(&name);
                 quote!(#name)
@@ -208,11 +221,22 @@ impl RustBackend<'_> {
 
     /// The name of a union's type: the name its members give it when it is written alike in
     /// several places (`StringOrLabel`), so they share one type; else `hint`, after its owner.
-    fn union_type_name<'n>(&'n self, types: &[Type], hint: &'n str) -> &'n str {
-        self.shared_unions
+    /// A union named after its place that a model, an enum or an endpoint's generated type
+    /// already names (`CreateResponse` + `input` beside `create_response`'s `Input`) is
+    /// `…Union`.
+    fn union_type_name(&self, types: &[Type], hint: &str) -> String {
+        if let Some((_, name)) = self
+            .shared_unions
             .iter()
             .find(|(members, _)| members.as_slice() == types)
-            .map_or(hint, |(_, name)| name.as_str())
+        {
+            return name.clone();
+        }
+        let mut name = hint.to_string();
+        while self.taken_names.contains(&name) {
+            name.push_str("Union");
+        }
+        name
     }
 
     fn union_enum(&mut self, name: &str, types: &[Type]) -> TokenStream {
@@ -229,9 +253,10 @@ impl RustBackend<'_> {
         let rt = &self.rt;
         let arms = validate::union_validate_arms(self, &ident, &variants, types);
         let validate = if arms.is_empty() {
-            quote!(impl #rt::Validate for #ident {})
+            quote!(#[allow(deprecated)] impl #rt::Validate for #ident {})
         } else {
             quote! {
+                #[allow(deprecated)]
                 impl #rt::Validate for #ident {
                     fn validate_at(&self, loc: &mut Vec<#rt::LocPart>, out: &mut Vec<#rt::Issue>) {
                         #[allow(unreachable_patterns)]
@@ -244,8 +269,10 @@ impl RustBackend<'_> {
             }
         };
         let Some(tag) = self.spec.discriminator(types) else {
+            // A member may be a deprecated model: the union itself is not deprecated.
             return quote! {
                 #[doc = #doc]
+                #[allow(deprecated)]
                 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
                 #[serde(untagged)]
                 pub enum #ident {
@@ -266,6 +293,7 @@ impl RustBackend<'_> {
         let read_doc = format!(" Reads the member `{field}` names, so an error is that member's.");
         quote! {
             #[doc = #doc]
+            #[allow(deprecated)]
             #[derive(Clone, Debug, PartialEq, Serialize)]
             #[serde(untagged)]
             pub enum #ident {
@@ -273,6 +301,7 @@ impl RustBackend<'_> {
             }
 
             #[doc = #read_doc]
+            #[allow(deprecated)]
             impl<'de> Deserialize<'de> for #ident {
                 fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                     use ::serde::de::Error;
@@ -496,7 +525,7 @@ impl RustBackend<'_> {
                 let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
                 let variants = names::variant_idents(&labels, "");
                 let union = self.union_type_name(types, union);
-                let name = type_ident(union);
+                let name = type_ident(&union);
                 match types.iter().position(|t| literal_fits(t, lit)) {
                     Some(i) => {
                         let variant = &variants[i];

@@ -166,6 +166,32 @@ pub fn type_label(spec: &crate::ir::Spec, ty: &crate::ir::Type) -> String {
 /// Unions written alike in more than one place (fields, parameters, bodies, responses,
 /// events), each with the name its members give it, `StringOrLabel`: one type they share.
 /// A name a declared type already has is not taken; such a union keeps a type per place.
+/// The type names generated code takes before any union is named: each model in each
+/// shape and its builder, each enum, and each endpoint's `Input`, `Response` and headers.
+pub fn taken_type_names(
+    spec: &crate::ir::Spec,
+    shapes: &crate::ir::shapes::Shapes,
+) -> std::collections::HashSet<String> {
+    let mut taken = std::collections::HashSet::new();
+    for (id, shape) in shapes.all() {
+        let name = shapes.name(id, shape).to_upper_camel_case();
+        taken.insert(format!("{name}Builder"));
+        taken.insert(name);
+    }
+    for e in &spec.enums {
+        taken.insert(e.name.to_upper_camel_case());
+    }
+    for ep in &spec.endpoints {
+        let base = ep.name.to_upper_camel_case();
+        taken.insert(format!("{base}Input"));
+        taken.insert(format!("{base}Response"));
+        for r in crate::ir::all_responses(spec, ep) {
+            taken.insert(super::operations::headers_ident(ep, r.status).to_string());
+        }
+    }
+    taken
+}
+
 pub fn shared_unions(spec: &crate::ir::Spec) -> Vec<(Vec<crate::ir::Type>, String)> {
     use crate::ir::Type;
     fn visit(ty: &Type, counts: &mut Vec<(Vec<Type>, usize)>) {
