@@ -73,14 +73,30 @@ impl Diagnostic {
             Severity::Error => Level::Error,
             Severity::Warning => Level::Warning,
         };
+        // Only the lines the spans touch are given to the renderer: handing it the whole
+        // file for each diagnostic made a check with many warnings quadratic.
+        let len = file.text.len();
+        let spans = std::iter::once(self.span).chain(self.notes.iter().map(|(s, _)| *s));
+        let low = spans
+            .clone()
+            .map(|s| s.start as usize)
+            .min()
+            .unwrap_or(0)
+            .min(len);
+        let high = spans
+            .map(|s| s.end as usize)
+            .max()
+            .unwrap_or(0)
+            .clamp(low, len);
+        let (text, offset, first_line) = file.lines_around(low, high);
         let clamp = |s: Span| {
-            let len = file.text.len();
-            let start = (s.start as usize).min(len);
-            start..(s.end as usize).clamp(start, len)
+            let start = (s.start as usize).clamp(offset, offset + text.len()) - offset;
+            let end = (s.end as usize).clamp(offset + start, offset + text.len()) - offset;
+            start..end
         };
-        let mut snippet = Snippet::source(&file.text)
+        let mut snippet = Snippet::source(text)
             .origin(&file.name)
-            .line_start(1)
+            .line_start(first_line)
             .fold(true)
             .annotation(level.span(clamp(self.span)).label(&self.label));
         for (span, label) in &self.notes {

@@ -72,6 +72,20 @@ impl SourceFile {
         format!("{}:{line}:{col}", self.name)
     }
 
+    /// The whole lines holding the byte range `start..end`: their text, the byte offset
+    /// they start at, and the one-based number of the first.
+    pub fn lines_around(&self, start: usize, end: usize) -> (&str, usize, usize) {
+        let len = self.text.len();
+        let (start, end) = (start.min(len), end.min(len));
+        let first = match self.line_starts.binary_search(&(start as u32)) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let from = self.line_starts[first] as usize;
+        let to = self.text[end..].find('\n').map_or(len, |i| end + i);
+        (&self.text[from..to], from, first + 1)
+    }
+
     pub fn slice(&self, span: Span) -> &str {
         self.text.get(span.range()).unwrap_or("")
     }

@@ -193,12 +193,49 @@ pub fn check_value(
                 check_value(alt, &Constraints::NONE, format, v, &mut at, &mut scratch);
                 scratch.is_empty()
             });
-            expect(fits, IssueKind::UnionType, loc, issues);
+            // A value that names its member (`"object": "bank_account"`) gets that member's
+            // own problems, not "matches none".
+            match (fits, tagged_member(alternatives, v)) {
+                (false, Some(member)) => {
+                    check_value(member, &Constraints::NONE, format, v, loc, issues)
+                }
+                _ => expect(fits, IssueKind::UnionType, loc, issues),
+            }
         }
     }
     if issues.len() == before {
         check_constraints(c, v, loc, issues);
     }
+}
+
+/// The one member of a union of models that `v` names: the only member one of whose
+/// constant fields (a single allowed string) holds, in `v`, that very string.
+fn tagged_member<'a>(alternatives: &'a [TypeDesc], v: &Value) -> Option<&'a TypeDesc> {
+    let object = v.as_object()?;
+    let resolve = |t: &'a TypeDesc| match t {
+        TypeDesc::Deferred(cell) => cell.get(),
+        other => Some(other),
+    };
+    let mut chosen = None;
+    for alternative in alternatives {
+        let Some(TypeDesc::Model(model)) = resolve(alternative) else {
+            return None;
+        };
+        let named = model
+            .fields
+            .iter()
+            .any(|f| match f.constraints.one_of_strings {
+                [constant] => object.get(f.name).and_then(Value::as_str) == Some(*constant),
+                _ => false,
+            });
+        if named {
+            if chosen.is_some() {
+                return None;
+            }
+            chosen = Some(alternative);
+        }
+    }
+    chosen.and_then(resolve)
 }
 
 /// Bytes inside JSON: base64 text.

@@ -65,8 +65,14 @@ pub(crate) struct Parser<'a> {
     line_first: Vec<bool>,
     pos: usize,
     depth: usize,
+    /// How deep the type or value being read nests (`map<string, (A | B[])[]>`): bounded,
+    /// so no input exhausts the stack of the parser or of any pass after it.
+    nesting: usize,
     diags: &'a mut Diagnostics,
 }
+
+/// The deepest a type or a value may nest. Real specs stay under ten.
+pub const MAX_NESTING: usize = 64;
 
 impl<'a> Parser<'a> {
     fn new(text: &'a str, tokens: Vec<Token>, diags: &'a mut Diagnostics) -> Self {
@@ -83,6 +89,7 @@ impl<'a> Parser<'a> {
             line_first,
             pos: 0,
             depth: 0,
+            nesting: 0,
             diags,
         }
     }
@@ -319,6 +326,10 @@ impl<'a> Parser<'a> {
     }
 
     fn value(&mut self) -> PResult<Value> {
+        self.nested(Self::value_inner)
+    }
+
+    fn value_inner(&mut self) -> PResult<Value> {
         let t = self.peek();
         let kind = match t.kind {
             Tok::Str => {
@@ -414,6 +425,31 @@ impl<'a> Parser<'a> {
 
     /// `A | B[] | null`.
     fn type_expr(&mut self) -> PResult<TypeExpr> {
+        self.nested(Self::type_expr_inner)
+    }
+
+    /// Runs `read` one level deeper, refusing to go past [`MAX_NESTING`].
+    fn nested<T>(&mut self, read: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.nesting >= MAX_NESTING {
+            let t = self.peek();
+            self.diags.push(
+                Diagnostic::error(
+                    diagnostic_codes::SYNTAX,
+                    t.span,
+                    format!("nested more than {MAX_NESTING} levels deep"),
+                )
+                .label("too deep")
+                .help("name the inner part as a model of its own"),
+            );
+            return Err(Failed);
+        }
+        self.nesting += 1;
+        let result = read(self);
+        self.nesting -= 1;
+        result
+    }
+
+    fn type_expr_inner(&mut self) -> PResult<TypeExpr> {
         let first = self.type_atom()?;
         let mut span = first.span;
         let mut alternatives = vec![first];
@@ -499,9 +535,29 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// Any number of `[]` after a type.
+    /// Any number of `[]` after a type; each is a level of nesting.
     fn list_suffix(&mut self, mut atom: TypeAtom) -> TypeAtom {
+        let mut levels = 0;
         while self.at(Tok::LBracket) && self.peek_at(1).kind == Tok::RBracket {
+            levels += 1;
+            if self.nesting + levels > MAX_NESTING {
+                let t = self.peek();
+                self.diags.push(
+                    Diagnostic::error(
+                        diagnostic_codes::SYNTAX,
+                        t.span,
+                        format!("nested more than {MAX_NESTING} levels deep"),
+                    )
+                    .label("too deep")
+                    .help("name the inner part as a model of its own"),
+                );
+                // Skip the rest of the suffix so recovery does not report each `[]`.
+                while self.at(Tok::LBracket) && self.peek_at(1).kind == Tok::RBracket {
+                    self.bump();
+                    self.bump();
+                }
+                return atom;
+            }
             self.bump();
             let end = self.bump();
             atom = TypeAtom {

@@ -8,6 +8,7 @@ mod form_bodies;
 mod fuzz_compile;
 mod generated_types;
 mod idempotency;
+mod imported_shapes;
 mod media_bodies;
 mod paging;
 mod probes;

@@ -22,6 +22,9 @@ pub enum Group {
 
 const GROUPS: usize = 8;
 
+/// The most items (endpoints, models, enums, events) a sidebar lists on every page.
+pub const SIDEBAR_LISTS_UP_TO: usize = 300;
+
 /// The sidebar of each group, made once: it lists everything, so it is most of a page.
 #[derive(Debug, Default)]
 pub struct NavCache {
@@ -105,6 +108,22 @@ fn render_nav(site: &Site, group: Group) -> String {
     let spec = site.spec;
     let to = |p: &str| paths::href(root, p, None);
     let by_api = spec.apis.len() > 1;
+    if site.lists_apart() {
+        return html! {
+            nav #site-nav.site-nav aria-label="Everything in the reference" {
+                ul.nav-top {
+                    li { a href=(to(paths::INDEX)) { "Overview" } }
+                    @if !spec.auth_schemes.is_empty() { li { a href=(to(paths::AUTH)) { "Authentication" } } }
+                    @if site.has_limits() { li { a href=(to(paths::LIMITS)) { "Limits and rate limits" } } }
+                    @if !spec.state_machines.is_empty() { li { a href=(to(paths::STATES)) { "State machines" } } }
+                    @for (label, folder, count) in parts(site) {
+                        @if count > 0 { li { a href=(to(&paths::listing(folder))) { (label) " (" (count) ")" } } }
+                    }
+                }
+            }
+        }
+        .into_string();
+    }
     html! {
         nav #site-nav.site-nav aria-label="Everything in the reference" {
             ul.nav-top {
@@ -151,4 +170,70 @@ fn group_list(label: &str, open: bool, mut items: Vec<(&str, String)>) -> Markup
             }
         }
     }
+}
+
+/// The parts of the site that have a listing page of their own on a large site.
+fn parts(site: &Site) -> [(&'static str, &'static str, usize); 4] {
+    let spec = site.spec;
+    [
+        ("Endpoints", "endpoints", spec.endpoints.len()),
+        ("Models", "models", spec.models.len()),
+        ("Enums", "enums", spec.enums.len()),
+        ("Events", "events", spec.events.len()),
+    ]
+}
+
+/// On a large site, one page per part listing all its items, in alphabetical order.
+pub fn listing_pages(site: &Site) -> Vec<(String, String)> {
+    let spec = site.spec;
+    let mut pages = Vec::new();
+    for (label, folder, count) in parts(site) {
+        if count == 0 {
+            continue;
+        }
+        let path = paths::listing(folder);
+        let root = paths::root_of(&path);
+        let to = |p: &str| paths::href(root, p, None);
+        let items: Vec<(&str, String)> = match folder {
+            "endpoints" => spec
+                .endpoints
+                .iter()
+                .map(|e| (e.name.as_str(), to(&paths::endpoint(&e.name))))
+                .collect(),
+            "models" => spec
+                .models
+                .iter()
+                .map(|m| (m.name.as_str(), to(&paths::model(&m.name))))
+                .collect(),
+            "enums" => spec
+                .enums
+                .iter()
+                .map(|e| (e.name.as_str(), to(&paths::enum_(&e.name))))
+                .collect(),
+            _ => spec
+                .events
+                .iter()
+                .map(|e| (e.name.as_str(), to(&paths::event(&e.name))))
+                .collect(),
+        };
+        let group = match folder {
+            "endpoints" => Group::Endpoints,
+            "models" => Group::Models,
+            "enums" => Group::Enums,
+            _ => Group::Events,
+        };
+        let meta = Meta {
+            path: &path,
+            title: label,
+            group,
+            kind: "listing",
+            name: None,
+        };
+        let main = html! {
+            h1 { (label) " (" (count) ")" }
+            (group_list(label, true, items))
+        };
+        pages.push((path.clone(), page(site, &meta, main)));
+    }
+    pages
 }

@@ -92,6 +92,11 @@ pub fn site(spec: &Spec, settings: &DocsSettings) -> Files {
     if !spec.state_machines.is_empty() {
         files.insert(paths::STATES.into(), states::page(&site));
     }
+    if site.lists_apart() {
+        for (path, page) in layout::listing_pages(&site) {
+            files.insert(path, page);
+        }
+    }
     files.insert(paths::STYLE.into(), layout::STYLE.into());
     files.insert(paths::SEARCH_SCRIPT.into(), search::SCRIPT.into());
     files.insert(paths::SEARCH_INDEX.into(), search::index_script(spec));
@@ -127,6 +132,15 @@ impl<'a> Site<'a> {
             .title
             .as_deref()
             .unwrap_or(&self.spec.service.name)
+    }
+
+    /// Whether the sidebar names each part with a link to its own listing page, rather than
+    /// listing everything: past a few hundred items, a sidebar on every page would make
+    /// the site grow with the square of the spec.
+    pub fn lists_apart(&self) -> bool {
+        let spec = self.spec;
+        spec.endpoints.len() + spec.models.len() + spec.enums.len() + spec.events.len()
+            > layout::SIDEBAR_LISTS_UP_TO
     }
 
     pub fn has_limits(&self) -> bool {

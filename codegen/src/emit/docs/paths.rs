@@ -37,3 +37,9 @@ pub fn href(root: &str, path: &str, fragment: Option<&str>) -> String {
         None => format!("{root}{path}"),
     }
 }
+
+/// The page listing every item of a part of a large site (`models/all-of-them.html`): the
+/// name holds a `-`, so no item of the spec, all identifiers, is named so.
+pub fn listing(folder: &str) -> String {
+    format!("{folder}/all-of-them.html")
+}
