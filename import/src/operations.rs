@@ -1052,9 +1052,12 @@ fn operation_doc(op: &Value) -> Option<String> {
         let summary = summary.trim_end_matches('.');
         parts.push(format!("{summary}."));
     }
-    if let Some(description) = text("description")
-        && Some(description) != text("summary")
-    {
+    if let Some(description) = text("description") {
+        // A description that opens with the summary says it once.
+        let summary = text("summary").map(|s| s.trim_end_matches('.'));
+        if summary.is_some_and(|s| description.starts_with(s)) {
+            parts.clear();
+        }
         parts.push(description.to_string());
     }
     if let Some(url) = op.pointer("/externalDocs/url").and_then(Value::as_str) {

@@ -57,8 +57,13 @@ impl<'d> Importer<'d> {
         let mut named = Vec::new();
         for (key, schema) in schemas {
             let reference = format!("#/components/schemas/{}", crate::document::escape(key));
-            let name = is_named(self.follow_local(schema)).then(|| self.types.type_name(key));
+            let resolved = self.follow_local(schema);
+            let name = is_named(resolved).then(|| self.types.type_name(key));
             if let Some(name) = &name {
+                // Known before any model is written, for the defaults that name values.
+                if string_enum(resolved).is_some() {
+                    self.enum_names.insert(name.clone());
+                }
                 named.push((name.clone(), schema, reference.clone()));
             }
             self.components.insert(reference, name);
@@ -341,6 +346,12 @@ impl<'d> Importer<'d> {
             let Some(bound) = schema.get(keyword) else {
                 continue;
             };
+            // The bound the toolkit gives every input that states none (`x-bound-source`)
+            // is the service's, not the field's.
+            if schema.get("x-bound-source").is_some() && matches!(keyword, "maxLength" | "maxItems")
+            {
+                continue;
+            }
             if vacuous(match keyword {
                 "minimum" | "maximum" => "number",
                 "minLength" | "maxLength" => "string",
@@ -383,8 +394,13 @@ impl<'d> Importer<'d> {
         {
             out.push(annotation("format", vec![arg(str_value(format))]));
         }
+        let implied = schema
+            .get("format")
+            .and_then(Value::as_str)
+            .and_then(covenant_codegen::emit::schema::format_pattern);
         if let Some(pattern) = schema.get("pattern").and_then(Value::as_str)
             && !vacuous("string")
+            && implied != Some(pattern)
         {
             if text && usage != FieldUse::Header && valid_pattern(pattern) {
                 out.push(annotation("pattern", vec![arg(str_value(pattern))]));
@@ -556,6 +572,15 @@ impl<'d> Importer<'d> {
                     );
                     nullable |= member_null;
                     types.push(ty);
+                }
+                // `anyOf: [an enum, a string]`: the extensible enum of many APIs, and the
+                // toolkit's own open enum.
+                if let [Ty::Named(name), Ty::Builtin("string")]
+                | [Ty::Builtin("string"), Ty::Named(name)] = types.as_slice()
+                    && self.enum_names.contains(name)
+                {
+                    self.open_enum(name);
+                    return (Ty::Named(name.clone()), nullable);
                 }
                 return (Ty::union(types), nullable);
             }
@@ -780,12 +805,33 @@ impl<'d> Importer<'d> {
             "minItems",
             "maxItems",
         ] {
+            let implied = schema
+                .get("format")
+                .and_then(Value::as_str)
+                .and_then(covenant_codegen::emit::schema::format_pattern);
+            if keyword == "pattern"
+                && implied.is_some()
+                && schema.get(keyword).and_then(Value::as_str) == implied
+            {
+                continue;
+            }
             if schema.get(keyword).is_some() {
                 markers.push(self.lose(
                     &join(at, keyword),
                     format!("`{keyword}` of an item"),
                     "left out",
                 ));
+            }
+        }
+    }
+
+    /// Marks the enum `name` open: it may gain values, kept as they come.
+    fn open_enum(&mut self, name: &str) {
+        for item in &mut self.type_items {
+            if let ItemKind::Enum(decl) = &mut item.kind
+                && decl.name.text == name
+            {
+                decl.open = Some(Span::default());
             }
         }
     }
@@ -1054,6 +1100,7 @@ fn literal(json: &Value, ty: &Ty, enums: &std::collections::BTreeSet<String>) ->
                 Some(str_value(s.clone()))
             }
         }
+        (_, Ty::Union(members)) => members.iter().find_map(|m| literal(json, m, enums)),
         (Value::Array(items), Ty::List(inner)) => {
             let items: Option<Vec<AstValue>> =
                 items.iter().map(|i| literal(i, inner, enums)).collect();

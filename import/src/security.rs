@@ -177,6 +177,9 @@ impl<'d> Importer<'d> {
                 EndpointMember::Public(Default::default()),
             )];
         };
+        if let Some(members) = self.required_with_extras(requirements, at, schemes) {
+            return members;
+        }
         let mut refs: Vec<AuthRef> = Vec::new();
         let mut optional = false;
         let mut attrs = Attrs::default();
@@ -257,6 +260,81 @@ impl<'d> Importer<'d> {
                 schemes: refs,
             },
         )]
+    }
+}
+
+impl<'d> Importer<'d> {
+    /// `[{a}, {a, b}]`: `a` is required and `b` may be sent with it (`auth a`, `auth? b`).
+    fn required_with_extras(
+        &mut self,
+        requirements: &[Value],
+        _at: &str,
+        schemes: &mut [Scheme],
+    ) -> Option<Vec<Member<EndpointMember>>> {
+        let sets: Vec<Vec<&String>> = requirements
+            .iter()
+            .map(|r| r.as_object().map(|m| m.keys().collect()))
+            .collect::<Option<_>>()?;
+        let smallest = sets.iter().min_by_key(|s| s.len())?;
+        let [required] = smallest.as_slice() else {
+            return None;
+        };
+        if sets.len() < 2 || !sets.iter().all(|s| s.contains(required)) {
+            return None;
+        }
+        let scopes_of = |key: &str| -> Vec<covenant_codegen::ast::StrLit> {
+            requirements
+                .iter()
+                .filter_map(|r| r.get(key))
+                .filter_map(Value::as_array)
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(string)
+                .collect()
+        };
+        let name_of = |key: &str, schemes: &[Scheme]| {
+            schemes
+                .iter()
+                .find(|s| s.key == key)
+                .map(|s| s.name.clone())
+        };
+        let required_name = name_of(required, schemes)?;
+        let mut extras = Vec::new();
+        for set in &sets {
+            for key in set.iter().filter(|k| *k != required) {
+                let name = name_of(key, schemes)?;
+                if !extras.iter().any(|r: &AuthRef| r.scheme.text == name) {
+                    extras.push(AuthRef {
+                        scheme: ident(name),
+                        scopes: scopes_of(key),
+                    });
+                }
+            }
+        }
+        for key in sets.iter().flatten() {
+            if let Some(scheme) = schemes.iter_mut().find(|s| &&s.key == key) {
+                self.uses_type(&format!("auth {}", scheme.name));
+            }
+        }
+        Some(vec![
+            member(
+                Attrs::default(),
+                EndpointMember::Auth {
+                    optional: false,
+                    schemes: vec![AuthRef {
+                        scheme: ident(required_name),
+                        scopes: scopes_of(required),
+                    }],
+                },
+            ),
+            member(
+                Attrs::default(),
+                EndpointMember::Auth {
+                    optional: true,
+                    schemes: extras,
+                },
+            ),
+        ])
     }
 }
 

@@ -1,8 +1,9 @@
 //! The importer over published documents of public APIs (`corpus/openapi/`): each imports,
 //! the spec checks, every loss is marked in place once and listed in the report, each
 //! operation of the document is accounted for, and a second import gives the same bytes.
-//! The counts per document are kept in `corpus/openapi/summary.txt`, reviewed like any
-//! golden file (`COVENANT_UPDATE_SNAPSHOTS=1` rewrites it).
+//! The counts per document are kept in `corpus/openapi/summary.txt` and the specs in
+//! `corpus/imported/`, reviewed like any golden file (`COVENANT_UPDATE_SNAPSHOTS=1` rewrites
+//! them); the corpus crate compiles those specs.
 
 use covenant_codegen::{SourceFile, check_source};
 use covenant_import::{Completeness, import};
@@ -91,6 +92,16 @@ fn every_published_document_imports_into_a_spec_that_checks() {
         }
         let again = import(name, text).unwrap();
         assert_eq!(again.spec, imported.spec, "{name}: a second import differs");
+        // The imported specs are compiled with both halves by the corpus crate.
+        let stem = name.split('.').next().unwrap();
+        let kept = corpus().join(format!("../imported/{stem}.covenant"));
+        if std::env::var_os("COVENANT_UPDATE_SNAPSHOTS").is_some() {
+            std::fs::write(&kept, &imported.spec).unwrap();
+        }
+        assert!(
+            std::fs::read_to_string(&kept).unwrap_or_default() == imported.spec,
+            "{name}: corpus/imported/{stem}.covenant is not what import writes now: review, then run with COVENANT_UPDATE_SNAPSHOTS=1"
+        );
         summary.push_str(&format!("{name}: {}\n", report.summary()));
     }
     let expected_path = corpus().join("summary.txt");

@@ -6,6 +6,7 @@ mod common;
 mod conform;
 mod docs_site;
 mod hostile_clients;
+mod import;
 mod mock;
 mod review;
 mod serve_mock;

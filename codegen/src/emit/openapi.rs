@@ -220,15 +220,14 @@ impl Document<'_> {
     fn operation(&self, ep: &Endpoint) -> Value {
         let mut op = Map::new();
         op.insert("operationId".into(), json!(ep.name));
-        if let Some(doc) = &ep.doc {
-            let mut lines = doc.lines();
-            op.insert("summary".into(), json!(lines.next().unwrap_or_default()));
-        }
+        op.insert("summary".into(), json!(summary(ep)));
         let safe = ep
             .safe_to_repeat
             .as_ref()
             .map(|why| format!("Safe to repeat: {}.", why.trim_end_matches('.')));
-        let doc = [ep.doc.clone(), safe]
+        // Tools that ignore `x-deprecation` (Redoc, Swagger UI) show the description.
+        let deprecated = ep.deprecated.as_ref().map(deprecation_text);
+        let doc = [deprecated, ep.doc.clone(), safe]
             .into_iter()
             .flatten()
             .collect::<Vec<_>>()
@@ -658,4 +657,46 @@ fn put_signing(op: &mut Map<String, Value>, signing: crate::ir::EventSigning) {
         ]),
     );
     op.insert("x-webhook-signing".into(), json!("standard-webhooks"));
+}
+
+/// An operation's summary: the first sentence of its doc comment (a doc's first line may
+/// stop mid-sentence), else words made of its name (`create_user`: "Create user").
+fn summary(ep: &Endpoint) -> String {
+    let first_paragraph = ep
+        .doc
+        .as_deref()
+        .and_then(|d| d.split("\n\n").next())
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|p| !p.is_empty());
+    match first_paragraph {
+        Some(paragraph) => match paragraph.find(". ") {
+            Some(end) => paragraph[..=end].to_string(),
+            None => paragraph,
+        },
+        None => {
+            let words = ep.name.replace('_', " ");
+            let mut chars = words.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect(),
+                None => words,
+            }
+        }
+    }
+}
+
+/// A deprecation in words, for descriptions: `Deprecated: note. Use x instead. Removed on D.`
+fn deprecation_text(dep: &Deprecation) -> String {
+    let mut text = String::from("**Deprecated**");
+    if let Some(note) = &dep.note {
+        text.push_str(&format!(": {}.", note.trim_end_matches('.')));
+    } else {
+        text.push('.');
+    }
+    if let Some(replacement) = &dep.replacement {
+        text.push_str(&format!(" Use `{replacement}` instead."));
+    }
+    if let Some(sunset) = &dep.sunset {
+        text.push_str(&format!(" Removed on {sunset}."));
+    }
+    text
 }

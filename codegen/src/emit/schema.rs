@@ -459,11 +459,22 @@ fn primitive_schema(p: Primitive, format: bool) -> Value {
 /// The textual shape of a format, as the runtime's strict parsers read it.
 fn format_shape(p: Primitive) -> Option<&'static str> {
     match p {
-        Primitive::Uuid => {
+        Primitive::Uuid => format_pattern("uuid"),
+        Primitive::Date => format_pattern("date"),
+        Primitive::DateTime => format_pattern("date-time"),
+        _ => None,
+    }
+}
+
+/// The `pattern` the schemas write beside a JSON Schema `format` (`uuid`, `date`,
+/// `date-time`), which states nothing the format does not: an importer reads it as implied.
+pub fn format_pattern(format: &str) -> Option<&'static str> {
+    match format {
+        "uuid" => {
             Some("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
         }
-        Primitive::Date => Some("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"),
-        Primitive::DateTime => Some(
+        "date" => Some("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"),
+        "date-time" => Some(
             "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$",
         ),
         _ => None,

@@ -51,6 +51,12 @@ impl RustBackend<'_> {
         });
         let types = variants.iter().map(|v| event_type_arm(rt, v));
         let fields = variants.iter().map(fields_arm);
+        // An envelope whose events type none of its fields writes nothing into `out`.
+        let out = if variants.iter().any(|v| !v.fields.is_empty()) {
+            quote!(let mut out)
+        } else {
+            quote!(let out)
+        };
         let parses = variants.iter().map(|v| parse_arm(rt, v));
         let carrier = self.delivery_fns(rt, &envelope_ty);
         Some(quote! {
@@ -79,8 +85,7 @@ impl RustBackend<'_> {
 
                 /// The envelope fields this event types, as JSON for a delivery.
                 pub fn fields(&self) -> serde_json::Map<String, serde_json::Value> {
-                    #[allow(unused_mut)]
-                    let mut out = serde_json::Map::new();
+                    #out = serde_json::Map::new();
                     match self { #(#fields)* }
                     out
                 }

@@ -251,12 +251,17 @@ impl RustBackend<'_> {
             .collect();
         let doc = format!(" One of: {}.", labels.join(", "));
         let rt = &self.rt;
+        // A member may be a deprecated model: the union itself is not deprecated.
+        let deprecated_member = types
+            .iter()
+            .any(|t| matches!(t, Type::Model(id) if self.spec.model(*id).deprecated.is_some()));
+        let allow = deprecated_member.then(|| quote!(#[allow(deprecated)]));
         let arms = validate::union_validate_arms(self, &ident, &variants, types);
         let validate = if arms.is_empty() {
-            quote!(#[allow(deprecated)] impl #rt::Validate for #ident {})
+            quote!(#allow impl #rt::Validate for #ident {})
         } else {
             quote! {
-                #[allow(deprecated)]
+                #allow
                 impl #rt::Validate for #ident {
                     fn validate_at(&self, loc: &mut Vec<#rt::LocPart>, out: &mut Vec<#rt::Issue>) {
                         #[allow(unreachable_patterns)]
@@ -269,10 +274,9 @@ impl RustBackend<'_> {
             }
         };
         let Some(tag) = self.spec.discriminator(types) else {
-            // A member may be a deprecated model: the union itself is not deprecated.
             return quote! {
                 #[doc = #doc]
-                #[allow(deprecated)]
+                #allow
                 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
                 #[serde(untagged)]
                 pub enum #ident {
@@ -293,7 +297,7 @@ impl RustBackend<'_> {
         let read_doc = format!(" Reads the member `{field}` names, so an error is that member's.");
         quote! {
             #[doc = #doc]
-            #[allow(deprecated)]
+            #allow
             #[derive(Clone, Debug, PartialEq, Serialize)]
             #[serde(untagged)]
             pub enum #ident {
@@ -301,7 +305,7 @@ impl RustBackend<'_> {
             }
 
             #[doc = #read_doc]
-            #[allow(deprecated)]
+            #allow
             impl<'de> Deserialize<'de> for #ident {
                 fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                     use ::serde::de::Error;

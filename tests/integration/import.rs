@@ -1,0 +1,198 @@
+//! `covenant import`: exit statuses, the last line, the report, unreadable documents named
+//! at their line and column, standard input, and the round trip through `generate`.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn covenant(args: &[&str], dir: &std::path::Path, stdin: Option<&str>) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_covenant"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run covenant");
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const LOSSLESS: &str = r##"{"openapi": "3.0.3", "info": {"title": "Notes", "version": "1"},
+  "servers": [{"url": "https://notes.example.com/v1"}],
+  "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}},
+    "schemas": {"Note": {"type": "object", "required": ["id"], "properties": {
+      "id": {"type": "string", "format": "uuid"}, "text": {"type": "string", "maxLength": 200}}}}},
+  "security": [{"key": []}],
+  "paths": {"/notes/{id}": {"get": {"operationId": "getNote", "summary": "Read a note.",
+    "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string", "format": "uuid"}}],
+    "responses": {"200": {"description": "The note.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Note"}}}},
+      "404": {"description": "No such note."}}}}}}"##;
+
+#[test]
+fn a_document_the_spec_states_whole_exits_0_and_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.json"), LOSSLESS).unwrap();
+    let (code, stdout, stderr) = covenant(&["import", "notes.json"], dir.path(), None);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stderr.lines().last(),
+        Some("imported 1 operations: 1 stated fully, 0 with losses, 0 left out")
+    );
+    assert!(
+        stdout.contains("endpoint get_note: GET \"/notes/{id}\" {"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("    error 404\n"),
+        "a bodiless error: {stdout}"
+    );
+    assert!(stdout.contains("@max_length(200)"), "{stdout}");
+    std::fs::write(dir.path().join("notes.covenant"), &stdout).unwrap();
+    let (code, _, stderr) = covenant(&["check", "notes.covenant"], dir.path(), None);
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn losses_exit_1_and_are_marked_in_the_spec_and_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let lossy = LOSSLESS.replace(
+        r#""404": {"description": "No such note."}"#,
+        r#""default": {"description": "Anything else."}"#,
+    );
+    std::fs::write(dir.path().join("notes.json"), lossy).unwrap();
+    let (code, _, stderr) = covenant(
+        &[
+            "import",
+            "notes.json",
+            "--out",
+            "notes.covenant",
+            "--report",
+            "report.json",
+        ],
+        dir.path(),
+        None,
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        stderr.lines().last(),
+        Some("imported 1 operations: 0 stated fully, 1 with losses, 0 left out")
+    );
+    let spec = std::fs::read_to_string(dir.path().join("notes.covenant")).unwrap();
+    assert!(
+        spec.contains(r##"@lossy("#/paths/~1notes~1{id}/get/responses/default", "a default response: left out")"##),
+        "{spec}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["operations"][0]["status"], "with_losses");
+    assert_eq!(report["operations"][0]["endpoint"], "get_note");
+    assert_eq!(
+        report["losses"][0]["pointer"],
+        "#/paths/~1notes~1{id}/get/responses/default"
+    );
+}
+
+#[test]
+fn an_unreadable_document_is_named_at_its_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("broken.json"),
+        "{\n  \"openapi\": \"3.0.3\",\n  \"info\": ]\n}\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = covenant(&["import", "broken.json"], dir.path(), None);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stdout.is_empty());
+    assert!(stderr.contains("broken.json:3:11: "), "{stderr}");
+    std::fs::write(
+        dir.path().join("broken.yaml"),
+        "openapi: 3.1.0\ninfo:\n  title: [unclosed\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = covenant(&["import", "broken.yaml"], dir.path(), None);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("broken.yaml:4:1: "), "{stderr}");
+    let (code, _, stderr) = covenant(&["import", "-"], dir.path(), Some("{\"swagger\": \"1.2\"}"));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("Swagger \"1.2\" is not supported"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn standard_input_in_yaml_reads_as_a_file_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = "openapi: 3.1.0\ninfo: {title: Ping, version: '1'}\npaths:\n  /ping:\n    get:\n      operationId: ping\n      responses:\n        200:\n          description: Pong.\n          content:\n            text/plain:\n              schema: {type: string}\n";
+    let (code, stdout, stderr) = covenant(&["import", "-"], dir.path(), Some(yaml));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("response 200: string \"text/plain\""),
+        "{stdout}"
+    );
+    assert!(stdout.contains("    public\n"), "{stdout}");
+}
+
+/// Importing what `generate` writes gives back the service: every operation, each with its
+/// statuses, and all but a few stated whole.
+#[test]
+fn the_openapi_generate_writes_imports_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let document = format!("{root}/generated/openapi/main.json");
+    let (_, _, stderr) = covenant(
+        &["import", &document, "--out", "main.covenant"],
+        dir.path(),
+        None,
+    );
+    let counts: Vec<usize> = stderr
+        .lines()
+        .last()
+        .unwrap()
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let [total, full, _, left_out] = counts[..] else {
+        panic!("{stderr}");
+    };
+    assert_eq!(left_out, 0, "{stderr}");
+    assert!(
+        full * 10 >= total * 9,
+        "fewer than 90% stated whole: {stderr}"
+    );
+    let (code, _, stderr) = covenant(
+        &["generate", "--spec", "main.covenant", "--out", "again"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let operations = |path: &str| -> Vec<(String, String, Vec<String>)> {
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let mut out = Vec::new();
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            for (method, op) in item.as_object().unwrap() {
+                let mut statuses: Vec<String> = op["responses"]
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .cloned()
+                    .collect();
+                statuses.sort();
+                out.push((method.clone(), path.clone(), statuses));
+            }
+        }
+        out.sort();
+        out
+    };
+    let again = dir.path().join("again/openapi/main.json");
+    assert_eq!(operations(&document), operations(again.to_str().unwrap()));
+}
