@@ -23,30 +23,6 @@ pub mod payments {
     covenant_macros::include_spec!("../specs/payments.covenant", server, client);
 }
 
-/// Specs `covenant import` wrote from published OpenAPI documents (`corpus/openapi`).
-pub mod imported {
-    /// The Swagger pet store, OpenAPI 3.0 in YAML.
-    pub mod petstore {
-        covenant_macros::include_spec!("../imported/petstore.covenant", server, client);
-    }
-    /// Slack's Web API, Swagger 2.0.
-    pub mod slack {
-        covenant_macros::include_spec!("../imported/slack.covenant", server, client);
-    }
-    /// Twilio's api v2010, OpenAPI 3.0.
-    pub mod twilio {
-        covenant_macros::include_spec!("../imported/twilio.covenant", server, client);
-    }
-    /// Discord's API, OpenAPI 3.1.
-    pub mod discord {
-        covenant_macros::include_spec!("../imported/discord.covenant", server, client);
-    }
-    /// OpenAI's API, OpenAPI 3.1 in YAML.
-    pub mod openai {
-        covenant_macros::include_spec!("../imported/openai.covenant", server, client);
-    }
-}
-
 /// Specs that once passed `check` and then broke later.
 pub mod regressions {
     /// Union fields and query parameters with defaults.

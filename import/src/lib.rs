@@ -141,7 +141,11 @@ fn api(importer: &mut Importer, document: &Value) -> Item {
     let mut annotations = Vec::new();
     let first = servers.and_then(|s| s.first());
     let url = first.and_then(|s| s.get("url")).and_then(Value::as_str);
+    let whole_placeholder =
+        url.is_some_and(|u| u.starts_with('{') && u.ends_with('}') && u.matches('{').count() == 1);
     let base = match url {
+        // `{base_url}`: the address is the deployment's, as the spec's own placeholder says.
+        Some(url) if whole_placeholder => url.to_string(),
         Some(url) if url.starts_with("http://") || url.starts_with("https://") => {
             let mut base = url.trim_end_matches('/').to_string();
             if let Some(Value::Object(variables)) = first.and_then(|s| s.get("variables")) {

@@ -621,10 +621,20 @@ impl<'d> Importer<'d> {
                 };
                 (model, Some((encoding, Default::default())))
             }
-            MediaKind::Text => (
-                BodyDecl::Type(Ty::Builtin("string").expr(false), Some(string(media))),
-                None,
-            ),
+            MediaKind::Text => {
+                if !plain_text(self.follow(schema)) {
+                    let marker = self.lose(
+                        &schema_at,
+                        format!("the typed content of `{media}`"),
+                        "its text",
+                    );
+                    attrs.annotations.push(marker);
+                }
+                (
+                    BodyDecl::Type(Ty::Builtin("string").expr(false), Some(string(media))),
+                    None,
+                )
+            }
             MediaKind::Binary => (
                 BodyDecl::Type(Ty::Builtin("bytes").expr(false), Some(string(media))),
                 None,
@@ -913,6 +923,14 @@ impl<'d> Importer<'d> {
                     body = Some(converted.ty.expr(false));
                 }
                 MediaKind::Text => {
+                    if !plain_text(self.follow(schema)) {
+                        let marker = self.lose(
+                            &schema_at,
+                            format!("the typed content of `{media}` (a stream of events, XML of a model)"),
+                            "its text",
+                        );
+                        attrs.annotations.push(marker);
+                    }
                     body = Some(Ty::Builtin("string").expr(false));
                     media_written = Some(string(media));
                 }
@@ -1019,6 +1037,19 @@ fn description(schema: &Value) -> Option<String> {
         .map(str::trim)
         .filter(|d| !d.is_empty())
         .map(str::to_string)
+}
+
+/// Whether a schema says no more of a text body than that it is text.
+fn plain_text(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(true) => true,
+        Value::Object(map) => {
+            map.is_empty()
+                || (map.get("type").and_then(Value::as_str) == Some("string")
+                    && !map.contains_key("properties"))
+        }
+        _ => false,
+    }
 }
 
 fn status_of(code: u16) -> covenant_codegen::ast::Status {

@@ -76,7 +76,8 @@ impl Document<'_> {
         }
         let mut doc = Map::new();
         doc.insert("openapi".into(), json!("3.1.0"));
-        doc.insert("jsonSchemaDialect".into(), json!(super::schema::DRAFT));
+        // OpenAPI 3.1's own dialect is the default: naming it makes strict validators
+        // (Optic's) refuse the document.
         doc.insert("info".into(), Value::Object(info));
         doc.insert("servers".into(), json!([self.server()]));
         doc.insert("tags".into(), self.tags());
@@ -428,6 +429,8 @@ impl Document<'_> {
                 "responses".into(),
                 json!({ "200": { "description": "Received." } }),
             );
+            // A delivery carries no credential of the receiver's: it is signed, if at all.
+            op.insert("security".into(), json!([]));
             if let Some(dep) = &event.deprecated {
                 op.insert("deprecated".into(), json!(true));
                 op.insert("x-deprecation".into(), deprecation_json(dep));
@@ -448,8 +451,16 @@ impl Document<'_> {
             for p in &ep.params {
                 reach.ty(self.spec, self.builder.shapes, &p.field.ty, Shape::Request);
             }
-            if let Some(b) = &ep.body {
-                reach.ty(self.spec, self.builder.shapes, b, Shape::Request);
+            match (&ep.body, &ep.body_media) {
+                // A multipart body is written in place, part by part: its model is no
+                // component, the types of its parts are.
+                (Some(Type::Model(id)), BodyMedia::Multipart) => {
+                    for f in &self.spec.model(*id).fields {
+                        reach.ty(self.spec, self.builder.shapes, &f.ty, Shape::Request);
+                    }
+                }
+                (Some(b), _) => reach.ty(self.spec, self.builder.shapes, b, Shape::Request),
+                (None, _) => {}
             }
             let api_errors = self.api.errors.iter();
             for r in ep.responses.iter().chain(&ep.errors).chain(api_errors) {
@@ -467,13 +478,12 @@ impl Document<'_> {
                     reach.enums.insert(*id);
                 }
             }
+            // Each event's schema holds the envelope's fields in place: the envelope is no
+            // component, the types of its fields are.
             if let Some(env) = self.spec.envelope {
-                reach.ty(
-                    self.spec,
-                    self.builder.shapes,
-                    &Type::Model(env),
-                    Shape::Response,
-                );
+                for f in &self.spec.model(env).fields {
+                    reach.ty(self.spec, self.builder.shapes, &f.ty, Shape::Response);
+                }
             }
         }
         let mut out = Map::new();

@@ -1,0 +1,7 @@
+//! OpenAI's API, OpenAPI 3.1 in YAML:
+//! the spec `covenant import` writes from `corpus/openapi`, expanded by `include_spec!`
+//! with its server and client halves. That it compiles without a warning is the test.
+
+#![deny(warnings)]
+
+covenant_macros::include_spec!("../../../imported/openai.covenant", server, client);

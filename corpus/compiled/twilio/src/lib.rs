@@ -1,0 +1,7 @@
+//! Twilio's api v2010, OpenAPI 3.0:
+//! the spec `covenant import` writes from `corpus/openapi`, expanded by `include_spec!`
+//! with its server and client halves. That it compiles without a warning is the test.
+
+#![deny(warnings)]
+
+covenant_macros::include_spec!("../../../imported/twilio.covenant", server, client);
