@@ -26,7 +26,7 @@ pub fn print_file(file: &File, header: Option<&str>) -> String {
     let mut out = String::new();
     if let Some(header) = header {
         for line in header.lines() {
-            out.push_str(&format!("// {line}").trim_end().to_string());
+            out.push_str(format!("// {line}").trim_end());
             out.push('\n');
         }
         out.push('\n');

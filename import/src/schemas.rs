@@ -595,7 +595,7 @@ impl<'d> Importer<'d> {
                 (Value::String(s), Place::Whole) => (Ty::Constant(s.clone()), nullable),
                 (Value::String(s), Place::Inner) => {
                     let name = self.types.type_name(hint);
-                    self.inline_enum(&name, &[s.clone()], schema);
+                    self.inline_enum(&name, std::slice::from_ref(s), schema);
                     (Ty::Named(name), nullable)
                 }
                 _ => {

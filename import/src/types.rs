@@ -62,7 +62,7 @@ impl Ty {
     /// The type as written, `nullable` adding `| null`.
     pub fn expr(&self, nullable: bool) -> TypeExpr {
         let mut alternatives = match self {
-            Ty::Union(members) => members.iter().map(|m| self_atom(m)).collect(),
+            Ty::Union(members) => members.iter().map(self_atom).collect(),
             other => vec![self_atom(other)],
         };
         if nullable {
