@@ -20,6 +20,7 @@ mod importer;
 mod losses;
 mod names;
 mod operations;
+mod rejections;
 mod schemas;
 mod security;
 mod swagger;
@@ -60,6 +61,11 @@ fn import_document(source: &str, document: &Value, dialect: Dialect) -> Imported
     let mut schemes = importer.read_schemes();
     let operations = importer.operations(&mut schemes);
     items.extend(security::auth_items(schemes));
+    if let Some(model) = importer.rejections_model()
+        && let Some(ItemKind::Api(api)) = items.get_mut(1).map(|i| &mut i.kind)
+    {
+        api.props.push(prop("rejections", vec![reference(model)]));
+    }
     let mut report = Report {
         source: source.to_string(),
         ..Report::default()
