@@ -11,7 +11,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-progenitor_version="${PROGENITOR_VERSION:-0.11.0}"
+progenitor_version="${PROGENITOR_VERSION:-0.15.1}"
 tools="${TMPDIR:-/tmp}/covenant-bench-progenitor-$progenitor_version"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
@@ -45,7 +45,9 @@ for gz in corpus/openapi/*.gz; do
             progenitor="$gen / does not build"
         fi
     else
-        progenitor="refused: $(grep -m1 -i 'error' "$scratch/p-$name.log" | cut -c1-40)"
+        # Its own message, or the panic's.
+        why=$(grep -m1 -A1 -E 'panicked|^Error' "$scratch/p-$name.log" | grep -v panicked | head -1 | cut -c1-60)
+        progenitor="refused: ${why:-$(head -1 "$scratch/p-$name.log" | cut -c1-60)}"
     fi
     start=$(now)
     "$covenant" import "$doc" --out "$scratch/$name.covenant" 2>/dev/null
@@ -71,6 +73,8 @@ regex = "1"
 
 [workspace]
 TOML
+    # The repository's lock: the runtime is built with the versions it is tested with.
+    cp Cargo.lock "$scratch/c-$name/"
     start=$(now)
     if (cd "$scratch/c-$name" && cargo build --quiet > "$scratch/c-$name.build.log" 2>&1); then
         ours="$gen / $(elapsed "$start" "$(now)")"

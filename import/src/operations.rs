@@ -1137,10 +1137,7 @@ fn is_plain_json(media: &str) -> bool {
 
 /// The media type the spec writes: JSON first, then a form, multipart, text, bytes. A
 /// range (`image/*`) is not a media type the spec can name.
-fn choose_media(
-    content: &serde_json::Map<String, Value>,
-    request: bool,
-) -> Option<(&str, &Value)> {
+fn choose_media(content: &serde_json::Map<String, Value>, request: bool) -> Option<(&str, &Value)> {
     let order = if request {
         [
             MediaKind::Json,

@@ -10,7 +10,14 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// Names of fields that say what went wrong, most telling first.
-const MESSAGE_FIELDS: &[&str] = &["message", "error_message", "detail", "description", "error", "msg"];
+const MESSAGE_FIELDS: &[&str] = &[
+    "message",
+    "error_message",
+    "detail",
+    "description",
+    "error",
+    "msg",
+];
 
 impl<'d> Importer<'d> {
     /// The model the document's errors are most often written in, marked to hold the
@@ -19,13 +26,16 @@ impl<'d> Importer<'d> {
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();
         let paths = self.doc.get("paths")?.as_object()?;
         for item in paths.values() {
-            let Some(item) = item.as_object() else { continue };
+            let Some(item) = item.as_object() else {
+                continue;
+            };
             for op in item.values() {
                 let Some(responses) = op.get("responses").and_then(Value::as_object) else {
                     continue;
                 };
                 for (status, response) in responses {
-                    let error = status == "default" || status.starts_with('4') || status.starts_with('5');
+                    let error =
+                        status == "default" || status.starts_with('4') || status.starts_with('5');
                     if !error {
                         continue;
                     }
@@ -42,7 +52,9 @@ impl<'d> Importer<'d> {
                 }
             }
         }
-        let (name, _) = counts.into_iter().max_by_key(|(name, count)| (*count, std::cmp::Reverse(name.clone())))?;
+        let (name, _) = counts
+            .into_iter()
+            .max_by_key(|(name, count)| (*count, std::cmp::Reverse(name.clone())))?;
         mark_rejection_fields(&mut self.type_items, &name).then_some(name)
     }
 }
@@ -72,7 +84,9 @@ fn mark_rejection_fields(items: &mut [Item], name: &str) -> bool {
     marks.push((message, "message"));
     let mut status_marked = false;
     for (index, member) in model.members.iter().enumerate() {
-        let ModelMember::Field(f) = &member.node else { continue };
+        let ModelMember::Field(f) = &member.node else {
+            continue;
+        };
         if index == message || f.optional.is_some() {
             continue;
         }
