@@ -136,7 +136,7 @@ impl<'d> Importer<'d> {
             ));
             return Written { item: None, report };
         }
-        let route = route_key(method, path, placeholders);
+        let route = route_key(method, path.split('?').next().unwrap_or(path), placeholders);
         if let Some(first) = self.routes.get(&route) {
             report.losses.push(crate::losses::Loss::new(
                 at,
@@ -197,6 +197,19 @@ impl<'d> Importer<'d> {
             attrs.annotations.push(annotation("deprecated", Vec::new()));
         }
         let mut members: Vec<Member<EndpointMember>> = Vec::new();
+        // `/runs?beta=true`: a route has no query; the query is the document's, not the path's.
+        let path = match path.split_once('?') {
+            Some((route, query)) => {
+                let marker = self.lose(
+                    at,
+                    format!("the query `?{query}` written in the path"),
+                    "the path alone",
+                );
+                attrs.annotations.push(marker);
+                route
+            }
+            None => path,
+        };
         let (written_path, renamed) = self.path(path, at, placeholders, &mut attrs);
         let requirements = op.get("security").or_else(|| self.doc.get("security"));
         let security_at = if op.get("security").is_some() {

@@ -467,6 +467,10 @@ impl Document<'_> {
                 if let Some(b) = &r.body {
                     reach.ty(self.spec, self.builder.shapes, b, Shape::Response);
                 }
+                // A header may hold an enum, referenced as a component too.
+                for h in &r.headers {
+                    reach.ty(self.spec, self.builder.shapes, &h.ty, Shape::Response);
+                }
             }
         }
         if self.with_events {
