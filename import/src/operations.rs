@@ -5,7 +5,7 @@ use crate::build::*;
 use crate::document::join;
 use crate::importer::Importer;
 use crate::losses::{Completeness, OperationReport};
-use crate::schemas::{FieldUse, Place};
+use crate::schemas::{FieldUse, Place, description};
 use crate::security::Scheme;
 use crate::types::Ty;
 use covenant_codegen::ast::{
@@ -464,19 +464,9 @@ impl<'d> Importer<'d> {
         let hint = format!("{base}_{name}");
         let (mut decl, mut attrs) =
             self.field_decl(name, schema, &schema_at, required, &hint, usage);
-        if attrs.doc.is_none() {
-            attrs.doc = p
-                .get("description")
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|d| !d.is_empty())
-                .map(str::to_string);
-        } else if let Some(d) = p
-            .get("description")
-            .and_then(Value::as_str)
-            .filter(|d| !d.trim().is_empty())
-        {
-            attrs.doc = Some(d.trim().to_string());
+        // The parameter's own description says more than its schema's.
+        if let Some(d) = description(p) {
+            attrs.doc = Some(d);
         }
         if p.get("deprecated").and_then(Value::as_bool) == Some(true)
             && !attrs
@@ -527,11 +517,7 @@ impl<'d> Importer<'d> {
             attrs
                 .annotations
                 .push(self.lose(at, "a parameter of a structured type", "a string"));
-            attrs
-                .annotations
-                .retain(|a| a.name.text == "lossy" || a.name.text == "deprecated");
-            decl.ty = Ty::Builtin("string").expr(false);
-            decl.default = None;
+            written_as_text(decl, attrs);
             return;
         }
         if nullable {
@@ -577,12 +563,7 @@ impl<'d> Importer<'d> {
         let content_at = join(&at, "content");
         let (media, chosen) = choose_media(content, true)?;
         let mut attrs = Attrs {
-            doc: body
-                .get("description")
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|d| !d.is_empty())
-                .map(str::to_string),
+            doc: description(body),
             annotations: Vec::new(),
         };
         for other in content.keys().filter(|k| *k != media) {
@@ -600,18 +581,9 @@ impl<'d> Importer<'d> {
         let kind = media_kind(media);
         let (decl, encoding) = match kind {
             MediaKind::Json => {
-                if !is_plain_json(media) {
-                    let marker = self.lose(
-                        &join(&content_at, media),
-                        format!("the media type `{media}`"),
-                        "application/json",
-                    );
-                    attrs.annotations.push(marker);
-                }
-                let converted =
-                    self.schema_type(schema, &schema_at, &hint, Place::Inner, FieldUse::Body);
-                attrs.annotations.extend(converted.markers);
-                (BodyDecl::Type(converted.ty.expr(false), None), None)
+                let (ty, _) =
+                    self.json_body(media, &content_at, schema, &schema_at, &hint, &mut attrs);
+                (BodyDecl::Type(ty.expr(false), None), None)
             }
             MediaKind::Form | MediaKind::Multipart => {
                 let usage = if kind == MediaKind::Multipart {
@@ -635,14 +607,8 @@ impl<'d> Importer<'d> {
                 (model, Some((encoding, Default::default())))
             }
             MediaKind::Text => {
-                if !plain_text(self.follow(schema)) {
-                    let marker = self.lose(
-                        &schema_at,
-                        format!("the typed content of `{media}`"),
-                        "its text",
-                    );
-                    attrs.annotations.push(marker);
-                }
+                let what = format!("the typed content of `{media}`");
+                self.typed_text_lost(schema, &schema_at, what, &mut attrs);
                 (
                     BodyDecl::Type(Ty::Builtin("string").expr(false), Some(string(media))),
                     None,
@@ -654,6 +620,45 @@ impl<'d> Importer<'d> {
             ),
         };
         Some(member(attrs, EndpointMember::Body(decl, encoding)))
+    }
+
+    /// A body of the JSON family: its type and whether it may be null, marked when its media
+    /// type is not JSON itself (`merge-patch+json`).
+    fn json_body(
+        &mut self,
+        media: &str,
+        content_at: &str,
+        schema: &'d Value,
+        schema_at: &str,
+        hint: &str,
+        attrs: &mut Attrs,
+    ) -> (Ty, bool) {
+        if !is_plain_json(media) {
+            let marker = self.lose(
+                &join(content_at, media),
+                format!("the media type `{media}`"),
+                "application/json",
+            );
+            attrs.annotations.push(marker);
+        }
+        let converted = self.schema_type(schema, schema_at, hint, Place::Inner, FieldUse::Body);
+        attrs.annotations.extend(converted.markers);
+        (converted.ty, converted.nullable)
+    }
+
+    /// Marks a text body whose schema says more than that it is text (`what`): the spec
+    /// writes the text.
+    fn typed_text_lost(
+        &mut self,
+        schema: &'d Value,
+        schema_at: &str,
+        what: String,
+        attrs: &mut Attrs,
+    ) {
+        if !plain_text(self.follow(schema)) {
+            let marker = self.lose(schema_at, what, "its text");
+            attrs.annotations.push(marker);
+        }
     }
 
     /// A form or multipart body: a model of text fields (and files, for multipart).
@@ -728,11 +733,7 @@ impl<'d> Importer<'d> {
                     "a structured form field",
                     "a string",
                 ));
-                field_attrs
-                    .annotations
-                    .retain(|a| a.name.text == "lossy" || a.name.text == "deprecated");
-                decl.ty = Ty::Builtin("string").expr(false);
-                decl.default = None;
+                written_as_text(&mut decl, &mut field_attrs);
             } else if decl.ty.alternatives.len() > 1 {
                 field_attrs.annotations.push(self.lose(
                     &field_at,
@@ -867,12 +868,7 @@ impl<'d> Importer<'d> {
             None => (response, at.to_string()),
         };
         let mut attrs = Attrs {
-            doc: response
-                .get("description")
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|d| !d.is_empty())
-                .map(str::to_string),
+            doc: description(response),
             annotations: markers,
         };
         let success = status < 400;
@@ -915,35 +911,22 @@ impl<'d> Importer<'d> {
             let schema_at = join(&join(&content_at, media), "schema");
             match media_kind(media) {
                 MediaKind::Json | MediaKind::Form | MediaKind::Multipart => {
-                    if !is_plain_json(media) {
-                        let marker = self.lose(
-                            &join(&content_at, media),
-                            format!("the media type `{media}`"),
-                            "application/json",
-                        );
-                        attrs.annotations.push(marker);
-                    }
-                    let converted =
-                        self.schema_type(schema, &schema_at, &hint, Place::Inner, FieldUse::Body);
-                    attrs.annotations.extend(converted.markers);
-                    if converted.nullable {
+                    let (ty, nullable) =
+                        self.json_body(media, &content_at, schema, &schema_at, &hint, &mut attrs);
+                    if nullable {
                         attrs.annotations.push(self.lose(
                             &schema_at,
                             "a body that may be null",
                             "one that may not",
                         ));
                     }
-                    body = Some(converted.ty.expr(false));
+                    body = Some(ty.expr(false));
                 }
                 MediaKind::Text => {
-                    if !plain_text(self.follow(schema)) {
-                        let marker = self.lose(
-                            &schema_at,
-                            format!("the typed content of `{media}` (a stream of events, XML of a model)"),
-                            "its text",
-                        );
-                        attrs.annotations.push(marker);
-                    }
+                    let what = format!(
+                        "the typed content of `{media}` (a stream of events, XML of a model)"
+                    );
+                    self.typed_text_lost(schema, &schema_at, what, &mut attrs);
                     body = Some(Ty::Builtin("string").expr(false));
                     media_written = Some(string(media));
                 }
@@ -1011,12 +994,7 @@ impl<'d> Importer<'d> {
                 FieldUse::Header,
             );
             if attrs.doc.is_none() {
-                attrs.doc = header
-                    .get("description")
-                    .and_then(Value::as_str)
-                    .map(str::trim)
-                    .filter(|d| !d.is_empty())
-                    .map(str::to_string);
+                attrs.doc = description(header);
             }
             let enums = self.enum_names.clone();
             let is_enum = |n: &str| enums.contains(n);
@@ -1031,25 +1009,12 @@ impl<'d> Importer<'d> {
                     "a header of a structured type",
                     "a string",
                 ));
-                attrs
-                    .annotations
-                    .retain(|a| a.name.text == "lossy" || a.name.text == "deprecated");
-                decl.ty = Ty::Builtin("string").expr(false);
-                decl.default = None;
+                written_as_text(&mut decl, &mut attrs);
             }
             out.push(member(attrs, decl));
         }
         out
     }
-}
-
-fn description(schema: &Value) -> Option<String> {
-    schema
-        .get("description")
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-        .map(str::to_string)
 }
 
 /// Whether a schema says no more of a text body than that it is text.
@@ -1063,6 +1028,16 @@ fn plain_text(schema: &Value) -> bool {
         }
         _ => false,
     }
+}
+
+/// A field the spec cannot type as the document does, written as a string: the constraints
+/// and default of the other type go, its losses and deprecation stay.
+fn written_as_text(decl: &mut FieldDecl, attrs: &mut Attrs) {
+    attrs
+        .annotations
+        .retain(|a| a.name.text == "lossy" || a.name.text == "deprecated");
+    decl.ty = Ty::Builtin("string").expr(false);
+    decl.default = None;
 }
 
 fn status_of(code: u16) -> covenant_codegen::ast::Status {

@@ -667,25 +667,8 @@ impl<'d> Importer<'d> {
         let nullable = false;
         match kind {
             Some("array") => {
-                let item_hint = format!("{hint}_item");
                 let items = map.get("items").unwrap_or(&ANY_SCHEMA);
-                let (item, item_null) = self.type_of(
-                    items,
-                    &join(at, "items"),
-                    &item_hint,
-                    Place::Inner,
-                    usage,
-                    markers,
-                    depth + 1,
-                );
-                if item_null {
-                    markers.push(self.lose(
-                        &join(at, "items"),
-                        "null items in a list",
-                        "items that are never null",
-                    ));
-                }
-                self.inner_constraints_lost(items, &join(at, "items"), markers);
+                let item = self.contained(Container::List, items, at, hint, usage, markers, depth);
                 (Ty::List(Box::new(item)), nullable)
             }
             Some("object") | None if map.contains_key("properties") => {
@@ -696,23 +679,7 @@ impl<'d> Importer<'d> {
             Some("object") | None if matches!(map.get("additionalProperties"), Some(Value::Object(v)) if !v.is_empty()) =>
             {
                 let values = &map["additionalProperties"];
-                let (value, value_null) = self.type_of(
-                    values,
-                    &join(at, "additionalProperties"),
-                    &format!("{hint}_value"),
-                    Place::Inner,
-                    usage,
-                    markers,
-                    depth + 1,
-                );
-                if value_null {
-                    markers.push(self.lose(
-                        &join(at, "additionalProperties"),
-                        "null values in a map",
-                        "values that are never null",
-                    ));
-                }
-                self.inner_constraints_lost(values, &join(at, "additionalProperties"), markers);
+                let value = self.contained(Container::Map, values, at, hint, usage, markers, depth);
                 (Ty::Map(Box::new(value)), nullable)
             }
             Some("object") => (Ty::Builtin("object"), nullable),
@@ -788,6 +755,50 @@ impl<'d> Importer<'d> {
         (ty, nullable || nullable_here)
     }
 
+    /// The type of a list's items or a map's values, marked where they may be null or are
+    /// constrained: the spec's are never null, and their constraints cannot be written.
+    #[allow(clippy::too_many_arguments)]
+    fn contained(
+        &mut self,
+        container: Container,
+        schema: &'d Value,
+        at: &str,
+        hint: &str,
+        usage: FieldUse,
+        markers: &mut Vec<Annotation>,
+        depth: usize,
+    ) -> Ty {
+        let (key, suffix, construct, written) = match container {
+            Container::List => (
+                "items",
+                "item",
+                "null items in a list",
+                "items that are never null",
+            ),
+            Container::Map => (
+                "additionalProperties",
+                "value",
+                "null values in a map",
+                "values that are never null",
+            ),
+        };
+        let inner_at = join(at, key);
+        let (ty, null) = self.type_of(
+            schema,
+            &inner_at,
+            &format!("{hint}_{suffix}"),
+            Place::Inner,
+            usage,
+            markers,
+            depth + 1,
+        );
+        if null {
+            markers.push(self.lose(&inner_at, construct, written));
+        }
+        self.inner_constraints_lost(schema, &inner_at, markers);
+        ty
+    }
+
     /// Constraints inside a list's items or a map's values, which the spec cannot state.
     fn inner_constraints_lost(
         &mut self,
@@ -854,6 +865,13 @@ impl<'d> Importer<'d> {
         self.type_items
             .push(item(attrs, ItemKind::Enum(enum_decl(name, values))));
     }
+}
+
+/// What holds an inner type: a list (its `items`) or a map (its `additionalProperties`).
+#[derive(Clone, Copy)]
+enum Container {
+    List,
+    Map,
 }
 
 /// How a field is used, which decides what its constraints may be.
@@ -1032,7 +1050,8 @@ fn known_format(kind: &str, format: &str) -> bool {
     }
 }
 
-fn description(schema: &Value) -> Option<String> {
+/// A schema's (or an operation part's) description, trimmed; none when empty.
+pub(crate) fn description(schema: &Value) -> Option<String> {
     schema
         .get("description")
         .and_then(Value::as_str)

@@ -428,19 +428,24 @@ impl<'a> Parser<'a> {
         self.nested(Self::type_expr_inner)
     }
 
+    /// Reports the next token as nesting past [`MAX_NESTING`].
+    fn too_deep(&mut self) {
+        let t = self.peek();
+        self.diags.push(
+            Diagnostic::error(
+                diagnostic_codes::SYNTAX,
+                t.span,
+                format!("nested more than {MAX_NESTING} levels deep"),
+            )
+            .label("too deep")
+            .help("name the inner part as a model of its own"),
+        );
+    }
+
     /// Runs `read` one level deeper, refusing to go past [`MAX_NESTING`].
     fn nested<T>(&mut self, read: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
         if self.nesting >= MAX_NESTING {
-            let t = self.peek();
-            self.diags.push(
-                Diagnostic::error(
-                    diagnostic_codes::SYNTAX,
-                    t.span,
-                    format!("nested more than {MAX_NESTING} levels deep"),
-                )
-                .label("too deep")
-                .help("name the inner part as a model of its own"),
-            );
+            self.too_deep();
             return Err(Failed);
         }
         self.nesting += 1;
@@ -541,16 +546,7 @@ impl<'a> Parser<'a> {
         while self.at(Tok::LBracket) && self.peek_at(1).kind == Tok::RBracket {
             levels += 1;
             if self.nesting + levels > MAX_NESTING {
-                let t = self.peek();
-                self.diags.push(
-                    Diagnostic::error(
-                        diagnostic_codes::SYNTAX,
-                        t.span,
-                        format!("nested more than {MAX_NESTING} levels deep"),
-                    )
-                    .label("too deep")
-                    .help("name the inner part as a model of its own"),
-                );
+                self.too_deep();
                 // Skip the rest of the suffix so recovery does not report each `[]`.
                 while self.at(Tok::LBracket) && self.peek_at(1).kind == Tok::RBracket {
                     self.bump();

@@ -112,10 +112,7 @@ fn render_nav(site: &Site, group: Group) -> String {
         return html! {
             nav #site-nav.site-nav aria-label="Everything in the reference" {
                 ul.nav-top {
-                    li { a href=(to(paths::INDEX)) { "Overview" } }
-                    @if !spec.auth_schemes.is_empty() { li { a href=(to(paths::AUTH)) { "Authentication" } } }
-                    @if site.has_limits() { li { a href=(to(paths::LIMITS)) { "Limits and rate limits" } } }
-                    @if !spec.state_machines.is_empty() { li { a href=(to(paths::STATES)) { "State machines" } } }
+                    (top_links(site, &to))
                     @for (label, folder, count) in parts(site) {
                         @if count > 0 { li { a href=(to(&paths::listing(folder))) { (label) " (" (count) ")" } } }
                     }
@@ -126,12 +123,7 @@ fn render_nav(site: &Site, group: Group) -> String {
     }
     html! {
         nav #site-nav.site-nav aria-label="Everything in the reference" {
-            ul.nav-top {
-                li { a href=(to(paths::INDEX)) { "Overview" } }
-                @if !spec.auth_schemes.is_empty() { li { a href=(to(paths::AUTH)) { "Authentication" } } }
-                @if site.has_limits() { li { a href=(to(paths::LIMITS)) { "Limits and rate limits" } } }
-                @if !spec.state_machines.is_empty() { li { a href=(to(paths::STATES)) { "State machines" } } }
-            }
+            ul.nav-top { (top_links(site, &to)) }
             @if !spec.endpoints.is_empty() {
                 details open[group == Group::Endpoints] {
                     summary { "Endpoints (" (spec.endpoints.len()) ")" }
@@ -154,6 +146,17 @@ fn render_nav(site: &Site, group: Group) -> String {
         }
     }
     .into_string()
+}
+
+/// The sidebar's first links: the overview, and the pages of the whole spec it has.
+fn top_links(site: &Site, to: &dyn Fn(&str) -> String) -> Markup {
+    let spec = site.spec;
+    html! {
+        li { a href=(to(paths::INDEX)) { "Overview" } }
+        @if !spec.auth_schemes.is_empty() { li { a href=(to(paths::AUTH)) { "Authentication" } } }
+        @if site.has_limits() { li { a href=(to(paths::LIMITS)) { "Limits and rate limits" } } }
+        @if !spec.state_machines.is_empty() { li { a href=(to(paths::STATES)) { "State machines" } } }
+    }
 }
 
 /// One part of the sidebar, its names in alphabetical order to be found at a glance.
