@@ -92,10 +92,31 @@ pub struct ErrorDecl {
     pub headers: Vec<Member<FieldDecl>>,
 }
 
+/// A status as written: `404`, a class `4XX` (`code` holds its digit) or `default`
+/// (`code` is 0).
 #[derive(Clone, Copy, Debug)]
 pub struct Status {
     pub code: i64,
+    pub form: StatusForm,
     pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StatusForm {
+    Code,
+    Class,
+    Default,
+}
+
+impl Status {
+    /// As the spec writes it.
+    pub fn text(&self) -> String {
+        match self.form {
+            StatusForm::Code => self.code.to_string(),
+            StatusForm::Class => format!("{}XX", self.code),
+            StatusForm::Default => "default".to_string(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

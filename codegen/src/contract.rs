@@ -10,7 +10,7 @@ use covenant_runtime::Pattern;
 use covenant_runtime::contract::{
     ApiDesc, BodyMedia, BuiltEndpoint, Carrier, Constraints, Contract, EndpointDesc, EnumDesc,
     Example, FieldDesc, GateRef, ModelDesc, ParamDesc, PathSegment, PathTemplate, ResponseDesc,
-    ResponseHeader, ScalarKind, SchemeInfo, SchemeRef, TypeDesc,
+    ResponseHeader, ScalarKind, SchemeInfo, SchemeRef, StatusPattern, TypeDesc,
 };
 use covenant_runtime::http::Method;
 use std::collections::HashMap;
@@ -195,7 +195,7 @@ impl<'a> Builder<'_, 'a> {
         let responses: Vec<ResponseDesc<'a>> = ir::all_responses(self.spec, ep)
             .map(|r| self.response(ep, r))
             .collect();
-        let statuses: Vec<u16> = responses.iter().map(|r| r.status).collect();
+        let statuses: Vec<StatusPattern> = responses.iter().map(|r| r.status).collect();
         EndpointDesc {
             name: self.str(&ep.name),
             api: self.str(&api.name),

@@ -502,7 +502,7 @@ fn endpoint_member(out: &mut String, member: &EndpointMember) {
             body,
             headers,
         } => {
-            let codes: Vec<String> = statuses.iter().map(|s| s.code.to_string()).collect();
+            let codes: Vec<String> = statuses.iter().map(Status::text).collect();
             let _ = write!(out, "response {}", codes.join(", "));
             if let Some(body) = body {
                 if matches!(body, BodyDecl::Inline(_)) {
@@ -548,7 +548,7 @@ fn body_decl(out: &mut String, body: &BodyDecl, depth: usize) {
 }
 
 fn error_decl(out: &mut String, error: &ErrorDecl, depth: usize) {
-    let _ = write!(out, "error {}", error.status.code);
+    let _ = write!(out, "error {}", error.status.text());
     if let Some(ty) = &error.ty {
         out.push_str(": ");
         type_expr(out, ty);

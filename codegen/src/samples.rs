@@ -541,14 +541,14 @@ impl<'a> Samples<'a> {
         let ok = ep
             .responses
             .iter()
-            .find(|r| (200..300).contains(&r.status))
+            .find(|r| r.status.exactly_in(200..300))
             .or(ep.responses.first())?;
         let mut body = ok.body.as_ref().map(|t| self.example(t, Shape::Response));
         if let Some(body) = &mut body {
             self.end_of_listing(ep, body);
         }
         Some(Answer {
-            status: ok.status,
+            status: ok.status.representative(),
             body,
             headers: self.headers(ok),
             media: ok.media.clone(),
@@ -591,7 +591,7 @@ impl<'a> Samples<'a> {
         let Some(Type::Model(id)) = ep
             .responses
             .iter()
-            .find(|r| r.status == 200)
+            .find(|r| r.status == StatusPattern::Exact(200))
             .and_then(|r| r.body.as_ref())
         else {
             return;

@@ -5,9 +5,11 @@
 
 use covenant_codegen::emit::{schema_base, schema_files};
 use covenant_codegen::ir::{
-    Carrier, ParamLocation, Provenance, Spec, Type, all_responses, response_provenance,
+    Carrier, ParamLocation, Provenance, Response, Spec, Type, all_responses, response_provenance,
 };
-use covenant_runtime::contract::{BodyMedia, BuiltEndpoint, ResponseDesc, ScalarKind};
+use covenant_runtime::contract::{
+    BodyMedia, BuiltEndpoint, ResponseDesc, ScalarKind, StatusPattern,
+};
 use jsonschema::{Retrieve, Uri, Validator};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -36,8 +38,8 @@ pub struct Contract {
     /// The spec's contract, built once for the run.
     built: covenant_runtime::contract::Contract<'static>,
     by_name: HashMap<String, usize>,
-    validators: HashMap<(usize, u16), Arc<Validator>>,
-    header_checks: HashMap<(usize, u16), HeaderCheck>,
+    validators: HashMap<(usize, StatusPattern), Arc<Validator>>,
+    header_checks: HashMap<(usize, StatusPattern), HeaderCheck>,
     carriers: Vec<(String, Carrier)>,
     secret_names: Vec<String>,
     /// Each event of the spec: its name, its event type pattern and its schema.
@@ -134,7 +136,9 @@ impl Contract {
                 let path = format!("schemas/endpoints/{}/{}.headers.json", ep.name, r.status);
                 if let Some(validator) = compile(&path)? {
                     let headers = routes[index]
-                        .response(r.status)
+                        .responses
+                        .iter()
+                        .find(|declared| declared.status == r.status)
                         .map(|declared| declared.headers)
                         .unwrap_or_default()
                         .iter()
@@ -217,22 +221,31 @@ impl Contract {
 
     /// The type of the body an endpoint declares for a status.
     pub fn response_body_type(&self, endpoint: &str, status: u16) -> Option<&Type> {
+        self.declared_response(endpoint, status)?.body.as_ref()
+    }
+
+    /// The response an endpoint declares for an answer of `status`: its own, its class's
+    /// (`4XX`) or `default`.
+    fn declared_response(&self, endpoint: &str, status: u16) -> Option<&Response> {
         let ep = self.spec.endpoint_named(endpoint)?;
-        all_responses(&self.spec, ep)
-            .find(|r| r.status == status)?
-            .body
-            .as_ref()
+        StatusPattern::resolve(all_responses(&self.spec, ep).map(|r| (r.status, r)), status)
+    }
+
+    /// The key of the response that answers `status`, for the compiled checks.
+    fn key(&self, endpoint: &str, status: u16) -> Option<(usize, StatusPattern)> {
+        let index = *self.by_name.get(endpoint)?;
+        Some((index, self.routes().get(index)?.response(status)?.status))
     }
 
     pub fn validator(&self, endpoint: &str, status: u16) -> Option<&Validator> {
-        let index = *self.by_name.get(endpoint)?;
-        self.validators.get(&(index, status)).map(|v| v.as_ref())
+        self.validators
+            .get(&self.key(endpoint, status)?)
+            .map(|v| v.as_ref())
     }
 
     /// The check of the headers a status of `endpoint` declares, when it declares some.
     pub fn header_check(&self, endpoint: &str, status: u16) -> Option<&HeaderCheck> {
-        let index = *self.by_name.get(endpoint)?;
-        self.header_checks.get(&(index, status))
+        self.header_checks.get(&self.key(endpoint, status)?)
     }
 
     /// Where the rule a schema error at `instance_path` (a JSON pointer) enforces comes
@@ -241,7 +254,7 @@ impl Contract {
         let Some(ep) = self.spec.endpoint_named(endpoint) else {
             return Provenance::Document;
         };
-        let Some(response) = all_responses(&self.spec, ep).find(|r| r.status == status) else {
+        let Some(response) = self.declared_response(endpoint, status) else {
             return Provenance::Document;
         };
         let mut provenance = response_provenance(ep, response);

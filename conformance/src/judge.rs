@@ -48,7 +48,7 @@ pub fn judge(
                 route
                     .statuses
                     .iter()
-                    .map(u16::to_string)
+                    .map(ToString::to_string)
                     .collect::<Vec<_>>()
                     .join(", ")
             ),

@@ -185,8 +185,9 @@ pub struct ScenarioResult {
 /// deliveries of each declared event the run received.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Coverage {
-    /// Endpoint → status → scenario ids (empty: declared, not exercised).
-    pub matrix: BTreeMap<String, BTreeMap<u16, Vec<String>>>,
+    /// Endpoint → declared status as OpenAPI keys it (`404`, `4XX`, `default`) → scenario
+    /// ids (empty: declared, not exercised).
+    pub matrix: BTreeMap<String, BTreeMap<String, Vec<String>>>,
     /// Event → deliveries received (0: declared, not received); empty when the run
     /// received no events.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -200,11 +201,11 @@ impl Coverage {
     pub fn declared(&self) -> usize {
         self.cells().count()
     }
-    pub fn cells(&self) -> impl Iterator<Item = (&str, u16, &[String])> {
+    pub fn cells(&self) -> impl Iterator<Item = (&str, &str, &[String])> {
         self.matrix.iter().flat_map(|(ep, statuses)| {
-            statuses
-                .iter()
-                .map(move |(status, scenarios)| (ep.as_str(), *status, scenarios.as_slice()))
+            statuses.iter().map(move |(status, scenarios)| {
+                (ep.as_str(), status.as_str(), scenarios.as_slice())
+            })
         })
     }
 }

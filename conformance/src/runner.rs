@@ -764,7 +764,7 @@ fn coverage(contract: &Contract, scenarios: &[ScenarioResult]) -> Coverage {
     for route in contract.routes() {
         let statuses = coverage.matrix.entry(route.name.to_string()).or_default();
         for status in route.statuses {
-            statuses.entry(*status).or_default();
+            statuses.entry(status.to_string()).or_default();
         }
     }
     for scenario in scenarios {
@@ -772,10 +772,16 @@ fn coverage(contract: &Contract, scenarios: &[ScenarioResult]) -> Coverage {
             let Some(status) = exchange.status else {
                 continue;
             };
+            let Some(declared) = contract
+                .route(&exchange.endpoint)
+                .and_then(|route| route.response(status))
+            else {
+                continue;
+            };
             if let Some(ids) = coverage
                 .matrix
                 .get_mut(&exchange.endpoint)
-                .and_then(|s| s.get_mut(&status))
+                .and_then(|s| s.get_mut(&declared.status.to_string()))
                 && ids.last() != Some(&scenario.id)
             {
                 ids.push(scenario.id.clone());

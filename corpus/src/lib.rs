@@ -54,6 +54,10 @@ pub mod regressions {
     pub mod imported_shapes {
         covenant_macros::include_spec!("../regressions/imported_shapes.covenant", server, client);
     }
+    /// Errors declared for a class of statuses (`4XX`) and for every other (`default`).
+    pub mod status_ranges {
+        covenant_macros::include_spec!("../regressions/status_ranges.covenant", server, client);
+    }
     /// A deprecated model inside a union, events that type no field.
     pub mod warnings {
         covenant_macros::include_spec!("../regressions/warnings.covenant", server, client);

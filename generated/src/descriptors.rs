@@ -1357,11 +1357,20 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
     exactly_one_of: &[],
     accept: "application/json",
     statuses: &[
-        200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(400u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
     ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1369,7 +1378,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 400u16,
+            status: rt::desc::StatusPattern::Exact(400u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1377,7 +1386,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1385,7 +1394,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1393,7 +1402,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1401,7 +1410,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1409,7 +1418,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1417,7 +1426,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1425,7 +1434,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1433,7 +1442,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1483,10 +1492,20 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1494,7 +1513,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1502,7 +1521,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1510,7 +1529,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1518,7 +1537,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1526,7 +1545,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1534,7 +1553,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1542,7 +1561,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1550,7 +1569,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1600,10 +1619,20 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1611,7 +1640,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1619,7 +1648,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1627,7 +1656,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1635,7 +1664,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1643,7 +1672,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1651,7 +1680,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1659,7 +1688,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1667,7 +1696,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1728,10 +1757,20 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[&["user_id", "client_user_id"]],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1739,7 +1778,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1747,7 +1786,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1755,7 +1794,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1763,7 +1802,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1771,7 +1810,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1779,7 +1818,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1787,7 +1826,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1795,7 +1834,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1846,10 +1885,20 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1857,7 +1906,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1865,7 +1914,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1873,7 +1922,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1881,7 +1930,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1889,7 +1938,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1897,7 +1946,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1905,7 +1954,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1913,7 +1962,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1964,11 +2013,20 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
     exactly_one_of: &[],
     accept: "application/json",
     statuses: &[
-        200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(400u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
     ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1976,7 +2034,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 400u16,
+            status: rt::desc::StatusPattern::Exact(400u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1984,7 +2042,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -1992,7 +2050,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2000,7 +2058,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2008,7 +2066,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2016,7 +2074,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2024,7 +2082,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2032,7 +2090,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2040,7 +2098,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2106,10 +2164,20 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2117,7 +2185,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2125,7 +2193,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2133,7 +2201,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2141,7 +2209,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2149,7 +2217,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2157,7 +2225,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2165,7 +2233,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2173,7 +2241,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2224,10 +2292,20 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2235,7 +2313,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2243,7 +2321,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2251,7 +2329,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2259,7 +2337,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2267,7 +2345,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2275,7 +2353,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2283,7 +2361,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2291,7 +2369,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2343,10 +2421,20 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2354,7 +2442,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2362,7 +2450,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2370,7 +2458,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2378,7 +2466,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2386,7 +2474,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2394,7 +2482,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2402,7 +2490,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2410,7 +2498,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2461,10 +2549,20 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2472,7 +2570,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2480,7 +2578,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2488,7 +2586,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2496,7 +2594,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2504,7 +2602,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2512,7 +2610,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2520,7 +2618,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2528,7 +2626,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2591,10 +2689,20 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2602,7 +2710,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2610,7 +2718,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2618,7 +2726,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2626,7 +2734,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2634,7 +2742,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2642,7 +2750,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2650,7 +2758,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2658,7 +2766,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2696,10 +2804,20 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2707,7 +2825,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2715,7 +2833,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2723,7 +2841,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2731,7 +2849,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2739,7 +2857,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2747,7 +2865,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2755,7 +2873,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2763,7 +2881,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2815,10 +2933,20 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2826,7 +2954,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2834,7 +2962,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2842,7 +2970,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2850,7 +2978,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2858,7 +2986,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2866,7 +2994,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2874,7 +3002,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2882,7 +3010,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2939,10 +3067,20 @@ pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json, text/html; charset=utf-8",
-    statuses: &[200u16, 303u16, 404u16, 410u16, 422u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(303u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(410u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Raw("text/html; charset=utf-8"),
             bytes: false,
@@ -2950,7 +3088,7 @@ pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 303u16,
+            status: rt::desc::StatusPattern::Exact(303u16),
             has_body: false,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2963,7 +3101,7 @@ pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Raw("text/html; charset=utf-8"),
             bytes: false,
@@ -2971,7 +3109,7 @@ pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 410u16,
+            status: rt::desc::StatusPattern::Exact(410u16),
             has_body: true,
             media: rt::desc::BodyMedia::Raw("text/html; charset=utf-8"),
             bytes: false,
@@ -2979,7 +3117,7 @@ pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2987,7 +3125,7 @@ pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -2995,7 +3133,7 @@ pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3003,7 +3141,7 @@ pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3011,7 +3149,7 @@ pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3072,10 +3210,19 @@ pub static ENDPOINT_OPEN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json, text/html; charset=utf-8",
-    statuses: &[200u16, 404u16, 410u16, 422u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(410u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Raw("text/html; charset=utf-8"),
             bytes: false,
@@ -3083,7 +3230,7 @@ pub static ENDPOINT_OPEN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Raw("text/html; charset=utf-8"),
             bytes: false,
@@ -3091,7 +3238,7 @@ pub static ENDPOINT_OPEN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 410u16,
+            status: rt::desc::StatusPattern::Exact(410u16),
             has_body: true,
             media: rt::desc::BodyMedia::Raw("text/html; charset=utf-8"),
             bytes: false,
@@ -3099,7 +3246,7 @@ pub static ENDPOINT_OPEN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3107,7 +3254,7 @@ pub static ENDPOINT_OPEN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3115,7 +3262,7 @@ pub static ENDPOINT_OPEN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3123,7 +3270,7 @@ pub static ENDPOINT_OPEN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3131,7 +3278,7 @@ pub static ENDPOINT_OPEN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3182,11 +3329,20 @@ pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     exactly_one_of: &[],
     accept: "application/json, text/html; charset=utf-8",
     statuses: &[
-        200u16, 303u16, 403u16, 404u16, 410u16, 422u16, 413u16, 415u16, 503u16, 500u16,
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(303u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(410u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
     ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Raw("text/html; charset=utf-8"),
             bytes: false,
@@ -3194,7 +3350,7 @@ pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 303u16,
+            status: rt::desc::StatusPattern::Exact(303u16),
             has_body: false,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3207,7 +3363,7 @@ pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Raw("text/html; charset=utf-8"),
             bytes: false,
@@ -3215,7 +3371,7 @@ pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Raw("text/html; charset=utf-8"),
             bytes: false,
@@ -3223,7 +3379,7 @@ pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 410u16,
+            status: rt::desc::StatusPattern::Exact(410u16),
             has_body: true,
             media: rt::desc::BodyMedia::Raw("text/html; charset=utf-8"),
             bytes: false,
@@ -3231,7 +3387,7 @@ pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3239,7 +3395,7 @@ pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3247,7 +3403,7 @@ pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3255,7 +3411,7 @@ pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3263,7 +3419,7 @@ pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3300,10 +3456,19 @@ pub static ENDPOINT_CLOSE_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json, text/html; charset=utf-8",
-    statuses: &[200u16, 303u16, 404u16, 422u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(303u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Raw("text/html; charset=utf-8"),
             bytes: false,
@@ -3311,7 +3476,7 @@ pub static ENDPOINT_CLOSE_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 303u16,
+            status: rt::desc::StatusPattern::Exact(303u16),
             has_body: false,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3324,7 +3489,7 @@ pub static ENDPOINT_CLOSE_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Raw("text/html; charset=utf-8"),
             bytes: false,
@@ -3332,7 +3497,7 @@ pub static ENDPOINT_CLOSE_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3340,7 +3505,7 @@ pub static ENDPOINT_CLOSE_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3348,7 +3513,7 @@ pub static ENDPOINT_CLOSE_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3356,7 +3521,7 @@ pub static ENDPOINT_CLOSE_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3364,7 +3529,7 @@ pub static ENDPOINT_CLOSE_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3415,12 +3580,21 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
     exactly_one_of: &[],
     accept: "application/json",
     statuses: &[
-        200u16, 202u16, 409u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16,
-        500u16,
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(202u16),
+        rt::desc::StatusPattern::Exact(409u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
     ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3428,7 +3602,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 202u16,
+            status: rt::desc::StatusPattern::Exact(202u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3436,7 +3610,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 409u16,
+            status: rt::desc::StatusPattern::Exact(409u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3444,7 +3618,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3452,7 +3626,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3460,7 +3634,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3468,7 +3642,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3476,7 +3650,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3484,7 +3658,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3492,7 +3666,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3500,7 +3674,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3551,11 +3725,20 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
     exactly_one_of: &[],
     accept: "application/json",
     statuses: &[
-        200u16, 202u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(202u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
     ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3563,7 +3746,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 202u16,
+            status: rt::desc::StatusPattern::Exact(202u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3571,7 +3754,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3579,7 +3762,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3587,7 +3770,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3595,7 +3778,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3603,7 +3786,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3611,7 +3794,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3619,7 +3802,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3627,7 +3810,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3699,10 +3882,20 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3710,7 +3903,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3718,7 +3911,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3726,7 +3919,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3734,7 +3927,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3742,7 +3935,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3750,7 +3943,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3758,7 +3951,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3766,7 +3959,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3815,10 +4008,20 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3826,7 +4029,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3834,7 +4037,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3842,7 +4045,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3850,7 +4053,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3858,7 +4061,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3866,7 +4069,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3874,7 +4077,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -3882,7 +4085,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4005,10 +4208,20 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4016,7 +4229,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4024,7 +4237,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4032,7 +4245,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4040,7 +4253,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4048,7 +4261,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4056,7 +4269,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4064,7 +4277,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4072,7 +4285,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4163,10 +4376,20 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4174,7 +4397,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4182,7 +4405,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4190,7 +4413,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4198,7 +4421,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4206,7 +4429,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4214,7 +4437,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4222,7 +4445,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4230,7 +4453,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4298,10 +4521,20 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4309,7 +4542,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4317,7 +4550,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4325,7 +4558,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4333,7 +4566,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4341,7 +4574,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4349,7 +4582,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4357,7 +4590,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4365,7 +4598,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4444,10 +4677,20 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4455,7 +4698,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4463,7 +4706,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4471,7 +4714,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4479,7 +4722,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4487,7 +4730,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4495,7 +4738,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4503,7 +4746,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4511,7 +4754,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4599,10 +4842,20 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4610,7 +4863,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4618,7 +4871,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4626,7 +4879,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4634,7 +4887,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4642,7 +4895,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4650,7 +4903,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4658,7 +4911,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4666,7 +4919,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4717,10 +4970,20 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(201u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 201u16,
+            status: rt::desc::StatusPattern::Exact(201u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4728,7 +4991,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4736,7 +4999,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4744,7 +5007,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4752,7 +5015,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4760,7 +5023,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4768,7 +5031,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4776,7 +5039,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4784,7 +5047,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4847,10 +5110,20 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4858,7 +5131,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4866,7 +5139,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4874,7 +5147,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4882,7 +5155,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4890,7 +5163,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4898,7 +5171,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4906,7 +5179,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4914,7 +5187,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4977,10 +5250,20 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4988,7 +5271,7 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -4996,7 +5279,7 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5004,7 +5287,7 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5012,7 +5295,7 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5020,7 +5303,7 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5028,7 +5311,7 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5036,7 +5319,7 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5044,7 +5327,7 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5120,10 +5403,20 @@ pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDe
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5131,7 +5424,7 @@ pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDe
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5139,7 +5432,7 @@ pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDe
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5147,7 +5440,7 @@ pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDe
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5155,7 +5448,7 @@ pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDe
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5163,7 +5456,7 @@ pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDe
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5171,7 +5464,7 @@ pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDe
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5179,7 +5472,7 @@ pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDe
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5187,7 +5480,7 @@ pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDe
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5251,10 +5544,20 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(201u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 201u16,
+            status: rt::desc::StatusPattern::Exact(201u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5262,7 +5565,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5270,7 +5573,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5278,7 +5581,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5286,7 +5589,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5294,7 +5597,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5302,7 +5605,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5310,7 +5613,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5318,7 +5621,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5382,10 +5685,20 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5393,7 +5706,7 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5401,7 +5714,7 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5409,7 +5722,7 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5417,7 +5730,7 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5425,7 +5738,7 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5433,7 +5746,7 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5441,7 +5754,7 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5449,7 +5762,7 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5525,10 +5838,20 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5536,7 +5859,7 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5544,7 +5867,7 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5552,7 +5875,7 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5560,7 +5883,7 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5568,7 +5891,7 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5576,7 +5899,7 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5584,7 +5907,7 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5592,7 +5915,7 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5643,10 +5966,20 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[201u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(201u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 201u16,
+            status: rt::desc::StatusPattern::Exact(201u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5654,7 +5987,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5662,7 +5995,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5670,7 +6003,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5678,7 +6011,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5686,7 +6019,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5694,7 +6027,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5702,7 +6035,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5710,7 +6043,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5761,10 +6094,20 @@ pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5772,7 +6115,7 @@ pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5780,7 +6123,7 @@ pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5788,7 +6131,7 @@ pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5796,7 +6139,7 @@ pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5804,7 +6147,7 @@ pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5812,7 +6155,7 @@ pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5820,7 +6163,7 @@ pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5828,7 +6171,7 @@ pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5891,10 +6234,20 @@ pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5902,7 +6255,7 @@ pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5910,7 +6263,7 @@ pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5918,7 +6271,7 @@ pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5926,7 +6279,7 @@ pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5934,7 +6287,7 @@ pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5942,7 +6295,7 @@ pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5950,7 +6303,7 @@ pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5958,7 +6311,7 @@ pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -5997,11 +6350,20 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
     exactly_one_of: &[],
     accept: "application/json",
     statuses: &[
-        201u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+        rt::desc::StatusPattern::Exact(201u16),
+        rt::desc::StatusPattern::Exact(400u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
     ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 201u16,
+            status: rt::desc::StatusPattern::Exact(201u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6009,7 +6371,7 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 400u16,
+            status: rt::desc::StatusPattern::Exact(400u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6017,7 +6379,7 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6025,7 +6387,7 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6033,7 +6395,7 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6041,7 +6403,7 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6049,7 +6411,7 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6057,7 +6419,7 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6065,7 +6427,7 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6073,7 +6435,7 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6119,10 +6481,20 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6130,7 +6502,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6138,7 +6510,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6146,7 +6518,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6154,7 +6526,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6162,7 +6534,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6170,7 +6542,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6178,7 +6550,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6186,7 +6558,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6238,10 +6610,20 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6249,7 +6631,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6257,7 +6639,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6265,7 +6647,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6273,7 +6655,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6281,7 +6663,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6289,7 +6671,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6297,7 +6679,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6305,7 +6687,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6401,11 +6783,20 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
     exactly_one_of: &[],
     accept: "application/json",
     statuses: &[
-        200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(400u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
     ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6413,7 +6804,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 400u16,
+            status: rt::desc::StatusPattern::Exact(400u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6421,7 +6812,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6429,7 +6820,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6437,7 +6828,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6445,7 +6836,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6453,7 +6844,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6461,7 +6852,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6469,7 +6860,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6477,7 +6868,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6573,11 +6964,20 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
     exactly_one_of: &[],
     accept: "application/json",
     statuses: &[
-        200u16, 400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(400u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
     ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6585,7 +6985,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 400u16,
+            status: rt::desc::StatusPattern::Exact(400u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6593,7 +6993,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6601,7 +7001,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6609,7 +7009,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6617,7 +7017,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6625,7 +7025,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6633,7 +7033,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6641,7 +7041,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6649,7 +7049,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6700,10 +7100,20 @@ pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6711,7 +7121,7 @@ pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6719,7 +7129,7 @@ pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6727,7 +7137,7 @@ pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6735,7 +7145,7 @@ pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6743,7 +7153,7 @@ pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6751,7 +7161,7 @@ pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6759,7 +7169,7 @@ pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6767,7 +7177,7 @@ pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6806,11 +7216,20 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     exactly_one_of: &[],
     accept: "application/json",
     statuses: &[
-        201u16, 409u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16,
+        rt::desc::StatusPattern::Exact(201u16),
+        rt::desc::StatusPattern::Exact(409u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
     ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 201u16,
+            status: rt::desc::StatusPattern::Exact(201u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6818,7 +7237,7 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 409u16,
+            status: rt::desc::StatusPattern::Exact(409u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6826,7 +7245,7 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Document,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6834,7 +7253,7 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6842,7 +7261,7 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6850,7 +7269,7 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6858,7 +7277,7 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6866,7 +7285,7 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6874,7 +7293,7 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6882,7 +7301,7 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6920,10 +7339,20 @@ pub static ENDPOINT_LIST_WEBHOOK_ENDPOINTS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6931,7 +7360,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ENDPOINTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6939,7 +7368,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ENDPOINTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6947,7 +7376,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ENDPOINTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6955,7 +7384,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ENDPOINTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6963,7 +7392,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ENDPOINTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6971,7 +7400,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ENDPOINTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6979,7 +7408,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ENDPOINTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -6987,7 +7416,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ENDPOINTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7038,10 +7467,20 @@ pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7049,7 +7488,7 @@ pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7057,7 +7496,7 @@ pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7065,7 +7504,7 @@ pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7073,7 +7512,7 @@ pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7081,7 +7520,7 @@ pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7089,7 +7528,7 @@ pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7097,7 +7536,7 @@ pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7105,7 +7544,7 @@ pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7156,10 +7595,20 @@ pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7167,7 +7616,7 @@ pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7175,7 +7624,7 @@ pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7183,7 +7632,7 @@ pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7191,7 +7640,7 @@ pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7199,7 +7648,7 @@ pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7207,7 +7656,7 @@ pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7215,7 +7664,7 @@ pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7223,7 +7672,7 @@ pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7274,10 +7723,20 @@ pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7285,7 +7744,7 @@ pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7293,7 +7752,7 @@ pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7301,7 +7760,7 @@ pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7309,7 +7768,7 @@ pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7317,7 +7776,7 @@ pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7325,7 +7784,7 @@ pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7333,7 +7792,7 @@ pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7341,7 +7800,7 @@ pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7393,10 +7852,20 @@ pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7404,7 +7873,7 @@ pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7412,7 +7881,7 @@ pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7420,7 +7889,7 @@ pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7428,7 +7897,7 @@ pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7436,7 +7905,7 @@ pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7444,7 +7913,7 @@ pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7452,7 +7921,7 @@ pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7460,7 +7929,7 @@ pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7513,10 +7982,20 @@ pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7524,7 +8003,7 @@ pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7532,7 +8011,7 @@ pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7540,7 +8019,7 @@ pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7548,7 +8027,7 @@ pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7556,7 +8035,7 @@ pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7564,7 +8043,7 @@ pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7572,7 +8051,7 @@ pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7580,7 +8059,7 @@ pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7680,10 +8159,20 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
     idempotency_key: None,
     exactly_one_of: &[],
     accept: "application/json",
-    statuses: &[200u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+    statuses: &[
+        rt::desc::StatusPattern::Exact(200u16),
+        rt::desc::StatusPattern::Exact(404u16),
+        rt::desc::StatusPattern::Exact(422u16),
+        rt::desc::StatusPattern::Exact(401u16),
+        rt::desc::StatusPattern::Exact(403u16),
+        rt::desc::StatusPattern::Exact(413u16),
+        rt::desc::StatusPattern::Exact(415u16),
+        rt::desc::StatusPattern::Exact(503u16),
+        rt::desc::StatusPattern::Exact(500u16),
+    ],
     responses: &[
         rt::desc::ResponseDesc {
-            status: 200u16,
+            status: rt::desc::StatusPattern::Exact(200u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7691,7 +8180,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 404u16,
+            status: rt::desc::StatusPattern::Exact(404u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7699,7 +8188,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 422u16,
+            status: rt::desc::StatusPattern::Exact(422u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7707,7 +8196,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::DeployedClient,
         },
         rt::desc::ResponseDesc {
-            status: 401u16,
+            status: rt::desc::StatusPattern::Exact(401u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7715,7 +8204,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 403u16,
+            status: rt::desc::StatusPattern::Exact(403u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7723,7 +8212,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 413u16,
+            status: rt::desc::StatusPattern::Exact(413u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7731,7 +8220,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 415u16,
+            status: rt::desc::StatusPattern::Exact(415u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7739,7 +8228,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 503u16,
+            status: rt::desc::StatusPattern::Exact(503u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,
@@ -7747,7 +8236,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
             provenance: rt::desc::Provenance::Toolkit,
         },
         rt::desc::ResponseDesc {
-            status: 500u16,
+            status: rt::desc::StatusPattern::Exact(500u16),
             has_body: true,
             media: rt::desc::BodyMedia::Json,
             bytes: false,

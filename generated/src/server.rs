@@ -1300,7 +1300,16 @@ impl From<rt::server::Rejection> for CreateUserResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1335,7 +1344,16 @@ impl From<rt::server::Rejection> for GetUserResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1372,7 +1390,16 @@ impl From<rt::server::Rejection> for DeleteUserResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1413,7 +1440,16 @@ impl From<rt::server::Rejection> for UndoDeleteUserResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1452,7 +1488,16 @@ impl From<rt::server::Rejection> for ResolveUserResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1492,7 +1537,16 @@ impl From<rt::server::Rejection> for UpdateUserResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1531,7 +1585,16 @@ impl From<rt::server::Rejection> for RefreshUserResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1572,7 +1635,16 @@ impl From<rt::server::Rejection> for UpdatePatientInfoResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1615,7 +1687,16 @@ impl From<rt::server::Rejection> for GetLatestPatientInfoResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1656,7 +1737,16 @@ impl From<rt::server::Rejection> for AddInsuranceResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1699,7 +1789,16 @@ impl From<rt::server::Rejection> for GetLatestInsuranceResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1740,7 +1839,16 @@ impl From<rt::server::Rejection> for CreateLinkTokenResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1781,7 +1889,16 @@ impl From<rt::server::Rejection> for GetOauthProviderResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1824,7 +1941,13 @@ impl From<rt::server::Rejection> for OpenLinkWidgetResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[422u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1864,7 +1987,13 @@ impl From<rt::server::Rejection> for OpenLinkProviderResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[422u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1910,7 +2039,13 @@ impl From<rt::server::Rejection> for SignInLinkProviderResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[422u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1950,7 +2085,13 @@ impl From<rt::server::Rejection> for CloseLinkWidgetResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[422u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -1990,8 +2131,15 @@ impl From<rt::server::Rejection> for BulkImportResponse {
             .answer(
                 &rt::server::RejectionShape::default(),
                 &[
-                    409u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16,
-                    500u16,
+                    rt::desc::StatusPattern::Exact(409u16),
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
                 ],
                 Self::from_status_bytes,
             )
@@ -2038,7 +2186,16 @@ impl From<rt::server::Rejection> for BulkTriggerHistoricalPullResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2077,7 +2234,16 @@ impl From<rt::server::Rejection> for ListBulkOpsResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2118,7 +2284,16 @@ impl From<rt::server::Rejection> for ListProvidersResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2157,7 +2332,16 @@ impl From<rt::server::Rejection> for ListMarkersResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2200,7 +2384,16 @@ impl From<rt::server::Rejection> for ListLabTestMarkersResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2243,7 +2436,16 @@ impl From<rt::server::Rejection> for ListOrderSetMarkersResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2282,7 +2484,16 @@ impl From<rt::server::Rejection> for ListPscInfoResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2319,7 +2530,16 @@ impl From<rt::server::Rejection> for ListTeamsResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2356,7 +2576,16 @@ impl From<rt::server::Rejection> for CreateTeamResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2393,7 +2622,16 @@ impl From<rt::server::Rejection> for UpdateTeamResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2430,7 +2668,16 @@ impl From<rt::server::Rejection> for DeleteTeamResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2473,7 +2720,16 @@ impl From<rt::server::Rejection> for SetTeamCustomCredentialsResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2516,7 +2772,16 @@ impl From<rt::server::Rejection> for CreateTeamApiKeyResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2557,7 +2822,16 @@ impl From<rt::server::Rejection> for ListTeamApiKeysResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2598,7 +2872,16 @@ impl From<rt::server::Rejection> for RevokeTeamApiKeyResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2641,7 +2924,16 @@ impl From<rt::server::Rejection> for CreateManagementKeyResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2684,7 +2976,16 @@ impl From<rt::server::Rejection> for ListManagementKeysResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2727,7 +3028,16 @@ impl From<rt::server::Rejection> for RevokeManagementKeyResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2774,8 +3084,15 @@ impl From<rt::server::Rejection> for CreateLabOrderResponse {
             .answer(
                 &rt::server::RejectionShape::default(),
                 &[
-                    400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16,
-                    500u16,
+                    rt::desc::StatusPattern::Exact(400u16),
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
                 ],
                 Self::from_status_bytes,
             )
@@ -2813,7 +3130,16 @@ impl From<rt::server::Rejection> for ListOrdersResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2854,7 +3180,16 @@ impl From<rt::server::Rejection> for GetWorkoutStreamResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -2899,8 +3234,15 @@ impl From<rt::server::Rejection> for GetSummariesResponse {
             .answer(
                 &rt::server::RejectionShape::default(),
                 &[
-                    400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16,
-                    500u16,
+                    rt::desc::StatusPattern::Exact(400u16),
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
                 ],
                 Self::from_status_bytes,
             )
@@ -2946,8 +3288,15 @@ impl From<rt::server::Rejection> for GetTimeseriesResponse {
             .answer(
                 &rt::server::RejectionShape::default(),
                 &[
-                    400u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16,
-                    500u16,
+                    rt::desc::StatusPattern::Exact(400u16),
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
                 ],
                 Self::from_status_bytes,
             )
@@ -2991,7 +3340,16 @@ impl From<rt::server::Rejection> for GetHistoricalPullsResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -3038,8 +3396,15 @@ impl From<rt::server::Rejection> for CreateWebhookEndpointResponse {
             .answer(
                 &rt::server::RejectionShape::default(),
                 &[
-                    409u16, 404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16,
-                    500u16,
+                    rt::desc::StatusPattern::Exact(409u16),
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
                 ],
                 Self::from_status_bytes,
             )
@@ -3083,7 +3448,16 @@ impl From<rt::server::Rejection> for ListWebhookEndpointsResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -3126,7 +3500,16 @@ impl From<rt::server::Rejection> for GetWebhookEndpointResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -3169,7 +3552,16 @@ impl From<rt::server::Rejection> for UpdateWebhookEndpointResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -3212,7 +3604,16 @@ impl From<rt::server::Rejection> for DeleteWebhookEndpointResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -3253,7 +3654,16 @@ impl From<rt::server::Rejection> for GetWebhookSecretResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -3296,7 +3706,16 @@ impl From<rt::server::Rejection> for RotateWebhookSecretResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }
@@ -3339,7 +3758,16 @@ impl From<rt::server::Rejection> for ListWebhookAttemptsResponse {
         rejection
             .answer(
                 &rt::server::RejectionShape::default(),
-                &[404u16, 422u16, 401u16, 403u16, 413u16, 415u16, 503u16, 500u16],
+                &[
+                    rt::desc::StatusPattern::Exact(404u16),
+                    rt::desc::StatusPattern::Exact(422u16),
+                    rt::desc::StatusPattern::Exact(401u16),
+                    rt::desc::StatusPattern::Exact(403u16),
+                    rt::desc::StatusPattern::Exact(413u16),
+                    rt::desc::StatusPattern::Exact(415u16),
+                    rt::desc::StatusPattern::Exact(503u16),
+                    rt::desc::StatusPattern::Exact(500u16),
+                ],
                 Self::from_status_bytes,
             )
     }

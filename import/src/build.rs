@@ -104,6 +104,25 @@ pub fn field(name: &str, optional: bool, ty: TypeExpr, default: Option<Value>) -
 pub fn status(code: u16) -> Status {
     Status {
         code: i64::from(code),
+        form: StatusForm::Code,
+        span: Span::default(),
+    }
+}
+
+/// `4XX`.
+pub fn status_class(class: u8) -> Status {
+    Status {
+        code: i64::from(class),
+        form: StatusForm::Class,
+        span: Span::default(),
+    }
+}
+
+/// `default`.
+pub fn default_status() -> Status {
+    Status {
+        code: 0,
+        form: StatusForm::Default,
         span: Span::default(),
     }
 }

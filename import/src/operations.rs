@@ -12,6 +12,7 @@ use covenant_codegen::ast::{
     Annotation, Attrs, BodyDecl, BodyEncoding, EndpointDecl, EndpointMember, ErrorDecl, FieldDecl,
     Item, ItemKind, Member, ParamLocation,
 };
+use covenant_codegen::ir::StatusPattern;
 use heck::ToUpperCamelCase;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -799,25 +800,31 @@ impl<'d> Importer<'d> {
             .count();
         for (key, response) in responses {
             let status_at = join(&responses_at, key);
-            let status = match key.parse::<u16>() {
-                Ok(code) if (100..600).contains(&code) => code,
-                _ => {
-                    let (written, status) = match key.as_str() {
-                        "2XX" | "2xx" => ("a 200 response", Some(200)),
-                        _ => ("left out", None),
-                    };
-                    let construct = if key == "default" {
-                        "a default response".to_string()
+            let status = match StatusPattern::parse(key) {
+                Some(status @ (StatusPattern::Exact(_) | StatusPattern::Default)) => status,
+                Some(StatusPattern::Class(class)) if class >= 4 => StatusPattern::Class(class),
+                range => {
+                    // A class of successes: written as its first status when the document
+                    // names no such status itself.
+                    let success = (range == Some(StatusPattern::Class(2))
+                        && !responses.contains_key("200"))
+                    .then_some(200);
+                    let written = if success.is_some() {
+                        "a 200 response"
                     } else {
-                        format!("the status range `{key}`")
+                        "left out"
+                    };
+                    let construct = match range {
+                        Some(_) => format!("the status range `{key}`"),
+                        None => format!("the response key `{key}`"),
                     };
                     let marker = self.lose(&status_at, construct, written);
-                    match status {
-                        Some(code) if !responses.contains_key("200") => {
+                    match success {
+                        Some(code) => {
                             let (m, _) = self.response(
                                 response,
                                 &status_at,
-                                code,
+                                StatusPattern::Exact(code),
                                 base,
                                 success_count > 1,
                                 vec![marker],
@@ -825,7 +832,7 @@ impl<'d> Importer<'d> {
                             successes += 1;
                             out.push(m);
                         }
-                        _ => attrs.annotations.push(marker),
+                        None => attrs.annotations.push(marker),
                     }
                     continue;
                 }
@@ -858,7 +865,7 @@ impl<'d> Importer<'d> {
         &mut self,
         response: &'d Value,
         at: &str,
-        status: u16,
+        status: StatusPattern,
         base: &str,
         several: bool,
         markers: Vec<Annotation>,
@@ -871,11 +878,16 @@ impl<'d> Importer<'d> {
             doc: description(response),
             annotations: markers,
         };
-        let success = status < 400;
+        let success = status.is_success();
+        // HTTP sends no body with these.
+        let bodiless = status
+            .exact()
+            .is_some_and(|code| matches!(code, 100..=199 | 204 | 304));
+        let key = status.to_string().to_lowercase();
         let hint = match (success, several) {
             (true, false) => format!("{base}_result"),
-            (true, true) => format!("{base}_result_{status}"),
-            (false, _) => format!("{base}_error_{status}"),
+            (true, true) => format!("{base}_result_{key}"),
+            (false, _) => format!("{base}_error_{key}"),
         };
         let mut body = None;
         let mut media_written = None;
@@ -901,7 +913,7 @@ impl<'d> Importer<'d> {
                     attrs.annotations.push(marker);
                 }
             }
-            if !also.is_empty() && !matches!(status, 100..=199 | 204 | 304) {
+            if !also.is_empty() && !bodiless {
                 let media_types = also.into_iter().map(|m| arg(str_value(m))).collect();
                 attrs
                     .annotations
@@ -936,7 +948,7 @@ impl<'d> Importer<'d> {
                 }
             }
         }
-        if body.is_some() && matches!(status, 100..=199 | 204 | 304) {
+        if body.is_some() && bodiless {
             let marker = self.lose(
                 &join(&at, "content"),
                 format!("a body on a {status} response"),
@@ -1040,8 +1052,12 @@ fn written_as_text(decl: &mut FieldDecl, attrs: &mut Attrs) {
     decl.default = None;
 }
 
-fn status_of(code: u16) -> covenant_codegen::ast::Status {
-    status(code)
+fn status_of(status: StatusPattern) -> covenant_codegen::ast::Status {
+    match status {
+        StatusPattern::Exact(code) => crate::build::status(code),
+        StatusPattern::Class(class) => crate::build::status_class(class),
+        StatusPattern::Default => crate::build::default_status(),
+    }
 }
 
 fn not_shown_success() -> Member<EndpointMember> {

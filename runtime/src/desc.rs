@@ -3,7 +3,7 @@
 
 pub use crate::contract::{
     BodyMedia, Carrier, Gate, Location, PathSegment, PathTemplate, Presence, Provenance,
-    ResponseHeader, ScalarKind, Scheme,
+    ResponseHeader, ScalarKind, Scheme, StatusPattern,
 };
 
 /// An endpoint, with the spec's auth schemes `A` and gates `G`.
@@ -65,7 +65,7 @@ pub(crate) mod fixtures {
             idempotency_key: None,
             exactly_one_of: &[],
             accept: "application/json",
-            statuses: &[200],
+            statuses: &[crate::contract::StatusPattern::Exact(200)],
             responses: &[],
             open_success: None,
             provenance: Provenance::Document,

@@ -64,7 +64,7 @@ fn losses_exit_1_and_are_marked_in_the_spec_and_the_report() {
     let dir = tempfile::tempdir().unwrap();
     let lossy = LOSSLESS.replace(
         r#""404": {"description": "No such note."}"#,
-        r#""default": {"description": "Anything else."}"#,
+        r#""3XX": {"description": "Elsewhere."}"#,
     );
     std::fs::write(dir.path().join("notes.json"), lossy).unwrap();
     let (code, _, stderr) = covenant(
@@ -86,7 +86,7 @@ fn losses_exit_1_and_are_marked_in_the_spec_and_the_report() {
     );
     let spec = std::fs::read_to_string(dir.path().join("notes.covenant")).unwrap();
     assert!(
-        spec.contains(r##"@lossy("#/paths/~1notes~1{id}/get/responses/default", "a default response: left out")"##),
+        spec.contains(r##"@lossy("#/paths/~1notes~1{id}/get/responses/3XX", "the status range `3XX`: left out")"##),
         "{spec}"
     );
     let report: serde_json::Value =
@@ -96,7 +96,7 @@ fn losses_exit_1_and_are_marked_in_the_spec_and_the_report() {
     assert_eq!(report["operations"][0]["endpoint"], "get_note");
     assert_eq!(
         report["losses"][0]["pointer"],
-        "#/paths/~1notes~1{id}/get/responses/default"
+        "#/paths/~1notes~1{id}/get/responses/3XX"
     );
 }
 
@@ -195,4 +195,51 @@ fn the_openapi_generate_writes_imports_back() {
     };
     let again = dir.path().join("again/openapi/main.json");
     assert_eq!(operations(&document), operations(again.to_str().unwrap()));
+}
+
+const RANGES: &str = r##"{"openapi": "3.1.0", "info": {"title": "Pets", "version": "1"},
+  "components": {"schemas": {"Problem": {"type": "object", "required": ["message"],
+    "properties": {"message": {"type": "string"}}}}},
+  "paths": {"/pets": {"get": {"operationId": "listPets",
+    "responses": {"200": {"description": "The pets.", "content": {"application/json": {"schema": {"type": "array", "items": {"type": "string"}}}}},
+      "404": {"description": "None."},
+      "4XX": {"description": "Any other client error.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
+      "5XX": {"description": "A fault.", "headers": {"Retry-After": {"schema": {"type": "integer"}}}},
+      "default": {"description": "Anything else.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}}}}}}"##;
+
+/// Status classes and `default` are stated, not lost, and come back out of `generate` under
+/// the same keys.
+#[test]
+fn status_classes_and_default_import_whole_and_generate_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(RANGES));
+    assert_eq!(code, 0, "{stderr}");
+    for line in [
+        "    error 404\n",
+        "    error 4XX: Problem\n",
+        "    error 5XX headers {\n",
+        "    error default: Problem\n",
+    ] {
+        assert!(spec.contains(line), "{line:?} in {spec}");
+    }
+    std::fs::write(dir.path().join("pets.covenant"), &spec).unwrap();
+    let (code, _, stderr) = covenant(
+        &["generate", "--spec", "pets.covenant", "--out", "out"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let written: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("out/openapi/main.json")).unwrap(),
+    )
+    .unwrap();
+    let responses = written["paths"]["/pets"]["get"]["responses"]
+        .as_object()
+        .unwrap();
+    let keys: Vec<&str> = responses.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["200", "404", "4XX", "5XX", "default"]);
+    assert_eq!(
+        responses["5XX"]["headers"]["Retry-After"]["schema"]["type"],
+        "integer"
+    );
 }

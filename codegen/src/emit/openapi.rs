@@ -382,7 +382,11 @@ impl Document<'_> {
     fn responses(&self, ep: &Endpoint) -> Value {
         let mut out = Map::new();
         for r in crate::ir::all_responses(self.spec, ep) {
-            let fallback = if r.status < 400 { "Success." } else { "Error." };
+            let fallback = if r.status.is_success() {
+                "Success."
+            } else {
+                "Error."
+            };
             let mut resp = Map::new();
             resp.insert(
                 "description".into(),

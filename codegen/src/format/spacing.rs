@@ -34,6 +34,8 @@ fn wants_space(previous: Piece, next: Piece, context: Context) -> bool {
     match (previous.kind, next.kind) {
         (LBrace, RBrace) => false,
         (LBrace, _) | (_, RBrace) | (_, LBrace) => true,
+        // A status class: `4XX`.
+        (Int, Ident) if next.text.eq_ignore_ascii_case("XX") => false,
         _ if tight_after(previous.kind) || tight_before(next.kind) => false,
         (_, LBracket) => !is_list_suffix(previous, context.after_next),
         (Ident, LParen) => opens_group_type(previous, context.before_previous),

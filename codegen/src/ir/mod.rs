@@ -16,7 +16,7 @@ mod types;
 
 pub use types::*;
 
-pub use covenant_runtime::contract::{Presence, Provenance};
+pub use covenant_runtime::contract::{Presence, Provenance, StatusPattern};
 
 use crate::source::Span;
 
@@ -574,7 +574,8 @@ pub struct Param {
 
 #[derive(Clone, Debug)]
 pub struct Response {
-    pub status: u16,
+    /// One status, a class (`4XX`) or `default`.
+    pub status: StatusPattern,
     pub doc: Option<String>,
     /// `None`: no body.
     pub body: Option<Type>,

@@ -35,10 +35,10 @@ pub fn open_success(ep: &Endpoint) -> Option<u16> {
     let mut successes = ep
         .responses
         .iter()
-        .filter(|r| (200..300).contains(&r.status));
+        .filter(|r| r.status.exactly_in(200..300));
     match (successes.next(), successes.next()) {
         (Some(only), None) if matches!(only.body, Some(super::Type::NotShown(_))) => {
-            Some(only.status)
+            only.status.exact()
         }
         _ => None,
     }
@@ -48,7 +48,7 @@ pub fn open_success(ep: &Endpoint) -> Option<u16> {
 /// part of its endpoint's shape and comes from where the endpoint does. Error statuses are
 /// marked one by one.
 pub fn response_provenance(ep: &Endpoint, r: &Response) -> Provenance {
-    if r.provenance.is_document() && r.status < 400 {
+    if r.provenance.is_document() && r.status.is_success() {
         ep.provenance
     } else {
         r.provenance

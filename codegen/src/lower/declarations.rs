@@ -205,16 +205,16 @@ impl Lowerer<'_> {
         enums: &[Enum],
     ) -> Option<Response> {
         let annots = self.annots(attrs, Site::Response);
-        if !(400..=599).contains(&decl.status.code) {
+        let Some(status) = pattern_of(&decl.status).filter(|p| !p.is_success()) else {
             self.error(
                 diagnostic_codes::BAD_STATUS,
                 decl.status.span,
-                format!("error status {} is not 4xx or 5xx", decl.status.code),
+                format!("error status {} is not 4xx or 5xx", decl.status.text()),
             )
-            .label("errors use 400 to 599")
+            .label("errors use 400 to 599, `4XX`, `5XX` or `default`")
             .help("declare success statuses with `response`");
             return None;
-        }
+        };
         let (body, media) = match &decl.ty {
             Some(ty) => {
                 let (body, media) = self.error_body(decl, ty, site)?;
@@ -225,7 +225,7 @@ impl Lowerer<'_> {
         let headers = self.response_headers(owner, &decl.headers, enums);
         let also_media = self.also_media(&annots, &media, body.is_some());
         Some(Response {
-            status: decl.status.code as u16,
+            status,
             doc: attrs.doc.clone(),
             body,
             media,
@@ -562,4 +562,20 @@ impl Sides {
 pub(super) enum ErrorSite {
     Api,
     Endpoint,
+}
+
+/// The statuses a written status stands for; `None` for one no response can have (`99`,
+/// `7XX`).
+pub(super) fn pattern_of(status: &ast::Status) -> Option<StatusPattern> {
+    match status.form {
+        ast::StatusForm::Code => u16::try_from(status.code)
+            .ok()
+            .filter(|c| (100..=599).contains(c))
+            .map(StatusPattern::Exact),
+        ast::StatusForm::Class => u8::try_from(status.code)
+            .ok()
+            .filter(|c| (1..=5).contains(c))
+            .map(StatusPattern::Class),
+        ast::StatusForm::Default => Some(StatusPattern::Default),
+    }
 }

@@ -52,7 +52,7 @@ impl Lowerer<'_> {
         let mut api_name: Option<&ast::Ident> = None;
         let mut public: Option<Span> = None;
         let mut param_spans: HashMap<String, Span> = HashMap::new();
-        let mut statuses: HashMap<u16, Span> = HashMap::new();
+        let mut statuses: HashMap<(ast::StatusForm, i64), Span> = HashMap::new();
         // Errors written as they are, which must keep off the statuses the router answers.
         let mut raw_errors: Vec<ast::Status> = Vec::new();
         let owner = format!("endpoint {}", ep.name);
@@ -159,6 +159,16 @@ impl Lowerer<'_> {
                     let annots = self.annots(&member.attrs, Site::Response);
                     let also_media = self.also_media(&annots, &media, body.is_some());
                     for status in codes_ {
+                        if status.form != ast::StatusForm::Code {
+                            self.error(
+                                diagnostic_codes::BAD_STATUS,
+                                status.span,
+                                format!("`response {}` names no one status", status.text()),
+                            )
+                            .label("a success answers with one status")
+                            .help("write the status itself, such as `response 200`; classes and `default` are for `error`");
+                            continue;
+                        }
                         if !(100..=399).contains(&status.code) {
                             self.error(
                                 diagnostic_codes::BAD_STATUS,
@@ -182,7 +192,7 @@ impl Lowerer<'_> {
                             .help("remove the body, or use another status such as 200");
                         }
                         ep.responses.push(Response {
-                            status: status.code as u16,
+                            status: StatusPattern::Exact(status.code as u16),
                             doc: member.attrs.doc.clone(),
                             body: body.clone(),
                             media: media.clone(),
@@ -222,7 +232,7 @@ impl Lowerer<'_> {
         if let Some(api) = apis.get(ep.api.index()) {
             self.check_version(decl, api);
         }
-        if !ep.responses.iter().any(|r| (200..400).contains(&r.status)) {
+        if !ep.responses.iter().any(|r| r.status.is_success()) {
             self.error(diagnostic_codes::NO_SUCCESS_RESPONSE, decl.name.span, format!("endpoint `{}` has no success response", ep.name))
                 .label("no `response 2xx` or `response 3xx`")
                 .help("add e.g. `response 200: Model`, or `response 200: not_shown(\"Response body\")` where the source leaves it open");
@@ -286,20 +296,24 @@ impl Lowerer<'_> {
         Some(why)
     }
 
-    fn repeated_status(&mut self, seen: &mut HashMap<u16, Span>, status: &ast::Status) -> bool {
-        let code = status.code.clamp(0, u16::MAX as i64) as u16;
-        if let Some(first) = seen.get(&code) {
+    fn repeated_status(
+        &mut self,
+        seen: &mut HashMap<(ast::StatusForm, i64), Span>,
+        status: &ast::Status,
+    ) -> bool {
+        let key = (status.form, status.code);
+        if let Some(first) = seen.get(&key) {
             let first = *first;
             self.error(
                 diagnostic_codes::BAD_STATUS,
                 status.span,
-                format!("status {} is declared twice", status.code),
+                format!("status {} is declared twice", status.text()),
             )
             .label("repeated status")
             .note(first, "first declared here");
             return true;
         }
-        seen.insert(code, status.span);
+        seen.insert(key, status.span);
         false
     }
 
@@ -394,14 +408,17 @@ impl Lowerer<'_> {
             .get(ep.api.index())
             .is_some_and(|a| !a.gates.is_empty());
         let router = router_statuses(ep, api_gates);
-        for status in raw.iter().filter(|s| router.contains(&(s.code as u16))) {
+        for status in raw.iter() {
+            let Some(answered) = router
+                .iter()
+                .find(|r| super::declarations::pattern_of(status).is_some_and(|p| p.covers(**r)))
+            else {
+                continue;
+            };
             self.error(
                 diagnostic_codes::BAD_BODY_MEDIA,
                 status.span,
-                format!(
-                    "the router answers {} itself, in the api's JSON shape",
-                    status.code
-                ),
+                format!("the router answers {answered} itself, in the api's JSON shape"),
             )
             .label("an error written as it is needs a status of its own")
             .help(format!(

@@ -104,7 +104,10 @@ impl Lowerer<'_> {
 
     /// The header a `link` listing pages by, as its 200 declares it.
     fn link_header(&mut self, ep: &Endpoint, link: &ast::Ident) -> Option<String> {
-        let ok = ep.responses.iter().find(|r| r.status == 200);
+        let ok = ep
+            .responses
+            .iter()
+            .find(|r| r.status == StatusPattern::Exact(200));
         let declared = ok.and_then(|r| {
             r.headers
                 .iter()
@@ -144,7 +147,7 @@ impl Lowerer<'_> {
         let item = ep
             .responses
             .iter()
-            .find(|r| r.status == 200)
+            .find(|r| r.status == StatusPattern::Exact(200))
             .and_then(|r| match &r.body {
                 Some(Type::Model(page)) => models.get(page.index())?.field(&items.text),
                 _ => None,
@@ -195,7 +198,7 @@ impl Lowerer<'_> {
         let field = ep
             .responses
             .iter()
-            .find(|r| r.status == 200)
+            .find(|r| r.status == StatusPattern::Exact(200))
             .and_then(|r| match &r.body {
                 Some(Type::Model(id)) => models.get(id.index())?.field(&more.text),
                 _ => None,

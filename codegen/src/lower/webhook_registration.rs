@@ -49,7 +49,7 @@ impl Lowerer<'_> {
         let answer = ep
             .responses
             .iter()
-            .find(|r| (200..300).contains(&r.status))
+            .find(|r| r.status.exactly_in(200..300))
             .and_then(|r| r.body.as_ref());
         let secret = path_of("secret").map(|(path, span)| {
             self.check_answer_path(answer, &path, span, models, "the signing secret");

@@ -115,7 +115,9 @@ impl Parser<'_> {
         let head = keyword.span.to(name.span);
         let mut errors = Vec::new();
         let (props, _) = self.block(|p| {
-            if p.at_word("error") && p.peek_at(1).kind == Tok::Int {
+            let status_follows = p.peek_at(1).kind == Tok::Int
+                || (p.peek_at(1).kind == Tok::Ident && p.text_of(p.peek_at(1)) == "default");
+            if p.at_word("error") && status_follows {
                 p.bump();
                 let error = p.error_decl()?;
                 Ok(Err(error))
@@ -372,9 +374,31 @@ impl Parser<'_> {
     }
 
     pub(super) fn status(&mut self) -> PResult<Status> {
+        if let Some(word) = self.eat_word("default") {
+            return Ok(Status {
+                code: 0,
+                form: StatusForm::Default,
+                span: word.span,
+            });
+        }
         let t = self.expect(Tok::Int, "a status code")?;
+        let code = self.text_of(t).parse().unwrap_or(0);
+        // `4XX`: the digit and `XX` written together.
+        let next = self.peek();
+        if next.kind == Tok::Ident
+            && next.span.start == t.span.end
+            && self.text_of(next).eq_ignore_ascii_case("XX")
+        {
+            let xx = self.bump();
+            return Ok(Status {
+                code,
+                form: StatusForm::Class,
+                span: t.span.to(xx.span),
+            });
+        }
         Ok(Status {
-            code: self.text_of(t).parse().unwrap_or(0),
+            code,
+            form: StatusForm::Code,
             span: t.span,
         })
     }

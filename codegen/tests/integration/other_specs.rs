@@ -18,7 +18,10 @@ fn bookshop_spec_is_valid() {
     let health = spec.endpoint_named("health").unwrap();
     assert!(health.auth.public && health.auth.any_of.is_empty());
     let add = spec.endpoint_named("add_book").unwrap();
-    assert_eq!(add.responses[0].status, 201);
+    assert_eq!(
+        add.responses[0].status,
+        covenant_codegen::ir::StatusPattern::Exact(201)
+    );
     assert!(!add.idempotent, "POST is not idempotent unless marked");
     assert!(spec.endpoint_named("get_book").unwrap().idempotent);
     let format = spec.enum_named("Format").unwrap();

@@ -397,7 +397,7 @@ impl Compiler<'_> {
     fn expect(&mut self, exchange: &Exchange, route: &Route, at: &At) -> ExpectPlan {
         let status = exchange.expect.status;
         if route.response(status).is_none() {
-            let declared: Vec<String> = route.statuses.iter().map(u16::to_string).collect();
+            let declared: Vec<String> = route.statuses.iter().map(ToString::to_string).collect();
             self.error(
                 &at.then(&["expect", "status"]),
                 format!(

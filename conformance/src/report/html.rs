@@ -5,6 +5,7 @@
 use super::junit::escape;
 use crate::outcome::{Report, ScenarioResult, Verdict};
 use crate::progress::verdict_word;
+use covenant_runtime::contract::StatusPattern;
 use std::fmt::Write;
 
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}\
@@ -87,10 +88,23 @@ fn bases(out: &mut String, report: &Report) {
 /// Every declared status of every endpoint, marked in words and symbols as well as colour
 /// (✓ passed, ✗ failed, ○ not exercised), with the scenarios that exercised it.
 fn coverage(out: &mut String, report: &Report) {
-    let mut failed: std::collections::HashSet<(&str, u16)> = std::collections::HashSet::new();
+    let mut failed: std::collections::HashSet<(&str, String)> = std::collections::HashSet::new();
     for e in report.scenarios.iter().flat_map(|s| &s.exchanges) {
         if let (Some(status), Verdict::Failed) = (e.status, e.verdict) {
-            failed.insert((e.endpoint.as_str(), status));
+            let declared = report
+                .coverage
+                .matrix
+                .get(&e.endpoint)
+                .and_then(|statuses| {
+                    let patterns = statuses
+                        .keys()
+                        .filter_map(|key| Some((StatusPattern::parse(key)?, key.clone())));
+                    StatusPattern::resolve(patterns, status)
+                });
+            failed.insert((
+                e.endpoint.as_str(),
+                declared.unwrap_or_else(|| status.to_string()),
+            ));
         }
     }
     out.push_str("<h2>Coverage</h2>\n<table><tr><th>Endpoint</th><th>Status</th><th>Result</th><th>Scenarios</th></tr>\n");
@@ -98,7 +112,7 @@ fn coverage(out: &mut String, report: &Report) {
         for (status, ids) in statuses {
             let (class, mark) = if ids.is_empty() {
                 ("miss", "○ not exercised")
-            } else if failed.contains(&(endpoint.as_str(), *status)) {
+            } else if failed.contains(&(endpoint.as_str(), status.clone())) {
                 ("fail", "✗ failed")
             } else {
                 ("hit", "✓ passed")

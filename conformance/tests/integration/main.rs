@@ -6,4 +6,5 @@ mod events;
 mod faulty;
 mod media_bodies;
 mod response_headers;
+mod status_ranges;
 mod support;

@@ -15,4 +15,5 @@ mod probes;
 mod rejections;
 mod response_headers;
 mod round_trip;
+mod status_ranges;
 mod support;

@@ -8,6 +8,7 @@ mod paging;
 pub use layout::{Layout, LayoutError, layout};
 pub use paging::{PageRequest, next_link, next_page, paginate};
 
+use crate::contract::StatusPattern;
 use crate::desc::{Carrier, EndpointDesc, Scheme};
 pub use futures_util::{Stream, StreamExt};
 use serde_json::Value;
@@ -226,7 +227,7 @@ impl std::error::Error for ClientError {}
 #[derive(Debug)]
 pub struct Reply {
     /// The statuses the endpoint declares.
-    pub declared: &'static [u16],
+    pub declared: &'static [StatusPattern],
     /// The success any other 2xx reads as, when the source does not show the success.
     pub open_success: Option<u16>,
     pub status: u16,
@@ -243,15 +244,20 @@ impl Reply {
         self,
         read: fn(u16, &reqwest::header::HeaderMap, &[u8]) -> Result<T, String>,
     ) -> Result<T, ClientError> {
+        let named = |status: u16, patterns: &[StatusPattern]| {
+            patterns
+                .iter()
+                .any(|p| *p != StatusPattern::Default && p.covers(status))
+        };
         let status = match self.open_success {
             Some(open)
-                if (200..300).contains(&self.status) && !self.declared.contains(&self.status) =>
+                if (200..300).contains(&self.status) && !named(self.status, self.declared) =>
             {
                 open
             }
             _ => self.status,
         };
-        if !self.declared.contains(&status) {
+        if !self.declared.iter().any(|p| p.covers(status)) {
             let detail = serde_json::from_slice::<Value>(&self.body)
                 .ok()
                 .and_then(|v| v.get("detail").cloned());
@@ -480,7 +486,11 @@ impl<A: Scheme> Transport<A> {
     /// one (a 304 is no redirect).
     fn client_for<G>(&self, endpoint: &'static EndpointDesc<A, G>) -> &reqwest::Client {
         const REDIRECTS: [u16; 5] = [301, 302, 303, 307, 308];
-        if endpoint.statuses.iter().any(|s| REDIRECTS.contains(s)) {
+        if endpoint.statuses.iter().any(|s| {
+            REDIRECTS
+                .iter()
+                .any(|r| s.covers(*r) && *s != StatusPattern::Default)
+        }) {
             &self.declared_redirects
         } else {
             &self.http

@@ -2,6 +2,7 @@
 
 use super::path::PathTemplate;
 use super::schemes::Provenance;
+use super::status::StatusPattern;
 use super::types::{FieldDesc, TypeDesc};
 
 /// Where an endpoint input travels.
@@ -92,7 +93,7 @@ pub struct ResponseHeader<'a> {
 /// A response an endpoint declares.
 #[derive(Debug)]
 pub struct ResponseDesc<'a> {
-    pub status: u16,
+    pub status: StatusPattern,
     pub has_body: bool,
     /// JSON, or text or bytes written as they are.
     pub media: BodyMedia<&'a str>,
@@ -134,7 +135,7 @@ pub struct EndpointDesc<'a, A: 'a, G: 'a> {
     /// The media types of the endpoint's responses, as an `Accept` header.
     pub accept: &'a str,
     /// Statuses the spec declares, successes first.
-    pub statuses: &'a [u16],
+    pub statuses: &'a [StatusPattern],
     /// Each declared status's response, in the order of `statuses`.
     pub responses: &'a [ResponseDesc<'a>],
     /// The success whose body the source does not show, when it is the only one: clients
@@ -165,10 +166,11 @@ impl<'a, A, G> EndpointDesc<'a, A, G> {
             .map(|p| p.field.name)
     }
 
-    /// The response declared for `status`.
+    /// The response that answers `status`: the one declared for it, else its class's
+    /// (`4XX`), else `default`.
     pub fn response(&self, status: u16) -> Option<&'a ResponseDesc<'a>> {
         let responses: &'a [ResponseDesc<'a>] = self.responses;
-        responses.iter().find(|r| r.status == status)
+        StatusPattern::resolve(responses.iter().map(|r| (r.status, r)), status)
     }
 
     /// Whether the request body is `bytes`, so a recording gives it as base64.

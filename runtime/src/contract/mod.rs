@@ -11,6 +11,7 @@ mod endpoint;
 mod example;
 mod path;
 mod schemes;
+mod status;
 mod types;
 
 pub use endpoint::{
@@ -20,6 +21,7 @@ pub use endpoint::{
 pub use example::Example;
 pub use path::{FillError, PathSegment, PathTemplate, TemplateValue, encode_segment};
 pub use schemes::{Carrier, Gate, GateRef, Provenance, Scheme, SchemeInfo, SchemeRef};
+pub use status::StatusPattern;
 pub use types::{Constraints, EnumDesc, FieldDesc, ModelDesc, Presence, TypeDesc};
 
 /// An endpoint of a contract built at run time: schemes and gates are references into the

@@ -3,6 +3,7 @@
 //! template, or `{"detail": …}` by default. A handler's own errors ([`Rejection`]) take the
 //! same shape, through the conversion generated into each response enum.
 
+use crate::contract::StatusPattern;
 use crate::issue::{Issue, LocPart};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -119,19 +120,24 @@ impl Rejection {
     }
 
     /// The status an endpoint answers this rejection with: its own when the endpoint declares
-    /// it in a shape the rejection fits (`fitting`). Otherwise the endpoint lacks it, a fault
-    /// of the service, said by the nearest declared status: 500, another server error but
-    /// 503, then (for a server error) 503, then a client error, and 503 last. Never a 422,
-    /// whose body lists problems, for another rejection. `None` when nothing but a 422 fits.
-    pub fn status_among(&self, fitting: &[u16]) -> Option<u16> {
-        if fitting.contains(&self.status) {
+    /// it (itself, by its class or by `default`) in a shape the rejection fits (`fitting`).
+    /// Otherwise the endpoint lacks it, a fault of the service, said by the nearest declared
+    /// status: 500, another server error but 503, then (for a server error) 503, then a
+    /// client error, and 503 last. Never a 422, whose body lists problems, for another
+    /// rejection. `None` when nothing but a 422 fits.
+    pub fn status_among(&self, fitting: &[StatusPattern]) -> Option<u16> {
+        if self.declared_among(fitting) {
             return Some(self.status);
         }
         self.fallbacks(fitting).next()
     }
 
+    fn declared_among(&self, fitting: &[StatusPattern]) -> bool {
+        fitting.iter().any(|p| p.covers(self.status))
+    }
+
     /// The statuses to try when the rejection's own is not declared, nearest first.
-    fn fallbacks(&self, fitting: &[u16]) -> impl Iterator<Item = u16> + use<> {
+    fn fallbacks(&self, fitting: &[StatusPattern]) -> impl Iterator<Item = u16> + use<> {
         let server_error = self.status >= 500;
         let rank = move |status: u16| match status {
             500 => 0,
@@ -140,8 +146,13 @@ impl Rejection {
             s if s >= 500 => 1,
             _ => 3,
         };
-        let mut ranked: Vec<u16> = fitting.iter().copied().filter(|s| *s != 422).collect();
+        let mut ranked: Vec<u16> = fitting
+            .iter()
+            .map(|p| p.representative())
+            .filter(|s| *s != 422)
+            .collect();
         ranked.sort_by_key(|s| rank(*s));
+        ranked.dedup();
         ranked.into_iter()
     }
 
@@ -152,10 +163,10 @@ impl Rejection {
     pub fn answer<R>(
         self,
         shape: &RejectionShape,
-        fitting: &[u16],
+        fitting: &[StatusPattern],
         read: fn(u16, &[u8]) -> Result<R, String>,
     ) -> R {
-        let own = fitting.contains(&self.status).then_some(self.status);
+        let own = self.declared_among(fitting).then_some(self.status);
         let candidates = own
             .into_iter()
             .chain(self.fallbacks(fitting).filter(move |s| Some(*s) != own));
@@ -275,28 +286,53 @@ mod tests {
     use super::*;
     use crate::issue::IssueKind;
 
+    fn exact(statuses: &[u16]) -> Vec<StatusPattern> {
+        statuses.iter().map(|s| StatusPattern::Exact(*s)).collect()
+    }
+
+    #[test]
+    fn a_rejection_under_a_declared_class_or_default_keeps_its_status() {
+        let client_errors = [StatusPattern::Class(4), StatusPattern::Exact(503)];
+        assert_eq!(
+            Rejection::forbidden("x").status_among(&client_errors),
+            Some(403)
+        );
+        assert_eq!(
+            Rejection::internal().status_among(&client_errors),
+            Some(503)
+        );
+        let default = [StatusPattern::Default];
+        assert_eq!(Rejection::unavailable().status_among(&default), Some(503));
+    }
+
     #[test]
     fn a_rejection_keeps_its_status_when_declared_and_falls_back_to_a_server_error() {
-        let declared = [404, 422, 500, 503];
+        let declared = exact(&[404, 422, 500, 503]);
         assert_eq!(Rejection::not_found("x").status_among(&declared), Some(404));
         assert_eq!(Rejection::forbidden("x").status_among(&declared), Some(500));
         assert_eq!(
-            Rejection::unavailable().status_among(&[404, 503]),
+            Rejection::unavailable().status_among(&exact(&[404, 503])),
             Some(503)
         );
-        assert_eq!(Rejection::forbidden("x").status_among(&[404]), Some(404));
-        assert_eq!(Rejection::internal().status_among(&[404, 503]), Some(503));
-        // A client error is not told to retry while another status can say it.
         assert_eq!(
-            Rejection::forbidden("x").status_among(&[503, 404]),
+            Rejection::forbidden("x").status_among(&exact(&[404])),
             Some(404)
         );
         assert_eq!(
-            Rejection::forbidden("x").status_among(&[422, 503]),
+            Rejection::internal().status_among(&exact(&[404, 503])),
+            Some(503)
+        );
+        // A client error is not told to retry while another status can say it.
+        assert_eq!(
+            Rejection::forbidden("x").status_among(&exact(&[503, 404])),
+            Some(404)
+        );
+        assert_eq!(
+            Rejection::forbidden("x").status_among(&exact(&[422, 503])),
             Some(503)
         );
         // A 422's body lists problems: no other rejection is written into it.
-        assert_eq!(Rejection::forbidden("x").status_among(&[422]), None);
+        assert_eq!(Rejection::forbidden("x").status_among(&exact(&[422])), None);
         assert_eq!(Rejection::forbidden("x").status_among(&[]), None);
     }
 
@@ -309,10 +345,11 @@ mod tests {
             ))
         };
         let shape = RejectionShape::default();
-        let (status, body) = Rejection::not_found("No user 7").answer(&shape, &[404, 500], read);
+        let (status, body) =
+            Rejection::not_found("No user 7").answer(&shape, &exact(&[404, 500]), read);
         assert_eq!((status, body), (404, json!({"detail": "No user 7"})));
         let (status, body) =
-            Rejection::forbidden("secret reason").answer(&shape, &[404, 500], read);
+            Rejection::forbidden("secret reason").answer(&shape, &exact(&[404, 500]), read);
         assert_eq!(
             (status, body),
             (500, json!({"detail": Rejection::INTERNAL}))
@@ -320,7 +357,7 @@ mod tests {
         let many: Vec<Issue> = (0..60)
             .map(|_| issue(&[LocPart::key("body")], "Field required"))
             .collect();
-        let (status, body) = Rejection::invalid(&many).answer(&shape, &[422], read);
+        let (status, body) = Rejection::invalid(&many).answer(&shape, &exact(&[422]), read);
         assert_eq!(status, 422);
         assert_eq!(body["detail"].as_array().map(Vec::len), Some(51));
     }

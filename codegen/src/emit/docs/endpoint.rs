@@ -113,7 +113,7 @@ fn responses(site: &Site, ids: &mut Ids, ep: &Endpoint) -> Markup {
                 code { (site.spec.api(ep.api).name) } " may give."
             }
             @for r in all_responses(site.spec, ep) {
-                (response(site, ids, ep, r, open == Some(r.status)))
+                (response(site, ids, ep, r, open.is_some() && open == r.status.exact()))
             }
         }
     }

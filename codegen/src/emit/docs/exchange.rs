@@ -82,7 +82,8 @@ pub fn request(site: &Site, ep: &Endpoint) -> Markup {
 
 /// An example of one response, as it is answered.
 pub fn response(site: &Site, r: &Response) -> Markup {
-    let mut text = format!("HTTP/1.1 {} {}", r.status, marks::reason(r.status))
+    let status = r.status.representative();
+    let mut text = format!("HTTP/1.1 {status} {}", marks::reason_phrase(status))
         .trim_end()
         .to_string();
     text.push('\n');

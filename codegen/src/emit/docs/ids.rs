@@ -1,5 +1,6 @@
 //! Element ids: stable, so a reviewer can link to a field or a status, and unique per page.
 
+use crate::ir::StatusPattern;
 use std::collections::HashSet;
 
 /// A name as an id or URL fragment: letters, digits, `-` and `_` stay; any other byte is
@@ -24,11 +25,11 @@ pub fn param(name: &str) -> String {
     format!("param-{}", slug(name))
 }
 
-pub fn status(status: u16) -> String {
+pub fn status(status: StatusPattern) -> String {
     format!("status-{status}")
 }
 
-pub fn header(status: u16, name: &str) -> String {
+pub fn header(status: StatusPattern, name: &str) -> String {
     format!("status-{status}-header-{}", slug(name))
 }
 

@@ -2,7 +2,7 @@
 //! open, methods and presence. Each says what it means in words, never by colour alone.
 
 use super::text;
-use crate::ir::{Deprecation, Method, Presence, Provenance};
+use crate::ir::{Deprecation, Method, Presence, Provenance, StatusPattern};
 use maud::{Markup, html};
 
 /// The badge of a fact that is not the document's; nothing for the document's own.
@@ -119,8 +119,20 @@ pub fn tag(kind: &str, label: &str) -> Markup {
     html! { span.tag data-tag=(kind) { (label) } }
 }
 
+/// What a declared status is called: its reason phrase, where it is a well-known one, or
+/// what a class or `default` covers.
+pub fn reason(status: StatusPattern) -> &'static str {
+    match status {
+        StatusPattern::Exact(code) => reason_phrase(code),
+        StatusPattern::Class(4) => "Any client error",
+        StatusPattern::Class(5) => "Any server error",
+        StatusPattern::Class(_) => "Any status of the class",
+        StatusPattern::Default => "Any other status",
+    }
+}
+
 /// The reason phrase of a status, where it is a well-known one.
-pub fn reason(status: u16) -> &'static str {
+pub fn reason_phrase(status: u16) -> &'static str {
     match status {
         100 => "Continue",
         101 => "Switching Protocols",

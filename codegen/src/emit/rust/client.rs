@@ -161,7 +161,10 @@ impl RustBackend<'_> {
 
     /// The 200 body's model of a listing, and its Rust type.
     fn page_model(&mut self, ep: &Endpoint) -> Option<(&Model, TokenStream)> {
-        let ok = ep.responses.iter().find(|r| r.status == 200)?;
+        let ok = ep
+            .responses
+            .iter()
+            .find(|r| r.status == StatusPattern::Exact(200))?;
         let Some(Type::Model(id)) = &ok.body else {
             return None;
         };
@@ -279,11 +282,11 @@ impl RustBackend<'_> {
             Paging::Link { .. } => return quote!(),
         };
         let only_status = only_status(self.spec, ep);
-        let ok = status_variant(200);
+        let ok = status_variant(StatusPattern::Exact(200));
         let with_headers = ep
             .responses
             .iter()
-            .any(|r| r.status == 200 && !r.headers.is_empty());
+            .any(|r| r.status == StatusPattern::Exact(200) && !r.headers.is_empty());
         let page_pattern = if with_headers {
             quote!(#response::#ok { body: page, .. })
         } else {
@@ -312,7 +315,11 @@ impl RustBackend<'_> {
     /// Pages of a listing whose 200 links to the next page in a header: the first page from
     /// the input, each next one from the link, until a page links to none.
     fn link_pages_method(&mut self, ep: &Endpoint, header: &str) -> TokenStream {
-        let Some(ok) = ep.responses.iter().find(|r| r.status == 200) else {
+        let Some(ok) = ep
+            .responses
+            .iter()
+            .find(|r| r.status == StatusPattern::Exact(200))
+        else {
             return quote!();
         };
         let (Some(body), Some(link)) = (&ok.body, ok.headers.iter().find(|h| h.name == header))
@@ -325,7 +332,7 @@ impl RustBackend<'_> {
         let name = format_ident!("{}_pages", crate::lower::snake(&ep.name));
         let (input, response) = (input_ident(ep), response_ident(ep));
         let desc = endpoint_static(&ep.name);
-        let ok = status_variant(200);
+        let ok = status_variant(StatusPattern::Exact(200));
         let only_status = only_status(self.spec, ep);
         let link_field = field_ident(&link.ident);
         let link_read = match (link.presence.may_be_absent(), link.default.is_some()) {
@@ -359,7 +366,10 @@ impl RustBackend<'_> {
     }
 
     fn wait_method(&mut self, ep: &Endpoint, tracker: &Endpoint) -> TokenStream {
-        let queued = ep.responses.iter().any(|r| r.status == 202);
+        let queued = ep
+            .responses
+            .iter()
+            .any(|r| r.status == StatusPattern::Exact(202));
         let Some(items_name) = tracker
             .paging
             .as_ref()

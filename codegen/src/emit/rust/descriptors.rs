@@ -9,7 +9,7 @@ use crate::ir::all_gates;
 use bumpalo::Bump;
 use covenant_runtime::contract::{
     BodyMedia, BuiltEndpoint, Constraints, EnumDesc, FieldDesc, ModelDesc, PathSegment,
-    PathTemplate, Presence, Provenance, ResponseDesc, ScalarKind, TypeDesc,
+    PathTemplate, Presence, Provenance, ResponseDesc, ScalarKind, StatusPattern, TypeDesc,
 };
 use heck::{ToShoutySnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, TokenStream};
@@ -144,7 +144,8 @@ impl Printer<'_> {
         }));
         let body_media = self.media(ep.body_media);
         let gates = ep.gates.iter().map(|g| &self.gates[g.index]);
-        let (idempotent, accept, statuses) = (ep.idempotent, ep.accept, ep.statuses);
+        let (idempotent, accept) = (ep.idempotent, ep.accept);
+        let statuses = ep.statuses.iter().map(|s| self.status(*s));
         let idempotency_key = option(ep.idempotency_key.map(|k| quote!(#k)));
         let groups = ep.exactly_one_of.iter().map(|g| quote!(&[#(#g),*]));
         let responses = ep.responses.iter().map(|r| self.response(r));
@@ -191,9 +192,14 @@ impl Printer<'_> {
         quote!(#rt::desc::PathTemplate::new(#text, &[#(#segments),*]))
     }
 
+    fn status(&self, status: StatusPattern) -> TokenStream {
+        super::operations::status_tokens(self.rt, status)
+    }
+
     fn response(&self, r: &ResponseDesc<'_>) -> TokenStream {
         let rt = self.rt;
-        let (status, has_body, bytes) = (r.status, r.has_body, r.bytes);
+        let status = self.status(r.status);
+        let (has_body, bytes) = (r.has_body, r.bytes);
         let media = self.media(r.media);
         let headers = r.headers.iter().map(|h| {
             let name = h.name;

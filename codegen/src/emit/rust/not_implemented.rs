@@ -9,6 +9,6 @@ use crate::ir::*;
 /// one a rejection can be written into ([`super::rejections::fits`]).
 pub fn answers_501(spec: &Spec, ep: &Endpoint) -> bool {
     crate::ir::all_responses(spec, ep)
-        .find(|r| r.status == 501)
+        .find(|r| r.status == StatusPattern::Exact(501))
         .is_some_and(|declared| super::rejections::fits(spec, ep, declared))
 }

@@ -18,7 +18,14 @@ pub fn response_ident(ep: &Endpoint) -> Ident {
 }
 
 /// The variant of a status: its reason phrase where it has a well-known one.
-pub fn status_variant(status: u16) -> Ident {
+pub fn status_variant(status: StatusPattern) -> Ident {
+    let status = match status {
+        StatusPattern::Exact(code) => code,
+        StatusPattern::Class(4) => return format_ident!("ClientError"),
+        StatusPattern::Class(5) => return format_ident!("ServerError"),
+        StatusPattern::Class(class) => return format_ident!("Status{class}xx"),
+        StatusPattern::Default => return format_ident!("Default"),
+    };
     let name = match status {
         200 => "Ok",
         201 => "Created",
@@ -51,6 +58,15 @@ pub fn status_variant(status: u16) -> Ident {
         _ => return format_ident!("Status{status}"),
     };
     format_ident!("{name}")
+}
+
+/// A declared status as the runtime's `StatusPattern`.
+pub fn status_tokens(rt: &TokenStream, status: StatusPattern) -> TokenStream {
+    match status {
+        StatusPattern::Exact(code) => quote!(#rt::desc::StatusPattern::Exact(#code)),
+        StatusPattern::Class(class) => quote!(#rt::desc::StatusPattern::Class(#class)),
+        StatusPattern::Default => quote!(#rt::desc::StatusPattern::Default),
+    }
 }
 
 /// A parameter as its Rust field sees it: a path, query or header value cannot be null, so
@@ -428,8 +444,15 @@ impl RustBackend<'_> {
         for r in &responses {
             let variant = status_variant(r.status);
             let status = r.status;
+            let covers = match status {
+                StatusPattern::Exact(_) => "",
+                StatusPattern::Class(_) => " (any status of the class, held in `status`)",
+                StatusPattern::Default => {
+                    " (any status declared by no other variant, held in `status`)"
+                }
+            };
             let doc = super::doc_lines(&format!(
-                "{status}{}",
+                "{status}{covers}{}",
                 r.doc
                     .as_deref()
                     .map(|d| format!(": {d}"))
@@ -445,48 +468,37 @@ impl RustBackend<'_> {
             } else {
                 quote!(::serde_json::from_slice(json).map_err(|e| e.to_string())?)
             };
-            if r.headers.is_empty() {
-                match body_ty {
-                    Some(ty) => {
-                        variants.push(quote!(#(#[doc = #doc])* #variant(#ty)));
-                        statuses.push(quote!(Self::#variant(_) => #status));
-                        to_json.push(quote!(Self::#variant(body) => ::serde_json::to_value(body)));
-                        from_parts.push(quote!(#status => Ok(Self::#variant(#read_body))));
-                    }
-                    None => {
-                        variants.push(quote!(#(#[doc = #doc])* #variant));
-                        statuses.push(quote!(Self::#variant => #status));
-                        to_json.push(quote!(Self::#variant => Ok(::serde_json::Value::Null)));
-                        from_parts.push(quote!(#status => Ok(Self::#variant)));
-                    }
-                }
-                continue;
+            let headers_ty = (!r.headers.is_empty()).then(|| headers_ident(ep, r.status));
+            if let Some(headers_ty) = &headers_ty {
+                header_structs.push(self.headers_struct(ep, r, headers_ty, defaults));
+                let rt = &self.rt;
+                header_pairs
+                    .push(quote!(Self::#variant { headers, .. } => #rt::headers::write(headers)));
             }
-            let headers_ty = headers_ident(ep, r.status);
-            header_structs.push(self.headers_struct(ep, r, &headers_ty, defaults));
-            let rt = &self.rt;
-            let read_headers = quote!(#rt::headers::read(headers)?);
-            header_pairs
-                .push(quote!(Self::#variant { headers, .. } => #rt::headers::write(headers)));
-            match body_ty {
-                Some(ty) => {
-                    variants.push(
-                        quote!(#(#[doc = #doc])* #variant { body: #ty, headers: #headers_ty }),
-                    );
-                    statuses.push(quote!(Self::#variant { .. } => #status));
-                    to_json
-                        .push(quote!(Self::#variant { body, .. } => ::serde_json::to_value(body)));
-                    from_parts.push(quote!(#status => Ok(Self::#variant { body: #read_body, headers: #read_headers })));
-                }
-                None => {
-                    variants.push(quote!(#(#[doc = #doc])* #variant { headers: #headers_ty }));
-                    statuses.push(quote!(Self::#variant { .. } => #status));
-                    to_json.push(quote!(Self::#variant { .. } => Ok(::serde_json::Value::Null)));
-                    from_parts
-                        .push(quote!(#status => Ok(Self::#variant { headers: #read_headers })));
-                }
-            }
+            let arms = VariantArms {
+                variant: &variant,
+                doc: &doc,
+                body: body_ty.as_ref().map(|ty| (ty, &read_body)),
+                headers: headers_ty.as_ref(),
+                holds_status: status.exact().is_none(),
+                rt: &self.rt,
+            };
+            let code = status.exact().map(|code| quote!(#code));
+            variants.push(arms.declaration());
+            statuses.push(arms.status(code.as_ref()));
+            to_json.push(arms.to_json());
+            from_parts.push((status, arms.read_arm(status)));
         }
+        // An answer takes its own status's variant, then its class's, then `default`'s.
+        from_parts.sort_by_key(|(status, _)| match status {
+            StatusPattern::Exact(_) => 0,
+            StatusPattern::Class(_) => 1,
+            StatusPattern::Default => 2,
+        });
+        let undeclared = (!responses.iter().any(|r| r.status == StatusPattern::Default)).then(
+            || quote!(other => Err(format!("status {other} is not declared for this endpoint")),),
+        );
+        let from_parts = from_parts.into_iter().map(|(_, arm)| arm);
         let rt = &self.rt;
         let headers_fn = if header_pairs.is_empty() {
             TokenStream::new()
@@ -560,7 +572,7 @@ impl RustBackend<'_> {
                     #read_body_bytes
                     match status {
                         #(#from_parts,)*
-                        other => Err(format!("status {other} is not declared for this endpoint")),
+                        #undeclared
                     }
                 }
 
@@ -624,8 +636,95 @@ impl RustBackend<'_> {
     }
 }
 
+/// The arms one declared response adds to its enum. A class (`4XX`) or `default` variant
+/// holds the status it was answered with beside its body and headers.
+struct VariantArms<'a> {
+    variant: &'a Ident,
+    doc: &'a [String],
+    /// The body's type and how it is read.
+    body: Option<(&'a TokenStream, &'a TokenStream)>,
+    headers: Option<&'a Ident>,
+    /// A class or `default`: the variant holds its status.
+    holds_status: bool,
+    rt: &'a TokenStream,
+}
+
+impl VariantArms<'_> {
+    fn declaration(&self) -> TokenStream {
+        let (variant, doc) = (self.variant, self.doc);
+        let status = self.holds_status.then(|| quote!(status: u16,));
+        let body = self.body.map(|(ty, _)| quote!(body: #ty,));
+        let headers = self.headers.map(|ty| quote!(headers: #ty,));
+        match (status.is_none() && headers.is_none(), self.body) {
+            (true, Some((ty, _))) => quote!(#(#[doc = #doc])* #variant(#ty)),
+            (true, None) => quote!(#(#[doc = #doc])* #variant),
+            (false, _) => quote!(#(#[doc = #doc])* #variant { #status #body #headers }),
+        }
+    }
+
+    /// The pattern that matches the variant, binding `body` when asked.
+    fn pattern(&self, bind_body: bool) -> TokenStream {
+        let variant = self.variant;
+        match (self.is_tuple(), bind_body && self.body.is_some()) {
+            (true, true) => quote!(Self::#variant(body)),
+            (true, false) if self.body.is_some() => quote!(Self::#variant(_)),
+            (true, false) => quote!(Self::#variant),
+            (false, true) => quote!(Self::#variant { body, .. }),
+            (false, false) => quote!(Self::#variant { .. }),
+        }
+    }
+
+    fn is_tuple(&self) -> bool {
+        self.headers.is_none() && !self.holds_status
+    }
+
+    /// `status()`'s arm: the declared code, or the one the variant holds.
+    fn status(&self, code: Option<&TokenStream>) -> TokenStream {
+        let variant = self.variant;
+        match code {
+            Some(code) => {
+                let pattern = self.pattern(false);
+                quote!(#pattern => #code)
+            }
+            None => quote!(Self::#variant { status, .. } => *status),
+        }
+    }
+
+    fn to_json(&self) -> TokenStream {
+        let pattern = self.pattern(true);
+        match self.body {
+            Some(_) => quote!(#pattern => ::serde_json::to_value(body)),
+            None => quote!(#pattern => Ok(::serde_json::Value::Null)),
+        }
+    }
+
+    /// `from_parts`'s arm for the statuses the response covers.
+    fn read_arm(&self, status: StatusPattern) -> TokenStream {
+        let (variant, rt) = (self.variant, self.rt);
+        let body = self.body.map(|(_, read)| quote!(body: #read,));
+        let headers = self
+            .headers
+            .map(|_| quote!(headers: #rt::headers::read(headers)?,));
+        let (matched, held) = match status {
+            StatusPattern::Exact(code) => (quote!(#code), None),
+            StatusPattern::Class(class) => {
+                let (low, high) = (u16::from(class) * 100, u16::from(class) * 100 + 99);
+                (quote!(#low..=#high), Some(quote!(status,)))
+            }
+            StatusPattern::Default => (quote!(_), Some(quote!(status,))),
+        };
+        if held.is_none() && headers.is_none() {
+            return match self.body {
+                Some((_, read)) => quote!(#matched => Ok(Self::#variant(#read))),
+                None => quote!(#matched => Ok(Self::#variant)),
+            };
+        }
+        quote!(#matched => Ok(Self::#variant { #held #body #headers }))
+    }
+}
+
 /// The struct of a response's headers: `CreatePetCreatedHeaders`.
-pub fn headers_ident(ep: &Endpoint, status: u16) -> Ident {
+pub fn headers_ident(ep: &Endpoint, status: StatusPattern) -> Ident {
     format_ident!(
         "{}{}Headers",
         ep.name.to_upper_camel_case(),

@@ -9,7 +9,7 @@ use crate::ir::*;
 /// `{"detail": "…"}` is an instance of (`{"detail": [issues]}` for a 422). Responses with
 /// headers or raw bodies are never written from a rejection.
 pub fn fits(spec: &Spec, ep: &Endpoint, response: &Response) -> bool {
-    if response.status < 400 || !response.headers.is_empty() {
+    if response.status.is_success() || !response.headers.is_empty() {
         return false;
     }
     if matches!(response.media, BodyMedia::Raw(_)) && response.body.is_some() {
@@ -19,7 +19,7 @@ pub fn fits(spec: &Spec, ep: &Endpoint, response: &Response) -> bool {
     match (&response.body, &api.rejections) {
         (None, _) => true,
         (Some(Type::Model(id)), Some(rejections)) => *id == rejections.model,
-        (Some(Type::Model(id)), None) if response.status == 422 => {
+        (Some(Type::Model(id)), None) if response.status == StatusPattern::Exact(422) => {
             holds_issues(spec, spec.model(*id))
         }
         (Some(Type::Model(id)), None) => holds_detail(spec.model(*id)),
@@ -28,7 +28,7 @@ pub fn fits(spec: &Spec, ep: &Endpoint, response: &Response) -> bool {
 }
 
 /// The declared error statuses of an endpoint a rejection can be written into, in order.
-pub fn fitting_statuses(spec: &Spec, ep: &Endpoint) -> Vec<u16> {
+pub fn fitting_statuses(spec: &Spec, ep: &Endpoint) -> Vec<StatusPattern> {
     crate::ir::all_responses(spec, ep)
         .filter(|r| fits(spec, ep, r))
         .map(|r| r.status)

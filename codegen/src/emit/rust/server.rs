@@ -249,20 +249,39 @@ impl RustBackend<'_> {
         let response = response_ident(ep);
         let arms = crate::ir::all_responses(self.spec, ep).map(|r| {
             let variant = status_variant(r.status);
-            let status = r.status;
+            // A class or `default` variant holds its status; one outside its class (or, for
+            // `default`, no error status) is a fault of the handler, answered as a 500.
+            let (held, status) = match r.status {
+                StatusPattern::Exact(code) => (None, quote!(#code)),
+                StatusPattern::Class(class) => (
+                    Some(quote!(status,)),
+                    quote!(#rt::server::status_in_class(#class, status)),
+                ),
+                StatusPattern::Default => (
+                    Some(quote!(status,)),
+                    quote!(#rt::server::error_status(status)),
+                ),
+            };
             let written = match &r.media {
                 BodyMedia::Raw(media) => quote!(#rt::server::raw_status(#status, #media, body)),
                 _ => quote!(#rt::server::json_status(#status, &body)),
             };
-            match (r.body.is_some(), r.headers.is_empty()) {
-                (true, true) => quote!(#response::#variant(body) => #written),
-                (false, true) => quote!(#response::#variant => #rt::server::empty(#status)),
-                (true, false) => quote! {
-                    #response::#variant { body, headers } => #rt::server::with_headers(#written, &headers)
-                },
-                (false, false) => quote! {
-                    #response::#variant { headers } => #rt::server::with_headers(#rt::server::empty(#status), &headers)
-                },
+            let bound_body = r.body.is_some().then(|| quote!(body,));
+            let bound_headers = (!r.headers.is_empty()).then(|| quote!(headers,));
+            let pattern = match (&held, &bound_body, &bound_headers) {
+                (None, Some(_), None) => quote!(#response::#variant(body)),
+                (None, None, None) => quote!(#response::#variant),
+                _ => quote!(#response::#variant { #held #bound_body #bound_headers }),
+            };
+            let answer = if r.body.is_some() {
+                written
+            } else {
+                quote!(#rt::server::empty(#status))
+            };
+            if r.headers.is_empty() {
+                quote!(#pattern => #answer)
+            } else {
+                quote!(#pattern => #rt::server::with_headers(#answer, &headers))
             }
         });
         let from_rejection = self.rejection_conversion(ep);
@@ -284,7 +303,10 @@ impl RustBackend<'_> {
         let response = response_ident(ep);
         let fitting = super::rejections::fitting_statuses(self.spec, ep);
         // A rejection of another status cannot be written into a 422's list of problems.
-        if fitting.iter().all(|status| *status == 422) {
+        if fitting
+            .iter()
+            .all(|status| *status == StatusPattern::Exact(422))
+        {
             return None;
         }
         let shape = match &self.spec.api(ep.api).rejections {
@@ -294,7 +316,9 @@ impl RustBackend<'_> {
             }
             None => quote!(#rt::server::RejectionShape::default()),
         };
-        let statuses = fitting.iter().map(|s| quote!(#s));
+        let statuses = fitting
+            .iter()
+            .map(|s| super::operations::status_tokens(rt, *s));
         Some(quote! {
             impl From<#rt::server::Rejection> for #response {
                 fn from(rejection: #rt::server::Rejection) -> Self {
