@@ -54,6 +54,10 @@ pub mod regressions {
     pub mod imported_shapes {
         covenant_macros::include_spec!("../regressions/imported_shapes.covenant", server, client);
     }
+    /// Placeholders with text beside them (`{Sid}.json`), one position named apart.
+    pub mod affixed_paths {
+        covenant_macros::include_spec!("../regressions/affixed_paths.covenant", server, client);
+    }
     /// Errors declared for a class of statuses (`4XX`) and for every other (`default`).
     pub mod status_ranges {
         covenant_macros::include_spec!("../regressions/status_ranges.covenant", server, client);

@@ -3789,7 +3789,7 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
             ),
         )
         .route(
-            "/link/providers/{provider}",
+            "/link/providers/{_3}",
             axum::routing::on(
                     axum::routing::MethodFilter::GET,
                     handle_open_link_provider::<S>,
@@ -3819,7 +3819,7 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
             ),
         )
         .route(
-            "/v2/link/provider/oauth/{oauth_provider}",
+            "/v2/link/provider/oauth/{_5}",
             axum::routing::on(
                 axum::routing::MethodFilter::GET,
                 handle_get_oauth_provider::<S>,
@@ -3840,21 +3840,21 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
             ),
         )
         .route(
-            "/v2/summary/{resource}/{user_id}",
+            "/v2/summary/{_3}/{_4}",
             axum::routing::on(
                 axum::routing::MethodFilter::GET,
                 handle_get_summaries::<S>,
             ),
         )
         .route(
-            "/v2/timeseries/workouts/{workout_id}/stream",
+            "/v2/timeseries/workouts/{_4}/stream",
             axum::routing::on(
                 axum::routing::MethodFilter::GET,
                 handle_get_workout_stream::<S>,
             ),
         )
         .route(
-            "/v2/timeseries/{user_id}/{resource}",
+            "/v2/timeseries/{_3}/{_4}",
             axum::routing::on(
                 axum::routing::MethodFilter::GET,
                 handle_get_timeseries::<S>,
@@ -3865,14 +3865,14 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
             axum::routing::on(axum::routing::MethodFilter::POST, handle_create_user::<S>),
         )
         .route(
-            "/v2/user/refresh/{user_id}",
+            "/v2/user/refresh/{_4}",
             axum::routing::on(
                 axum::routing::MethodFilter::POST,
                 handle_refresh_user::<S>,
             ),
         )
         .route(
-            "/v2/user/resolve/{client_user_id}",
+            "/v2/user/resolve/{_4}",
             axum::routing::on(axum::routing::MethodFilter::GET, handle_resolve_user::<S>),
         )
         .route(
@@ -3883,41 +3883,41 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
             ),
         )
         .route(
-            "/v2/user/{user_id}",
+            "/v2/user/{_3}",
             axum::routing::on(axum::routing::MethodFilter::GET, handle_get_user::<S>)
                 .on(axum::routing::MethodFilter::DELETE, handle_delete_user::<S>)
                 .on(axum::routing::MethodFilter::PATCH, handle_update_user::<S>),
         )
         .route(
-            "/v2/user/{user_id}/historical_pull",
+            "/v2/user/{_3}/historical_pull",
             axum::routing::on(
                 axum::routing::MethodFilter::GET,
                 handle_get_historical_pulls::<S>,
             ),
         )
         .route(
-            "/v2/user/{user_id}/info",
+            "/v2/user/{_3}/info",
             axum::routing::on(
                 axum::routing::MethodFilter::PATCH,
                 handle_update_patient_info::<S>,
             ),
         )
         .route(
-            "/v2/user/{user_id}/info/latest",
+            "/v2/user/{_3}/info/latest",
             axum::routing::on(
                 axum::routing::MethodFilter::GET,
                 handle_get_latest_patient_info::<S>,
             ),
         )
         .route(
-            "/v2/user/{user_id}/insurance",
+            "/v2/user/{_3}/insurance",
             axum::routing::on(
                 axum::routing::MethodFilter::POST,
                 handle_add_insurance::<S>,
             ),
         )
         .route(
-            "/v2/user/{user_id}/insurance/latest",
+            "/v2/user/{_3}/insurance/latest",
             axum::routing::on(
                 axum::routing::MethodFilter::GET,
                 handle_get_latest_insurance::<S>,
@@ -3932,7 +3932,7 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
                 .on(axum::routing::MethodFilter::GET, handle_list_webhook_endpoints::<S>),
         )
         .route(
-            "/v2/webhook/endpoint/{endpoint_id}",
+            "/v2/webhook/endpoint/{_4}",
             axum::routing::on(
                     axum::routing::MethodFilter::GET,
                     handle_get_webhook_endpoint::<S>,
@@ -3947,21 +3947,21 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
                 ),
         )
         .route(
-            "/v2/webhook/endpoint/{endpoint_id}/attempt",
+            "/v2/webhook/endpoint/{_4}/attempt",
             axum::routing::on(
                 axum::routing::MethodFilter::GET,
                 handle_list_webhook_attempts::<S>,
             ),
         )
         .route(
-            "/v2/webhook/endpoint/{endpoint_id}/secret",
+            "/v2/webhook/endpoint/{_4}/secret",
             axum::routing::on(
                 axum::routing::MethodFilter::GET,
                 handle_get_webhook_secret::<S>,
             ),
         )
         .route(
-            "/v2/webhook/endpoint/{endpoint_id}/secret/rotate",
+            "/v2/webhook/endpoint/{_4}/secret/rotate",
             axum::routing::on(
                 axum::routing::MethodFilter::POST,
                 handle_rotate_webhook_secret::<S>,
@@ -3979,7 +3979,7 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
             axum::routing::on(axum::routing::MethodFilter::GET, handle_list_markers::<S>),
         )
         .route(
-            "/v3/lab_tests/{lab_test_id}/markers",
+            "/v3/lab_tests/{_3}/markers",
             axum::routing::on(
                 axum::routing::MethodFilter::GET,
                 handle_list_lab_test_markers::<S>,
@@ -3993,7 +3993,7 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
             ),
         )
         .route(
-            "/v3/order/{order_id}/psc/info",
+            "/v3/order/{_3}/psc/info",
             axum::routing::on(
                 axum::routing::MethodFilter::GET,
                 handle_list_psc_info::<S>,
@@ -4010,7 +4010,7 @@ pub fn main_router<S: HealthDataServer>(
 fn management_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
     axum::Router::new()
         .route(
-            "/v1/org/{org_id}/management_key",
+            "/v1/org/{_3}/management_key",
             axum::routing::on(
                     axum::routing::MethodFilter::POST,
                     handle_create_management_key::<S>,
@@ -4018,19 +4018,19 @@ fn management_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
                 .on(axum::routing::MethodFilter::GET, handle_list_management_keys::<S>),
         )
         .route(
-            "/v1/org/{org_id}/management_key/{key_id}",
+            "/v1/org/{_3}/management_key/{_5}",
             axum::routing::on(
                 axum::routing::MethodFilter::DELETE,
                 handle_revoke_management_key::<S>,
             ),
         )
         .route(
-            "/v1/org/{org_id}/team",
+            "/v1/org/{_3}/team",
             axum::routing::on(axum::routing::MethodFilter::GET, handle_list_teams::<S>)
                 .on(axum::routing::MethodFilter::POST, handle_create_team::<S>),
         )
         .route(
-            "/v1/org/{org_id}/team/{team_id}",
+            "/v1/org/{_3}/team/{_5}",
             axum::routing::on(
                     axum::routing::MethodFilter::PATCH,
                     handle_update_team::<S>,
@@ -4038,7 +4038,7 @@ fn management_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
                 .on(axum::routing::MethodFilter::DELETE, handle_delete_team::<S>),
         )
         .route(
-            "/v1/org/{org_id}/team/{team_id}/api_key",
+            "/v1/org/{_3}/team/{_5}/api_key",
             axum::routing::on(
                     axum::routing::MethodFilter::POST,
                     handle_create_team_api_key::<S>,
@@ -4046,14 +4046,14 @@ fn management_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
                 .on(axum::routing::MethodFilter::GET, handle_list_team_api_keys::<S>),
         )
         .route(
-            "/v1/org/{org_id}/team/{team_id}/api_key/{key_id}",
+            "/v1/org/{_3}/team/{_5}/api_key/{_7}",
             axum::routing::on(
                 axum::routing::MethodFilter::DELETE,
                 handle_revoke_team_api_key::<S>,
             ),
         )
         .route(
-            "/v1/org/{org_id}/team/{team_id}/custom_credentials/{provider}",
+            "/v1/org/{_3}/team/{_5}/custom_credentials/{_7}",
             axum::routing::on(
                 axum::routing::MethodFilter::PUT,
                 handle_set_team_custom_credentials::<S>,

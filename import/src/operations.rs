@@ -42,20 +42,14 @@ pub struct Written {
     pub report: OperationReport,
 }
 
-/// A route as the router sees it: the method, and the path with every placeholder alike.
-fn route_key(method: &str, path: &str, _placeholders: &Placeholders) -> String {
+/// A route as the router sees it: the method, and the path with every placeholder segment
+/// alike (names and the text beside them do not tell routes apart).
+fn route_key(method: &str, path: &str) -> String {
     let segments: Vec<&str> = path
         .split('/')
         .map(|s| if s.contains('{') { "{}" } else { s })
         .collect();
     format!("{method} {}", segments.join("/"))
-}
-
-/// Placeholder names seen at each position of the routes written so far, so one position
-/// keeps one name (the spec's routes match by position, not by name).
-#[derive(Default)]
-pub struct Placeholders {
-    by_prefix: HashMap<String, String>,
 }
 
 impl<'d> Importer<'d> {
@@ -95,7 +89,6 @@ impl<'d> Importer<'d> {
         let Some(Value::Object(paths)) = self.doc.get("paths") else {
             return out;
         };
-        let mut placeholders = Placeholders::default();
         for (path, item) in paths {
             let path_at = join("#/paths", path);
             let item = self.follow(item);
@@ -104,7 +97,7 @@ impl<'d> Importer<'d> {
                     continue;
                 };
                 let at = join(&path_at, method);
-                out.push(self.operation(path, method, item, op, &at, schemes, &mut placeholders));
+                out.push(self.operation(path, method, item, op, &at, schemes));
             }
         }
         out
@@ -119,7 +112,6 @@ impl<'d> Importer<'d> {
         op: &'d Value,
         at: &str,
         schemes: &mut [Scheme],
-        placeholders: &mut Placeholders,
     ) -> Written {
         let mut report = OperationReport {
             pointer: at.to_string(),
@@ -137,7 +129,7 @@ impl<'d> Importer<'d> {
             ));
             return Written { item: None, report };
         }
-        let route = route_key(method, path.split('?').next().unwrap_or(path), placeholders);
+        let route = route_key(method, path.split('?').next().unwrap_or(path));
         if let Some(first) = self.routes.get(&route) {
             report.losses.push(crate::losses::Loss::new(
                 at,
@@ -152,16 +144,7 @@ impl<'d> Importer<'d> {
         };
         let owner = format!("endpoint {name}");
         let item = self.as_owner(&owner, |this| {
-            this.endpoint(
-                &name,
-                path,
-                method,
-                path_item,
-                op,
-                at,
-                schemes,
-                placeholders,
-            )
+            this.endpoint(&name, path, method, path_item, op, at, schemes)
         });
         self.routes.insert(route, name.clone());
         report.endpoint = Some(name);
@@ -187,7 +170,6 @@ impl<'d> Importer<'d> {
         op: &'d Value,
         at: &str,
         schemes: &mut [Scheme],
-        placeholders: &mut Placeholders,
     ) -> Item {
         let base = name.to_upper_camel_case();
         let mut attrs = Attrs {
@@ -211,7 +193,7 @@ impl<'d> Importer<'d> {
             }
             None => path,
         };
-        let (written_path, renamed) = self.path(path, at, placeholders, &mut attrs);
+        let (written_path, renamed) = self.path(path, at, &mut attrs);
         let requirements = op.get("security").or_else(|| self.doc.get("security"));
         let security_at = if op.get("security").is_some() {
             join(at, "security")
@@ -256,64 +238,37 @@ impl<'d> Importer<'d> {
         )
     }
 
-    /// The path as the spec writes it: a placeholder is a whole segment, and a position
-    /// keeps the name the first route gave it. Answers the renamed placeholders.
+    /// The path as the spec writes it: the document's, but for a segment of several
+    /// placeholders (`{base}...{head}`), written as one placeholder whose value holds the
+    /// rest. Answers the placeholders renamed so.
     fn path(
         &mut self,
         path: &str,
         at: &str,
-        placeholders: &mut Placeholders,
         attrs: &mut Attrs,
     ) -> (String, HashMap<String, String>) {
         let mut renamed = HashMap::new();
-        let mut prefix = String::new();
         let mut segments = Vec::new();
         for segment in path.split('/') {
-            let whole = segment.starts_with('{')
-                && segment.ends_with('}')
-                && segment.matches('{').count() == 1;
-            let written = if whole {
-                let original = &segment[1..segment.len() - 1];
-                let kept = placeholders
-                    .by_prefix
-                    .entry(prefix.clone())
-                    .or_insert_with(|| original.to_string())
-                    .clone();
-                if kept != original {
-                    renamed.insert(original.to_string(), kept.clone());
-                }
-                prefix.push_str("/{}");
-                format!("{{{kept}}}")
-            } else if segment.contains('{') {
-                // `{Sid}.json`: the spec's placeholders are whole segments.
-                let names: Vec<&str> = segment
-                    .split('{')
-                    .skip(1)
-                    .filter_map(|s| s.split('}').next())
-                    .collect();
-                let marker = self.lose(
-                    at,
-                    format!("the path segment `{segment}`, a placeholder with text beside it"),
-                    "a whole-segment placeholder, whose value includes that text",
-                );
-                attrs.annotations.push(marker);
-                let original = names.first().copied().unwrap_or("value");
-                let kept = placeholders
-                    .by_prefix
-                    .entry(prefix.clone())
-                    .or_insert_with(|| original.to_string())
-                    .clone();
-                for n in &names {
-                    renamed.insert((*n).to_string(), kept.clone());
-                }
-                prefix.push_str("/{}");
-                format!("{{{kept}}}")
-            } else {
-                prefix.push('/');
-                prefix.push_str(segment);
-                segment.to_string()
-            };
-            segments.push(written);
+            let names: Vec<&str> = segment
+                .split('{')
+                .skip(1)
+                .filter_map(|s| s.split('}').next())
+                .collect();
+            if names.len() < 2 {
+                segments.push(segment.to_string());
+                continue;
+            }
+            let marker = self.lose(
+                at,
+                format!("the path segment `{segment}`, several placeholders in one segment"),
+                "one placeholder, whose value holds the whole segment",
+            );
+            attrs.annotations.push(marker);
+            for n in &names[1..] {
+                renamed.insert((*n).to_string(), names[0].to_string());
+            }
+            segments.push(format!("{{{}}}", names[0]));
         }
         (segments.join("/"), renamed)
     }
@@ -412,8 +367,9 @@ impl<'d> Importer<'d> {
         // Placeholders the document gave no parameter.
         for placeholder in written_path
             .split('/')
-            .filter_map(|s| s.strip_prefix('{'))
-            .filter_map(|s| s.strip_suffix('}'))
+            .filter_map(|s| s.split_once('{'))
+            .filter_map(|(_, rest)| rest.split_once('}'))
+            .map(|(name, _)| name)
         {
             if !seen_path.iter().any(|p| p == placeholder) {
                 let marker = self.lose(

@@ -326,7 +326,14 @@ impl<'d> Importer<'d> {
         at: &str,
         usage: FieldUse,
     ) -> Vec<Annotation> {
-        let schema = self.follow(schema);
+        let mut schema = self.follow(schema);
+        let member_at;
+        let mut at = at;
+        if let Some((keyword, index, member)) = nullable_member(schema) {
+            schema = self.follow(member);
+            member_at = join(&join(at, keyword), &index.to_string());
+            at = &member_at;
+        }
         let mut out = Vec::new();
         let numeric = matches!(ty, Ty::Builtin("int" | "number"));
         let text = matches!(ty, Ty::Builtin("string"));
@@ -551,6 +558,11 @@ impl<'d> Importer<'d> {
                 && !map.contains_key("properties")
             {
                 let mut types = Vec::new();
+                // `anyOf: [T, null]`: the field's own type, which may be null; its open
+                // format and constraints are the field's.
+                let plain_member = lone_non_null(members)
+                    .is_some_and(|(_, m)| m.get("const").is_none() && m.get("enum").is_none());
+                let member_place = if plain_member { place } else { Place::Inner };
                 for (index, member) in members.iter().enumerate() {
                     if member.get("type").and_then(Value::as_str) == Some("null") {
                         nullable = true;
@@ -565,7 +577,7 @@ impl<'d> Importer<'d> {
                         member,
                         &join(&join(at, keyword), &index.to_string()),
                         &member_hint,
-                        Place::Inner,
+                        member_place,
                         usage,
                         markers,
                         depth + 1,
@@ -1133,4 +1145,28 @@ fn literal(json: &Value, ty: &Ty, enums: &std::collections::BTreeSet<String>) ->
 /// common part with Rust's `regex` syntax).
 fn valid_pattern(pattern: &str) -> bool {
     regex::Regex::new(pattern).is_ok()
+}
+
+/// The one member that is not `null` of `anyOf`/`oneOf`, with its index.
+fn lone_non_null(members: &[Value]) -> Option<(usize, &Value)> {
+    let mut others = members
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.get("type").and_then(Value::as_str) != Some("null"));
+    let only = others.next()?;
+    (others.next().is_none() && only.0 < members.len() && members.len() > 1).then_some(only)
+}
+
+/// `anyOf: [T, {type: null}]` of a schema of no type of its own: the keyword, `T`'s index and
+/// `T`, whose constraints and format are the field's.
+fn nullable_member(schema: &Value) -> Option<(&'static str, usize, &Value)> {
+    let map = schema.as_object()?;
+    if map.contains_key("type") || map.contains_key("properties") {
+        return None;
+    }
+    ["anyOf", "oneOf"].into_iter().find_map(|keyword| {
+        let members = map.get(keyword)?.as_array()?;
+        let (index, member) = lone_non_null(members)?;
+        Some((keyword, index, member))
+    })
 }

@@ -243,3 +243,23 @@ fn status_classes_and_default_import_whole_and_generate_back() {
         "integer"
     );
 }
+
+/// `anyOf: [T, null]` is a field of `T` that may be null: `T`'s open format and constraints
+/// are the field's, stated rather than lost.
+#[test]
+fn a_nullable_member_keeps_its_format_and_constraints() {
+    let document = r##"{"openapi": "3.1.0", "info": {"title": "Keys", "version": "1"},
+      "components": {"schemas": {"Key": {"type": "object", "required": ["expires_at"],
+        "properties": {"expires_at": {"anyOf": [
+          {"type": "integer", "format": "unixtime", "minimum": 0}, {"type": "null"}]}}}}},
+      "paths": {"/keys": {"get": {"operationId": "listKeys",
+        "responses": {"200": {"description": "Keys.", "content": {"application/json":
+          {"schema": {"$ref": "#/components/schemas/Key"}}}}}}}}}"##;
+    let dir = tempfile::tempdir().unwrap();
+    let (code, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(document));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        spec.contains("    @min(0)\n    @format(\"unixtime\")\n    expires_at: int | null\n"),
+        "{spec}"
+    );
+}

@@ -6,7 +6,7 @@ use super::declarations::ErrorSite;
 use super::references::ReplacementScope;
 use crate::ast::{self, EndpointMember, ValueKind};
 use crate::diagnostic_codes;
-use crate::ir::routes::{placeholder_clash, route_shape};
+use crate::ir::routes::route_shape;
 use crate::ir::*;
 use crate::source::Span;
 use std::collections::HashMap;
@@ -483,23 +483,21 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Routers match whole segments: `/files/{name}.json` and `/ops/{op}:cancel` cannot be
-    /// routed, so they are refused here rather than at the router's construction.
+    /// A segment holds one placeholder at most, whole (`/files/{name}`) or with text beside
+    /// it (`/files/{name}.json`, `/ops/{op}:cancel`): a router matches the segment and takes
+    /// the text off, which it could not do between two placeholders.
     fn check_whole_segments(&mut self, path: &str, span: Span) {
         let mut offset = 0;
         for segment in path.split('/') {
-            let whole = segment.starts_with('{')
-                && segment.ends_with('}')
-                && segment.matches('{').count() == 1;
-            if segment.contains('{') && !whole {
+            if segment.matches('{').count() > 1 {
                 let at = span.start as usize + 1 + offset;
                 self.error(
                     diagnostic_codes::PARTIAL_SEGMENT,
                     Span::new(at, at + segment.len()),
-                    format!("placeholder in `{segment}` is not a whole path segment"),
+                    format!("`{segment}` holds more than one placeholder"),
                 )
-                .label("text beside a placeholder in one segment")
-                .help("a placeholder is a whole segment: `/files/{name}` (the value then includes `.json`), or give the rest its own segment: `/ops/{op}/cancel`");
+                .label("two placeholders in one segment")
+                .help("give each placeholder a segment of its own: `/ranges/{from}/{to}`, or one placeholder whose value holds both");
             }
             offset += segment.len() + 1;
         }
@@ -585,27 +583,14 @@ impl Lowerer<'_> {
     }
 
     /// Endpoints served at one address (APIs may share a base) may not share method and path
-    /// shape, and paths that agree up to a placeholder must name it alike: a router could not
-    /// tell them apart.
+    /// shape (placeholders and the text beside them aside): a router could not tell them
+    /// apart.
     pub(super) fn check_routes(&mut self, endpoints: &[Endpoint], spans: &[Span], apis: &[Api]) {
         let base = |ep: &Endpoint| {
             apis.get(ep.api.index())
                 .map_or("", |a| a.base_url.as_str())
                 .to_string()
         };
-        for (i, ep) in endpoints.iter().enumerate() {
-            for (j, other) in endpoints.iter().enumerate().take(i) {
-                if base(ep) != base(other) {
-                    continue;
-                }
-                if let Some((mine, theirs)) = placeholder_clash(&ep.path, &other.path) {
-                    self.error(diagnostic_codes::DUPLICATE_ROUTE, spans[i], format!("`{{{mine}}}` here and `{{{theirs}}}` in `{}` stand at the same place of one route", other.name))
-                        .label("placeholder named differently")
-                        .note(spans[j], "the other route")
-                        .help("name the placeholder alike in both paths");
-                }
-            }
-        }
         let mut seen: HashMap<(String, Method, String), usize> = HashMap::new();
         for (i, ep) in endpoints.iter().enumerate() {
             let shape = route_shape(&ep.path);
@@ -621,7 +606,8 @@ impl Lowerer<'_> {
                     ),
                 )
                 .label("same method and path")
-                .note(first_span, "first route here");
+                .note(first_span, "first route here")
+                .help("a router matches each placeholder's whole segment: names and text beside placeholders do not tell routes apart");
             } else {
                 seen.insert((base(ep), ep.method, shape), i);
             }

@@ -6,7 +6,6 @@
 use crate::support;
 
 use covenant_corpus::regressions::idempotency as api;
-use covenant_runtime::server::{AuthError, Unavailable};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -25,17 +24,7 @@ struct Server {
 }
 
 impl IdempotencyServer for Server {
-    type Principal = ();
-
-    async fn authenticate(&self, _: AuthScheme, credential: &str) -> Result<(), AuthError> {
-        (credential == "key")
-            .then_some(())
-            .ok_or(AuthError::Unknown)
-    }
-
-    async fn gate_open(&self, _: Option<&()>, _: Gate) -> Result<bool, Unavailable> {
-        Ok(true)
-    }
+    crate::support::accepts_key!("key");
 
     async fn create_charge(
         &self,

@@ -1,6 +1,7 @@
 //! The crate's integration tests, one module per subject, in one test binary: each
 //! binary links the whole dependency tree, so one is linked instead of several.
 
+mod affixed_paths;
 mod credentials;
 mod deprecation;
 mod events;

@@ -6,7 +6,6 @@
 use crate::support;
 
 use covenant_corpus::regressions::media as api;
-use covenant_runtime::server::{AuthError, Unavailable};
 use covenant_runtime::{Bytes, FilePart};
 use std::sync::Arc;
 
@@ -19,17 +18,7 @@ use api::server::{Context, MediaServer};
 struct Echo;
 
 impl MediaServer for Echo {
-    type Principal = ();
-
-    async fn authenticate(&self, _: AuthScheme, credential: &str) -> Result<(), AuthError> {
-        (credential == "key")
-            .then_some(())
-            .ok_or(AuthError::Unknown)
-    }
-
-    async fn gate_open(&self, _: Option<&()>, _: Gate) -> Result<bool, Unavailable> {
-        Ok(true)
-    }
+    crate::support::accepts_key!("key");
 
     async fn upload(&self, _: Context<()>, input: UploadInput) -> UploadResponse {
         let body = input.body;

@@ -6,7 +6,6 @@
 
 use covenant_corpus::regressions::paging as api;
 use covenant_runtime::client::{ClientError, StreamExt};
-use covenant_runtime::server::{AuthError, Unavailable};
 use std::sync::Arc;
 
 use api::models::{Item, ListAfterResult};
@@ -31,17 +30,7 @@ fn item(n: usize) -> Item {
 const COUNT: usize = 7;
 
 impl PagingServer for Server {
-    type Principal = ();
-
-    async fn authenticate(&self, _: AuthScheme, credential: &str) -> Result<(), AuthError> {
-        (credential == "key")
-            .then_some(())
-            .ok_or(AuthError::Unknown)
-    }
-
-    async fn gate_open(&self, _: Option<&()>, _: Gate) -> Result<bool, Unavailable> {
-        Ok(true)
-    }
+    crate::support::accepts_key!("key");
 
     async fn list_linked(&self, _: Context<()>, input: ListLinkedInput) -> ListLinkedResponse {
         self.accounts.lock().unwrap().push(input.x_account.clone());

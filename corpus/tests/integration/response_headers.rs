@@ -6,7 +6,6 @@
 use crate::support;
 
 use covenant_corpus::regressions::response_headers as api;
-use covenant_runtime::server::{AuthError, Unavailable};
 use std::sync::Arc;
 
 use api::models::{Bucket, Note, NoteRequest};
@@ -25,17 +24,7 @@ fn note(id: i64) -> Note {
 }
 
 impl HeadersServer for Server {
-    type Principal = ();
-
-    async fn authenticate(&self, _: AuthScheme, credential: &str) -> Result<(), AuthError> {
-        (credential == "key")
-            .then_some(())
-            .ok_or(AuthError::Unknown)
-    }
-
-    async fn gate_open(&self, _: Option<&()>, _: Gate) -> Result<bool, Unavailable> {
-        Ok(true)
-    }
+    crate::support::accepts_key!("key");
 
     async fn create_note(&self, _: Context<()>, input: CreateNoteInput) -> CreateNoteResponse {
         CreateNoteResponse::Created {

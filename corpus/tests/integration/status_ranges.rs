@@ -6,7 +6,6 @@
 use crate::support::serve;
 use covenant_corpus::regressions::status_ranges as api;
 use covenant_runtime::client::RetryPolicy;
-use covenant_runtime::server::{AuthError, Unavailable};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,17 +25,7 @@ fn problem(code: u16) -> Problem {
 }
 
 impl StatusRangesServer for Server {
-    type Principal = ();
-
-    async fn authenticate(&self, _: AuthScheme, credential: &str) -> Result<(), AuthError> {
-        (credential == "key")
-            .then_some(())
-            .ok_or(AuthError::Unknown)
-    }
-
-    async fn gate_open(&self, _: Option<&()>, _: Gate) -> Result<bool, Unavailable> {
-        Ok(true)
-    }
+    crate::support::accepts_key!("key");
 
     async fn get_pet(&self, _: Context<()>, input: GetPetInput) -> GetPetResponse {
         let status = u16::try_from(input.pet_id).unwrap_or(0);

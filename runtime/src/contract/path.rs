@@ -11,9 +11,49 @@ pub enum PathSegment<'a> {
     Literal(&'a str),
     /// `{name}`: one whole segment.
     Param(&'a str),
+    /// `{name}` with text beside it in its segment: `{sid}.json`, `{name}:cancel`, `v{n}`.
+    Affixed {
+        prefix: &'a str,
+        name: &'a str,
+        suffix: &'a str,
+    },
 }
 
-/// A spec's path template. Its text is also the route axum takes (`{name}` placeholders).
+impl<'a> PathSegment<'a> {
+    /// The placeholder's name, for a segment that holds one.
+    pub fn param(&self) -> Option<&'a str> {
+        match *self {
+            PathSegment::Literal(_) => None,
+            PathSegment::Param(name) | PathSegment::Affixed { name, .. } => Some(name),
+        }
+    }
+
+    /// The value a placeholder segment holds in `part`, the text beside it taken off; `None`
+    /// when the text is not there or nothing is left.
+    pub fn value_in<'p>(&self, part: &'p str) -> Option<&'p str> {
+        let (prefix, suffix) = match *self {
+            PathSegment::Literal(_) => return None,
+            PathSegment::Param(_) => ("", ""),
+            PathSegment::Affixed { prefix, suffix, .. } => (prefix, suffix),
+        };
+        let value = part.strip_prefix(prefix)?.strip_suffix(suffix)?;
+        (!value.is_empty()).then_some(value)
+    }
+
+    /// How much a router prefers the segment where two templates first differ: literal text,
+    /// then a placeholder with text beside it, then a bare placeholder.
+    fn rank(&self) -> u8 {
+        match self {
+            PathSegment::Literal(_) => 2,
+            PathSegment::Affixed { .. } => 1,
+            PathSegment::Param(_) => 0,
+        }
+    }
+}
+
+/// A spec's path template. Routers take it as [`PathTemplate::route`] gives it: every
+/// placeholder segment a whole-segment parameter named by its position, so routes that name
+/// one position differently, or write text beside it, share one router.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PathTemplate<'a> {
     text: &'a str,
@@ -57,10 +97,37 @@ impl<'a> PathTemplate<'a> {
         text.strip_prefix('/')
             .unwrap_or(text)
             .split('/')
-            .map(|segment| match param_name(segment) {
-                Some(name) => PathSegment::Param(name),
-                None => PathSegment::Literal(segment),
+            .map(segment_of)
+    }
+
+    /// The route a router registers: each placeholder segment written `{_N}`, `N` its
+    /// position (from 1), whatever its name and the text beside it. Values are read back
+    /// with [`PathTemplate::value_of`].
+    pub fn route(&self) -> String {
+        self.segments
+            .iter()
+            .enumerate()
+            .map(|(index, segment)| match segment {
+                PathSegment::Literal(literal) => (*literal).to_string(),
+                _ => format!("{{{}}}", route_param(index)),
             })
+            .fold(String::new(), |out, s| out + "/" + &s)
+    }
+
+    /// The value of placeholder `name` among a router's parameters (`param(key)` looks one
+    /// up by the key [`PathTemplate::route`] gave it), the text beside it taken off. `None`
+    /// when the template has no such placeholder or the segment does not hold its text.
+    pub fn value_of<'p>(
+        &self,
+        name: &str,
+        param: impl Fn(&str) -> Option<&'p str>,
+    ) -> Option<&'p str> {
+        let (index, segment) = self
+            .segments
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.param() == Some(name))?;
+        segment.value_in(param(&route_param(index))?)
     }
 
     pub fn as_str(&self) -> &'a str {
@@ -74,22 +141,19 @@ impl<'a> PathTemplate<'a> {
     /// The placeholders' names, in order.
     pub fn params(&self) -> impl Iterator<Item = &'a str> + use<'a> {
         let segments: &'a [PathSegment<'a>] = self.segments;
-        segments.iter().filter_map(|s| match s {
-            PathSegment::Param(name) => Some(*name),
-            PathSegment::Literal(_) => None,
-        })
+        segments.iter().filter_map(PathSegment::param)
     }
 
     /// Of two templates one path matches, whether this one is the route: it holds a literal
     /// where the two first differ, as a router's matcher decides (`/users/me` before
-    /// `/users/{id}`, `/a/b/{y}` before `/a/{x}/c`).
+    /// `/users/{id}`, `/a/b/{y}` before `/a/{x}/c`), and text beside a placeholder before
+    /// a bare one (`/files/{id}.json` before `/files/{name}`).
     pub fn outranks(&self, other: &PathTemplate<'_>) -> bool {
-        let literal = |s: &PathSegment<'_>| matches!(s, PathSegment::Literal(_));
         self.segments
             .iter()
             .zip(other.segments)
-            .find(|(a, b)| literal(a) != literal(b))
-            .is_some_and(|(a, _)| literal(a))
+            .find(|(a, b)| a.rank() != b.rank())
+            .is_some_and(|(a, b)| a.rank() > b.rank())
     }
 
     /// Whether a concrete path (`/v2/user/abc`, no query) is this template's: literal
@@ -101,7 +165,7 @@ impl<'a> PathTemplate<'a> {
             .iter()
             .all(|segment| match (segment, parts.next()) {
                 (PathSegment::Literal(literal), Some(part)) => *literal == part,
-                (PathSegment::Param(_), Some(part)) => !part.is_empty(),
+                (placeholder, Some(part)) => placeholder.value_in(part).is_some(),
                 (_, None) => false,
             });
         fits && parts.next().is_none()
@@ -118,61 +182,87 @@ impl<'a> PathTemplate<'a> {
         let mut out = String::with_capacity(self.text.len() + 16);
         for segment in self.segments {
             out.push('/');
-            match segment {
-                PathSegment::Literal(literal) => out.push_str(literal),
-                PathSegment::Param(name) => match value_of(name) {
-                    Some(TemplateValue::Text(text)) if matches!(&*text, "" | "." | "..") => {
+            let (name, prefix, suffix) = match *segment {
+                PathSegment::Literal(literal) => {
+                    out.push_str(literal);
+                    continue;
+                }
+                PathSegment::Param(name) => (name, "", ""),
+                PathSegment::Affixed {
+                    prefix,
+                    name,
+                    suffix,
+                } => (name, prefix, suffix),
+            };
+            let value = match value_of(name) {
+                Some(TemplateValue::Text(text)) => {
+                    let whole = format!("{prefix}{text}{suffix}");
+                    if text.is_empty() || matches!(whole.as_str(), "." | "..") {
                         return Err(FillError::Unroutable {
                             name: name.to_string(),
                             value: text.into_owned(),
                         });
                     }
-                    Some(TemplateValue::Text(text)) => out.push_str(&encode_segment(&text)),
-                    Some(TemplateValue::Verbatim(text)) => out.push_str(&text),
-                    None => return Err(FillError::Missing(name.to_string())),
-                },
-            }
+                    encode_segment(&text).into_owned()
+                }
+                Some(TemplateValue::Verbatim(text)) => text.into_owned(),
+                None => return Err(FillError::Missing(name.to_string())),
+            };
+            out.push_str(prefix);
+            out.push_str(&value);
+            out.push_str(suffix);
         }
         Ok(out)
     }
 
-    /// The template with every placeholder written `{}`: two routes of one shape collide.
+    /// The template as a router holds it, every placeholder segment written `{}`: two
+    /// routes of one shape and one method collide.
     pub fn shape(&self) -> String {
         self.segments
             .iter()
             .map(|s| match s {
                 PathSegment::Literal(literal) => *literal,
-                PathSegment::Param(_) => "{}",
+                _ => "{}",
             })
             .fold(String::new(), |out, s| out + "/" + s)
     }
 
-    /// The first position where two templates, equal up to there, hold placeholders of
-    /// different names: a router (axum's) refuses to hold both.
-    pub fn placeholder_clash(&self, other: &PathTemplate<'_>) -> Option<(String, String)> {
-        for pair in self.segments.iter().zip(other.segments) {
-            match pair {
-                (PathSegment::Param(p), PathSegment::Param(q)) if p != q => {
-                    return Some((p.to_string(), q.to_string()));
-                }
-                (PathSegment::Param(_), PathSegment::Param(_)) => {}
-                (PathSegment::Literal(x), PathSegment::Literal(y)) if x == y => {}
-                _ => return None,
-            }
-        }
-        None
-    }
-
-    /// Whether one router serving both templates would refuse one of them: for the same
-    /// method, or for any method when their placeholders are named apart.
+    /// Whether one router serving both templates would refuse one of them: the same method
+    /// on routes of one shape.
     pub fn collides(&self, other: &PathTemplate<'_>, same_method: bool) -> bool {
-        self.placeholder_clash(other).is_some() || (same_method && self.shape() == other.shape())
+        same_method && self.shape() == other.shape()
     }
 }
 
-/// A placeholder's name, when the segment is one whole `{name}`.
-fn param_name(segment: &str) -> Option<&str> {
-    segment.strip_prefix('{')?.strip_suffix('}')
+/// The router's name of the placeholder at segment `index` (from 0).
+fn route_param(index: usize) -> String {
+    format!("_{}", index + 1)
+}
+
+/// A segment of a template's text: a literal, a whole placeholder, or one placeholder with
+/// text beside it. A segment holding more than one placeholder, or an unbalanced brace, is
+/// read as a literal (the spec's checker refuses it).
+fn segment_of(segment: &str) -> PathSegment<'_> {
+    let (Some(open), Some(close)) = (segment.find('{'), segment.find('}')) else {
+        return PathSegment::Literal(segment);
+    };
+    let (prefix, name, suffix) = (
+        &segment[..open],
+        segment.get(open + 1..close).unwrap_or(""),
+        &segment[close + 1..],
+    );
+    if close < open || name.is_empty() || suffix.contains(['{', '}']) || prefix.contains('}') {
+        return PathSegment::Literal(segment);
+    }
+    if prefix.is_empty() && suffix.is_empty() {
+        PathSegment::Param(name)
+    } else {
+        PathSegment::Affixed {
+            prefix,
+            name,
+            suffix,
+        }
+    }
 }
 
 impl fmt::Debug for PathTemplate<'_> {
@@ -249,17 +339,35 @@ mod tests {
     }
 
     #[test]
-    fn templates_of_one_shape_or_with_placeholders_named_apart_collide() {
-        let (a, b) = (template("/u/{id}"), template("/u/{user_id}"));
-        assert_eq!(
-            a.placeholder_clash(&b),
-            Some(("id".into(), "user_id".into()))
-        );
-        assert!(a.collides(&b, false));
-        assert!(template("/u/{id}").collides(&template("/u/{id}"), true));
-        assert!(!template("/u/{id}").collides(&template("/u/{id}"), false));
+    fn templates_of_one_shape_collide_for_one_method_whatever_their_names() {
+        let (a, b) = (template("/u/{id}"), template("/u/{user_id}.json"));
+        assert!(a.collides(&b, true));
+        assert!(!a.collides(&b, false));
         assert!(!template("/u/me").collides(&template("/u/{id}"), true));
         assert_eq!(template("/u/{id}/x").shape(), "/u/{}/x");
+    }
+
+    #[test]
+    fn placeholders_with_text_beside_them_match_fill_and_route_by_position() {
+        let t = template("/Accounts/{AccountSid}/Calls/{Sid}.json");
+        assert!(t.matches("/Accounts/AC1/Calls/CA2.json"));
+        assert!(!t.matches("/Accounts/AC1/Calls/CA2"));
+        assert!(!t.matches("/Accounts/AC1/Calls/.json"));
+        assert_eq!(t.route(), "/Accounts/{_2}/Calls/{_4}");
+        let params = [("_2", "AC1"), ("_4", "CA2.json")];
+        let param = |key: &str| params.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+        assert_eq!(t.value_of("Sid", param), Some("CA2"));
+        assert_eq!(t.value_of("AccountSid", param), Some("AC1"));
+        let filled = t.fill(|name| Some(TemplateValue::Text(format!("{name} 1").into())));
+        assert_eq!(
+            filled.unwrap(),
+            "/Accounts/AccountSid%201/Calls/Sid%201.json"
+        );
+        let cancel = template("/ops/{op}:cancel");
+        assert_eq!(cancel.params().collect::<Vec<_>>(), ["op"]);
+        assert!(cancel.matches("/ops/7:cancel"));
+        assert!(template("/f/{id}.json").outranks(&template("/f/{name}")));
+        assert!(!template("/f/{name}").outranks(&template("/f/{id}.json")));
     }
 
     #[test]

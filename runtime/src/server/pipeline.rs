@@ -182,7 +182,18 @@ where
             (Some((value, _)), Some(_)) => Some(serde_json::to_vec(value).unwrap_or_default()),
             _ => None,
         };
-        let path_value = |name: &str| path.iter().find(|(k, _)| *k == name).map(|(_, v)| v);
+        let raw_param = |key: &str| path.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+        // The router matched whole segments; one without the text beside its placeholder
+        // (`/calls/7` for `/calls/{sid}.json`) is no route of this endpoint.
+        if endpoint
+            .path
+            .params()
+            .any(|name| endpoint.path.value_of(name, raw_param).is_none())
+        {
+            let detail = format!("No route for {} {}", parts.method, parts.uri.path());
+            return config.reject(StatusCode::NOT_FOUND, &detail);
+        }
+        let path_value = |name: &str| endpoint.path.value_of(name, raw_param);
         let mut raw = RawInputs::gather(endpoint, path_value, &query, &parts, bytes.as_deref());
         if let Some(body) = multipart {
             raw = raw.with_multipart(body);

@@ -188,6 +188,11 @@ impl Printer<'_> {
         let segments = path.segments().iter().map(|s| match s {
             PathSegment::Literal(l) => quote!(#rt::desc::PathSegment::Literal(#l)),
             PathSegment::Param(p) => quote!(#rt::desc::PathSegment::Param(#p)),
+            PathSegment::Affixed {
+                prefix,
+                name,
+                suffix,
+            } => quote!(#rt::desc::PathSegment::Affixed { prefix: #prefix, name: #name, suffix: #suffix }),
         });
         quote!(#rt::desc::PathTemplate::new(#text, &[#(#segments),*]))
     }

@@ -5,6 +5,7 @@ use super::RustBackend;
 use super::descriptors::endpoint_static;
 use super::not_implemented::answers_501;
 use super::operations::{input_ident, response_ident, status_variant};
+use crate::ir::routes::route_of;
 use crate::ir::*;
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, TokenStream};
@@ -418,7 +419,8 @@ impl RustBackend<'_> {
     }
 }
 
-/// Whether two groups serve paths one router could not hold together.
+/// Whether two groups serve paths one router could not hold together: one route in both,
+/// which merged routers refuse whatever its methods.
 fn routes_collide(groups: &[RouterGroup]) -> bool {
     groups.iter().enumerate().any(|(i, g)| {
         groups[i + 1..].iter().any(|other| {
@@ -426,17 +428,18 @@ fn routes_collide(groups: &[RouterGroup]) -> bool {
                 other
                     .endpoints
                     .iter()
-                    .any(|b| a.path == b.path || crate::ir::routes::collide(&a.path, &b.path, true))
+                    .any(|b| route_of(&a.path) == route_of(&b.path))
             })
         })
     })
 }
 
-/// `.route(path, on(GET, handle_a::<S>).on(PATCH, handle_b::<S>))`, one per path.
+/// `.route(path, on(GET, handle_a::<S>).on(PATCH, handle_b::<S>))`, one per route: the
+/// paths' placeholders named by position (`/users/{_2}`), read back by the descriptors.
 fn route_calls(endpoints: &[&Endpoint]) -> Vec<TokenStream> {
-    let mut by_path: BTreeMap<&str, Vec<&Endpoint>> = BTreeMap::new();
+    let mut by_path: BTreeMap<String, Vec<&Endpoint>> = BTreeMap::new();
     for ep in endpoints {
-        by_path.entry(ep.path.as_str()).or_default().push(ep);
+        by_path.entry(route_of(&ep.path)).or_default().push(ep);
     }
     by_path
         .into_iter()

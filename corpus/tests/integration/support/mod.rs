@@ -2,6 +2,33 @@
 
 use covenant_runtime::server::axum;
 
+/// The auth half of a test server's trait: no principal, the one key `$key` accepted under
+/// every scheme, every gate open. `AuthScheme` and `Gate` are the calling module's.
+macro_rules! accepts_key {
+    ($key:literal) => {
+        type Principal = ();
+
+        async fn authenticate(
+            &self,
+            _: AuthScheme,
+            credential: &str,
+        ) -> Result<(), covenant_runtime::server::AuthError> {
+            (credential == $key)
+                .then_some(())
+                .ok_or(covenant_runtime::server::AuthError::Unknown)
+        }
+
+        async fn gate_open(
+            &self,
+            _: Option<&()>,
+            _: Gate,
+        ) -> Result<bool, covenant_runtime::server::Unavailable> {
+            Ok(true)
+        }
+    };
+}
+pub(crate) use accepts_key;
+
 /// Serves a router on a fresh local port; answers its address.
 pub async fn serve(router: axum::Router) -> String {
     let spawned = covenant_runtime::server::spawn(router).await;

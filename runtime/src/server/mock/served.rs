@@ -85,14 +85,13 @@ pub fn router(
         None => Arc::new(config.clone()),
     };
     let default_config = Arc::new(config);
-    let mut by_path: BTreeMap<&str, MethodRouter> = BTreeMap::new();
+    let mut by_path: BTreeMap<String, MethodRouter> = BTreeMap::new();
     let mut served: Vec<&BuiltEndpoint<'static>> = Vec::new();
     let mut skipped = Vec::new();
     for (index, endpoint) in contract.endpoints.iter().enumerate() {
-        let clash = served.iter().find(|s| {
-            (s.path != endpoint.path || s.method == endpoint.method)
-                && s.path.collides(&endpoint.path, s.method == endpoint.method)
-        });
+        let clash = served
+            .iter()
+            .find(|s| s.path.collides(&endpoint.path, s.method == endpoint.method));
         let filter = MethodFilter::try_from(endpoint.method.clone());
         let (None, Ok(filter)) = (clash, filter) else {
             skipped.push(format!(
@@ -108,16 +107,17 @@ pub fn router(
         };
         let example = examples.get(index).unwrap_or(&Example::NO_CONTENT);
         let handler = handler(service.clone(), config, endpoint, Answer::of(example));
-        let routes = match by_path.remove(endpoint.path.as_str()) {
+        let route = endpoint.path.route();
+        let routes = match by_path.remove(&route) {
             Some(routes) => routes.on(filter, handler),
             None => on(filter, handler),
         };
-        by_path.insert(endpoint.path.as_str(), routes);
+        by_path.insert(route, routes);
     }
     let routes = by_path
         .into_iter()
         .fold(Router::new(), |router, (path, routes)| {
-            router.route(path, routes)
+            router.route(&path, routes)
         });
     let router = rt::guarded(
         rt::with_fallbacks(routes, &fallbacks.rejections),
