@@ -371,6 +371,25 @@ pub fn coerce_param(ty: &TypeDesc, raws: &[&str], loc: &[LocPart]) -> Result<Val
     }
 }
 
+/// The fields of a form body that its model declares as one value and that were sent more
+/// than once.
+pub fn repeated_form_scalars<'f>(
+    ty: &TypeDesc,
+    fields: &'f [(String, Vec<String>)],
+) -> impl Iterator<Item = &'f str> {
+    let declared = ty.model_fields();
+    fields
+        .iter()
+        .filter(move |(name, values)| {
+            values.len() > 1 && declared.iter().any(|f| f.name == name && !is_list(&f.ty))
+        })
+        .map(|(name, _)| name.as_str())
+}
+
+fn is_list(ty: &'static TypeDesc) -> bool {
+    matches!(ty.resolved(), TypeDesc::List(_))
+}
+
 /// A form body as the JSON object its model's walk checks: each field read from its text as
 /// its type asks (a field the model does not declare stays text), with a problem for each
 /// that does not read.
@@ -382,6 +401,16 @@ pub fn coerce_form(ty: &TypeDesc, fields: &[(String, Vec<String>)]) -> (Value, V
         let raws: Vec<&str> = values.iter().map(String::as_str).collect();
         let loc = [LocPart::key("body"), LocPart::Key(name.clone().into())];
         let value = match declared.iter().find(|f| f.name == name) {
+            // A form has no "last one wins": a field of one value sent twice is a mistake
+            // of the sender's, not a value to pick from.
+            Some(f) if raws.len() > 1 && !is_list(&f.ty) => {
+                let msg = format!(
+                    "Input should be one value; the field was sent {} times",
+                    raws.len()
+                );
+                issues.push(Issue::new(&loc, IssueKind::Value, msg));
+                continue;
+            }
             Some(f) => match coerce_param(&f.ty, &raws, &loc) {
                 Ok(v) => v,
                 Err(issue) => {

@@ -217,6 +217,9 @@ impl Spec {
             }
         }
         for m in &self.models {
+            if let Some(d) = &m.deprecated {
+                out.push((format!("model {}", m.name), d));
+            }
             for f in &m.fields {
                 if let Some(d) = &f.deprecated {
                     out.push((format!("{}.{}", m.name, f.name), d));
@@ -226,6 +229,18 @@ impl Spec {
         for ep in &self.endpoints {
             if let Some(d) = &ep.deprecated {
                 out.push((format!("endpoint {}", ep.name), d));
+            }
+            for p in &ep.params {
+                if let Some(d) = &p.field.deprecated {
+                    out.push((format!("endpoint {} {}", ep.name, p.field.name), d));
+                }
+            }
+            for r in ep.responses.iter().chain(&ep.errors) {
+                for h in &r.headers {
+                    if let Some(d) = &h.deprecated {
+                        out.push((format!("endpoint {} {} {}", ep.name, r.status, h.name), d));
+                    }
+                }
             }
         }
         for ev in &self.events {

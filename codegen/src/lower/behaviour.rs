@@ -148,6 +148,8 @@ impl Lowerer<'_> {
     ) -> Limit {
         let annots = self.annots(attrs, Site::Other);
         let provenance = self.provenance(&annots);
+        // A value that is no quantity is said once, as such, not also as missing.
+        let mut unreadable = false;
         let value = match &decl.value {
             None => LimitValue::FromConstraints,
             Some(v) => match &v.kind {
@@ -175,6 +177,7 @@ impl Lowerer<'_> {
                     self.error(diagnostic_codes::BAD_SETTING, v.span, "a limit's value is a quantity such as `20 seconds`, or a count")
                         .label("not a quantity")
                         .help("or write `= not_shown(\"what\")`, or leave it out when the inputs' constraints state it");
+                    unreadable = true;
                     LimitValue::FromConstraints
                 }
             },
@@ -197,6 +200,7 @@ impl Lowerer<'_> {
         }
         if value == LimitValue::FromConstraints
             && !unresolved
+            && !unreadable
             && !applies_to.iter().any(|t| t.param.is_some())
         {
             self.error(diagnostic_codes::BAD_SETTING, decl.name.span, format!("limit `{}` states no value", decl.name.text))

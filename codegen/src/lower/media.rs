@@ -21,13 +21,23 @@ impl Lowerer<'_> {
         let raw = matches!(ty, Type::Primitive(Primitive::String | Primitive::Bytes));
         match media {
             Some(lit) if !raw => {
+                let essence = lit.value.split(';').next().unwrap_or("").trim();
+                let help = if essence.to_ascii_lowercase().ends_with("+json") {
+                    // Leaving it out would send `application/json`, which such a server may
+                    // refuse: the author must know the wire changes.
+                    format!(
+                        "a JSON body is sent as `application/json`, and a JSON-family type such as `{essence}` cannot be stated yet; leaving it out changes the `Content-Type` clients send, so only do so where the server accepts `application/json`"
+                    )
+                } else {
+                    "leave the media type out; write `string \"text/csv\"` or `bytes \"application/pdf\"` for a body written as it is".to_string()
+                };
                 self.error(
                     diagnostic_codes::BAD_BODY_MEDIA,
                     lit.span,
                     "only a `string` or `bytes` body has a media type of its own",
                 )
                 .label("this body is JSON")
-                .help("leave the media type out; write `string \"text/csv\"` or `bytes \"application/pdf\"` for a body written as it is");
+                .help(help);
                 BodyMedia::Json
             }
             Some(lit) => match self.media_type(lit) {

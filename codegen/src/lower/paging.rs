@@ -30,6 +30,25 @@ impl Lowerer<'_> {
                     _ => None,
                 })
         };
+        // `next: meta.next`: the names are fields of the body itself, not paths into it.
+        if let Some((name, path)) = args.iter().find_map(|(n, v)| match &v.kind {
+            ValueKind::Ref(p) if p.len() > 1 => Some((*n, p)),
+            _ => None,
+        }) {
+            let dotted: Vec<&str> = path.iter().map(|i| i.text.as_str()).collect();
+            let span = path[0].span.to(path[path.len() - 1].span);
+            self.error(
+                diagnostic_codes::BAD_ANNOTATION,
+                span,
+                format!(
+                    "`@paginated` names fields of the response body itself, not `{}`",
+                    dotted.join(".")
+                ),
+            )
+            .label(format!("`{name}` is a path into a nested model"))
+            .help("a cursor or items field inside a nested model cannot be paged by yet; leave `@paginated` out, and the endpoint is a plain call whose answer holds the cursor");
+            return None;
+        }
         let given: Vec<&str> = args.iter().map(|(n, _)| *n).collect();
         let only = |names: &[&str]| given.iter().all(|g| names.contains(g));
         let items = get("items");

@@ -98,3 +98,32 @@ fn event_schemas_follow_the_envelopes_event_type() {
         "^customer\\.created$"
     );
 }
+
+/// `check`'s count of deprecations takes in every deprecated thing: an enum value, a model,
+/// a field, an endpoint and a parameter.
+#[test]
+fn every_kind_of_deprecation_is_counted() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/regressions/deprecated_use.covenant");
+    let (_, checked) = covenant_codegen::check_path(&path).unwrap();
+    let spec = checked.spec.unwrap();
+    let marked: Vec<String> = spec
+        .deprecations()
+        .into_iter()
+        .map(|(what, _)| what)
+        .collect();
+    assert_eq!(
+        marked,
+        [
+            "Colour.crimson",
+            "model OldThing",
+            "Thing.label",
+            "endpoint old_thing",
+            "endpoint old_thing verbose",
+        ]
+    );
+    assert_eq!(
+        covenant_codegen::summary::Summary::of(&spec).deprecations,
+        5
+    );
+}

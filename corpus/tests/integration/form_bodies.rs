@@ -41,6 +41,20 @@ async fn form_fields_read_as_their_types_and_each_problem_is_named() {
 }
 
 #[tokio::test]
+async fn a_field_of_one_value_sent_twice_is_refused_not_picked_from() {
+    let url = serve().await;
+    let form = "grant_type=refresh_token&refresh_token=rt_1&refresh_token=rt_2";
+    let (status, body) = post_form(&url, form).await;
+    assert_eq!(status, 422, "{body}");
+    let description = body["error_description"].as_str().unwrap();
+    assert!(
+        description
+            .contains("refresh_token: Input should be one value; the field was sent 2 times"),
+        "{description}"
+    );
+}
+
+#[tokio::test]
 async fn the_client_sends_a_form() {
     let url = serve().await;
     let config =

@@ -85,12 +85,28 @@ fn places<A: Scheme, G>(endpoint: &EndpointDesc<A, G>) -> String {
         })
         .collect();
     match headers {
-        Some(names) => format!("the {} header", names.join(" or ")),
-        None => carriers
-            .map(|c| c.describe())
-            .collect::<Vec<_>>()
-            .join(" or "),
+        Some(names) => format!("the {} header", distinct(names, true).join(" or ")),
+        None => distinct(carriers.map(|c| c.describe()).collect(), false).join(" or "),
     }
+}
+
+/// The places in their order, each once: schemes may share one (two bearer tokens, one
+/// header). Header names compare without case (`any_case`).
+fn distinct<S: AsRef<str>>(places: Vec<S>, any_case: bool) -> Vec<S> {
+    let same = |a: &str, b: &str| {
+        if any_case {
+            a.eq_ignore_ascii_case(b)
+        } else {
+            a == b
+        }
+    };
+    let mut out: Vec<S> = Vec::with_capacity(places.len());
+    for place in places {
+        if !out.iter().any(|seen| same(seen.as_ref(), place.as_ref())) {
+            out.push(place);
+        }
+    }
+    out
 }
 
 /// The credential `carrier` finds in a request: none, one, or one that cannot be read
@@ -256,4 +272,26 @@ pub(super) fn insufficient_scope<A: Scheme>(
 
 pub(super) fn unavailable(config: &Config) -> Response {
     config.unavailable("The service cannot check credentials now; retry shortly")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::distinct;
+
+    #[test]
+    fn a_place_two_schemes_share_is_named_once() {
+        assert_eq!(
+            distinct(vec!["X-Key", "x-key", "X-Other"], true),
+            ["X-Key", "X-Other"]
+        );
+        let described = vec![
+            "a bearer token".to_string(),
+            "a bearer token".to_string(),
+            "the key query parameter".to_string(),
+        ];
+        assert_eq!(
+            distinct(described, false).join(" or "),
+            "a bearer token or the key query parameter"
+        );
+    }
 }

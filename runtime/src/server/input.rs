@@ -26,6 +26,9 @@ pub struct RawInputs<'a> {
     read_body: Option<(Value, Vec<Issue>)>,
     /// The body is read as it is (text or bytes), not as JSON.
     raw: bool,
+    /// A form field of one value was sent more than once: the typed reader stops, and
+    /// [`RawInputs::explain`] names it.
+    form_repeats: bool,
 }
 
 /// A form body's fields in order of first appearance, each with every value it was given.
@@ -78,12 +81,17 @@ impl<'a> RawInputs<'a> {
         let body = body.filter(|b| raw || !b.iter().all(u8::is_ascii_whitespace));
         let form = (endpoint.body_media == crate::desc::BodyMedia::Form)
             .then(|| form_fields(body.unwrap_or_default()));
+        let form_repeats = match (&form, endpoint.body) {
+            (Some(fields), Some(ty)) => walk::repeated_form_scalars(ty, fields).next().is_some(),
+            _ => false,
+        };
         RawInputs {
             params,
             body,
             form,
             read_body: None,
             raw,
+            form_repeats,
         }
     }
 
@@ -95,6 +103,11 @@ impl<'a> RawInputs<'a> {
 
     /// The typed input, or the serde error that stopped it.
     pub fn deserialize<I: serde::de::DeserializeOwned>(&self) -> Result<I, DeError> {
+        if self.form_repeats {
+            return Err(DeError::custom(
+                "a form field of one value was sent more than once",
+            ));
+        }
         let form: Option<Vec<(&str, Vec<&str>)>> = self.form.as_ref().map(|fields| {
             fields
                 .iter()
@@ -139,6 +152,7 @@ impl<'a> RawInputs<'a> {
             form: None,
             read_body: Some((value, Vec::new())),
             raw: false,
+            form_repeats: false,
         })
     }
 
