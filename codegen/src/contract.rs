@@ -149,6 +149,7 @@ impl<'a> Builder<'_, 'a> {
     fn media(&self, media: &ir::BodyMedia) -> BodyMedia<&'a str> {
         match media {
             BodyMedia::Json => BodyMedia::Json,
+            BodyMedia::JsonAs(media) => BodyMedia::JsonAs(self.str(media)),
             BodyMedia::Form => BodyMedia::Form,
             BodyMedia::Multipart => BodyMedia::Multipart,
             BodyMedia::Raw(media) => BodyMedia::Raw(self.str(media)),
@@ -209,6 +210,7 @@ impl<'a> Builder<'_, 'a> {
             params: self.arena.alloc_slice_fill_iter(params),
             body,
             body_media: self.media(&ep.body_media),
+            body_also: self.strs(&ep.body_also),
             gates: self.arena.alloc_slice_copy(&gates),
             idempotent: ep.idempotent,
             idempotency_key: ep.idempotency_key.as_deref().map(|k| self.str(k)),

@@ -37,7 +37,7 @@ pub fn encode_body(route: &Route, body: &Value) -> Result<(String, Vec<u8>), Str
             (media, bytes.into_vec())
         }
         (BodyMedia::Raw(_), Value::String(text)) => (media, text.clone().into_bytes()),
-        (BodyMedia::Json, _) => (media, body.to_string().into_bytes()),
+        (BodyMedia::Json | BodyMedia::JsonAs(_), _) => (media, body.to_string().into_bytes()),
         _ => json(),
     })
 }

@@ -257,7 +257,7 @@ impl Generator<'_> {
     /// A valid JSON or form body labelled `text/plain`, answered 415 by an endpoint that
     /// declares it: the label, not the bytes, says what a body is.
     fn mislabelled_body(&self, valid: &Value) -> Option<Exchange> {
-        let labelled = matches!(self.ep.body_media, BodyMedia::Json | BodyMedia::Form);
+        let labelled = self.ep.body_media.is_json() || self.ep.body_media == BodyMedia::Form;
         if !labelled || self.ep.body.is_none() || !self.declares(415) {
             return None;
         }

@@ -58,6 +58,10 @@ pub mod regressions {
     pub mod affixed_paths {
         covenant_macros::include_spec!("../regressions/affixed_paths.covenant", server, client);
     }
+    /// A JSON request body sent as `merge-patch+json`, also read from YAML and CBOR.
+    pub mod request_media {
+        covenant_macros::include_spec!("../regressions/request_media.covenant", server, client);
+    }
     /// Errors declared for a class of statuses (`4XX`) and for every other (`default`).
     pub mod status_ranges {
         covenant_macros::include_spec!("../regressions/status_ranges.covenant", server, client);

@@ -523,13 +523,31 @@ impl<'d> Importer<'d> {
             doc: description(body),
             annotations: Vec::new(),
         };
-        for other in content.keys().filter(|k| *k != media) {
+        // The same schema in a type the router reads into a JSON body (the JSON family,
+        // YAML, CBOR) is stated with `@also_media`; another is lost.
+        let mut also: Vec<String> = Vec::new();
+        for (other, alternative) in content.iter().filter(|(k, _)| *k != media) {
+            let readable = media_kind(media) == MediaKind::Json
+                && alternative.get("schema") == chosen.get("schema")
+                && !other.contains('*')
+                && covenant_runtime::contract::AlsoRead::of(other).is_some()
+                && !also.iter().any(|m| m.eq_ignore_ascii_case(other));
+            if readable {
+                also.push(other.clone());
+                continue;
+            }
             let marker = self.lose(
                 &join(&content_at, other),
                 format!("the request media type `{other}`"),
                 format!("`{media}` alone"),
             );
             attrs.annotations.push(marker);
+        }
+        if !also.is_empty() {
+            let media_types = also.into_iter().map(|m| arg(str_value(m))).collect();
+            attrs
+                .annotations
+                .push(annotation("also_media", media_types));
         }
         let media_at = join(&content_at, media);
         let schema = chosen.get("schema").unwrap_or(&crate::schemas::ANY_SCHEMA);
@@ -538,9 +556,12 @@ impl<'d> Importer<'d> {
         let kind = media_kind(media);
         let (decl, encoding) = match kind {
             MediaKind::Json => {
-                let (ty, _) =
-                    self.json_body(media, &content_at, schema, &schema_at, &hint, &mut attrs);
-                (BodyDecl::Type(ty.expr(false), None), None)
+                let converted =
+                    self.schema_type(schema, &schema_at, &hint, Place::Inner, FieldUse::Body);
+                attrs.annotations.extend(converted.markers);
+                // A request of the JSON family keeps its own type (`merge-patch+json`).
+                let written = (!is_plain_json(media)).then(|| string(media));
+                (BodyDecl::Type(converted.ty.expr(false), written), None)
             }
             MediaKind::Form | MediaKind::Multipart => {
                 let usage = if kind == MediaKind::Multipart {
@@ -579,8 +600,8 @@ impl<'d> Importer<'d> {
         Some(member(attrs, EndpointMember::Body(decl, encoding)))
     }
 
-    /// A body of the JSON family: its type and whether it may be null, marked when its media
-    /// type is not JSON itself (`merge-patch+json`).
+    /// A response body of the JSON family: its type and whether it may be null, marked when
+    /// its media type is not JSON itself (`problem+json`): answers are written as JSON.
     fn json_body(
         &mut self,
         media: &str,

@@ -60,6 +60,7 @@ pub(crate) mod fixtures {
             params,
             body: Some(&TypeDesc::Object),
             body_media: BodyMedia::Json,
+            body_also: &[],
             gates: &[],
             idempotent: false,
             idempotency_key: None,

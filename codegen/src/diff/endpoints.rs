@@ -337,8 +337,25 @@ impl Differ<'_> {
                 carriers.clone(),
             ),
             (Some(o), Some(n)) => {
-                if old.body_media != new.body_media {
-                    let change = media_change(&old.body_media, &new.body_media);
+                // The body's own type; then, since a client sending a type no longer read
+                // is refused and a server must read a type newly offered, each further one.
+                let (before, after) = (&old.body_also, &new.body_also);
+                let changes = (old.body_media != new.body_media)
+                    .then(|| media_change(&old.body_media, &new.body_media))
+                    .into_iter()
+                    .chain(
+                        before
+                            .iter()
+                            .filter(|m| !after.contains(m))
+                            .map(|m| format!("no longer also read as {m}")),
+                    )
+                    .chain(
+                        after
+                            .iter()
+                            .filter(|m| !before.contains(m))
+                            .map(|m| format!("also read as {m}")),
+                    );
+                for change in changes {
                     self.report(
                         rules::REQUEST_MEDIA_CHANGED,
                         &subject,

@@ -255,12 +255,14 @@ impl Document<'_> {
             _ => self.builder.request_body_schema(ep).map(on_the_wire),
         };
         if let Some(schema) = body_schema {
+            // The same value in every media type the body may come in.
+            let content: Map<String, Value> = std::iter::once(ep.body_media.content_type())
+                .chain(ep.body_also.iter().map(String::as_str))
+                .map(|media| (media.to_string(), json!({ "schema": schema })))
+                .collect();
             op.insert(
                 "requestBody".into(),
-                json!({
-                    "required": true,
-                    "content": { ep.body_media.content_type(): { "schema": schema } }
-                }),
+                json!({ "required": true, "content": content }),
             );
         }
         op.insert("responses".into(), self.responses(ep));

@@ -455,6 +455,9 @@ pub struct Endpoint {
     pub body: Option<Type>,
     /// How the body is written: JSON, or form fields.
     pub body_media: BodyMedia,
+    /// Further media types the body may be sent in, the same value (`@also_media`): JSON
+    /// family, YAML or CBOR, which the router reads into the JSON value.
+    pub body_also: Vec<String>,
     pub responses: Vec<Response>,
     /// Errors specific to this endpoint; the API's errors apply too.
     pub errors: Vec<Response>,

@@ -16,6 +16,8 @@ pub(super) enum Site {
     EnumValue,
     Endpoint,
     Response,
+    /// An endpoint's request body.
+    Body,
     Event,
     Auth,
     Api,
@@ -26,7 +28,7 @@ pub(super) enum Site {
 use Site::*;
 
 const ANYWHERE: &[Site] = &[
-    Field, Param, Model, Enum, EnumValue, Endpoint, Response, Event, Auth, Api, Other,
+    Field, Param, Model, Enum, EnumValue, Endpoint, Response, Body, Event, Auth, Api, Other,
 ];
 const VALUES: &[Site] = &[Field, Param];
 
@@ -66,7 +68,7 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("secret", VALUES),
     ("personal", VALUES),
     ("lossy", ANYWHERE),
-    ("also_media", &[Response]),
+    ("also_media", &[Response, Body]),
 ];
 
 /// Annotations that may be given several times on one place.
@@ -138,7 +140,8 @@ impl Lowerer<'_> {
         Annots { list }
     }
 
-    /// `@also_media("application/yaml", …)`: media types a response may also come in.
+    /// `@also_media("application/yaml", …)`: media types a response or a request body may
+    /// also come in.
     pub(super) fn also_media(
         &mut self,
         annots: &Annots,
@@ -184,7 +187,7 @@ impl Lowerer<'_> {
                     arg.value.span,
                     format!("`{media}` is named twice"),
                 )
-                .label("already a media type of this response");
+                .label("already a media type of this body");
                 continue;
             }
             out.push(media.clone());
@@ -430,6 +433,7 @@ fn describe(site: Site) -> &'static str {
         EnumValue => "an enum value",
         Endpoint => "an endpoint",
         Response => "a response",
+        Body => "a request body",
         Event => "an event",
         Auth => "an auth scheme",
         Api => "an api",

@@ -253,7 +253,11 @@ impl Lowerer<'_> {
             .label("an error with a body always has one")
             .help("write `error 404` for an error without a body");
         }
-        let media = self.body_media(&ast::BodyDecl::Type(ty.clone(), decl.media.clone()), &body);
+        let media = self.body_media(
+            &ast::BodyDecl::Type(ty.clone(), decl.media.clone()),
+            &body,
+            false,
+        );
         if matches!(media, BodyMedia::Raw(_)) && site == ErrorSite::Api {
             let span = decl.media.as_ref().map_or(ty.span, |m| m.span);
             self.error(

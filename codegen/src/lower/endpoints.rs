@@ -35,6 +35,7 @@ impl Lowerer<'_> {
             params: Vec::new(),
             body: None,
             body_media: BodyMedia::Json,
+            body_also: Vec::new(),
             responses: Vec::new(),
             errors: Vec::new(),
             gates: self.gates(&annots),
@@ -131,8 +132,10 @@ impl Lowerer<'_> {
                                     ast::BodyEncoding::Multipart => BodyMedia::Multipart,
                                 }
                             }
-                            None => self.body_media(body, ty),
+                            None => self.body_media(body, ty, true),
                         };
+                        let annots = self.annots(&member.attrs, Site::Body);
+                        ep.body_also = self.body_also_media(&annots, &ep.body_media);
                         if let (Some(_), ast::BodyDecl::Type(_, Some(media))) = (encoding, body) {
                             self.error(
                                 diagnostic_codes::BAD_BODY_MEDIA,
@@ -152,7 +155,7 @@ impl Lowerer<'_> {
                     let body_decl = body;
                     let body = body_decl.as_ref().and_then(|b| self.body_type(b));
                     let media = match (body_decl, &body) {
-                        (Some(decl), Some(ty)) => self.body_media(decl, ty),
+                        (Some(decl), Some(ty)) => self.body_media(decl, ty, false),
                         _ => BodyMedia::Json,
                     };
                     let headers = self.response_headers(&ep.name, headers, enums);

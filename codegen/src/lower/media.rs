@@ -14,19 +14,40 @@ const OCTET_STREAM: &str = "application/octet-stream";
 impl Lowerer<'_> {
     /// How a body of type `ty` is written: JSON, or as it is with the media type written
     /// after it (`bytes` alone is `application/octet-stream`).
-    pub(super) fn body_media(&mut self, decl: &ast::BodyDecl, ty: &Type) -> BodyMedia {
+    pub(super) fn body_media(
+        &mut self,
+        decl: &ast::BodyDecl,
+        ty: &Type,
+        request: bool,
+    ) -> BodyMedia {
         let ast::BodyDecl::Type(_, media) = decl else {
             return BodyMedia::Json;
         };
         let raw = matches!(ty, Type::Primitive(Primitive::String | Primitive::Bytes));
+        // A request's JSON sent as another type of the JSON family (`merge-patch+json`).
+        if let (Some(lit), false, true) = (media, raw, request) {
+            let essence = lit
+                .value
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            if essence == "application/json" {
+                return BodyMedia::Json;
+            }
+            if covenant_runtime::contract::is_json_family(&essence) {
+                return BodyMedia::JsonAs(lit.value.trim().to_string());
+            }
+        }
         match media {
             Some(lit) if !raw => {
                 let essence = lit.value.split(';').next().unwrap_or("").trim();
                 let help = if essence.to_ascii_lowercase().ends_with("+json") {
-                    // Leaving it out would send `application/json`, which such a server may
-                    // refuse: the author must know the wire changes.
+                    // Leaving it out changes the `Content-Type` on the wire: the author must
+                    // know.
                     format!(
-                        "a JSON body is sent as `application/json`, and a JSON-family type such as `{essence}` cannot be stated yet; leaving it out changes the `Content-Type` clients send, so only do so where the server accepts `application/json`"
+                        "an answer is written as `application/json`: a JSON-family type such as `{essence}` is stated on request bodies only; leaving it out changes the `Content-Type` servers write, so only do so where clients accept `application/json`"
                     )
                 } else {
                     "leave the media type out; write `string \"text/csv\"` or `bytes \"application/pdf\"` for a body written as it is".to_string()
@@ -251,5 +272,47 @@ fn misplaced_file(ty: &Type, holds_file: &[bool]) -> Option<&'static str> {
         Type::List(inner) | Type::Map(inner) => misplaced_file(inner, holds_file),
         Type::Union(members) => members.iter().find_map(|m| misplaced_file(m, holds_file)),
         _ => None,
+    }
+}
+
+impl Lowerer<'_> {
+    /// `@also_media(…)` on a request body: further media types of the JSON body, each one the
+    /// router can read into it (the JSON family, YAML, CBOR).
+    pub(super) fn body_also_media(
+        &mut self,
+        annots: &super::annotations::Annots,
+        main: &BodyMedia,
+    ) -> Vec<String> {
+        let also = self.also_media(annots, main, true);
+        if also.is_empty() {
+            return also;
+        }
+        if !main.is_json() {
+            if let Some(a) = annots.get("also_media") {
+                self.error(
+                    diagnostic_codes::BAD_BODY_MEDIA,
+                    a.span,
+                    "only a JSON body comes in further media types",
+                )
+                .label("this body is not JSON")
+                .help("a form, multipart or raw body has one media type");
+            }
+            return Vec::new();
+        }
+        let mut readable = Vec::new();
+        for media in also {
+            if covenant_runtime::contract::AlsoRead::of(&media).is_some() {
+                readable.push(media);
+            } else if let Some(a) = annots.get("also_media") {
+                self.error(
+                    diagnostic_codes::BAD_BODY_MEDIA,
+                    a.span,
+                    format!("a router cannot read a body sent as `{media}` into its JSON value"),
+                )
+                .label("not JSON, YAML or CBOR")
+                .help("a request body may also come as a JSON-family type, YAML or CBOR");
+            }
+        }
+        readable
     }
 }

@@ -14,6 +14,7 @@ mod media_bodies;
 mod paging;
 mod probes;
 mod rejections;
+mod request_media;
 mod response_headers;
 mod round_trip;
 mod status_ranges;

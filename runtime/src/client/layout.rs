@@ -106,7 +106,7 @@ impl SerializeStruct for InputWriter<'_> {
         if key == "body" {
             let media = self.body_media;
             let (content_type, bytes) = match media {
-                BodyMedia::Json => (
+                BodyMedia::Json | BodyMedia::JsonAs(_) => (
                     media.content_type().to_string(),
                     serde_json::to_vec(value).map_err(|e| LayoutError(e.to_string()))?,
                 ),
@@ -402,6 +402,25 @@ mod tests {
             trace: None,
             body: serde_json::Map::from_iter([("k".to_string(), 1.into())]),
         }
+    }
+
+    #[test]
+    fn a_json_body_of_another_json_type_is_labelled_so() {
+        let patch: EndpointDesc<(), ()> = EndpointDesc {
+            body_media: BodyMedia::JsonAs("application/merge-patch+json"),
+            ..endpoint(
+                http::Method::PATCH,
+                "/items/{id}",
+                &[PathSegment::Literal("items"), PathSegment::Param("id")],
+                &PARAMS,
+            )
+        };
+        let out = layout(&patch, &input("x")).unwrap();
+        assert_eq!(
+            out.content_type.as_deref(),
+            Some("application/merge-patch+json")
+        );
+        assert_eq!(out.body.as_deref(), Some(&br#"{"k":1}"#[..]));
     }
 
     #[test]

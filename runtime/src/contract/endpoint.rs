@@ -35,6 +35,8 @@ pub struct ParamDesc<'a> {
 pub enum BodyMedia<S = &'static str> {
     #[default]
     Json,
+    /// JSON sent as another type of the JSON family (`application/merge-patch+json`).
+    JsonAs(S),
     /// `application/x-www-form-urlencoded`: a model's fields as text, lists repeated.
     Form,
     /// `multipart/form-data`: a model's fields as parts, files as file parts.
@@ -48,6 +50,7 @@ impl<S: AsRef<str>> BodyMedia<S> {
     pub fn content_type(&self) -> &str {
         match self {
             BodyMedia::Json => "application/json",
+            BodyMedia::JsonAs(media) => media.as_ref(),
             BodyMedia::Form => "application/x-www-form-urlencoded",
             BodyMedia::Multipart => "multipart/form-data",
             BodyMedia::Raw(media) => media.as_ref(),
@@ -58,6 +61,11 @@ impl<S: AsRef<str>> BodyMedia<S> {
         matches!(self, BodyMedia::Raw(_))
     }
 
+    /// Whether the body is JSON, whatever type of the JSON family labels it.
+    pub fn is_json(&self) -> bool {
+        matches!(self, BodyMedia::Json | BodyMedia::JsonAs(_))
+    }
+
     /// Whether a body sent with this `Content-Type` is one the endpoint reads: JSON (any
     /// `+json` type too) for a JSON body, a form for a form; parameters such as `charset`
     /// aside, in any case. Multipart and raw bodies are judged where they are read.
@@ -66,10 +74,54 @@ impl<S: AsRef<str>> BodyMedia<S> {
             .and_then(|c| c.split(';').next())
             .map(|m| m.trim().to_ascii_lowercase());
         match (self, media.as_deref()) {
-            (BodyMedia::Json, Some(m)) => m == "application/json" || m.ends_with("+json"),
+            (BodyMedia::Json | BodyMedia::JsonAs(_), Some(m)) => is_json_family(m),
             (BodyMedia::Form, Some(m)) => m == "application/x-www-form-urlencoded",
             (BodyMedia::Multipart | BodyMedia::Raw(_), _) => true,
             (_, None) => false,
+        }
+    }
+}
+
+/// Whether a media type (lower case, no parameters) is JSON: `application/json` or a
+/// `+json` type.
+pub fn is_json_family(media: &str) -> bool {
+    media == "application/json" || media.ends_with("+json")
+}
+
+/// How a router reads a body sent in one of the further media types a JSON body may come
+/// in (`@also_media`): the same value, written another way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlsoRead {
+    /// A type of the JSON family: read as JSON is.
+    Json,
+    /// YAML (`application/yaml`, `+yaml`), read into the JSON value it writes.
+    Yaml,
+    /// CBOR (`application/cbor`, `+cbor`, RFC 8949), read into the JSON value it writes.
+    Cbor,
+}
+
+impl AlsoRead {
+    /// The reader of a media type, for the types a router can read into JSON; `None` for
+    /// any other (XML, a form).
+    pub fn of(media: &str) -> Option<AlsoRead> {
+        let essence = media
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if is_json_family(&essence) {
+            Some(AlsoRead::Json)
+        } else if matches!(
+            essence.as_str(),
+            "application/yaml" | "application/x-yaml" | "text/yaml"
+        ) || essence.ends_with("+yaml")
+        {
+            Some(AlsoRead::Yaml)
+        } else if essence == "application/cbor" || essence.ends_with("+cbor") {
+            Some(AlsoRead::Cbor)
+        } else {
+            None
         }
     }
 }
@@ -126,6 +178,9 @@ pub struct EndpointDesc<'a, A: 'a, G: 'a> {
     pub body: Option<&'a TypeDesc<'a>>,
     /// How the body is written.
     pub body_media: BodyMedia<&'a str>,
+    /// Further media types a JSON body may be sent in, the same value written another way
+    /// (`@also_media`); the router reads each as [`AlsoRead::of`] says.
+    pub body_also: &'a [&'a str],
     pub gates: &'a [G],
     pub idempotent: bool,
     /// The header a repeat carries to be answered as the first request was

@@ -15,8 +15,8 @@ mod status;
 mod types;
 
 pub use endpoint::{
-    BodyMedia, EndpointDesc, Location, ParamDesc, ResponseDesc, ResponseHeader, ScalarKind,
-    base_name,
+    AlsoRead, BodyMedia, EndpointDesc, Location, ParamDesc, ResponseDesc, ResponseHeader,
+    ScalarKind, base_name, is_json_family,
 };
 pub use example::Example;
 pub use path::{FillError, PathSegment, PathTemplate, TemplateValue, encode_segment};

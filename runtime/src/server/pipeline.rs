@@ -5,6 +5,7 @@ use super::credentials;
 use super::idempotency::{self, Claim, IdempotencyStore, KeyedRequest, StoredResponse};
 use super::input::RawInputs;
 use super::{AuthError, Config, Context, Unavailable};
+use crate::contract::AlsoRead;
 use crate::desc::{BodyMedia, EndpointDesc, Gate, Scheme, TypeDesc};
 use crate::issue::Issue;
 use crate::validate::Validate;
@@ -149,22 +150,30 @@ where
             .query()
             .map(|q| form_urlencoded::parse(q.as_bytes()).collect())
             .unwrap_or_default();
-        let bytes = match endpoint.body {
+        let mut bytes = match endpoint.body {
             Some(_) => match read_body(config, &parts.headers, body).await {
                 Ok(bytes) => Some(bytes),
                 Err(response) => return response,
             },
             None => None,
         };
-        if let Some(bytes) = &bytes
-            && !bytes.iter().all(u8::is_ascii_whitespace)
+        if let Some(sent) = &bytes
+            && !sent.iter().all(u8::is_ascii_whitespace)
         {
             let content_type = parts
                 .headers
                 .get(header::CONTENT_TYPE)
                 .and_then(|v| v.to_str().ok());
-            if !endpoint.body_media.accepts(content_type) {
-                return unsupported_media(config, endpoint.body_media.content_type(), content_type);
+            let also = content_type.and_then(|sent| also_read(endpoint, sent));
+            if !endpoint.body_media.accepts(content_type) && also.is_none() {
+                return unsupported_media(config, endpoint, content_type);
+            }
+            // The same value in YAML or CBOR: read into the JSON the rest of the way reads.
+            if let Some(kind @ (AlsoRead::Yaml | AlsoRead::Cbor)) = also {
+                match as_json(kind, sent) {
+                    Ok(json) => bytes = Some(json.into()),
+                    Err(message) => return config.reject(StatusCode::BAD_REQUEST, &message),
+                }
             }
         }
         let multipart = match (&bytes, endpoint.body) {
@@ -442,15 +451,58 @@ async fn read_body(
 }
 
 /// 415: a body the endpoint cannot read as what it was labelled, or with no label at all.
-fn unsupported_media(config: &Config, expected: &str, sent: Option<&str>) -> Response {
+fn unsupported_media<A, G>(
+    config: &Config,
+    endpoint: &EndpointDesc<A, G>,
+    sent: Option<&str>,
+) -> Response {
     let sent = match sent {
         Some(media) => format!("`{}`", media.chars().take(100).collect::<String>()),
         None => "no Content-Type".to_string(),
     };
+    let expected: Vec<String> = std::iter::once(endpoint.body_media.content_type())
+        .chain(endpoint.body_also.iter().copied())
+        .map(|m| format!("`{m}`"))
+        .collect();
     config.reject(
         StatusCode::UNSUPPORTED_MEDIA_TYPE,
-        &format!("The body was sent with {sent}: send it as `{expected}`"),
+        &format!(
+            "The body was sent with {sent}: send it as {}",
+            expected.join(" or ")
+        ),
     )
+}
+
+/// How a body sent as `content_type` is read when it is one of the endpoint's further media
+/// types (`@also_media`); parameters such as `charset` aside, in any case.
+fn also_read<A, G>(endpoint: &EndpointDesc<A, G>, content_type: &str) -> Option<AlsoRead> {
+    let essence = |m: &str| {
+        m.split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase()
+    };
+    let sent = essence(content_type);
+    endpoint
+        .body_also
+        .iter()
+        .find(|m| essence(m) == sent)
+        .and_then(|m| AlsoRead::of(m))
+}
+
+/// A YAML or CBOR body as the JSON text of the value it writes; the error says why it does
+/// not read.
+fn as_json(kind: AlsoRead, body: &[u8]) -> Result<Vec<u8>, String> {
+    let value: serde_json::Value = match kind {
+        AlsoRead::Yaml => serde_yaml_ng::from_slice(body)
+            .map_err(|e| format!("The body is not a YAML value: {e}"))?,
+        AlsoRead::Cbor => {
+            ciborium::from_reader(body).map_err(|e| format!("The body is not a CBOR value: {e}"))?
+        }
+        AlsoRead::Json => return Ok(body.to_vec()),
+    };
+    serde_json::to_vec(&value).map_err(|e| format!("The body has no JSON form: {e}"))
 }
 
 fn too_large(config: &Config) -> Response {

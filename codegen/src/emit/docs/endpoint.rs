@@ -91,6 +91,16 @@ fn body(site: &Site, ids: &mut Ids, ep: &Endpoint) -> Markup {
         section data-kind="request-body" {
             h2 id=(ids.take("request-body".into())) { "Request body" }
             p { (types::body(site, ROOT, t, &ep.body_media)) }
+            @if !ep.body_also.is_empty() {
+                p {
+                    "The same value may also be sent as "
+                    @for (i, media) in ep.body_also.iter().enumerate() {
+                        @if i > 0 { ", " }
+                        code.media { (media) }
+                    }
+                    "."
+                }
+            }
             @for g in groups {
                 p { "Send exactly one of " (facts::names(g)) "." }
             }

@@ -124,7 +124,7 @@ fn written(v: &Value, t: &Type, media: &BodyMedia) -> String {
                 text
             }
         }
-        BodyMedia::Json | BodyMedia::Multipart => {
+        BodyMedia::Json | BodyMedia::JsonAs(_) | BodyMedia::Multipart => {
             serde_json::to_string_pretty(v).unwrap_or_default()
         }
     }

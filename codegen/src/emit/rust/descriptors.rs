@@ -143,6 +143,7 @@ impl Printer<'_> {
             quote!(&#t)
         }));
         let body_media = self.media(ep.body_media);
+        let body_also = ep.body_also;
         let gates = ep.gates.iter().map(|g| &self.gates[g.index]);
         let (idempotent, accept) = (ep.idempotent, ep.accept);
         let statuses = ep.statuses.iter().map(|s| self.status(*s));
@@ -167,6 +168,7 @@ impl Printer<'_> {
                 params: &[#(#params),*],
                 body: #body,
                 body_media: #body_media,
+                body_also: &[#(#body_also),*],
                 gates: &[#(Gate::#gates),*],
                 idempotent: #idempotent,
                 idempotency_key: #idempotency_key,
@@ -229,6 +231,7 @@ impl Printer<'_> {
         let rt = self.rt;
         match media {
             BodyMedia::Json => quote!(#rt::desc::BodyMedia::Json),
+            BodyMedia::JsonAs(media) => quote!(#rt::desc::BodyMedia::JsonAs(#media)),
             BodyMedia::Form => quote!(#rt::desc::BodyMedia::Form),
             BodyMedia::Multipart => quote!(#rt::desc::BodyMedia::Multipart),
             BodyMedia::Raw(media) => quote!(#rt::desc::BodyMedia::Raw(#media)),
