@@ -1154,7 +1154,7 @@ fn lone_non_null(members: &[Value]) -> Option<(usize, &Value)> {
         .enumerate()
         .filter(|(_, m)| m.get("type").and_then(Value::as_str) != Some("null"));
     let only = others.next()?;
-    (others.next().is_none() && only.0 < members.len() && members.len() > 1).then_some(only)
+    (others.next().is_none() && members.len() > 1).then_some(only)
 }
 
 /// `anyOf: [T, {type: null}]` of a schema of no type of its own: the keyword, `T`'s index and
