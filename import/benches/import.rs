@@ -4,10 +4,11 @@
 //!
 //! `cargo bench -p covenant-import --bench import`
 
+#[path = "../tests/support/documents.rs"]
+mod documents;
+
 use covenant_codegen::emit::{Settings, generate};
 use covenant_codegen::{SourceFile, check_source};
-use std::io::Read;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 const RUNS: usize = 7;
@@ -29,25 +30,11 @@ fn time<T>(mut work: impl FnMut() -> T) -> (Duration, T) {
 }
 
 fn main() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/openapi");
-    let mut names: Vec<_> = std::fs::read_dir(&corpus)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".gz"))
-        .collect();
-    names.sort();
     println!(
         "{:<16} {:>9} {:>6} {:>6} {:>8} {:>11} {:>10} {:>12}",
         "document", "size", "ops", "full", "%", "import ms", "check ms", "generate ms"
     );
-    for name in names {
-        let bytes = std::fs::read(corpus.join(&name)).unwrap();
-        let mut text = String::new();
-        flate2::read::GzDecoder::new(&bytes[..])
-            .read_to_string(&mut text)
-            .unwrap();
-        let name = name.trim_end_matches(".gz").to_string();
+    for (name, text) in documents::documents() {
         let (import_time, imported) = time(|| covenant_import::import(&name, &text).unwrap());
         let file = SourceFile::new(name.clone(), imported.spec.clone());
         let (check_time, checked) = time(|| check_source(&file));

@@ -381,13 +381,17 @@ pub fn repeated_form_scalars<'f>(
     fields
         .iter()
         .filter(move |(name, values)| {
-            values.len() > 1 && declared.iter().any(|f| f.name == name && !is_list(&f.ty))
+            declared
+                .iter()
+                .any(|f| f.name == name && sent_twice(f, values))
         })
         .map(|(name, _)| name.as_str())
 }
 
-fn is_list(ty: &'static TypeDesc) -> bool {
-    matches!(ty.resolved(), TypeDesc::List(_))
+/// A form has no "last one wins": a field of one value sent more than once is a mistake of
+/// the sender's, not a value to pick from.
+fn sent_twice(field: &'static FieldDesc, values: &[String]) -> bool {
+    values.len() > 1 && !matches!(field.ty.resolved(), TypeDesc::List(_))
 }
 
 /// A form body as the JSON object its model's walk checks: each field read from its text as
@@ -401,9 +405,7 @@ pub fn coerce_form(ty: &TypeDesc, fields: &[(String, Vec<String>)]) -> (Value, V
         let raws: Vec<&str> = values.iter().map(String::as_str).collect();
         let loc = [LocPart::key("body"), LocPart::Key(name.clone().into())];
         let value = match declared.iter().find(|f| f.name == name) {
-            // A form has no "last one wins": a field of one value sent twice is a mistake
-            // of the sender's, not a value to pick from.
-            Some(f) if raws.len() > 1 && !is_list(&f.ty) => {
+            Some(f) if sent_twice(f, values) => {
                 let msg = format!(
                     "Input should be one value; the field was sent {} times",
                     raws.len()

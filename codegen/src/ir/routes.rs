@@ -1,8 +1,8 @@
-//! When two routes collide: a router (axum's) takes every placeholder segment as a
-//! parameter named by its position (`PathTemplate::route`), so it refuses two paths of one
-//! shape for one method and nothing else. `check` refuses that within one address; a router
-//! serving several addresses at once checks them across. The rules are the runtime's
-//! [`PathTemplate`]'s, applied to a spec's path texts.
+//! The route a router registers for a path: every placeholder segment a parameter named by
+//! its position (`PathTemplate::route`), so two paths of one route collide for one method and
+//! nothing else. `check` refuses that within one address; a router serving several
+//! addresses at once checks them across. The rules are the runtime's [`PathTemplate`]'s,
+//! applied to a spec's path texts.
 
 use covenant_runtime::contract::{PathSegment, PathTemplate};
 
@@ -15,15 +15,4 @@ fn with_template<R>(text: &str, f: impl FnOnce(PathTemplate<'_>) -> R) -> R {
 /// The route a router registers for a path: `/calls/{_2}` for `/calls/{sid}.json`.
 pub fn route_of(path: &str) -> String {
     with_template(path, |t| t.route())
-}
-
-/// The path with every placeholder segment replaced by `{}`: two routes of one shape and
-/// one method collide.
-pub fn route_shape(path: &str) -> String {
-    with_template(path, |t| t.shape())
-}
-
-/// Whether a router serving both paths at once would refuse one of them for one method.
-pub fn collide(a: &str, b: &str, same_method: bool) -> bool {
-    with_template(a, |a| with_template(b, |b| a.collides(&b, same_method)))
 }

@@ -6,7 +6,7 @@ use super::declarations::ErrorSite;
 use super::references::ReplacementScope;
 use crate::ast::{self, EndpointMember, ValueKind};
 use crate::diagnostic_codes;
-use crate::ir::routes::route_shape;
+use crate::ir::routes::route_of;
 use crate::ir::*;
 use crate::source::Span;
 use std::collections::HashMap;
@@ -412,10 +412,10 @@ impl Lowerer<'_> {
             .is_some_and(|a| !a.gates.is_empty());
         let router = router_statuses(ep, api_gates);
         for status in raw.iter() {
-            let Some(answered) = router
-                .iter()
-                .find(|r| super::declarations::pattern_of(status).is_some_and(|p| p.covers(**r)))
-            else {
+            let Some(pattern) = super::declarations::pattern_of(status) else {
+                continue;
+            };
+            let Some(answered) = router.iter().find(|r| pattern.covers(**r)) else {
                 continue;
             };
             self.error(
@@ -596,7 +596,7 @@ impl Lowerer<'_> {
         };
         let mut seen: HashMap<(String, Method, String), usize> = HashMap::new();
         for (i, ep) in endpoints.iter().enumerate() {
-            let shape = route_shape(&ep.path);
+            let shape = route_of(&ep.path);
             if let Some(first) = seen.get(&(base(ep), ep.method, shape.clone())) {
                 let (first_name, first_span) = (endpoints[*first].name.clone(), spans[*first]);
                 self.error(

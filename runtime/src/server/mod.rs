@@ -260,26 +260,26 @@ pub fn raw_status<B: crate::binary::RawBody>(
 /// The status a handler gave a response declared for a whole class (`4XX`); one outside the
 /// class is a fault of the handler, answered as a 500.
 pub fn status_in_class(class: u8, status: u16) -> u16 {
-    if status / 100 == u16::from(class) {
-        status
-    } else {
-        tracing::error!(
-            status,
-            "a response declared for {class}XX was given status {status}"
-        );
-        500
-    }
+    held_status(
+        status / 100 == u16::from(class),
+        status,
+        &format!("{class}XX"),
+    )
 }
 
 /// The status a handler gave an error declared as `default`; one that is no error status is a
 /// fault of the handler, answered as a 500.
 pub fn error_status(status: u16) -> u16 {
-    if (400..=599).contains(&status) {
+    held_status((400..=599).contains(&status), status, "`default`")
+}
+
+fn held_status(fits: bool, status: u16, declared: &str) -> u16 {
+    if fits {
         status
     } else {
         tracing::error!(
             status,
-            "an error declared as `default` was given status {status}"
+            "a response declared for {declared} was given status {status}"
         );
         500
     }
