@@ -51,6 +51,8 @@ pub enum ItemKind {
     Enum(EnumDecl),
     Model(ModelDecl),
     Envelope(ModelDecl),
+    /// `type Tag = string`: a name for a type, with the constraints annotated on it.
+    Type(TypeAliasDecl),
     Endpoint(EndpointDecl),
     Event(EventDecl),
     Limit(LimitDecl),
@@ -152,6 +154,12 @@ pub struct EnumValue {
     pub text: String,
     pub span: Span,
     pub is_int: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct TypeAliasDecl {
+    pub name: Ident,
+    pub ty: TypeExpr,
 }
 
 #[derive(Clone, Debug)]

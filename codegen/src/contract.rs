@@ -10,7 +10,7 @@ use covenant_runtime::Pattern;
 use covenant_runtime::contract::{
     ApiDesc, BodyMedia, BuiltEndpoint, Carrier, Constraints, Contract, EndpointDesc, EnumDesc,
     Example, FieldDesc, GateRef, ModelDesc, ParamDesc, PathSegment, PathTemplate, ResponseDesc,
-    ResponseHeader, ScalarKind, SchemeInfo, SchemeRef, StatusPattern, TypeDesc,
+    ResponseHeader, ScalarKind, SchemeInfo, SchemeRef, StatusPattern, TypeDesc, UnionDesc,
 };
 use covenant_runtime::http::Method;
 use std::collections::HashMap;
@@ -24,6 +24,7 @@ pub fn build<'a>(spec: &ir::Spec, arena: &'a Bump) -> Contract<'a> {
         shapes: Shapes::new(spec),
         gates: ir::all_gates(spec),
         models: HashMap::new(),
+        unions: HashMap::new(),
         enums: HashMap::new(),
     };
     let schemes = builder.schemes();
@@ -97,6 +98,7 @@ struct Builder<'s, 'a> {
     /// Request-shape models built so far; a model is entered before its fields are built,
     /// so a model that contains itself finds its own cell.
     models: HashMap<ir::ModelId, &'a OnceLock<TypeDesc<'a>>>,
+    unions: HashMap<ir::UnionId, &'a OnceLock<TypeDesc<'a>>>,
     enums: HashMap<ir::EnumId, &'a EnumDesc<'a>>,
 }
 
@@ -275,20 +277,50 @@ impl<'a> Builder<'_, 'a> {
             Type::Primitive(p) => primitive(*p),
             Type::Model(id) => TypeDesc::Deferred(self.model(*id)),
             Type::Enum(id) => TypeDesc::Enum(self.enum_(*id)),
-            Type::List(inner) => {
-                let inner = self.type_desc(inner);
+            Type::List(inner, c) => {
+                let inner = self.constrained(inner, c);
                 TypeDesc::List(self.arena.alloc(inner))
             }
-            Type::Map(inner) => {
-                let inner = self.type_desc(inner);
+            Type::Map(inner, c) => {
+                let inner = self.constrained(inner, c);
                 TypeDesc::Map(self.arena.alloc(inner))
             }
             Type::Union(types) => {
                 let types: Vec<TypeDesc<'a>> = types.iter().map(|t| self.type_desc(t)).collect();
                 TypeDesc::Union(self.arena.alloc_slice_fill_iter(types))
             }
+            Type::NamedUnion(id) => TypeDesc::Deferred(self.named_union(*id)),
             Type::NotShown(_) => TypeDesc::NotShown,
         }
+    }
+
+    /// An item or a map value: with the constraints it carries, when it has some.
+    fn constrained(&mut self, ty: &Type, c: &ir::Constraints) -> TypeDesc<'a> {
+        let ty = self.type_desc(ty);
+        if c.is_empty() {
+            return ty;
+        }
+        let c = self.constraints(c);
+        TypeDesc::Constrained(self.arena.alloc(ty), self.arena.alloc(c))
+    }
+
+    /// A declared union, through a cell like a model's, so it may contain itself.
+    fn named_union(&mut self, id: ir::UnionId) -> &'a OnceLock<TypeDesc<'a>> {
+        if let Some(cell) = self.unions.get(&id) {
+            return cell;
+        }
+        let cell: &'a OnceLock<TypeDesc<'a>> = self.arena.alloc(OnceLock::new());
+        self.unions.insert(id, cell);
+        let union = self.spec.union(id);
+        let members: Vec<TypeDesc<'a>> =
+            union.members.iter().map(|t| self.type_desc(t)).collect();
+        let desc = self.arena.alloc(UnionDesc {
+            name: self.str(&union.name),
+            members: self.arena.alloc_slice_fill_iter(members),
+        });
+        // Entered just above and set only here: the cell is empty.
+        let _ = cell.set(TypeDesc::NamedUnion(desc));
+        cell
     }
 
     fn model(&mut self, id: ir::ModelId) -> &'a OnceLock<TypeDesc<'a>> {
@@ -348,6 +380,7 @@ impl<'a> Builder<'_, 'a> {
                 .pattern
                 .as_ref()
                 .map(|p| &*self.arena.alloc(Pattern::new(self.str(p)))),
+            unique_items: c.unique_items,
             one_of_numbers: self.arena.alloc_slice_copy(&c.one_of_numbers()),
             one_of_strings: self.arena.alloc_slice_copy(&strings),
         }

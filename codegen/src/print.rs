@@ -214,6 +214,11 @@ fn item_kind(out: &mut String, kind: &ItemKind) {
         ItemKind::Enum(decl) => enum_decl(out, decl),
         ItemKind::Model(decl) => model(out, "model ", decl, 0),
         ItemKind::Envelope(decl) => model(out, "envelope ", decl, 0),
+        ItemKind::Type(decl) => {
+            let _ = write!(out, "type {} = ", decl.name.text);
+            type_expr(out, &decl.ty);
+            out.push('\n');
+        }
         ItemKind::Endpoint(decl) => endpoint(out, decl),
         ItemKind::Event(decl) => event(out, decl),
         ItemKind::Limit(decl) => {

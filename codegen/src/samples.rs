@@ -306,7 +306,7 @@ impl<'a> Samples<'a> {
                 };
                 out.push((unknown, e.open, format!("an unknown {} value", e.name)));
             }
-            Type::List(inner) => {
+            Type::List(inner, _) => {
                 if let Some(min) = c.min_items.filter(|m| *m > 0) {
                     let items = vec![self.value(inner, Shape::Request, true, 1); min as usize - 1];
                     out.push((
@@ -323,7 +323,7 @@ impl<'a> Samples<'a> {
                     out.push((json!([wrong]), false, "an item of the wrong type".into()));
                 }
             }
-            Type::Map(inner) => {
+            Type::Map(inner, _) => {
                 out.push((json!({}), true, "an empty map".into()));
                 if let Some(wrong) = wrong_type(inner) {
                     let entry = json!({ "key": wrong });
@@ -362,7 +362,20 @@ impl<'a> Samples<'a> {
         if depth > MAX_DEPTH && holds_model && f.presence.may_be_null() {
             return Value::Null;
         }
-        match &f.ty {
+        self.value_within(&f.ty, c, shape, full, depth)
+    }
+
+    /// A valid value of `ty` within the constraints `c` (a field's, or those of a list's
+    /// items).
+    fn value_within(
+        &self,
+        ty: &Type,
+        c: &Constraints,
+        shape: Shape,
+        full: bool,
+        depth: usize,
+    ) -> Value {
+        match ty {
             Type::Primitive(p) if p.is_numeric() => {
                 if let Some(first) = c.one_of.first() {
                     return first.to_json();
@@ -376,7 +389,7 @@ impl<'a> Samples<'a> {
                 if let Some(Literal::String(first)) = c.one_of.first() {
                     return json!(first);
                 }
-                let base = match self.value(&f.ty, shape, full, depth + 1) {
+                let base = match self.value(ty, shape, full, depth + 1) {
                     Value::String(s) => s,
                     _ => String::new(),
                 };
@@ -390,7 +403,7 @@ impl<'a> Samples<'a> {
                 let chosen = candidates.into_iter().find(|s| fits(s));
                 json!(chosen.unwrap_or_else(|| "a".repeat(c.min_length.unwrap_or(1) as usize)))
             }
-            Type::List(inner) => {
+            Type::List(inner, items) => {
                 let n = c.min_items.unwrap_or(1).max(1) as usize;
                 let n = if depth > MAX_DEPTH {
                     c.min_items.unwrap_or(0) as usize
@@ -400,7 +413,21 @@ impl<'a> Samples<'a> {
                 if n == 0 {
                     return json!([]);
                 }
-                Value::Array(vec![self.value(inner, shape, full, depth + 1); n])
+                Value::Array(vec![self.value_within(inner, items, shape, full, depth + 1); n])
+            }
+            Type::Map(inner, values) => {
+                let n = c.min_items.unwrap_or(1).max(1) as usize;
+                let n = if depth > MAX_DEPTH {
+                    c.min_items.unwrap_or(0) as usize
+                } else {
+                    n
+                };
+                let value = self.value_within(inner, values, shape, full, depth + 1);
+                let entries = (0..n).map(|i| match i {
+                    0 => ("key".to_string(), value.clone()),
+                    i => (format!("key{}", i + 1), value.clone()),
+                });
+                Value::Object(entries.collect())
             }
             ty => self.value(ty, shape, full, depth + 1),
         }
@@ -436,10 +463,21 @@ impl<'a> Samples<'a> {
                     .first()
                     .map_or(json!("value_not_in_the_spec"), |v| enum_value(e, &v.name))
             }
-            Type::List(_) if depth > MAX_DEPTH => json!([]),
-            Type::List(inner) => json!([self.value(inner, shape, full, depth + 1)]),
-            Type::Map(_) if depth > MAX_DEPTH => json!({}),
-            Type::Map(inner) => json!({ "key": self.value(inner, shape, full, depth + 1) }),
+            Type::List(_, _) if depth > MAX_DEPTH => json!([]),
+            Type::List(inner, c) => json!([self.value_within(inner, c, shape, full, depth + 1)]),
+            Type::Map(_, _) if depth > MAX_DEPTH => json!({}),
+            Type::Map(inner, c) => {
+                json!({ "key": self.value_within(inner, c, shape, full, depth + 1) })
+            }
+            Type::NamedUnion(id) => {
+                let members = &self.spec.union(*id).members;
+                // A member that does not hold the union again ends the recursion.
+                let plain = members.iter().find(|m| !holds_union(m, *id));
+                match plain.or(members.first()) {
+                    Some(t) => self.value(t, shape, full, depth + 1),
+                    None => Value::Null,
+                }
+            }
             Type::Union(types) => {
                 // Deep down, a member that holds no model ends the recursion.
                 let flat = |t: &&Type| !matches!(t, Type::Model(_) | Type::Union(_));
@@ -639,6 +677,16 @@ fn self_consistent_len(s: &str, c: &Constraints) -> bool {
     c.min_length.is_none_or(|m| len >= m) && c.max_length.is_none_or(|m| len <= m)
 }
 
+/// Whether a member holds the declared union `id` (in a list, a map or a union).
+fn holds_union(ty: &Type, id: UnionId) -> bool {
+    match ty {
+        Type::NamedUnion(other) => *other == id,
+        Type::List(inner, _) | Type::Map(inner, _) => holds_union(inner, id),
+        Type::Union(members) => members.iter().any(|m| holds_union(m, id)),
+        _ => false,
+    }
+}
+
 /// Types that accept `null` whatever the field's presence: any value, and not-shown shapes.
 fn accepts_null(ty: &Type) -> bool {
     matches!(ty, Type::Primitive(Primitive::Any) | Type::NotShown(_))
@@ -653,9 +701,9 @@ fn wrong_type(ty: &Type) -> Option<Value> {
         Type::Primitive(Primitive::Object) | Type::Model(_) => json!("an object was expected"),
         Type::Primitive(_) => json!(12345),
         Type::Enum(_) => json!(true),
-        Type::List(_) => json!({ "not": "a list" }),
-        Type::Map(_) => json!(["not", "an object"]),
-        Type::Union(_) => json!({ "not": "any alternative" }),
+        Type::List(_, _) => json!({ "not": "a list" }),
+        Type::Map(_, _) => json!(["not", "an object"]),
+        Type::Union(_) | Type::NamedUnion(_) => json!({ "not": "any alternative" }),
     })
 }
 

@@ -277,7 +277,7 @@ impl Contract {
 
     fn step_into<'a>(&'a self, ty: &'a Type, step: &str) -> Option<(&'a Type, Provenance)> {
         match ty {
-            Type::List(item) | Type::Map(item) => Some((item, Provenance::Document)),
+            Type::List(item, _) | Type::Map(item, _) => Some((item, Provenance::Document)),
             Type::Model(id) => {
                 let model = self.spec.model(*id);
                 let field = model.field(step)?;

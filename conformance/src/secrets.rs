@@ -279,13 +279,20 @@ pub fn marked_values<'s>(
                 }
             }
         }
-        (Type::List(item), Value::Array(items)) => items
+        (Type::List(item, _), Value::Array(items)) => items
             .iter()
             .for_each(|v| marked_values(spec, item, v, marked, out)),
-        (Type::Map(item), Value::Object(fields)) => fields
+        (Type::Map(item, _), Value::Object(fields)) => fields
             .values()
             .for_each(|v| marked_values(spec, item, v, marked, out)),
         (Type::Union(members), _) => members
+            .iter()
+            .for_each(|m| marked_values(spec, m, value, marked, out)),
+        // A declared union never holds itself in place (E0141): each step goes deeper into
+        // the value.
+        (Type::NamedUnion(id), _) => spec
+            .union(*id)
+            .members
             .iter()
             .for_each(|m| marked_values(spec, m, value, marked, out)),
         _ => {}

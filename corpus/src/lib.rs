@@ -62,6 +62,10 @@ pub mod regressions {
     pub mod request_media {
         covenant_macros::include_spec!("../regressions/request_media.covenant", server, client);
     }
+    /// Named types: constraints on items and map values, unique items, a union holding itself.
+    pub mod named_types {
+        covenant_macros::include_spec!("../regressions/named_types.covenant", server, client);
+    }
     /// Errors declared for a class of statuses (`4XX`) and for every other (`default`).
     pub mod status_ranges {
         covenant_macros::include_spec!("../regressions/status_ranges.covenant", server, client);

@@ -11,6 +11,7 @@ pub type EndpointDesc<A, G> = crate::contract::EndpointDesc<'static, A, G>;
 pub type TypeDesc = crate::contract::TypeDesc<'static>;
 pub type ModelDesc = crate::contract::ModelDesc<'static>;
 pub type EnumDesc = crate::contract::EnumDesc<'static>;
+pub type UnionDesc = crate::contract::UnionDesc<'static>;
 pub type FieldDesc = crate::contract::FieldDesc<'static>;
 pub type ParamDesc = crate::contract::ParamDesc<'static>;
 pub type Constraints = crate::contract::Constraints<'static>;

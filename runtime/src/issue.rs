@@ -258,6 +258,41 @@ pub mod check {
         }
     }
 
+    /// Entries of a map (an object with free keys).
+    pub fn min_entries(len: usize, min: usize, loc: &[LocPart], out: &mut Vec<Issue>) {
+        if len < min {
+            let msg = format!("Object should have at least {min} entries");
+            push(out, loc, IssueKind::TooShort, msg);
+        }
+    }
+
+    pub fn max_entries(len: usize, max: usize, loc: &[LocPart], out: &mut Vec<Issue>) {
+        if len > max {
+            let msg = format!("Object should have at most {max} entries");
+            push(out, loc, IssueKind::TooLong, msg);
+        }
+    }
+
+    /// No two items equal as JSON values (`1` and `1.0` are, key order is not): each item
+    /// is written in one canonical text and looked up once, so a long list costs one pass.
+    pub fn unique_items<T: serde::Serialize>(
+        items: &[T],
+        loc: &[LocPart],
+        out: &mut Vec<Issue>,
+    ) {
+        let mut seen = std::collections::HashMap::new();
+        for (i, item) in items.iter().enumerate() {
+            let Ok(value) = serde_json::to_value(item) else {
+                continue;
+            };
+            if let Some(first) = seen.insert(super::canonical_json(&value), i) {
+                let msg = format!("List should have unique items: items {first} and {i} are equal");
+                push(out, loc, IssueKind::Value, msg);
+                return;
+            }
+        }
+    }
+
     pub fn pattern(s: &str, pattern: &Pattern, loc: &[LocPart], out: &mut Vec<Issue>) {
         if !pattern.is_match(s) {
             let msg = format!("String should match pattern '{}'", pattern.as_str());
@@ -400,5 +435,30 @@ mod tests {
             "Field required",
         );
         assert_eq!(issue.json_path(), "$.body.items[2]");
+    }
+}
+
+/// One text for each JSON value: object keys sorted, integral numbers written as integers.
+fn canonical_json(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => format!("{}", f as i64),
+            _ => n.to_string(),
+        },
+        Value::Array(items) => {
+            let inner: Vec<String> = items.iter().map(canonical_json).collect();
+            format!("[{}]", inner.join(","))
+        }
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_unstable_by_key(|(k, _)| *k);
+            let inner: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| format!("{:?}:{}", k, canonical_json(v)))
+                .collect();
+            format!("{{{}}}", inner.join(","))
+        }
+        other => other.to_string(),
     }
 }

@@ -63,6 +63,10 @@ pub fn integers_from_integral_numbers(ty: &TypeDesc, v: &mut Value) -> bool {
         (TypeDesc::Deferred(inner), v) => inner
             .get()
             .is_some_and(|ty| integers_from_integral_numbers(ty, v)),
+        (TypeDesc::Constrained(inner, _), v) => integers_from_integral_numbers(inner, v),
+        (TypeDesc::NamedUnion(u), v) if v.is_f64() => {
+            u.members.iter().any(|ty| integers_from_integral_numbers(ty, v))
+        }
         (TypeDesc::Model(m), Value::Object(obj)) => m.fields.iter().fold(false, |changed, f| {
             let here = obj
                 .get_mut(f.name)
@@ -87,7 +91,10 @@ pub fn integers_from_integral_numbers(ty: &TypeDesc, v: &mut Value) -> bool {
 }
 
 fn accepts_null(ty: &TypeDesc) -> bool {
-    matches!(ty, TypeDesc::Any | TypeDesc::NotShown)
+    match ty {
+        TypeDesc::Constrained(inner, _) => accepts_null(inner),
+        other => matches!(other, TypeDesc::Any | TypeDesc::NotShown),
+    }
 }
 
 /// Checks a present, non-null value against its type and constraints.
@@ -186,25 +193,37 @@ pub fn check_value(
             }
             return;
         }
-        TypeDesc::Union(alternatives) => {
-            let fits = alternatives.iter().any(|alt| {
-                let mut scratch = Vec::new();
-                let mut at = loc.clone();
-                check_value(alt, &Constraints::NONE, format, v, &mut at, &mut scratch);
-                scratch.is_empty()
-            });
-            // A value that names its member (`"object": "bank_account"`) gets that member's
-            // own problems, not "matches none".
-            match (fits, tagged_member(alternatives, v)) {
-                (false, Some(member)) => {
-                    check_value(member, &Constraints::NONE, format, v, loc, issues)
-                }
-                _ => expect(fits, IssueKind::UnionType, loc, issues),
-            }
+        TypeDesc::Constrained(inner, own) => {
+            check_value(inner, own, format, v, loc, issues);
         }
+        TypeDesc::NamedUnion(u) => check_union(u.members, format, v, loc, issues),
+        TypeDesc::Union(alternatives) => check_union(alternatives, format, v, loc, issues),
     }
     if issues.len() == before {
         check_constraints(c, v, loc, issues);
+    }
+}
+
+/// A value of a union: fine when it fits a member; otherwise the problems of the member it
+/// names, or "matches none".
+fn check_union(
+    alternatives: &[TypeDesc],
+    format: bool,
+    v: &Value,
+    loc: &mut Vec<LocPart>,
+    issues: &mut Vec<Issue>,
+) {
+    let fits = alternatives.iter().any(|alt| {
+        let mut scratch = Vec::new();
+        let mut at = loc.clone();
+        check_value(alt, &Constraints::NONE, format, v, &mut at, &mut scratch);
+        scratch.is_empty()
+    });
+    // A value that names its member (`"object": "bank_account"`) gets that member's own
+    // problems, not "matches none".
+    match (fits, tagged_member(alternatives, v)) {
+        (false, Some(member)) => check_value(member, &Constraints::NONE, format, v, loc, issues),
+        _ => expect(fits, IssueKind::UnionType, loc, issues),
     }
 }
 
@@ -350,6 +369,17 @@ fn check_constraints(c: &Constraints, v: &Value, loc: &[LocPart], issues: &mut V
         if let Some(max) = c.max_items {
             check::max_items(items.len(), max, loc, issues);
         }
+        if c.unique_items {
+            check::unique_items(items, loc, issues);
+        }
+    }
+    if let Some(entries) = v.as_object() {
+        if let Some(min) = c.min_items {
+            check::min_entries(entries.len(), min, loc, issues);
+        }
+        if let Some(max) = c.max_items {
+            check::max_entries(entries.len(), max, loc, issues);
+        }
     }
 }
 
@@ -357,6 +387,7 @@ fn check_constraints(c: &Constraints, v: &Value, loc: &[LocPart], issues: &mut V
 /// reads, or an issue. Lists take every occurrence; other types the last one.
 pub fn coerce_param(ty: &TypeDesc, raws: &[&str], loc: &[LocPart]) -> Result<Value, Issue> {
     match ty {
+        TypeDesc::Constrained(inner, _) => coerce_param(inner, raws, loc),
         TypeDesc::List(inner) => raws
             .iter()
             .enumerate()
@@ -435,6 +466,11 @@ fn coerce_scalar(ty: &TypeDesc, raw: &str, loc: &[LocPart]) -> Result<Value, Iss
         })
     };
     match ty {
+        TypeDesc::Constrained(inner, _) => coerce_scalar(inner, raw, loc),
+        TypeDesc::Deferred(cell) => match cell.get() {
+            Some(inner) => coerce_scalar(inner, raw, loc),
+            None => Ok(Value::String(raw.to_string())),
+        },
         TypeDesc::Int => int(),
         TypeDesc::Enum(e) if e.int => int(),
         TypeDesc::Number => crate::text::parse_number(raw)
@@ -450,7 +486,7 @@ fn coerce_scalar(ty: &TypeDesc, raw: &str, loc: &[LocPart]) -> Result<Value, Iss
                 Issue::new(loc, IssueKind::BoolParsing, msg)
             }),
         // As the typed reader reads a union: the first of integer, number, boolean, string.
-        TypeDesc::Union(_) => Ok(match crate::text::parse_scalar(raw) {
+        TypeDesc::Union(_) | TypeDesc::NamedUnion(_) => Ok(match crate::text::parse_scalar(raw) {
             Scalar::Int(n) => Value::from(n),
             Scalar::Number(n) => Value::from(n),
             Scalar::Bool(b) => Value::Bool(b),

@@ -14,6 +14,8 @@ mod types;
 pub mod usage;
 
 pub use rules::{Category, Rule};
+/// A type as the spec writes it.
+pub use types::name as type_name;
 pub use usage::Direction;
 
 use crate::ir::{Deprecation, Spec};

@@ -41,7 +41,7 @@ impl Differ<'_> {
             }
             (Type::Primitive(a), Type::Primitive(b)) => primitive_delta(*a, *b, change()),
             // The whole type is named, `string[]` → `int[]`, not its items.
-            (Type::List(a), Type::List(b)) | (Type::Map(a), Type::Map(b)) => {
+            (Type::List(a, _), Type::List(b, _)) | (Type::Map(a, _), Type::Map(b, _)) => {
                 match self.type_delta(a, b) {
                     Delta::Same => Delta::Same,
                     Delta::Narrowed(_) => Delta::Narrowed(change()),
@@ -77,10 +77,10 @@ impl Differ<'_> {
             (_, Type::NotShown(_)) | (_, Type::Primitive(Primitive::Any)) => {
                 Delta::Widened(change())
             }
-            (Type::Primitive(Primitive::Object), Type::Model(_) | Type::Map(_)) => {
+            (Type::Primitive(Primitive::Object), Type::Model(_) | Type::Map(_, _)) => {
                 Delta::Narrowed(change())
             }
-            (Type::Model(_) | Type::Map(_), Type::Primitive(Primitive::Object)) => {
+            (Type::Model(_) | Type::Map(_, _), Type::Primitive(Primitive::Object)) => {
                 Delta::Widened(change())
             }
             (Type::Primitive(Primitive::String), Type::Enum(_)) => Delta::Narrowed(change()),
@@ -330,16 +330,17 @@ pub fn name(spec: &Spec, ty: &Type) -> String {
         Type::Primitive(p) => p.name().to_string(),
         Type::Model(id) => spec.model(*id).name.clone(),
         Type::Enum(id) => spec.enum_(*id).name.clone(),
-        Type::List(inner) => match inner.as_ref() {
+        Type::List(inner, _) => match inner.as_ref() {
             Type::Union(_) => format!("({})[]", name(spec, inner)),
             _ => format!("{}[]", name(spec, inner)),
         },
-        Type::Map(inner) => format!("map<string, {}>", name(spec, inner)),
+        Type::Map(inner, _) => format!("map<string, {}>", name(spec, inner)),
         Type::Union(members) => members
             .iter()
             .map(|m| name(spec, m))
             .collect::<Vec<_>>()
             .join(" | "),
+        Type::NamedUnion(id) => spec.union(*id).name.clone(),
         Type::NotShown(_) => "not_shown".to_string(),
     }
 }

@@ -113,10 +113,18 @@ impl Walker<'_> {
             Type::Enum(id) => {
                 self.mark(&self.spec.enum_(*id).name, direction, carrier);
             }
-            Type::List(inner) | Type::Map(inner) => self.walk(inner, direction, carrier),
+            Type::List(inner, _) | Type::Map(inner, _) => self.walk(inner, direction, carrier),
             Type::Union(members) => {
                 for m in members {
                     self.walk(m, direction, carrier);
+                }
+            }
+            Type::NamedUnion(id) => {
+                let union = self.spec.union(*id);
+                if self.mark(&union.name, direction, carrier) {
+                    for m in &union.members {
+                        self.walk(m, direction, carrier);
+                    }
                 }
             }
             Type::Primitive(_) | Type::NotShown(_) => {}

@@ -98,6 +98,9 @@ pub fn schema_files(spec: &Spec) -> Files {
     for e in &spec.enums {
         put(format!("enums/{}.json", e.name), top.enum_schema(e));
     }
+    for u in &spec.unions {
+        put(format!("types/{}.json", u.name), top.union_schema(u));
+    }
     for event in &spec.events {
         put(
             format!("events/{}.json", event.name),

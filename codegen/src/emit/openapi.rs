@@ -151,7 +151,7 @@ impl Document<'_> {
                 let field = target.and_then(|(ep, input)| self.input_field(ep, input?));
                 if let Some(f) = field {
                     let mut constraints = Map::new();
-                    add_constraints(&mut constraints, &f.constraints);
+                    add_constraints(&mut constraints, &f.constraints, &f.ty);
                     if let Some(d) = &f.default {
                         constraints.insert("default".into(), d.to_json());
                     }
@@ -512,6 +512,11 @@ impl Document<'_> {
                 out.insert(e.name.clone(), self.builder.enum_schema(e));
             }
         }
+        for (i, u) in self.spec.unions.iter().enumerate() {
+            if reach.unions.contains(&UnionId(i as u32)) {
+                out.insert(u.name.clone(), self.builder.union_schema(u));
+            }
+        }
         Value::Object(out)
     }
 
@@ -530,6 +535,7 @@ impl Document<'_> {
 struct Reach {
     models: BTreeSet<(ModelId, Shape)>,
     enums: BTreeSet<EnumId>,
+    unions: BTreeSet<UnionId>,
 }
 
 impl Reach {
@@ -553,8 +559,16 @@ impl Reach {
             Type::Enum(id) => {
                 self.enums.insert(*id);
             }
-            Type::List(inner) | Type::Map(inner) => self.ty(spec, shapes, inner, shape),
+            Type::List(inner, _) | Type::Map(inner, _) => self.ty(spec, shapes, inner, shape),
             Type::Union(types) => types.iter().for_each(|t| self.ty(spec, shapes, t, shape)),
+            // A declared union reads its members in the response shape, as its type does.
+            Type::NamedUnion(id) => {
+                if self.unions.insert(*id) {
+                    for t in &spec.union(*id).members {
+                        self.ty(spec, shapes, t, Shape::Response);
+                    }
+                }
+            }
             _ => {}
         }
     }

@@ -45,13 +45,14 @@ impl<'a> SchemaBuilder<'a> {
             Type::Primitive(p) => primitive_schema(*p, format),
             Type::Model(id) => self.model_ref(*id, shape),
             Type::Enum(id) => self.reference("enums", &self.spec.enum_(*id).name),
-            Type::List(inner) => {
-                json!({ "type": "array", "items": self.type_schema(inner, shape, format) })
+            Type::List(inner, c) => {
+                json!({ "type": "array", "items": self.constrained_schema(inner, c, shape, format) })
             }
-            Type::Map(inner) => json!({
+            Type::Map(inner, c) => json!({
                 "type": "object",
-                "additionalProperties": self.type_schema(inner, shape, format),
+                "additionalProperties": self.constrained_schema(inner, c, shape, format),
             }),
+            Type::NamedUnion(id) => self.reference("types", &self.spec.union(*id).name),
             Type::Union(types) => {
                 let members: Vec<Value> = types
                     .iter()
@@ -67,6 +68,32 @@ impl<'a> SchemaBuilder<'a> {
                 json!({ "description": format!("Not shown by the source: {what}. Any JSON value.") })
             }
         }
+    }
+
+    /// A list's item or a map's value, with the constraints of its named type.
+    fn constrained_schema(&self, ty: &Type, c: &Constraints, shape: Shape, format: bool) -> Value {
+        let mut schema = self.type_schema(ty, shape, format);
+        if let Some(obj) = schema.as_object_mut() {
+            add_constraints(obj, c, ty);
+        }
+        schema
+    }
+
+    /// A declared union: its members, read in the response shape as its Rust type is.
+    pub fn union_schema(&self, union: &NamedUnion) -> Value {
+        let mut schema = self.type_schema(&Type::Union(union.members.clone()), Shape::Response, true);
+        if let Some(obj) = schema.as_object_mut() {
+            obj.insert("title".into(), json!(union.name));
+            if let Some(doc) = &union.doc {
+                obj.insert("description".into(), json!(doc));
+            }
+            if let Some(dep) = &union.deprecated {
+                obj.insert("deprecated".into(), json!(true));
+                obj.insert("x-deprecation".into(), deprecation_json(dep));
+            }
+            put_source(obj, union.provenance);
+        }
+        schema
     }
 
     /// A union told apart by a field: exactly one member matches (each has its constant), and
@@ -121,7 +148,7 @@ impl<'a> SchemaBuilder<'a> {
         {
             let schema = match &f.ty {
                 Type::Primitive(Primitive::File | Primitive::Bytes) => binary.clone(),
-                Type::List(inner)
+                Type::List(inner, _)
                     if matches!(**inner, Type::Primitive(Primitive::File | Primitive::Bytes)) =>
                 {
                     json!({ "type": "array", "items": binary })
@@ -159,7 +186,7 @@ impl<'a> SchemaBuilder<'a> {
     pub fn field_schema(&self, f: &Field, shape: Shape) -> Value {
         let mut schema = self.type_schema(&f.ty, shape, format_applies(f, shape));
         let obj = schema.as_object_mut().expect("type schemas are objects");
-        add_constraints(obj, &f.constraints);
+        add_constraints(obj, &f.constraints, &f.ty);
         if f.presence.may_be_null() {
             make_nullable(&mut schema);
         }
@@ -481,7 +508,13 @@ pub fn format_pattern(format: &str) -> Option<&'static str> {
     }
 }
 
-pub fn add_constraints(obj: &mut Map<String, Value>, c: &Constraints) {
+/// The keywords of constraints on a value of `ty`: a map counts its entries
+/// (`minProperties`), a list its items.
+pub fn add_constraints(obj: &mut Map<String, Value>, c: &Constraints, ty: &Type) {
+    let (min_count, max_count) = match ty {
+        Type::Map(..) => ("minProperties", "maxProperties"),
+        _ => ("minItems", "maxItems"),
+    };
     let mut put = |k: &str, v: Value| {
         obj.insert(k.to_string(), v);
     };
@@ -504,10 +537,13 @@ pub fn add_constraints(obj: &mut Map<String, Value>, c: &Constraints) {
         put("format", json!(f));
     }
     if let Some(n) = c.min_items {
-        put("minItems", json!(n));
+        put(min_count, json!(n));
     }
     if let Some(n) = c.max_items {
-        put("maxItems", json!(n));
+        put(max_count, json!(n));
+    }
+    if c.unique_items {
+        put("uniqueItems", json!(true));
     }
     if !c.one_of.is_empty() {
         put(

@@ -29,7 +29,7 @@ macro_rules! ids {
         }
     )*};
 }
-ids!(ApiId, AuthId, EnumId, ModelId, EndpointId, EventId);
+ids!(ApiId, AuthId, EnumId, ModelId, UnionId, EndpointId, EventId);
 
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -39,6 +39,8 @@ pub struct Spec {
     pub auth_schemes: Vec<AuthScheme>,
     pub enums: Vec<Enum>,
     pub models: Vec<Model>,
+    /// Unions declared with a name (`type Details = A | B`), in declaration order.
+    pub unions: Vec<NamedUnion>,
     pub endpoints: Vec<Endpoint>,
     /// The fields every event carries; `None` in a spec without events.
     pub envelope: Option<ModelId>,
@@ -59,6 +61,9 @@ pub struct Spec {
 impl Spec {
     pub fn model(&self, id: ModelId) -> &Model {
         &self.models[id.index()]
+    }
+    pub fn union(&self, id: UnionId) -> &NamedUnion {
+        &self.unions[id.index()]
     }
     pub fn enum_(&self, id: EnumId) -> &Enum {
         &self.enums[id.index()]
@@ -259,6 +264,7 @@ pub struct SpanTable {
     pub auth_schemes: Vec<Span>,
     pub enums: Vec<Span>,
     pub models: Vec<Span>,
+    pub unions: Vec<Span>,
     pub endpoints: Vec<Span>,
     pub events: Vec<Span>,
     /// The `service` block's name, when the spec has one.
@@ -401,6 +407,16 @@ pub struct EnumValue {
 }
 
 #[derive(Clone, Debug)]
+pub struct NamedUnion {
+    pub name: String,
+    pub doc: Option<String>,
+    /// The members, none of them null; one may be the union itself inside a list or map.
+    pub members: Vec<Type>,
+    pub deprecated: Option<Deprecation>,
+    pub provenance: Provenance,
+}
+
+#[derive(Clone, Debug)]
 pub struct Model {
     pub name: String,
     pub doc: Option<String>,
@@ -488,7 +504,7 @@ impl Spec {
             return None;
         };
         match &self.model(*id).field(field)?.ty {
-            Type::List(item) => Some(item),
+            Type::List(item, _) => Some(item),
             ty => Some(ty),
         }
     }

@@ -41,20 +41,33 @@ impl Spec {
             if kind == Containment::Required && f.presence != Presence::Required {
                 continue;
             }
-            held_in_place(&f.ty, kind, &mut out);
+            self.held_in_place(&f.ty, kind, &mut out, &mut Vec::new());
         }
         out
     }
-}
 
-fn held_in_place(ty: &Type, kind: Containment, out: &mut Vec<ModelId>) {
-    match ty {
-        Type::Model(id) => out.push(*id),
-        Type::Union(members) if kind == Containment::InPlace => {
-            for m in members {
-                held_in_place(m, kind, out);
+    /// The models a value of `ty` holds in place; a declared union is looked into once.
+    fn held_in_place(
+        &self,
+        ty: &Type,
+        kind: Containment,
+        out: &mut Vec<ModelId>,
+        unions: &mut Vec<UnionId>,
+    ) {
+        match ty {
+            Type::Model(id) => out.push(*id),
+            Type::Union(members) if kind == Containment::InPlace => {
+                for m in members {
+                    self.held_in_place(m, kind, out, unions);
+                }
             }
+            Type::NamedUnion(id) if kind == Containment::InPlace && !unions.contains(id) => {
+                unions.push(*id);
+                for m in &self.union(*id).members {
+                    self.held_in_place(m, kind, out, unions);
+                }
+            }
+            _ => {}
         }
-        _ => {}
     }
 }

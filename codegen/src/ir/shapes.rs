@@ -81,7 +81,7 @@ impl<'a> Shapes<'a> {
 fn refers_to_any(ty: &Type, set: &HashSet<ModelId>) -> bool {
     match ty {
         Type::Model(id) => set.contains(id),
-        Type::List(inner) | Type::Map(inner) => refers_to_any(inner, set),
+        Type::List(inner, _) | Type::Map(inner, _) => refers_to_any(inner, set),
         Type::Union(types) => types.iter().any(|t| refers_to_any(t, set)),
         _ => false,
     }

@@ -1,6 +1,6 @@
 //! Fields, types and constraints.
 
-use super::{Deprecation, EnumId, ModelId, Presence, Provenance};
+use super::{Deprecation, EnumId, ModelId, Presence, Provenance, UnionId};
 use crate::source::Span;
 
 #[derive(Clone, Debug)]
@@ -88,11 +88,17 @@ pub enum Type {
     Primitive(Primitive),
     Model(ModelId),
     Enum(EnumId),
-    List(Box<Type>),
-    /// `map<string, T>`: a JSON object with free keys whose values are all of this type.
-    Map(Box<Type>),
+    /// A list, with the constraints on each item (those of a named type: `Tag[]` where
+    /// `@max_length(20) type Tag = string`).
+    List(Box<Type>, Box<Constraints>),
+    /// `map<string, T>`: a JSON object with free keys whose values are all of this type,
+    /// with the constraints on each value.
+    Map(Box<Type>, Box<Constraints>),
     /// Any of several non-null types, e.g. `string | int`.
     Union(Vec<Type>),
+    /// A union declared with a name (`type Details = map<string, Details> | Inner`): a type
+    /// of its own in generated code and the schemas, so it may contain itself.
+    NamedUnion(UnionId),
     /// A value the source leaves open; the text says what is not shown.
     NotShown(Option<String>),
 }
@@ -207,6 +213,8 @@ pub struct Constraints {
     pub min_items: Option<u64>,
     pub max_items: Option<u64>,
     pub pattern: Option<String>,
+    /// `@unique_items`: no two items of the list are equal.
+    pub unique_items: bool,
     /// A closed set of allowed values, e.g. radius 10, 20, 25, 50, 100.
     pub one_of: Vec<Literal>,
     /// An open format named by the API (`@format("snowflake")`, `unix-time`, `decimal`):
@@ -220,6 +228,28 @@ pub struct Constraints {
 impl Constraints {
     pub fn is_empty(&self) -> bool {
         *self == Constraints::default()
+    }
+
+    /// These constraints with each one `other` states replaced by `other`'s: a field's own
+    /// annotations over those its named type brings.
+    pub fn overlaid_with(self, other: Constraints) -> Constraints {
+        Constraints {
+            minimum: other.minimum.or(self.minimum),
+            maximum: other.maximum.or(self.maximum),
+            min_length: other.min_length.or(self.min_length),
+            max_length: other.max_length.or(self.max_length),
+            min_items: other.min_items.or(self.min_items),
+            max_items: other.max_items.or(self.max_items),
+            pattern: other.pattern.or(self.pattern),
+            unique_items: other.unique_items || self.unique_items,
+            one_of: if other.one_of.is_empty() {
+                self.one_of
+            } else {
+                other.one_of
+            },
+            format: other.format.or(self.format),
+            default_bound: other.default_bound.or(self.default_bound),
+        }
     }
 
     /// The allowed numbers of a closed numeric set.

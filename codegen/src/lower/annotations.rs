@@ -21,6 +21,8 @@ pub(super) enum Site {
     Event,
     Auth,
     Api,
+    /// A `type` declaration.
+    Alias,
     /// limits, rate limits, states, changelog entries and the like.
     Other,
 }
@@ -28,9 +30,11 @@ pub(super) enum Site {
 use Site::*;
 
 const ANYWHERE: &[Site] = &[
-    Field, Param, Model, Enum, EnumValue, Endpoint, Response, Body, Event, Auth, Api, Other,
+    Field, Param, Model, Enum, EnumValue, Endpoint, Response, Body, Event, Auth, Api, Alias, Other,
 ];
 const VALUES: &[Site] = &[Field, Param];
+/// Where constraints stand: on a value, or on a type declared to carry them.
+const CONSTRAINED: &[Site] = &[Field, Param, Alias];
 
 /// Every annotation the language knows, with the places it may stand.
 const KNOWN: &[(&str, &[Site])] = &[
@@ -38,17 +42,18 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("since", ANYWHERE),
     (
         "deprecated",
-        &[Field, Param, Model, EnumValue, Endpoint, Event, Auth],
+        &[Field, Param, Model, EnumValue, Endpoint, Event, Auth, Alias],
     ),
-    ("min", VALUES),
-    ("max", VALUES),
-    ("min_length", VALUES),
-    ("max_length", VALUES),
-    ("pattern", VALUES),
-    ("min_items", VALUES),
-    ("max_items", VALUES),
-    ("one_of", VALUES),
-    ("format", VALUES),
+    ("min", CONSTRAINED),
+    ("max", CONSTRAINED),
+    ("min_length", CONSTRAINED),
+    ("max_length", CONSTRAINED),
+    ("pattern", CONSTRAINED),
+    ("min_items", CONSTRAINED),
+    ("max_items", CONSTRAINED),
+    ("one_of", CONSTRAINED),
+    ("unique_items", &[Field, Alias]),
+    ("format", CONSTRAINED),
     ("request_only", &[Field]),
     ("response_only", &[Field]),
     ("format_only", &[Field]),
@@ -251,6 +256,14 @@ impl Lowerer<'_> {
         }
     }
 
+    /// An annotation that takes no arguments (`@unique_items`): true when written so.
+    pub(super) fn flag(&mut self, a: &Annotation) -> bool {
+        if !a.args.is_empty() {
+            self.bad_args(a, "no arguments");
+        }
+        true
+    }
+
     pub(super) fn number_arg(&mut self, a: &Annotation) -> Option<f64> {
         let value = self.single_arg(a, "one number")?;
         match value.kind {
@@ -437,6 +450,7 @@ fn describe(site: Site) -> &'static str {
         Event => "an event",
         Auth => "an auth scheme",
         Api => "an api",
+        Alias => "a type declaration",
         Other => "this item",
     }
 }

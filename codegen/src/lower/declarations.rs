@@ -295,7 +295,7 @@ impl Lowerer<'_> {
                     self.used_types.insert(TypeDecl::Enum(id));
                     Some(id)
                 }
-                Some((TypeDecl::Model(_), _)) => {
+                Some((TypeDecl::Model(_) | TypeDecl::Alias(_), _)) => {
                     self.error(
                         diagnostic_codes::UNKNOWN_TYPE,
                         p.span,

@@ -747,9 +747,9 @@ impl Lowerer<'_> {
 pub(super) fn object_in(ty: &Type) -> Option<&'static str> {
     match ty {
         Type::Model(_) => Some("a model"),
-        Type::Map(_) => Some("a map"),
+        Type::Map(_, _) => Some("a map"),
         Type::Primitive(Primitive::Object) => Some("an object"),
-        Type::List(inner) => object_in(inner),
+        Type::List(inner, _) => object_in(inner),
         Type::Union(members) => members.iter().find_map(object_in),
         _ => None,
     }

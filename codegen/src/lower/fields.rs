@@ -12,12 +12,33 @@ use crate::source::Span;
 enum Base {
     Prim(Primitive),
     List,
+    Map,
     Other,
 }
 
 impl Lowerer<'_> {
-    /// Resolves `A | B[] | null` into a type and whether `null` was among the alternatives.
+    /// Resolves `A | B[] | null` into a type and whether `null` was among the alternatives,
+    /// where the constraints of a named type cannot apply (a body, a header).
     pub(super) fn lower_type(&mut self, expr: &ast::TypeExpr) -> Option<(Type, bool)> {
+        let (ty, constraints, nullable) = self.lower_type_with_constraints(expr)?;
+        if !constraints.is_empty() {
+            self.error(
+                diagnostic_codes::CONSTRAINT_TYPE_MISMATCH,
+                expr.span,
+                "the constraints of this named type cannot apply here",
+            )
+            .label("a type with constraints of its own")
+            .help("write the type the named type stands for, or use it in a field of a model");
+        }
+        Some((ty, nullable))
+    }
+
+    /// As [`Self::lower_type`], with the constraints a named type brings (`tags: Tag` where
+    /// `@max_length(20) type Tag = string`).
+    pub(super) fn lower_type_with_constraints(
+        &mut self,
+        expr: &ast::TypeExpr,
+    ) -> Option<(Type, Constraints, bool)> {
         let mut nullable = false;
         let mut types = Vec::new();
         let mut ok = true;
@@ -27,7 +48,7 @@ impl Lowerer<'_> {
                 continue;
             }
             match self.lower_atom(atom) {
-                Some(t) => types.push(t),
+                Some(t) => types.push((t, atom.span)),
                 None => ok = false,
             }
         }
@@ -45,14 +66,36 @@ impl Lowerer<'_> {
                 .help("write the value's type and add `| null`, e.g. `string | null`");
                 None
             }
-            1 => Some((types.pop()?, nullable)),
-            _ => Some((Type::Union(types), nullable)),
+            1 => {
+                let ((ty, constraints), _) = types.pop()?;
+                Some((ty, constraints, nullable))
+            }
+            _ => {
+                let mut members = Vec::new();
+                for ((ty, constraints), span) in types {
+                    if !constraints.is_empty() {
+                        self.error(
+                            diagnostic_codes::CONSTRAINT_TYPE_MISMATCH,
+                            span,
+                            "a member of a union cannot carry constraints",
+                        )
+                        .label("a named type with constraints of its own")
+                        .help("write the type it stands for; a union's members are told apart by their types alone");
+                    }
+                    members.push(ty);
+                }
+                Some((Type::Union(members), Constraints::default(), nullable))
+            }
         }
     }
 
     /// A field's type: as [`Self::lower_type`], but a constant (`object: "customer"`, or
     /// `"customer" | null`) is allowed, and reads as a string holding that value only.
-    fn field_type(&mut self, expr: &ast::TypeExpr) -> Option<(Type, bool, Option<String>)> {
+    /// The last part is what a named type brings: its constraints.
+    fn field_type(
+        &mut self,
+        expr: &ast::TypeExpr,
+    ) -> Option<(Type, bool, Option<String>, Constraints)> {
         let mut values = expr
             .alternatives
             .iter()
@@ -65,13 +108,16 @@ impl Lowerer<'_> {
                 Type::Primitive(Primitive::String),
                 nullable,
                 Some(value.value.clone()),
+                Constraints::default(),
             ));
         }
-        let (ty, nullable) = self.lower_type(expr)?;
-        Some((ty, nullable, None))
+        let (ty, constraints, nullable) = self.lower_type_with_constraints(expr)?;
+        Some((ty, nullable, None, constraints))
     }
 
-    fn lower_atom(&mut self, atom: &ast::TypeAtom) -> Option<Type> {
+    /// One alternative, with the constraints a named type brings.
+    fn lower_atom(&mut self, atom: &ast::TypeAtom) -> Option<(Type, Constraints)> {
+        let plain = |ty| Some((ty, Constraints::default()));
         match &atom.kind {
             TypeAtomKind::Null => None,
             TypeAtomKind::Constant(value) => {
@@ -85,9 +131,12 @@ impl Lowerer<'_> {
                 None
             }
             TypeAtomKind::NotShown(what) => {
-                Some(Type::NotShown(what.as_ref().map(|s| s.value.clone())))
+                plain(Type::NotShown(what.as_ref().map(|s| s.value.clone())))
             }
-            TypeAtomKind::List(inner) => Some(Type::List(Box::new(self.lower_atom(inner)?))),
+            TypeAtomKind::List(inner) => {
+                let (item, constraints) = self.lower_atom(inner)?;
+                plain(Type::List(Box::new(item), Box::new(constraints)))
+            }
             TypeAtomKind::Map { key, .. } if key.text != "string" => {
                 self.error(
                     diagnostic_codes::UNKNOWN_TYPE,
@@ -98,9 +147,9 @@ impl Lowerer<'_> {
                 .help("write `map<string, T>`, and say what the keys hold in a doc comment");
                 None
             }
-            TypeAtomKind::Map { value, .. } => match self.lower_type(value)? {
-                (ty, false) => Some(Type::Map(Box::new(ty))),
-                (_, true) => {
+            TypeAtomKind::Map { value, .. } => match self.lower_type_with_constraints(value)? {
+                (ty, constraints, false) => plain(Type::Map(Box::new(ty), Box::new(constraints))),
+                (_, _, true) => {
                     self.error(
                         diagnostic_codes::UNKNOWN_TYPE,
                         atom.span,
@@ -111,9 +160,9 @@ impl Lowerer<'_> {
                     None
                 }
             },
-            TypeAtomKind::Group(expr) => match self.lower_type(expr)? {
-                (ty, false) => Some(ty),
-                (_, true) => {
+            TypeAtomKind::Group(expr) => match self.lower_type_with_constraints(expr)? {
+                (ty, constraints, false) => Some((ty, constraints)),
+                (_, _, true) => {
                     self.error(
                         diagnostic_codes::UNKNOWN_TYPE,
                         atom.span,
@@ -126,14 +175,15 @@ impl Lowerer<'_> {
             },
             TypeAtomKind::Named(name) => {
                 if let Some(p) = Primitive::from_name(&name.text) {
-                    return Some(Type::Primitive(p));
+                    return plain(Type::Primitive(p));
                 }
                 if let Some((decl, _)) = self.types.get(&name.text).copied() {
                     self.used_types.insert(decl);
-                    return Some(match decl {
-                        TypeDecl::Model(id) => Type::Model(id),
-                        TypeDecl::Enum(id) => Type::Enum(id),
-                    });
+                    return match decl {
+                        TypeDecl::Model(id) => plain(Type::Model(id)),
+                        TypeDecl::Enum(id) => plain(Type::Enum(id)),
+                        TypeDecl::Alias(index) => self.alias_use(index),
+                    };
                 }
                 self.unknown_type(name);
                 None
@@ -175,9 +225,9 @@ impl Lowerer<'_> {
     ) -> Option<Field> {
         let enums = Some(enums);
         let annots = self.annots(attrs, site);
-        let (ty, nullable, constant) = self.field_type(&decl.ty)?;
+        let (ty, nullable, constant, named) = self.field_type(&decl.ty)?;
         let presence = Presence::new(decl.optional.is_some(), nullable);
-        let mut constraints = self.constraints(&annots, &ty, decl.ty.span);
+        let mut constraints = named.overlaid_with(self.constraints(&annots, &ty, decl.ty.span));
         if let Some(value) = constant {
             if let Some(a) = annots.get("one_of") {
                 self.error(
@@ -252,7 +302,7 @@ impl Lowerer<'_> {
             self.bad_args(a, "no arguments");
         }
         let item = match ty {
-            Type::List(item) => item.as_ref(),
+            Type::List(item, _) => item.as_ref(),
             ty => ty,
         };
         if !matches!(item, Type::Primitive(p) if p.is_string_like()) {
@@ -315,7 +365,8 @@ impl Lowerer<'_> {
     fn base(&self, ty: &Type) -> Base {
         match ty {
             Type::Primitive(p) => Base::Prim(*p),
-            Type::List(_) => Base::List,
+            Type::List(..) => Base::List,
+            Type::Map(..) => Base::Map,
             _ => Base::Other,
         }
     }
@@ -334,19 +385,21 @@ impl Lowerer<'_> {
         Some(name)
     }
 
-    fn constraints(&mut self, annots: &Annots, ty: &Type, ty_span: Span) -> Constraints {
+    pub(super) fn constraints(&mut self, annots: &Annots, ty: &Type, ty_span: Span) -> Constraints {
         let mut c = Constraints::default();
         let base = self.base(ty);
         let numeric = matches!(base, Base::Prim(p) if p.is_numeric());
         let (stringy, listy) = self.text_or_list(ty);
-        let checks: [(&str, bool, &str); 9] = [
+        let countable = listy || matches!(base, Base::Map);
+        let checks: [(&str, bool, &str); 10] = [
             ("min", numeric, "a number"),
             ("max", numeric, "a number"),
             ("min_length", stringy, "a string"),
             ("max_length", stringy, "a string"),
             ("pattern", stringy, "a string"),
-            ("min_items", listy, "a list"),
-            ("max_items", listy, "a list"),
+            ("min_items", countable, "a list or a map"),
+            ("max_items", countable, "a list or a map"),
+            ("unique_items", listy, "a list"),
             ("one_of", numeric || stringy, "a number or a string"),
             ("format", numeric || stringy, "a plain number or string"),
         ];
@@ -370,6 +423,7 @@ impl Lowerer<'_> {
                 "min_items" => c.min_items = self.count_arg(a),
                 "max_items" => c.max_items = self.count_arg(a),
                 "pattern" => c.pattern = self.pattern(a),
+                "unique_items" => c.unique_items = self.flag(a),
                 "format" => c.format = self.format_name(a),
                 _ => c.one_of = self.one_of(a, numeric),
             }
@@ -567,7 +621,7 @@ impl Lowerer<'_> {
                         EnumRepr::String => Literal::String(text),
                     })
             }
-            (Type::List(inner), ValueKind::List(items)) => items
+            (Type::List(inner, _), ValueKind::List(items)) => items
                 .iter()
                 .map(|item| self.literal_for(item, inner, enums))
                 .collect::<Option<Vec<_>>>()
@@ -583,7 +637,7 @@ impl Lowerer<'_> {
             Type::Enum(id) => enums
                 .and_then(|e| e.get(id.index()))
                 .map_or("enum value".to_string(), |e| format!("`{}` value", e.name)),
-            Type::List(_) => "list".to_string(),
+            Type::List(_, _) => "list".to_string(),
             _ => "value of this type".to_string(),
         }
     }

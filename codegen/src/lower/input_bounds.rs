@@ -19,7 +19,7 @@ impl Lowerer<'_> {
                     reached[id.index()] = true;
                     pending.extend(spec.models[id.index()].fields.iter().map(|f| &f.ty));
                 }
-                Type::List(inner) | Type::Map(inner) => pending.push(inner),
+                Type::List(inner, _) | Type::Map(inner, _) => pending.push(inner),
                 Type::Union(members) => pending.extend(members),
                 _ => {}
             }
@@ -35,7 +35,7 @@ impl Lowerer<'_> {
 fn drop_default_bound(c: &mut Constraints, ty: &Type) {
     if c.default_bound.take().is_some() {
         match ty {
-            Type::List(_) => c.max_items = None,
+            Type::List(_, _) => c.max_items = None,
             _ => c.max_length = None,
         }
     }

@@ -257,7 +257,7 @@ impl Lowerer<'_> {
 fn part_is_file(ty: &Type) -> bool {
     match ty {
         Type::Primitive(Primitive::File) => true,
-        Type::List(inner) => matches!(**inner, Type::Primitive(Primitive::File)),
+        Type::List(inner, _) => matches!(**inner, Type::Primitive(Primitive::File)),
         _ => false,
     }
 }
@@ -269,7 +269,7 @@ fn misplaced_file(ty: &Type, holds_file: &[bool]) -> Option<&'static str> {
         Type::Model(id) if holds_file.get(id.index()).copied().unwrap_or(false) => {
             Some("a model with a `file` field")
         }
-        Type::List(inner) | Type::Map(inner) => misplaced_file(inner, holds_file),
+        Type::List(inner, _) | Type::Map(inner, _) => misplaced_file(inner, holds_file),
         Type::Union(members) => members.iter().find_map(|m| misplaced_file(m, holds_file)),
         _ => None,
     }

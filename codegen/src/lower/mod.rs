@@ -1,6 +1,7 @@
 //! Lowering: AST → validated IR. Runs in passes (declare names, enums, models, APIs and
 //! auth, endpoints, the rest, cross-references), collecting every problem as it goes.
 
+mod aliases;
 mod annotations;
 mod auth;
 mod behaviour;
@@ -42,6 +43,8 @@ pub fn lower(file: &ast::File, diags: &mut Diagnostics) -> Option<Spec> {
 enum TypeDecl {
     Model(ModelId),
     Enum(EnumId),
+    /// A `type` declaration, by its index among them.
+    Alias(u32),
 }
 
 /// A model to lower: declared, the envelope, or a body written in place.
@@ -60,6 +63,7 @@ struct Decls<'a> {
     auths: Vec<(&'a ast::AuthDecl, &'a ast::Attrs)>,
     enums: Vec<(&'a ast::EnumDecl, &'a ast::Attrs)>,
     models: Vec<ModelSource<'a>>,
+    aliases: Vec<(&'a ast::TypeAliasDecl, &'a ast::Attrs)>,
     envelope: Option<ModelId>,
     endpoints: Vec<(&'a ast::EndpointDecl, &'a ast::Attrs)>,
     events: Vec<(&'a ast::EventDecl, &'a ast::Attrs)>,
@@ -87,6 +91,8 @@ pub(crate) struct Lowerer<'d> {
     not_shown: Vec<NotShown>,
     /// The service's `max_length` and `max_items`, for strings and lists without their own.
     default_bounds: (Option<DefaultBound>, Option<DefaultBound>),
+    /// `type` declarations, lowered when first used.
+    aliases: Vec<aliases::AliasEntry>,
 }
 
 impl<'d> Lowerer<'d> {
@@ -104,6 +110,7 @@ impl<'d> Lowerer<'d> {
             pending_replacements: Vec::new(),
             not_shown: Vec::new(),
             default_bounds: (None, None),
+            aliases: Vec::new(),
         }
     }
 
@@ -201,6 +208,13 @@ impl<'d> Lowerer<'d> {
                                 ModelOrigin::Declared
                             },
                         });
+                    }
+                }
+                ast::ItemKind::Type(alias) => {
+                    let index = decls.aliases.len() as u32;
+                    if self.claim(NameSpace::Type, &alias.name, Claim::Type(TypeDecl::Alias(index)))
+                    {
+                        decls.aliases.push((alias, attrs));
                     }
                 }
                 ast::ItemKind::Endpoint(ep) => {
@@ -406,6 +420,7 @@ impl<'d> Lowerer<'d> {
             .map(|(e, a)| self.lower_enum(e, a))
             .collect();
         self.check_subsets(&decls.enums, &enums);
+        let unions = self.lower_aliases(&decls.aliases);
         let models: Vec<Model> = decls
             .models
             .iter()
@@ -427,6 +442,7 @@ impl<'d> Lowerer<'d> {
             auth_schemes: decls.auths.iter().map(|(a, _)| a.name.span).collect(),
             enums: decls.enums.iter().map(|(e, _)| e.name.span).collect(),
             models: decls.models.iter().map(|m| m.decl.name.span).collect(),
+            unions: self.union_spans(),
             endpoints: decls.endpoints.iter().map(|(e, _)| e.name.span).collect(),
             events: decls.events.iter().map(|(e, _)| e.name.span).collect(),
             service: decls.service.map(|(s, _)| s.name.span),
@@ -469,6 +485,7 @@ impl<'d> Lowerer<'d> {
             auth_schemes,
             enums,
             models,
+            unions,
             endpoints,
             envelope: decls.envelope,
             event_type,

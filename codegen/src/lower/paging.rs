@@ -172,7 +172,7 @@ impl Lowerer<'_> {
                 _ => None,
             })
             .and_then(|f| match &f.ty {
-                Type::List(item) => match item.as_ref() {
+                Type::List(item, _) => match item.as_ref() {
                     Type::Model(m) => models.get(m.index()),
                     _ => None,
                 },

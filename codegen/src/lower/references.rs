@@ -97,6 +97,18 @@ impl Lowerer<'_> {
                 );
             }
         }
+        for (index, name, span) in self.alias_names() {
+            if !self.used_types.contains(&TypeDecl::Alias(index)) {
+                self.diags.push(
+                    Diagnostic::warning(
+                        diagnostic_codes::UNUSED,
+                        span,
+                        format!("type `{name}` is never used"),
+                    )
+                    .label("no field, parameter or other type refers to it"),
+                );
+            }
+        }
         for (i, e) in spec.enums.iter().enumerate() {
             if !self.used_types.contains(&TypeDecl::Enum(EnumId(i as u32))) {
                 self.diags.push(

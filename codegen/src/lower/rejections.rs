@@ -168,7 +168,7 @@ fn holds_string(ty: &Type) -> bool {
 
 fn holds_issues(ty: &Type) -> bool {
     match ty {
-        Type::List(item) => matches!(
+        Type::List(item, _) => matches!(
             **item,
             Type::Primitive(Primitive::Object | Primitive::Any) | Type::NotShown(_)
         ),

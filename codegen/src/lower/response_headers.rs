@@ -135,9 +135,9 @@ fn not_text(field: &Field) -> Option<&'static str> {
         Type::Primitive(Primitive::Object | Primitive::Any) => Some("any JSON value"),
         Type::Primitive(_) | Type::Enum(_) => None,
         Type::Model(_) => Some("a model"),
-        Type::Map(_) => Some("a map"),
-        Type::List(_) => Some("a list"),
-        Type::Union(_) => Some("a union"),
+        Type::Map(_, _) => Some("a map"),
+        Type::List(_, _) => Some("a list"),
+        Type::Union(_) | Type::NamedUnion(_) => Some("a union"),
         Type::NotShown(_) => Some("a value the source leaves open"),
     }
 }

@@ -51,6 +51,14 @@ impl Parser<'_> {
                 };
                 (kind, head)
             }
+            "type" => {
+                self.bump();
+                let name = self.ident("the type's name")?;
+                let head = keyword.span.to(name.span);
+                self.expect(Tok::Eq, "`=`")?;
+                let ty = self.type_expr()?;
+                (ItemKind::Type(TypeAliasDecl { name, ty }), head)
+            }
             "endpoint" => self.endpoint()?,
             "event" => self.event()?,
             "limit" => self.limit()?,
@@ -99,7 +107,7 @@ impl Parser<'_> {
                     )
                     .label("not the start of an item")
                     .help(
-                        "items start with service, api, auth, enum, open enum, model, envelope, \
+                        "items start with service, api, auth, enum, open enum, model, envelope, type, \
                              endpoint, event, limit, rate_limit, states, changelog or not_shown",
                     ),
                 );

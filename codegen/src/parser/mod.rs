@@ -31,6 +31,7 @@ const ITEM_KEYWORDS: &[&str] = &[
     "enum",
     "model",
     "envelope",
+    "type",
     "endpoint",
     "event",
     "limit",

@@ -51,7 +51,7 @@ impl StandIns {
         marked_values(&contract.spec, ty, body, &|f| f.personal, &mut found);
         for (field, value) in found {
             let item = match &field.ty {
-                Type::List(item) => item.as_ref(),
+                Type::List(item, _) => item.as_ref(),
                 ty => ty,
             };
             self.personal_fields.insert(field.name.clone());

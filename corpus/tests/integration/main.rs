@@ -11,6 +11,7 @@ mod generated_types;
 mod idempotency;
 mod imported_shapes;
 mod media_bodies;
+mod named_types;
 mod paging;
 mod probes;
 mod rejections;

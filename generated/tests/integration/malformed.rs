@@ -70,7 +70,7 @@ fn body_violations(
                 Type::Model(inner) => {
                     body_violations(spec, samples, *inner, loc, path, depth + 1, as_text, out)
                 }
-                Type::List(item) => {
+                Type::List(item, _) => {
                     if let Type::Model(inner) = &**item {
                         loc.push(json!(0));
                         path.push(json!(0));
@@ -90,7 +90,7 @@ fn body_violations(
 /// Text-level violations of a parameter (a query string has no JSON types).
 fn param_violations(spec: &Spec, f: &Field) -> Vec<(Value, String)> {
     let (inner, list) = match &f.ty {
-        Type::List(inner) => (&**inner, true),
+        Type::List(inner, _) => (&**inner, true),
         t => (t, false),
     };
     let c = &f.constraints;

@@ -39,13 +39,13 @@ fn value(
             }
         }
         Type::Model(id) => model(spec, shapes, *id, shape, depth + 1),
-        Type::List(inner) => {
+        Type::List(inner, _) => {
             let len = if depth > 3 { 0..1 } else { 1..3 };
             prop::collection::vec(value(spec, shapes, inner, shape, depth + 1), len)
                 .prop_map(Value::Array)
                 .boxed()
         }
-        Type::Map(inner) => {
+        Type::Map(inner, _) => {
             let len = if depth > 3 { 0..1 } else { 0..3 };
             prop::collection::btree_map(
                 "[a-z]{1,6}",
@@ -54,6 +54,10 @@ fn value(
             )
             .prop_map(|entries| Value::Object(entries.into_iter().collect()))
             .boxed()
+        }
+        Type::NamedUnion(id) => {
+            let members = Type::Union(spec.union(*id).members.clone());
+            value(spec, shapes, &members, shape, depth + 1)
         }
         Type::Union(types) => {
             let options: Vec<BoxedStrategy<Value>> = types
@@ -182,7 +186,7 @@ fn constrained(
         Type::Primitive(p) if p.is_string_like() && c.pattern.is_some() => {
             "[a-zA-Z0-9 ]{0,20}".prop_map(Value::from).boxed()
         }
-        Type::List(inner) if c.min_items.is_some() => {
+        Type::List(inner, _) if c.min_items.is_some() => {
             let min = c.min_items.unwrap() as usize;
             prop::collection::vec(value(spec, shapes, inner, shape, depth + 1), min..min + 2)
                 .prop_map(Value::Array)

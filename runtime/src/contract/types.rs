@@ -30,16 +30,23 @@ pub enum TypeDesc<'a> {
     /// An object with free keys whose values are all of this type.
     Map(&'a TypeDesc<'a>),
     Union(&'a [TypeDesc<'a>]),
+    /// A union declared with a name; a union that contains itself refers to itself through
+    /// [`TypeDesc::Deferred`].
+    NamedUnion(&'a UnionDesc<'a>),
+    /// A list's item or a map's value with constraints of its own (`Tag[]` where `Tag` is a
+    /// string of at most 20 characters).
+    Constrained(&'a TypeDesc<'a>, &'a Constraints<'a>),
     /// A model of a contract built at run time, set once after construction: a model that
     /// contains itself refers to itself through it.
     Deferred(&'a OnceLock<TypeDesc<'a>>),
 }
 
 impl<'a> TypeDesc<'a> {
-    /// The type itself, a deferred model looked through.
+    /// The type itself, a deferred model and an item's own constraints looked through.
     pub fn resolved(&'a self) -> &'a TypeDesc<'a> {
         match self {
             TypeDesc::Deferred(cell) => cell.get().map_or(self, TypeDesc::resolved),
+            TypeDesc::Constrained(inner, _) => inner.resolved(),
             other => other,
         }
     }
@@ -59,6 +66,12 @@ pub struct ModelDesc<'a> {
     /// The model's name in the shape requests use.
     pub name: &'a str,
     pub fields: &'a [FieldDesc<'a>],
+}
+
+#[derive(Debug)]
+pub struct UnionDesc<'a> {
+    pub name: &'a str,
+    pub members: &'a [TypeDesc<'a>],
 }
 
 #[derive(Debug)]
@@ -124,6 +137,8 @@ pub struct Constraints<'a> {
     pub min_items: Option<usize>,
     pub max_items: Option<usize>,
     pub pattern: Option<&'a Pattern<'a>>,
+    /// No two items of a list are equal (as JSON values).
+    pub unique_items: bool,
     pub one_of_numbers: &'a [f64],
     pub one_of_strings: &'a [&'a str],
 }
@@ -137,6 +152,7 @@ impl<'a> Constraints<'a> {
         min_items: None,
         max_items: None,
         pattern: None,
+        unique_items: false,
         one_of_numbers: &[],
         one_of_strings: &[],
     };
@@ -152,6 +168,7 @@ impl<'a> Constraints<'a> {
             && self.maximum.is_none()
             && sizes.iter().all(Option::is_none)
             && self.pattern.is_none()
+            && !self.unique_items
             && self.one_of_numbers.is_empty()
             && self.one_of_strings.is_empty()
     }

@@ -21,12 +21,22 @@ fn inner(site: &Site, root: &str, t: &Type) -> Markup {
             let name = &site.spec.enum_(*id).name;
             html! { a href=(paths::href(root, &paths::enum_(name), None)) { code { (name) } } }
         }
-        Type::List(item) => match item.as_ref() {
+        Type::List(item, _) => match item.as_ref() {
             Type::Union(_) => html! { code { "(" } (inner(site, root, item)) code { ")[]" } },
             _ => html! { (inner(site, root, item)) code { "[]" } },
         },
-        Type::Map(value) => {
+        Type::Map(value, _) => {
             html! { code { "map<string, " } (inner(site, root, value)) code { ">" } }
+        }
+        Type::NamedUnion(id) => {
+            let union = site.spec.union(*id);
+            let members = union
+                .members
+                .iter()
+                .map(|m| crate::diff::type_name(site.spec, m))
+                .collect::<Vec<_>>()
+                .join(" | ");
+            html! { code title=(members) { (union.name) } }
         }
         Type::Union(members) => html! {
             @for (i, m) in members.iter().enumerate() {

@@ -63,9 +63,11 @@ impl Usage {
             Type::Enum(id) => {
                 self.enums[id.index()].insert(user);
             }
-            Type::List(inner) | Type::Map(inner) => self.note(inner, user),
+            Type::List(inner, _) | Type::Map(inner, _) => self.note(inner, user),
             Type::Union(members) => members.iter().for_each(|m| self.note(m, user)),
-            Type::Primitive(_) | Type::NotShown(_) => {}
+            // A declared union's members are noted where the union is declared: it may
+            // contain itself.
+            Type::NamedUnion(_) | Type::Primitive(_) | Type::NotShown(_) => {}
         }
     }
 

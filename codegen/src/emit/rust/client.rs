@@ -251,7 +251,7 @@ impl RustBackend<'_> {
                 else {
                     return quote!();
                 };
-                let Type::List(item) = &items_f.ty else {
+                let Type::List(item, _) = &items_f.ty else {
                     return quote!();
                 };
                 let Some(id_f) = (match item.as_ref() {
@@ -383,7 +383,7 @@ impl RustBackend<'_> {
         let Some(items_f) = page_model.field(&items_name).cloned() else {
             return quote!();
         };
-        let Type::List(item_ty) = &items_f.ty else {
+        let Type::List(item_ty, _) = &items_f.ty else {
             return quote!();
         };
         if !queued {

@@ -10,6 +10,7 @@ use bumpalo::Bump;
 use covenant_runtime::contract::{
     BodyMedia, BuiltEndpoint, Constraints, EnumDesc, FieldDesc, ModelDesc, PathSegment,
     PathTemplate, Presence, Provenance, ResponseDesc, ScalarKind, StatusPattern, TypeDesc,
+    UnionDesc,
 };
 use heck::{ToShoutySnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, TokenStream};
@@ -18,6 +19,10 @@ use std::collections::BTreeMap;
 
 pub fn model_static(shape_name: &str) -> Ident {
     format_ident!("MODEL_{}", shape_name.to_shouty_snake_case())
+}
+
+pub fn union_static(name: &str) -> Ident {
+    format_ident!("UNION_{}", name.to_shouty_snake_case())
 }
 
 pub fn enum_static(name: &str) -> Ident {
@@ -59,6 +64,7 @@ struct Printer<'p> {
 #[derive(Default)]
 struct Reach<'c> {
     models: BTreeMap<&'c str, &'c ModelDesc<'c>>,
+    unions: BTreeMap<&'c str, &'c UnionDesc<'c>>,
     enums: BTreeMap<&'c str, &'c EnumDesc<'c>>,
 }
 
@@ -80,6 +86,9 @@ impl<'c> Reach<'c> {
             TypeDesc::Enum(e) => drop(self.enums.insert(e.name, e)),
             TypeDesc::List(inner) | TypeDesc::Map(inner) => self.visit(inner),
             TypeDesc::Union(types) => types.iter().for_each(|t| self.visit(t)),
+            TypeDesc::NamedUnion(u) if self.unions.insert(u.name, u).is_none() => {
+                u.members.iter().for_each(|t| self.visit(t));
+            }
             _ => {}
         }
     }
@@ -95,6 +104,14 @@ impl Printer<'_> {
             let fields = m.fields.iter().map(|f| self.field(f));
             quote! {
                 pub static #ident: #rt::desc::ModelDesc = #rt::desc::ModelDesc { name: #name, fields: &[#(#fields),*] };
+            }
+        });
+        let unions = reach.unions.values().map(|u| {
+            let ident = union_static(u.name);
+            let name = u.name;
+            let members = u.members.iter().map(|t| self.type_desc(t));
+            quote! {
+                pub static #ident: #rt::desc::UnionDesc = #rt::desc::UnionDesc { name: #name, members: &[#(#members),*] };
             }
         });
         let enums = reach.enums.values().map(|e| {
@@ -113,6 +130,7 @@ impl Printer<'_> {
             pub type Endpoint = #rt::desc::EndpointDesc<AuthScheme, Gate>;
 
             #(#models)*
+            #(#unions)*
             #(#enums)*
             #(#statics)*
             /// Every endpoint, in spec order.
@@ -291,6 +309,9 @@ impl Printer<'_> {
         if let Some(p) = c.pattern.and_then(|p| self.patterns.get(p.as_str())) {
             parts.push(quote!(pattern: Some(&super::models::#p)));
         }
+        if c.unique_items {
+            parts.push(quote!(unique_items: true));
+        }
         if !c.one_of_numbers.is_empty() {
             let numbers = c.one_of_numbers;
             parts.push(quote!(one_of_numbers: &[#(#numbers),*]));
@@ -344,6 +365,15 @@ impl Printer<'_> {
             TypeDesc::Union(types) => {
                 let types = types.iter().map(|t| self.type_desc(t));
                 quote!(Union(&[#(#types),*]))
+            }
+            TypeDesc::NamedUnion(u) => {
+                let s = union_static(u.name);
+                quote!(NamedUnion(&#s))
+            }
+            TypeDesc::Constrained(inner, c) => {
+                let inner = self.type_desc(inner);
+                let c = self.constraints(c);
+                quote!(Constrained(&#inner, &#c))
             }
         };
         quote!(#td::#variant)

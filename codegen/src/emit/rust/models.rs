@@ -13,6 +13,9 @@ impl RustBackend<'_> {
         for e in &self.spec.enums {
             items.push(enums::enum_items(e, &self.rt));
         }
+        for u in &self.spec.unions {
+            self.unions.insert(u.name.clone(), u.members.clone());
+        }
         // A union's members may hold unions of their own (`string | (Text | Image)[]`),
         // met only while the outer one is written: write until none is left.
         let mut written: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
@@ -187,7 +190,7 @@ impl RustBackend<'_> {
                 let name = type_ident(&self.spec.enum_(*id).name);
                 quote!(#name)
             }
-            Type::List(inner) => {
+            Type::List(inner, _) => {
                 // A list already holds its items apart from the value that owns it.
                 let inner = match **inner {
                     Type::Model(id) => {
@@ -198,7 +201,7 @@ impl RustBackend<'_> {
                 };
                 quote!(Vec<#inner>)
             }
-            Type::Map(inner) => {
+            Type::Map(inner, _) => {
                 // Sorted by key, so a map serializes the same way every time.
                 let inner = match **inner {
                     Type::Model(id) => {
@@ -213,6 +216,10 @@ impl RustBackend<'_> {
                 let name = self.union_type_name(types, hint);
                 self.unions.insert(name.clone(), types.clone());
                 let name = type_ident(&name);
+                quote!(#name)
+            }
+            Type::NamedUnion(id) => {
+                let name = type_ident(&self.spec.union(*id).name);
                 quote!(#name)
             }
             Type::NotShown(_) => quote!(serde_json::Value),
@@ -249,6 +256,16 @@ impl RustBackend<'_> {
             .enumerate()
             .map(|(i, t)| self.value_type(t, Shape::Response, &format!("{name}{i}")))
             .collect();
+        let declared = self
+            .spec
+            .unions
+            .iter()
+            .find(|u| u.name == name)
+            .and_then(|u| u.doc.as_deref())
+            .map(doc_lines)
+            .unwrap_or_default();
+        let declared = quote!(#(#[doc = #declared])*);
+        let blank = (!declared.is_empty()).then(|| quote!(#[doc = ""]));
         let doc = format!(" One of: {}.", labels.join(", "));
         let rt = &self.rt;
         // A member may be a deprecated model: the union itself is not deprecated.
@@ -275,6 +292,8 @@ impl RustBackend<'_> {
         };
         let Some(tag) = self.spec.discriminator(types) else {
             return quote! {
+                #declared
+                #blank
                 #[doc = #doc]
                 #allow
                 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -296,6 +315,8 @@ impl RustBackend<'_> {
         );
         let read_doc = format!(" Reads the member `{field}` names, so an error is that member's.");
         quote! {
+            #declared
+            #blank
             #[doc = #doc]
             #allow
             #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -513,7 +534,7 @@ fn literal_fits(ty: &Type, lit: &Literal) -> bool {
         (Type::Primitive(Primitive::Int | Primitive::Number), Literal::Int(_)) => true,
         (Type::Primitive(Primitive::Number), Literal::Number(_)) => true,
         (Type::Primitive(Primitive::Bool), Literal::Bool(_)) => true,
-        (Type::List(_), Literal::List(_)) => true,
+        (Type::List(_, _), Literal::List(_)) => true,
         (Type::Primitive(Primitive::Any) | Type::NotShown(_), _) => true,
         _ => false,
     }
@@ -566,7 +587,7 @@ impl RustBackend<'_> {
             (_, Literal::Bool(b)) => quote!(#b),
             (_, Literal::String(s)) => quote!(String::from(#s)),
             (_, Literal::Null) => quote!(None),
-            (Type::List(inner), Literal::List(items)) => {
+            (Type::List(inner, _), Literal::List(items)) => {
                 let item_union = format!("{union}Item");
                 let items = items
                     .iter()

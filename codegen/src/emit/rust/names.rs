@@ -156,9 +156,10 @@ pub fn type_label(spec: &crate::ir::Spec, ty: &crate::ir::Type) -> String {
         Type::Primitive(p) => p.name().to_string(),
         Type::Model(id) => spec.model(*id).name.clone(),
         Type::Enum(id) => spec.enum_(*id).name.clone(),
-        Type::List(inner) => format!("{}List", type_label(spec, inner)),
-        Type::Map(inner) => format!("{}Map", type_label(spec, inner)),
+        Type::List(inner, _) => format!("{}List", type_label(spec, inner)),
+        Type::Map(inner, _) => format!("{}Map", type_label(spec, inner)),
         Type::Union(_) => "Union".to_string(),
+        Type::NamedUnion(id) => spec.union(*id).name.clone(),
         Type::NotShown(_) => "Value".to_string(),
     }
 }
@@ -181,6 +182,9 @@ pub fn taken_type_names(
     for e in &spec.enums {
         taken.insert(e.name.to_upper_camel_case());
     }
+    for u in &spec.unions {
+        taken.insert(u.name.to_upper_camel_case());
+    }
     for ep in &spec.endpoints {
         let base = ep.name.to_upper_camel_case();
         taken.insert(format!("{base}Input"));
@@ -196,7 +200,7 @@ pub fn shared_unions(spec: &crate::ir::Spec) -> Vec<(Vec<crate::ir::Type>, Strin
     use crate::ir::Type;
     fn visit(ty: &Type, counts: &mut Vec<(Vec<Type>, usize)>) {
         match ty {
-            Type::List(inner) | Type::Map(inner) => visit(inner, counts),
+            Type::List(inner, _) | Type::Map(inner, _) => visit(inner, counts),
             Type::Union(members) => {
                 match counts.iter_mut().find(|(m, _)| m == members) {
                     Some((_, n)) => *n += 1,
@@ -216,6 +220,9 @@ pub fn shared_unions(spec: &crate::ir::Spec) -> Vec<(Vec<crate::ir::Type>, Strin
     let event_fields = spec.events.iter().flat_map(|e| &e.fields);
     for f in fields.chain(params).chain(event_fields) {
         visit(&f.ty, &mut counts);
+    }
+    for u in &spec.unions {
+        u.members.iter().for_each(|m| visit(m, &mut counts));
     }
     for ep in &spec.endpoints {
         let responses = ep.responses.iter().chain(&ep.errors);

@@ -45,7 +45,7 @@ fn holds_detail(model: &Model) -> bool {
 /// constraints, and no other field required.
 fn holds_issues(spec: &Spec, model: &Model) -> bool {
     only_detail_required(model, |ty| match ty {
-        Type::List(item) => matches!(&**item, Type::Model(id) if issue_shaped(spec.model(*id))),
+        Type::List(item, _) => matches!(&**item, Type::Model(id) if issue_shaped(spec.model(*id))),
         _ => false,
     })
 }

@@ -53,14 +53,27 @@ pub fn collect_patterns(spec: &Spec) -> BTreeMap<String, Ident> {
         .endpoints
         .iter()
         .flat_map(|e| e.params.iter().map(move |p| (e.name.as_str(), &p.field)));
-    for (owner, f) in model_fields.chain(param_fields) {
-        let Some(pattern) = &f.constraints.pattern else {
-            continue;
-        };
+    let event_fields = spec
+        .events
+        .iter()
+        .flat_map(|e| e.fields.iter().map(move |f| (e.name.as_str(), f)));
+    let mut found: Vec<(&str, String, &String)> = Vec::new();
+    for (owner, f) in model_fields.chain(param_fields).chain(event_fields) {
+        if let Some(pattern) = &f.constraints.pattern {
+            found.push((owner, f.name.to_shouty_snake_case(), pattern));
+        }
+        item_patterns(&f.ty, owner, &format!("{}_ITEM", f.name.to_shouty_snake_case()), &mut found);
+    }
+    for u in &spec.unions {
+        for m in &u.members {
+            item_patterns(m, &u.name, &format!("{}_ITEM", u.name.to_shouty_snake_case()), &mut found);
+        }
+    }
+    for (owner, stem, pattern) in found {
         if by_pattern.contains_key(pattern) {
             continue;
         }
-        let mut name = format!("{}_PATTERN", f.name.to_shouty_snake_case());
+        let mut name = format!("{stem}_PATTERN");
         if taken.contains(&name) {
             name = format!("{}_{name}", owner.to_shouty_snake_case());
         }
@@ -71,6 +84,20 @@ pub fn collect_patterns(spec: &Spec) -> BTreeMap<String, Ident> {
         by_pattern.insert(pattern.clone(), format_ident!("{name}"));
     }
     by_pattern
+}
+
+/// The patterns of the items and values a type holds (`Tag[]`, `map<string, Tag>`).
+fn item_patterns<'s>(ty: &'s Type, owner: &'s str, stem: &str, out: &mut Vec<(&'s str, String, &'s String)>) {
+    match ty {
+        Type::List(inner, c) | Type::Map(inner, c) => {
+            if let Some(pattern) = &c.pattern {
+                out.push((owner, stem.to_string(), pattern));
+            }
+            item_patterns(inner, owner, stem, out);
+        }
+        Type::Union(members) => members.iter().for_each(|m| item_patterns(m, owner, stem, out)),
+        _ => {}
+    }
 }
 
 /// The statics of [`collect_patterns`].
@@ -173,7 +200,7 @@ fn value_checks(
                 _ => {}
             }
         }
-        Type::List(inner) => {
+        Type::List(inner, item_constraints) => {
             if let Some(min) = c.min_items {
                 let min = min as usize;
                 out.push(quote!(#check::min_items(#v.len(), #min, loc, out);));
@@ -182,10 +209,13 @@ fn value_checks(
                 let max = max as usize;
                 out.push(quote!(#check::max_items(#v.len(), #max, loc, out);));
             }
+            if c.unique_items {
+                out.push(quote!(#check::unique_items(#v, loc, out);));
+            }
             let item = value_checks(
                 models,
                 inner,
-                &Constraints::default(),
+                item_constraints,
                 format_scope,
                 shape,
                 quote!(item),
@@ -200,11 +230,19 @@ fn value_checks(
                 });
             }
         }
-        Type::Map(inner) => {
+        Type::Map(inner, value_constraints) => {
+            if let Some(min) = c.min_items {
+                let min = min as usize;
+                out.push(quote!(#check::min_entries(#v.len(), #min, loc, out);));
+            }
+            if let Some(max) = c.max_items {
+                let max = max as usize;
+                out.push(quote!(#check::max_entries(#v.len(), #max, loc, out);));
+            }
             let value = value_checks(
                 models,
                 inner,
-                &Constraints::default(),
+                value_constraints,
                 format_scope,
                 shape,
                 quote!(value),
@@ -226,9 +264,20 @@ fn value_checks(
         Type::Union(_) if union_needs_checks(models, ty, &mut Vec::new()) => {
             out.push(quote!(#rt::Validate::validate_at(#v, loc, out);));
         }
+        Type::NamedUnion(id) if named_union_needs_checks(models, *id, &mut Vec::new()) => {
+            out.push(quote!(#rt::Validate::validate_at(#v, loc, out);));
+        }
         _ => {}
     }
     (!out.is_empty()).then(|| quote!(#(#out)*))
+}
+
+/// A model or declared union being looked into, so a type that contains itself is looked
+/// into once.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Visit {
+    Model(ModelId),
+    Union(UnionId),
 }
 
 /// Whether validating a model can find anything, so parents skip calls that cannot.
@@ -236,12 +285,12 @@ pub fn model_needs_checks(
     models: &RustBackend,
     id: ModelId,
     shape: Shape,
-    visiting: &mut Vec<ModelId>,
+    visiting: &mut Vec<Visit>,
 ) -> bool {
-    if visiting.contains(&id) {
+    if visiting.contains(&Visit::Model(id)) {
         return false;
     }
-    visiting.push(id);
+    visiting.push(Visit::Model(id));
     let model = models.spec.model(id);
     let needs = model
         .fields
@@ -267,7 +316,7 @@ fn type_needs_checks(
     c: &Constraints,
     scope: FormatScope,
     shape: Shape,
-    visiting: &mut Vec<ModelId>,
+    visiting: &mut Vec<Visit>,
 ) -> bool {
     if !c.is_empty() {
         return true;
@@ -275,23 +324,36 @@ fn type_needs_checks(
     match ty {
         Type::Primitive(Primitive::TimeZone) => true,
         Type::Primitive(Primitive::Email) => format_scope_applies(scope, shape),
-        Type::List(inner) | Type::Map(inner) => type_needs_checks(
-            models,
-            inner,
-            &Constraints::default(),
-            scope,
-            shape,
-            visiting,
-        ),
+        Type::List(inner, c) | Type::Map(inner, c) => {
+            type_needs_checks(models, inner, c, scope, shape, visiting)
+        }
         Type::Model(id) => model_needs_checks(models, *id, shape, visiting),
         Type::Union(_) => union_needs_checks(models, ty, visiting),
+        Type::NamedUnion(id) => named_union_needs_checks(models, *id, visiting),
         _ => false,
     }
 }
 
+/// As [`union_needs_checks`] for a declared union, which may contain itself: a union met
+/// again on the way finds nothing new.
+pub fn named_union_needs_checks(
+    models: &RustBackend,
+    id: UnionId,
+    visiting: &mut Vec<Visit>,
+) -> bool {
+    if visiting.contains(&Visit::Union(id)) {
+        return false;
+    }
+    visiting.push(Visit::Union(id));
+    let members = Type::Union(models.spec.union(id).members.clone());
+    let needs = union_needs_checks(models, &members, visiting);
+    visiting.pop();
+    needs
+}
+
 /// Whether a member of a union can hold something to check. Union types are shared by
 /// both shapes, so their members are checked in the response shape, as they are typed.
-pub fn union_needs_checks(models: &RustBackend, ty: &Type, visiting: &mut Vec<ModelId>) -> bool {
+pub fn union_needs_checks(models: &RustBackend, ty: &Type, visiting: &mut Vec<Visit>) -> bool {
     let Type::Union(members) = ty else {
         return false;
     };
