@@ -20,6 +20,9 @@ pub struct Importer<'d> {
     /// The name each component schema has, by its `$ref`; `None` for one written in place
     /// at each use (an alias of a built-in type, a list or a union).
     pub components: HashMap<String, Option<String>>,
+    /// The named type declared for the items of a constrained component written in place
+    /// (`SnowflakeType`), by the component's `$ref`.
+    pub item_types: HashMap<String, String>,
     /// Component schemas written in place, being written: a cycle of them is cut.
     pub inlining: Vec<String>,
     /// Every loss, in order, with the type or endpoint it belongs to.
@@ -46,6 +49,7 @@ impl<'d> Importer<'d> {
             schemes: Names::default(),
             type_items: Vec::new(),
             components: HashMap::new(),
+            item_types: HashMap::new(),
             inlining: Vec::new(),
             losses: Vec::new(),
             uses: HashMap::new(),

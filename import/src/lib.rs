@@ -18,6 +18,7 @@ mod build;
 mod document;
 mod importer;
 mod losses;
+mod named_types;
 mod names;
 mod operations;
 mod rejections;

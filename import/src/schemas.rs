@@ -42,8 +42,11 @@ struct ObjectParts<'d> {
 pub enum Place {
     /// A field's or parameter's whole type: a constant may stand here.
     Whole,
-    /// Inside a list, a map or a union.
+    /// Inside a union, or a schema an `allOf` merges.
     Inner,
+    /// A list's items or a map's values: their constraints and open format are stated on a
+    /// named type.
+    Item,
 }
 
 impl<'d> Importer<'d> {
@@ -55,10 +58,14 @@ impl<'d> Importer<'d> {
         };
         let schemas: &'d Map<String, Value> = schemas;
         let mut named = Vec::new();
+        let mut unions = Vec::new();
         for (key, schema) in schemas {
             let reference = format!("#/components/schemas/{}", crate::document::escape(key));
             let resolved = self.follow_local(schema);
             let name = is_named(resolved).then(|| self.types.type_name(key));
+            if name.is_none() && crate::named_types::declarable_union(resolved) {
+                unions.push((key, schema, reference.clone()));
+            }
             if let Some(name) = &name {
                 // Known before any model is written, for the defaults that name values.
                 if string_enum(resolved).is_some() {
@@ -67,6 +74,17 @@ impl<'d> Importer<'d> {
                 named.push((name.clone(), schema, reference.clone()));
             }
             self.components.insert(reference, name);
+        }
+        // A union that contains itself is declared with a name, through which it refers to
+        // itself; once every component is known.
+        let recursive: Vec<_> = unions
+            .into_iter()
+            .filter(|(_, _, reference)| self.contains_itself(reference))
+            .collect();
+        for (key, schema, reference) in recursive {
+            let name = self.types.type_name(key);
+            self.components.insert(reference.clone(), Some(name.clone()));
+            named.push((name, schema, reference));
         }
         for (name, schema, reference) in named {
             let schema = self.follow_local(schema);
@@ -86,6 +104,24 @@ impl<'d> Importer<'d> {
             Some(values) => {
                 self.enum_names.insert(name.to_string());
                 ItemKind::Enum(enum_decl(name, &values))
+            }
+            None if !is_named(schema) => {
+                // A union that contains itself (see `declare_components`).
+                let mut markers = Vec::new();
+                let (ty, _) =
+                    self.type_of(schema, at, name, Place::Inner, FieldUse::Body, &mut markers, 0);
+                let ty = match ty {
+                    Ty::Union(_) => ty,
+                    _ => {
+                        markers.push(self.lose(at, "a schema that contains itself", "any value"));
+                        Ty::any()
+                    }
+                };
+                attrs.annotations.extend(markers);
+                ItemKind::Type(covenant_codegen::ast::TypeAliasDecl {
+                    name: ident(name),
+                    ty: ty.expr(false),
+                })
             }
             None => {
                 let (decl, markers) = self.model_decl(name, schema, at);
@@ -319,7 +355,7 @@ impl<'d> Importer<'d> {
 
     /// `@min`, `@max_length`, `@pattern`, … for what the schema constrains; losses for what
     /// the spec cannot constrain there.
-    fn constraints(
+    pub(crate) fn constraints(
         &mut self,
         schema: &'d Value,
         ty: &Ty,
@@ -336,8 +372,10 @@ impl<'d> Importer<'d> {
         }
         let mut out = Vec::new();
         let numeric = matches!(ty, Ty::Builtin("int" | "number"));
-        let text = matches!(ty, Ty::Builtin("string"));
+        // Text whose shape no format fixes: lengths and patterns apply.
+        let text = matches!(ty, Ty::Builtin("string" | "uri" | "email"));
         let list = matches!(ty, Ty::List(_));
+        let map = matches!(ty, Ty::Map(_));
         let int = matches!(ty, Ty::Builtin("int"));
         let exclusive_30 = |key: &str| schema.get(key).and_then(Value::as_bool) == Some(true);
         let kinds = json_kinds(ty, &self.enum_names);
@@ -349,6 +387,8 @@ impl<'d> Importer<'d> {
             ("maxLength", "max_length", text),
             ("minItems", "min_items", list),
             ("maxItems", "max_items", list),
+            ("minProperties", "min_items", map),
+            ("maxProperties", "max_items", map),
         ] {
             let Some(bound) = schema.get(keyword) else {
                 continue;
@@ -362,6 +402,7 @@ impl<'d> Importer<'d> {
             if vacuous(match keyword {
                 "minimum" | "maximum" => "number",
                 "minLength" | "maxLength" => "string",
+                "minProperties" | "maxProperties" => "object",
                 _ => "array",
             }) {
                 continue;
@@ -431,12 +472,16 @@ impl<'d> Importer<'d> {
             }
         }
         // Each keyword constrains one JSON type; on another it says nothing.
-        for (keyword, applies) in [
-            ("multipleOf", numeric),
-            ("uniqueItems", list),
-            ("minProperties", !numeric && !text && !list),
-            ("maxProperties", !numeric && !text && !list),
-        ] {
+        match schema.get("uniqueItems") {
+            Some(Value::Bool(true)) if list => out.push(annotation("unique_items", Vec::new())),
+            Some(Value::Bool(true)) if !vacuous("array") => out.push(self.lose(
+                &join(at, "uniqueItems"),
+                "`uniqueItems: true`",
+                "left out",
+            )),
+            _ => {}
+        }
+        for (keyword, applies) in [("multipleOf", numeric)] {
             if let Some(v) = schema.get(keyword)
                 && v != &Value::Bool(false)
                 && applies
@@ -605,7 +650,7 @@ impl<'d> Importer<'d> {
         if let Some(constant) = map.get("const") {
             return match (constant, place) {
                 (Value::String(s), Place::Whole) => (Ty::Constant(s.clone()), nullable),
-                (Value::String(s), Place::Inner) => {
+                (Value::String(s), Place::Inner | Place::Item) => {
                     let name = self.types.type_name(hint);
                     self.inline_enum(&name, std::slice::from_ref(s), schema);
                     (Ty::Named(name), nullable)
@@ -703,8 +748,8 @@ impl<'d> Importer<'d> {
             Some(kind) => {
                 let ty = builtin_of(Some(kind), map, usage);
                 // A field's own open format is written as `@format` with its constraints.
-                let written_as_format =
-                    place == Place::Whole && matches!(ty, Ty::Builtin("string" | "int" | "number"));
+                let written_as_format = matches!(place, Place::Whole | Place::Item)
+                    && matches!(ty, Ty::Builtin("string" | "int" | "number"));
                 if let Some(format) = map.get("format").and_then(Value::as_str)
                     && !known_format(kind, format)
                     && !written_as_format
@@ -795,11 +840,12 @@ impl<'d> Importer<'d> {
             ),
         };
         let inner_at = join(at, key);
+        let inner_hint = format!("{hint}_{suffix}");
         let (ty, null) = self.type_of(
             schema,
             &inner_at,
-            &format!("{hint}_{suffix}"),
-            Place::Inner,
+            &inner_hint,
+            Place::Item,
             usage,
             markers,
             depth + 1,
@@ -807,45 +853,7 @@ impl<'d> Importer<'d> {
         if null {
             markers.push(self.lose(&inner_at, construct, written));
         }
-        self.inner_constraints_lost(schema, &inner_at, markers);
-        ty
-    }
-
-    /// Constraints inside a list's items or a map's values, which the spec cannot state.
-    fn inner_constraints_lost(
-        &mut self,
-        schema: &'d Value,
-        at: &str,
-        markers: &mut Vec<Annotation>,
-    ) {
-        let schema = self.follow(schema);
-        for keyword in [
-            "minLength",
-            "maxLength",
-            "pattern",
-            "minimum",
-            "maximum",
-            "minItems",
-            "maxItems",
-        ] {
-            let implied = schema
-                .get("format")
-                .and_then(Value::as_str)
-                .and_then(covenant_codegen::emit::schema::format_pattern);
-            if keyword == "pattern"
-                && implied.is_some()
-                && schema.get(keyword).and_then(Value::as_str) == implied
-            {
-                continue;
-            }
-            if schema.get(keyword).is_some() {
-                markers.push(self.lose(
-                    &join(at, keyword),
-                    format!("`{keyword}` of an item"),
-                    "left out",
-                ));
-            }
-        }
+        self.constrained_inner(schema, &inner_at, &inner_hint, ty, usage)
     }
 
     /// Marks the enum `name` open: it may gain values, kept as they come.
@@ -922,7 +930,9 @@ fn constants_of(members: &[Value]) -> Option<(Vec<String>, bool, bool)> {
         values.push(text);
     }
     let int = ints == values.len();
-    (values.len() > 1 && (int || ints == 0)).then_some((values, int, null))
+    // One string constant is a constant; one whole number, an enum of one value.
+    let enough = values.len() > 1 || (int && values.len() == 1);
+    (enough && (int || ints == 0)).then_some((values, int, null))
 }
 
 fn constant_of(member: &Value) -> Option<&Value> {

@@ -52,7 +52,7 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("min_items", CONSTRAINED),
     ("max_items", CONSTRAINED),
     ("one_of", CONSTRAINED),
-    ("unique_items", &[Field, Alias]),
+    ("unique_items", CONSTRAINED),
     ("format", CONSTRAINED),
     ("request_only", &[Field]),
     ("response_only", &[Field]),
