@@ -8,25 +8,25 @@ use crate::ir::{Field, Model};
 use std::collections::BTreeSet;
 
 /// The rules of one direction, so the comparison is written once.
-struct DirectionRules {
-    added_required: &'static Rule,
-    added: &'static Rule,
-    removed_required: &'static Rule,
-    removed_optional: &'static Rule,
-    now_required: &'static Rule,
-    now_optional: &'static Rule,
-    now_nullable: &'static Rule,
-    now_non_nullable: &'static Rule,
-    type_changed: &'static Rule,
-    narrowed: &'static Rule,
-    widened: &'static Rule,
-    tightened: &'static Rule,
-    loosened: &'static Rule,
-    constraint_changed: &'static Rule,
-    default_changed: &'static Rule,
+pub(super) struct DirectionRules {
+    pub added_required: &'static Rule,
+    pub added: &'static Rule,
+    pub removed_required: &'static Rule,
+    pub removed_optional: &'static Rule,
+    pub now_required: &'static Rule,
+    pub now_optional: &'static Rule,
+    pub now_nullable: &'static Rule,
+    pub now_non_nullable: &'static Rule,
+    pub type_changed: &'static Rule,
+    pub narrowed: &'static Rule,
+    pub widened: &'static Rule,
+    pub tightened: &'static Rule,
+    pub loosened: &'static Rule,
+    pub constraint_changed: &'static Rule,
+    pub default_changed: &'static Rule,
 }
 
-fn rules_of(direction: Direction) -> DirectionRules {
+pub(super) fn direction_rules(direction: Direction) -> DirectionRules {
     match direction {
         Direction::Request => DirectionRules {
             added_required: rules::REQUEST_FIELD_ADDED_REQUIRED,
@@ -78,7 +78,7 @@ pub(super) struct FieldSet<'a> {
 impl Differ<'_> {
     /// Fields added, removed and changed, judged by the way they travel.
     pub(super) fn field_set(&mut self, set: &FieldSet) {
-        let rules = rules_of(set.direction);
+        let rules = direction_rules(set.direction);
         let carriers = set.carriers;
         for new in &set.new {
             let subject = format!("{}.{}", set.owner, new.name);
@@ -151,7 +151,11 @@ impl Differ<'_> {
             Delta::Widened(c) => say(self, rules.widened, c),
             Delta::Changed(c) => say(self, rules.type_changed, c),
         }
-        for delta in constraint_deltas(&old.constraints, &new.constraints) {
+        let items = super::types::item_constraint_deltas(&old.ty, &new.ty);
+        for delta in constraint_deltas(&old.constraints, &new.constraints)
+            .into_iter()
+            .chain(items)
+        {
             match delta {
                 Delta::Same => {}
                 Delta::Narrowed(c) => say(self, rules.tightened, c),

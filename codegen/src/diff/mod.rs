@@ -11,6 +11,7 @@ mod limits;
 pub mod rules;
 mod surface;
 mod types;
+mod unions;
 pub mod usage;
 
 pub use rules::{Category, Rule};
@@ -211,6 +212,7 @@ impl Differ<'_> {
         self.events();
         self.models();
         self.enums();
+        self.unions();
         self.limits();
         self.spec_notes();
     }

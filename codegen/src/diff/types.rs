@@ -49,6 +49,21 @@ impl Differ<'_> {
                     Delta::Changed(_) => Delta::Changed(change()),
                 }
             }
+            (Type::NamedUnion(a), Type::NamedUnion(b))
+                if self.old.union(*a).name == self.new.union(*b).name =>
+            {
+                Delta::Same
+            }
+            // A declared union met beside another type is compared by its members, one
+            // level at a time: the other side's type is finite, so this ends.
+            (Type::NamedUnion(a), other) if !matches!(other, Type::NamedUnion(_)) => {
+                let members = Type::Union(self.old.union(*a).members.clone());
+                self.type_delta(&members, other)
+            }
+            (other, Type::NamedUnion(b)) if !matches!(other, Type::NamedUnion(_)) => {
+                let members = Type::Union(self.new.union(*b).members.clone());
+                self.type_delta(other, &members)
+            }
             (Type::Union(a), Type::Union(b)) => self.union_delta(a, b, change()),
             (Type::Union(members), single) => {
                 if members
@@ -272,6 +287,11 @@ pub fn constraint_deltas(old: &Constraints, new: &Constraints) -> Vec<Delta> {
         (None, None) => Delta::Same,
     });
     out.push(one_of_delta(old, new));
+    out.push(match (old.unique_items, new.unique_items) {
+        (false, true) => Delta::Narrowed("@unique_items added".to_string()),
+        (true, false) => Delta::Widened("@unique_items removed".to_string()),
+        _ => Delta::Same,
+    });
     // Another format is another meaning of the same text: neither wider nor narrower.
     if old.format != new.format {
         let text = |f: &Option<String>| f.clone().unwrap_or_else(|| "none".into());
@@ -283,6 +303,33 @@ pub fn constraint_deltas(old: &Constraints, new: &Constraints) -> Vec<Delta> {
     }
     out.retain(|d| *d != Delta::Same);
     out
+}
+
+/// The changes of the constraints on a list's items or a map's values (those of a named
+/// type, `Tag[]`), each named after where it applies.
+pub fn item_constraint_deltas(old: &Type, new: &Type) -> Vec<Delta> {
+    let (a, ca, b, cb, place) = match (old, new) {
+        (Type::List(a, ca), Type::List(b, cb)) => (a, ca, b, cb, "items"),
+        (Type::Map(a, ca), Type::Map(b, cb)) => (a, ca, b, cb, "values"),
+        _ => return Vec::new(),
+    };
+    constraint_deltas(ca, cb)
+        .into_iter()
+        .chain(item_constraint_deltas(a, b))
+        .map(|d| d.placed(place))
+        .collect()
+}
+
+impl Delta {
+    /// The same change, said of a part of the value (`items: @max_length 20 → 10`).
+    fn placed(self, place: &str) -> Delta {
+        match self {
+            Delta::Narrowed(c) => Delta::Narrowed(format!("{place}: {c}")),
+            Delta::Widened(c) => Delta::Widened(format!("{place}: {c}")),
+            Delta::Changed(c) => Delta::Changed(format!("{place}: {c}")),
+            Delta::Same => Delta::Same,
+        }
+    }
 }
 
 /// A bound moved: a lower bound raised, or an upper one lowered, allows fewer values.
