@@ -312,8 +312,7 @@ impl<'a> Builder<'_, 'a> {
         let cell: &'a OnceLock<TypeDesc<'a>> = self.arena.alloc(OnceLock::new());
         self.unions.insert(id, cell);
         let union = self.spec.union(id);
-        let members: Vec<TypeDesc<'a>> =
-            union.members.iter().map(|t| self.type_desc(t)).collect();
+        let members: Vec<TypeDesc<'a>> = union.members.iter().map(|t| self.type_desc(t)).collect();
         let desc = self.arena.alloc(UnionDesc {
             name: self.str(&union.name),
             members: self.arena.alloc_slice_fill_iter(members),

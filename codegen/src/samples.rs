@@ -413,7 +413,10 @@ impl<'a> Samples<'a> {
                 if n == 0 {
                     return json!([]);
                 }
-                Value::Array(vec![self.value_within(inner, items, shape, full, depth + 1); n])
+                Value::Array(vec![
+                    self.value_within(inner, items, shape, full, depth + 1);
+                    n
+                ])
             }
             Type::Map(inner, values) => {
                 let n = c.min_items.unwrap_or(1).max(1) as usize;

@@ -70,8 +70,9 @@ impl<'d> Importer<'d> {
             .to_string();
         let pointer = component.as_deref().unwrap_or(at).to_string();
         let losses_before = self.losses.len();
-        let annotations =
-            self.as_owner(&name_hint, |this| this.constraints(schema, &ty, &pointer, usage));
+        let annotations = self.as_owner(&name_hint, |this| {
+            this.constraints(schema, &ty, &pointer, usage)
+        });
         if annotations.is_empty() {
             // Only keywords that say nothing more than the type (a known format).
             return ty;
@@ -86,7 +87,9 @@ impl<'d> Importer<'d> {
             ty: ty.expr(false),
         };
         let attrs = Attrs {
-            doc: component.as_ref().and_then(|_| crate::schemas::description(resolved)),
+            doc: component
+                .as_ref()
+                .and_then(|_| crate::schemas::description(resolved)),
             annotations,
         };
         self.type_items.push(item(attrs, ItemKind::Type(decl)));

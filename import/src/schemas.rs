@@ -83,7 +83,8 @@ impl<'d> Importer<'d> {
             .collect();
         for (key, schema, reference) in recursive {
             let name = self.types.type_name(key);
-            self.components.insert(reference.clone(), Some(name.clone()));
+            self.components
+                .insert(reference.clone(), Some(name.clone()));
             named.push((name, schema, reference));
         }
         for (name, schema, reference) in named {
@@ -108,8 +109,15 @@ impl<'d> Importer<'d> {
             None if !is_named(schema) => {
                 // A union that contains itself (see `declare_components`).
                 let mut markers = Vec::new();
-                let (ty, _) =
-                    self.type_of(schema, at, name, Place::Inner, FieldUse::Body, &mut markers, 0);
+                let (ty, _) = self.type_of(
+                    schema,
+                    at,
+                    name,
+                    Place::Inner,
+                    FieldUse::Body,
+                    &mut markers,
+                    0,
+                );
                 let ty = match ty {
                     Ty::Union(_) => ty,
                     _ => {
@@ -474,11 +482,9 @@ impl<'d> Importer<'d> {
         // Each keyword constrains one JSON type; on another it says nothing.
         match schema.get("uniqueItems") {
             Some(Value::Bool(true)) if list => out.push(annotation("unique_items", Vec::new())),
-            Some(Value::Bool(true)) if !vacuous("array") => out.push(self.lose(
-                &join(at, "uniqueItems"),
-                "`uniqueItems: true`",
-                "left out",
-            )),
+            Some(Value::Bool(true)) if !vacuous("array") => {
+                out.push(self.lose(&join(at, "uniqueItems"), "`uniqueItems: true`", "left out"))
+            }
             _ => {}
         }
         for (keyword, applies) in [("multipleOf", numeric)] {

@@ -275,11 +275,7 @@ pub mod check {
 
     /// No two items equal as JSON values (`1` and `1.0` are, key order is not): each item
     /// is written in one canonical text and looked up once, so a long list costs one pass.
-    pub fn unique_items<T: serde::Serialize>(
-        items: &[T],
-        loc: &[LocPart],
-        out: &mut Vec<Issue>,
-    ) {
+    pub fn unique_items<T: serde::Serialize>(items: &[T], loc: &[LocPart], out: &mut Vec<Issue>) {
         let mut seen = std::collections::HashMap::new();
         for (i, item) in items.iter().enumerate() {
             let Ok(value) = serde_json::to_value(item) else {
@@ -372,6 +368,31 @@ pub mod check {
     }
 }
 
+/// One text for each JSON value: object keys sorted, integral numbers written as integers.
+fn canonical_json(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => format!("{}", f as i64),
+            _ => n.to_string(),
+        },
+        Value::Array(items) => {
+            let inner: Vec<String> = items.iter().map(canonical_json).collect();
+            format!("[{}]", inner.join(","))
+        }
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_unstable_by_key(|(k, _)| *k);
+            let inner: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| format!("{:?}:{}", k, canonical_json(v)))
+                .collect();
+            format!("{{{}}}", inner.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -436,29 +457,21 @@ mod tests {
         );
         assert_eq!(issue.json_path(), "$.body.items[2]");
     }
-}
 
-/// One text for each JSON value: object keys sorted, integral numbers written as integers.
-fn canonical_json(v: &serde_json::Value) -> String {
-    use serde_json::Value;
-    match v {
-        Value::Number(n) => match n.as_f64() {
-            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => format!("{}", f as i64),
-            _ => n.to_string(),
-        },
-        Value::Array(items) => {
-            let inner: Vec<String> = items.iter().map(canonical_json).collect();
-            format!("[{}]", inner.join(","))
-        }
-        Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_unstable_by_key(|(k, _)| *k);
-            let inner: Vec<String> = entries
-                .iter()
-                .map(|(k, v)| format!("{:?}:{}", k, canonical_json(v)))
-                .collect();
-            format!("{{{}}}", inner.join(","))
-        }
-        other => other.to_string(),
+    #[test]
+    fn equal_items_are_equal_as_json_values() {
+        let items = [
+            serde_json::json!({"a": 1, "b": [2]}),
+            serde_json::json!({"b": [2.0], "a": 1.0}),
+        ];
+        let mut out = Vec::new();
+        check::unique_items(&items, &[LocPart::key("tags")], &mut out);
+        assert_eq!(
+            out[0].to_string(),
+            "$.tags: List should have unique items: items 0 and 1 are equal"
+        );
+        let mut out = Vec::new();
+        check::unique_items(&["a", "b", "ab"], &[], &mut out);
+        assert!(out.is_empty());
     }
 }

@@ -64,9 +64,10 @@ pub fn integers_from_integral_numbers(ty: &TypeDesc, v: &mut Value) -> bool {
             .get()
             .is_some_and(|ty| integers_from_integral_numbers(ty, v)),
         (TypeDesc::Constrained(inner, _), v) => integers_from_integral_numbers(inner, v),
-        (TypeDesc::NamedUnion(u), v) if v.is_f64() => {
-            u.members.iter().any(|ty| integers_from_integral_numbers(ty, v))
-        }
+        (TypeDesc::NamedUnion(u), v) if v.is_f64() => u
+            .members
+            .iter()
+            .any(|ty| integers_from_integral_numbers(ty, v)),
         (TypeDesc::Model(m), Value::Object(obj)) => m.fields.iter().fold(false, |changed, f| {
             let here = obj
                 .get_mut(f.name)

@@ -562,11 +562,9 @@ impl Reach {
             Type::List(inner, _) | Type::Map(inner, _) => self.ty(spec, shapes, inner, shape),
             Type::Union(types) => types.iter().for_each(|t| self.ty(spec, shapes, t, shape)),
             // A declared union reads its members in the response shape, as its type does.
-            Type::NamedUnion(id) => {
-                if self.unions.insert(*id) {
-                    for t in &spec.union(*id).members {
-                        self.ty(spec, shapes, t, Shape::Response);
-                    }
+            Type::NamedUnion(id) if self.unions.insert(*id) => {
+                for t in &spec.union(*id).members {
+                    self.ty(spec, shapes, t, Shape::Response);
                 }
             }
             _ => {}

@@ -81,7 +81,8 @@ impl<'a> SchemaBuilder<'a> {
 
     /// A declared union: its members, read in the response shape as its Rust type is.
     pub fn union_schema(&self, union: &NamedUnion) -> Value {
-        let mut schema = self.type_schema(&Type::Union(union.members.clone()), Shape::Response, true);
+        let mut schema =
+            self.type_schema(&Type::Union(union.members.clone()), Shape::Response, true);
         if let Some(obj) = schema.as_object_mut() {
             obj.insert("title".into(), json!(union.name));
             if let Some(doc) = &union.doc {

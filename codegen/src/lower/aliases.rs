@@ -3,8 +3,8 @@
 //! used, bringing the constraints annotated on it to that place (a field, a list's items,
 //! a map's values).
 
-use super::annotations::Site;
 use super::Lowerer;
+use super::annotations::Site;
 use crate::ast;
 use crate::diagnostic::Diagnostic;
 use crate::diagnostic_codes;
@@ -25,7 +25,7 @@ enum AliasState {
     /// Being lowered: a reference to it now is a cycle.
     InProgress,
     /// The type and the constraints it brings; `None` when it did not lower.
-    Done(Option<(Type, Constraints)>),
+    Done(Option<Box<(Type, Constraints)>>),
 }
 
 /// Whether a declared type is a union: several alternatives besides `null`.
@@ -97,7 +97,7 @@ impl Lowerer<'_> {
             return Some((Type::NamedUnion(id), Constraints::default()));
         }
         match &entry.state {
-            AliasState::Done(done) => return done.clone(),
+            AliasState::Done(done) => return done.as_deref().cloned(),
             AliasState::InProgress => {
                 let name = entry.decl.name.clone();
                 self.error(
@@ -114,7 +114,7 @@ impl Lowerer<'_> {
         let decl = entry.decl.clone();
         let attrs = entry.attrs.clone();
         let lowered = self.lower_named_type(&decl, &attrs);
-        self.aliases[index as usize].state = AliasState::Done(lowered.clone());
+        self.aliases[index as usize].state = AliasState::Done(lowered.clone().map(Box::new));
         lowered
     }
 

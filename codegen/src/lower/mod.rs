@@ -212,8 +212,11 @@ impl<'d> Lowerer<'d> {
                 }
                 ast::ItemKind::Type(alias) => {
                     let index = decls.aliases.len() as u32;
-                    if self.claim(NameSpace::Type, &alias.name, Claim::Type(TypeDecl::Alias(index)))
-                    {
+                    if self.claim(
+                        NameSpace::Type,
+                        &alias.name,
+                        Claim::Type(TypeDecl::Alias(index)),
+                    ) {
                         decls.aliases.push((alias, attrs));
                     }
                 }

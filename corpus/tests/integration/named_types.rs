@@ -89,7 +89,11 @@ fn locations(body: &Value) -> Vec<String> {
                 .flatten()
                 .map(|p| p.to_string().trim_matches('"').to_string())
                 .collect();
-            format!("{}: {}", parts.join("."), issue["msg"].as_str().unwrap_or(""))
+            format!(
+                "{}: {}",
+                parts.join("."),
+                issue["msg"].as_str().unwrap_or("")
+            )
         })
         .collect()
 }
@@ -122,7 +126,10 @@ async fn every_item_and_value_is_checked_against_its_named_type() {
         "body.labels: Object should have at most 2 entries",
     ];
     for problem in expected {
-        assert!(found.iter().any(|f| f == problem), "{problem} not in {found:#?}");
+        assert!(
+            found.iter().any(|f| f == problem),
+            "{problem} not in {found:#?}"
+        );
     }
 }
 

@@ -62,11 +62,21 @@ pub fn collect_patterns(spec: &Spec) -> BTreeMap<String, Ident> {
         if let Some(pattern) = &f.constraints.pattern {
             found.push((owner, f.name.to_shouty_snake_case(), pattern));
         }
-        item_patterns(&f.ty, owner, &format!("{}_ITEM", f.name.to_shouty_snake_case()), &mut found);
+        item_patterns(
+            &f.ty,
+            owner,
+            &format!("{}_ITEM", f.name.to_shouty_snake_case()),
+            &mut found,
+        );
     }
     for u in &spec.unions {
         for m in &u.members {
-            item_patterns(m, &u.name, &format!("{}_ITEM", u.name.to_shouty_snake_case()), &mut found);
+            item_patterns(
+                m,
+                &u.name,
+                &format!("{}_ITEM", u.name.to_shouty_snake_case()),
+                &mut found,
+            );
         }
     }
     for (owner, stem, pattern) in found {
@@ -87,7 +97,12 @@ pub fn collect_patterns(spec: &Spec) -> BTreeMap<String, Ident> {
 }
 
 /// The patterns of the items and values a type holds (`Tag[]`, `map<string, Tag>`).
-fn item_patterns<'s>(ty: &'s Type, owner: &'s str, stem: &str, out: &mut Vec<(&'s str, String, &'s String)>) {
+fn item_patterns<'s>(
+    ty: &'s Type,
+    owner: &'s str,
+    stem: &str,
+    out: &mut Vec<(&'s str, String, &'s String)>,
+) {
     match ty {
         Type::List(inner, c) | Type::Map(inner, c) => {
             if let Some(pattern) = &c.pattern {
@@ -95,7 +110,9 @@ fn item_patterns<'s>(ty: &'s Type, owner: &'s str, stem: &str, out: &mut Vec<(&'
             }
             item_patterns(inner, owner, stem, out);
         }
-        Type::Union(members) => members.iter().for_each(|m| item_patterns(m, owner, stem, out)),
+        Type::Union(members) => members
+            .iter()
+            .for_each(|m| item_patterns(m, owner, stem, out)),
         _ => {}
     }
 }
