@@ -541,6 +541,31 @@ impl<'d> Importer<'d> {
         let map: &'d Map<String, Value> = map;
         let mut nullable = map.get("nullable").and_then(Value::as_bool) == Some(true);
         if let Some(Value::Array(parts)) = map.get("allOf") {
+            // `allOf: [{$ref: X}, {nullable: true}]`: OpenAPI 3.0's nullable reference. Parts
+            // that only annotate say nothing of the type but whether it may be null.
+            let typed: Vec<(usize, &'d Value)> = parts
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| !annotation_only(p))
+                .collect();
+            if let [(index, part)] = typed.as_slice()
+                && typed.len() < parts.len()
+                && !map.contains_key("properties")
+            {
+                let annotated_null = parts
+                    .iter()
+                    .any(|p| annotation_only(p) && p.get("nullable") == Some(&Value::Bool(true)));
+                let (ty, part_null) = self.type_of(
+                    part,
+                    &join(&join(at, "allOf"), &index.to_string()),
+                    hint,
+                    place,
+                    usage,
+                    markers,
+                    depth + 1,
+                );
+                return (ty, nullable || part_null || annotated_null);
+            }
             let objects = parts
                 .iter()
                 .filter(|p| is_named(self.follow(p)) && string_enum(self.follow(p)).is_none())
@@ -965,6 +990,27 @@ fn json_kinds(ty: &Ty, enums: &std::collections::BTreeSet<String>) -> Vec<&'stat
         Ty::List(_) => vec!["array"],
         Ty::Union(members) => members.iter().flat_map(|m| json_kinds(m, enums)).collect(),
     }
+}
+
+/// A schema that only annotates (a description, `nullable`, an example): it constrains no
+/// value.
+fn annotation_only(schema: &Value) -> bool {
+    const ANNOTATIONS: &[&str] = &[
+        "nullable",
+        "description",
+        "title",
+        "deprecated",
+        "example",
+        "examples",
+        "default",
+        "readOnly",
+        "writeOnly",
+        "externalDocs",
+    ];
+    schema.as_object().is_some_and(|map| {
+        map.keys()
+            .all(|k| ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-"))
+    })
 }
 
 /// Whether a component schema becomes an item of its own (a model or an enum).

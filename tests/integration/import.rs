@@ -263,3 +263,67 @@ fn a_nullable_member_keeps_its_format_and_constraints() {
         "{spec}"
     );
 }
+
+const NAMED: &str = r##"{"openapi": "3.0.3", "info": {"title": "Chat", "version": "1"},
+  "components": {"schemas": {
+    "Snowflake": {"type": "string", "pattern": "^[0-9]+$", "format": "snowflake"},
+    "Kind": {"type": "integer", "oneOf": [{"title": "TEXT", "const": 4}]},
+    "Details": {"oneOf": [
+      {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/Details"}},
+      {"$ref": "#/components/schemas/Inner"}]},
+    "Inner": {"type": "object", "required": ["_errors"], "properties": {
+      "_errors": {"type": "array", "items": {"type": "string"}}}},
+    "Window": {"type": "object", "properties": {"size": {"type": "integer"}}},
+    "Channel": {"type": "object", "required": ["id", "members"], "properties": {
+      "id": {"$ref": "#/components/schemas/Snowflake"},
+      "kind": {"$ref": "#/components/schemas/Kind"},
+      "members": {"type": "array", "uniqueItems": true, "items": {"$ref": "#/components/schemas/Snowflake"}},
+      "topics": {"type": "array", "items": {"type": "string", "maxLength": 20}},
+      "labels": {"type": "object", "maxProperties": 5, "additionalProperties": {"type": "string"}},
+      "window": {"allOf": [{"$ref": "#/components/schemas/Window"}, {"nullable": true}]},
+      "errors": {"$ref": "#/components/schemas/Details"}}}}},
+  "paths": {"/channels": {"get": {"operationId": "listChannels",
+    "responses": {"200": {"description": "Channels.", "content": {"application/json":
+      {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Channel"}}}}}}}}}}"##;
+
+/// What a list's items and a map's values are constrained by is stated on named types, a
+/// union that contains itself is declared with its name, and the idioms around them (a
+/// nullable reference through `allOf`, an enum of one number) are stated, not lost.
+#[test]
+fn constrained_items_and_a_union_holding_itself_import_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(NAMED));
+    assert_eq!(code, 0, "{stderr}\n{spec}");
+    for text in [
+        "@format(\"snowflake\")\n@pattern(\"^[0-9]+$\")\ntype Snowflake = string\n",
+        "    @unique_items\n    members: Snowflake[]\n",
+        "@max_length(20)\ntype ChannelTopicsItem = string\n",
+        "    topics?: ChannelTopicsItem[]\n",
+        "    @max_items(5)\n    labels?: map<string, string>\n",
+        "    window?: Window | null\n",
+        "type Details = map<string, Details> | Inner\n",
+        "enum Kind: int {\n",
+    ] {
+        assert!(spec.contains(text), "{text:?} in {spec}");
+    }
+    std::fs::write(dir.path().join("chat.covenant"), &spec).unwrap();
+    let (code, _, stderr) = covenant(
+        &["generate", "--spec", "chat.covenant", "--out", "out"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let written: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("out/openapi/main.json")).unwrap(),
+    )
+    .unwrap();
+    let schemas = &written["components"]["schemas"];
+    assert_eq!(
+        schemas["Channel"]["properties"]["members"]["items"]["pattern"],
+        "^[0-9]+$"
+    );
+    assert_eq!(
+        schemas["Details"]["anyOf"][0]["additionalProperties"]["$ref"],
+        "#/components/schemas/Details"
+    );
+}
