@@ -18,6 +18,9 @@ pub struct Scheme {
     pub doc: Option<String>,
     /// OAuth 2.0 endpoints: (setting, URL).
     pub urls: Vec<(&'static str, String)>,
+    /// OAuth 2.0 flows stated by name (`flows authorization_code, implicit`), when there
+    /// are several.
+    pub flows: Vec<&'static str>,
     /// Scopes, in the document's order; more are added as operations require them.
     pub scopes: Vec<String>,
     pub markers: Vec<covenant_codegen::ast::Annotation>,
@@ -51,6 +54,7 @@ impl<'d> Importer<'d> {
             carrier: None,
             doc: text("description").filter(|d| !d.trim().is_empty()),
             urls: Vec::new(),
+            flows: Vec::new(),
             scopes: Vec::new(),
             markers: Vec::new(),
         };
@@ -100,8 +104,9 @@ impl<'d> Importer<'d> {
         written
     }
 
-    /// The one OAuth 2.0 flow the spec states: authorization code, else client credentials,
-    /// else implicit.
+    /// The OAuth 2.0 flows: every one, when they share their URLs (one authorization URL,
+    /// one token URL, one refresh URL); else the first of authorization code, client
+    /// credentials, implicit and password, the others marked.
     fn flows(&mut self, scheme: &Value, at: &str, written: &mut Scheme) {
         let Some(Value::Object(flows)) = scheme.get("flows") else {
             let marker = self.lose(at, "an OAuth 2.0 scheme without flows", "no URL");
@@ -109,35 +114,44 @@ impl<'d> Importer<'d> {
             written.location = "bearer";
             return;
         };
-        let order = [
-            "authorizationCode",
-            "clientCredentials",
-            "implicit",
-            "password",
+        const KINDS: [(&str, &str, &[(&str, &str)]); 4] = [
+            (
+                "authorizationCode",
+                "authorization_code",
+                &[
+                    ("authorizationUrl", "authorization_url"),
+                    ("tokenUrl", "token_url"),
+                    ("refreshUrl", "refresh_url"),
+                ],
+            ),
+            (
+                "clientCredentials",
+                "client_credentials",
+                &[("tokenUrl", "token_url"), ("refreshUrl", "refresh_url")],
+            ),
+            (
+                "implicit",
+                "implicit",
+                &[
+                    ("authorizationUrl", "authorization_url"),
+                    ("refreshUrl", "refresh_url"),
+                ],
+            ),
+            (
+                "password",
+                "password",
+                &[("tokenUrl", "token_url"), ("refreshUrl", "refresh_url")],
+            ),
         ];
-        let Some((chosen, flow)) = order.iter().find_map(|k| flows.get(*k).map(|f| (*k, f))) else {
+        let present: Vec<_> = KINDS
+            .iter()
+            .filter(|(k, _, _)| flows.contains_key(*k))
+            .collect();
+        if present.is_empty() {
             written.location = "bearer";
             return;
-        };
-        let url = |k: &str| flow.get(k).and_then(Value::as_str).map(str::to_string);
-        let urls: &[(&str, &'static str)] = match chosen {
-            "authorizationCode" => &[
-                ("authorizationUrl", "authorization_url"),
-                ("tokenUrl", "token_url"),
-                ("refreshUrl", "refresh_url"),
-            ],
-            "implicit" => &[
-                ("authorizationUrl", "authorization_url"),
-                ("refreshUrl", "refresh_url"),
-            ],
-            _ => &[("tokenUrl", "token_url"), ("refreshUrl", "refresh_url")],
-        };
-        for (key, setting) in urls {
-            if let Some(u) = url(key) {
-                written.urls.push((setting, u));
-            }
         }
-        for (name, flow) in flows {
+        for (_, flow) in flows {
             if let Some(Value::Object(scopes)) = flow.get("scopes") {
                 for scope in scopes.keys() {
                     if !written.scopes.contains(scope) {
@@ -145,22 +159,50 @@ impl<'d> Importer<'d> {
                     }
                 }
             }
-            if name != chosen {
+        }
+        // Each URL setting with the one value every flow that has it gives.
+        let mut urls: Vec<(&'static str, String)> = Vec::new();
+        let mut agree = true;
+        for (key, _, settings) in &present {
+            for (document_key, setting) in settings.iter() {
+                let Some(url) = flows[*key].get(*document_key).and_then(Value::as_str) else {
+                    continue;
+                };
+                match urls.iter().find(|(s, _)| s == setting) {
+                    Some((_, known)) if known != url => agree = false,
+                    Some(_) => {}
+                    None => urls.push((setting, url.to_string())),
+                }
+            }
+        }
+        let chosen = if agree {
+            present.clone()
+        } else {
+            present[..1].to_vec()
+        };
+        if !agree {
+            let (key, _, settings) = chosen[0];
+            urls = settings
+                .iter()
+                .filter_map(|(document_key, setting)| {
+                    let url = flows[*key].get(*document_key)?.as_str()?;
+                    Some((*setting, url.to_string()))
+                })
+                .collect();
+            for (other, _, _) in &present[1..] {
                 let marker = self.lose(
-                    &join(&join(at, "flows"), name),
-                    format!("the `{name}` flow"),
-                    format!("the `{chosen}` flow alone"),
+                    &join(&join(at, "flows"), other),
+                    format!("the `{other}` flow, whose URLs are another flow's"),
+                    format!("the `{key}` flow alone"),
                 );
                 written.markers.push(marker);
             }
         }
-        if chosen == "password" {
-            let marker = self.lose(
-                &join(&join(at, "flows"), chosen),
-                "the resource owner password flow",
-                "a client credentials flow",
-            );
-            written.markers.push(marker);
+        written.urls = urls;
+        // The URLs alone say which one flow is meant, but for the password flow.
+        let implied = chosen.len() == 1 && chosen[0].0 != "password";
+        if !implied {
+            written.flows = chosen.iter().map(|(_, word, _)| *word).collect();
         }
     }
 
@@ -346,6 +388,12 @@ pub fn auth_items(schemes: Vec<Scheme>) -> Vec<Item> {
             let mut props = vec![prop("principal", vec![reference(scheme.name.clone())])];
             for (setting, url) in &scheme.urls {
                 props.push(prop(setting, vec![str_value(url.clone())]));
+            }
+            if !scheme.flows.is_empty() {
+                props.push(prop(
+                    "flows",
+                    scheme.flows.iter().map(|f| reference(*f)).collect(),
+                ));
             }
             if !scheme.scopes.is_empty() {
                 props.push(prop(

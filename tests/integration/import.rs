@@ -327,3 +327,50 @@ fn constrained_items_and_a_union_holding_itself_import_whole() {
         "#/components/schemas/Details"
     );
 }
+
+/// Several OAuth 2.0 flows sharing their URLs are stated together, and `generate` writes
+/// each back.
+#[test]
+fn oauth_flows_sharing_their_urls_import_whole() {
+    let document = r##"{"openapi": "3.1.0", "info": {"title": "Chat", "version": "1"},
+      "components": {"securitySchemes": {"login": {"type": "oauth2", "flows": {
+        "implicit": {"authorizationUrl": "https://chat.example/authorize", "scopes": {"read": ""}},
+        "authorizationCode": {"authorizationUrl": "https://chat.example/authorize",
+          "tokenUrl": "https://chat.example/token", "scopes": {"read": "", "write": ""}},
+        "clientCredentials": {"tokenUrl": "https://chat.example/token", "scopes": {"bot": ""}}}}}},
+      "security": [{"login": ["read"]}],
+      "paths": {"/me": {"get": {"operationId": "me",
+        "responses": {"204": {"description": "Fine."}}}}}}"##;
+    let dir = tempfile::tempdir().unwrap();
+    let (code, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(document));
+    assert_eq!(code, 0, "{stderr}\n{spec}");
+    assert!(
+        spec.contains("    flows authorization_code, client_credentials, implicit\n"),
+        "{spec}"
+    );
+    std::fs::write(dir.path().join("chat.covenant"), &spec).unwrap();
+    let (code, _, stderr) = covenant(
+        &["generate", "--spec", "chat.covenant", "--out", "out"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let written: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("out/openapi/main.json")).unwrap(),
+    )
+    .unwrap();
+    let flows = &written["components"]["securitySchemes"]["login"]["flows"];
+    let mut keys: Vec<&str> = flows
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["authorizationCode", "clientCredentials", "implicit"]);
+    assert_eq!(flows["implicit"].get("tokenUrl"), None);
+    assert_eq!(
+        flows["clientCredentials"]["tokenUrl"],
+        "https://chat.example/token"
+    );
+}

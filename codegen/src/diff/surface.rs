@@ -342,6 +342,25 @@ impl Differ<'_> {
                 ("refresh_url", f.and_then(|f| f.refresh_url.clone())),
             ]
         };
+        let kinds = |a: &crate::ir::AuthScheme| {
+            let words: Vec<&str> = a
+                .oauth2
+                .as_ref()
+                .map(|f| f.flows().into_iter().map(|k| k.word()).collect())
+                .unwrap_or_default();
+            words.join(", ")
+        };
+        let (before, after) = (kinds(old), kinds(new));
+        if before != after {
+            let change = format!("flows {before} → {after}");
+            self.report(
+                rules::AUTH_FLOW_CHANGED,
+                subject,
+                change,
+                spans,
+                carriers.clone(),
+            );
+        }
         for ((what, before), (_, after)) in flows(old).into_iter().zip(flows(new)) {
             if before != after {
                 let text = |u: &Option<String>| u.clone().unwrap_or_else(|| "none".into());

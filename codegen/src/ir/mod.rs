@@ -587,14 +587,90 @@ pub fn carrier_syntax(carrier: &Carrier) -> String {
     }
 }
 
-/// An OAuth2 scheme's URLs. Which are given says which flows a client may use: both
-/// authorization and token URLs, the authorization code flow; a token URL alone, client
-/// credentials; an authorization URL alone, the implicit flow.
+/// An OAuth2 scheme's URLs and flows. Without `flows`, which URLs are given says which flow
+/// a client may use: both authorization and token URLs, the authorization code flow; a token
+/// URL alone, client credentials; an authorization URL alone, the implicit flow.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OAuthFlows {
     pub authorization_url: Option<String>,
     pub token_url: Option<String>,
     pub refresh_url: Option<String>,
+    /// `flows authorization_code, implicit`: the flows stated, in order; empty when the URLs
+    /// imply the one flow.
+    pub stated: Vec<OAuthFlow>,
+}
+
+/// An OAuth 2.0 grant a client may use to get a token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OAuthFlow {
+    AuthorizationCode,
+    Implicit,
+    ClientCredentials,
+    Password,
+}
+
+impl OAuthFlow {
+    pub const ALL: [OAuthFlow; 4] = [
+        OAuthFlow::AuthorizationCode,
+        OAuthFlow::Implicit,
+        OAuthFlow::ClientCredentials,
+        OAuthFlow::Password,
+    ];
+
+    /// As the spec writes it.
+    pub fn word(self) -> &'static str {
+        match self {
+            OAuthFlow::AuthorizationCode => "authorization_code",
+            OAuthFlow::Implicit => "implicit",
+            OAuthFlow::ClientCredentials => "client_credentials",
+            OAuthFlow::Password => "password",
+        }
+    }
+
+    /// As OpenAPI names it in `flows`.
+    pub fn openapi_key(self) -> &'static str {
+        match self {
+            OAuthFlow::AuthorizationCode => "authorizationCode",
+            OAuthFlow::Implicit => "implicit",
+            OAuthFlow::ClientCredentials => "clientCredentials",
+            OAuthFlow::Password => "password",
+        }
+    }
+
+    /// Whether the flow sends the user to the authorization URL, and whether it asks the
+    /// token URL for the token.
+    pub fn urls(self) -> (bool, bool) {
+        match self {
+            OAuthFlow::AuthorizationCode => (true, true),
+            OAuthFlow::Implicit => (true, false),
+            OAuthFlow::ClientCredentials | OAuthFlow::Password => (false, true),
+        }
+    }
+
+    /// In words, for readers.
+    pub fn describe(self) -> &'static str {
+        match self {
+            OAuthFlow::AuthorizationCode => "authorization code",
+            OAuthFlow::Implicit => "implicit",
+            OAuthFlow::ClientCredentials => "client credentials",
+            OAuthFlow::Password => "resource owner password",
+        }
+    }
+}
+
+impl OAuthFlows {
+    /// The flows a client may use: those stated, else the one the URLs imply.
+    pub fn flows(&self) -> Vec<OAuthFlow> {
+        if !self.stated.is_empty() {
+            return self.stated.clone();
+        }
+        match (&self.authorization_url, &self.token_url) {
+            (Some(_), Some(_)) => vec![OAuthFlow::AuthorizationCode],
+            (Some(_), None) => vec![OAuthFlow::Implicit],
+            (None, Some(_)) => vec![OAuthFlow::ClientCredentials],
+            (None, None) => Vec::new(),
+        }
+    }
 }
 
 /// Where an endpoint input travels.

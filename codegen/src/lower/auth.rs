@@ -18,6 +18,7 @@ const KNOWN_SETTINGS: &[&str] = &[
     "authorization_url",
     "token_url",
     "refresh_url",
+    "flows",
 ];
 
 impl Lowerer<'_> {
@@ -88,6 +89,31 @@ impl Lowerer<'_> {
             )
             .label("no `authorization_url` and no `token_url`")
             .help("add `token_url \"https://…/token\"` (client credentials), and `authorization_url` for the authorization code flow");
+        }
+        if let Some(flows) = &scheme.oauth2 {
+            for flow in &flows.stated {
+                let (authorization, token) = flow.urls();
+                let missing = match (authorization, token) {
+                    (true, _) if flows.authorization_url.is_none() => Some("authorization_url"),
+                    (_, true) if flows.token_url.is_none() => Some("token_url"),
+                    _ => None,
+                };
+                if let Some(missing) = missing {
+                    self.error(
+                        diagnostic_codes::BAD_SETTING,
+                        decl.name.span,
+                        format!(
+                            "the {} flow of `{}` has no `{missing}`",
+                            flow.describe(),
+                            decl.name.text
+                        ),
+                    )
+                    .label(format!("no `{missing}`"))
+                    .help(format!(
+                        "add `{missing} \"https://…\"`, or leave the flow out of `flows`"
+                    ));
+                }
+            }
         }
         scheme
     }
@@ -173,7 +199,45 @@ impl Lowerer<'_> {
                 }
             }
             "authorization_url" | "token_url" | "refresh_url" => self.oauth_url(scheme, p),
+            "flows" => self.oauth_flows(scheme, p),
             _ => self.unknown_setting(p, "an auth scheme", KNOWN_SETTINGS),
+        }
+    }
+
+    /// `flows authorization_code, implicit`: the grants a client may use.
+    fn oauth_flows(&mut self, scheme: &mut AuthScheme, p: &ast::Prop) {
+        let Some(flows) = scheme.oauth2.as_mut() else {
+            self.error(
+                diagnostic_codes::BAD_SETTING,
+                p.key.span,
+                "`flows` is a setting of oauth2 schemes",
+            )
+            .label("not an oauth2 scheme")
+            .help("declare the scheme as `auth name: oauth2 { … }`");
+            return;
+        };
+        let mut stated = Vec::new();
+        let mut bad = Vec::new();
+        for v in &p.values {
+            let word = match &v.kind {
+                ValueKind::Ref(path) if path.len() == 1 => path[0].text.as_str(),
+                _ => "",
+            };
+            match OAuthFlow::ALL.into_iter().find(|f| f.word() == word) {
+                Some(flow) if !stated.contains(&flow) => stated.push(flow),
+                _ => bad.push(v.span),
+            }
+        }
+        flows.stated = stated;
+        for span in bad {
+            let words: Vec<&str> = OAuthFlow::ALL.iter().map(|f| f.word()).collect();
+            self.error(
+                diagnostic_codes::BAD_SETTING,
+                span,
+                "not an OAuth 2.0 flow, or one named twice",
+            )
+            .label("expected a flow")
+            .help(format!("flows: {}", words.join(", ")));
         }
     }
 

@@ -79,7 +79,7 @@ fn scheme(site: &Site, ids: &mut Ids, id: AuthId, a: &AuthScheme) -> Markup {
                     @if let Some(u) = &o.authorization_url { dt { "Authorization URL" } dd { code { (u) } } }
                     @if let Some(u) = &o.token_url { dt { "Token URL" } dd { code { (u) } } }
                     @if let Some(u) = &o.refresh_url { dt { "Refresh URL" } dd { code { (u) } } }
-                    dt { "OAuth 2.0 flow" }
+                    dt { "OAuth 2.0 flows" }
                     dd { (flow(o)) }
                 }
             }
@@ -113,11 +113,10 @@ fn carrier(a: &AuthScheme) -> Markup {
     }
 }
 
-fn flow(o: &crate::ir::OAuthFlows) -> &'static str {
-    match (&o.authorization_url, &o.token_url) {
-        (Some(_), Some(_)) => "authorization code",
-        (None, Some(_)) => "client credentials",
-        (Some(_), None) => "implicit",
-        (None, None) => "none stated",
+fn flow(o: &crate::ir::OAuthFlows) -> String {
+    let flows: Vec<&str> = o.flows().into_iter().map(|f| f.describe()).collect();
+    if flows.is_empty() {
+        return "none stated".to_string();
     }
+    flows.join(", ")
 }

@@ -117,17 +117,9 @@ fn flows_json(flows: &OAuthFlows, scopes: &[String]) -> Value {
         Value::Object(f)
     };
     let mut out = Map::new();
-    match (&flows.authorization_url, &flows.token_url) {
-        (Some(_), Some(_)) => {
-            out.insert("authorizationCode".into(), flow(true, true));
-        }
-        (Some(_), None) => {
-            out.insert("implicit".into(), flow(true, false));
-        }
-        (None, Some(_)) => {
-            out.insert("clientCredentials".into(), flow(false, true));
-        }
-        (None, None) => {}
+    for kind in flows.flows() {
+        let (authorization, token) = kind.urls();
+        out.insert(kind.openapi_key().into(), flow(authorization, token));
     }
     Value::Object(out)
 }
