@@ -221,6 +221,9 @@ pub enum TypeAtomKind {
     /// `"customer"`: a string field that always holds this one value (a tag such as
     /// `object: "customer"`); only a field's whole type.
     Constant(StrLit),
+    /// `true`, `false` or a whole number: a field that always holds this one value
+    /// (`ok: true`, `version: 2`); only a field's whole type.
+    ScalarConstant(Value),
     /// `map<string, T>`: an object whose keys are free and whose values are all `T`.
     Map {
         key: Ident,

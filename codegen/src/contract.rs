@@ -380,6 +380,10 @@ impl<'a> Builder<'_, 'a> {
                 .as_ref()
                 .map(|p| &*self.arena.alloc(Pattern::new(self.str(p)))),
             unique_items: c.unique_items,
+            constant_bool: match c.one_of.as_slice() {
+                [ir::Literal::Bool(b)] => Some(*b),
+                _ => None,
+            },
             one_of_numbers: self.arena.alloc_slice_copy(&c.one_of_numbers()),
             one_of_strings: self.arena.alloc_slice_copy(&strings),
         }

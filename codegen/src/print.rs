@@ -418,6 +418,7 @@ fn type_atom(out: &mut String, atom: &TypeAtom) {
             }
         }
         TypeAtomKind::Constant(text) => out.push_str(&quote(&text.value)),
+        TypeAtomKind::ScalarConstant(v) => value(out, v),
         TypeAtomKind::Map { key, value } => {
             let _ = write!(out, "map<{}, ", key.text);
             type_expr(out, value);

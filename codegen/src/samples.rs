@@ -376,6 +376,9 @@ impl<'a> Samples<'a> {
         depth: usize,
     ) -> Value {
         match ty {
+            Type::Primitive(Primitive::Bool) if !c.one_of.is_empty() => {
+                c.one_of.first().map_or(json!(true), Literal::to_json)
+            }
             Type::Primitive(p) if p.is_numeric() => {
                 if let Some(first) = c.one_of.first() {
                     return first.to_json();

@@ -62,6 +62,10 @@ pub mod regressions {
     pub mod request_media {
         covenant_macros::include_spec!("../regressions/request_media.covenant", server, client);
     }
+    /// Boolean and number constants, and a union told apart by one.
+    pub mod constants {
+        covenant_macros::include_spec!("../regressions/constants.covenant", server, client);
+    }
     /// Named types: constraints on items and map values, unique items, a union holding itself.
     pub mod named_types {
         covenant_macros::include_spec!("../regressions/named_types.covenant", server, client);

@@ -1175,6 +1175,15 @@ fn from_expr(expr: &covenant_codegen::ast::TypeExpr) -> Option<Ty> {
             },
             K::List(inner) => Ty::List(Box::new(atom(inner)?)),
             K::Constant(c) => Ty::Constant(c.value.clone()),
+            K::ScalarConstant(v) => match v.kind {
+                covenant_codegen::ast::ValueKind::Bool(b) => {
+                    Ty::ScalarConstant(crate::types::ScalarValue::Bool(b))
+                }
+                covenant_codegen::ast::ValueKind::Int(n) => {
+                    Ty::ScalarConstant(crate::types::ScalarValue::Int(n))
+                }
+                _ => return None,
+            },
             K::Group(inner) => from_expr(inner)?,
             K::Map { value, .. } => Ty::Map(Box::new(from_expr(value)?)),
             K::NotShown(_) | K::Null => return None,

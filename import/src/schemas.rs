@@ -6,7 +6,7 @@
 use crate::build::*;
 use crate::document::join;
 use crate::importer::Importer;
-use crate::types::Ty;
+use crate::types::{ScalarValue, Ty};
 use covenant_codegen::ast::{
     Annotation, Attrs, EnumDecl, EnumMember, EnumValue, ItemKind, Member, ModelDecl, ModelMember,
     Value as AstValue, ValueKind,
@@ -678,9 +678,35 @@ impl<'d> Importer<'d> {
         }
         let (types, type_null) = declared_types(map);
         nullable |= type_null;
-        if let Some(constant) = map.get("const") {
+        // `enum: [true]` is a constant as `const: true` is; a lone number in a list's items
+        // is a set of one, stated on its named type.
+        let lone_value = match map.get("enum") {
+            Some(Value::Array(values)) => {
+                let present: Vec<&'d Value> = values.iter().filter(|v| !v.is_null()).collect();
+                match present.as_slice() {
+                    [v @ Value::Bool(_)] => Some(*v),
+                    [v @ Value::Number(_)] if place == Place::Whole => Some(*v),
+                    _ => None,
+                }
+                .inspect(|_| nullable |= values.iter().any(Value::is_null))
+            }
+            _ => None,
+        };
+        if let Some(constant) = map.get("const").or(lone_value) {
+            let pointer = if map.contains_key("const") {
+                "const"
+            } else {
+                "enum"
+            };
             return match (constant, place) {
                 (Value::String(s), Place::Whole) => (Ty::Constant(s.clone()), nullable),
+                (Value::Bool(b), Place::Whole) => {
+                    (Ty::ScalarConstant(ScalarValue::Bool(*b)), nullable)
+                }
+                (Value::Number(n), Place::Whole) if n.as_i64().is_some() => (
+                    Ty::ScalarConstant(ScalarValue::Int(n.as_i64().unwrap_or_default())),
+                    nullable,
+                ),
                 (Value::String(s), Place::Inner | Place::Item) => {
                     let name = self.types.type_name(hint);
                     self.inline_enum(&name, std::slice::from_ref(s), schema);
@@ -688,7 +714,7 @@ impl<'d> Importer<'d> {
                 }
                 _ => {
                     markers.push(self.lose(
-                        &join(at, "const"),
+                        &join(at, pointer),
                         format!("the constant {constant}"),
                         "its type",
                     ));
@@ -980,7 +1006,8 @@ fn constant_of(member: &Value) -> Option<&Value> {
 /// it (a `maxLength` on a number) from one the spec leaves out.
 fn json_kinds(ty: &Ty, enums: &std::collections::BTreeSet<String>) -> Vec<&'static str> {
     match ty {
-        Ty::Builtin("int" | "number") => vec!["number"],
+        Ty::Builtin("int" | "number") | Ty::ScalarConstant(ScalarValue::Int(_)) => vec!["number"],
+        Ty::ScalarConstant(ScalarValue::Bool(_)) => vec!["boolean"],
         Ty::Builtin("bool") => vec!["boolean"],
         Ty::Builtin("any") => vec!["any"],
         Ty::Builtin("object") | Ty::Map(_) => vec!["object"],

@@ -5,6 +5,13 @@
 use crate::build::{atom, ident, string, type_expr};
 use covenant_codegen::ast::{TypeAtomKind, TypeExpr};
 
+/// The value of a boolean or whole-number constant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ScalarValue {
+    Bool(bool),
+    Int(i64),
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Ty {
     /// A model or enum of the spec.
@@ -16,6 +23,8 @@ pub enum Ty {
     Union(Vec<Ty>),
     /// A string constant.
     Constant(String),
+    /// A boolean or whole-number constant (`true`, `2`).
+    ScalarConstant(ScalarValue),
     /// `not_shown("what")`.
     NotShown(String),
 }
@@ -54,7 +63,7 @@ impl Ty {
         match self {
             Ty::Builtin(b) => !matches!(*b, "any" | "object" | "file"),
             Ty::Named(name) => enums(name),
-            Ty::Constant(_) => true,
+            Ty::Constant(_) | Ty::ScalarConstant(_) => true,
             _ => false,
         }
     }
@@ -86,6 +95,10 @@ fn self_atom(ty: &Ty) -> covenant_codegen::ast::TypeAtom {
         }),
         Ty::Union(_) => atom(TypeAtomKind::Group(Box::new(ty.expr(false)))),
         Ty::Constant(text) => atom(TypeAtomKind::Constant(string(text.clone()))),
+        Ty::ScalarConstant(v) => atom(TypeAtomKind::ScalarConstant(crate::build::value(match v {
+            ScalarValue::Bool(b) => covenant_codegen::ast::ValueKind::Bool(*b),
+            ScalarValue::Int(n) => covenant_codegen::ast::ValueKind::Int(*n),
+        }))),
         Ty::NotShown(what) => atom(TypeAtomKind::NotShown(Some(string(what.clone())))),
     }
 }

@@ -258,6 +258,18 @@ pub mod check {
         }
     }
 
+    /// A field that always holds one boolean (`ok: true`).
+    pub fn constant_bool(v: bool, expected: bool, loc: &[LocPart], out: &mut Vec<Issue>) {
+        if v != expected {
+            push(
+                out,
+                loc,
+                IssueKind::Literal,
+                format!("Input should be {expected}"),
+            );
+        }
+    }
+
     /// Entries of a map (an object with free keys).
     pub fn min_entries(len: usize, min: usize, loc: &[LocPart], out: &mut Vec<Issue>) {
         if len < min {

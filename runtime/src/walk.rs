@@ -244,10 +244,7 @@ fn tagged_member<'a>(alternatives: &'a [TypeDesc], v: &Value) -> Option<&'a Type
         let named = model
             .fields
             .iter()
-            .any(|f| match f.constraints.one_of_strings {
-                [constant] => object.get(f.name).and_then(Value::as_str) == Some(*constant),
-                _ => false,
-            });
+            .any(|f| constant_of(&f.constraints).is_some_and(|c| object.get(f.name) == Some(&c)));
         if named {
             if chosen.is_some() {
                 return None;
@@ -256,6 +253,16 @@ fn tagged_member<'a>(alternatives: &'a [TypeDesc], v: &Value) -> Option<&'a Type
         }
     }
     chosen.and_then(resolve)
+}
+
+/// The one value a field's constraints allow: a string, a boolean or a whole number.
+fn constant_of(c: &Constraints) -> Option<Value> {
+    match (c.one_of_strings, c.one_of_numbers, c.constant_bool) {
+        ([s], [], None) => Some(Value::from(*s)),
+        ([], [n], None) if n.fract() == 0.0 => Some(Value::from(*n as i64)),
+        ([], [], Some(b)) => Some(Value::Bool(b)),
+        _ => None,
+    }
 }
 
 /// Bytes inside JSON: base64 text.
@@ -362,6 +369,9 @@ fn check_constraints(c: &Constraints, v: &Value, loc: &[LocPart], issues: &mut V
         if !c.one_of_strings.is_empty() {
             check::one_of_strings(s, c.one_of_strings, loc, issues);
         }
+    }
+    if let (Some(b), Some(expected)) = (v.as_bool(), c.constant_bool) {
+        check::constant_bool(b, expected, loc, issues);
     }
     if let Some(items) = v.as_array() {
         if let Some(min) = c.min_items {

@@ -374,3 +374,25 @@ fn oauth_flows_sharing_their_urls_import_whole() {
         "https://chat.example/token"
     );
 }
+
+/// Boolean and whole-number constants (`enum: [true]`, `const: 2`) are fields of one value,
+/// stated, not lost; a union of models told apart by one reads back as such.
+#[test]
+fn boolean_and_number_constants_import_whole() {
+    let document = r##"{"swagger": "2.0", "info": {"title": "Chat", "version": "1"},
+      "definitions": {
+        "ok_true": {"type": "boolean", "enum": [true]},
+        "posted": {"type": "object", "required": ["ok", "version"], "properties": {
+          "ok": {"$ref": "#/definitions/ok_true"}, "version": {"type": "integer", "enum": [2]}}},
+        "failed": {"type": "object", "required": ["ok", "error"], "properties": {
+          "ok": {"type": "boolean", "enum": [false]}, "error": {"type": "string"}}}},
+      "paths": {"/chat.postMessage": {"post": {"operationId": "postMessage",
+        "responses": {"200": {"description": "Posted.", "schema": {"$ref": "#/definitions/posted"}},
+          "default": {"description": "Refused.", "schema": {"$ref": "#/definitions/failed"}}}}}}}"##;
+    let dir = tempfile::tempdir().unwrap();
+    let (code, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(document));
+    assert_eq!(code, 0, "{stderr}\n{spec}");
+    for text in ["    ok: true\n", "    version: 2\n", "    ok: false\n"] {
+        assert!(spec.contains(text), "{text:?} in {spec}");
+    }
+}

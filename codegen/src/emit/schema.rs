@@ -98,13 +98,16 @@ impl<'a> SchemaBuilder<'a> {
     }
 
     /// A union told apart by a field: exactly one member matches (each has its constant), and
-    /// OpenAPI's `discriminator` maps each value to its member.
+    /// OpenAPI's `discriminator` maps each value to its member when the values are strings
+    /// (the only values it maps).
     fn discriminated(&self, members: Vec<Value>, tag: &Discriminator) -> Value {
-        let mapping: Map<String, Value> = tag
-            .values
+        let Some(values) = tag.string_values() else {
+            return json!({ "oneOf": members });
+        };
+        let mapping: Map<String, Value> = values
             .iter()
             .zip(&members)
-            .filter_map(|(value, member)| Some((value.clone(), member.get("$ref")?.clone())))
+            .filter_map(|(value, member)| Some((value.to_string(), member.get("$ref")?.clone())))
             .collect();
         let mut out = json!({ "oneOf": members });
         if matches!(self.style, RefStyle::Components) {

@@ -99,11 +99,12 @@ impl Spec {
             .collect::<Option<_>>()?;
         let first = models.first()?;
         first.fields.iter().find_map(|candidate| {
-            let values: Vec<String> = models
+            let values: Vec<Literal> = models
                 .iter()
-                .map(|m| m.field(&candidate.name)?.constant().map(str::to_string))
+                .map(|m| m.field(&candidate.name)?.constant_value().cloned())
                 .collect::<Option<_>>()?;
-            let distinct: std::collections::HashSet<&String> = values.iter().collect();
+            let distinct: std::collections::HashSet<String> =
+                values.iter().map(|v| v.to_json().to_string()).collect();
             (distinct.len() == values.len()).then(|| Discriminator {
                 field: candidate.name.clone(),
                 values,

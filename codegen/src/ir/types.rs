@@ -42,6 +42,19 @@ impl Field {
             _ => None,
         }
     }
+
+    /// The one value a required field always holds: a string, `true`/`false` or a whole
+    /// number (`object: "customer"`, `ok: true`, `version: 2`).
+    pub fn constant_value(&self) -> Option<&Literal> {
+        match (&self.ty, self.presence, self.constraints.one_of.as_slice()) {
+            (Type::Primitive(Primitive::String), Presence::Required, [v @ Literal::String(_)])
+            | (Type::Primitive(Primitive::Bool), Presence::Required, [v @ Literal::Bool(_)])
+            | (Type::Primitive(Primitive::Int), Presence::Required, [v @ Literal::Int(_)]) => {
+                Some(v)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// How the members of a union of models are told apart: a field every member has, holding
@@ -49,8 +62,21 @@ impl Field {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Discriminator {
     pub field: String,
-    /// Each member's value, in the union's order.
-    pub values: Vec<String>,
+    /// Each member's value, in the union's order: strings, `true`/`false` or whole numbers.
+    pub values: Vec<Literal>,
+}
+
+impl Discriminator {
+    /// The values when every one is a string: what OpenAPI's `discriminator` can map.
+    pub fn string_values(&self) -> Option<Vec<&str>> {
+        self.values
+            .iter()
+            .map(|v| match v {
+                Literal::String(s) => Some(s.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// What a field of a rejection model holds.

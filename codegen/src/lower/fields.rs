@@ -95,21 +95,32 @@ impl Lowerer<'_> {
     fn field_type(
         &mut self,
         expr: &ast::TypeExpr,
-    ) -> Option<(Type, bool, Option<String>, Constraints)> {
+    ) -> Option<(Type, bool, Option<Literal>, Constraints)> {
         let mut values = expr
             .alternatives
             .iter()
             .filter(|a| !matches!(a.kind, TypeAtomKind::Null));
-        if let (Some(atom), None) = (values.next(), values.next())
-            && let TypeAtomKind::Constant(value) = &atom.kind
-        {
-            let nullable = expr.alternatives.len() > 1;
-            return Some((
-                Type::Primitive(Primitive::String),
-                nullable,
-                Some(value.value.clone()),
-                Constraints::default(),
-            ));
+        if let (Some(atom), None) = (values.next(), values.next()) {
+            let constant = match &atom.kind {
+                TypeAtomKind::Constant(value) => {
+                    Some((Primitive::String, Literal::String(value.value.clone())))
+                }
+                TypeAtomKind::ScalarConstant(value) => match value.kind {
+                    ValueKind::Bool(b) => Some((Primitive::Bool, Literal::Bool(b))),
+                    ValueKind::Int(n) => Some((Primitive::Int, Literal::Int(n))),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some((primitive, literal)) = constant {
+                let nullable = expr.alternatives.len() > 1;
+                return Some((
+                    Type::Primitive(primitive),
+                    nullable,
+                    Some(literal),
+                    Constraints::default(),
+                ));
+            }
         }
         let (ty, constraints, nullable) = self.lower_type_with_constraints(expr)?;
         Some((ty, nullable, None, constraints))
@@ -128,6 +139,21 @@ impl Lowerer<'_> {
                 )
                 .label("a constant here is not supported")
                 .help("write `object: \"customer\"` for a field that always holds one value; use an enum for one of several values");
+                None
+            }
+            TypeAtomKind::ScalarConstant(value) => {
+                let text = match value.kind {
+                    ValueKind::Bool(b) => b.to_string(),
+                    ValueKind::Int(n) => n.to_string(),
+                    _ => String::new(),
+                };
+                self.error(
+                    diagnostic_codes::UNKNOWN_TYPE,
+                    atom.span,
+                    format!("the constant {text} can only be a field's whole type"),
+                )
+                .label("a constant here is not supported")
+                .help("write `ok: true` for a field that always holds one value; use `@one_of` or an enum for one of several values");
                 None
             }
             TypeAtomKind::NotShown(what) => {
@@ -236,9 +262,9 @@ impl Lowerer<'_> {
                     "a constant field holds its one value already",
                 )
                 .label("says nothing more")
-                .help("remove `@one_of`, or make the type `string`");
+                .help("remove `@one_of`, or write the field's type in place of the constant");
             }
-            constraints.one_of = vec![Literal::String(value)];
+            constraints.one_of = vec![value];
         }
         // Parameters are bounded by the request head's own limits.
         if site == Site::Field {

@@ -497,10 +497,40 @@ impl<'a> Parser<'a> {
                 kind: TypeAtomKind::Constant(value),
             }));
         }
+        if self.at(Tok::Int) {
+            let t = self.peek();
+            self.bump();
+            let Ok(n) = self.text_of(t).parse::<i64>() else {
+                self.diags.push(
+                    Diagnostic::error(
+                        diagnostic_codes::SYNTAX,
+                        t.span,
+                        "a whole number out of range",
+                    )
+                    .label("beyond a 64-bit integer"),
+                );
+                return Err(Failed);
+            };
+            let value = Value {
+                kind: ValueKind::Int(n),
+                span: t.span,
+            };
+            return Ok(self.list_suffix(TypeAtom {
+                span: t.span,
+                kind: TypeAtomKind::ScalarConstant(value),
+            }));
+        }
         let name = self.ident("a type")?;
         let atom = match name.text.as_str() {
             "null" => TypeAtom {
                 kind: TypeAtomKind::Null,
+                span: name.span,
+            },
+            "true" | "false" => TypeAtom {
+                kind: TypeAtomKind::ScalarConstant(Value {
+                    kind: ValueKind::Bool(name.text == "true"),
+                    span: name.span,
+                }),
                 span: name.span,
             },
             "not_shown" => {

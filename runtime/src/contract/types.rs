@@ -139,6 +139,8 @@ pub struct Constraints<'a> {
     pub pattern: Option<&'a Pattern<'a>>,
     /// No two items of a list are equal (as JSON values).
     pub unique_items: bool,
+    /// The one boolean a field holds (`ok: true`).
+    pub constant_bool: Option<bool>,
     pub one_of_numbers: &'a [f64],
     pub one_of_strings: &'a [&'a str],
 }
@@ -153,6 +155,7 @@ impl<'a> Constraints<'a> {
         max_items: None,
         pattern: None,
         unique_items: false,
+        constant_bool: None,
         one_of_numbers: &[],
         one_of_strings: &[],
     };
@@ -169,6 +172,7 @@ impl<'a> Constraints<'a> {
             && sizes.iter().all(Option::is_none)
             && self.pattern.is_none()
             && !self.unique_items
+            && self.constant_bool.is_none()
             && self.one_of_numbers.is_empty()
             && self.one_of_strings.is_empty()
     }

@@ -3,7 +3,7 @@
 //! every optional field spelled out and `Default` cannot exist.
 
 use super::names::field_ident;
-use crate::ir::{Field, Presence};
+use crate::ir::{Field, Literal, Presence};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -57,11 +57,15 @@ pub fn builder(
             }
         });
         takes.push(match (f.field.presence, &f.field.default) {
-            // A constant (`object: "card"`) needs no setting.
-            _ if f.field.constant().is_some() => {
-                let value = f.field.constant().unwrap_or_default();
-                quote!(#ident: self.#ident.unwrap_or_else(|| #value.into()),)
-            }
+            // A constant (`object: "card"`, `ok: true`) needs no setting.
+            _ if f.field.constant_value().is_some() => match f.field.constant_value() {
+                Some(Literal::Bool(b)) => quote!(#ident: self.#ident.unwrap_or(#b),),
+                Some(Literal::Int(n)) => quote!(#ident: self.#ident.unwrap_or(#n),),
+                _ => {
+                    let text = f.field.constant().unwrap_or_default();
+                    quote!(#ident: self.#ident.unwrap_or_else(|| #text.into()),)
+                }
+            },
             (Presence::Required | Presence::Nullable, _) => quote!(#ident,),
             (_, Some(_)) => {
                 let path: syn::Path =
@@ -74,7 +78,7 @@ pub fn builder(
     }
     let required: Vec<(Ident, &String)> = fields
         .iter()
-        .filter(|f| !f.field.presence.may_be_absent() && f.field.constant().is_none())
+        .filter(|f| !f.field.presence.may_be_absent() && f.field.constant_value().is_none())
         .map(|f| (field_ident(&f.field.ident), &f.field.name))
         .collect();
     let (required_idents, required_wires): (Vec<_>, Vec<_>) = required.into_iter().unzip();

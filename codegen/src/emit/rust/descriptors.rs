@@ -312,6 +312,9 @@ impl Printer<'_> {
         if c.unique_items {
             parts.push(quote!(unique_items: true));
         }
+        if let Some(b) = c.constant_bool {
+            parts.push(quote!(constant_bool: Some(#b)));
+        }
         if !c.one_of_numbers.is_empty() {
             let numbers = c.one_of_numbers;
             parts.push(quote!(one_of_numbers: &[#(#numbers),*]));

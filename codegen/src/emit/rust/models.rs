@@ -305,14 +305,51 @@ impl RustBackend<'_> {
             };
         };
         let field = &tag.field;
-        let values = &tag.values;
+        let shown: Vec<String> = match tag.string_values() {
+            Some(values) => values.iter().map(|v| v.to_string()).collect(),
+            None => tag.values.iter().map(|v| v.to_json().to_string()).collect(),
+        };
         let doc = format!(" One of: {}, told apart by `{field}`.", labels.join(", "));
         // A format string: braces of the spec's own text are escaped.
         let unknown = format!(
             "unknown `{}` {{other:?}}: expected one of {}",
             field.replace('{', "{{").replace('}', "}}"),
-            values.join(", ").replace('{', "{{").replace('}', "}}")
+            shown.join(", ").replace('{', "{{").replace('}', "}}")
         );
+        let read = match tag.string_values() {
+            Some(values) => quote! {
+                match value.get(#field).and_then(::serde_json::Value::as_str) {
+                    #(Some(#values) => ::serde_json::from_value(value).map(Self::#variants).map_err(D::Error::custom),)*
+                    Some(other) => Err(D::Error::custom(format!(#unknown))),
+                    None => Err(D::Error::missing_field(#field)),
+                }
+            },
+            None => {
+                let tags = tag.values.iter().map(|v| match v {
+                    Literal::Bool(b) => quote!(::serde_json::Value::Bool(#b)),
+                    Literal::Int(n) => quote!(::serde_json::Value::from(#n)),
+                    Literal::String(s) => {
+                        quote!(::serde_json::Value::String(::std::string::String::from(#s)))
+                    }
+                    // A constant is a string, `true`, `false` or a whole number.
+                    Literal::Number(_) | Literal::Null | Literal::List(_) => {
+                        quote!(::serde_json::Value::Null)
+                    }
+                });
+                quote! {
+                    let tag = value.get(#field).cloned();
+                    #(
+                        if tag.as_ref() == Some(&#tags) {
+                            return ::serde_json::from_value(value).map(Self::#variants).map_err(D::Error::custom);
+                        }
+                    )*
+                    match tag {
+                        Some(other) => Err(D::Error::custom(format!(#unknown))),
+                        None => Err(D::Error::missing_field(#field)),
+                    }
+                }
+            }
+        };
         let read_doc = format!(" Reads the member `{field}` names, so an error is that member's.");
         quote! {
             #declared
@@ -331,11 +368,7 @@ impl RustBackend<'_> {
                 fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                     use ::serde::de::Error;
                     let value = ::serde_json::Value::deserialize(deserializer)?;
-                    match value.get(#field).and_then(::serde_json::Value::as_str) {
-                        #(Some(#values) => ::serde_json::from_value(value).map(Self::#variants).map_err(D::Error::custom),)*
-                        Some(other) => Err(D::Error::custom(format!(#unknown))),
-                        None => Err(D::Error::missing_field(#field)),
-                    }
+                    #read
                 }
             }
             #validate

@@ -192,6 +192,11 @@ fn value_checks(
                 out.push(quote!(#check::one_of_numbers(#as_f64, &[#(#allowed),*], loc, out);));
             }
         }
+        Type::Primitive(Primitive::Bool) => {
+            if let [Literal::Bool(expected)] = c.one_of.as_slice() {
+                out.push(quote!(#check::constant_bool(*#v, #expected, loc, out);));
+            }
+        }
         Type::Primitive(p) if p.is_string_like() => {
             if let Some(min) = c.min_length {
                 let min = min as usize;

@@ -1,0 +1,127 @@
+//! Boolean and number constants over real sockets: the router and `validate()` refuse
+//! another value, and the client reads the member of `Posted | Failed` that `ok` names.
+
+use crate::support::serve;
+use covenant_corpus::regressions::constants as api;
+use covenant_runtime::Validate;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+use api::models::{Failed, Message, PostMessageResponse200, Posted};
+use api::operations::*;
+use api::server::{ConstantsServer, Context};
+
+/// Posts a message, and refuses an empty one.
+struct Server;
+
+impl ConstantsServer for Server {
+    crate::support::accepts_key!("key");
+
+    async fn post_message(&self, _: Context<()>, input: PostMessageInput) -> PostMessageResponse {
+        if input.body.text.is_empty() {
+            let failed = Failed {
+                ok: false,
+                error: "no_text".into(),
+            };
+            return PostMessageResponse::Ok(PostMessageResponse200::Failed(failed));
+        }
+        let posted = Posted {
+            ok: true,
+            ts: "1503435956.000247".into(),
+        };
+        PostMessageResponse::Ok(PostMessageResponse200::Posted(posted))
+    }
+}
+
+async fn started() -> String {
+    serve(api::server::router(Arc::new(Server), Default::default())).await
+}
+
+async fn post(url: &str, body: Value) -> (u16, Value) {
+    let answer = reqwest::Client::new()
+        .post(format!("{url}/chat.postMessage"))
+        .bearer_auth("key")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = answer.status().as_u16();
+    (status, answer.json().await.unwrap_or_default())
+}
+
+#[tokio::test]
+async fn the_router_refuses_any_other_value_of_a_constant() {
+    let url = started().await;
+    let (status, body) = post(&url, json!({"version": 3, "confirm": false, "text": "hi"})).await;
+    assert_eq!(status, 422, "{body}");
+    let messages: Vec<(String, String)> = body["detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["loc"].to_string(), i["msg"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            (
+                r#"["body","version"]"#.to_string(),
+                "Input should be 2".to_string()
+            ),
+            (
+                r#"["body","confirm"]"#.to_string(),
+                "Input should be true".to_string()
+            ),
+        ]
+    );
+    let (status, _) = post(&url, json!({"version": 2, "confirm": true, "text": "hi"})).await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn the_client_reads_the_member_ok_names() {
+    let url = started().await;
+    let config = api::client::Config::new(url).with_credential(AuthScheme::Key, "key");
+    let client = api::client::Client::new(config).unwrap();
+    // The builder fills the constants in.
+    let message = |text: &str| Message::builder().text(text).build().unwrap();
+    let posted = client
+        .post_message(PostMessageInput {
+            body: message("hi"),
+        })
+        .await
+        .unwrap();
+    assert!(
+        matches!(&posted, PostMessageResponse::Ok(PostMessageResponse200::Posted(p)) if p.ok),
+        "{posted:?}"
+    );
+    let failed = client
+        .post_message(PostMessageInput { body: message("") })
+        .await
+        .unwrap();
+    assert!(
+        matches!(&failed, PostMessageResponse::Ok(PostMessageResponse200::Failed(f)) if !f.ok && f.error == "no_text"),
+        "{failed:?}"
+    );
+}
+
+#[test]
+fn a_constant_is_checked_and_tells_the_members_apart() {
+    let wrong = Message {
+        version: 2,
+        confirm: false,
+        text: "hi".into(),
+        channel: None,
+    };
+    let issues = wrong.validate().unwrap_err();
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    let read: PostMessageResponse200 =
+        serde_json::from_value(json!({"ok": false, "error": "x"})).unwrap();
+    assert!(matches!(read, PostMessageResponse200::Failed(_)));
+    let unknown = serde_json::from_value::<PostMessageResponse200>(json!({"ok": "yes", "ts": "1"}));
+    assert!(
+        unknown
+            .unwrap_err()
+            .to_string()
+            .contains("expected one of true, false")
+    );
+}
