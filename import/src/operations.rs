@@ -902,14 +902,16 @@ impl<'d> Importer<'d> {
                 MediaKind::Json | MediaKind::Form | MediaKind::Multipart => {
                     let (ty, nullable) =
                         self.json_body(media, &content_at, schema, &schema_at, &hint, &mut attrs);
-                    if nullable {
+                    // A success's JSON body may be null; an error's may not.
+                    let json = matches!(media_kind(media), MediaKind::Json);
+                    if nullable && !(success && json) {
                         attrs.annotations.push(self.lose(
                             &schema_at,
                             "a body that may be null",
                             "one that may not",
                         ));
                     }
-                    body = Some(ty.expr(false));
+                    body = Some(ty.expr(nullable && success && json));
                 }
                 MediaKind::Text => {
                     let what = format!(

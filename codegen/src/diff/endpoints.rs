@@ -445,6 +445,23 @@ impl Differ<'_> {
                 carriers.clone(),
             ),
             (Some(o), Some(n)) => {
+                match (old.nullable, new.nullable) {
+                    (false, true) => self.report(
+                        rules::RESPONSE_TYPE_WIDENED,
+                        subject,
+                        "body now may be null",
+                        spans,
+                        carriers.clone(),
+                    ),
+                    (true, false) => self.report(
+                        rules::RESPONSE_TYPE_NARROWED,
+                        subject,
+                        "body no longer null",
+                        spans,
+                        carriers.clone(),
+                    ),
+                    _ => {}
+                }
                 if old.media != new.media {
                     let change = media_change(&old.media, &new.media);
                     self.report(

@@ -119,10 +119,9 @@ pub fn schema_files(spec: &Spec) -> Files {
             put(format!("endpoints/{}/request.json", ep.name), s);
         }
         for r in all_responses(spec, ep) {
-            let mut s = match &r.body {
-                Some(t) => nested.body_schema(t, &r.media, crate::ir::shapes::Shape::Response),
-                None => serde_json::json!({ "description": "No body." }),
-            };
+            let mut s = nested
+                .response_body_schema(r)
+                .unwrap_or_else(|| serde_json::json!({ "description": "No body." }));
             titled(&mut s, format!("{} {} response", ep.name, r.status));
             sourced(&mut s, response_provenance(ep, r));
             put(format!("endpoints/{}/{}.json", ep.name, r.status), s);

@@ -394,8 +394,8 @@ impl Document<'_> {
                 "description".into(),
                 json!(r.doc.clone().unwrap_or_else(|| fallback.to_string())),
             );
-            if let Some(body) = &r.body {
-                let schema = on_the_wire(self.builder.body_schema(body, &r.media, Shape::Response));
+            if let Some(schema) = self.builder.response_body_schema(r) {
+                let schema = on_the_wire(schema);
                 let mut content = Map::new();
                 for media in std::iter::once(r.media.content_type())
                     .chain(r.also_media.iter().map(String::as_str))

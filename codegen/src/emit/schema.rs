@@ -116,6 +116,15 @@ impl<'a> SchemaBuilder<'a> {
         out
     }
 
+    /// A response's body, `null` allowed where the spec says so; `None` without a body.
+    pub fn response_body_schema(&self, r: &Response) -> Option<Value> {
+        let mut schema = self.body_schema(r.body.as_ref()?, &r.media, Shape::Response);
+        if r.nullable {
+            make_nullable(&mut schema);
+        }
+        Some(schema)
+    }
+
     /// An endpoint's request body: its type, and for each group of body fields a request
     /// sends exactly one of, a `oneOf` of the groups' members each required.
     pub fn request_body_schema(&self, ep: &Endpoint) -> Option<Value> {

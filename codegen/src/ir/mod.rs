@@ -690,6 +690,8 @@ pub struct Response {
     pub doc: Option<String>,
     /// `None`: no body.
     pub body: Option<Type>,
+    /// The body may be `null` (`response 200: Command[] | null`); only a success's JSON.
+    pub nullable: bool,
     /// JSON, or a `string` or `bytes` written as it is.
     pub media: BodyMedia,
     /// Further media types the answer may come in, the same value in another encoding

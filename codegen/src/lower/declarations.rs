@@ -228,6 +228,7 @@ impl Lowerer<'_> {
             status,
             doc: attrs.doc.clone(),
             body,
+            nullable: false,
             media,
             also_media,
             headers,

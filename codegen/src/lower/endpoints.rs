@@ -122,7 +122,7 @@ impl Lowerer<'_> {
                         )
                         .label("second body");
                     }
-                    ep.body = self.body_type(body);
+                    ep.body = self.body_type(body, false).map(|(ty, _)| ty);
                     if let Some(ty) = &ep.body {
                         ep.body_media = match encoding {
                             Some((encoding, keyword)) => {
@@ -153,7 +153,9 @@ impl Lowerer<'_> {
                     headers,
                 } => {
                     let body_decl = body;
-                    let body = body_decl.as_ref().and_then(|b| self.body_type(b));
+                    let lowered = body_decl.as_ref().and_then(|b| self.body_type(b, true));
+                    let nullable = lowered.as_ref().is_some_and(|(_, n)| *n);
+                    let body = lowered.map(|(ty, _)| ty);
                     let media = match (body_decl, &body) {
                         (Some(decl), Some(ty)) => self.body_media(decl, ty, false),
                         _ => BodyMedia::Json,
@@ -198,6 +200,7 @@ impl Lowerer<'_> {
                             status: StatusPattern::Exact(status.code as u16),
                             doc: member.attrs.doc.clone(),
                             body: body.clone(),
+                            nullable,
                             media: media.clone(),
                             also_media: also_media.clone(),
                             headers: headers.clone(),
@@ -346,26 +349,32 @@ impl Lowerer<'_> {
         })
     }
 
-    fn body_type(&mut self, body: &ast::BodyDecl) -> Option<Type> {
+    /// A body's type, and whether it may be `null`: a success's JSON body may
+    /// (`response 200: Command[] | null`), a request's may not.
+    fn body_type(&mut self, body: &ast::BodyDecl, may_be_null: bool) -> Option<(Type, bool)> {
         match body {
-            ast::BodyDecl::Type(expr, _) => {
+            ast::BodyDecl::Type(expr, media) => {
                 let (ty, nullable) = self.lower_type(expr)?;
-                if nullable {
+                let json = media
+                    .as_ref()
+                    .is_none_or(|m| covenant_runtime::contract::is_json_family(&m.value));
+                if nullable && !(may_be_null && json) {
                     self.error(
                         diagnostic_codes::BODY_NOT_ALLOWED,
                         expr.span,
-                        "a body cannot be null",
+                        "this body cannot be null",
                     )
-                    .label("leave out the body instead");
+                    .label("only a success's JSON body may be null")
+                    .help("leave out the body instead");
                 }
-                Some(ty)
+                Some((ty, nullable && may_be_null && json))
             }
             // Named in pass 1, keyed by its body's span, which is unique.
             ast::BodyDecl::Inline(decl) => self
                 .inline_models
                 .get(&decl.body_span)
                 .copied()
-                .map(Type::Model),
+                .map(|id| (Type::Model(id), false)),
         }
     }
 

@@ -27,8 +27,7 @@ impl NamedTypesServer for Server {
     }
 
     async fn find_things(&self, _: Context<()>, input: FindThingsInput) -> FindThingsResponse {
-        let owners = input.owner.unwrap_or_default();
-        FindThingsResponse::Ok(vec![thing(owners)])
+        FindThingsResponse::Ok(input.owner.map(|owners| vec![thing(owners)]))
     }
 }
 
@@ -171,7 +170,28 @@ async fn the_client_reads_a_union_that_contains_itself() {
         })
         .await
         .unwrap();
-    assert_eq!(found, FindThingsResponse::Ok(vec![thing(vec!["9".into()])]));
+    assert_eq!(
+        found,
+        FindThingsResponse::Ok(Some(vec![thing(vec!["9".into()])]))
+    );
+    let none = client
+        .find_things(FindThingsInput { owner: None })
+        .await
+        .unwrap();
+    assert_eq!(none, FindThingsResponse::Ok(None));
+}
+
+#[tokio::test]
+async fn a_body_that_may_be_null_travels_as_null() {
+    let url = started().await;
+    let answer = reqwest::Client::new()
+        .get(format!("{url}/things"))
+        .bearer_auth("key")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    assert_eq!(answer.text().await.unwrap(), "null");
 }
 
 #[test]

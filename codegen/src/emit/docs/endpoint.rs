@@ -149,7 +149,10 @@ fn response(site: &Site, ids: &mut Ids, ep: &Endpoint, r: &Response, open: bool)
             }
             p {
                 @match &r.body {
-                    Some(t) => { "Body: " (types::body(site, ROOT, t, &r.media)) },
+                    Some(t) => {
+                        "Body: " (types::body(site, ROOT, t, &r.media))
+                        @if r.nullable { " or " code { "null" } }
+                    },
                     None => "No body.",
                 }
             }

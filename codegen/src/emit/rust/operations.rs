@@ -458,10 +458,14 @@ impl RustBackend<'_> {
                     .map(|d| format!(": {d}"))
                     .unwrap_or_default()
             ));
-            let body_ty = r
-                .body
-                .as_ref()
-                .map(|body| self.value_type(body, Shape::Response, &format!("{ident}{status}")));
+            let body_ty = r.body.as_ref().map(|body| {
+                let ty = self.value_type(body, Shape::Response, &format!("{ident}{status}"));
+                if r.nullable {
+                    quote!(::std::option::Option<#ty>)
+                } else {
+                    ty
+                }
+            });
             let read_body = if r.media.is_raw() {
                 let rt = &self.rt;
                 quote!(#rt::RawBody::from_raw(body)?)
