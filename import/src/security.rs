@@ -26,6 +26,10 @@ pub struct Scheme {
     pub markers: Vec<covenant_codegen::ast::Annotation>,
 }
 
+/// An OAuth 2.0 flow: its key in OpenAPI, its word in the spec, and its URL settings (the
+/// document's key and the spec's).
+type FlowKind = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+
 impl<'d> Importer<'d> {
     /// The document's security schemes, named.
     pub fn read_schemes(&mut self) -> Vec<Scheme> {
@@ -114,7 +118,7 @@ impl<'d> Importer<'d> {
             written.location = "bearer";
             return;
         };
-        const KINDS: [(&str, &str, &[(&str, &str)]); 4] = [
+        const KINDS: [FlowKind; 4] = [
             (
                 "authorizationCode",
                 "authorization_code",
