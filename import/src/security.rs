@@ -28,7 +28,11 @@ pub struct Scheme {
 
 /// An OAuth 2.0 flow: its key in OpenAPI, its word in the spec, and its URL settings (the
 /// document's key and the spec's).
-type FlowKind = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+type FlowKind = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
 
 impl<'d> Importer<'d> {
     /// The document's security schemes, named.
