@@ -217,6 +217,10 @@ rules! {
         "the credential travels in another place";
     AUTH_FLOW_CHANGED "auth-flow-changed" [BreaksClients]
         "clients get or refresh their tokens at the old address";
+    AUTH_FLOW_ADDED "auth-flow-added" [Compatible]
+        "clients may get tokens another way too; the old ways still work";
+    AUTH_FLOW_REMOVED "auth-flow-removed" [BreaksClients]
+        "clients that get their tokens by the removed flow can no longer";
     AUTH_LIFETIME_SHORTENED "auth-lifetime-shortened" [BreaksClients]
         "clients holding a credential for its old lifetime see it expire early";
     AUTH_LIFETIME_LENGTHENED "auth-lifetime-lengthened" [BreaksServers]

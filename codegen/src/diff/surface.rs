@@ -342,19 +342,23 @@ impl Differ<'_> {
                 ("refresh_url", f.and_then(|f| f.refresh_url.clone())),
             ]
         };
-        let kinds = |a: &crate::ir::AuthScheme| {
-            let words: Vec<&str> = a
-                .oauth2
-                .as_ref()
-                .map(|f| f.flows().into_iter().map(|k| k.word()).collect())
-                .unwrap_or_default();
-            words.join(", ")
-        };
+        let kinds =
+            |a: &crate::ir::AuthScheme| a.oauth2.as_ref().map(|f| f.flows()).unwrap_or_default();
         let (before, after) = (kinds(old), kinds(new));
-        if before != after {
-            let change = format!("flows {before} → {after}");
+        for flow in after.iter().filter(|f| !before.contains(f)) {
+            let change = format!("the {} flow added", flow.describe());
             self.report(
-                rules::AUTH_FLOW_CHANGED,
+                rules::AUTH_FLOW_ADDED,
+                subject,
+                change,
+                spans,
+                carriers.clone(),
+            );
+        }
+        for flow in before.iter().filter(|f| !after.contains(f)) {
+            let change = format!("the {} flow removed", flow.describe());
+            self.report(
+                rules::AUTH_FLOW_REMOVED,
                 subject,
                 change,
                 spans,
