@@ -1,6 +1,6 @@
 //! Where each model and enum is used, so its page can link back to its users.
 
-use crate::ir::{EndpointId, EventId, ModelId, Spec, Type};
+use crate::ir::{EndpointId, EventId, ModelId, Spec, Type, UnionId};
 use std::collections::BTreeSet;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -25,7 +25,7 @@ impl Usage {
         for (i, m) in spec.models.iter().enumerate() {
             let user = User::Model(ModelId(i as u32));
             for f in &m.fields {
-                usage.note(&f.ty, user);
+                usage.note(spec, &f.ty, user);
             }
         }
         for (i, ep) in spec.endpoints.iter().enumerate() {
@@ -38,13 +38,13 @@ impl Usage {
                     .collect::<Vec<_>>()
             });
             for t in params.chain(ep.body.iter()).chain(bodies) {
-                usage.note(t, user);
+                usage.note(spec, t, user);
             }
         }
         for (i, ev) in spec.events.iter().enumerate() {
             let user = User::Event(EventId(i as u32));
             for f in &ev.fields {
-                usage.note(&f.ty, user);
+                usage.note(spec, &f.ty, user);
             }
             for (_, e) in &ev.placeholders {
                 usage.enums[e.index()].insert(user);
@@ -53,7 +53,13 @@ impl Usage {
         usage
     }
 
-    fn note(&mut self, t: &Type, user: User) {
+    fn note(&mut self, spec: &Spec, t: &Type, user: User) {
+        self.note_within(spec, t, user, &mut Vec::new());
+    }
+
+    /// Notes the models and enums `t` holds; a declared union, which may contain itself, is
+    /// looked into once.
+    fn note_within(&mut self, spec: &Spec, t: &Type, user: User, unions: &mut Vec<UnionId>) {
         match t {
             Type::Model(id) => {
                 if user != User::Model(*id) {
@@ -63,11 +69,23 @@ impl Usage {
             Type::Enum(id) => {
                 self.enums[id.index()].insert(user);
             }
-            Type::List(inner, _) | Type::Map(inner, _) => self.note(inner, user),
-            Type::Union(members) => members.iter().for_each(|m| self.note(m, user)),
-            // A declared union's members are noted where the union is declared: it may
-            // contain itself.
-            Type::NamedUnion(_) | Type::Primitive(_) | Type::NotShown(_) => {}
+            Type::List(inner, _) | Type::Map(inner, _) => {
+                self.note_within(spec, inner, user, unions)
+            }
+            Type::Union(members) => {
+                for m in members {
+                    self.note_within(spec, m, user, unions);
+                }
+            }
+            Type::NamedUnion(id) => {
+                if !unions.contains(id) {
+                    unions.push(*id);
+                    for m in &spec.union(*id).members {
+                        self.note_within(spec, m, user, unions);
+                    }
+                }
+            }
+            Type::Primitive(_) | Type::NotShown(_) => {}
         }
     }
 
