@@ -61,10 +61,7 @@ impl<'d> Importer<'d> {
         };
         for (path, item) in paths {
             let item = self.follow(item);
-            for method in METHODS
-                .iter()
-                .filter(|m| !matches!(**m, "head" | "options" | "trace"))
-            {
+            for method in METHODS.iter().filter(|m| !matches!(**m, "head" | "trace")) {
                 let Some(op) = item.get(*method) else {
                     continue;
                 };
@@ -121,7 +118,7 @@ impl<'d> Importer<'d> {
             status: Completeness::LeftOut,
             losses: Vec::new(),
         };
-        if matches!(method, "head" | "options" | "trace") {
+        if matches!(method, "head" | "trace") {
             report.losses.push(crate::losses::Loss::new(
                 at,
                 format!("a {} operation", method.to_uppercase()),

@@ -531,6 +531,8 @@ pub enum Method {
     Put,
     Patch,
     Delete,
+    /// What the resource allows (RFC 9110 §9.3.7); answered like any other method.
+    Options,
 }
 
 impl Method {
@@ -541,12 +543,16 @@ impl Method {
             Method::Put => "PUT",
             Method::Patch => "PATCH",
             Method::Delete => "DELETE",
+            Method::Options => "OPTIONS",
         }
     }
 
     /// Safe to repeat by the method alone (RFC 9110 §9.2.2).
     pub fn is_idempotent(self) -> bool {
-        matches!(self, Method::Get | Method::Put | Method::Delete)
+        matches!(
+            self,
+            Method::Get | Method::Put | Method::Delete | Method::Options
+        )
     }
 }
 

@@ -105,7 +105,7 @@ impl Lowerer<'_> {
                     // A DELETE may carry a body (RFC 9110 §9.3.5 gives it no meaning of
                     // its own, and APIs such as Kubernetes' send options in it); a GET's
                     // is dropped by caches and proxies.
-                    if matches!(parsed_method, Some(Method::Get)) {
+                    if matches!(parsed_method, Some(Method::Get | Method::Options)) {
                         self.error(
                             diagnostic_codes::BODY_NOT_ALLOWED,
                             member.span,
@@ -330,12 +330,16 @@ impl Lowerer<'_> {
             "PUT" => Method::Put,
             "PATCH" => Method::Patch,
             "DELETE" => Method::Delete,
+            "OPTIONS" => Method::Options,
             other => {
                 let help = match other.to_ascii_uppercase().as_str() {
-                    up @ ("GET" | "POST" | "PUT" | "PATCH" | "DELETE") => {
+                    up @ ("GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS") => {
                         format!("write it in capitals: `{up}`")
                     }
-                    _ => "methods are GET, POST, PUT, PATCH and DELETE".to_string(),
+                    "HEAD" => {
+                        "HEAD is answered by the GET of the same path, without its body".to_string()
+                    }
+                    _ => "methods are GET, POST, PUT, PATCH, DELETE and OPTIONS".to_string(),
                 };
                 self.error(
                     diagnostic_codes::BAD_METHOD,

@@ -31,6 +31,18 @@ impl ConstantsServer for Server {
         };
         PostMessageResponse::Ok(PostMessageResponse200::Posted(posted))
     }
+
+    async fn allowed_methods(
+        &self,
+        _: Context<()>,
+        _: AllowedMethodsInput,
+    ) -> AllowedMethodsResponse {
+        AllowedMethodsResponse::NoContent {
+            headers: AllowedMethodsNoContentHeaders {
+                allow: "OPTIONS, POST".into(),
+            },
+        }
+    }
 }
 
 async fn started() -> String {
@@ -101,6 +113,30 @@ async fn the_client_reads_the_member_ok_names() {
     assert!(
         matches!(&failed, PostMessageResponse::Ok(PostMessageResponse200::Failed(f)) if !f.ok && f.error == "no_text"),
         "{failed:?}"
+    );
+}
+
+/// OPTIONS is routed beside the POST of the same path, and the client sends it.
+#[tokio::test]
+async fn an_options_endpoint_answers_beside_a_post() {
+    let url = started().await;
+    let answer = reqwest::Client::new()
+        .request(reqwest::Method::OPTIONS, format!("{url}/chat.postMessage"))
+        .bearer_auth("key")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 204);
+    assert_eq!(answer.headers()["allow"], "OPTIONS, POST");
+    let config = api::client::Config::new(url).with_credential(AuthScheme::Key, "key");
+    let client = api::client::Client::new(config).unwrap();
+    let allowed = client
+        .allowed_methods(AllowedMethodsInput {})
+        .await
+        .unwrap();
+    assert!(
+        matches!(&allowed, AllowedMethodsResponse::NoContent { headers } if headers.allow == "OPTIONS, POST"),
+        "{allowed:?}"
     );
 }
 

@@ -210,3 +210,18 @@ fn validate_finds_what_the_router_finds() {
         json!({"name": {"first": {"_errors": [{"code": "BASE_TYPE_REQUIRED", "message": "This field is required"}]}}})
     );
 }
+
+/// HEAD is answered by the GET of the same path: its status and headers, no body.
+#[tokio::test]
+async fn head_is_answered_by_the_get_without_a_body() {
+    let url = started().await;
+    let answer = reqwest::Client::new()
+        .head(format!("{url}/things?owner=7"))
+        .bearer_auth("key")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    assert_eq!(answer.headers()["content-type"], "application/json");
+    assert_eq!(answer.bytes().await.unwrap().len(), 0);
+}
