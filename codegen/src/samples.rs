@@ -407,12 +407,7 @@ impl<'a> Samples<'a> {
                 json!(chosen.unwrap_or_else(|| "a".repeat(c.min_length.unwrap_or(1) as usize)))
             }
             Type::List(inner, items) => {
-                let n = c.min_items.unwrap_or(1).max(1) as usize;
-                let n = if depth > MAX_DEPTH {
-                    c.min_items.unwrap_or(0) as usize
-                } else {
-                    n
-                };
+                let n = sample_count(c, depth);
                 if n == 0 {
                     return json!([]);
                 }
@@ -422,12 +417,7 @@ impl<'a> Samples<'a> {
                 ])
             }
             Type::Map(inner, values) => {
-                let n = c.min_items.unwrap_or(1).max(1) as usize;
-                let n = if depth > MAX_DEPTH {
-                    c.min_items.unwrap_or(0) as usize
-                } else {
-                    n
-                };
+                let n = sample_count(c, depth);
                 let value = self.value_within(inner, values, shape, full, depth + 1);
                 let entries = (0..n).map(|i| match i {
                     0 => ("key".to_string(), value.clone()),
@@ -681,6 +671,16 @@ fn one_of_has(c: &Constraints, n: f64) -> bool {
 fn self_consistent_len(s: &str, c: &Constraints) -> bool {
     let len = s.chars().count() as u64;
     c.min_length.is_none_or(|m| len >= m) && c.max_length.is_none_or(|m| len <= m)
+}
+
+/// How many items or entries a sample list or map holds: at least one, as few as its
+/// constraints allow deep down, where a model containing itself must end.
+fn sample_count(c: &Constraints, depth: usize) -> usize {
+    if depth > MAX_DEPTH {
+        c.min_items.unwrap_or(0) as usize
+    } else {
+        c.min_items.unwrap_or(1).max(1) as usize
+    }
 }
 
 /// Whether a member holds the declared union `id` (in a list, a map or a union).

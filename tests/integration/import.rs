@@ -24,6 +24,19 @@ fn covenant(args: &[&str], dir: &std::path::Path, stdin: Option<&str>) -> (i32, 
     )
 }
 
+/// The OpenAPI document `generate` writes from `spec`, in `dir`.
+fn generated_openapi(dir: &std::path::Path, spec: &str) -> serde_json::Value {
+    std::fs::write(dir.join("imported.covenant"), spec).unwrap();
+    let (code, _, stderr) = covenant(
+        &["generate", "--spec", "imported.covenant", "--out", "out"],
+        dir,
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let text = std::fs::read_to_string(dir.join("out/openapi/main.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
 const LOSSLESS: &str = r##"{"openapi": "3.0.3", "info": {"title": "Notes", "version": "1"},
   "servers": [{"url": "https://notes.example.com/v1"}],
   "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}},
@@ -222,17 +235,7 @@ fn status_classes_and_default_import_whole_and_generate_back() {
     ] {
         assert!(spec.contains(line), "{line:?} in {spec}");
     }
-    std::fs::write(dir.path().join("pets.covenant"), &spec).unwrap();
-    let (code, _, stderr) = covenant(
-        &["generate", "--spec", "pets.covenant", "--out", "out"],
-        dir.path(),
-        None,
-    );
-    assert_eq!(code, 0, "{stderr}");
-    let written: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("out/openapi/main.json")).unwrap(),
-    )
-    .unwrap();
+    let written = generated_openapi(dir.path(), &spec);
     let responses = written["paths"]["/pets"]["get"]["responses"]
         .as_object()
         .unwrap();
@@ -306,17 +309,7 @@ fn constrained_items_and_a_union_holding_itself_import_whole() {
     ] {
         assert!(spec.contains(text), "{text:?} in {spec}");
     }
-    std::fs::write(dir.path().join("chat.covenant"), &spec).unwrap();
-    let (code, _, stderr) = covenant(
-        &["generate", "--spec", "chat.covenant", "--out", "out"],
-        dir.path(),
-        None,
-    );
-    assert_eq!(code, 0, "{stderr}");
-    let written: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("out/openapi/main.json")).unwrap(),
-    )
-    .unwrap();
+    let written = generated_openapi(dir.path(), &spec);
     let schemas = &written["components"]["schemas"];
     assert_eq!(
         schemas["Channel"]["properties"]["members"]["items"]["pattern"],
@@ -348,17 +341,7 @@ fn oauth_flows_sharing_their_urls_import_whole() {
         spec.contains("    flows authorization_code, client_credentials, implicit\n"),
         "{spec}"
     );
-    std::fs::write(dir.path().join("chat.covenant"), &spec).unwrap();
-    let (code, _, stderr) = covenant(
-        &["generate", "--spec", "chat.covenant", "--out", "out"],
-        dir.path(),
-        None,
-    );
-    assert_eq!(code, 0, "{stderr}");
-    let written: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("out/openapi/main.json")).unwrap(),
-    )
-    .unwrap();
+    let written = generated_openapi(dir.path(), &spec);
     let flows = &written["components"]["securitySchemes"]["login"]["flows"];
     let mut keys: Vec<&str> = flows
         .as_object()

@@ -196,12 +196,7 @@ impl Differ<'_> {
 
     /// A model of each version under one name (or a rename), in every direction it travels.
     pub(super) fn model_pair(&mut self, old: &Model, new: &Model, spans: Spans) {
-        let mut directions = self.new_usage.directions(&new.name);
-        for d in self.old_usage.directions(&old.name) {
-            if !directions.contains(&d) {
-                directions.push(d);
-            }
-        }
+        let directions = self.travel_directions(&old.name, &new.name);
         let mut all_carriers = BTreeSet::new();
         for direction in directions {
             let mut carriers = self.new_usage.carriers(&new.name, direction);

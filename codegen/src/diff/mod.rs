@@ -203,6 +203,17 @@ impl<'a> Notes<'a> {
 }
 
 impl Differ<'_> {
+    /// The ways a type travels in either version: a change matters to each.
+    fn travel_directions(&self, old: &str, new: &str) -> Vec<Direction> {
+        let mut directions = self.new_usage.directions(new);
+        for d in self.old_usage.directions(old) {
+            if !directions.contains(&d) {
+                directions.push(d);
+            }
+        }
+        directions
+    }
+
     fn run(&mut self) {
         self.discover_renames();
         self.service();

@@ -550,12 +550,7 @@ impl Differ<'_> {
     fn enum_pair(&mut self, old: &Enum, new: &Enum, spans: Spans) {
         let subject = format!("enum {}", new.name);
         let mut all = BTreeSet::new();
-        let mut directions = self.new_usage.directions(&new.name);
-        for d in self.old_usage.directions(&old.name) {
-            if !directions.contains(&d) {
-                directions.push(d);
-            }
-        }
+        let directions = self.travel_directions(&old.name, &new.name);
         for direction in directions {
             let mut carriers = self.new_usage.carriers(&new.name, direction);
             carriers.extend(self.old_usage.carriers(&old.name, direction));

@@ -18,12 +18,7 @@ impl Differ<'_> {
             let o = &old.unions[i];
             let spans = Spans::both(old.spans.unions[i], new.spans.unions[j]);
             let subject = format!("type {}", n.name);
-            let mut directions = self.new_usage.directions(&n.name);
-            for d in self.old_usage.directions(&o.name) {
-                if !directions.contains(&d) {
-                    directions.push(d);
-                }
-            }
+            let directions = self.travel_directions(&o.name, &n.name);
             let delta = self.type_delta(
                 &Type::Union(o.members.clone()),
                 &Type::Union(n.members.clone()),

@@ -50,15 +50,7 @@ async fn started() -> String {
 }
 
 async fn post(url: &str, body: Value) -> (u16, Value) {
-    let answer = reqwest::Client::new()
-        .post(format!("{url}/chat.postMessage"))
-        .bearer_auth("key")
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = answer.status().as_u16();
-    (status, answer.json().await.unwrap_or_default())
+    crate::support::post_json(&format!("{url}/chat.postMessage"), &body).await
 }
 
 #[tokio::test]

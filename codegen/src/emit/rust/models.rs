@@ -305,7 +305,8 @@ impl RustBackend<'_> {
             };
         };
         let field = &tag.field;
-        let shown: Vec<String> = match tag.string_values() {
+        let string_values = tag.string_values();
+        let shown: Vec<String> = match &string_values {
             Some(values) => values.iter().map(|v| v.to_string()).collect(),
             None => tag.values.iter().map(|v| v.to_json().to_string()).collect(),
         };
@@ -316,7 +317,7 @@ impl RustBackend<'_> {
             field.replace('{', "{{").replace('}', "}}"),
             shown.join(", ").replace('{', "{{").replace('}', "}}")
         );
-        let read = match tag.string_values() {
+        let read = match string_values {
             Some(values) => quote! {
                 match value.get(#field).and_then(::serde_json::Value::as_str) {
                     #(Some(#values) => ::serde_json::from_value(value).map(Self::#variants).map_err(D::Error::custom),)*

@@ -29,6 +29,20 @@ macro_rules! accepts_key {
 }
 pub(crate) use accepts_key;
 
+/// POSTs `body` as JSON to `url` with the bearer key `key`; answers the status and the JSON
+/// answer (`null` for none).
+pub async fn post_json(url: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
+    let answer = reqwest::Client::new()
+        .post(url)
+        .bearer_auth("key")
+        .json(body)
+        .send()
+        .await
+        .expect("the request is sent");
+    let status = answer.status().as_u16();
+    (status, answer.json().await.unwrap_or_default())
+}
+
 /// Serves a router on a fresh local port; answers its address.
 pub async fn serve(router: axum::Router) -> String {
     let spawned = covenant_runtime::server::spawn(router).await;
