@@ -448,7 +448,16 @@ impl<'d> Importer<'d> {
             && !known_format(kind, format)
             && matches!(ty, Ty::Builtin("string" | "int" | "number"))
         {
-            out.push(annotation("format", vec![arg(str_value(format))]));
+            if covenant_codegen::ir::is_format_name(format) {
+                out.push(annotation("format", vec![arg(str_value(format))]));
+            } else {
+                // A format in words (`ipv4 or ipv6`) names no format a tool knows.
+                out.push(self.lose(
+                    &join(at, "format"),
+                    format!("the format `{format}`"),
+                    format!("a plain {kind}"),
+                ));
+            }
         }
         let implied = schema
             .get("format")
@@ -807,6 +816,7 @@ impl<'d> Importer<'d> {
                 // A field's own open format is written as `@format` with its constraints.
                 let written_as_format = matches!(place, Place::Whole | Place::Item)
                     && matches!(ty, Ty::Builtin("string" | "int" | "number"));
+                // A format that is no name is marked where the constraints are written.
                 if let Some(format) = map.get("format").and_then(Value::as_str)
                     && !known_format(kind, format)
                     && !written_as_format

@@ -379,3 +379,24 @@ fn boolean_and_number_constants_import_whole() {
         assert!(spec.contains(text), "{text:?} in {spec}");
     }
 }
+
+/// A format written in words (Rebilly's `ipv4 or ipv6`) names no format: it is marked as a
+/// loss, and the spec still checks.
+#[test]
+fn a_format_in_words_is_marked_not_written() {
+    let document = r##"{"openapi": "3.0.3", "info": {"title": "Hosts", "version": "1"},
+      "components": {"schemas": {"Host": {"type": "object", "required": ["ip"], "properties": {
+        "ip": {"type": "string", "format": "ipv4 or ipv6"},
+        "aliases": {"type": "array", "items": {"type": "string", "format": "ipv4 or ipv6"}}}}}},
+      "paths": {"/hosts": {"get": {"operationId": "listHosts",
+        "responses": {"200": {"description": "Hosts.", "content": {"application/json":
+          {"schema": {"$ref": "#/components/schemas/Host"}}}}}}}}}"##;
+    let dir = tempfile::tempdir().unwrap();
+    let (code, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(document));
+    assert_eq!(code, 1, "{stderr}\n{spec}");
+    assert!(
+        spec.contains("\"the format `ipv4 or ipv6`: a plain string\")\n    ip: string\n"),
+        "{spec}"
+    );
+    assert!(!spec.contains("@format(\"ipv4 or ipv6\")"), "{spec}");
+}

@@ -251,6 +251,15 @@ pub struct Constraints {
     pub default_bound: Option<Provenance>,
 }
 
+/// Whether `name` can be an open format's name (`@format("unix-time")`): letters, digits,
+/// `-`, `_` and `.`, as JSON Schema writes formats.
+pub fn is_format_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
 impl Constraints {
     pub fn is_empty(&self) -> bool {
         *self == Constraints::default()

@@ -400,11 +400,7 @@ impl Lowerer<'_> {
     /// `@format("name")`: a name as JSON Schema writes formats (letters, digits, `-`, `_`).
     fn format_name(&mut self, a: &crate::ast::Annotation) -> Option<String> {
         let name = self.string_arg(a)?;
-        let fits = !name.is_empty()
-            && name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-        if !fits {
+        if !is_format_name(&name) {
             self.bad_args(a, "a format's name, e.g. `@format(\"unix-time\")`");
             return None;
         }
