@@ -269,6 +269,7 @@ impl<'a> Builder<'_, 'a> {
             has_default: f.default.is_some(),
             format: format_applies(f, Shape::Request),
             constraints: self.constraints(&f.constraints),
+            encoding: f.encoding,
         }
     }
 

@@ -46,5 +46,6 @@ pub const UNKNOWN_SCOPE: &str = "E0138";
 pub const BAD_RESPONSE_HEADER: &str = "E0139";
 pub const BAD_BODY_MEDIA: &str = "E0140";
 pub const TYPE_HOLDS_ITSELF: &str = "E0141";
+pub const BAD_ENCODING: &str = "E0142";
 
 pub const UNUSED: &str = "W0001";

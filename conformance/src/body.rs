@@ -20,7 +20,14 @@ pub fn encode_body(route: &Route, body: &Value) -> Result<(String, Vec<u8>), Str
     Ok(match (&route.body_media, body) {
         (BodyMedia::Form, Value::Object(fields)) => (
             media,
-            covenant_runtime::text::form_encode(fields).into_bytes(),
+            covenant_runtime::text::form_encode_with(fields, |name| {
+                route
+                    .body
+                    .map(|ty| ty.model_fields())
+                    .and_then(|fields| fields.iter().find(|f| f.name == name))
+                    .map_or(Default::default(), |f| f.encoding)
+            })
+            .into_bytes(),
         ),
         (BodyMedia::Multipart, Value::Object(_)) => {
             let kind_of = |name: &str| match route.body {

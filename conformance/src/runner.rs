@@ -12,8 +12,10 @@ use crate::outcome::{
 use crate::plan::{CapturePlan, ExchangePlan, ScenarioPlan};
 use crate::progress::Progress;
 use crate::secrets::SecretBook;
-use crate::template::{Globals, Scope, TemplateError, plain};
+use crate::template::{Globals, Scope, TemplateError};
 use crate::transcript::{self, Normalizer};
+use covenant_runtime::contract::{Encoding, Location};
+use covenant_runtime::text::text_pairs;
 use futures_util::StreamExt;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -546,22 +548,22 @@ impl Run {
         let path = scope.path(&exchange.path).map_err(|TemplateError(e)| e)?;
         let mut url = format!("{base}{path}");
         if !exchange.query.is_empty() {
-            let mut query = form_urlencoded::Serializer::new(String::new());
+            let mut pairs = Vec::new();
             for (name, value) in &exchange.query {
                 let value = scope.tree(value).map_err(|TemplateError(e)| e)?;
-                match value {
-                    Value::Array(items) => {
-                        for item in items {
-                            query.append_pair(name, &plain(&item));
-                        }
-                    }
-                    other => {
-                        query.append_pair(name, &plain(&other));
-                    }
-                }
+                let encoding = route
+                    .params
+                    .iter()
+                    .find(|p| p.location == Location::Query && p.field.name == name)
+                    .map_or(Encoding::Repeated, |p| p.field.encoding);
+                text_pairs(name, &value, encoding, &mut pairs);
             }
             url.push('?');
-            url.push_str(&query.finish());
+            url.push_str(
+                &form_urlencoded::Serializer::new(String::new())
+                    .extend_pairs(&pairs)
+                    .finish(),
+            );
         }
         let fill = |text| scope.text(text).map_err(|TemplateError(e)| e);
         let mut headers: Vec<(String, String)> = Vec::with_capacity(exchange.headers.len() + 1);

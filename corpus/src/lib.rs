@@ -62,6 +62,10 @@ pub mod regressions {
     pub mod request_media {
         covenant_macros::include_spec!("../regressions/request_media.covenant", server, client);
     }
+    /// Lists and objects in queries and forms: joined, and in brackets.
+    pub mod encodings {
+        covenant_macros::include_spec!("../regressions/encodings.covenant", server, client);
+    }
     /// Boolean and number constants, and a union told apart by one.
     pub mod constants {
         covenant_macros::include_spec!("../regressions/constants.covenant", server, client);

@@ -18,6 +18,7 @@ pub static MODEL_ADD_ON: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_items: Some(1000usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -31,6 +32,7 @@ pub static MODEL_BULK_IMPORT_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "connections",
@@ -44,6 +46,7 @@ pub static MODEL_BULK_IMPORT_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
                 max_items: Some(100000usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "wait_for_completion",
@@ -52,6 +55,7 @@ pub static MODEL_BULK_IMPORT_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             has_default: true,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -68,6 +72,7 @@ pub static MODEL_BULK_TRIGGER_HISTORICAL_PULL_REQUEST: rt::desc::ModelDesc = rt:
                 max_items: Some(100000usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "provider",
@@ -76,6 +81,7 @@ pub static MODEL_BULK_TRIGGER_HISTORICAL_PULL_REQUEST: rt::desc::ModelDesc = rt:
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "wait_for_completion",
@@ -84,6 +90,7 @@ pub static MODEL_BULK_TRIGGER_HISTORICAL_PULL_REQUEST: rt::desc::ModelDesc = rt:
             has_default: true,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -100,6 +107,7 @@ pub static MODEL_CLOSE_LINK_WIDGET_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "provider",
@@ -108,6 +116,7 @@ pub static MODEL_CLOSE_LINK_WIDGET_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -121,6 +130,7 @@ pub static MODEL_CONNECTION_RECIPE: rt::desc::ModelDesc = rt::desc::ModelDesc {
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "access_token",
@@ -132,6 +142,7 @@ pub static MODEL_CONNECTION_RECIPE: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "refresh_token",
@@ -143,6 +154,7 @@ pub static MODEL_CONNECTION_RECIPE: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "provider_id",
@@ -154,6 +166,7 @@ pub static MODEL_CONNECTION_RECIPE: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "expires_at",
@@ -162,6 +175,7 @@ pub static MODEL_CONNECTION_RECIPE: rt::desc::ModelDesc = rt::desc::ModelDesc {
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "oauth_scopes",
@@ -173,6 +187,7 @@ pub static MODEL_CONNECTION_RECIPE: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_items: Some(1000usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -186,6 +201,7 @@ pub static MODEL_CREATE_LAB_ORDER_REQUEST: rt::desc::ModelDesc = rt::desc::Model
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "lab_test_id",
@@ -194,6 +210,7 @@ pub static MODEL_CREATE_LAB_ORDER_REQUEST: rt::desc::ModelDesc = rt::desc::Model
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "interpretation",
@@ -202,6 +219,7 @@ pub static MODEL_CREATE_LAB_ORDER_REQUEST: rt::desc::ModelDesc = rt::desc::Model
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -215,6 +233,7 @@ pub static MODEL_CREATE_LINK_TOKEN_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "provider",
@@ -223,6 +242,7 @@ pub static MODEL_CREATE_LINK_TOKEN_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "redirect_url",
@@ -234,6 +254,7 @@ pub static MODEL_CREATE_LINK_TOKEN_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "filter_on_providers",
@@ -246,6 +267,7 @@ pub static MODEL_CREATE_LINK_TOKEN_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
                 max_items: Some(1000usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "on_error",
@@ -257,6 +279,7 @@ pub static MODEL_CREATE_LINK_TOKEN_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
                 one_of_strings: &["redirect"],
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "on_close",
@@ -268,6 +291,7 @@ pub static MODEL_CREATE_LINK_TOKEN_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
                 one_of_strings: &["redirect"],
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -281,6 +305,7 @@ pub static MODEL_CREATE_MANAGEMENT_KEY_REQUEST: rt::desc::ModelDesc = rt::desc::
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "team_ids",
@@ -292,6 +317,7 @@ pub static MODEL_CREATE_MANAGEMENT_KEY_REQUEST: rt::desc::ModelDesc = rt::desc::
                 max_items: Some(1000usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -309,6 +335,7 @@ pub static MODEL_CREATE_TEAM_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
                 max_length: Some(80usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "region",
@@ -317,6 +344,7 @@ pub static MODEL_CREATE_TEAM_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             has_default: true,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "enabled_features",
@@ -328,6 +356,7 @@ pub static MODEL_CREATE_TEAM_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
                 max_items: Some(1000usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -345,6 +374,7 @@ pub static MODEL_CREATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "fallback_time_zone",
@@ -356,6 +386,7 @@ pub static MODEL_CREATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "fallback_birth_date",
@@ -364,6 +395,7 @@ pub static MODEL_CREATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "ingestion_start",
@@ -372,6 +404,7 @@ pub static MODEL_CREATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "ingestion_end",
@@ -380,6 +413,7 @@ pub static MODEL_CREATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -397,6 +431,7 @@ pub static MODEL_CREATE_WEBHOOK_ENDPOINT_REQUEST: rt::desc::ModelDesc = rt::desc
                 pattern: Some(&super::models::URL_PATTERN),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "description",
@@ -408,6 +443,7 @@ pub static MODEL_CREATE_WEBHOOK_ENDPOINT_REQUEST: rt::desc::ModelDesc = rt::desc
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "event_types",
@@ -419,6 +455,7 @@ pub static MODEL_CREATE_WEBHOOK_ENDPOINT_REQUEST: rt::desc::ModelDesc = rt::desc
                 max_items: Some(50usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "headers",
@@ -427,6 +464,7 @@ pub static MODEL_CREATE_WEBHOOK_ENDPOINT_REQUEST: rt::desc::ModelDesc = rt::desc
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -443,6 +481,7 @@ pub static MODEL_GUARANTOR_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "last_name",
@@ -454,6 +493,7 @@ pub static MODEL_GUARANTOR_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "address",
@@ -462,6 +502,7 @@ pub static MODEL_GUARANTOR_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "phone_number",
@@ -473,6 +514,7 @@ pub static MODEL_GUARANTOR_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "household_income",
@@ -481,6 +523,7 @@ pub static MODEL_GUARANTOR_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "household_size",
@@ -489,6 +532,7 @@ pub static MODEL_GUARANTOR_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "email",
@@ -500,6 +544,7 @@ pub static MODEL_GUARANTOR_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -516,6 +561,7 @@ pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::Model
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "member_id",
@@ -527,6 +573,7 @@ pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::Model
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "group_id",
@@ -538,6 +585,7 @@ pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::Model
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "relationship",
@@ -546,6 +594,7 @@ pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::Model
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "insured",
@@ -554,6 +603,7 @@ pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::Model
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "guarantor",
@@ -562,6 +612,7 @@ pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::Model
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "is_primary",
@@ -570,6 +621,7 @@ pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::Model
             has_default: true,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -586,6 +638,7 @@ pub static MODEL_LINK_SIGN_IN: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "consent",
@@ -594,6 +647,7 @@ pub static MODEL_LINK_SIGN_IN: rt::desc::ModelDesc = rt::desc::ModelDesc {
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "username",
@@ -605,6 +659,7 @@ pub static MODEL_LINK_SIGN_IN: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "password",
@@ -616,6 +671,7 @@ pub static MODEL_LINK_SIGN_IN: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "email",
@@ -627,6 +683,7 @@ pub static MODEL_LINK_SIGN_IN: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -643,6 +700,7 @@ pub static MODEL_LIST_ORDER_SET_MARKERS_REQUEST: rt::desc::ModelDesc = rt::desc:
                 max_items: Some(1000usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "add_on",
@@ -651,6 +709,7 @@ pub static MODEL_LIST_ORDER_SET_MARKERS_REQUEST: rt::desc::ModelDesc = rt::desc:
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -667,6 +726,7 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "last_name",
@@ -678,6 +738,7 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "email",
@@ -689,6 +750,7 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "phone_number",
@@ -701,6 +763,7 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
                 pattern: Some(&super::models::PHONE_NUMBER_PATTERN),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "gender",
@@ -712,6 +775,7 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "dob",
@@ -720,6 +784,7 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "address",
@@ -728,6 +793,7 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "medical_proxy",
@@ -736,6 +802,7 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "race",
@@ -744,6 +811,7 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "ethnicity",
@@ -752,6 +820,7 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "sexual_orientation",
@@ -760,6 +829,7 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "gender_identity",
@@ -768,6 +838,7 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -784,6 +855,7 @@ pub static MODEL_PERSON_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDe
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "last_name",
@@ -795,6 +867,7 @@ pub static MODEL_PERSON_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDe
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "gender",
@@ -803,6 +876,7 @@ pub static MODEL_PERSON_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDe
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "address",
@@ -811,6 +885,7 @@ pub static MODEL_PERSON_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDe
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "dob",
@@ -819,6 +894,7 @@ pub static MODEL_PERSON_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDe
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "email",
@@ -830,6 +906,7 @@ pub static MODEL_PERSON_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDe
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "phone_number",
@@ -841,6 +918,7 @@ pub static MODEL_PERSON_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDe
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -858,6 +936,7 @@ pub static MODEL_SET_TEAM_CUSTOM_CREDENTIALS_REQUEST: rt::desc::ModelDesc = rt::
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "client_secret",
@@ -870,6 +949,7 @@ pub static MODEL_SET_TEAM_CUSTOM_CREDENTIALS_REQUEST: rt::desc::ModelDesc = rt::
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -887,6 +967,7 @@ pub static MODEL_UPDATE_TEAM_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
                 max_length: Some(80usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "enabled_features",
@@ -898,6 +979,7 @@ pub static MODEL_UPDATE_TEAM_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
                 max_items: Some(1000usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -914,6 +996,7 @@ pub static MODEL_UPDATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "fallback_birth_date",
@@ -922,6 +1005,7 @@ pub static MODEL_UPDATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "ingestion_start",
@@ -930,6 +1014,7 @@ pub static MODEL_UPDATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "ingestion_end",
@@ -938,6 +1023,7 @@ pub static MODEL_UPDATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "client_user_id",
@@ -950,6 +1036,7 @@ pub static MODEL_UPDATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -967,6 +1054,7 @@ pub static MODEL_UPDATE_WEBHOOK_ENDPOINT_REQUEST: rt::desc::ModelDesc = rt::desc
                 pattern: Some(&super::models::URL_PATTERN),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "description",
@@ -978,6 +1066,7 @@ pub static MODEL_UPDATE_WEBHOOK_ENDPOINT_REQUEST: rt::desc::ModelDesc = rt::desc
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "event_types",
@@ -989,6 +1078,7 @@ pub static MODEL_UPDATE_WEBHOOK_ENDPOINT_REQUEST: rt::desc::ModelDesc = rt::desc
                 max_items: Some(50usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "headers",
@@ -997,6 +1087,7 @@ pub static MODEL_UPDATE_WEBHOOK_ENDPOINT_REQUEST: rt::desc::ModelDesc = rt::desc
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "disabled",
@@ -1005,6 +1096,7 @@ pub static MODEL_UPDATE_WEBHOOK_ENDPOINT_REQUEST: rt::desc::ModelDesc = rt::desc
             has_default: false,
             format: true,
             constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -1021,6 +1113,7 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "second_line",
@@ -1032,6 +1125,7 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "zip_code",
@@ -1043,6 +1137,7 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "zip",
@@ -1054,6 +1149,7 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "country",
@@ -1065,6 +1161,7 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "state",
@@ -1076,6 +1173,7 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
         rt::desc::FieldDesc {
             name: "city",
@@ -1087,6 +1185,7 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
                 max_length: Some(4096usize),
                 ..rt::desc::Constraints::NONE
             },
+            encoding: rt::desc::Encoding::Repeated,
         },
     ],
 };
@@ -1483,6 +1582,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -1611,6 +1711,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -1739,6 +1840,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -1750,6 +1852,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -1879,6 +1982,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -2007,6 +2111,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -2145,6 +2250,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -2160,6 +2266,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
                     maximum: Some(60f64),
                     ..rt::desc::Constraints::NONE
                 },
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -2289,6 +2396,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -2419,6 +2527,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -2548,6 +2657,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -2678,6 +2788,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -2689,6 +2800,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
                 has_default: true,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -2935,6 +3047,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -3059,6 +3172,7 @@ pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -3070,6 +3184,7 @@ pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -3203,6 +3318,7 @@ pub static ENDPOINT_OPEN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -3214,6 +3330,7 @@ pub static ENDPOINT_OPEN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -3333,6 +3450,7 @@ pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -3586,6 +3704,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -3732,6 +3851,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -3869,6 +3989,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -3880,6 +4001,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -3891,6 +4013,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -4018,6 +4141,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -4146,6 +4270,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -4157,6 +4282,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -4168,6 +4294,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
                 has_default: true,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -4179,6 +4306,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -4190,6 +4318,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -4204,6 +4333,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
                     minimum: Some(1f64),
                     ..rt::desc::Constraints::NONE
                 },
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -4219,6 +4349,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
                     maximum: Some(100f64),
                     ..rt::desc::Constraints::NONE
                 },
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -4348,6 +4479,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -4359,6 +4491,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -4373,6 +4506,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
                     minimum: Some(1f64),
                     ..rt::desc::Constraints::NONE
                 },
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -4388,6 +4522,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
                     maximum: Some(100f64),
                     ..rt::desc::Constraints::NONE
                 },
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -4519,6 +4654,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
                     minimum: Some(1f64),
                     ..rt::desc::Constraints::NONE
                 },
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -4534,6 +4670,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
                     maximum: Some(100f64),
                     ..rt::desc::Constraints::NONE
                 },
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -4664,6 +4801,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -4678,6 +4816,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
                     one_of_numbers: &[10f64, 20f64, 25f64, 50f64, 100f64],
                     ..rt::desc::Constraints::NONE
                 },
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -4691,6 +4830,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -4820,6 +4960,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -4831,6 +4972,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -4846,6 +4988,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
                     pattern: Some(&super::models::SEARCH_QUERY_PATTERN),
                     ..rt::desc::Constraints::NONE
                 },
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -4857,6 +5000,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -4986,6 +5130,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -5116,6 +5261,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -5127,6 +5273,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -5257,6 +5404,7 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -5268,6 +5416,7 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -5400,6 +5549,7 @@ pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDe
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -5411,6 +5561,7 @@ pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDe
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -5422,6 +5573,7 @@ pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDe
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -5553,6 +5705,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -5564,6 +5717,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -5695,6 +5849,7 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -5706,6 +5861,7 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -5838,6 +5994,7 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -5849,6 +6006,7 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -5860,6 +6018,7 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -5989,6 +6148,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -6118,6 +6278,7 @@ pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -6248,6 +6409,7 @@ pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -6259,6 +6421,7 @@ pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -6508,6 +6671,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -6638,6 +6802,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -6767,6 +6932,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -6778,6 +6944,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -6789,6 +6956,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -6800,6 +6968,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -6811,6 +6980,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -6949,6 +7119,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -6960,6 +7131,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -6971,6 +7143,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -6982,6 +7155,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -6993,6 +7167,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -7131,6 +7306,7 @@ pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -7501,6 +7677,7 @@ pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -7630,6 +7807,7 @@ pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -7759,6 +7937,7 @@ pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -7889,6 +8068,7 @@ pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -8020,6 +8200,7 @@ pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],
@@ -8150,6 +8331,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -8161,6 +8343,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -8172,6 +8355,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -8183,6 +8367,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
                 has_default: false,
                 format: true,
                 constraints: rt::desc::Constraints::NONE,
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
         rt::desc::ParamDesc {
@@ -8198,6 +8383,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
                     maximum: Some(100f64),
                     ..rt::desc::Constraints::NONE
                 },
+                encoding: rt::desc::Encoding::Repeated,
             },
         },
     ],

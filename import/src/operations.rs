@@ -446,6 +446,7 @@ impl<'d> Importer<'d> {
     ) {
         let enums = self.enum_names.clone();
         let is_enum = |n: &str| enums.contains(n);
+        constant_as_one_of(decl, attrs);
         let ty = from_expr(&decl.ty);
         let nullable = decl.ty.alternatives.len() > 1
             && matches!(
@@ -453,7 +454,12 @@ impl<'d> Importer<'d> {
                 Some(covenant_codegen::ast::TypeAtomKind::Null)
             );
         let scalar = |t: &Option<Ty>| t.as_ref().is_some_and(|t| t.is_scalar(&is_enum));
+        let style = p.get("style").and_then(Value::as_str);
+        let explode = p.get("explode").and_then(Value::as_bool);
+        // `filter[status]=open`: any value of a query parameter, written in brackets.
+        let deep = location == ParamLocation::Query && style == Some("deepObject");
         let fits = match (&ty, location) {
+            (t, ParamLocation::Query) if deep => !matches!(t, Some(Ty::Constant(_))),
             (Some(Ty::List(inner)), ParamLocation::Query) => {
                 let inner = Some((**inner).clone());
                 scalar(&inner)
@@ -477,17 +483,30 @@ impl<'d> Importer<'d> {
         if nullable {
             decl.ty.alternatives.pop();
         }
-        let style = p.get("style").and_then(Value::as_str);
-        let explode = p.get("explode").and_then(Value::as_bool);
-        if let Some(Ty::List(_)) = ty {
-            let repeated = matches!(style, None | Some("form")) && explode != Some(false);
-            if !repeated {
-                let style = style.unwrap_or("form");
-                attrs.annotations.push(self.lose(
+        if deep {
+            if !scalar(&ty) {
+                attrs
+                    .annotations
+                    .push(annotation("style", vec![arg(reference("deep"))]));
+            }
+        } else if let Some(Ty::List(_)) = ty {
+            let joined = match (style, explode) {
+                (None | Some("form"), None | Some(true)) => Ok(None),
+                (None | Some("form"), Some(false)) => Ok(Some("comma")),
+                (Some("spaceDelimited"), _) => Ok(Some("spaces")),
+                (Some("pipeDelimited"), _) => Ok(Some("pipes")),
+                (Some(other), _) => Err(other),
+            };
+            match joined {
+                Ok(Some(encoding)) => attrs
+                    .annotations
+                    .push(annotation("style", vec![arg(reference(encoding))])),
+                Ok(None) => {}
+                Err(style) => attrs.annotations.push(self.lose(
                     at,
                     format!("a list sent as one `{style}` value"),
                     "one pair per item",
-                ));
+                )),
             }
         }
         if location == ParamLocation::Path && matches!(style, Some("label" | "matrix")) {
@@ -572,6 +591,7 @@ impl<'d> Importer<'d> {
                     &hint,
                     usage,
                     kind == MediaKind::Multipart,
+                    chosen.get("encoding"),
                     &mut attrs,
                 );
                 let encoding = if kind == MediaKind::Form {
@@ -644,6 +664,7 @@ impl<'d> Importer<'d> {
         hint: &str,
         usage: FieldUse,
         multipart: bool,
+        encodings: Option<&Value>,
         attrs: &mut Attrs,
     ) -> BodyDecl {
         let resolved = self.follow(schema);
@@ -679,6 +700,7 @@ impl<'d> Importer<'d> {
             );
             let enums = self.enum_names.clone();
             let is_enum = |n: &str| enums.contains(n);
+            constant_as_one_of(&mut decl, &mut field_attrs);
             let ty = from_expr(&decl.ty);
             let binary = field_schema.get("format").and_then(Value::as_str) == Some("binary")
                 || self
@@ -702,7 +724,7 @@ impl<'d> Importer<'d> {
                 field_attrs
                     .annotations
                     .retain(|a| a.name.text == "lossy" || a.name.text == "deprecated");
-            } else if !fits {
+            } else if !fits && (multipart || matches!(ty, None | Some(Ty::Constant(_)))) {
                 field_attrs.annotations.push(self.lose(
                     &field_at,
                     "a structured form field",
@@ -722,6 +744,12 @@ impl<'d> Importer<'d> {
                 ) {
                     decl.default = None;
                 }
+            }
+            let encoding = encodings.and_then(|e| e.get(name.as_str()));
+            if !multipart && let Some(style) = form_field_style(encoding, &ty, fits) {
+                field_attrs
+                    .annotations
+                    .push(annotation("style", vec![arg(reference(style))]));
             }
             members.push(member(
                 field_attrs,
@@ -1020,6 +1048,17 @@ fn plain_text(schema: &Value) -> bool {
 
 /// A field the spec cannot type as the document does, written as a string: the constraints
 /// and default of the other type go, its losses and deprecation stay.
+/// A string constant where text travels (a parameter, a form field) is a string of that
+/// one value: a constant is a type of JSON bodies.
+fn constant_as_one_of(decl: &mut FieldDecl, attrs: &mut Attrs) {
+    if let Some(Ty::Constant(text)) = from_expr(&decl.ty) {
+        decl.ty = Ty::Builtin("string").expr(false);
+        attrs
+            .annotations
+            .push(annotation("one_of", vec![arg(str_value(text))]));
+    }
+}
+
 fn written_as_text(decl: &mut FieldDecl, attrs: &mut Attrs) {
     attrs
         .annotations
@@ -1196,5 +1235,22 @@ fn from_expr(expr: &covenant_codegen::ast::TypeExpr) -> Option<Ty> {
     match members.as_slice() {
         [one] => atom(one),
         _ => Some(Ty::Union(members.iter().filter_map(|a| atom(a)).collect())),
+    }
+}
+
+/// How a form field holding a list is written, from its media type's `encoding`: `None` for
+/// one pair per item, or for a field holding objects (written in brackets whatever it says).
+fn form_field_style(encoding: Option<&Value>, ty: &Option<Ty>, fits: bool) -> Option<&'static str> {
+    let (Some(Ty::List(_)), true) = (ty, fits) else {
+        return None;
+    };
+    let style = encoding?.get("style").and_then(Value::as_str);
+    let explode = encoding?.get("explode").and_then(Value::as_bool);
+    match (style, explode) {
+        (Some("deepObject"), _) => Some("deep"),
+        (None | Some("form"), Some(false)) => Some("comma"),
+        (Some("spaceDelimited"), _) => Some("spaces"),
+        (Some("pipeDelimited"), _) => Some("pipes"),
+        _ => None,
     }
 }

@@ -2,7 +2,7 @@
 //! generated crate's `descriptors` module declares and the router and the client read.
 
 pub use crate::contract::{
-    BodyMedia, Carrier, Gate, Location, PathSegment, PathTemplate, Presence, Provenance,
+    BodyMedia, Carrier, Encoding, Gate, Location, PathSegment, PathTemplate, Presence, Provenance,
     ResponseHeader, ScalarKind, Scheme, StatusPattern,
 };
 
@@ -37,6 +37,7 @@ pub(crate) mod fixtures {
                 has_default: false,
                 format: true,
                 constraints: Constraints::NONE,
+                encoding: crate::contract::Encoding::Repeated,
             },
         }
     }

@@ -14,6 +14,7 @@ pub mod client;
 pub mod contract;
 #[cfg(feature = "credentials")]
 pub mod credentials;
+pub mod deep;
 pub mod desc;
 pub mod events;
 mod formats;

@@ -270,6 +270,7 @@ mod tests {
             has_default: false,
             format: true,
             constraints: Constraints::NONE,
+            encoding: crate::contract::Encoding::Repeated,
         }
     }
 

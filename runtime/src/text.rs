@@ -1,6 +1,7 @@
 //! How parameters read from text and values are written as text: one place, so the typed
 //! reader and the walk that explains a rejection agree, and every writer writes alike.
 
+use crate::contract::Encoding;
 use serde_json::{Map, Value};
 
 /// A JSON value as the text a parameter, header or form field carries: a string as it is,
@@ -13,23 +14,46 @@ pub fn plain(value: &Value) -> String {
 }
 
 /// An object as form fields (`application/x-www-form-urlencoded`): each field as text, a list
-/// as one pair per item, null left out.
+/// of scalars as one pair per item, lists and objects holding more in brackets
+/// (`items[0][price]=5`), null left out.
 pub fn form_encode(fields: &Map<String, Value>) -> String {
-    let mut form = form_urlencoded::Serializer::new(String::new());
+    form_encode_with(fields, |_| Encoding::Repeated)
+}
+
+/// [`form_encode`], each field written as `encoding_of` its name says.
+pub fn form_encode_with(
+    fields: &Map<String, Value>,
+    encoding_of: impl Fn(&str) -> Encoding,
+) -> String {
+    let mut pairs = Vec::new();
     for (name, value) in fields {
-        match value {
-            Value::Null => {}
-            Value::Array(items) => {
-                for item in items {
-                    form.append_pair(name, &plain(item));
+        text_pairs(name, value, encoding_of(name), &mut pairs);
+    }
+    form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(&pairs)
+        .finish()
+}
+
+/// A query parameter's or form field's value as text pairs under `name`: a scalar as itself;
+/// a list of scalars repeated, or joined in one value; anything holding an object, and
+/// anything written `deep`, in brackets. Null is left out, and so is an empty list written
+/// repeated or in brackets.
+pub fn text_pairs(name: &str, value: &Value, encoding: Encoding, out: &mut Vec<(String, String)>) {
+    let scalars = |items: &[Value]| items.iter().all(|i| !i.is_object() && !i.is_array());
+    match value {
+        Value::Null => {}
+        Value::Array(items) if encoding != Encoding::Deep && scalars(items) => {
+            match encoding.separator() {
+                Some(sep) => {
+                    let texts: Vec<String> = items.iter().map(plain).collect();
+                    out.push((name.to_string(), texts.join(&sep.to_string())));
                 }
-            }
-            other => {
-                form.append_pair(name, &plain(other));
+                None => out.extend(items.iter().map(|i| (name.to_string(), plain(i)))),
             }
         }
+        Value::Array(_) | Value::Object(_) => crate::deep::flatten(name, value, out),
+        scalar => out.push((name.to_string(), plain(scalar))),
     }
-    form.finish()
 }
 
 /// `true`/`false` and the spellings form and query strings use for them.

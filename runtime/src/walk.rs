@@ -469,7 +469,7 @@ pub fn coerce_form(ty: &TypeDesc, fields: &[(String, Vec<String>)]) -> (Value, V
     (Value::Object(out), issues)
 }
 
-fn coerce_scalar(ty: &TypeDesc, raw: &str, loc: &[LocPart]) -> Result<Value, Issue> {
+pub(crate) fn coerce_scalar(ty: &TypeDesc, raw: &str, loc: &[LocPart]) -> Result<Value, Issue> {
     let int = || {
         raw.parse::<i64>().map(Value::from).map_err(|_| {
             let msg = "Input should be a valid integer, unable to parse string as an integer";
@@ -576,6 +576,7 @@ mod tests {
                     max_length: Some(3),
                     ..Constraints::NONE
                 },
+                encoding: crate::contract::Encoding::Repeated,
             },
             FieldDesc {
                 name: "tags",
@@ -587,6 +588,7 @@ mod tests {
                     min_items: Some(1),
                     ..Constraints::NONE
                 },
+                encoding: crate::contract::Encoding::Repeated,
             },
             FieldDesc {
                 name: "kind",
@@ -600,6 +602,7 @@ mod tests {
                 has_default: false,
                 format: true,
                 constraints: Constraints::NONE,
+                encoding: crate::contract::Encoding::Repeated,
             },
         ],
     };

@@ -400,3 +400,72 @@ fn a_format_in_words_is_marked_not_written() {
     );
     assert!(!spec.contains("@format(\"ipv4 or ipv6\")"), "{spec}");
 }
+
+/// Stripe's shapes: `expand` and a `created` filter in brackets on a query, a joined list,
+/// and a form whose fields hold a map and a list of objects. All stated; the OpenAPI that
+/// `generate` writes says the same styles back.
+#[test]
+fn queries_and_forms_in_brackets_import_whole() {
+    let document = r##"{"openapi": "3.0.0", "info": {"title": "Payments", "version": "1"},
+      "components": {"schemas": {
+        "range": {"type": "object", "properties": {"gt": {"type": "integer"}, "lte": {"type": "integer"}}},
+        "order": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}}},
+      "paths": {"/v1/orders": {
+        "get": {"operationId": "GetOrders", "parameters": [
+          {"name": "expand", "in": "query", "style": "deepObject", "explode": true,
+           "schema": {"type": "array", "items": {"type": "string", "maxLength": 5000}}},
+          {"name": "created", "in": "query", "style": "deepObject", "explode": true,
+           "schema": {"anyOf": [{"$ref": "#/components/schemas/range"}, {"type": "integer"}]}},
+          {"name": "ids", "in": "query", "style": "form", "explode": false,
+           "schema": {"type": "array", "items": {"type": "string"}}}],
+          "responses": {"200": {"description": "Orders.", "content": {"application/json":
+            {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/order"}}}}}}},
+        "post": {"operationId": "PostOrders", "requestBody": {"required": true, "content": {
+          "application/x-www-form-urlencoded": {
+            "encoding": {"expand": {"style": "deepObject", "explode": true},
+                         "metadata": {"style": "deepObject", "explode": true},
+                         "items": {"style": "deepObject", "explode": true}},
+            "schema": {"type": "object", "required": ["items"], "properties": {
+              "expand": {"type": "array", "items": {"type": "string"}},
+              "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+              "items": {"type": "array", "items": {"type": "object", "required": ["price"],
+                "properties": {"price": {"type": "string"}, "quantity": {"type": "integer"}}}}}}}}},
+          "responses": {"200": {"description": "The order.", "content": {"application/json":
+            {"schema": {"$ref": "#/components/schemas/order"}}}}}}}}}"##;
+    let dir = tempfile::tempdir().unwrap();
+    let (code, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(document));
+    assert_eq!(code, 0, "{stderr}\n{spec}");
+    for text in [
+        "@style(deep)\n    query expand?: GetOrdersExpandItem[]",
+        "@style(deep)\n    query created?:",
+        "@style(comma)\n    query ids?: string[]",
+        "@style(deep)\n    expand?: string[]",
+        "    metadata?: map<string, string>\n",
+    ] {
+        assert!(spec.contains(text), "{text:?} in {spec}");
+    }
+    let openapi = generated_openapi(dir.path(), &spec);
+    let get = &openapi["paths"]["/v1/orders"]["get"]["parameters"];
+    let style = |name: &str| {
+        let p = get
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap();
+        (p["style"].clone(), p["explode"].clone())
+    };
+    assert_eq!(
+        style("created"),
+        (serde_json::json!("deepObject"), serde_json::json!(true))
+    );
+    assert_eq!(
+        style("ids"),
+        (serde_json::json!("form"), serde_json::json!(false))
+    );
+    let form = &openapi["paths"]["/v1/orders"]["post"]["requestBody"]["content"]["application/x-www-form-urlencoded"]
+        ["encoding"];
+    for field in ["expand", "metadata", "items"] {
+        assert_eq!(form[field]["style"], "deepObject", "{field}: {form}");
+    }
+}

@@ -24,6 +24,8 @@ pub(super) struct DirectionRules {
     pub loosened: &'static Rule,
     pub constraint_changed: &'static Rule,
     pub default_changed: &'static Rule,
+    /// A value written as text another way (`@style`): only requests are written so.
+    pub encoding_changed: Option<&'static Rule>,
 }
 
 pub(super) fn direction_rules(direction: Direction) -> DirectionRules {
@@ -44,6 +46,7 @@ pub(super) fn direction_rules(direction: Direction) -> DirectionRules {
             loosened: rules::REQUEST_CONSTRAINT_LOOSENED,
             constraint_changed: rules::REQUEST_CONSTRAINT_CHANGED,
             default_changed: rules::REQUEST_DEFAULT_CHANGED,
+            encoding_changed: Some(rules::REQUEST_ENCODING_CHANGED),
         },
         Direction::Response => DirectionRules {
             added_required: rules::RESPONSE_FIELD_ADDED_REQUIRED,
@@ -61,6 +64,7 @@ pub(super) fn direction_rules(direction: Direction) -> DirectionRules {
             loosened: rules::RESPONSE_CONSTRAINT_LOOSENED,
             constraint_changed: rules::RESPONSE_CONSTRAINT_CHANGED,
             default_changed: rules::RESPONSE_DEFAULT_CHANGED,
+            encoding_changed: None,
         },
     }
 }
@@ -162,6 +166,16 @@ impl Differ<'_> {
                 Delta::Widened(c) => say(self, rules.loosened, c),
                 Delta::Changed(c) => say(self, rules.constraint_changed, c),
             }
+        }
+        if let Some(rule) = rules.encoding_changed
+            && old.encoding != new.encoding
+        {
+            let change = format!(
+                "written @style({}) → @style({})",
+                old.encoding.as_str(),
+                new.encoding.as_str()
+            );
+            say(self, rule, change);
         }
         let same_default = match (&old.default, &new.default) {
             (Some(a), Some(b)) => a.same_value(b),

@@ -127,6 +127,8 @@ rules! {
         "clients send each value in the place of the path where the server now reads another";
     PATH_PARAM_RENAMED "path-param-renamed" [BreaksSource]
         "the placeholder keeps its place, so the wire is unchanged; the Rust input's field is renamed";
+    REQUEST_ENCODING_CHANGED "request-encoding-changed" [BreaksClients, BreaksServers]
+        "a list or object is written as text another way (`ids=1,2` against `ids=1&ids=2`): each side misreads the other's";
     PARAM_MOVED "param-moved" [BreaksClients, BreaksServers]
         "the parameter travels in another part of the request";
     REQUEST_DEFAULT_CHANGED "request-default-changed" [BreaksClients]

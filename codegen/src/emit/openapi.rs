@@ -256,10 +256,16 @@ impl Document<'_> {
         };
         if let Some(schema) = body_schema {
             // The same value in every media type the body may come in.
-            let content: Map<String, Value> = std::iter::once(ep.body_media.content_type())
+            let mut content: Map<String, Value> = std::iter::once(ep.body_media.content_type())
                 .chain(ep.body_also.iter().map(String::as_str))
                 .map(|media| (media.to_string(), json!({ "schema": schema })))
                 .collect();
+            if let (Some(encoding), Some(Value::Object(form))) = (
+                self.form_encoding(ep),
+                content.get_mut(ep.body_media.content_type()),
+            ) {
+                form.insert("encoding".into(), encoding);
+            }
             op.insert(
                 "requestBody".into(),
                 json!({ "required": true, "content": content }),
@@ -352,7 +358,29 @@ impl Document<'_> {
         out.insert("name".into(), json!(p.field.name));
         out.insert("in".into(), json!(p.location.as_str()));
         self.describe_value(&mut out, &p.field, Shape::Request);
+        if let Some(style) = style_of(p.field.encoding, false) {
+            out.extend(style);
+        }
         Value::Object(out)
+    }
+
+    /// A form body's `encoding`: how each field holding a list or an object is written.
+    fn form_encoding(&self, ep: &Endpoint) -> Option<Value> {
+        let (BodyMedia::Form, Some(Type::Model(id))) = (&ep.body_media, &ep.body) else {
+            return None;
+        };
+        let fields: Map<String, Value> = self
+            .spec
+            .model(*id)
+            .fields
+            .iter()
+            .filter_map(|f| {
+                let structured = crate::ir::object_in(&f.ty).is_some();
+                let style = style_of(f.encoding, structured)?;
+                Some((f.name.clone(), Value::Object(style)))
+            })
+            .collect();
+        (!fields.is_empty()).then_some(Value::Object(fields))
     }
 
     /// A response header object: `required`, its description and its schema.
@@ -731,4 +759,22 @@ fn deprecation_text(dep: &Deprecation) -> String {
         text.push_str(&format!(" Removed on {sunset}."));
     }
     text
+}
+
+/// OpenAPI's `style` and `explode` for a value written as `encoding` says; `None` for its
+/// default (`form`, exploded). A structured form field is written in brackets whatever it
+/// says.
+fn style_of(encoding: Encoding, structured: bool) -> Option<Map<String, Value>> {
+    let (style, explode) = match encoding {
+        _ if structured => ("deepObject", true),
+        Encoding::Repeated => return None,
+        Encoding::Comma => ("form", false),
+        Encoding::Spaces => ("spaceDelimited", false),
+        Encoding::Pipes => ("pipeDelimited", false),
+        Encoding::Deep => ("deepObject", true),
+    };
+    Some(Map::from_iter([
+        ("style".to_string(), json!(style)),
+        ("explode".to_string(), json!(explode)),
+    ]))
 }

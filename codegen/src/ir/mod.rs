@@ -16,7 +16,7 @@ mod types;
 
 pub use types::*;
 
-pub use covenant_runtime::contract::{Presence, Provenance, StatusPattern};
+pub use covenant_runtime::contract::{Encoding, Presence, Provenance, StatusPattern};
 
 use crate::source::Span;
 

@@ -1,6 +1,6 @@
 //! Fields, types and constraints.
 
-use super::{Deprecation, EnumId, ModelId, Presence, Provenance, UnionId};
+use super::{Deprecation, Encoding, EnumId, ModelId, Presence, Provenance, UnionId};
 use crate::source::Span;
 
 #[derive(Clone, Debug)]
@@ -27,6 +27,9 @@ pub struct Field {
     /// `@personal`: data about a person (a name, an e-mail address, a phone number); a
     /// recording writes a stand-in, never the value.
     pub personal: bool,
+    /// `@style(…)`: how a query parameter or form field holding a list or an object is
+    /// written as text.
+    pub encoding: Encoding,
     /// Where the field's name is written; empty for one the toolkit adds.
     pub span: Span,
 }
@@ -374,5 +377,17 @@ impl Literal {
             Literal::Null => Value::Null,
             Literal::List(items) => Value::Array(items.iter().map(Literal::to_json).collect()),
         }
+    }
+}
+
+/// The kind of object a type holds, which text cannot carry but in brackets.
+pub fn object_in(ty: &Type) -> Option<&'static str> {
+    match ty {
+        Type::Model(_) => Some("a model"),
+        Type::Map(_, _) => Some("a map"),
+        Type::Primitive(Primitive::Object) => Some("an object"),
+        Type::List(inner, _) => object_in(inner),
+        Type::Union(members) => members.iter().find_map(object_in),
+        _ => None,
     }
 }

@@ -72,6 +72,7 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("rejection", &[Field]),
     ("secret", VALUES),
     ("personal", VALUES),
+    ("style", VALUES),
     ("lossy", ANYWHERE),
     ("also_media", &[Response, Body]),
 ];

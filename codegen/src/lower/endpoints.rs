@@ -97,7 +97,7 @@ impl Lowerer<'_> {
                     if let Some(f) =
                         self.lower_field(&member.attrs, field, Site::Param, scope, enums)
                     {
-                        self.check_param_type(&f, field.ty.span);
+                        self.check_param_type(&f, location, field.ty.span);
                         ep.params.push(Param { location, field: f });
                     }
                 }
@@ -484,8 +484,22 @@ impl Lowerer<'_> {
     }
 
     /// A parameter travels as text: a scalar, an enum, or a list of those. Objects (models,
-    /// maps, `object`) have no one way to be written in a URL or a header.
-    fn check_param_type(&mut self, f: &Field, span: Span) {
+    /// maps, `object`) are written in a query with brackets (`@style(deep)`); a path segment
+    /// or a header has no one way to hold them, and is written as it is.
+    fn check_param_type(&mut self, f: &Field, location: ParamLocation, span: Span) {
+        if location != ParamLocation::Query && f.encoding != Encoding::Repeated {
+            self.error(
+                diagnostic_codes::BAD_ENCODING,
+                span,
+                format!("a {} parameter is written one way", location.as_str()),
+            )
+            .label("`@style` is for query parameters and form fields")
+            .help("remove `@style`");
+            return;
+        }
+        if f.encoding == Encoding::Deep {
+            return;
+        }
         if let Some(what) = object_in(&f.ty) {
             self.error(
                 diagnostic_codes::UNSUPPORTED_PARAM_TYPE,
@@ -493,9 +507,11 @@ impl Lowerer<'_> {
                 format!("parameters of {what} type are not supported"),
             )
             .label("a path, query or header parameter is text")
-            .help(
-                "send structured input in the body, or declare its fields as separate parameters",
-            );
+            .help(if location == ParamLocation::Query {
+                "write it with brackets (`filter[status]=open`): `@style(deep)`"
+            } else {
+                "send structured input in the body, or declare its fields as separate parameters"
+            });
         }
     }
 
@@ -756,17 +772,7 @@ impl Lowerer<'_> {
     }
 }
 
-/// The kind of object a type holds, which text cannot carry.
-pub(super) fn object_in(ty: &Type) -> Option<&'static str> {
-    match ty {
-        Type::Model(_) => Some("a model"),
-        Type::Map(_, _) => Some("a map"),
-        Type::Primitive(Primitive::Object) => Some("an object"),
-        Type::List(inner, _) => object_in(inner),
-        Type::Union(members) => members.iter().find_map(object_in),
-        _ => None,
-    }
-}
+pub(super) use crate::ir::object_in;
 
 /// Statuses the router answers itself for `ep`, in its api's JSON shape: a path or body it
 /// cannot read (400), missing or wrong credentials (401, 403), a closed gate (403), an

@@ -296,6 +296,7 @@ impl Lowerer<'_> {
         });
         let secret = self.text_marker(&annots, "secret", &ty, decl.ty.span);
         let personal = self.text_marker(&annots, "personal", &ty, decl.ty.span);
+        let encoding = self.encoding(&annots, &ty, decl.ty.span);
         let rejection = annots
             .get("rejection")
             .and_then(|a| self.rejection_slot(a, &ty, presence, &constraints, enums));
@@ -314,8 +315,53 @@ impl Lowerer<'_> {
             rejection,
             secret,
             personal,
+            encoding,
             span: decl.name.span,
         })
+    }
+
+    /// `@style(…)`: how a list or an object is written as text. A joined list holds scalars;
+    /// brackets hold anything but a lone scalar.
+    fn encoding(&mut self, annots: &Annots, ty: &Type, ty_span: Span) -> Encoding {
+        let Some(a) = annots.get("style") else {
+            return Encoding::Repeated;
+        };
+        let names: Vec<&str> = Encoding::ALL.iter().map(|e| e.as_str()).collect();
+        let Some(encoding) = self
+            .word_arg(a, &names)
+            .and_then(|name| Encoding::from_name(&name))
+        else {
+            return Encoding::Repeated;
+        };
+        let list_of_scalars = matches!(ty, Type::List(item, _)
+            if super::endpoints::object_in(item).is_none() && !matches!(**item, Type::List(..)));
+        let structured = matches!(ty, Type::List(..)) || super::endpoints::object_in(ty).is_some();
+        let fits = match encoding {
+            Encoding::Repeated => matches!(ty, Type::List(..)),
+            Encoding::Comma | Encoding::Spaces | Encoding::Pipes => list_of_scalars,
+            Encoding::Deep => structured,
+        };
+        if !fits {
+            let (label, help) = match encoding {
+                Encoding::Deep => (
+                    "brackets write a list, a model or a map",
+                    "remove `@style(deep)`: a single value is written as it is",
+                ),
+                _ => (
+                    "joined or repeated items are a list of scalars",
+                    "use `@style(deep)` for a list of objects, or remove `@style`",
+                ),
+            };
+            self.error(
+                diagnostic_codes::BAD_ENCODING,
+                ty_span,
+                format!("`@style({})` does not fit this type", encoding.as_str()),
+            )
+            .label(label)
+            .help(help);
+            return Encoding::Repeated;
+        }
+        encoding
     }
 
     /// `@secret` (a token, a key, a password) or `@personal` (a name, an address) on a value

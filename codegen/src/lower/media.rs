@@ -121,8 +121,8 @@ impl Lowerer<'_> {
         None
     }
 
-    /// A form or multipart body is a model whose fields are text (a part may also be bytes or
-    /// a file): scalars, enums and lists of them.
+    /// A form or multipart body is a model; a part's fields are text (or bytes, or a file):
+    /// scalars, enums and lists of them.
     pub(super) fn check_body_of_fields(
         &mut self,
         encoding: ast::BodyEncoding,
@@ -157,6 +157,11 @@ impl Lowerer<'_> {
         let Some(model) = models.get(id.index()) else {
             return;
         };
+        // A form writes a structured field with brackets (`items[0][price]=5`); a part of a
+        // multipart body has no such way.
+        if encoding == ast::BodyEncoding::Form {
+            return;
+        }
         for f in &model.fields {
             if f.visibility == Visibility::ResponseOnly {
                 continue;

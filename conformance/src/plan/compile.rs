@@ -374,7 +374,9 @@ impl Compiler<'_> {
 
     fn check_query_name(&mut self, route: &Route, name: &str, steps: &[Step]) {
         let query: Vec<&str> = route.params_in(Location::Query).collect();
-        if query.contains(&name) {
+        // `filter[status]`: a key of a parameter written in brackets, as a recording keeps it.
+        let base = covenant_runtime::deep::split_key(name).map_or(name, |(base, _)| base);
+        if query.contains(&base) {
             return;
         }
         let declared = if query.is_empty() {

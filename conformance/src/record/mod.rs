@@ -333,9 +333,11 @@ impl<'a> Recorder<'a> {
         };
         let mut query = Map::new();
         for (name, value) in &r.query {
+            // A key in brackets (`filter[status]`) is kept as it was sent.
+            let base = covenant_runtime::deep::split_key(name).map_or(name.as_str(), |(b, _)| b);
             if !route
                 .params_in(covenant_runtime::contract::Location::Query)
-                .any(|q| q == name)
+                .any(|q| q == base)
             {
                 warnings.push(format!(
                     "{} {}: query parameter `{name}` is not in the spec; left out of the request",

@@ -5,6 +5,7 @@ mod affixed_paths;
 mod constants;
 mod credentials;
 mod deprecation;
+mod encodings;
 mod events;
 mod form_bodies;
 mod fuzz_compile;

@@ -3,7 +3,7 @@
 //! from the typed input: parameters to text, the body to JSON bytes or form fields.
 
 use crate::contract::TemplateValue;
-use crate::desc::{BodyMedia, EndpointDesc, Location, TypeDesc};
+use crate::desc::{BodyMedia, Encoding, EndpointDesc, Location, TypeDesc};
 use serde::ser::{self, Impossible, Serialize, SerializeSeq, SerializeStruct, Serializer};
 use std::fmt;
 
@@ -12,7 +12,8 @@ use std::fmt;
 pub struct Layout {
     /// The path with its placeholders filled in, still without the base address.
     pub path: String,
-    pub query: Vec<(&'static str, String)>,
+    /// Names are the parameters' own, or bracketed below them (`filter[status]`).
+    pub query: Vec<(String, String)>,
     pub headers: Vec<(&'static str, String)>,
     pub body: Option<Vec<u8>>,
     /// The body's `Content-Type`: its media type, with the boundary of a multipart body.
@@ -84,7 +85,16 @@ impl InputWriter<'_> {
                 };
                 self.path_values.push((name, text.clone()));
             }
-            Location::Query => self.out.query.extend(texts.into_iter().map(|t| (name, t))),
+            Location::Query => match param.field.encoding.separator() {
+                Some(sep) if !texts.is_empty() => {
+                    let joined = texts.join(&sep.to_string());
+                    self.out.query.push((name.to_string(), joined));
+                }
+                _ => self
+                    .out
+                    .query
+                    .extend(texts.into_iter().map(|t| (name.to_string(), t))),
+            },
             Location::Header => self
                 .out
                 .headers
@@ -110,12 +120,27 @@ impl SerializeStruct for InputWriter<'_> {
                     media.content_type().to_string(),
                     serde_json::to_vec(value).map_err(|e| LayoutError(e.to_string()))?,
                 ),
-                BodyMedia::Form => (media.content_type().to_string(), form_body(value)?),
+                BodyMedia::Form => (
+                    media.content_type().to_string(),
+                    form_body(self.body_type, value)?,
+                ),
                 BodyMedia::Multipart => multipart_body(self.body_type, value)?,
                 BodyMedia::Raw(media) => (media.to_string(), raw_body(self.body_type, value)?),
             };
             self.out.content_type = Some(content_type);
             self.out.body = Some(bytes);
+            return Ok(());
+        }
+        let deep = self.endpoint_params.iter().any(|p| {
+            p.field.name == key
+                && p.location == Location::Query
+                && p.field.encoding == Encoding::Deep
+        });
+        if deep {
+            let value = serde_json::to_value(value).map_err(|e| LayoutError(e.to_string()))?;
+            let mut pairs = Vec::new();
+            crate::text::text_pairs(key, &value, Encoding::Deep, &mut pairs);
+            self.out.query.extend(pairs);
             return Ok(());
         }
         let texts = value.serialize(TextWriter)?;
@@ -127,10 +152,22 @@ impl SerializeStruct for InputWriter<'_> {
     }
 }
 
-/// A body as form fields.
-fn form_body<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, LayoutError> {
+/// A body as form fields, each written as its model's field says.
+fn form_body<T: Serialize + ?Sized>(
+    ty: Option<&TypeDesc>,
+    value: &T,
+) -> Result<Vec<u8>, LayoutError> {
+    let declared = ty.map(TypeDesc::model_fields).unwrap_or_default();
+    let encoding_of = |name: &str| {
+        declared
+            .iter()
+            .find(|f| f.name == name)
+            .map_or(Encoding::Repeated, |f| f.encoding)
+    };
     match serde_json::to_value(value).map_err(|e| LayoutError(e.to_string()))? {
-        serde_json::Value::Object(fields) => Ok(crate::text::form_encode(&fields).into_bytes()),
+        serde_json::Value::Object(fields) => {
+            Ok(crate::text::form_encode_with(&fields, encoding_of).into_bytes())
+        }
         _ => Err(LayoutError("a form body is an object".into())),
     }
 }
@@ -427,7 +464,11 @@ mod tests {
     fn each_field_goes_where_the_descriptor_says() {
         let out = layout(&ENDPOINT, &input("x/y é")).unwrap();
         assert_eq!(out.path, "/items/x%2Fy%20%C3%A9");
-        let query: Vec<(&str, &str)> = out.query.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let query: Vec<(&str, &str)> = out
+            .query
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
         assert_eq!(query, [("tag", "a b"), ("tag", "c"), ("limit", "5")]);
         assert!(out.headers.is_empty(), "an absent header is not sent");
         assert_eq!(out.body.as_deref(), Some(&br#"{"k":1}"#[..]));

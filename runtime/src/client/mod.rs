@@ -438,7 +438,7 @@ impl<A: Scheme> Transport<A> {
         let mut query = parts.query;
         for (carrier, credential) in &credentials {
             if let Carrier::Query(name) = carrier {
-                query.push((name, credential.clone()));
+                query.push((name.to_string(), credential.clone()));
             }
         }
         let mut url = format!("{base}{}", parts.path);

@@ -22,7 +22,9 @@ pub use example::Example;
 pub use path::{FillError, PathSegment, PathTemplate, TemplateValue, encode_segment};
 pub use schemes::{Carrier, Gate, GateRef, Provenance, Scheme, SchemeInfo, SchemeRef};
 pub use status::StatusPattern;
-pub use types::{Constraints, EnumDesc, FieldDesc, ModelDesc, Presence, TypeDesc, UnionDesc};
+pub use types::{
+    Constraints, Encoding, EnumDesc, FieldDesc, ModelDesc, Presence, TypeDesc, UnionDesc,
+};
 
 /// An endpoint of a contract built at run time: schemes and gates are references into the
 /// contract's own tables rather than generated enums.

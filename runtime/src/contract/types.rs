@@ -126,6 +126,62 @@ pub struct FieldDesc<'a> {
     /// Whether a string format (uuid, date, email…) is enforced in this shape.
     pub format: bool,
     pub constraints: Constraints<'a>,
+    /// How the value is written as text, where it travels as text (a query parameter, a
+    /// form field); JSON ignores it.
+    pub encoding: Encoding,
+}
+
+/// How a query parameter or form field holding a list or an object is written as text
+/// (OpenAPI's `style` and `explode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// One pair per item (`tag=a&tag=b`); a scalar as itself.
+    #[default]
+    Repeated,
+    /// The items joined by commas in one value (`ids=1,2,3`).
+    Comma,
+    /// Joined by spaces (`ids=1%202`).
+    Spaces,
+    /// Joined by `|` (`ids=1|2`).
+    Pipes,
+    /// Brackets for every level (`filter[status]=open`, `items[0][price]=5`), as Rails, PHP
+    /// and Stripe write objects in forms and queries.
+    Deep,
+}
+
+impl Encoding {
+    pub const ALL: [Encoding; 5] = [
+        Encoding::Repeated,
+        Encoding::Comma,
+        Encoding::Spaces,
+        Encoding::Pipes,
+        Encoding::Deep,
+    ];
+
+    /// Its name in a spec (`@style(comma)`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Encoding::Repeated => "repeated",
+            Encoding::Comma => "comma",
+            Encoding::Spaces => "spaces",
+            Encoding::Pipes => "pipes",
+            Encoding::Deep => "deep",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Encoding> {
+        Encoding::ALL.into_iter().find(|e| e.as_str() == name)
+    }
+
+    /// The character joining a list's items in one value.
+    pub fn separator(self) -> Option<char> {
+        match self {
+            Encoding::Comma => Some(','),
+            Encoding::Spaces => Some(' '),
+            Encoding::Pipes => Some('|'),
+            Encoding::Repeated | Encoding::Deep => None,
+        }
+    }
 }
 
 #[derive(Debug, Default)]

@@ -3,7 +3,8 @@
 //! runs its generated `validate()`; only a request that does not deserialize takes the slow
 //! walk over JSON values that names every problem.
 
-use crate::desc::EndpointDesc;
+use crate::deep;
+use crate::desc::{Encoding, EndpointDesc, FieldDesc, TypeDesc};
 use crate::issue::{Issue, IssueKind, LocPart};
 use crate::text_de::Text;
 use crate::validate::Validate;
@@ -29,6 +30,9 @@ pub struct RawInputs<'a> {
     /// A form field of one value was sent more than once: the typed reader stops, and
     /// [`RawInputs::explain`] names it.
     form_repeats: bool,
+    /// Query parameters written in brackets (`@style(deep)`), read into JSON by their type,
+    /// with what did not read.
+    deep: Vec<(&'static str, Value, Vec<Issue>)>,
 }
 
 /// A form body's fields in order of first appearance, each with every value it was given.
@@ -43,6 +47,89 @@ fn form_fields(bytes: &[u8]) -> Vec<(String, Vec<String>)> {
     fields
 }
 
+/// The items of a list written joined (`ids=1,2`), split; as they are when written
+/// repeated. An empty value is an empty list.
+fn split_items<'a>(encoding: Encoding, sent: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    match encoding.separator() {
+        Some(sep) => sent
+            .filter(|v| !v.is_empty())
+            .flat_map(|v| v.split(sep))
+            .collect(),
+        None => sent.collect(),
+    }
+}
+
+/// A query parameter written in brackets (`filter[status]=open`), read by its type: `None`
+/// when it was not sent.
+fn deep_param(
+    field: &'static FieldDesc,
+    query: &[(Cow<'_, str>, Cow<'_, str>)],
+) -> Option<(&'static str, Value, Vec<Issue>)> {
+    let mut node = deep::Node::new();
+    let mut sent = false;
+    for (key, value) in query {
+        let keys = match deep::split_key(key) {
+            Some((name, keys)) if name == field.name => keys,
+            _ if key == field.name => Vec::new(),
+            _ => continue,
+        };
+        node.insert(&keys, value);
+        sent = true;
+    }
+    if !sent {
+        return None;
+    }
+    let mut issues = Vec::new();
+    let mut loc = vec![LocPart::key("query"), LocPart::key(field.name)];
+    let value = deep::read(&field.ty, &node, false, &mut loc, &mut issues);
+    Some((field.name, value.unwrap_or(Value::Null), issues))
+}
+
+/// Splits the values of form fields declared joined (`@style(comma)`) into their items.
+fn split_form_items(ty: &TypeDesc, fields: &mut [(String, Vec<String>)]) {
+    for f in ty.model_fields() {
+        let Some(sep) = f.encoding.separator() else {
+            continue;
+        };
+        if let Some((_, values)) = fields.iter_mut().find(|(name, _)| name == f.name) {
+            let joined = std::mem::take(values);
+            values.extend(
+                joined
+                    .iter()
+                    .filter(|v| !v.is_empty())
+                    .flat_map(|v| v.split(sep))
+                    .map(str::to_string),
+            );
+        }
+    }
+}
+
+/// Whether a form writes some field in brackets (`items[0][price]`), as a field of its
+/// model that holds a list or an object is written.
+fn in_brackets(ty: &TypeDesc, fields: &[(String, Vec<String>)]) -> bool {
+    let declared = ty.model_fields();
+    fields.iter().any(|(name, _)| {
+        deep::split_key(name).is_some() && !declared.iter().any(|f| f.name == name)
+    })
+}
+
+/// A form with fields in brackets, read into JSON by the body's model.
+fn deep_form(ty: &'static TypeDesc, fields: &[(String, Vec<String>)]) -> (Value, Vec<Issue>) {
+    let mut node = deep::Node::new();
+    for (key, values) in fields {
+        let (name, keys) = deep::split_key(key).unwrap_or((key.as_str(), Vec::new()));
+        let mut path = vec![name];
+        path.extend(keys);
+        for value in values {
+            node.insert(&path, value);
+        }
+    }
+    let mut issues = Vec::new();
+    let mut loc = vec![LocPart::key("body")];
+    let value = deep::read(ty, &node, true, &mut loc, &mut issues);
+    (value.unwrap_or(Value::Null), issues)
+}
+
 impl<'a> RawInputs<'a> {
     /// Gathers the inputs an endpoint declares from the matched path (`path` answers a
     /// placeholder's value), the query pairs, the headers and the body.
@@ -54,6 +141,7 @@ impl<'a> RawInputs<'a> {
         body: Option<&'a [u8]>,
     ) -> Self {
         use crate::desc::Location;
+        let mut deep = Vec::new();
         let params = endpoint
             .params
             .iter()
@@ -61,11 +149,14 @@ impl<'a> RawInputs<'a> {
                 let name = p.field.name;
                 let raws: Vec<&'a str> = match p.location {
                     Location::Path => path(name).into_iter().collect(),
-                    Location::Query => query
-                        .iter()
-                        .filter(|(k, _)| k == name)
-                        .map(|(_, v)| v.as_ref())
-                        .collect(),
+                    Location::Query if p.field.encoding == Encoding::Deep => {
+                        deep.extend(deep_param(&p.field, query));
+                        Vec::new()
+                    }
+                    Location::Query => {
+                        let sent = query.iter().filter(|(k, _)| k == name);
+                        split_items(p.field.encoding, sent.map(|(_, v)| v.as_ref()))
+                    }
                     Location::Header => parts
                         .headers
                         .get_all(name)
@@ -79,8 +170,16 @@ impl<'a> RawInputs<'a> {
         let raw = endpoint.body_media.is_raw();
         // Text or bytes are the body whatever they hold, white space or nothing.
         let body = body.filter(|b| raw || !b.iter().all(u8::is_ascii_whitespace));
-        let form = (endpoint.body_media == crate::desc::BodyMedia::Form)
+        let mut form = (endpoint.body_media == crate::desc::BodyMedia::Form)
             .then(|| form_fields(body.unwrap_or_default()));
+        let mut read_body = None;
+        if let (Some(fields), Some(ty)) = (&mut form, endpoint.body) {
+            split_form_items(ty, fields);
+            if in_brackets(ty, fields) {
+                read_body = Some(deep_form(ty, fields));
+                form = None;
+            }
+        }
         let form_repeats = match (&form, endpoint.body) {
             (Some(fields), Some(ty)) => walk::repeated_form_scalars(ty, fields).next().is_some(),
             _ => false,
@@ -89,9 +188,10 @@ impl<'a> RawInputs<'a> {
             params,
             body,
             form,
-            read_body: None,
+            read_body,
             raw,
             form_repeats,
+            deep,
         }
     }
 
@@ -123,11 +223,19 @@ impl<'a> RawInputs<'a> {
             (None, None) if self.raw => self.body.map(InputValue::Raw),
             (None, None) => self.body.map(InputValue::Body),
         };
+        if self.deep.iter().any(|(_, _, issues)| !issues.is_empty()) {
+            return Err(DeError::custom("a parameter in brackets did not read"));
+        }
         let entries = self
             .params
             .iter()
             .filter(|(_, raws)| !raws.is_empty())
             .map(|(name, raws)| (*name, InputValue::Text(raws)))
+            .chain(
+                self.deep
+                    .iter()
+                    .map(|(name, value, _)| (*name, InputValue::Json(value))),
+            )
             .chain(body.map(|b| ("body", b)));
         I::deserialize(MapDeserializer::new(entries))
     }
@@ -153,6 +261,7 @@ impl<'a> RawInputs<'a> {
             read_body: Some((value, Vec::new())),
             raw: false,
             form_repeats: false,
+            deep: self.deep.clone(),
         })
     }
 
@@ -178,6 +287,11 @@ impl<'a> RawInputs<'a> {
                     issues.push(issue);
                 }
             }
+        }
+        for (name, value, problems) in &self.deep {
+            inputs.insert(name.to_string(), value.clone());
+            unreadable.extend(problems.iter().map(|p| p.loc.clone()));
+            issues.extend(problems.iter().cloned());
         }
         if let Some((value, problems)) = &self.read_body {
             // `null`: no multipart body at all, already reported.

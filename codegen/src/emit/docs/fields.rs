@@ -3,7 +3,7 @@
 
 use super::ids::Ids;
 use super::{Site, marks, text, types};
-use crate::ir::{Field, FormatScope, Presence, RejectionSlot, Visibility};
+use crate::ir::{Encoding, Field, FormatScope, Presence, RejectionSlot, Visibility};
 use maud::{Markup, html};
 
 /// How a table names its rows' ids: `field-<name>`, `param-<name>`, …
@@ -88,7 +88,19 @@ fn markers(f: &Field) -> Markup {
         }
         @if f.secret { (marks::tag("secret", "secret")) }
         @if f.personal { (marks::tag("personal", "personal data")) }
+        @if let Some(label) = encoding_label(f.encoding) { (marks::tag("encoding", label)) }
         @if f.deprecated.is_some() { (marks::tag("deprecated", "deprecated")) }
+    }
+}
+
+/// How a list or an object is written as text, where it is not one pair per item.
+fn encoding_label(encoding: Encoding) -> Option<&'static str> {
+    match encoding {
+        Encoding::Repeated => None,
+        Encoding::Comma => Some("written a,b"),
+        Encoding::Spaces => Some("written a b"),
+        Encoding::Pipes => Some("written a|b"),
+        Encoding::Deep => Some("written name[key]"),
     }
 }
 

@@ -278,8 +278,9 @@ impl Printer<'_> {
         };
         let (has_default, format) = (f.has_default, f.format);
         let constraints = self.constraints(&f.constraints);
+        let encoding = format_ident!("{}", format!("{:?}", f.encoding));
         quote! {
-            #rt::desc::FieldDesc { name: #name, ty: #ty, presence: #rt::desc::Presence::#presence, has_default: #has_default, format: #format, constraints: #constraints }
+            #rt::desc::FieldDesc { name: #name, ty: #ty, presence: #rt::desc::Presence::#presence, has_default: #has_default, format: #format, constraints: #constraints, encoding: #rt::desc::Encoding::#encoding }
         }
     }
 

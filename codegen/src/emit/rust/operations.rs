@@ -370,6 +370,7 @@ impl RustBackend<'_> {
                 rejection: None,
                 secret: false,
                 personal: false,
+                encoding: Default::default(),
                 span: Default::default(),
             };
             checks.extend(super::validate::field_checks(self, &body, Shape::Request));
