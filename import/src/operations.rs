@@ -61,7 +61,7 @@ impl<'d> Importer<'d> {
         };
         for (path, item) in paths {
             let item = self.follow(item);
-            for method in METHODS.iter().filter(|m| !matches!(**m, "head" | "trace")) {
+            for method in METHODS.iter().filter(|m| **m != "trace") {
                 let Some(op) = item.get(*method) else {
                     continue;
                 };
@@ -118,7 +118,7 @@ impl<'d> Importer<'d> {
             status: Completeness::LeftOut,
             losses: Vec::new(),
         };
-        if matches!(method, "head" | "trace") {
+        if method == "trace" {
             report.losses.push(crate::losses::Loss::new(
                 at,
                 format!("a {} operation", method.to_uppercase()),
@@ -212,7 +212,7 @@ impl<'d> Importer<'d> {
         members.extend(self.parameters(path_item, op, at, &base, &renamed, &written_path));
         if let Some(body) = op.get("requestBody") {
             let body_at = join(at, "requestBody");
-            if method == "get" {
+            if matches!(method, "get" | "head") {
                 let marker = self.lose(
                     &body_at,
                     format!("a body on {}", method.to_uppercase()),
@@ -224,6 +224,9 @@ impl<'d> Importer<'d> {
             }
         }
         members.extend(self.responses(op, at, &base, &mut attrs));
+        if method == "head" {
+            self.drop_answer_bodies(&mut members, at);
+        }
         item(
             attrs,
             ItemKind::Endpoint(EndpointDecl {
@@ -233,6 +236,32 @@ impl<'d> Importer<'d> {
                 members,
             }),
         )
+    }
+
+    /// HTTP answers HEAD without a body: a body a document gives its answers is marked and
+    /// left out.
+    fn drop_answer_bodies(&mut self, members: &mut [Member<EndpointMember>], at: &str) {
+        for m in members.iter_mut() {
+            let (status, had_body) = match &mut m.node {
+                EndpointMember::Response { statuses, body, .. } => {
+                    (statuses.first().copied(), body.take().is_some())
+                }
+                EndpointMember::Error(ErrorDecl {
+                    status, ty, media, ..
+                }) => {
+                    *media = None;
+                    (Some(*status), ty.take().is_some())
+                }
+                _ => continue,
+            };
+            if !had_body {
+                continue;
+            }
+            let key = status.map_or_else(String::new, |s| s.text().to_lowercase());
+            let pointer = join(&join(at, "responses"), &key);
+            let marker = self.lose(&pointer, "a body on an answer to HEAD", "no body");
+            m.attrs.annotations.push(marker);
+        }
     }
 
     /// The path as the spec writes it: the document's, but for a segment of several

@@ -533,6 +533,9 @@ pub enum Method {
     Delete,
     /// What the resource allows (RFC 9110 §9.3.7); answered like any other method.
     Options,
+    /// A GET's headers without its body (RFC 9110 §9.3.2), where declared apart from the GET;
+    /// otherwise the GET of the path answers it.
+    Head,
 }
 
 impl Method {
@@ -544,6 +547,7 @@ impl Method {
             Method::Patch => "PATCH",
             Method::Delete => "DELETE",
             Method::Options => "OPTIONS",
+            Method::Head => "HEAD",
         }
     }
 
@@ -551,7 +555,7 @@ impl Method {
     pub fn is_idempotent(self) -> bool {
         matches!(
             self,
-            Method::Get | Method::Put | Method::Delete | Method::Options
+            Method::Get | Method::Head | Method::Put | Method::Delete | Method::Options
         )
     }
 }

@@ -105,7 +105,10 @@ impl Lowerer<'_> {
                     // A DELETE may carry a body (RFC 9110 §9.3.5 gives it no meaning of
                     // its own, and APIs such as Kubernetes' send options in it); a GET's
                     // is dropped by caches and proxies.
-                    if matches!(parsed_method, Some(Method::Get | Method::Options)) {
+                    if matches!(
+                        parsed_method,
+                        Some(Method::Get | Method::Head | Method::Options)
+                    ) {
                         self.error(
                             diagnostic_codes::BODY_NOT_ALLOWED,
                             member.span,
@@ -187,7 +190,17 @@ impl Lowerer<'_> {
                         if self.repeated_status(&mut statuses, status) {
                             continue;
                         }
-                        if body.is_some() && matches!(status.code, 100..=199 | 204 | 304) {
+                        if body.is_some() && parsed_method == Some(Method::Head) {
+                            self.error(
+                                diagnostic_codes::BODY_NOT_ALLOWED,
+                                status.span,
+                                "an answer to HEAD has no body",
+                            )
+                            .label("HTTP sends none to a HEAD request")
+                            .help(
+                                "declare the headers alone; the GET of the path answers the body",
+                            );
+                        } else if body.is_some() && matches!(status.code, 100..=199 | 204 | 304) {
                             self.error(
                                 diagnostic_codes::BAD_STATUS,
                                 status.span,
@@ -220,6 +233,15 @@ impl Lowerer<'_> {
                         &decl.name.text,
                         enums,
                     ) {
+                        if r.body.is_some() && parsed_method == Some(Method::Head) {
+                            self.error(
+                                diagnostic_codes::BODY_NOT_ALLOWED,
+                                r.span,
+                                "an answer to HEAD has no body",
+                            )
+                            .label("HTTP sends none to a HEAD request")
+                            .help("declare the status alone: `error 404`");
+                        }
                         if matches!(r.media, BodyMedia::Raw(_)) {
                             raw_errors.push(err.status);
                         }
@@ -331,15 +353,13 @@ impl Lowerer<'_> {
             "PATCH" => Method::Patch,
             "DELETE" => Method::Delete,
             "OPTIONS" => Method::Options,
+            "HEAD" => Method::Head,
             other => {
                 let help = match other.to_ascii_uppercase().as_str() {
-                    up @ ("GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS") => {
+                    up @ ("GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS") => {
                         format!("write it in capitals: `{up}`")
                     }
-                    "HEAD" => {
-                        "HEAD is answered by the GET of the same path, without its body".to_string()
-                    }
-                    _ => "methods are GET, POST, PUT, PATCH, DELETE and OPTIONS".to_string(),
+                    _ => "methods are GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS".to_string(),
                 };
                 self.error(
                     diagnostic_codes::BAD_METHOD,

@@ -31,6 +31,17 @@ impl EncodingsServer for Server {
         let body = serde_json::to_value(&input.body).unwrap();
         CreateOrderResponse::Created(serde_json::from_value::<Order>(body).unwrap())
     }
+
+    async fn count_search(&self, _: Context<()>, input: CountSearchInput) -> CountSearchResponse {
+        match input.ids {
+            Some(ids) => CountSearchResponse::Ok {
+                headers: CountSearchOkHeaders {
+                    x_total_count: ids.len() as i64,
+                },
+            },
+            None => CountSearchResponse::NotFound,
+        }
+    }
 }
 
 async fn started() -> String {
@@ -207,4 +218,41 @@ async fn the_mock_reads_brackets_and_joined_lists_alike() {
     let (status, body) = post_form(&url, "customer=c&items[0][quantity]=2").await;
     assert_eq!(status, 422, "{body}");
     assert_eq!(problems(&body)[0].0, r#"["body","items",0,"price"]"#);
+}
+
+/// A HEAD declared apart from the GET of its path is its own endpoint: its handler answers,
+/// with headers and no body, and the client calls it.
+#[tokio::test]
+async fn a_head_endpoint_answers_apart_from_the_get() {
+    let url = started().await;
+    let answer = reqwest::Client::new()
+        .head(format!("{url}/search?ids=4,5,6"))
+        .bearer_auth("key")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    assert_eq!(answer.headers()["x-total-count"], "3");
+    assert!(answer.bytes().await.unwrap().is_empty());
+    let config = api::client::Config::new(url.clone()).with_credential(AuthScheme::Key, "key");
+    let client = api::client::Client::new(config).unwrap();
+    let input = CountSearchInput {
+        ids: Some(vec![1, 2]),
+    };
+    let counted = client.count_search(input).await.unwrap();
+    assert!(
+        matches!(&counted, CountSearchResponse::Ok { headers } if headers.x_total_count == 2),
+        "{counted:?}"
+    );
+    let missing = client
+        .count_search(CountSearchInput { ids: None })
+        .await
+        .unwrap();
+    assert!(
+        matches!(missing, CountSearchResponse::NotFound),
+        "{missing:?}"
+    );
+    // The GET of the path still answers its body.
+    let (status, body) = get(&url, "ids=7").await;
+    assert_eq!((status, body["ids"].clone()), (200, json!([7])));
 }
