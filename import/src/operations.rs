@@ -40,6 +40,9 @@ const HOP_BY_HOP: &[&str] = &[
 pub struct Written {
     pub item: Option<Item>,
     pub report: OperationReport,
+    /// A second operation on the route of an earlier endpoint (OpenAI's `/responses?beta=true`
+    /// beside `/responses`): the marker that endpoint carries for it.
+    pub marks_earlier: Option<Annotation>,
 }
 
 /// A route as the router sees it: the method, and the path with every placeholder segment
@@ -94,7 +97,16 @@ impl<'d> Importer<'d> {
                     continue;
                 };
                 let at = join(&path_at, method);
-                out.push(self.operation(path, method, item, op, &at, schemes));
+                let mut written = self.operation(path, method, item, op, &at, schemes);
+                if let Some(marker) = written.marks_earlier.take() {
+                    let earlier = out.iter_mut().find(|w: &&mut Written| {
+                        w.item.is_some() && w.report.endpoint == written.report.endpoint
+                    });
+                    if let Some(Some(item)) = earlier.map(|w| w.item.as_mut()) {
+                        item.attrs.annotations.push(marker);
+                    }
+                }
+                out.push(written);
             }
         }
         out
@@ -124,16 +136,46 @@ impl<'d> Importer<'d> {
                 format!("a {} operation", method.to_uppercase()),
                 "left out",
             ));
-            return Written { item: None, report };
+            return Written {
+                item: None,
+                report,
+                marks_earlier: None,
+            };
         }
-        let route = route_key(method, path.split('?').next().unwrap_or(path));
-        if let Some(first) = self.routes.get(&route) {
-            report.losses.push(crate::losses::Loss::new(
+        let (bare_path, query) = path.split_once('?').unwrap_or((path, ""));
+        let route = route_key(method, bare_path);
+        if let Some(first) = self.routes.get(&route).cloned() {
+            // Told apart by a query written in the path: requests reach the earlier endpoint,
+            // which says so. Told apart by nothing: the router could not tell them apart.
+            if query.is_empty() {
+                report.losses.push(crate::losses::Loss::new(
+                    at,
+                    format!("a second operation on the route of `{first}`"),
+                    "left out",
+                ));
+                return Written {
+                    item: None,
+                    report,
+                    marks_earlier: None,
+                };
+            }
+            let marker = self.lose(
                 at,
-                format!("a second operation on the route of `{first}`"),
-                "left out",
-            ));
-            return Written { item: None, report };
+                format!("a second operation on this route, told apart by `?{query}`"),
+                format!("`{first}`, which it reaches"),
+            );
+            report.losses = self
+                .losses
+                .last()
+                .map(|(_, loss)| vec![loss.clone()])
+                .unwrap_or_default();
+            report.endpoint = Some(first);
+            report.status = Completeness::WithLosses;
+            return Written {
+                item: None,
+                report,
+                marks_earlier: Some(marker),
+            };
         }
         let name = match self.endpoint_names.get(at) {
             Some(name) => name.clone(),
@@ -154,6 +196,7 @@ impl<'d> Importer<'d> {
         Written {
             item: Some(item),
             report,
+            marks_earlier: None,
         }
     }
 
