@@ -469,3 +469,45 @@ fn queries_and_forms_in_brackets_import_whole() {
         assert_eq!(form[field]["style"], "deepObject", "{field}: {form}");
     }
 }
+
+/// A HEAD operation is an endpoint of its own, its answer's body marked and left out; a
+/// second operation on a route, told apart by a query in its path, is reported with the
+/// endpoint it reaches, which carries its marker. Nothing is left out.
+#[test]
+fn head_operations_and_query_told_routes_are_stated() {
+    let document = r##"{"openapi": "3.0.3", "info": {"title": "Things", "version": "1"},
+      "paths": {
+        "/things": {
+          "get": {"operationId": "listThings", "responses": {"200": {"description": "Things.",
+            "content": {"application/json": {"schema": {"type": "array", "items": {"type": "string"}}}}}}},
+          "head": {"operationId": "countThings", "responses": {"200": {"description": "OK.",
+            "headers": {"X-Total-Count": {"schema": {"type": "integer"}}},
+            "content": {"application/json": {"schema": {"type": "string"}}}}}},
+          "post": {"operationId": "createThing", "responses": {"201": {"description": "Made."}}}},
+        "/things?beta=true": {
+          "post": {"operationId": "createThingBeta", "responses": {"201": {"description": "Made."}}}}}}"##;
+    let dir = tempfile::tempdir().unwrap();
+    let (code, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(document));
+    assert_eq!(code, 1, "{stderr}\n{spec}");
+    assert_eq!(
+        stderr.lines().last(),
+        Some("imported 4 operations: 2 stated fully, 2 with losses, 0 left out"),
+        "{stderr}"
+    );
+    assert!(
+        spec.contains("endpoint count_things: HEAD \"/things\""),
+        "{spec}"
+    );
+    assert!(
+        spec.contains(r##"@lossy("#/paths/~1things/head/responses/200", "a body on an answer to HEAD: no body")"##),
+        "{spec}"
+    );
+    assert!(
+        spec.contains("told apart by `?beta=true`: `create_thing`, which it reaches\")\nendpoint create_thing: POST"),
+        "{spec}"
+    );
+    let openapi = generated_openapi(dir.path(), &spec);
+    let head = &openapi["paths"]["/things"]["head"];
+    assert_eq!(head["operationId"], "count_things", "{head}");
+    assert!(head["responses"]["200"].get("content").is_none(), "{head}");
+}
