@@ -34,6 +34,20 @@ pub type Files = BTreeMap<String, String>;
 pub const MANAGED_DIRS: &[&str] = &["src", "schemas", "openapi"];
 
 pub fn generate(spec: &Spec, settings: &Settings) -> Files {
+    // The Rust code, the schemas and the OpenAPI documents share nothing but the spec: each
+    // is written on a thread of its own (token streams stay on the thread that made them).
+    std::thread::scope(|scope| {
+        let schemas = scope.spawn(|| schema_files(spec));
+        let documents = scope.spawn(|| openapi::documents(spec));
+        let mut files = rust_files(spec, settings);
+        files.extend(schemas.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        files.extend(documents.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        files
+    })
+}
+
+/// The generated crate's sources.
+fn rust_files(spec: &Spec, settings: &Settings) -> Files {
     let mut files = Files::new();
     let mut rust = rust::RustBackend::new(spec, &settings.rust);
     let modules = rust.modules();
@@ -47,8 +61,6 @@ pub fn generate(spec: &Spec, settings: &Settings) -> Files {
         "src/lib.rs".into(),
         lib_rs(spec, &settings.spec_name, &modules),
     );
-    files.extend(schema_files(spec));
-    files.extend(openapi::documents(spec));
     files
 }
 

@@ -19,7 +19,7 @@ pub fn absolute(tokens: TokenStream) -> TokenStream {
                 out.push(TokenTree::Group(group));
             }
             TokenTree::Ident(ident)
-                if CRATES.contains(&ident.to_string().as_str())
+                if CRATES.iter().any(|name| ident == name)
                     && starts_path(&trees[i + 1..])
                     && !after_path_separator(&trees[..i]) =>
             {
