@@ -9,8 +9,9 @@ use bumpalo::Bump;
 use covenant_runtime::Pattern;
 use covenant_runtime::contract::{
     ApiDesc, BodyMedia, BuiltEndpoint, Carrier, Constraints, Contract, EndpointDesc, EnumDesc,
-    Example, FieldDesc, GateRef, ModelDesc, ParamDesc, PathSegment, PathTemplate, ResponseDesc,
-    ResponseHeader, ScalarKind, SchemeInfo, SchemeRef, StatusPattern, TypeDesc, UnionDesc,
+    Example, FieldDesc, FieldGroup, GateRef, ModelDesc, ParamDesc, PathSegment, PathTemplate,
+    ResponseDesc, ResponseHeader, ScalarKind, SchemeInfo, SchemeRef, StatusPattern, TypeDesc,
+    UnionDesc,
 };
 use covenant_runtime::http::Method;
 use std::collections::HashMap;
@@ -337,9 +338,25 @@ impl<'a> Builder<'_, 'a> {
             .filter(|f| in_shape(f, Shape::Request))
             .map(|f| self.field(f))
             .collect();
+        let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
+        let groups: Vec<FieldGroup<'a>> = self
+            .spec
+            .model(id)
+            .groups
+            .iter()
+            .filter(|g| g.fields.iter().all(|f| names.contains(&f.as_str())))
+            .map(|g| {
+                let fields: Vec<&'a str> = g.fields.iter().map(|f| self.str(f)).collect();
+                FieldGroup {
+                    rule: g.rule,
+                    fields: self.arena.alloc_slice_copy(&fields),
+                }
+            })
+            .collect();
         let model = self.arena.alloc(ModelDesc {
             name: self.str(&self.shapes.name(id, Shape::Request)),
             fields: self.arena.alloc_slice_fill_iter(fields),
+            groups: self.arena.alloc_slice_fill_iter(groups),
         });
         // Entered just above and set only here: the cell is empty.
         let _ = cell.set(TypeDesc::Model(model));

@@ -339,11 +339,25 @@ impl<'a> Samples<'a> {
     pub fn instance(&self, id: ModelId, shape: Shape, full: bool, depth: usize) -> Value {
         let model = self.spec.model(id);
         let mut obj = Map::new();
+        // A group of fields holds its first field where it needs one, and no other where
+        // it allows one at most.
+        let first_of_group = |f: &Field, rules: &[GroupRule]| {
+            model
+                .groups
+                .iter()
+                .any(|g| rules.contains(&g.rule) && g.fields.first() == Some(&f.name))
+        };
+        let later_in_group = |f: &Field| {
+            model.groups.iter().any(|g| {
+                g.rule != GroupRule::AtLeastOne && g.fields.iter().skip(1).any(|n| n == &f.name)
+            })
+        };
         for f in model.fields.iter().filter(|f| in_shape(f, shape)) {
-            if !full && f.presence.may_be_absent() {
+            let needed = first_of_group(f, &[GroupRule::ExactlyOne, GroupRule::AtLeastOne]);
+            if later_in_group(f) || (!full && f.presence.may_be_absent() && !needed) {
                 continue;
             }
-            if depth > MAX_DEPTH && f.presence.may_be_absent() {
+            if depth > MAX_DEPTH && f.presence.may_be_absent() && !needed {
                 continue;
             }
             obj.insert(f.name.clone(), self.field_value(f, shape, full, depth));

@@ -62,6 +62,10 @@ pub mod regressions {
     pub mod request_media {
         covenant_macros::include_spec!("../regressions/request_media.covenant", server, client);
     }
+    /// Groups of optional fields inside models: exactly, at least and at most one.
+    pub mod field_groups {
+        covenant_macros::include_spec!("../regressions/field_groups.covenant", server, client);
+    }
     /// Lists and objects in queries and forms: joined, and in brackets.
     pub mod encodings {
         covenant_macros::include_spec!("../regressions/encodings.covenant", server, client);

@@ -21,6 +21,7 @@ pub static MODEL_ADD_ON: rt::desc::ModelDesc = rt::desc::ModelDesc {
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_BULK_IMPORT_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "BulkImportRequest",
@@ -58,6 +59,7 @@ pub static MODEL_BULK_IMPORT_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_BULK_TRIGGER_HISTORICAL_PULL_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "BulkTriggerHistoricalPullRequest",
@@ -93,6 +95,7 @@ pub static MODEL_BULK_TRIGGER_HISTORICAL_PULL_REQUEST: rt::desc::ModelDesc = rt:
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_CLOSE_LINK_WIDGET_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "CloseLinkWidgetRequest",
@@ -119,6 +122,7 @@ pub static MODEL_CLOSE_LINK_WIDGET_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_CONNECTION_RECIPE: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "ConnectionRecipe",
@@ -190,6 +194,7 @@ pub static MODEL_CONNECTION_RECIPE: rt::desc::ModelDesc = rt::desc::ModelDesc {
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_CREATE_LAB_ORDER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "CreateLabOrderRequest",
@@ -222,6 +227,7 @@ pub static MODEL_CREATE_LAB_ORDER_REQUEST: rt::desc::ModelDesc = rt::desc::Model
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_CREATE_LINK_TOKEN_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "CreateLinkTokenRequest",
@@ -294,6 +300,7 @@ pub static MODEL_CREATE_LINK_TOKEN_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_CREATE_MANAGEMENT_KEY_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "CreateManagementKeyRequest",
@@ -320,6 +327,7 @@ pub static MODEL_CREATE_MANAGEMENT_KEY_REQUEST: rt::desc::ModelDesc = rt::desc::
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_CREATE_TEAM_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "CreateTeamRequest",
@@ -359,6 +367,7 @@ pub static MODEL_CREATE_TEAM_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_CREATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "CreateUserRequest",
@@ -416,6 +425,7 @@ pub static MODEL_CREATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_CREATE_WEBHOOK_ENDPOINT_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "CreateWebhookEndpointRequest",
@@ -467,6 +477,7 @@ pub static MODEL_CREATE_WEBHOOK_ENDPOINT_REQUEST: rt::desc::ModelDesc = rt::desc
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_GUARANTOR_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "GuarantorDetailsRequest",
@@ -547,6 +558,7 @@ pub static MODEL_GUARANTOR_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::Mode
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "InsuranceRecordRequest",
@@ -624,6 +636,7 @@ pub static MODEL_INSURANCE_RECORD_REQUEST: rt::desc::ModelDesc = rt::desc::Model
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_LINK_SIGN_IN: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "LinkSignIn",
@@ -686,6 +699,7 @@ pub static MODEL_LINK_SIGN_IN: rt::desc::ModelDesc = rt::desc::ModelDesc {
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_LIST_ORDER_SET_MARKERS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "ListOrderSetMarkersRequest",
@@ -712,6 +726,7 @@ pub static MODEL_LIST_ORDER_SET_MARKERS_REQUEST: rt::desc::ModelDesc = rt::desc:
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "PatientInfoRequest",
@@ -841,6 +856,7 @@ pub static MODEL_PATIENT_INFO_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_PERSON_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "PersonDetailsRequest",
@@ -921,6 +937,7 @@ pub static MODEL_PERSON_DETAILS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDe
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_SET_TEAM_CUSTOM_CREDENTIALS_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "SetTeamCustomCredentialsRequest",
@@ -952,6 +969,7 @@ pub static MODEL_SET_TEAM_CUSTOM_CREDENTIALS_REQUEST: rt::desc::ModelDesc = rt::
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_UPDATE_TEAM_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "UpdateTeamRequest",
@@ -982,6 +1000,7 @@ pub static MODEL_UPDATE_TEAM_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_UPDATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "UpdateUserRequest",
@@ -1039,6 +1058,7 @@ pub static MODEL_UPDATE_USER_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc 
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_UPDATE_WEBHOOK_ENDPOINT_REQUEST: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "UpdateWebhookEndpointRequest",
@@ -1099,6 +1119,7 @@ pub static MODEL_UPDATE_WEBHOOK_ENDPOINT_REQUEST: rt::desc::ModelDesc = rt::desc
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
     name: "UserAddress",
@@ -1188,6 +1209,7 @@ pub static MODEL_USER_ADDRESS: rt::desc::ModelDesc = rt::desc::ModelDesc {
             encoding: rt::desc::Encoding::Repeated,
         },
     ],
+    groups: &[],
 };
 pub static ENUM_BULK_PROVIDER: rt::desc::EnumDesc = rt::desc::EnumDesc {
     name: "BulkProvider",

@@ -11,6 +11,7 @@ use covenant_codegen::ast::{
     Annotation, Attrs, EnumDecl, EnumMember, EnumValue, ItemKind, Member, ModelDecl, ModelMember,
     Value as AstValue, ValueKind,
 };
+use covenant_codegen::ir::GroupRule;
 use covenant_codegen::source::Span;
 use serde_json::{Map, Value};
 
@@ -35,6 +36,57 @@ struct ObjectParts<'d> {
     open: Option<(String, Option<String>)>,
     /// Losses of the object as a whole, marked on its item.
     markers: Vec<Annotation>,
+    /// Groups of fields of which a value holds exactly, at least or at most one
+    /// (`oneOf: [{required: [a]}, {required: [b]}]`), with where each is written.
+    groups: Vec<(GroupRule, Vec<String>, String)>,
+}
+
+/// The names of `members` when each is `{required: [name]}` and nothing more.
+fn required_one_each(members: &[Value]) -> Option<Vec<String>> {
+    members
+        .iter()
+        .map(
+            |m| match m.as_object()?.iter().collect::<Vec<_>>().as_slice() {
+                [(key, Value::Array(names))] if key.as_str() == "required" => {
+                    match names.as_slice() {
+                        [Value::String(name)] => Some(name.clone()),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            },
+        )
+        .collect::<Option<Vec<_>>>()
+        .filter(|names| names.len() >= 2)
+}
+
+/// `not: {anyOf: [{required: [a, b]}, …]}` naming every pair of some fields: at most one of
+/// them. Answers the fields in the order they first appear.
+fn no_two_together(not: &Value) -> Option<Vec<String>> {
+    let pairs = not.get("anyOf")?.as_array()?;
+    let mut names: Vec<String> = Vec::new();
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for pair in pairs {
+        let required = pair.get("required")?.as_array()?;
+        let (a, b) = match required.as_slice() {
+            [Value::String(a), Value::String(b)] if pair.as_object()?.len() == 1 => (a, b),
+            _ => return None,
+        };
+        for n in [a, b] {
+            if !names.contains(n) {
+                names.push(n.clone());
+            }
+        }
+        seen.push((a.clone(), b.clone()));
+    }
+    let every_pair = names.len() >= 2
+        && names.iter().enumerate().all(|(i, a)| {
+            names[i + 1..].iter().all(|b| {
+                seen.iter()
+                    .any(|(x, y)| (x == a && y == b) || (x == b && y == a))
+            })
+        });
+    (every_pair && seen.len() == names.len() * (names.len() - 1) / 2).then_some(names)
 }
 
 /// Where a type stands, which decides what may be written for it.
@@ -184,6 +236,30 @@ impl<'d> Importer<'d> {
                 },
             ));
         }
+        for (rule, names, group_at) in std::mem::take(&mut parts.groups) {
+            let stated = names.iter().all(|n| {
+                is_identifier(n)
+                    && !parts.required.contains(n)
+                    && members.iter().any(|m| match &m.node {
+                        ModelMember::Field(f) => f.name.text == *n && f.default.is_none(),
+                        _ => false,
+                    })
+            });
+            let marker = if stated {
+                let args = names.iter().map(|n| arg(reference(n.clone()))).collect();
+                annotation(rule.annotation(), args)
+            } else {
+                self.lose(
+                    &group_at,
+                    format!(
+                        "`{}` over fields that are not all optional",
+                        rule.annotation()
+                    ),
+                    "the fields alone",
+                )
+            };
+            parts.markers.push(marker);
+        }
         let decl = ModelDecl {
             name: ident(name),
             members,
@@ -213,7 +289,18 @@ impl<'d> Importer<'d> {
                 self.collect_object(part, &part_at, parts, depth + 1);
             }
         }
-        for keyword in ["oneOf", "anyOf"] {
+        for (keyword, rule) in [
+            ("oneOf", GroupRule::ExactlyOne),
+            ("anyOf", GroupRule::AtLeastOne),
+        ] {
+            if let Some(names) = schema
+                .get(keyword)
+                .and_then(Value::as_array)
+                .and_then(|members| required_one_each(members))
+            {
+                parts.groups.push((rule, names, join(&at, keyword)));
+                continue;
+            }
             if schema.get(keyword).is_some() && (depth > 0 || schema.get("properties").is_some()) {
                 let marker = self.lose(
                     &join(&at, keyword),
@@ -222,6 +309,11 @@ impl<'d> Importer<'d> {
                 );
                 parts.markers.push(marker);
             }
+        }
+        if let Some(names) = schema.get("not").and_then(no_two_together) {
+            parts
+                .groups
+                .push((GroupRule::AtMostOne, names, join(&at, "not")));
         }
         if let Some(Value::Object(props)) = schema.get("properties") {
             for (field, field_schema) in props {
@@ -1268,4 +1360,13 @@ fn nullable_member(schema: &Value) -> Option<(&'static str, usize, &Value)> {
         let (index, member) = lone_non_null(members)?;
         Some((keyword, index, member))
     })
+}
+
+/// A name the spec can write bare, as an annotation's argument.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }

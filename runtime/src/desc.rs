@@ -2,14 +2,15 @@
 //! generated crate's `descriptors` module declares and the router and the client read.
 
 pub use crate::contract::{
-    BodyMedia, Carrier, Encoding, Gate, Location, PathSegment, PathTemplate, Presence, Provenance,
-    ResponseHeader, ScalarKind, Scheme, StatusPattern,
+    BodyMedia, Carrier, Encoding, Gate, GroupRule, Location, PathSegment, PathTemplate, Presence,
+    Provenance, ResponseHeader, ScalarKind, Scheme, StatusPattern,
 };
 
 /// An endpoint, with the spec's auth schemes `A` and gates `G`.
 pub type EndpointDesc<A, G> = crate::contract::EndpointDesc<'static, A, G>;
 pub type TypeDesc = crate::contract::TypeDesc<'static>;
 pub type ModelDesc = crate::contract::ModelDesc<'static>;
+pub type FieldGroup = crate::contract::FieldGroup<'static>;
 pub type EnumDesc = crate::contract::EnumDesc<'static>;
 pub type UnionDesc = crate::contract::UnionDesc<'static>;
 pub type FieldDesc = crate::contract::FieldDesc<'static>;

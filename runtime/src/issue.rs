@@ -98,6 +98,10 @@ pub enum IssueKind {
     JsonInvalid,
     #[serde(rename = "exactly_one_of")]
     ExactlyOneOf,
+    #[serde(rename = "at_least_one_of")]
+    AtLeastOneOf,
+    #[serde(rename = "at_most_one_of")]
+    AtMostOneOf,
     /// Anything else a type refuses.
     #[serde(rename = "value_error")]
     Value,
@@ -369,6 +373,36 @@ pub mod check {
             )
         };
         push(out, loc, IssueKind::ExactlyOneOf, msg);
+    }
+
+    /// Of a model's group of optional fields, as many as its rule allows must be present.
+    pub fn field_group(
+        rule: crate::contract::GroupRule,
+        sent: &[(&str, bool)],
+        loc: &[LocPart],
+        out: &mut Vec<Issue>,
+    ) {
+        use crate::contract::GroupRule;
+        let given: Vec<&str> = sent.iter().filter(|(_, s)| *s).map(|(n, _)| *n).collect();
+        if rule.allows(given.len()) {
+            return;
+        }
+        let names: Vec<&str> = sent.iter().map(|(n, _)| *n).collect();
+        let names = names.join(", ");
+        match rule {
+            GroupRule::ExactlyOne => exactly_one_of(sent, loc, out),
+            GroupRule::AtLeastOne => {
+                let msg = format!("At least one of {names} is required");
+                push(out, loc, IssueKind::AtLeastOneOf, msg);
+            }
+            GroupRule::AtMostOne => {
+                let msg = format!(
+                    "At most one of {names} may be sent, not {}",
+                    given.join(" and ")
+                );
+                push(out, loc, IssueKind::AtMostOneOf, msg);
+            }
+        }
     }
 
     pub(crate) fn join_or(items: &[String]) -> String {

@@ -276,6 +276,7 @@ mod tests {
 
     static UPLOAD: ModelDesc = ModelDesc {
         name: "Upload",
+        groups: &[],
         fields: &[
             field("purpose", TypeDesc::String),
             field("pages", TypeDesc::Int),

@@ -153,6 +153,14 @@ pub fn check_value(
                 for field in m.fields {
                     check_field(field, obj.get(field.name), loc, issues);
                 }
+                for group in m.groups {
+                    let sent: Vec<(&str, bool)> = group
+                        .fields
+                        .iter()
+                        .map(|name| (*name, obj.contains_key(*name)))
+                        .collect();
+                    check::field_group(group.rule, &sent, loc, issues);
+                }
             }
         },
         TypeDesc::List(inner) => match v.as_array() {
@@ -565,6 +573,7 @@ mod tests {
 
     static PET: crate::desc::ModelDesc = crate::desc::ModelDesc {
         name: "Pet",
+        groups: &[],
         fields: &[
             FieldDesc {
                 name: "name",

@@ -511,3 +511,38 @@ fn head_operations_and_query_told_routes_are_stated() {
     assert_eq!(head["operationId"], "count_things", "{head}");
     assert!(head["responses"]["200"].get("content").is_none(), "{head}");
 }
+
+/// Groups of optional fields (`oneOf`/`anyOf` of `required`, and no two together under
+/// `not`) import as `@exactly_one_of`, `@at_least_one_of` and `@at_most_one_of`, and the
+/// OpenAPI `generate` writes from them imports back to the same groups.
+#[test]
+fn field_groups_import_whole_and_back() {
+    let document = r##"{"openapi": "3.1.0", "info": {"title": "Pay", "version": "1"},
+      "components": {"schemas": {"method": {"type": "object",
+        "properties": {"card": {"type": "string"}, "bank_account": {"type": "string"},
+          "email": {"type": "string"}, "phone": {"type": "string"}, "name": {"type": "string"}},
+        "oneOf": [{"required": ["card"]}, {"required": ["bank_account"]}],
+        "anyOf": [{"required": ["name"]}, {"required": ["email"]}],
+        "not": {"anyOf": [{"required": ["email", "phone"]}]}}}},
+      "paths": {"/methods": {"post": {"operationId": "createMethod",
+        "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/method"}}}},
+        "responses": {"201": {"description": "Made.", "content": {"application/json":
+          {"schema": {"$ref": "#/components/schemas/method"}}}}}}}}}"##;
+    let dir = tempfile::tempdir().unwrap();
+    let (code, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(document));
+    assert_eq!(code, 0, "{stderr}\n{spec}");
+    let groups = [
+        "@exactly_one_of(card, bank_account)\n",
+        "@at_least_one_of(name, email)\n",
+        "@at_most_one_of(email, phone)\n",
+    ];
+    for group in groups {
+        assert!(spec.contains(group), "{group:?} in {spec}");
+    }
+    let openapi = generated_openapi(dir.path(), &spec);
+    let (code, again, stderr) = covenant(&["import", "-"], dir.path(), Some(&openapi.to_string()));
+    assert_eq!(code, 0, "{stderr}\n{again}");
+    for group in groups {
+        assert!(again.contains(group), "{group:?} in {again}");
+    }
+}

@@ -190,6 +190,40 @@ impl Differ<'_> {
         }
     }
 
+    /// `@exactly_one_of` and its kin: a group added refuses values a writer sent before
+    /// (tightened), one removed lets through values a reader refused (loosened).
+    fn field_groups(
+        &mut self,
+        old: &Model,
+        new: &Model,
+        direction: Direction,
+        spans: Spans,
+        carriers: &BTreeSet<String>,
+    ) {
+        let rules = direction_rules(direction);
+        let key = |g: &crate::ir::FieldGroup| {
+            let mut fields = g.fields.clone();
+            fields.sort();
+            (g.rule, fields)
+        };
+        let text = |g: &crate::ir::FieldGroup| {
+            format!("@{}({})", g.rule.annotation(), g.fields.join(", "))
+        };
+        let subject = format!("model {}", new.name);
+        for g in &new.groups {
+            if !old.groups.iter().any(|o| key(o) == key(g)) {
+                let change = format!("{} added", text(g));
+                self.report(rules.tightened, &subject, change, spans, carriers.clone());
+            }
+        }
+        for g in &old.groups {
+            if !new.groups.iter().any(|n| key(n) == key(g)) {
+                let change = format!("{} removed", text(g));
+                self.report(rules.loosened, &subject, change, spans, carriers.clone());
+            }
+        }
+    }
+
     /// What does not depend on the way a field travels: its docs, deprecation and source.
     pub(super) fn field_notes(
         &mut self,
@@ -223,6 +257,7 @@ impl Differ<'_> {
                 direction,
                 carriers: &carriers,
             });
+            self.field_groups(old, new, direction, spans, &carriers);
         }
         for n in &new.fields {
             // A name may have a field in each shape (`@request_only` and `@response_only`).

@@ -40,8 +40,16 @@ pub fn generate(spec: &Spec, settings: &Settings) -> Files {
         let schemas = scope.spawn(|| schema_files(spec));
         let documents = scope.spawn(|| openapi::documents(spec));
         let mut files = rust_files(spec, settings);
-        files.extend(schemas.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
-        files.extend(documents.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        files.extend(
+            schemas
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+        );
+        files.extend(
+            documents
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+        );
         files
     })
 }

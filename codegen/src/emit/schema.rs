@@ -248,6 +248,22 @@ impl<'a> SchemaBuilder<'a> {
             out.insert("additionalProperties".into(), json!(true));
             out.insert("x-not-shown".into(), json!(model.not_shown));
         }
+        let groups: Vec<Value> = model
+            .groups
+            .iter()
+            .filter(|g| {
+                g.fields.iter().all(|name| {
+                    model
+                        .fields
+                        .iter()
+                        .any(|f| &f.name == name && in_shape(f, shape))
+                })
+            })
+            .map(group_schema)
+            .collect();
+        if !groups.is_empty() {
+            out.insert("allOf".into(), Value::Array(groups));
+        }
         if let Some(dep) = &model.deprecated {
             out.insert("deprecated".into(), json!(true));
             out.insert("x-deprecation".into(), deprecation_json(dep));
@@ -630,4 +646,31 @@ pub fn description(doc: Option<&str>, not_shown: &[String]) -> Option<String> {
             .map(|n| format!("Not shown by the source: {n}.")),
     );
     (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
+
+/// A model's group of optional fields as JSON Schema: exactly one present is a `oneOf` of
+/// `required`, at least one an `anyOf`, at most one no two together.
+pub fn group_schema(group: &FieldGroup) -> Value {
+    let each: Vec<Value> = group
+        .fields
+        .iter()
+        .map(|n| json!({ "required": [n] }))
+        .collect();
+    match group.rule {
+        GroupRule::ExactlyOne => json!({ "oneOf": each }),
+        GroupRule::AtLeastOne => json!({ "anyOf": each }),
+        GroupRule::AtMostOne => {
+            let pairs: Vec<Value> = group
+                .fields
+                .iter()
+                .enumerate()
+                .flat_map(|(i, a)| {
+                    group.fields[i + 1..]
+                        .iter()
+                        .map(move |b| json!({ "required": [a, b] }))
+                })
+                .collect();
+            json!({ "not": { "anyOf": pairs } })
+        }
+    }
 }

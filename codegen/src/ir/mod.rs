@@ -16,7 +16,7 @@ mod types;
 
 pub use types::*;
 
-pub use covenant_runtime::contract::{Encoding, Presence, Provenance, StatusPattern};
+pub use covenant_runtime::contract::{Encoding, GroupRule, Presence, Provenance, StatusPattern};
 
 use crate::source::Span;
 
@@ -430,6 +430,18 @@ pub struct Model {
     pub origin: ModelOrigin,
     pub deprecated: Option<Deprecation>,
     pub provenance: Provenance,
+    /// Optional fields of which a value holds exactly, at least or at most one
+    /// (`@exactly_one_of(card, bank_account)`).
+    pub groups: Vec<FieldGroup>,
+}
+
+/// A model's group of optional fields and the rule over how many a value holds.
+#[derive(Clone, Debug)]
+pub struct FieldGroup {
+    pub rule: GroupRule,
+    /// Wire names, in the order written.
+    pub fields: Vec<String>,
+    pub span: crate::source::Span,
 }
 
 impl Model {

@@ -511,7 +511,15 @@ impl Lowerer<'_> {
             }
         }
         let deprecated = self.deprecation(&annots).map(|(dep, _)| dep);
+        let groups = GroupRule::ALL
+            .into_iter()
+            .filter_map(|rule| {
+                let a = annots.get(rule.annotation())?;
+                self.field_group(a, rule, &src.name, &fields)
+            })
+            .collect();
         Model {
+            groups,
             name: src.name.clone(),
             doc: attrs.doc.clone(),
             fields,
@@ -521,6 +529,71 @@ impl Lowerer<'_> {
             deprecated,
             provenance: self.provenance(&annots),
         }
+    }
+}
+
+impl Lowerer<'_> {
+    /// `@exactly_one_of(a, b)` and its kin on a model: two or more of its optional fields
+    /// without a default, each named once.
+    fn field_group(
+        &mut self,
+        a: &ast::Annotation,
+        rule: GroupRule,
+        model: &str,
+        fields: &[Field],
+    ) -> Option<FieldGroup> {
+        const EXPECTED: &str = "two or more optional fields of the model";
+        let mut names: Vec<String> = Vec::new();
+        let mut well_formed = a.args.len() >= 2;
+        for arg in &a.args {
+            let (None, ast::ValueKind::Ref(path)) = (&arg.name, &arg.value.kind) else {
+                well_formed = false;
+                continue;
+            };
+            let [name] = path.as_slice() else {
+                well_formed = false;
+                continue;
+            };
+            let Some(field) = fields.iter().find(|f| f.name == name.text) else {
+                self.error(
+                    diagnostic_codes::UNKNOWN_REFERENCE,
+                    name.span,
+                    format!("model `{model}` has no field `{}`", name.text),
+                )
+                .label("unknown field");
+                return None;
+            };
+            if !field.presence.may_be_absent()
+                || field.default.is_some()
+                || names.contains(&name.text)
+            {
+                let why = if names.contains(&name.text) {
+                    "is named twice"
+                } else if field.default.is_some() {
+                    "has a default, so it is always there"
+                } else {
+                    "is required, so it is always there"
+                };
+                self.error(
+                    diagnostic_codes::BAD_ANNOTATION,
+                    name.span,
+                    format!("`{}` {why}", name.text),
+                )
+                .label("a group holds optional fields, each once")
+                .help("add `?` after its name, without a default");
+                return None;
+            }
+            names.push(name.text.clone());
+        }
+        if !well_formed {
+            self.bad_args(a, EXPECTED);
+            return None;
+        }
+        Some(FieldGroup {
+            rule,
+            fields: names,
+            span: a.span,
+        })
     }
 }
 

@@ -7,6 +7,7 @@ mod credentials;
 mod deprecation;
 mod encodings;
 mod events;
+mod field_groups;
 mod form_bodies;
 mod fuzz_compile;
 mod generated_types;

@@ -23,7 +23,8 @@ pub use path::{FillError, PathSegment, PathTemplate, TemplateValue, encode_segme
 pub use schemes::{Carrier, Gate, GateRef, Provenance, Scheme, SchemeInfo, SchemeRef};
 pub use status::StatusPattern;
 pub use types::{
-    Constraints, Encoding, EnumDesc, FieldDesc, ModelDesc, Presence, TypeDesc, UnionDesc,
+    Constraints, Encoding, EnumDesc, FieldDesc, FieldGroup, GroupRule, ModelDesc, Presence,
+    TypeDesc, UnionDesc,
 };
 
 /// An endpoint of a contract built at run time: schemes and gates are references into the

@@ -66,6 +66,49 @@ pub struct ModelDesc<'a> {
     /// The model's name in the shape requests use.
     pub name: &'a str,
     pub fields: &'a [FieldDesc<'a>],
+    /// Optional fields of which a value holds exactly, at least or at most one.
+    pub groups: &'a [FieldGroup<'a>],
+}
+
+/// Optional fields of a model of which a value holds exactly one, at least one or at most
+/// one (`@exactly_one_of(card, bank_account)`).
+#[derive(Debug)]
+pub struct FieldGroup<'a> {
+    pub rule: GroupRule,
+    pub fields: &'a [&'a str],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GroupRule {
+    ExactlyOne,
+    AtLeastOne,
+    AtMostOne,
+}
+
+impl GroupRule {
+    pub const ALL: [GroupRule; 3] = [
+        GroupRule::ExactlyOne,
+        GroupRule::AtLeastOne,
+        GroupRule::AtMostOne,
+    ];
+
+    /// The annotation stating it (`exactly_one_of`).
+    pub fn annotation(self) -> &'static str {
+        match self {
+            GroupRule::ExactlyOne => "exactly_one_of",
+            GroupRule::AtLeastOne => "at_least_one_of",
+            GroupRule::AtMostOne => "at_most_one_of",
+        }
+    }
+
+    /// Whether `given` of the group's fields may be present.
+    pub fn allows(self, given: usize) -> bool {
+        match self {
+            GroupRule::ExactlyOne => given == 1,
+            GroupRule::AtLeastOne => given >= 1,
+            GroupRule::AtMostOne => given <= 1,
+        }
+    }
 }
 
 #[derive(Debug)]

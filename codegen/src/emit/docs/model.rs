@@ -37,6 +37,16 @@ pub fn page(site: &Site, id: ModelId) -> String {
                 p { strong.label { "Open model" } " The source says it has more fields than those listed: they may occur, and are kept." }
             }
         }
+        @for g in &m.groups {
+            p.group {
+                (group_rule(g.rule)) " of "
+                @for (i, name) in g.fields.iter().enumerate() {
+                    @if i > 0 { ", " }
+                    code { (name) }
+                }
+                "."
+            }
+        }
         @if site.shapes.has_variants(id) {
             p {
                 "Requests and responses differ: fields marked " em { "request only" }
@@ -121,5 +131,14 @@ fn examples(site: &Site, id: ModelId) -> Markup {
                 pre { code { (serde_json::to_string_pretty(&value).unwrap_or_default()) } }
             }
         }
+    }
+}
+
+/// How a group's rule reads in a sentence.
+fn group_rule(rule: crate::ir::GroupRule) -> &'static str {
+    match rule {
+        crate::ir::GroupRule::ExactlyOne => "A value holds exactly one",
+        crate::ir::GroupRule::AtLeastOne => "A value holds at least one",
+        crate::ir::GroupRule::AtMostOne => "A value holds at most one",
     }
 }

@@ -102,8 +102,13 @@ impl Printer<'_> {
             let ident = model_static(m.name);
             let name = m.name;
             let fields = m.fields.iter().map(|f| self.field(f));
+            let groups = m.groups.iter().map(|g| {
+                let rule = format_ident!("{}", format!("{:?}", g.rule));
+                let names = g.fields;
+                quote!(#rt::desc::FieldGroup { rule: #rt::desc::GroupRule::#rule, fields: &[#(#names),*] })
+            });
             quote! {
-                pub static #ident: #rt::desc::ModelDesc = #rt::desc::ModelDesc { name: #name, fields: &[#(#fields),*] };
+                pub static #ident: #rt::desc::ModelDesc = #rt::desc::ModelDesc { name: #name, fields: &[#(#fields),*], groups: &[#(#groups),*] };
             }
         });
         let unions = reach.unions.values().map(|u| {

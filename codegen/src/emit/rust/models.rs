@@ -64,7 +64,7 @@ impl RustBackend<'_> {
             }
         });
         let deprecated = model.deprecated.as_ref().map(deprecated_attr);
-        let validate = validate::impl_validate(self, &name, &fields, shape);
+        let validate = validate::impl_validate(self, &name, &fields, &model.groups, shape);
         let default = impl_default(&name, &model.name, &fields, model.is_open());
         let builder = default
             .is_none()

@@ -15,14 +15,37 @@ pub fn impl_validate(
     models: &RustBackend,
     name: &Ident,
     fields: &[&Field],
+    groups: &[FieldGroup],
     shape: Shape,
 ) -> TokenStream {
     let rt = &models.rt;
-    let checks: Vec<TokenStream> = fields
+    let mut checks: Vec<TokenStream> = fields
         .iter()
         .filter_map(|f| field_checks(models, f, shape))
         .collect();
+    checks.extend(groups.iter().filter_map(|g| group_check(rt, g, fields)));
     validate_impl(rt, name, checks)
+}
+
+/// `@exactly_one_of` and its kin: how many of the group's fields are present. `None` when
+/// the shape lacks one of them.
+fn group_check(rt: &TokenStream, group: &FieldGroup, fields: &[&Field]) -> Option<TokenStream> {
+    let sent = group
+        .fields
+        .iter()
+        .map(|name| {
+            let f = fields.iter().find(|f| &f.name == name)?;
+            let ident = super::names::field_ident(&f.ident);
+            Some(match f.presence {
+                Presence::OptionalNullable => quote!((#name, !self.#ident.is_absent())),
+                _ => quote!((#name, self.#ident.is_some())),
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let rule = format_ident!("{}", format!("{:?}", group.rule));
+    Some(quote! {
+        #rt::check::field_group(#rt::desc::GroupRule::#rule, &[#(#sent),*], loc, out);
+    })
 }
 
 /// `impl Validate for name` running `checks` (which use `loc` and `out`).
@@ -314,20 +337,21 @@ pub fn model_needs_checks(
     }
     visiting.push(Visit::Model(id));
     let model = models.spec.model(id);
-    let needs = model
-        .fields
-        .iter()
-        .filter(|f| super::in_shape(f, shape))
-        .any(|f| {
-            type_needs_checks(
-                models,
-                &f.ty,
-                &f.constraints,
-                f.format_scope,
-                shape,
-                visiting,
-            )
-        });
+    let needs = !model.groups.is_empty()
+        || model
+            .fields
+            .iter()
+            .filter(|f| super::in_shape(f, shape))
+            .any(|f| {
+                type_needs_checks(
+                    models,
+                    &f.ty,
+                    &f.constraints,
+                    f.format_scope,
+                    shape,
+                    visiting,
+                )
+            });
     visiting.pop();
     needs
 }
