@@ -5,7 +5,12 @@
 
 use crate::desc::TypeDesc;
 use crate::issue::{Issue, IssueKind, LocPart};
+use indexmap::IndexMap;
 use serde_json::{Map, Value};
+
+/// The most keys in brackets one name may carry (`a[b][c]…`): deeper keys are refused, so
+/// a hostile query or form cannot nest the reader past its stack.
+pub const MAX_KEYS: usize = 32;
 
 /// Writes `value` under `name`: an object's entries as `name[key]`, a list's items as
 /// `name[0]`, `name[1]`…, a scalar as its text; null is left out, and so is an empty list or
@@ -27,6 +32,12 @@ pub fn flatten(name: &str, value: &Value, out: &mut Vec<(String, String)>) {
     }
 }
 
+/// The issue for a key nested deeper than [`MAX_KEYS`], located at its name.
+pub fn too_deep(loc: &[LocPart]) -> Issue {
+    let msg = format!("Input should be nested at most {MAX_KEYS} keys deep in brackets");
+    Issue::new(loc, IssueKind::Value, msg)
+}
+
 /// The name before the first bracket and the keys inside the brackets:
 /// `items[0][price]` → `("items", ["0", "price"])`, `tags[]` → `("tags", [""])`. `None` when
 /// the key holds no brackets or they do not close, so the whole key is a name.
@@ -43,16 +54,17 @@ pub fn split_key(key: &str) -> Option<(&str, Vec<&str>)> {
     Some((name, keys))
 }
 
-/// Values sent under one name, before their type reads them: text, or keys in brackets.
+/// Values sent under one name, before their type reads them: text, or keys in brackets
+/// (in the order first sent, found by hash: a form may send many).
 #[derive(Debug)]
 pub enum Node<'a> {
     Text(Vec<&'a str>),
-    Keys(Vec<(&'a str, Node<'a>)>),
+    Keys(IndexMap<&'a str, Node<'a>>),
 }
 
 impl<'a> Node<'a> {
     pub fn new() -> Self {
-        Node::Keys(Vec::new())
+        Node::Keys(IndexMap::new())
     }
 
     /// Adds one pair: `keys` are the bracketed keys after the name. A place given both a
@@ -72,14 +84,7 @@ impl<'a> Node<'a> {
         let Node::Keys(children) = self else {
             return;
         };
-        let at = match children.iter().position(|(k, _)| k == first) {
-            Some(at) => at,
-            None => {
-                children.push((first, Node::new()));
-                children.len() - 1
-            }
-        };
-        children[at].1.insert(rest, value);
+        children.entry(first).or_default().insert(rest, value);
     }
 }
 

@@ -256,3 +256,31 @@ async fn a_head_endpoint_answers_apart_from_the_get() {
     let (status, body) = get(&url, "ids=7").await;
     assert_eq!((status, body["ids"].clone()), (200, json!([7])));
 }
+
+/// Hostile brackets: keys nested past the bound are refused, named where they stand, and a
+/// form of many keys is read in one pass.
+#[tokio::test]
+async fn brackets_are_bounded_in_depth_and_read_in_one_pass() {
+    let url = started().await;
+    let deep = "[k]".repeat(covenant_runtime::deep::MAX_KEYS + 1);
+    let (status, body) = post_form(
+        &url,
+        &format!("customer=c&items[0][price]=p&metadata{deep}=1"),
+    )
+    .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(
+        problems(&body),
+        [(
+            r#"["body","metadata"]"#.to_string(),
+            "Input should be nested at most 32 keys deep in brackets".to_string()
+        )]
+    );
+    let (status, body) = get(&url, &format!("created{deep}=1")).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(problems(&body)[0].0, r#"["query","created"]"#);
+    let many: String = (0..50_000).map(|i| format!("&metadata[k{i}]=v")).collect();
+    let (status, body) = post_form(&url, &format!("customer=c&items[0][price]=p{many}")).await;
+    assert_eq!(status, 201);
+    assert_eq!(body["metadata"].as_object().unwrap().len(), 50_000);
+}

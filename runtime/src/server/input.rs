@@ -37,14 +37,14 @@ pub struct RawInputs<'a> {
 
 /// A form body's fields in order of first appearance, each with every value it was given.
 fn form_fields(bytes: &[u8]) -> Vec<(String, Vec<String>)> {
-    let mut fields: Vec<(String, Vec<String>)> = Vec::new();
+    let mut fields: indexmap::IndexMap<String, Vec<String>> = indexmap::IndexMap::new();
     for (name, value) in form_urlencoded::parse(bytes) {
-        match fields.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, values)) => values.push(value.into_owned()),
-            None => fields.push((name.into_owned(), vec![value.into_owned()])),
-        }
+        fields
+            .entry(name.into_owned())
+            .or_default()
+            .push(value.into_owned());
     }
-    fields
+    fields.into_iter().collect()
 }
 
 /// The items of a list written joined (`ids=1,2`), split; as they are when written
@@ -67,20 +67,24 @@ fn deep_param(
 ) -> Option<(&'static str, Value, Vec<Issue>)> {
     let mut node = deep::Node::new();
     let mut sent = false;
+    let mut issues = Vec::new();
+    let mut loc = vec![LocPart::key("query"), LocPart::key(field.name)];
     for (key, value) in query {
         let keys = match deep::split_key(key) {
             Some((name, keys)) if name == field.name => keys,
             _ if key == field.name => Vec::new(),
             _ => continue,
         };
-        node.insert(&keys, value);
         sent = true;
+        if keys.len() > deep::MAX_KEYS {
+            issues.push(deep::too_deep(&loc));
+            continue;
+        }
+        node.insert(&keys, value);
     }
     if !sent {
         return None;
     }
-    let mut issues = Vec::new();
-    let mut loc = vec![LocPart::key("query"), LocPart::key(field.name)];
     let value = deep::read(&field.ty, &node, false, &mut loc, &mut issues);
     Some((field.name, value.unwrap_or(Value::Null), issues))
 }
@@ -116,16 +120,22 @@ fn in_brackets(ty: &TypeDesc, fields: &[(String, Vec<String>)]) -> bool {
 /// A form with fields in brackets, read into JSON by the body's model.
 fn deep_form(ty: &'static TypeDesc, fields: &[(String, Vec<String>)]) -> (Value, Vec<Issue>) {
     let mut node = deep::Node::new();
+    let mut issues = Vec::new();
+    let mut loc = vec![LocPart::key("body")];
     for (key, values) in fields {
         let (name, keys) = deep::split_key(key).unwrap_or((key.as_str(), Vec::new()));
+        if keys.len() > deep::MAX_KEYS {
+            loc.push(LocPart::Key(name.to_string().into()));
+            issues.push(deep::too_deep(&loc));
+            loc.pop();
+            continue;
+        }
         let mut path = vec![name];
         path.extend(keys);
         for value in values {
             node.insert(&path, value);
         }
     }
-    let mut issues = Vec::new();
-    let mut loc = vec![LocPart::key("body")];
     let value = deep::read(ty, &node, true, &mut loc, &mut issues);
     (value.unwrap_or(Value::Null), issues)
 }
