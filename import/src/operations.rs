@@ -91,6 +91,15 @@ impl<'d> Importer<'d> {
         };
         for (path, item) in paths {
             let path_at = join("#/paths", path);
+            if let Some(file) = external_ref(item) {
+                out.push(left_out(
+                    &path_at,
+                    "*",
+                    path,
+                    format!("a path item in another file (`{file}`)"),
+                ));
+                continue;
+            }
             let item = self.follow(item);
             for method in METHODS {
                 let Some(op) = item.get(*method) else {
@@ -130,6 +139,14 @@ impl<'d> Importer<'d> {
             status: Completeness::LeftOut,
             losses: Vec::new(),
         };
+        if let Some(file) = external_ref(op) {
+            return left_out(
+                at,
+                method,
+                path,
+                format!("an operation in another file (`{file}`)"),
+            );
+        }
         if method == "trace" {
             report.losses.push(crate::losses::Loss::new(
                 at,
@@ -142,12 +159,14 @@ impl<'d> Importer<'d> {
                 marks_earlier: None,
             };
         }
-        let (bare_path, query) = path.split_once('?').unwrap_or((path, ""));
+        // `/responses?beta=true`, `/files/{id}#add_shared_link`: a query or fragment written
+        // in the path tells documents' operations apart, never requests' routes.
+        let (bare_path, suffix) = path.split_at(path.find(['?', '#']).unwrap_or(path.len()));
         let route = route_key(method, bare_path);
         if let Some(first) = self.routes.get(&route).cloned() {
             // Told apart by a query written in the path: requests reach the earlier endpoint,
             // which says so. Told apart by nothing: the router could not tell them apart.
-            if query.is_empty() {
+            if suffix.is_empty() {
                 report.losses.push(crate::losses::Loss::new(
                     at,
                     format!("a second operation on the route of `{first}`"),
@@ -161,7 +180,7 @@ impl<'d> Importer<'d> {
             }
             let marker = self.lose(
                 at,
-                format!("a second operation on this route, told apart by `?{query}`"),
+                format!("a second operation on this route, told apart by `{suffix}`"),
                 format!("`{first}`, which it reaches"),
             );
             report.losses = self
@@ -183,7 +202,16 @@ impl<'d> Importer<'d> {
         };
         let owner = format!("endpoint {name}");
         let item = self.as_owner(&owner, |this| {
-            this.endpoint(&name, path, method, path_item, op, at, schemes)
+            let mut item = this.endpoint(&name, bare_path, method, path_item, op, at, schemes);
+            if !suffix.is_empty() {
+                let marker = this.lose(
+                    at,
+                    format!("`{suffix}` written in the path"),
+                    "the path alone",
+                );
+                item.attrs.annotations.push(marker);
+            }
+            item
         });
         self.routes.insert(route, name.clone());
         report.endpoint = Some(name);
@@ -255,7 +283,7 @@ impl<'d> Importer<'d> {
         members.extend(self.parameters(path_item, op, at, &base, &renamed, &written_path));
         if let Some(body) = op.get("requestBody") {
             let body_at = join(at, "requestBody");
-            if matches!(method, "get" | "head") {
+            if matches!(method, "get" | "head" | "options") {
                 let marker = self.lose(
                     &body_at,
                     format!("a body on {}", method.to_uppercase()),
@@ -1024,6 +1052,24 @@ impl<'d> Importer<'d> {
                 }
             }
         }
+        // The router answers these statuses itself, as JSON: an error written as it is
+        // (`text/html`) needs a status of its own.
+        let router_answers = match status {
+            StatusPattern::Exact(code) => {
+                [400, 401, 403, 409, 413, 414, 415, 422, 431, 500, 503].contains(&code)
+            }
+            _ => true,
+        };
+        if !success && media_written.is_some() && router_answers {
+            let marker = self.lose(
+                &join(&at, "content"),
+                format!("a body written as it is on the {status} error, which the router answers as JSON too"),
+                "no body",
+            );
+            attrs.annotations.push(marker);
+            body = None;
+            media_written = None;
+        }
         if body.is_some() && bodiless {
             let marker = self.lose(
                 &join(&at, "content"),
@@ -1324,5 +1370,29 @@ fn form_field_style(encoding: Option<&Value>, ty: &Option<Ty>, fits: bool) -> Op
         (Some("spaceDelimited"), _) => Some("spaces"),
         (Some("pipeDelimited"), _) => Some("pipes"),
         _ => None,
+    }
+}
+
+/// The file a `$ref` points into, when it is not this document.
+fn external_ref(value: &Value) -> Option<&str> {
+    value
+        .get("$ref")
+        .and_then(Value::as_str)
+        .filter(|r| !r.starts_with('#'))
+}
+
+/// An operation (or a path item's, `*`) the document keeps elsewhere: reported, left out.
+fn left_out(at: &str, method: &str, path: &str, construct: String) -> Written {
+    Written {
+        item: None,
+        report: OperationReport {
+            pointer: at.to_string(),
+            method: method.to_string(),
+            path: path.to_string(),
+            endpoint: None,
+            status: Completeness::LeftOut,
+            losses: vec![crate::losses::Loss::new(at, construct, "left out")],
+        },
+        marks_earlier: None,
     }
 }

@@ -73,6 +73,7 @@ fn mark_rejection_fields(items: &mut [Item], name: &str) -> bool {
     for wanted in MESSAGE_FIELDS {
         message = model.members.iter().position(|m| {
             matches!(&m.node, ModelMember::Field(f) if f.name.text == *wanted && is_plain(f, "string"))
+                && !constrained(&m.attrs)
         });
         if message.is_some() {
             break;
@@ -90,7 +91,7 @@ fn mark_rejection_fields(items: &mut [Item], name: &str) -> bool {
         if index == message || f.optional.is_some() {
             continue;
         }
-        if is_plain(f, "int") && !status_marked {
+        if is_plain(f, "int") && !status_marked && !constrained(&member.attrs) {
             marks.push((index, "status"));
             status_marked = true;
         } else {
@@ -104,6 +105,23 @@ fn mark_rejection_fields(items: &mut [Item], name: &str) -> bool {
             .push(annotation("rejection", vec![arg(reference(slot))]));
     }
     true
+}
+
+/// Whether a field carries constraints: a value the router fills might break them.
+fn constrained(attrs: &covenant_codegen::ast::Attrs) -> bool {
+    const CONSTRAINTS: &[&str] = &[
+        "min",
+        "max",
+        "min_length",
+        "max_length",
+        "pattern",
+        "one_of",
+        "format",
+    ];
+    attrs
+        .annotations
+        .iter()
+        .any(|a| CONSTRAINTS.contains(&a.name.text.as_str()))
 }
 
 /// Whether a field's type is this built-in type alone (no union, no null).

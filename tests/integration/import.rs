@@ -546,3 +546,56 @@ fn field_groups_import_whole_and_back() {
         assert!(again.contains(group), "{group:?} in {again}");
     }
 }
+
+/// What other published documents hold and the spec once refused after import: an HTML
+/// `default` error, a body on OPTIONS, an error model whose status is bounded, operations
+/// told apart by a fragment, and operations kept in other files. Each is marked or reported,
+/// and the spec checks.
+#[test]
+fn documents_of_other_apis_import_to_a_spec_that_checks() {
+    let document = r##"{"openapi": "3.0.2", "info": {"title": "Files", "version": "1"},
+      "components": {"schemas": {"Error": {"type": "object", "required": ["status", "message"],
+        "properties": {"status": {"type": "integer", "minimum": 400, "maximum": 599},
+          "message": {"type": "string"}}}}},
+      "paths": {
+        "/authorize": {"get": {"operationId": "authorize", "responses": {
+          "200": {"description": "A page.", "content": {"application/json": {"schema": {"type": "object"}}}},
+          "default": {"description": "An error page.", "content": {"text/html": {"schema": {"type": "string"}}}}}}},
+        "/files/content": {"options": {"operationId": "filesOptions",
+          "requestBody": {"content": {"application/json": {"schema": {"type": "object"}}}},
+          "responses": {"200": {"description": "Allowed."},
+            "401": {"description": "No.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}}},
+        "/files/{id}": {"put": {"operationId": "putFile",
+          "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+          "responses": {"200": {"description": "Put."}}}},
+        "/files/{id}#add_shared_link": {"put": {"operationId": "addSharedLink",
+          "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+          "responses": {"200": {"description": "Shared."}}}},
+        "/oauth2/token#refresh": {"post": {"operationId": "refreshToken",
+          "responses": {"200": {"description": "Refreshed."}}}},
+        "/elsewhere": {"$ref": "resources/elsewhere.yml"},
+        "/apps": {"get": {"$ref": "resources/apps_list.yml"}}}}"##;
+    let dir = tempfile::tempdir().unwrap();
+    let (code, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(document));
+    assert_eq!(code, 1, "{stderr}\n{spec}");
+    assert_eq!(
+        stderr.lines().last(),
+        Some("imported 7 operations: 1 stated fully, 4 with losses, 2 left out"),
+        "{stderr}"
+    );
+    for text in [
+        "endpoint refresh_token: POST \"/oauth2/token\"",
+        "told apart by `#add_shared_link`: `put_file`, which it reaches",
+        "a body written as it is on the default error",
+        "\"a body on OPTIONS: left out\")",
+    ] {
+        assert!(spec.contains(text), "{text:?} in {spec}");
+    }
+    assert!(
+        !spec.contains('#') || !spec.contains("\"/files/{id}#"),
+        "{spec}"
+    );
+    std::fs::write(dir.path().join("files.covenant"), &spec).unwrap();
+    let (code, out, err) = covenant(&["check", "files.covenant"], dir.path(), None);
+    assert_eq!(code, 0, "{out}{err}");
+}
