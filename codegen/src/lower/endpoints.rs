@@ -570,6 +570,16 @@ impl Lowerer<'_> {
             }
         };
         self.check_whole_segments(&ep.path, decl.path.span);
+        if let Some(offset) = ep.path.find(['?', '#']) {
+            let at = decl.path.span.start as usize + 1 + offset;
+            self.error(
+                diagnostic_codes::PATH_NOT_A_ROUTE,
+                Span::new(at, at + 1),
+                "a path holds no query or fragment",
+            )
+            .label("`?` starts a query and `#` a fragment, which no route matches")
+            .help("end the path here; declare query values with `query name: type`");
+        }
         if !ep.path.starts_with('/') {
             self.error(
                 diagnostic_codes::PATH_OUTSIDE_VERSIONS,
