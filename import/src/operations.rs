@@ -690,7 +690,6 @@ impl<'d> Importer<'d> {
                     &schema_at,
                     &hint,
                     usage,
-                    kind == MediaKind::Multipart,
                     chosen.get("encoding"),
                     &mut attrs,
                 );
@@ -763,10 +762,11 @@ impl<'d> Importer<'d> {
         at: &str,
         hint: &str,
         usage: FieldUse,
-        multipart: bool,
         encodings: Option<&Value>,
         attrs: &mut Attrs,
     ) -> BodyDecl {
+        // A multipart body's fields are read as a JSON body's, a form's as parameters.
+        let multipart = usage == FieldUse::Body;
         let resolved = self.follow(schema);
         let Some(Value::Object(properties)) = resolved.get("properties") else {
             let marker = self.lose(
