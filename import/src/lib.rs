@@ -101,12 +101,22 @@ fn import_document(source: &str, document: &Value, dialect: Dialect) -> Imported
             }
         }
     }
-    report.losses = importer.losses.iter().map(|(_, l)| l.clone()).collect();
-    for op in &report.operations {
-        if op.status == Completeness::LeftOut {
-            report.losses.extend(op.losses.iter().cloned());
-        }
-    }
+    // A schema read twice (a request's and an answer's) loses the same thing twice: the
+    // report names each loss once.
+    let mut seen = std::collections::HashSet::new();
+    let left_out = report
+        .operations
+        .iter()
+        .filter(|op| op.status == Completeness::LeftOut)
+        .flat_map(|op| op.losses.iter());
+    report.losses = importer
+        .losses
+        .iter()
+        .map(|(_, l)| l)
+        .chain(left_out)
+        .filter(|l| seen.insert((*l).clone()))
+        .cloned()
+        .collect();
     let header = format!(
         "Imported from {source} by `covenant import`.\n`@lossy` marks what the spec states less exactly than the document."
     );

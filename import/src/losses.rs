@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 /// One thing the spec says less exactly than the document.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, Hash)]
 pub struct Loss {
     /// Where in the imported document (RFC 6901, as a URI fragment: `#/paths/~1pets/get`).
     pub pointer: String,

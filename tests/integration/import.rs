@@ -599,3 +599,37 @@ fn documents_of_other_apis_import_to_a_spec_that_checks() {
     let (code, out, err) = covenant(&["check", "files.covenant"], dir.path(), None);
     assert_eq!(code, 0, "{out}{err}");
 }
+
+/// A schema merged into two models loses the same thing in both: each place is marked, and
+/// the report names the loss once.
+#[test]
+fn a_loss_met_twice_is_reported_once() {
+    let document = r##"{"openapi": "3.0.3", "info": {"title": "Designs", "version": "1"},
+      "components": {"schemas": {
+        "Base": {"type": "object", "properties": {"created_at": {"type": "string", "format": "ISO 8601 date-time"}}},
+        "Design": {"allOf": [{"$ref": "#/components/schemas/Base"}, {"type": "object", "properties": {"name": {"type": "string"}}}]},
+        "Summary": {"allOf": [{"$ref": "#/components/schemas/Base"}, {"type": "object", "properties": {"id": {"type": "string"}}}]}}},
+      "paths": {"/designs": {"get": {"operationId": "listDesigns", "responses": {"200": {"description": "Designs.",
+        "content": {"application/json": {"schema": {"type": "object", "properties": {
+          "design": {"$ref": "#/components/schemas/Design"}, "summary": {"$ref": "#/components/schemas/Summary"}}}}}}}}}}}"##;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("designs.json"), document).unwrap();
+    let (code, spec, stderr) = covenant(
+        &["import", "designs.json", "--report", "report.json"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(code, 1, "{stderr}\n{spec}");
+    let pointer = "#/components/schemas/Base/properties/created_at/format";
+    assert!(spec.matches(pointer).count() >= 2, "{spec}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
+            .unwrap();
+    let listed = report["losses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["pointer"] == pointer)
+        .count();
+    assert_eq!(listed, 1, "{report}");
+}
