@@ -23,9 +23,7 @@ pub fn encode_body(route: &Route, body: &Value) -> Result<(String, Vec<u8>), Str
             covenant_runtime::text::form_encode_with(fields, |name| {
                 route
                     .body
-                    .map(|ty| ty.model_fields())
-                    .and_then(|fields| fields.iter().find(|f| f.name == name))
-                    .map_or(Default::default(), |f| f.encoding)
+                    .map_or(Default::default(), |ty| ty.field_encoding(name))
             })
             .into_bytes(),
         ),

@@ -141,8 +141,7 @@ pub fn read(
             issues.push(Issue::new(loc, IssueKind::ModelType, msg));
             None
         }
-        (scalar, Node::Keys(_)) => {
-            let _ = scalar;
+        (_, Node::Keys(_)) => {
             let msg = "Input should be a single value, not keys in brackets";
             issues.push(Issue::new(loc, IssueKind::Value, msg));
             None

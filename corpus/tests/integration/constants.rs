@@ -58,14 +58,8 @@ async fn the_router_refuses_any_other_value_of_a_constant() {
     let url = started().await;
     let (status, body) = post(&url, json!({"version": 3, "confirm": false, "text": "hi"})).await;
     assert_eq!(status, 422, "{body}");
-    let messages: Vec<(String, String)> = body["detail"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| (i["loc"].to_string(), i["msg"].as_str().unwrap().to_string()))
-        .collect();
     assert_eq!(
-        messages,
+        crate::support::problems(&body),
         [
             (
                 r#"["body","version"]"#.to_string(),

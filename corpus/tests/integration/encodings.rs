@@ -2,7 +2,7 @@
 //! and a form in brackets. The router reads each by its declared type and names every part
 //! that does not read; the client writes them so; the mock reads them alike.
 
-use crate::support::{self, serve};
+use crate::support::{self, problems, serve};
 use covenant_corpus::regressions::encodings as api;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -70,16 +70,6 @@ async fn post_form(url: &str, form: &str) -> (u16, Value) {
         .unwrap();
     let status = answer.status().as_u16();
     (status, answer.json().await.unwrap_or_default())
-}
-
-/// Each problem's place and message, in order.
-fn problems(body: &Value) -> Vec<(String, String)> {
-    body["detail"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no detail in {body}"))
-        .iter()
-        .map(|i| (i["loc"].to_string(), i["msg"].as_str().unwrap().to_string()))
-        .collect()
 }
 
 const QUERY: &str = "ids=1,2,3&tags=a|b&states=open%20closed\
@@ -203,10 +193,7 @@ async fn a_form_in_brackets_reads_lists_of_objects_and_maps() {
 
 #[tokio::test]
 async fn the_mock_reads_brackets_and_joined_lists_alike() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("regressions/encodings.covenant");
-    let (_, checked) = covenant_codegen::check_path(&path).unwrap();
-    let spec = checked.spec.unwrap();
+    let spec = support::regression_spec("encodings");
     let url = serve(support::spec_mock(&spec, |_, _| Some("key".into()))).await;
     let (status, body) = get(&url, QUERY).await;
     assert_eq!(status, 200, "{body}");

@@ -2,7 +2,7 @@
 //! and the generated `validate()` refuse a value holding too many or too few of a group's
 //! fields, saying which; the JSON Schema written for the model refuses the same values.
 
-use crate::support::{self, serve};
+use crate::support::{self, problems, serve};
 use covenant_corpus::regressions::field_groups as api;
 use covenant_runtime::Validate;
 use serde_json::{Value, json};
@@ -41,16 +41,6 @@ async fn send(url: &str, method: reqwest::Method, path: &str, body: &Value) -> (
         .unwrap();
     let status = answer.status().as_u16();
     (status, answer.json().await.unwrap_or_default())
-}
-
-/// The messages of a 422, each with its place.
-fn problems(body: &Value) -> Vec<(String, String)> {
-    body["detail"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no detail in {body}"))
-        .iter()
-        .map(|i| (i["loc"].to_string(), i["msg"].as_str().unwrap().to_string()))
-        .collect()
 }
 
 /// What the router (or mock) at `url` answers for each value, in order.
@@ -107,10 +97,7 @@ async fn the_router_counts_the_fields_of_each_group() {
 
 #[tokio::test]
 async fn the_mock_counts_them_alike() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("regressions/field_groups.covenant");
-    let (_, checked) = covenant_codegen::check_path(&path).unwrap();
-    let spec = checked.spec.unwrap();
+    let spec = support::regression_spec("field_groups");
     let url = serve(support::spec_mock(&spec, |_, _| Some("key".into()))).await;
     assert_eq!(refusals(&url).await, expected());
 }
@@ -128,10 +115,7 @@ fn validate_and_the_schema_refuse_the_same_values() {
     let cleared: Update = serde_json::from_value(json!({"description": null})).unwrap();
     assert!(cleared.validate().is_ok(), "a null counts as sent");
 
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("regressions/field_groups.covenant");
-    let (_, checked) = covenant_codegen::check_path(&path).unwrap();
-    let spec = checked.spec.unwrap();
+    let spec = support::regression_spec("field_groups");
     let index = spec
         .models
         .iter()

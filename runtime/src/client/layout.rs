@@ -157,13 +157,7 @@ fn form_body<T: Serialize + ?Sized>(
     ty: Option<&TypeDesc>,
     value: &T,
 ) -> Result<Vec<u8>, LayoutError> {
-    let declared = ty.map(TypeDesc::model_fields).unwrap_or_default();
-    let encoding_of = |name: &str| {
-        declared
-            .iter()
-            .find(|f| f.name == name)
-            .map_or(Encoding::Repeated, |f| f.encoding)
-    };
+    let encoding_of = |name: &str| ty.map_or(Encoding::Repeated, |ty| ty.field_encoding(name));
     match serde_json::to_value(value).map_err(|e| LayoutError(e.to_string()))? {
         serde_json::Value::Object(fields) => {
             Ok(crate::text::form_encode_with(&fields, encoding_of).into_bytes())

@@ -51,6 +51,15 @@ impl<'a> TypeDesc<'a> {
         }
     }
 
+    /// How the model's field `name` is written as text (a form's field); repeated when the
+    /// type is no model or has no such field.
+    pub fn field_encoding(&self, name: &str) -> Encoding {
+        self.model_fields()
+            .iter()
+            .find(|f| f.name == name)
+            .map_or(Encoding::Repeated, |f| f.encoding)
+    }
+
     /// The fields of a model; none for any other type.
     pub fn model_fields(&self) -> &'a [FieldDesc<'a>] {
         match self {

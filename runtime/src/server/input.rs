@@ -91,19 +91,15 @@ fn deep_param(
 
 /// Splits the values of form fields declared joined (`@style(comma)`) into their items.
 fn split_form_items(ty: &TypeDesc, fields: &mut [(String, Vec<String>)]) {
-    for f in ty.model_fields() {
-        let Some(sep) = f.encoding.separator() else {
-            continue;
-        };
+    for f in ty
+        .model_fields()
+        .iter()
+        .filter(|f| f.encoding.separator().is_some())
+    {
         if let Some((_, values)) = fields.iter_mut().find(|(name, _)| name == f.name) {
             let joined = std::mem::take(values);
-            values.extend(
-                joined
-                    .iter()
-                    .filter(|v| !v.is_empty())
-                    .flat_map(|v| v.split(sep))
-                    .map(str::to_string),
-            );
+            let items = split_items(f.encoding, joined.iter().map(String::as_str));
+            *values = items.into_iter().map(str::to_string).collect();
         }
     }
 }

@@ -425,10 +425,8 @@ impl RustBackend<'_> {
                     .iter()
                     .find(|f| &f.name == name && f.visibility != Visibility::ResponseOnly)?;
                 let field = field_ident(&f.ident);
-                Some(match f.presence {
-                    Presence::OptionalNullable => quote!((#name, !self.#body.#field.is_absent())),
-                    _ => quote!((#name, self.#body.#field.is_some())),
-                })
+                let present = super::validate::is_present(quote!(self.#body.#field), f.presence);
+                Some(quote!((#name, #present)))
             })
             .collect()
     }

@@ -27,6 +27,15 @@ pub fn impl_validate(
     validate_impl(rt, name, checks)
 }
 
+/// Whether the optional field at `place` holds something: a three-state field is present
+/// when null too.
+pub fn is_present(place: TokenStream, presence: Presence) -> TokenStream {
+    match presence {
+        Presence::OptionalNullable => quote!(!#place.is_absent()),
+        _ => quote!(#place.is_some()),
+    }
+}
+
 /// `@exactly_one_of` and its kin: how many of the group's fields are present. `None` when
 /// the shape lacks one of them.
 fn group_check(rt: &TokenStream, group: &FieldGroup, fields: &[&Field]) -> Option<TokenStream> {
@@ -36,10 +45,8 @@ fn group_check(rt: &TokenStream, group: &FieldGroup, fields: &[&Field]) -> Optio
         .map(|name| {
             let f = fields.iter().find(|f| &f.name == name)?;
             let ident = super::names::field_ident(&f.ident);
-            Some(match f.presence {
-                Presence::OptionalNullable => quote!((#name, !self.#ident.is_absent())),
-                _ => quote!((#name, self.#ident.is_some())),
-            })
+            let present = is_present(quote!(self.#ident), f.presence);
+            Some(quote!((#name, #present)))
         })
         .collect::<Option<Vec<_>>>()?;
     let rule = format_ident!("{}", format!("{:?}", group.rule));

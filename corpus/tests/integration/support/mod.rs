@@ -67,3 +67,21 @@ pub fn spec_mock(
     let examples = covenant_codegen::contract::examples(spec, &arena);
     mock::router(&contract, examples, keys, Default::default()).router
 }
+
+/// A 422's problems as (place, message) pairs, in order.
+pub fn problems(body: &serde_json::Value) -> Vec<(String, String)> {
+    body["detail"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no detail in {body}"))
+        .iter()
+        .map(|i| (i["loc"].to_string(), i["msg"].as_str().unwrap().to_string()))
+        .collect()
+}
+
+/// The validated IR of `regressions/<name>.covenant`.
+pub fn regression_spec(name: &str) -> covenant_codegen::ir::Spec {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("regressions/{name}.covenant"));
+    let (_, checked) = covenant_codegen::check_path(&path).expect("read the spec");
+    checked.spec.expect("the regression spec checks")
+}
