@@ -256,10 +256,12 @@ pub struct AuthRef {
 #[derive(Clone, Debug)]
 pub enum EndpointMember {
     Api(Ident),
-    /// `auth a | b` (one of them required) or `auth? a` (may be sent in addition).
+    /// `auth a | b` (one of them required), `auth a & b` (both required) or `auth? a` (may
+    /// be sent in addition).
     Auth {
         optional: bool,
         schemes: Vec<AuthRef>,
+        together: bool,
     },
     Public(Span),
     Tags(Vec<Ident>),

@@ -195,6 +195,7 @@ impl<'a> Builder<'_, 'a> {
             .map(|(id, scopes)| (scheme(id), self.strs(scopes)))
             .collect();
         let any_of: Vec<SchemeRef<'a>> = ep.auth.any_of.iter().map(scheme).collect();
+        let all_of: Vec<SchemeRef<'a>> = ep.auth.all_of.iter().map(scheme).collect();
         let optional: Vec<SchemeRef<'a>> = ep.auth.optional.iter().map(scheme).collect();
         let responses: Vec<ResponseDesc<'a>> = ir::all_responses(self.spec, ep)
             .map(|r| self.response(ep, r))
@@ -208,6 +209,7 @@ impl<'a> Builder<'_, 'a> {
             path: path_template(self.arena, &ep.path),
             public: ep.auth.public,
             auth_any_of: self.arena.alloc_slice_copy(&any_of),
+            auth_all_of: self.arena.alloc_slice_copy(&all_of),
             auth_optional: self.arena.alloc_slice_copy(&optional),
             auth_scopes: self.arena.alloc_slice_copy(&scopes),
             params: self.arena.alloc_slice_fill_iter(params),

@@ -48,5 +48,6 @@ pub const BAD_BODY_MEDIA: &str = "E0140";
 pub const TYPE_HOLDS_ITSELF: &str = "E0141";
 pub const BAD_ENCODING: &str = "E0142";
 pub const PATH_NOT_A_ROUTE: &str = "E0143";
+pub const BAD_AUTH_TOGETHER: &str = "E0144";
 
 pub const UNUSED: &str = "W0001";

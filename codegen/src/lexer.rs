@@ -45,6 +45,8 @@ pub enum Tok {
     Question,
     #[token("|")]
     Pipe,
+    #[token("&")]
+    Amp,
     #[token("=")]
     Eq,
     #[token("@")]
@@ -84,6 +86,7 @@ impl Tok {
             Tok::Comma => "`,`",
             Tok::Question => "`?`",
             Tok::Pipe => "`|`",
+            Tok::Amp => "`&`",
             Tok::Eq => "`=`",
             Tok::At => "`@`",
             Tok::Dot => "`.`",

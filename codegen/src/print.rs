@@ -449,11 +449,15 @@ fn endpoint_member(out: &mut String, member: &EndpointMember) {
         EndpointMember::Api(name) => {
             let _ = write!(out, "api {}", name.text);
         }
-        EndpointMember::Auth { optional, schemes } => {
+        EndpointMember::Auth {
+            optional,
+            schemes,
+            together,
+        } => {
             out.push_str(if *optional { "auth? " } else { "auth " });
             for (index, scheme) in schemes.iter().enumerate() {
                 if index > 0 {
-                    out.push_str(" | ");
+                    out.push_str(if *together { " & " } else { " | " });
                 }
                 out.push_str(&scheme.scheme.text);
                 if !scheme.scopes.is_empty() {

@@ -105,6 +105,22 @@ impl Generator<'_> {
         if let Some((header, value)) = self.credential() {
             scenario.headers.insert(header, value);
         }
+        scenario.headers.extend(self.sent_together());
+    }
+
+    /// The headers of the credentials sent with the first one (`auth a & b`), each a
+    /// template naming its credential.
+    fn sent_together(&self) -> Vec<(String, String)> {
+        self.ep
+            .auth
+            .all_of
+            .iter()
+            .filter_map(|id| {
+                let template = format!("{{{{credentials.{}}}}}", self.credential_name(*id)?);
+                let (header, value) = self.spec.auth(*id).carrier.header_value(&template)?;
+                Some((header.to_string(), value))
+            })
+            .collect()
     }
 
     /// The path with each placeholder filled from `input`, one encoded segment each; a value
@@ -298,6 +314,7 @@ impl Generator<'_> {
                 401,
             ));
             let mut wrong = request.clone();
+            wrong.headers.extend(self.sent_together());
             wrong
                 .headers
                 .extend(self.credential_as("not-a-valid-credential"));
@@ -308,10 +325,8 @@ impl Generator<'_> {
         let accepted: Vec<String> = self
             .ep
             .auth
-            .any_of
-            .iter()
-            .chain(&self.ep.auth.optional)
-            .filter_map(|id| self.credential_name(*id))
+            .every_scheme()
+            .filter_map(|id| self.credential_name(id))
             .collect();
         let mut others: Vec<String> = (0..self.spec.auth_schemes.len())
             .filter_map(|i| self.credential_name(AuthId(i as u32)))
@@ -323,6 +338,7 @@ impl Generator<'_> {
         for other in others {
             let Some(status) = wrong_kind else { break };
             let mut r = request.clone();
+            r.headers.extend(self.sent_together());
             r.headers
                 .extend(self.credential_as(&format!("{{{{credentials.{other}}}}}")));
             scenario

@@ -1467,6 +1467,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[],
@@ -1592,6 +1593,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -1721,6 +1723,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -1850,6 +1853,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -1992,6 +1996,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -2121,6 +2126,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -2260,6 +2266,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -2406,6 +2413,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -2537,6 +2545,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -2667,6 +2676,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -2798,6 +2808,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -2939,6 +2950,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[],
@@ -3057,6 +3069,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[AuthScheme::LinkToken],
     auth_scopes: &[],
     params: &[
@@ -3182,6 +3195,7 @@ pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
     ),
     public: true,
     auth_any_of: &[],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -3328,6 +3342,7 @@ pub static ENDPOINT_OPEN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     ),
     public: true,
     auth_any_of: &[],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -3460,6 +3475,7 @@ pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     ),
     public: true,
     auth_any_of: &[],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -3602,6 +3618,7 @@ pub static ENDPOINT_CLOSE_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
     ),
     public: true,
     auth_any_of: &[],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[],
@@ -3714,6 +3731,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -3861,6 +3879,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -3999,6 +4018,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -4151,6 +4171,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -4280,6 +4301,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -4489,6 +4511,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -4661,6 +4684,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -4811,6 +4835,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -4970,6 +4995,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -5140,6 +5166,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -5271,6 +5298,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -5414,6 +5442,7 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -5559,6 +5588,7 @@ pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDe
     ),
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -5715,6 +5745,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -5859,6 +5890,7 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -6004,6 +6036,7 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -6158,6 +6191,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -6288,6 +6322,7 @@ pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -6419,6 +6454,7 @@ pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::ManagementKey, AuthScheme::OrgKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -6560,6 +6596,7 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[],
@@ -6681,6 +6718,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -6812,6 +6850,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -6942,6 +6981,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -7129,6 +7169,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -7316,6 +7357,7 @@ pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -7445,6 +7487,7 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[],
@@ -7570,6 +7613,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ENDPOINTS: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[],
@@ -7687,6 +7731,7 @@ pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -7817,6 +7862,7 @@ pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -7947,6 +7993,7 @@ pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -8078,6 +8125,7 @@ pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -8210,6 +8258,7 @@ pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[
@@ -8341,6 +8390,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
     ),
     public: false,
     auth_any_of: &[AuthScheme::TeamApiKey],
+    auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
     params: &[

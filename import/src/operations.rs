@@ -994,6 +994,7 @@ impl<'d> Importer<'d> {
         let mut body = None;
         let mut media_written = None;
         if let Some(Value::Object(content)) = response.get("content")
+            && !(bodiless && says_no_body(content))
             && let Some((media, chosen)) = choose_media(content, false)
         {
             let content_at = join(&at, "content");
@@ -1395,4 +1396,32 @@ fn left_out(at: &str, method: &str, path: &str, construct: String) -> Written {
         },
         marks_earlier: None,
     }
+}
+
+/// Content that states nothing (no schema, `{}`, `type: null`, an object of no fields), as
+/// documents write for a 204: no body is what it says.
+fn says_no_body(content: &serde_json::Map<String, Value>) -> bool {
+    content.values().all(|media| match media.get("schema") {
+        None => true,
+        Some(Value::Object(schema)) => {
+            let kind = schema.get("type").and_then(Value::as_str);
+            let no_fields = [
+                "properties",
+                "additionalProperties",
+                "required",
+                "allOf",
+                "oneOf",
+                "anyOf",
+            ]
+            .iter()
+            .all(|k| match schema.get(*k) {
+                None => true,
+                Some(Value::Object(m)) => m.is_empty(),
+                Some(Value::Array(a)) => a.is_empty(),
+                Some(_) => false,
+            });
+            schema.is_empty() || kind == Some("null") || (kind == Some("object") && no_fields)
+        }
+        Some(_) => false,
+    })
 }

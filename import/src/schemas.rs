@@ -507,6 +507,9 @@ impl<'d> Importer<'d> {
             }) {
                 continue;
             }
+            if !applies && held_by_every_value(schema, ty, keyword, bound) {
+                continue;
+            }
             let exclusive = match keyword {
                 "minimum" => exclusive_30("exclusiveMinimum"),
                 "maximum" => exclusive_30("exclusiveMaximum"),
@@ -1369,4 +1372,33 @@ fn is_identifier(name: &str) -> bool {
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// A length bound every value of the type already keeps: a uuid's 36 characters, or each
+/// value of an enum. Stating the type states the bound.
+fn held_by_every_value(schema: &Value, ty: &Ty, keyword: &str, bound: &Value) -> bool {
+    let Some(bound) = bound.as_u64() else {
+        return false;
+    };
+    let lengths: Vec<u64> = if matches!(ty, Ty::Builtin("uuid")) {
+        vec![36]
+    } else {
+        let Some(values) = schema.get("enum").and_then(Value::as_array) else {
+            return false;
+        };
+        let texts: Option<Vec<u64>> = values
+            .iter()
+            .filter(|v| !v.is_null())
+            .map(|v| v.as_str().map(|s| s.chars().count() as u64))
+            .collect();
+        match texts {
+            Some(lengths) if !lengths.is_empty() => lengths,
+            _ => return false,
+        }
+    };
+    match keyword {
+        "minLength" => lengths.iter().all(|n| *n >= bound),
+        "maxLength" => lengths.iter().all(|n| *n <= bound),
+        _ => false,
+    }
 }

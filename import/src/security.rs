@@ -230,6 +230,9 @@ impl<'d> Importer<'d> {
         if let Some(members) = self.required_with_extras(requirements, at, schemes) {
             return members;
         }
+        if let Some(members) = self.sent_together(requirements, schemes) {
+            return members;
+        }
         let mut refs: Vec<AuthRef> = Vec::new();
         let mut optional = false;
         let mut attrs = Attrs::default();
@@ -299,6 +302,7 @@ impl<'d> Importer<'d> {
                     EndpointMember::Auth {
                         optional: true,
                         schemes: refs,
+                        together: false,
                     },
                 ),
             ];
@@ -308,12 +312,77 @@ impl<'d> Importer<'d> {
             EndpointMember::Auth {
                 optional: false,
                 schemes: refs,
+                together: false,
             },
         )]
     }
 }
 
 impl<'d> Importer<'d> {
+    /// `[{a, b}]`: both are sent (`auth a & b`), when each travels in a place of its own.
+    fn sent_together(
+        &mut self,
+        requirements: &[Value],
+        schemes: &mut [Scheme],
+    ) -> Option<Vec<Member<EndpointMember>>> {
+        let [Value::Object(set)] = requirements else {
+            return None;
+        };
+        if set.len() < 2 {
+            return None;
+        }
+        let mut places: Vec<(&str, String)> = Vec::new();
+        let mut refs = Vec::new();
+        for (key, scopes) in set {
+            let scheme = schemes.iter().find(|s| &s.key == key)?;
+            let place = (
+                scheme.location,
+                scheme
+                    .carrier
+                    .clone()
+                    .unwrap_or_default()
+                    .to_ascii_lowercase(),
+            );
+            if places.contains(&place) {
+                return None;
+            }
+            places.push(place);
+            refs.push(AuthRef {
+                scheme: ident(scheme.name.clone()),
+                scopes: scopes
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(string)
+                    .collect(),
+            });
+        }
+        for key in set.keys() {
+            if let Some(scheme) = schemes.iter_mut().find(|s| &s.key == key) {
+                self.uses_type(&format!("auth {}", scheme.name));
+                for scope in set[key]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                {
+                    if !scheme.scopes.iter().any(|s| s == scope) {
+                        scheme.scopes.push(scope.to_string());
+                    }
+                }
+            }
+        }
+        Some(vec![member(
+            Attrs::default(),
+            EndpointMember::Auth {
+                optional: false,
+                schemes: refs,
+                together: true,
+            },
+        )])
+    }
+
     /// `[{a}, {a, b}]`: `a` is required and `b` may be sent with it (`auth a`, `auth? b`).
     fn required_with_extras(
         &mut self,
@@ -375,6 +444,7 @@ impl<'d> Importer<'d> {
                         scheme: ident(required_name),
                         scopes: scopes_of(required),
                     }],
+                    together: false,
                 },
             ),
             member(
@@ -382,6 +452,7 @@ impl<'d> Importer<'d> {
                 EndpointMember::Auth {
                     optional: true,
                     schemes: extras,
+                    together: false,
                 },
             ),
         ])

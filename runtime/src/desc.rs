@@ -58,6 +58,7 @@ pub(crate) mod fixtures {
             path: PathTemplate::new(path, segments),
             public: true,
             auth_any_of: &[],
+            auth_all_of: &[],
             auth_optional: &[],
             auth_scopes: &[],
             params,

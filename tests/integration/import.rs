@@ -547,6 +547,71 @@ fn field_groups_import_whole_and_back() {
     }
 }
 
+/// Plaid's requirement: a client id, a secret and a version header in one requirement
+/// object, each a scheme of its own. They are sent together, and read back so.
+#[test]
+fn schemes_required_together_import_whole_and_back() {
+    let document = r##"{"openapi": "3.0.0", "info": {"title": "Bank", "version": "1"},
+      "components": {"securitySchemes": {
+        "clientId": {"type": "apiKey", "in": "header", "name": "PLAID-CLIENT-ID"},
+        "secret": {"type": "apiKey", "in": "header", "name": "PLAID-SECRET"},
+        "plaidVersion": {"type": "apiKey", "in": "header", "name": "Plaid-Version"}}},
+      "security": [{"clientId": [], "secret": [], "plaidVersion": []}],
+      "paths": {"/accounts/get": {"post": {"operationId": "accountsGet",
+        "responses": {"200": {"description": "The accounts.", "content": {"application/json":
+          {"schema": {"type": "object", "properties": {"count": {"type": "integer"}}}}}}}}}}}"##;
+    let dir = tempfile::tempdir().unwrap();
+    let (code, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(document));
+    assert_eq!(code, 0, "{stderr}\n{spec}");
+    assert!(
+        spec.contains("auth client_id & secret & plaid_version\n"),
+        "{spec}"
+    );
+    let openapi = generated_openapi(dir.path(), &spec);
+    let operation = &openapi["paths"]["/accounts/get"]["post"];
+    assert_eq!(
+        operation["security"],
+        serde_json::json!([{"client_id": [], "secret": [], "plaid_version": []}])
+    );
+    let (code, again, stderr) = covenant(&["import", "-"], dir.path(), Some(&openapi.to_string()));
+    assert_eq!(code, 0, "{stderr}\n{again}");
+    assert!(
+        again.contains("auth client_id & secret & plaid_version\n"),
+        "{again}"
+    );
+}
+
+/// What SendGrid's and Plaid's documents state that the types already say: a 204 whose
+/// content is `type: null` or an object of no fields, a uuid of 36 characters, currency
+/// codes of three. Nothing is lost; a 204 naming fields it cannot send still is.
+#[test]
+fn bounds_and_bodies_the_types_already_state_are_no_losses() {
+    let document = r##"{"openapi": "3.0.0", "info": {"title": "Mail", "version": "1"},
+      "components": {"schemas": {
+        "Currency": {"type": "string", "enum": ["GBP", "EUR"], "minLength": 3, "maxLength": 3},
+        "Template": {"type": "object", "properties": {
+          "id": {"type": "string", "format": "uuid", "minLength": 36, "maxLength": 36},
+          "currency": {"$ref": "#/components/schemas/Currency"}}}}},
+      "paths": {
+        "/templates/{id}": {"parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+          "get": {"operationId": "getTemplate", "responses": {"200": {"description": "The template.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Template"}}}}}},
+          "delete": {"operationId": "deleteTemplate", "responses": {"204": {"description": "Gone.",
+            "content": {"application/json": {"schema": {"type": "null"}}}}}},
+          "patch": {"operationId": "touchTemplate", "responses": {"204": {"description": "Touched.",
+            "content": {"application/json": {"schema": {"type": "object", "properties": {}}}}}}}},
+        "/templates": {"post": {"operationId": "clearTemplates", "responses": {"204": {"description": "Cleared.",
+          "content": {"application/json": {"schema": {"type": "object", "properties": {"errors": {"type": "array", "items": {"type": "string"}}}}}}}}}}}}"##;
+    let dir = tempfile::tempdir().unwrap();
+    let (code, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(document));
+    assert_eq!(code, 1, "{stderr}\n{spec}");
+    assert!(
+        stderr.ends_with("imported 4 operations: 3 stated fully, 1 with losses, 0 left out\n"),
+        "{stderr}"
+    );
+    assert!(spec.contains("a body on a 204 response"), "{spec}");
+}
+
 /// What other published documents hold and the spec once refused after import: an HTML
 /// `default` error, a body on OPTIONS, an error model whose status is bounded, operations
 /// told apart by a fragment, and operations kept in other files. Each is marked or reported,

@@ -565,13 +565,25 @@ impl Differ<'_> {
             (false, true) => say(self, rules::AUTH_DROPPED, "now public".into()),
             _ => {}
         }
-        let names = |spec: &Spec, req: &AuthRequirement| -> BTreeSet<String> {
-            req.any_of
-                .iter()
-                .map(|id| spec.auth(*id).name.clone())
-                .collect()
+        let names = |spec: &Spec, ids: &[crate::ir::AuthId]| -> BTreeSet<String> {
+            ids.iter().map(|id| spec.auth(*id).name.clone()).collect()
         };
-        let (before, after) = (names(self.old, old), names(self.new, new));
+        let (before, after) = (names(self.old, &old.any_of), names(self.new, &new.any_of));
+        let (was_sent, now_sent) = (names(self.old, &old.all_of), names(self.new, &new.all_of));
+        for added in now_sent.difference(&was_sent) {
+            say(
+                self,
+                rules::AUTH_TOGETHER_REQUIRED,
+                format!("now needs `{added}` sent as well"),
+            );
+        }
+        for gone in was_sent.difference(&now_sent) {
+            say(
+                self,
+                rules::AUTH_TOGETHER_DROPPED,
+                format!("no longer needs `{gone}` sent as well"),
+            );
+        }
         if !old.public && !new.public {
             for gone in before.difference(&after) {
                 say(

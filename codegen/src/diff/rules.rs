@@ -203,6 +203,10 @@ rules! {
         "clients presenting this scheme's credential are refused";
     AUTH_SCHEME_ACCEPTED "auth-scheme-accepted" [BreaksServers]
         "existing servers refuse the newly accepted credential";
+    AUTH_TOGETHER_REQUIRED "auth-together-required" [BreaksClients]
+        "clients that do not send the credential as well are refused";
+    AUTH_TOGETHER_DROPPED "auth-together-dropped" [BreaksServers]
+        "existing servers refuse calls without the credential";
     SCOPE_REQUIRED "scope-required" [BreaksClients]
         "credentials without the scope are refused";
     SCOPE_DROPPED "scope-dropped" [BreaksServers]

@@ -715,10 +715,8 @@ fn users_of_scheme(spec: &Spec, scheme: &str) -> BTreeSet<String> {
         .iter()
         .filter(|ep| {
             ep.auth
-                .any_of
-                .iter()
-                .chain(&ep.auth.optional)
-                .any(|id| spec.auth(*id).name == scheme)
+                .every_scheme()
+                .any(|id| spec.auth(id).name == scheme)
         })
         .map(|ep| ep.name.clone())
         .collect()

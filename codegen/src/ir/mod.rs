@@ -576,6 +576,9 @@ impl Method {
 pub struct AuthRequirement {
     /// One of these must be presented. Empty only for public endpoints.
     pub any_of: Vec<AuthId>,
+    /// Must be presented as well as the one of `any_of` (`auth a & b`): each credential is
+    /// checked on its own, as OpenAPI's requirement objects of several schemes say.
+    pub all_of: Vec<AuthId>,
     /// May be presented in addition.
     pub optional: Vec<AuthId>,
     /// Scopes a credential of a scheme must hold here; schemes not listed need none.
@@ -584,6 +587,15 @@ pub struct AuthRequirement {
 }
 
 impl AuthRequirement {
+    /// Every scheme the endpoint reads: accepted, sent together, and optional.
+    pub fn every_scheme(&self) -> impl Iterator<Item = AuthId> + '_ {
+        self.any_of
+            .iter()
+            .chain(&self.all_of)
+            .chain(&self.optional)
+            .copied()
+    }
+
     /// The scopes required of a credential of `scheme`.
     pub fn scopes_of(&self, scheme: AuthId) -> &[String] {
         self.scopes

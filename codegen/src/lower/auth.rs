@@ -290,20 +290,25 @@ impl Lowerer<'_> {
     }
 
     /// The schemes of an endpoint's `auth` clause, and the scopes each needs there.
+    /// In `a & b`, the first scheme gives the principal and the others are sent with it.
     pub(super) fn lower_auth_clause(
         &mut self,
         auth: &mut AuthRequirement,
         optional: bool,
+        together: bool,
         refs: &[ast::AuthRef],
         schemes: &[AuthScheme],
     ) {
-        for r in refs {
+        for (position, r) in refs.iter().enumerate() {
             let Some((id, _)) = self.auths.get(&r.scheme.text).copied() else {
                 self.unknown_auth(&r.scheme);
                 continue;
             };
             if optional {
                 auth.optional.push(id);
+            } else if together && position > 0 {
+                self.check_sent_together(auth, id, &r.scheme, schemes);
+                auth.all_of.push(id);
             } else {
                 auth.any_of.push(id);
             }
@@ -322,6 +327,42 @@ impl Lowerer<'_> {
                 }
             }
             auth.scopes.push((id, scopes));
+        }
+    }
+
+    /// A scheme sent beside others needs a place of its own: two credentials in one header
+    /// could not both be sent.
+    fn check_sent_together(
+        &mut self,
+        auth: &AuthRequirement,
+        id: AuthId,
+        name: &ast::Ident,
+        schemes: &[AuthScheme],
+    ) {
+        let carrier = |id: AuthId| &schemes[id.index()].carrier;
+        // Header names are one name in any case (RFC 9110 §5.1).
+        let same_place = |a: &Carrier, b: &Carrier| match (a, b) {
+            (Carrier::Header(a), Carrier::Header(b)) => a.eq_ignore_ascii_case(b),
+            (a, b) => a == b,
+        };
+        let clash = auth
+            .any_of
+            .iter()
+            .chain(&auth.all_of)
+            .find(|other| **other == id || same_place(carrier(**other), carrier(id)));
+        if let Some(other) = clash {
+            let other = &schemes[other.index()].name;
+            self.error(
+                diagnostic_codes::BAD_AUTH_TOGETHER,
+                name.span,
+                format!("`{}` cannot be sent together with `{other}`", name.text),
+            )
+            .label(format!("read from {}", carrier(id).describe()))
+            .help(if *other == name.text {
+                "name each scheme once".to_string()
+            } else {
+                format!("`{other}` is read from the same place; schemes sent together travel apart")
+            });
         }
     }
 

@@ -63,7 +63,8 @@ impl Lowerer<'_> {
                 EndpointMember::Auth {
                     optional,
                     schemes: refs,
-                } => self.lower_auth_clause(&mut ep.auth, *optional, refs, schemes),
+                    together,
+                } => self.lower_auth_clause(&mut ep.auth, *optional, *together, refs, schemes),
                 EndpointMember::Public(span) => public = Some(*span),
                 EndpointMember::Tags(tags) => ep.tags.extend(tags.iter().map(|t| t.text.clone())),
                 EndpointMember::Param(location, field) => {
@@ -501,6 +502,38 @@ impl Lowerer<'_> {
             }
             _ => {}
         }
+        self.check_one_together_clause(decl);
+    }
+
+    /// Schemes sent together are the endpoint's one way in: beside another required clause
+    /// (`auth a & b` and `auth c`) which credentials go with which would be unstated.
+    fn check_one_together_clause(&mut self, decl: &ast::EndpointDecl) {
+        let required: Vec<(&Vec<ast::AuthRef>, bool)> = decl
+            .members
+            .iter()
+            .filter_map(|m| match &m.node {
+                EndpointMember::Auth {
+                    optional: false,
+                    schemes,
+                    together,
+                } => Some((schemes, *together)),
+                _ => None,
+            })
+            .collect();
+        if required.len() < 2 {
+            return;
+        }
+        let Some((schemes, _)) = required.iter().find(|(_, together)| *together) else {
+            return;
+        };
+        let first = &schemes[0].scheme;
+        self.error(
+            diagnostic_codes::BAD_AUTH_TOGETHER,
+            first.span,
+            "schemes sent together cannot be one alternative of several",
+        )
+        .label("required together")
+        .help("keep one required `auth` clause: `auth a & b`, or `auth a | c`");
     }
 
     /// A parameter travels as text: a scalar, an enum, or a list of those. Objects (models,

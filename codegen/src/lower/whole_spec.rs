@@ -21,8 +21,11 @@ impl Lowerer<'_> {
     /// would share one place, so neither arrives intact.
     fn check_credential_headers(&mut self, spec: &Spec) {
         for (i, ep) in spec.endpoints.iter().enumerate() {
-            let schemes = ep.auth.any_of.iter().chain(&ep.auth.optional);
-            for scheme in schemes.map(|id| &spec.auth_schemes[id.index()]) {
+            for scheme in ep
+                .auth
+                .every_scheme()
+                .map(|id| &spec.auth_schemes[id.index()])
+            {
                 let clash = ep
                     .params
                     .iter()

@@ -72,10 +72,32 @@ impl Parser<'_> {
                 self.bump();
                 let optional = self.eat(Tok::Question).is_some();
                 let mut schemes = vec![self.auth_ref()?];
-                while self.eat(Tok::Pipe).is_some() {
-                    schemes.push(self.auth_ref()?);
+                // `a | b`: one of them; `a & b`: both. A clause says one or the other, and
+                // what may be sent as well (`auth?`) is one scheme at a time.
+                let joiner = match self.peek().kind {
+                    Tok::Amp if !optional => Some(Tok::Amp),
+                    Tok::Pipe => Some(Tok::Pipe),
+                    _ => None,
+                };
+                if let Some(joiner) = joiner {
+                    while self.eat(joiner).is_some() {
+                        schemes.push(self.auth_ref()?);
+                    }
                 }
-                Ok(EndpointMember::Auth { optional, schemes })
+                let together = joiner == Some(Tok::Amp);
+                if matches!(self.peek().kind, Tok::Pipe | Tok::Amp) {
+                    let expected = if optional {
+                        "`|` or the end of the clause (`auth?` schemes are sent one by one)"
+                    } else {
+                        "the end of the clause (a clause is `a | b` or `a & b`, not both)"
+                    };
+                    return Err(self.unexpected(expected));
+                }
+                Ok(EndpointMember::Auth {
+                    optional,
+                    schemes,
+                    together,
+                })
             }
             "public" => Ok(EndpointMember::Public(self.bump().span)),
             "tags" => {

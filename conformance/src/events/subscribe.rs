@@ -200,6 +200,25 @@ fn authenticated(
             names.join(" or ")
         ));
     }
+    for scheme in route.auth_all_of {
+        let credential = credentials.get(scheme.name()).ok_or_else(|| {
+            format!(
+                "`{}` needs the credential of {} as well: give it in --credentials",
+                route.name,
+                scheme.name()
+            )
+        })?;
+        match scheme.carrier().header_value(credential) {
+            Some((name, value)) => headers.push((name.to_string(), value)),
+            None => {
+                let place = scheme.carrier().describe();
+                return Err(format!(
+                    "`{}` sends {place}, which a subscription cannot carry",
+                    route.name
+                ));
+            }
+        }
+    }
     Ok(Outgoing {
         method: route.method.as_str().to_string(),
         url,

@@ -10,7 +10,10 @@ use covenant_corpus::regressions::credentials as api;
 use covenant_runtime::server::{AuthError, Unavailable};
 use std::sync::Arc;
 
-use api::operations::{AuthScheme, WhoamiInput, WhoamiResponse, WriteNoteInput, WriteNoteResponse};
+use api::operations::{
+    AuthScheme, WhoamiAppInput, WhoamiAppResponse, WhoamiInput, WhoamiResponse, WriteNoteInput,
+    WriteNoteResponse,
+};
 use api::server::{Context, CredentialsServer};
 
 /// Who a credential is: the scheme it came as and the scopes it was granted.
@@ -39,6 +42,8 @@ impl CredentialsServer for Server {
             AuthScheme::QueryKey => ("query-key", &[]),
             AuthScheme::Session => ("session-1", &[]),
             AuthScheme::Oauth => ("oauth-token", &["read", "write", "notes:admin"]),
+            AuthScheme::ClientId => ("app-1", &[]),
+            AuthScheme::ClientSecret => ("app-1-secret", &[]),
         };
         if credential == expected {
             Ok(Caller {
@@ -70,6 +75,16 @@ impl CredentialsServer for Server {
     async fn whoami(&self, ctx: Context<Caller>, _: WhoamiInput) -> WhoamiResponse {
         WhoamiResponse::Ok(api::models::Caller {
             scheme: scheme_of(&ctx),
+        })
+    }
+
+    /// The app's id gives the principal; its secret arrives beside it.
+    async fn whoami_app(&self, ctx: Context<Caller>, _: WhoamiAppInput) -> WhoamiAppResponse {
+        let secret = ctx
+            .also_as(AuthScheme::ClientSecret)
+            .map(|p| p.scheme.name());
+        WhoamiAppResponse::Ok(api::models::Caller {
+            scheme: format!("{} with {}", scheme_of(&ctx), secret.unwrap_or("nothing")),
         })
     }
 
@@ -252,4 +267,63 @@ async fn refusals_say_where_to_send_credentials_and_challenge_http_schemes() {
         .await
         .unwrap();
     assert_eq!(in_query.status(), 200);
+}
+
+#[tokio::test]
+async fn schemes_sent_together_are_each_required_and_each_checked() {
+    let url = serve().await;
+    let both = api::client::Config::new(url.clone())
+        .with_base_url("https://example.test", url.clone())
+        .with_credential(AuthScheme::ClientId, "app-1".to_string())
+        .with_credential(AuthScheme::ClientSecret, "app-1-secret".to_string());
+    let answer = api::client::Client::new(both)
+        .unwrap()
+        .whoami_app(WhoamiAppInput::default())
+        .await
+        .unwrap();
+    let WhoamiAppResponse::Ok(caller) = answer else {
+        panic!("the id and secret together are accepted: {answer:?}");
+    };
+    assert_eq!(caller.scheme, "client_id with client_secret");
+
+    // A client with the id alone sends nothing, and says what it lacks.
+    let refused = client(&url, AuthScheme::ClientId, "app-1")
+        .whoami_app(WhoamiAppInput::default())
+        .await
+        .unwrap_err();
+    assert!(refused.to_string().contains("client_secret"), "{refused}");
+
+    let http = reqwest::Client::new();
+    let app = format!("{url}/v1/app");
+    let detail = |answer: reqwest::Response| async move {
+        assert_eq!(answer.status(), 401);
+        let body: serde_json::Value = answer.json().await.unwrap();
+        body["detail"].as_str().unwrap().to_string()
+    };
+    let none = http.get(&app).send().await.unwrap();
+    assert_eq!(
+        detail(none).await,
+        "Missing credentials: send the X-Client-Id header, with the X-Client-Secret header"
+    );
+    let id_alone = http
+        .get(&app)
+        .header("x-client-id", "app-1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        detail(id_alone).await,
+        "Missing credentials: send the X-Client-Secret header as well"
+    );
+    let wrong_secret = http
+        .get(&app)
+        .header("x-client-id", "app-1")
+        .header("x-client-secret", "guess")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        detail(wrong_secret).await,
+        "Invalid credentials in the X-Client-Secret header"
+    );
 }

@@ -498,8 +498,8 @@ impl<A: Scheme> Transport<A> {
     }
 
     /// The first accepted scheme with a configured credential (a deprecated second header
-    /// is used only when its primary has none), and every optional one configured, each
-    /// with where it travels.
+    /// is used only when its primary has none), those sent together with it, and every
+    /// optional one configured, each with where it travels.
     fn credentials<G>(
         &self,
         endpoint: &'static EndpointDesc<A, G>,
@@ -522,6 +522,17 @@ impl<A: Scheme> Transport<A> {
                         endpoint: endpoint.name,
                         accepted: endpoint.auth_any_of.iter().map(|s| s.name()).collect(),
                     });
+                }
+            }
+            for &scheme in endpoint.auth_all_of {
+                match lookup(scheme) {
+                    Some(credential) => out.push((scheme.carrier(), credential.clone())),
+                    None => {
+                        return Err(ClientError::NoCredential {
+                            endpoint: endpoint.name,
+                            accepted: vec![scheme.name()],
+                        });
+                    }
                 }
             }
         }

@@ -169,6 +169,9 @@ pub struct EndpointDesc<'a, A: 'a, G: 'a> {
     pub public: bool,
     /// One of these must be presented.
     pub auth_any_of: &'a [A],
+    /// Must be presented as well as the one of `auth_any_of` (`auth a & b`), each
+    /// credential checked on its own.
+    pub auth_all_of: &'a [A],
     /// May be presented as well.
     pub auth_optional: &'a [A],
     /// Scopes a credential of a scheme must hold here (OAuth2 scopes, or any the scheme

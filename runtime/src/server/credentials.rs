@@ -54,10 +54,14 @@ pub(super) fn presented<'a, A: Scheme, G>(
             }),
             (None, Some(why)) => return Err(unauthorized(config, endpoint, &why)),
             (None, None) => {
-                let message = format!("Missing credentials: send {}", places(endpoint));
+                let mut message = format!("Missing credentials: send {}", places(endpoint));
+                if !endpoint.auth_all_of.is_empty() {
+                    message.push_str(&format!(", with {}", each_place(endpoint.auth_all_of)));
+                }
                 return Err(unauthorized(config, endpoint, &message));
             }
         }
+        out.extend(sent_together(config, endpoint, parts)?);
     }
     for &scheme in endpoint.auth_optional {
         match read(scheme.carrier(), parts) {
@@ -71,6 +75,42 @@ pub(super) fn presented<'a, A: Scheme, G>(
         }
     }
     Ok(out)
+}
+
+/// The credentials sent with the accepted one (`auth a & b`), each required: a request
+/// missing some is answered with every place it left empty.
+fn sent_together<'a, A: Scheme, G>(
+    config: &Config,
+    endpoint: &EndpointDesc<A, G>,
+    parts: &'a Parts,
+) -> Result<Vec<Presented<'a, A>>, Response> {
+    let mut out = Vec::new();
+    let mut missing = Vec::new();
+    for &scheme in endpoint.auth_all_of {
+        match read(scheme.carrier(), parts) {
+            Ok(Some(credential)) => out.push(Presented {
+                schemes: vec![scheme],
+                credential,
+                required: false,
+            }),
+            Ok(None) => missing.push(scheme),
+            Err(why) => return Err(unauthorized(config, endpoint, &why)),
+        }
+    }
+    if missing.is_empty() {
+        return Ok(out);
+    }
+    let message = format!("Missing credentials: send {} as well", each_place(&missing));
+    Err(unauthorized(config, endpoint, &message))
+}
+
+/// Each scheme's place in words, joined with `and`.
+fn each_place<A: Scheme>(schemes: &[A]) -> String {
+    let places: Vec<String> = schemes.iter().map(|s| s.carrier().describe()).collect();
+    match places.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => places.concat(),
+    }
 }
 
 /// Where the endpoint's credentials may be sent, in words: `the A or B header` when each is

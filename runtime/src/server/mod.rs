@@ -170,12 +170,14 @@ pub struct Context<P, A> {
     pub request_id: String,
     /// The principal of the required credential; `None` only on public endpoints.
     pub principal: Option<P>,
-    /// Principals of optional credentials also presented, by scheme.
+    /// Principals of the credentials sent with the required one (`auth a & b`) and of
+    /// optional ones presented, by scheme.
     pub also: Vec<(A, P)>,
 }
 
 impl<P, A: PartialEq> Context<P, A> {
-    /// The principal of an optional credential of `scheme`, when one was presented.
+    /// The principal of a credential of `scheme` sent with the required one, or of an
+    /// optional one, when one was presented.
     pub fn also_as(&self, scheme: A) -> Option<&P> {
         self.also.iter().find(|(s, _)| *s == scheme).map(|(_, p)| p)
     }

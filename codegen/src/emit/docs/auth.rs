@@ -42,7 +42,7 @@ fn scheme(site: &Site, ids: &mut Ids, id: AuthId, a: &AuthScheme) -> Markup {
         .spec
         .endpoints
         .iter()
-        .filter(|ep| ep.auth.any_of.contains(&id) || ep.auth.optional.contains(&id))
+        .filter(|ep| ep.auth.every_scheme().any(|used| used == id))
         .collect();
     html! {
         section.scheme id=(ids.take(ids::scheme(&a.name))) data-kind="auth" data-name=(a.name) {
@@ -96,6 +96,7 @@ fn scheme(site: &Site, ids: &mut Ids, id: AuthId, a: &AuthScheme) -> Markup {
                             @let scopes = ep.auth.scopes_of(id);
                             @if !scopes.is_empty() { ", with the scopes " (names(scopes)) }
                             @if ep.auth.optional.contains(&id) { " (may be sent as well)" }
+                            @if ep.auth.all_of.contains(&id) { " (sent together with another credential)" }
                         }
                     }
                 }

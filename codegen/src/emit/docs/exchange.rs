@@ -31,7 +31,7 @@ pub fn request(site: &Site, ep: &Endpoint) -> Markup {
             ParamLocation::Header => headers.push((name.clone(), scalar(&v))),
         }
     }
-    if let Some(id) = ep.auth.any_of.first() {
+    for id in ep.auth.any_of.first().into_iter().chain(&ep.auth.all_of) {
         let scheme = site.spec.auth(*id);
         let credential = format!("<{} credential>", scheme.name);
         match &scheme.carrier {

@@ -106,6 +106,9 @@ fn auth(site: &Site, root: &str, ep: &Endpoint) -> Markup {
                 ul { @for id in &a.any_of { li { (scheme(*id)) } } }
             }
         }
+        @if !a.all_of.is_empty() {
+            p { "With it, send each of: " @for (i, id) in a.all_of.iter().enumerate() { @if i > 0 { ", " } (scheme(*id)) } "." }
+        }
         @if !a.optional.is_empty() {
             p { "May also send: " @for (i, id) in a.optional.iter().enumerate() { @if i > 0 { ", " } (scheme(*id)) } "." }
         }

@@ -8,8 +8,8 @@ use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 
 impl Document<'_> {
-    /// One requirement per accepted scheme, with its scopes; optional schemes are added to
-    /// each.
+    /// One requirement per accepted scheme, with its scopes and the schemes sent together
+    /// with it; optional schemes are added to each.
     pub(super) fn security(&self, ep: &Endpoint) -> Value {
         if ep.auth.public {
             return json!([]);
@@ -24,14 +24,18 @@ impl Document<'_> {
             ep.auth.optional.iter().map(|id| requirement(*id)).collect();
         let mut reqs = Vec::new();
         for id in &ep.auth.any_of {
-            let (name, scopes) = requirement(*id);
+            let mut alone = Map::new();
+            alone.extend(
+                std::iter::once(*id)
+                    .chain(ep.auth.all_of.iter().copied())
+                    .map(requirement),
+            );
             if !optional.is_empty() {
-                let mut with = Map::new();
-                with.insert(name.clone(), scopes.clone());
+                let mut with = alone.clone();
                 with.extend(optional.iter().cloned());
                 reqs.push(Value::Object(with));
             }
-            reqs.push(json!({ name: scopes }));
+            reqs.push(Value::Object(alone));
         }
         Value::Array(reqs)
     }
@@ -40,7 +44,7 @@ impl Document<'_> {
         let used: BTreeSet<AuthId> = self
             .endpoints
             .iter()
-            .flat_map(|e| e.auth.any_of.iter().chain(&e.auth.optional).copied())
+            .flat_map(|e| e.auth.every_scheme())
             .collect();
         let mut out = Map::new();
         for id in used {

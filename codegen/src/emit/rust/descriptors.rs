@@ -151,6 +151,7 @@ impl Printer<'_> {
         let path = self.path(&ep.path);
         let scheme = |s: &covenant_runtime::contract::SchemeRef<'_>| &self.schemes[s.index()];
         let any_of = ep.auth_any_of.iter().map(scheme);
+        let all_of = ep.auth_all_of.iter().map(scheme);
         let optional = ep.auth_optional.iter().map(scheme);
         let scopes = ep.auth_scopes.iter().map(|(s, scopes)| {
             let variant = scheme(s);
@@ -186,6 +187,7 @@ impl Printer<'_> {
                 path: #path,
                 public: #public,
                 auth_any_of: &[#(AuthScheme::#any_of),*],
+                auth_all_of: &[#(AuthScheme::#all_of),*],
                 auth_optional: &[#(AuthScheme::#optional),*],
                 auth_scopes: &[#(#scopes),*],
                 params: &[#(#params),*],
