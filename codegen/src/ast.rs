@@ -80,6 +80,8 @@ pub struct ApiDecl {
     pub name: Ident,
     pub props: Vec<Member<Prop>>,
     pub errors: Vec<Member<ErrorDecl>>,
+    /// `header "OpenAI-Project"?: string`: a header every endpoint of the api takes.
+    pub headers: Vec<Member<FieldDecl>>,
 }
 
 /// `error 404: NotFound`: an error response, on an API (all its endpoints) or one endpoint.

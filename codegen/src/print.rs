@@ -190,6 +190,13 @@ fn item_kind(out: &mut String, kind: &ItemKind) {
         ItemKind::Api(api) => {
             let _ = writeln!(out, "api {} {{", api.name.text);
             props(out, &api.props, 1);
+            for header in &api.headers {
+                attrs(out, &header.attrs, 1);
+                indent(out, 1);
+                out.push_str("header ");
+                field(out, &header.node);
+                out.push('\n');
+            }
             for error in &api.errors {
                 attrs(out, &error.attrs, 1);
                 indent(out, 1);

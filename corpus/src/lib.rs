@@ -90,6 +90,10 @@ pub mod regressions {
     pub mod camel_case {
         covenant_macros::include_spec!("../regressions/camel_case.covenant", server, client);
     }
+    /// Headers every endpoint of an api takes.
+    pub mod api_headers {
+        covenant_macros::include_spec!("../regressions/api_headers.covenant", server, client);
+    }
     /// Credentials in every place a scheme can send them, and required scopes.
     pub mod credentials {
         covenant_macros::include_spec!("../regressions/credentials.covenant", server, client);

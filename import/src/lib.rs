@@ -203,6 +203,7 @@ fn api(importer: &mut Importer, document: &Value) -> Item {
             name: ident("main"),
             props: vec![prop("base", vec![str_value(base)])],
             errors: Vec::new(),
+            headers: Vec::new(),
         }),
     )
 }

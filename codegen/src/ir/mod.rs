@@ -328,6 +328,9 @@ pub struct Api {
     pub versions: Vec<String>,
     /// Error responses every endpoint of the API may give.
     pub errors: Vec<Response>,
+    /// Headers every endpoint of the API takes (`OpenAI-Project`, `Stripe-Version`); each
+    /// endpoint holds them among its parameters, unless it declares the name itself.
+    pub headers: Vec<Field>,
     pub gates: Vec<Gate>,
     /// The model the router's own errors (400, 401, 403, 404, 405, 413, 422, 503) are written
     /// in; `{"detail": …}` when none is declared.

@@ -170,15 +170,44 @@ impl Lowerer<'_> {
                 self.lower_error(&m.attrs, &m.node, ErrorSite::Api, &decl.name.text, enums)
             })
             .collect();
+        let headers = self.api_headers(decl, enums);
         Api {
             name: decl.name.text.clone(),
             doc: attrs.doc.clone(),
             base_url: base_url.unwrap_or_default(),
             versions,
             errors,
+            headers,
             gates,
             rejections: None,
         }
+    }
+
+    /// The headers every endpoint of the api takes, each read as an endpoint's would be.
+    fn api_headers(&mut self, decl: &ast::ApiDecl, enums: &[Enum]) -> Vec<Field> {
+        let mut out: Vec<Field> = Vec::new();
+        for member in &decl.headers {
+            let name = &member.node.name;
+            if let Some(first) = out.iter().find(|f| f.name.eq_ignore_ascii_case(&name.text)) {
+                let first = first.span;
+                self.error(
+                    diagnostic_codes::DUPLICATE_MEMBER,
+                    name.span,
+                    format!("header `{}` is declared twice", name.text),
+                )
+                .label("repeated header")
+                .note(first, "first declared here");
+                continue;
+            }
+            let scope = ReplacementScope::Param(decl.name.text.clone());
+            if let Some(field) =
+                self.lower_field(&member.attrs, &member.node, Site::Param, scope, enums)
+            {
+                self.check_param_type(&field, ParamLocation::Header, member.node.ty.span);
+                out.push(field);
+            }
+        }
+        out
     }
 
     pub(super) fn gates(&mut self, annots: &super::annotations::Annots) -> Vec<Gate> {

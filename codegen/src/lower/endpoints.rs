@@ -256,6 +256,9 @@ impl Lowerer<'_> {
         }
         ep.auth.public = public.is_some();
         ep.api = self.endpoint_api(decl, api_name, apis);
+        if let Some(api) = apis.get(ep.api.index()) {
+            take_api_headers(&mut ep, api);
+        }
         self.check_auth(decl, &ep, public);
         self.check_path(decl, &ep);
         if let Some(api) = apis.get(ep.api.index()) {
@@ -539,7 +542,7 @@ impl Lowerer<'_> {
     /// A parameter travels as text: a scalar, an enum, or a list of those. Objects (models,
     /// maps, `object`) are written in a query with brackets (`@style(deep)`); a path segment
     /// or a header has no one way to hold them, and is written as it is.
-    fn check_param_type(&mut self, f: &Field, location: ParamLocation, span: Span) {
+    pub(super) fn check_param_type(&mut self, f: &Field, location: ParamLocation, span: Span) {
         if location != ParamLocation::Query && f.encoding != Encoding::Repeated {
             self.error(
                 diagnostic_codes::BAD_ENCODING,
@@ -859,4 +862,20 @@ fn router_statuses(ep: &Endpoint, api_gates: bool) -> Vec<u16> {
     statuses.sort_unstable();
     statuses.dedup();
     statuses
+}
+
+/// The api's headers, after the endpoint's own parameters; a header the endpoint declares
+/// itself (required here, say) is the endpoint's.
+fn take_api_headers(ep: &mut Endpoint, api: &Api) {
+    for header in &api.headers {
+        let declared = ep.params.iter().any(|p| {
+            p.location == ParamLocation::Header && p.field.name.eq_ignore_ascii_case(&header.name)
+        });
+        if !declared {
+            ep.params.push(Param {
+                location: ParamLocation::Header,
+                field: header.clone(),
+            });
+        }
+    }
 }

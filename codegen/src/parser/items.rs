@@ -122,37 +122,38 @@ impl Parser<'_> {
         let name = self.ident("the API's name")?;
         let head = keyword.span.to(name.span);
         let mut errors = Vec::new();
-        let (props, _) = self.block(|p| {
+        let mut headers = Vec::new();
+        let (members, _) = self.block(|p| {
             let status_follows = p.peek_at(1).kind == Tok::Int
                 || (p.peek_at(1).kind == Tok::Ident && p.text_of(p.peek_at(1)) == "default");
+            // `header "Name"?: T` (a field follows), as against a setting named `header`.
+            let field_follows = matches!(p.peek_at(1).kind, Tok::Str | Tok::Ident)
+                && matches!(p.peek_at(2).kind, Tok::Colon | Tok::Question);
             if p.at_word("error") && status_follows {
                 p.bump();
-                let error = p.error_decl()?;
-                Ok(Err(error))
+                Ok(ApiMember::Error(p.error_decl()?))
+            } else if p.at_word("header") && field_follows {
+                p.bump();
+                Ok(ApiMember::Header(p.field()?))
             } else {
-                Ok(Ok(p.prop()?))
+                Ok(ApiMember::Setting(p.prop()?))
             }
         })?;
-        let mut plain = Vec::new();
-        for m in props {
+        let mut props = Vec::new();
+        for m in members {
+            let (attrs, span) = (m.attrs, m.span);
             match m.node {
-                Ok(prop) => plain.push(Member {
-                    attrs: m.attrs,
-                    node: prop,
-                    span: m.span,
-                }),
-                Err(error) => errors.push(Member {
-                    attrs: m.attrs,
-                    node: error,
-                    span: m.span,
-                }),
+                ApiMember::Setting(node) => props.push(Member { attrs, node, span }),
+                ApiMember::Error(node) => errors.push(Member { attrs, node, span }),
+                ApiMember::Header(node) => headers.push(Member { attrs, node, span }),
             }
         }
         Ok((
             ItemKind::Api(ApiDecl {
                 name,
-                props: plain,
+                props,
                 errors,
+                headers,
             }),
             head,
         ))
@@ -410,4 +411,11 @@ impl Parser<'_> {
             span: t.span,
         })
     }
+}
+
+/// What an `api` block holds, as read.
+enum ApiMember {
+    Setting(Prop),
+    Error(ErrorDecl),
+    Header(FieldDecl),
 }

@@ -2,6 +2,7 @@
 //! binary links the whole dependency tree, so one is linked instead of several.
 
 mod affixed_paths;
+mod api_headers;
 mod constants;
 mod credentials;
 mod deprecation;

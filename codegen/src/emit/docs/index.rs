@@ -79,6 +79,14 @@ fn api_section(site: &Site, ids: &mut Ids, api: &Api) -> Markup {
                         crate::ir::Gate::Plan(p) => { "the " code { (p) } " plan only" }
                     } }
                 }
+                @if !api.headers.is_empty() {
+                    dt { "Headers of every endpoint" }
+                    dd { @for (i, h) in api.headers.iter().enumerate() {
+                        @if i > 0 { ", " }
+                        code { (h.name) }
+                        @if h.presence.may_be_absent() { " (optional)" }
+                    } }
+                }
                 @if let Some(r) = &api.rejections {
                     @let m = &site.spec.model(r.model).name;
                     dt { "Router errors" }
