@@ -619,24 +619,11 @@ impl<'a> Samples<'a> {
             .collect()
     }
 
-    /// Makes the example the last page: a cursor listing's next cursor out, null or empty;
-    /// a last-item listing's `more` false, or its items empty without `more`. (A `Link`
-    /// example links nowhere already.)
+    /// Makes the example the last page: a cursor or next-URL listing's next out, null or
+    /// empty; a last-item listing's `more` false, or its items empty without `more`. (A
+    /// `Link` example links nowhere already.)
     fn end_of_listing(&self, ep: &Endpoint, body: &mut Value) {
-        if let (Some(Paging::After { more, items, .. }), Some(obj)) =
-            (&ep.paging, body.as_object_mut())
-        {
-            match more {
-                Some(more) => obj.insert(more.clone(), Value::Bool(false)),
-                // Without `more`, a page without items is the last.
-                None => obj.insert(items.clone(), Value::Array(Vec::new())),
-            };
-            return;
-        }
-        let Some(Paging::Cursor { next, .. }) = &ep.paging else {
-            return;
-        };
-        let Some(Type::Model(id)) = ep
+        let Some(Type::Model(page)) = ep
             .responses
             .iter()
             .find(|r| r.status == StatusPattern::Exact(200))
@@ -644,17 +631,34 @@ impl<'a> Samples<'a> {
         else {
             return;
         };
-        let (Some(field), Some(obj)) = (self.spec.model(*id).field(next), body.as_object_mut())
-        else {
+        let (path, end) = match &ep.paging {
+            Some(Paging::After {
+                more: Some(more), ..
+            }) => (more, Some(Value::Bool(false))),
+            // Without `more`, a page without items is the last.
+            Some(Paging::After { items, .. }) => (items, Some(Value::Array(Vec::new()))),
+            Some(Paging::Cursor { next, .. } | Paging::NextUrl { next, .. }) => (next, None),
+            _ => return,
+        };
+        let Some(fields) = crate::ir::path_fields(self.spec, self.spec.model(*page), path) else {
             return;
         };
-        if field.presence.may_be_absent() {
-            obj.remove(next);
-        } else if field.presence.may_be_null() {
-            obj.insert(next.clone(), Value::Null);
-        } else {
-            obj.insert(next.clone(), Value::String(String::new()));
-        }
+        let (Some(last), Some(parent)) = (fields.last(), parent_object(body, path)) else {
+            return;
+        };
+        let end = end.or_else(|| {
+            if last.presence.may_be_absent() {
+                None
+            } else if last.presence.may_be_null() {
+                Some(Value::Null)
+            } else {
+                Some(Value::String(String::new()))
+            }
+        });
+        match end {
+            Some(value) => parent.insert(last.name.clone(), value),
+            None => parent.remove(&last.name),
+        };
     }
 
     /// A full, valid example of a value of `ty`.
@@ -786,4 +790,17 @@ fn write_match(hir: &regex_syntax::hir::Hir, out: &mut String) -> Option<()> {
         HirKind::Alternation(branches) => write_match(branches.first()?, out)?,
     }
     Some(())
+}
+
+/// The object holding the last field of `path` inside `body`, where the example has one.
+fn parent_object<'v>(
+    body: &'v mut Value,
+    path: &[String],
+) -> Option<&'v mut serde_json::Map<String, Value>> {
+    let (_, steps) = path.split_last()?;
+    let mut at = body;
+    for step in steps {
+        at = at.as_object_mut()?.get_mut(step)?;
+    }
+    at.as_object_mut()
 }

@@ -675,15 +675,26 @@ fn rate_limit_json(rl: &RateLimit) -> Value {
 }
 
 fn paging_json(p: &Paging) -> Value {
+    let dotted = |path: &crate::ir::FieldPath| path.join(".");
     match p {
         Paging::Page { page, size, items } => {
-            json!({ "style": "page", "page": page, "size": size, "items": items })
+            json!({ "style": "page", "page": page, "size": size, "items": dotted(items) })
+        }
+        Paging::Offset {
+            offset,
+            limit,
+            items,
+        } => {
+            json!({ "style": "offset", "offset": offset, "limit": limit, "items": dotted(items) })
         }
         Paging::Cursor { param, next, items } => {
-            json!({ "style": "cursor", "cursor": param, "next": next, "items": items })
+            json!({ "style": "cursor", "cursor": param, "next": dotted(next), "items": dotted(items) })
+        }
+        Paging::NextUrl { next, items } => {
+            json!({ "style": "next_url", "next_url": dotted(next), "items": dotted(items) })
         }
         Paging::Link { header, items } => {
-            json!({ "style": "link", "header": header, "items": items })
+            json!({ "style": "link", "header": header, "items": items.as_ref().map(dotted) })
         }
         Paging::After {
             param,
@@ -691,7 +702,7 @@ fn paging_json(p: &Paging) -> Value {
             id,
             more,
         } => {
-            json!({ "style": "after", "after": param, "items": items, "id": id, "more": more })
+            json!({ "style": "after", "after": param, "items": dotted(items), "id": id, "more": more.as_ref().map(dotted) })
         }
     }
 }

@@ -5,9 +5,23 @@ use crate::ast::{self, ValueKind};
 use crate::diagnostic_codes;
 use crate::ir::*;
 
-const STYLES: &str = "`page: p, size: s, items: f`, `cursor: p, next: f, items: f`, \
+const STYLES: &str = "`page: p, size: s, items: f`, `offset: p, items: f` (with `limit: p`), \
+                      `cursor: p, next: f, items: f`, `next_url: f, items: f`, \
                       `link: Header` (with `items: f` when the body is no list) or \
                       `after: p, items: f` (with `more: f`, `id: f`)";
+
+/// Arguments that name a field of the answer, by a path into it (`metadata.continue`).
+const ANSWER_FIELDS: [&str; 4] = ["next", "items", "more", "next_url"];
+
+/// What names a style, and the arguments it takes beside: (required, optional).
+const STYLE_ARGS: [(&str, &[&str], &[&str]); 6] = [
+    ("page", &["size", "items"], &[]),
+    ("offset", &["items"], &["limit"]),
+    ("cursor", &["next", "items"], &[]),
+    ("next_url", &["items"], &[]),
+    ("link", &[], &["items"]),
+    ("after", &["items"], &["more", "id"]),
+];
 
 impl Lowerer<'_> {
     pub(super) fn paging(
@@ -19,106 +33,117 @@ impl Lowerer<'_> {
         let args = self.named_args(
             a,
             &[
-                "page", "size", "cursor", "next", "items", "link", "after", "more", "id",
+                "page", "size", "offset", "limit", "cursor", "next", "next_url", "items", "link",
+                "after", "more", "id",
             ],
         );
-        let get = |k: &str| {
-            args.iter()
-                .find(|(n, _)| *n == k)
-                .and_then(|(_, v)| match &v.kind {
-                    ValueKind::Ref(p) if p.len() == 1 => Some(p[0].clone()),
-                    _ => None,
-                })
+        let mut paths: Vec<(&str, &[ast::Ident])> = Vec::new();
+        for (name, value) in &args {
+            let ValueKind::Ref(path) = &value.kind else {
+                self.bad_args(a, STYLES);
+                return None;
+            };
+            if path.len() > 1 && !ANSWER_FIELDS.contains(name) {
+                let span = path[0].span.to(path[path.len() - 1].span);
+                self.error(
+                    diagnostic_codes::BAD_ANNOTATION,
+                    span,
+                    format!("`{name}` names a parameter, which is no path"),
+                )
+                .label("a parameter of the endpoint, by its name");
+                return None;
+            }
+            paths.push((name, path));
+        }
+        let get = |k: &str| paths.iter().find(|(n, _)| *n == k).map(|(_, p)| *p);
+        let styles: Vec<&(&str, &[&str], &[&str])> = STYLE_ARGS
+            .iter()
+            .filter(|(key, _, _)| get(key).is_some())
+            .collect();
+        let [(style, required, optional)] = styles.as_slice() else {
+            self.bad_args(a, STYLES);
+            return None;
         };
-        // `next: meta.next`: the names are fields of the body itself, not paths into it.
-        if let Some((name, path)) = args.iter().find_map(|(n, v)| match &v.kind {
-            ValueKind::Ref(p) if p.len() > 1 => Some((*n, p)),
-            _ => None,
-        }) {
-            let dotted: Vec<&str> = path.iter().map(|i| i.text.as_str()).collect();
-            let span = path[0].span.to(path[path.len() - 1].span);
-            self.error(
-                diagnostic_codes::BAD_ANNOTATION,
-                span,
-                format!(
-                    "`@paginated` names fields of the response body itself, not `{}`",
-                    dotted.join(".")
-                ),
-            )
-            .label(format!("`{name}` is a path into a nested model"))
-            .help("a cursor or items field inside a nested model cannot be paged by yet; leave `@paginated` out, and the endpoint is a plain call whose answer holds the cursor");
+        let fits = required.iter().all(|r| get(r).is_some())
+            && paths
+                .iter()
+                .all(|(n, _)| n == style || required.contains(n) || optional.contains(n));
+        if !fits {
+            self.bad_args(a, STYLES);
             return None;
         }
-        let given: Vec<&str> = args.iter().map(|(n, _)| *n).collect();
-        let only = |names: &[&str]| given.iter().all(|g| names.contains(g));
-        let items = get("items");
-        let style = (get("page"), get("cursor"), get("link"), get("after"));
-        let paging = match style {
-            (Some(page), None, None, None)
-                if only(&["page", "size", "items"]) && given.len() == 3 =>
-            {
-                let (Some(size), Some(items)) = (get("size"), items.clone()) else {
-                    self.bad_args(a, STYLES);
-                    return None;
-                };
+        let param = |k: &str| get(k).map(|p| p[0].clone());
+        // Read before the style's own arguments, and reported with theirs.
+        let read_items = get("items").map(|path| self.answer_list(ep, path, models));
+        let items = read_items.clone().flatten();
+        let items_or_none = || items.clone().unwrap_or_default();
+        let paging = match *style {
+            "page" => {
+                let (page, size) = (param("page")?, param("size")?);
                 self.param_exists(ep, &page);
                 self.param_exists(ep, &size);
                 Paging::Page {
                     page: page.text,
                     size: size.text,
-                    items: items.text,
+                    items: items_or_none(),
                 }
             }
-            (None, Some(cursor), None, None)
-                if only(&["cursor", "next", "items"]) && given.len() == 3 =>
-            {
-                let (Some(next), Some(items)) = (get("next"), items.clone()) else {
-                    self.bad_args(a, STYLES);
-                    return None;
-                };
+            "offset" => {
+                let offset = param("offset")?;
+                self.whole_number_param(ep, &offset);
+                let limit = param("limit");
+                if let Some(limit) = &limit {
+                    self.whole_number_param(ep, limit);
+                }
+                Paging::Offset {
+                    offset: offset.text,
+                    limit: limit.map(|l| l.text),
+                    items: items_or_none(),
+                }
+            }
+            "cursor" => {
+                let cursor = param("cursor")?;
                 self.param_exists(ep, &cursor);
-                self.response_field_exists(ep, &next, models);
+                let next = self.answer_text(ep, get("next")?, models, "the next cursor")?;
                 Paging::Cursor {
                     param: cursor.text,
-                    next: next.text,
-                    items: items.text,
+                    next,
+                    items: items_or_none(),
                 }
             }
-            (None, None, Some(link), None) if only(&["link", "items"]) => {
-                let header = self.link_header(ep, &link)?;
-                Paging::Link {
-                    header,
-                    items: items.as_ref().map(|i| i.text.clone()),
+            "next_url" => {
+                let next = self.answer_text(ep, get("next_url")?, models, "the next page's URL")?;
+                Paging::NextUrl {
+                    next,
+                    items: items_or_none(),
                 }
             }
-            (None, None, None, Some(after)) if only(&["after", "items", "more", "id"]) => {
-                let Some(items) = items.clone() else {
-                    self.bad_args(a, STYLES);
-                    return None;
-                };
+            "link" => Paging::Link {
+                header: self.link_header(ep, &param("link")?)?,
+                items,
+            },
+            _ => {
+                let after = param("after")?;
                 self.param_exists(ep, &after);
-                let more = get("more");
-                if let Some(more) = &more {
-                    self.more_field(ep, more, models);
-                }
-                let id = get("id").map_or_else(|| "id".to_string(), |i| i.text);
-                self.last_item_id(ep, &after, &items, &id, models);
+                let more = match get("more") {
+                    Some(path) => Some(self.answer_bool(ep, path, models)?),
+                    None => None,
+                };
+                let id = param("id").map_or_else(|| "id".to_string(), |i| i.text);
+                let items_path = get("items")?;
+                self.last_item_id(ep, &after, items_path, &id, models);
                 Paging::After {
                     param: after.text,
-                    items: items.text,
+                    items: items_or_none(),
                     id,
-                    more: more.map(|m| m.text),
+                    more,
                 }
             }
-            _ => {
-                self.bad_args(a, STYLES);
-                return None;
-            }
         };
-        if let Some(items) = items {
-            self.response_field_exists(ep, &items, models);
+        match read_items {
+            Some(None) => None,
+            _ => Some(paging),
         }
-        Some(paging)
     }
 
     /// The header a `link` listing pages by, as its 200 declares it.
@@ -153,43 +178,156 @@ impl Lowerer<'_> {
         }
     }
 
+    /// An offset or a limit: a whole-number parameter of the endpoint.
+    fn whole_number_param(&mut self, ep: &Endpoint, name: &ast::Ident) {
+        self.param_exists(ep, name);
+        let param = ep.params.iter().find(|p| p.field.name == name.text);
+        if param.is_some_and(|p| p.field.ty != Type::Primitive(Primitive::Int)) {
+            self.error(
+                diagnostic_codes::BAD_ANNOTATION,
+                name.span,
+                format!(
+                    "`{}` counts items: it must be an `int` parameter",
+                    name.text
+                ),
+            )
+            .label("not an int");
+        }
+    }
+
+    /// The field a path names in the 200's body, each step but the last a model.
+    fn answer_field<'m>(
+        &mut self,
+        ep: &Endpoint,
+        path: &[ast::Ident],
+        models: &'m [Model],
+    ) -> Option<(FieldPath, &'m Field)> {
+        let body = ep
+            .responses
+            .iter()
+            .find(|r| r.status == StatusPattern::Exact(200))
+            .and_then(|r| r.body.as_ref());
+        let mut model = match body {
+            Some(Type::Model(id)) => models.get(id.index()),
+            _ => None,
+        };
+        let mut names = Vec::new();
+        let mut found = None;
+        for (depth, step) in path.iter().enumerate() {
+            let Some(field) = model.and_then(|m| m.field(&step.text)) else {
+                let whole: Vec<&str> = path.iter().map(|i| i.text.as_str()).collect();
+                self.error(
+                    diagnostic_codes::UNKNOWN_REFERENCE,
+                    step.span,
+                    format!(
+                        "the 200 of `{}` has no field `{}`",
+                        ep.name,
+                        whole[..=depth].join(".")
+                    ),
+                )
+                .label("unknown response field");
+                return None;
+            };
+            names.push(field.name.clone());
+            model = match &field.ty {
+                Type::Model(id) => models.get(id.index()),
+                _ => None,
+            };
+            found = Some(field);
+        }
+        Some((names, found?))
+    }
+
+    /// A path to a list of the 200's body: the page's items.
+    fn answer_list(
+        &mut self,
+        ep: &Endpoint,
+        path: &[ast::Ident],
+        models: &[Model],
+    ) -> Option<FieldPath> {
+        let (names, field) = self.answer_field(ep, path, models)?;
+        if matches!(field.ty, Type::List(..)) {
+            return Some(names);
+        }
+        self.not_of_type(path, "the page's items", "a list");
+        None
+    }
+
+    /// A path to a string of the 200's body: a cursor, or a URL.
+    fn answer_text(
+        &mut self,
+        ep: &Endpoint,
+        path: &[ast::Ident],
+        models: &[Model],
+        what: &str,
+    ) -> Option<FieldPath> {
+        let (names, field) = self.answer_field(ep, path, models)?;
+        if matches!(
+            field.ty,
+            Type::Primitive(Primitive::String | Primitive::Uri)
+        ) {
+            return Some(names);
+        }
+        self.not_of_type(path, what, "a string");
+        None
+    }
+
+    /// A path to a boolean of the 200's body that says more pages follow.
+    fn answer_bool(
+        &mut self,
+        ep: &Endpoint,
+        path: &[ast::Ident],
+        models: &[Model],
+    ) -> Option<FieldPath> {
+        let (names, field) = self.answer_field(ep, path, models)?;
+        if field.ty == Type::Primitive(Primitive::Bool) {
+            return Some(names);
+        }
+        self.not_of_type(path, "whether more pages follow", "a bool");
+        None
+    }
+
+    fn not_of_type(&mut self, path: &[ast::Ident], what: &str, expected: &str) {
+        let span = path[0].span.to(path[path.len() - 1].span);
+        let whole: Vec<&str> = path.iter().map(|i| i.text.as_str()).collect();
+        self.error(
+            diagnostic_codes::BAD_ANNOTATION,
+            span,
+            format!("`{}` must be {expected}, holding {what}", whole.join(".")),
+        )
+        .label(format!("not {expected}"));
+    }
+
     /// `after` takes the `id` of the last item: the items must be models with that field,
     /// of the parameter's type.
     fn last_item_id(
         &mut self,
         ep: &Endpoint,
         after: &ast::Ident,
-        items: &ast::Ident,
+        items: &[ast::Ident],
         id: &str,
         models: &[Model],
     ) {
-        let item = ep
-            .responses
-            .iter()
-            .find(|r| r.status == StatusPattern::Exact(200))
-            .and_then(|r| match &r.body {
-                Some(Type::Model(page)) => models.get(page.index())?.field(&items.text),
+        let Some((_, list)) = self.answer_field(ep, items, models) else {
+            return;
+        };
+        let item = match &list.ty {
+            Type::List(item, _) => match item.as_ref() {
+                Type::Model(m) => models.get(m.index()),
                 _ => None,
-            })
-            .and_then(|f| match &f.ty {
-                Type::List(item, _) => match item.as_ref() {
-                    Type::Model(m) => models.get(m.index()),
-                    _ => None,
-                },
-                _ => None,
-            });
+            },
+            _ => None,
+        };
         let param = ep.params.iter().find(|p| p.field.name == after.text);
         let Some(param) = param else {
             return;
         };
         let Some(item) = item else {
+            let span = items[0].span.to(items[items.len() - 1].span);
             self.error(
                 diagnostic_codes::BAD_ANNOTATION,
-                items.span,
-                format!(
-                    "`{}` must be a list of models in the 200's body",
-                    items.text
-                ),
+                span,
+                "the items must be a list of models in the 200's body",
             )
             .label("no list of models with ids")
             .help("the next request names the last item by its id");
@@ -209,52 +347,6 @@ impl Lowerer<'_> {
             )
             .label("no such required field of the parameter's type")
             .help("name the items' identifying field with `id: field`");
-        }
-    }
-
-    /// `more`: a boolean field of the 200's body.
-    fn more_field(&mut self, ep: &Endpoint, more: &ast::Ident, models: &[Model]) {
-        let field = ep
-            .responses
-            .iter()
-            .find(|r| r.status == StatusPattern::Exact(200))
-            .and_then(|r| match &r.body {
-                Some(Type::Model(id)) => models.get(id.index())?.field(&more.text),
-                _ => None,
-            });
-        match field {
-            None => self.response_field_exists(ep, more, models),
-            Some(f) if f.ty == Type::Primitive(Primitive::Bool) => {}
-            Some(_) => {
-                self.error(
-                    diagnostic_codes::BAD_ANNOTATION,
-                    more.span,
-                    format!("`{}` must be a boolean saying more pages follow", more.text),
-                )
-                .label("not a bool");
-            }
-        }
-    }
-
-    pub(super) fn response_field_exists(
-        &mut self,
-        ep: &Endpoint,
-        name: &ast::Ident,
-        models: &[Model],
-    ) {
-        let ok = ep.responses.iter().any(|r| match &r.body {
-            Some(Type::Model(id)) => models
-                .get(id.index())
-                .is_some_and(|m| m.field(&name.text).is_some()),
-            _ => false,
-        });
-        if !ok {
-            self.error(
-                diagnostic_codes::UNKNOWN_REFERENCE,
-                name.span,
-                format!("the response of `{}` has no field `{}`", ep.name, name.text),
-            )
-            .label("unknown response field");
         }
     }
 }

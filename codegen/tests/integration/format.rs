@@ -25,6 +25,10 @@ const HOUSE_SPECS: &[&str] = &[
 /// Specs under `codegen/tests/ui` whose syntax is broken on purpose, for their diagnostics'
 /// snapshots: the formatter refuses each.
 const REFUSED: &[(&str, &str)] = &[
+    (
+        "bad_auth_clause.covenant",
+        "`|` and `&` mixed in one auth clause",
+    ),
     ("syntax_missing_colon.covenant", "a field without its `:`"),
     ("syntax_recovers_per_member.covenant", "two broken members"),
     (

@@ -41,7 +41,7 @@ fn bookshop_spec_is_valid() {
         Some(Paging::Page {
             page: "page".into(),
             size: "per_page".into(),
-            items: "books".into()
+            items: vec!["books".into()]
         })
     );
     assert!(

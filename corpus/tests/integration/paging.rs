@@ -1,14 +1,17 @@
 //! Page streams of the generated client over real sockets: a bare array paged by `Link`
 //! headers (relative and absolute links on the API's own address, each page asked with the
 //! first request's header parameters), a listing paged after
-//! the last item's id while `has_more` holds, and a link away from the API's address, which
-//! is not followed with the caller's credentials.
+//! the last item's id while `has_more` holds, a link away from the API's address, which
+//! is not followed with the caller's credentials, a cursor nested in the answer that is empty
+//! on the last page, the next page's address in the answer, and an offset.
 
 use covenant_corpus::regressions::paging as api;
 use covenant_runtime::client::{ClientError, StreamExt};
 use std::sync::Arc;
 
-use api::models::{Item, ListAfterResult};
+use api::models::{
+    Item, ListAfterResult, ListByUrlResult, ListMeta, ListNestedResult, ListOffsetResult, PageMeta,
+};
 use api::operations::*;
 use api::server::{Context, PagingServer};
 
@@ -18,6 +21,15 @@ struct Server {
     origin: String,
     /// The `X-Account` of every linked page asked for.
     accounts: std::sync::Mutex<Vec<Option<String>>>,
+    /// The `X-Account` of every page asked for by its address.
+    url_accounts: std::sync::Mutex<Vec<Option<String>>>,
+}
+
+/// The items from `start`, `limit` of them, and where the next page starts (`None` at the end).
+fn slice(start: usize, limit: usize) -> (Vec<Item>, Option<usize>) {
+    let items: Vec<Item> = (start..COUNT).take(limit).map(item).collect();
+    let end = start + items.len();
+    (items, (end < COUNT).then_some(end))
 }
 
 fn item(n: usize) -> Item {
@@ -65,6 +77,39 @@ impl PagingServer for Server {
             data,
         })
     }
+
+    async fn list_nested(&self, _: Context<()>, input: ListNestedInput) -> ListNestedResponse {
+        let start = input.r#continue.map_or(0, |c| c[1..].parse().unwrap());
+        let (items, next) = slice(start, input.limit as usize);
+        ListNestedResponse::Ok(ListNestedResult {
+            metadata: ListMeta {
+                // Kubernetes writes an empty cursor on the last page.
+                r#continue: Some(next.map_or(String::new(), |n| format!("c{n}"))),
+                resource_version: Some("42".into()),
+            },
+            items,
+        })
+    }
+
+    async fn list_by_url(&self, _: Context<()>, input: ListByUrlInput) -> ListByUrlResponse {
+        self.url_accounts
+            .lock()
+            .unwrap()
+            .push(input.x_account.clone());
+        let start = input.token.map_or(0, |t| t.parse().unwrap());
+        let (messages, next) = slice(start, 3);
+        ListByUrlResponse::Ok(ListByUrlResult {
+            meta: PageMeta {
+                next_page_url: next.map(|n| format!("/v1/by-url?token={n}")),
+            },
+            messages,
+        })
+    }
+
+    async fn list_offset(&self, _: Context<()>, input: ListOffsetInput) -> ListOffsetResponse {
+        let (results, _) = slice(input.offset as usize, input.limit as usize);
+        ListOffsetResponse::Ok(ListOffsetResult { results })
+    }
 }
 
 async fn client(origin: Option<&str>) -> (api::client::Client, Arc<Server>) {
@@ -73,6 +118,7 @@ async fn client(origin: Option<&str>) -> (api::client::Client, Arc<Server>) {
     let server = Arc::new(Server {
         origin: origin.unwrap_or(&url).to_string(),
         accounts: Default::default(),
+        url_accounts: Default::default(),
     });
     let router = api::server::router(server.clone(), Default::default());
     let transport = covenant_runtime::server::transport::Transport::default();
@@ -147,4 +193,48 @@ async fn pages_follow_the_last_item_while_there_are_more() {
         ids(&data),
         [vec!["i0", "i1", "i2"], vec!["i3", "i4", "i5"], vec!["i6"]]
     );
+}
+
+const THREES: [&[&str]; 3] = [&["i0", "i1", "i2"], &["i3", "i4", "i5"], &["i6"]];
+
+#[tokio::test]
+async fn a_nested_cursor_pages_until_it_is_empty() {
+    let (client, _) = client(None).await;
+    let pages: Vec<ListNestedResult> = client
+        .list_nested_pages(ListNestedInput::default())
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    let items: Vec<Vec<Item>> = pages.into_iter().map(|p| p.items).collect();
+    assert_eq!(ids(&items), THREES);
+}
+
+#[tokio::test]
+async fn the_next_pages_address_in_the_answer_is_followed_with_the_first_headers() {
+    let (client, server) = client(None).await;
+    let input = ListByUrlInput {
+        x_account: Some("acct_1".to_string()),
+        ..Default::default()
+    };
+    let pages: Vec<ListByUrlResult> = client
+        .list_by_url_pages(input)
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    let items: Vec<Vec<Item>> = pages.into_iter().map(|p| p.messages).collect();
+    assert_eq!(ids(&items), THREES);
+    let accounts = server.url_accounts.lock().unwrap().clone();
+    assert_eq!(accounts, vec![Some("acct_1".to_string()); 3]);
+}
+
+#[tokio::test]
+async fn an_offset_moves_past_the_items_seen_until_a_short_page() {
+    let (client, _) = client(None).await;
+    let pages: Vec<ListOffsetResult> = client
+        .list_offset_pages(ListOffsetInput::default())
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    let items: Vec<Vec<Item>> = pages.into_iter().map(|p| p.results).collect();
+    assert_eq!(ids(&items), THREES);
 }

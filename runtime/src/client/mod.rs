@@ -6,7 +6,7 @@ mod layout;
 mod paging;
 
 pub use layout::{Layout, LayoutError, layout};
-pub use paging::{PageRequest, next_link, next_page, paginate};
+pub use paging::{PageRequest, next_link, next_page, next_url, paginate};
 
 use crate::contract::StatusPattern;
 use crate::desc::{Carrier, EndpointDesc, Scheme};

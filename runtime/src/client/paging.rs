@@ -40,6 +40,17 @@ pub fn next_page<I>(link: Option<&str>, from: &reqwest::Url, input: I) -> Option
     })
 }
 
+/// The request of the page after one fetched from `from`, whose body gives the next page's
+/// URL as `url` (absent or empty on the last page), resolved against `from` (RFC 3986).
+pub fn next_url<I>(url: Option<&str>, from: &reqwest::Url, input: I) -> Option<PageRequest<I>> {
+    let target = url.map(str::trim).filter(|u| !u.is_empty())?;
+    let url = from.join(target).ok()?;
+    Some(PageRequest::Next {
+        url: url.to_string(),
+        input,
+    })
+}
+
 /// The target of the `rel="next"` link of a `Link` header (RFC 8288), if there is one:
 /// `<https://api.example.com/items?page=2>; rel="next", <…>; rel="last"`.
 pub fn next_link(header: Option<&str>) -> Option<String> {

@@ -2,7 +2,7 @@
 //! and the limits that govern it.
 
 use super::{Site, ids, paths};
-use crate::ir::{AuthId, Endpoint, Gate, Paging};
+use crate::ir::{AuthId, Endpoint, FieldPath, Gate, Paging};
 use maud::{Markup, html};
 
 pub fn list(site: &Site, root: &str, ep: &Endpoint) -> Markup {
@@ -142,29 +142,40 @@ fn idempotency(ep: &Endpoint) -> Markup {
 }
 
 fn paging(p: &Paging) -> Markup {
+    let dotted = |path: &FieldPath| path.join(".");
     html! {
         @match p {
             Paging::Page { page, size, items } => {
                 "By page number: " code { (page) } " is the page, " code { (size) } " its size; "
-                code { (items) } " holds the items."
+                code { (dotted(items)) } " holds the items."
+            }
+            Paging::Offset { offset, limit, items } => {
+                "By offset: send " code { (offset) } " past the items seen so far; "
+                code { (dotted(items)) } " holds the items. A page without items"
+                @if let Some(limit) = limit { ", or with fewer than " code { (limit) } " asked," }
+                " is the last."
             }
             Paging::Cursor { param, next, items } => {
-                "By cursor: send the answer's " code { (next) } " as " code { (param) }
-                " for the next page; " code { (items) } " holds the items."
+                "By cursor: send the answer's " code { (dotted(next)) } " as " code { (param) }
+                " for the next page; " code { (dotted(items)) } " holds the items. The last page has none, or an empty one."
+            }
+            Paging::NextUrl { next, items } => {
+                "By URL: the next page is at the answer's " code { (dotted(next)) }
+                " (relative to the page); the last page has none. " code { (dotted(items)) } " holds the items."
             }
             Paging::Link { header, items } => {
                 "By link: the next page is the URL of the " code { (header) } " header with "
                 code { "rel=\"next\"" } "; the last page has none. "
                 @match items {
-                    Some(f) => { code { (f) } " holds the items." }
+                    Some(f) => { code { (dotted(f)) } " holds the items." }
                     None => "The body is the page's items.",
                 }
             }
             Paging::After { param, items, id, more } => {
-                "By the last item seen: send the " code { (id) } " of the last of " code { (items) }
+                "By the last item seen: send the " code { (id) } " of the last of " code { (dotted(items)) }
                 " as " code { (param) }
                 @match more {
-                    Some(m) => { " while " code { (m) } " is true." }
+                    Some(m) => { " while " code { (dotted(m)) } " is true." }
                     None => " while a page has items.",
                 }
             }

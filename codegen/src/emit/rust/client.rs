@@ -3,74 +3,13 @@
 
 use super::RustBackend;
 use super::descriptors::endpoint_static;
-use super::names::{field_ident, method_ident};
-use super::operations::{input_ident, response_ident, status_variant};
+use super::names::method_ident;
+use super::operations::{input_ident, response_ident};
+use super::pages::{PathRead, listing_model};
 use crate::ir::shapes::Shape;
 use crate::ir::*;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-
-/// Reads a field as `Option<T>` whatever its Rust shape.
-fn read_opt(owner: TokenStream, f: &Field, clone: bool) -> TokenStream {
-    let name = field_ident(&f.ident);
-    let take = if clone {
-        quote!(.cloned())
-    } else {
-        quote!(.copied())
-    };
-    match (f.presence, f.default.is_some()) {
-        (Presence::Required, _) | (Presence::Optional, true) => {
-            if clone {
-                quote!(Some(#owner.#name.clone()))
-            } else {
-                quote!(Some(#owner.#name))
-            }
-        }
-        (Presence::OptionalNullable, false) => quote!(#owner.#name.value()#take),
-        _ => quote!(#owner.#name.as_ref()#take),
-    }
-}
-
-/// Reads a numeric field, falling back to `fallback` where it may be unset.
-fn read_or(owner: TokenStream, f: &Field, fallback: TokenStream) -> TokenStream {
-    let name = field_ident(&f.ident);
-    match (f.presence, f.default.is_some()) {
-        (Presence::Required, _) | (Presence::Optional, true) => quote!(#owner.#name),
-        _ => {
-            let read = read_opt(owner, f, false);
-            quote!(#read.unwrap_or(#fallback))
-        }
-    }
-}
-
-/// Writes `value` into a field whatever its Rust shape.
-fn write(owner: TokenStream, f: &Field, value: TokenStream) -> TokenStream {
-    let name = field_ident(&f.ident);
-    match (f.presence, f.default.is_some()) {
-        (Presence::Required, _) | (Presence::Optional, true) => quote!(#owner.#name = #value),
-        (Presence::OptionalNullable, false) => quote!(#owner.#name = rt::Tristate::Value(#value)),
-        _ => quote!(#owner.#name = Some(#value)),
-    }
-}
-
-/// The items of a list field as a slice.
-fn items(owner: TokenStream, f: &Field) -> TokenStream {
-    let name = field_ident(&f.ident);
-    match (f.presence, f.default.is_some()) {
-        (Presence::Required, _) | (Presence::Optional, true) => quote!(#owner.#name.as_slice()),
-        (Presence::OptionalNullable, false) => {
-            quote!(#owner.#name.value().map_or(&[][..], |v| v.as_slice()))
-        }
-        _ => quote!(#owner.#name.as_deref().unwrap_or_default()),
-    }
-}
-
-/// Where a listing declares no status but its 200, matching the 200 cannot fail: said so,
-/// for the compiler.
-fn only_status(spec: &Spec, ep: &Endpoint) -> Option<TokenStream> {
-    (crate::ir::all_responses(spec, ep).count() == 1)
-        .then(|| quote!(#[allow(irrefutable_let_patterns)]))
-}
 
 impl RustBackend<'_> {
     pub fn client(&mut self) -> TokenStream {
@@ -159,231 +98,22 @@ impl RustBackend<'_> {
         }
     }
 
-    /// The 200 body's model of a listing, and its Rust type.
-    fn page_model(&mut self, ep: &Endpoint) -> Option<(&Model, TokenStream)> {
-        let ok = ep
-            .responses
-            .iter()
-            .find(|r| r.status == StatusPattern::Exact(200))?;
-        let Some(Type::Model(id)) = &ok.body else {
-            return None;
-        };
-        let spec = self.spec;
-        let ty = self.value_type(&Type::Model(*id), Shape::Response, "Page");
-        Some((spec.model(*id), ty))
-    }
-
-    fn pages_method(&mut self, ep: &Endpoint, paging: &Paging) -> TokenStream {
-        if let Paging::Link { header, .. } = paging {
-            return self.link_pages_method(ep, header);
-        }
-        let spec = self.spec;
-        let Some((page_model, page_ty)) = self.page_model(ep) else {
-            return quote!();
-        };
-        let name = format_ident!("{}_pages", crate::lower::snake(&ep.name));
-        let method = method_ident(&ep.name);
-        let (input, response) = (input_ident(ep), response_ident(ep));
-        let params: Vec<Field> = ep
-            .params
-            .iter()
-            .map(|p| super::operations::param_view(&p.field))
-            .collect();
-        let param = |n: &str| params.iter().find(|f| f.name == n);
-        let next = match paging {
-            Paging::Page {
-                page,
-                size,
-                items: items_name,
-            } => {
-                let (Some(page_f), Some(items_f)) = (param(page), page_model.field(items_name))
-                else {
-                    return quote!();
-                };
-                let size_read = param(size).map_or(quote!(i64::MAX), |f| {
-                    read_or(quote!(input), f, quote!(i64::MAX))
-                });
-                let page_read = read_or(quote!(input), page_f, quote!(1));
-                let count = items(quote!(page), items_f);
-                let advance = write(quote!(next), page_f, quote!(current + 1));
-                quote! {
-                    let count = #count.len();
-                    let size = usize::try_from(#size_read).unwrap_or(usize::MAX);
-                    let current = #page_read;
-                    let next = if count == 0 || count < size {
-                        None
-                    } else {
-                        let mut next = input;
-                        #advance;
-                        Some(next)
-                    };
-                }
-            }
-            Paging::Cursor {
-                param: cursor,
-                next: next_name,
-                ..
-            } => {
-                let (Some(cursor_f), Some(next_f)) = (param(cursor), page_model.field(next_name))
-                else {
-                    return quote!();
-                };
-                let next_read = read_opt(quote!(page), next_f, true);
-                let advance = write(quote!(next), cursor_f, quote!(cursor));
-                quote! {
-                    let next = match #next_read.filter(|c| !c.is_empty()) {
-                        Some(cursor) => {
-                            let mut next = input;
-                            #advance;
-                            Some(next)
-                        }
-                        None => None,
-                    };
-                }
-            }
-            Paging::After {
-                param: after,
-                items: items_name,
-                id,
-                more,
-            } => {
-                let (Some(after_f), Some(items_f)) = (param(after), page_model.field(items_name))
-                else {
-                    return quote!();
-                };
-                let Type::List(item, _) = &items_f.ty else {
-                    return quote!();
-                };
-                let Some(id_f) = (match item.as_ref() {
-                    Type::Model(m) => spec.model(*m).field(id),
-                    _ => None,
-                }) else {
-                    return quote!();
-                };
-                let id_field = field_ident(&id_f.ident);
-                let list = items(quote!(page), items_f);
-                let more = more
-                    .as_deref()
-                    .and_then(|m| page_model.field(m))
-                    .map_or(quote!(true), |f| read_or(quote!(page), f, quote!(false)));
-                let advance = write(quote!(next), after_f, quote!(last));
-                quote! {
-                    let next = match #list.last() {
-                        Some(item) if #more => {
-                            let last = item.#id_field.clone();
-                            let mut next = input;
-                            #advance;
-                            Some(next)
-                        }
-                        _ => None,
-                    };
-                }
-            }
-            Paging::Link { .. } => return quote!(),
-        };
-        let only_status = only_status(self.spec, ep);
-        let ok = status_variant(StatusPattern::Exact(200));
-        let with_headers = ep
-            .responses
-            .iter()
-            .any(|r| r.status == StatusPattern::Exact(200) && !r.headers.is_empty());
-        let page_pattern = if with_headers {
-            quote!(#response::#ok { body: page, .. })
-        } else {
-            quote!(#response::#ok(page))
-        };
-        let doc = format!(
-            " Every page of `{}`, fetched as the stream is read.",
-            ep.name
-        );
-        quote! {
-            #[doc = #doc]
-            pub fn #name(&self, input: #input) -> impl rt::client::Stream<Item = Result<#page_ty, rt::client::ClientError>> + '_ {
-                rt::client::paginate(input, move |input: #input| async move {
-                    let response = self.#method(input.clone()).await?;
-                    #only_status
-                    let #page_pattern = response else {
-                        return Err(rt::client::ClientError::NotAPage { status: response.status() });
-                    };
-                    #next
-                    Ok((page, next))
-                })
-            }
-        }
-    }
-
-    /// Pages of a listing whose 200 links to the next page in a header: the first page from
-    /// the input, each next one from the link, until a page links to none.
-    fn link_pages_method(&mut self, ep: &Endpoint, header: &str) -> TokenStream {
-        let Some(ok) = ep
-            .responses
-            .iter()
-            .find(|r| r.status == StatusPattern::Exact(200))
-        else {
-            return quote!();
-        };
-        let (Some(body), Some(link)) = (&ok.body, ok.headers.iter().find(|h| h.name == header))
-        else {
-            return quote!();
-        };
-        // The hint the response enum gives the 200's body, so a union there is one type.
-        let hint = format!("{}200", response_ident(ep));
-        let page_ty = self.value_type(body, Shape::Response, &hint);
-        let name = format_ident!("{}_pages", crate::lower::snake(&ep.name));
-        let (input, response) = (input_ident(ep), response_ident(ep));
-        let desc = endpoint_static(&ep.name);
-        let ok = status_variant(StatusPattern::Exact(200));
-        let only_status = only_status(self.spec, ep);
-        let link_field = field_ident(&link.ident);
-        let link_read = match (link.presence.may_be_absent(), link.default.is_some()) {
-            (true, false) => quote!(headers.#link_field.as_deref()),
-            _ => quote!(Some(headers.#link_field.as_str())),
-        };
-        let doc = format!(
-            " Every page of `{}`, fetched as the stream is read: each next page is the one \
-             its `{header}` header links to.",
-            ep.name
-        );
-        quote! {
-            #[doc = #doc]
-            pub fn #name(&self, input: #input) -> impl rt::client::Stream<Item = Result<#page_ty, rt::client::ClientError>> + '_ {
-                rt::client::paginate(rt::client::PageRequest::First(input), move |request| async move {
-                    let (reply, input) = match request {
-                        rt::client::PageRequest::First(input) => (self.transport.send(&descriptors::#desc, &input).await?, input),
-                        rt::client::PageRequest::Next { url, input } => (self.transport.follow(&descriptors::#desc, &url, &input).await?, input),
-                    };
-                    let from = reply.url.clone();
-                    let response = reply.decode(#response::from_parts)?;
-                    #only_status
-                    let #response::#ok { body: page, headers } = response else {
-                        return Err(rt::client::ClientError::NotAPage { status: response.status() });
-                    };
-                    let next = rt::client::next_page(#link_read, &from, input);
-                    Ok((page, next))
-                })
-            }
-        }
-    }
-
     fn wait_method(&mut self, ep: &Endpoint, tracker: &Endpoint) -> TokenStream {
         let queued = ep
             .responses
             .iter()
             .any(|r| r.status == StatusPattern::Exact(202));
-        let Some(items_name) = tracker
-            .paging
-            .as_ref()
-            .and_then(|p| p.items().map(str::to_string))
-        else {
+        let spec = self.spec;
+        let Some(items_path) = tracker.paging.as_ref().and_then(|p| p.items()) else {
             return quote!();
         };
-        let Some((page_model, _)) = self.page_model(tracker) else {
+        let Some(page_model) = listing_model(spec, tracker) else {
             return quote!();
         };
-        let Some(items_f) = page_model.field(&items_name).cloned() else {
+        let Some(item_fields) = path_fields(spec, page_model, items_path) else {
             return quote!();
         };
-        let Type::List(item_ty, _) = &items_f.ty else {
+        let Some(Type::List(item_ty, _)) = item_fields.last().map(|f| &f.ty) else {
             return quote!();
         };
         if !queued {
@@ -395,7 +125,7 @@ impl RustBackend<'_> {
         let pages = format_ident!("{}_pages", crate::lower::snake(&tracker.name));
         let (input, response) = (input_ident(ep), response_ident(ep));
         let listing = input_ident(tracker);
-        let each = items(quote!(page), &items_f);
+        let each = PathRead::of(quote!(page), &item_fields).slice();
         let doc = format!(
             " Calls `{}`; when the service queues the work (202), reads `{}` every `poll` until \
              `finished` accepts one of its items, or `deadline` passes. Answers the first \

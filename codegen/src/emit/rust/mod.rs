@@ -12,6 +12,7 @@ mod models;
 pub mod names;
 mod not_implemented;
 mod operations;
+mod pages;
 mod paths;
 mod rejections;
 mod server;
