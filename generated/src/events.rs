@@ -447,20 +447,14 @@ pub fn read_delivery(body: &[u8]) -> Result<(Event, Payload), rt::events::EventE
     let payload = Payload::parse(event_type, &fields)?;
     Ok((envelope, payload))
 }
-/// Checks a delivery's Standard Webhooks signature by `secret` and its timestamp
-/// (within five minutes of this machine's clock), then reads it. A delivery is sent
-/// at least once: keep its `webhook-id` to drop a repeat.
+/// How deliveries are signed: Standard Webhooks. `SIGNING.secret(text)` reads a receiver's secret.
+pub const SIGNING: rt::webhooks::SigningScheme = rt::webhooks::SigningScheme::StandardWebhooks;
+/// Checks a delivery's Standard Webhooks signature by `secret` and, where the scheme signs one, its timestamp (within five minutes of this machine's clock), then reads it. A delivery is sent at least once: drop a repeat by its id.
 pub fn verify_delivery(
     secret: &rt::webhooks::WebhookSecret,
     headers: &rt::http::HeaderMap,
     body: &[u8],
 ) -> Result<(Event, Payload), rt::webhooks::DeliveryError> {
-    rt::webhooks::verify(
-        secret,
-        headers,
-        body,
-        rt::webhooks::now(),
-        rt::webhooks::DEFAULT_TOLERANCE,
-    )?;
+    SIGNING.verify_now(secret, headers, body)?;
     Ok(read_delivery(body)?)
 }

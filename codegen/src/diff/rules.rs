@@ -260,6 +260,12 @@ rules! {
         "consumers ignore event types they do not handle";
     EVENT_TYPE_CHANGED "event-type-changed" [BreaksClients, BreaksServers]
         "deliveries name the event by another type";
+    EVENT_SIGNING_CHANGED "event-signing-changed" [BreaksClients, BreaksServers]
+        "receivers check signatures the sender no longer writes";
+    EVENT_SIGNING_ADDED "event-signing-added" [BreaksServers]
+        "receivers refuse deliveries existing senders do not sign";
+    EVENT_SIGNING_REMOVED "event-signing-removed" [BreaksClients]
+        "receivers refuse deliveries that come unsigned";
     // Limits.
     LIMIT_TIGHTENED "limit-tightened" [BreaksClients]
         "clients sized to the old limit may now be refused or cut short";

@@ -377,6 +377,7 @@ impl Differ<'_> {
 
     pub(super) fn events(&mut self) {
         let (old, new) = (self.old, self.new);
+        self.event_signing();
         for (j, n) in new.events.iter().enumerate() {
             let subject = format!("event {}", n.name);
             let carriers: BTreeSet<String> = [subject.clone()].into();
@@ -707,6 +708,41 @@ fn pattern_shape(pattern: &str) -> String {
         .map(|part| if part.starts_with('{') { "{}" } else { part })
         .collect::<Vec<_>>()
         .join(".")
+}
+
+impl Differ<'_> {
+    /// How deliveries are signed, said on the envelope.
+    fn event_signing(&mut self) {
+        let (old, new) = (self.old, self.new);
+        if old.event_signing == new.event_signing {
+            return;
+        }
+        let name = |s: Option<crate::ir::EventSigning>| s.map_or("unsigned", |s| s.name());
+        let change = format!(
+            "deliveries signed {} → {}",
+            name(old.event_signing),
+            name(new.event_signing)
+        );
+        let span = |spec: &Spec| spec.envelope.map(|id| spec.spans.models[id.index()]);
+        let spans = match (span(old), span(new)) {
+            (Some(o), Some(n)) => Spans::both(o, n),
+            (Some(o), None) => Spans::old(o),
+            (None, Some(n)) => Spans::new(n),
+            (None, None) => return,
+        };
+        let carriers: BTreeSet<String> = new
+            .events
+            .iter()
+            .chain(&old.events)
+            .map(|e| format!("event {}", e.name))
+            .collect();
+        let rule = match (old.event_signing, new.event_signing) {
+            (None, _) => rules::EVENT_SIGNING_ADDED,
+            (_, None) => rules::EVENT_SIGNING_REMOVED,
+            _ => rules::EVENT_SIGNING_CHANGED,
+        };
+        self.report(rule, "envelope", change, spans, carriers);
+    }
 }
 
 /// The endpoints accepting a scheme.

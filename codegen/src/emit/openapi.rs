@@ -709,25 +709,23 @@ fn paging_json(p: &Paging) -> Value {
 
 /// The headers that sign a delivery, as the webhook's parameters, and the scheme by name.
 fn put_signing(op: &mut Map<String, Value>, signing: crate::ir::EventSigning) {
-    let crate::ir::EventSigning::StandardWebhooks = signing;
-    let header = |name: &str, description: &str| {
-        json!({
-            "name": name,
-            "in": "header",
-            "required": true,
-            "description": description,
-            "schema": { "type": "string" },
+    let headers: Vec<Value> = crate::ir::signing_headers(signing)
+        .iter()
+        .map(|(name, description)| {
+            json!({
+                "name": name,
+                "in": "header",
+                "required": true,
+                "description": description,
+                "schema": { "type": "string" },
+            })
         })
-    };
+        .collect();
+    op.insert("parameters".into(), Value::Array(headers));
     op.insert(
-        "parameters".into(),
-        json!([
-            header("webhook-id", "The delivery's id: the same on every attempt, so a receiver drops a repeat."),
-            header("webhook-timestamp", "When the attempt was signed, in Unix seconds."),
-            header("webhook-signature", "`v1,` and the base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` by the endpoint's `whsec_` secret; several, space-separated, while a secret is rotated."),
-        ]),
+        "x-webhook-signing".into(),
+        json!(signing.name().replace('_', "-")),
     );
-    op.insert("x-webhook-signing".into(), json!("standard-webhooks"));
 }
 
 /// An operation's summary: the first sentence of its doc comment (a doc's first line may

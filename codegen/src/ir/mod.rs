@@ -870,11 +870,61 @@ pub struct Event {
 }
 
 /// How a sender signs its deliveries, so a consumer knows one is the sender's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EventSigning {
-    /// Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature`
-    /// (HMAC-SHA256 with a `whsec_` secret), as `runtime::webhooks` signs and verifies.
-    StandardWebhooks,
+pub use covenant_runtime::webhooks::SigningScheme as EventSigning;
+
+/// The scheme in words, for documents.
+pub fn signing_title(scheme: EventSigning) -> &'static str {
+    match scheme {
+        EventSigning::StandardWebhooks => "Standard Webhooks",
+        EventSigning::Stripe => "Stripe's `Stripe-Signature`",
+        EventSigning::GitHub => "GitHub's `X-Hub-Signature-256`",
+        EventSigning::Slack => "Slack's `v0` signature",
+    }
+}
+
+/// The headers that sign a delivery under `scheme`, as written on the wire, each with what
+/// it holds.
+pub fn signing_headers(scheme: EventSigning) -> &'static [(&'static str, &'static str)] {
+    match scheme {
+        EventSigning::StandardWebhooks => &[
+            (
+                "webhook-id",
+                "The delivery's id: the same on every attempt, so a receiver drops a repeat.",
+            ),
+            (
+                "webhook-timestamp",
+                "When the attempt was signed, in Unix seconds.",
+            ),
+            (
+                "webhook-signature",
+                "`v1,` and the base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` by the endpoint's `whsec_` secret; several, space-separated, while a secret is rotated.",
+            ),
+        ],
+        EventSigning::Stripe => &[(
+            "Stripe-Signature",
+            "`t=` and the Unix seconds of signing, then `v1=` and the hex HMAC-SHA256 of `{t}.{body}` keyed by the secret's text; one `v1` per secret while a secret is rotated.",
+        )],
+        EventSigning::GitHub => &[
+            (
+                "X-Hub-Signature-256",
+                "`sha256=` and the hex HMAC-SHA256 of the body keyed by the secret's text.",
+            ),
+            (
+                "X-GitHub-Delivery",
+                "The delivery's id, so a receiver drops a repeat.",
+            ),
+        ],
+        EventSigning::Slack => &[
+            (
+                "X-Slack-Signature",
+                "`v0=` and the hex HMAC-SHA256 of `v0:{timestamp}:{body}` keyed by the signing secret's text.",
+            ),
+            (
+                "X-Slack-Request-Timestamp",
+                "When the request was signed, in Unix seconds.",
+            ),
+        ],
+    }
 }
 
 /// Where a delivery names its event type.

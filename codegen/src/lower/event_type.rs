@@ -72,7 +72,8 @@ impl Lowerer<'_> {
         chosen.map(EventTypeCarrier::Field)
     }
 
-    /// `@signed(standard_webhooks)` on the envelope: how deliveries are signed.
+    /// `@signed(standard_webhooks | stripe | github | slack)` on the envelope: how deliveries
+    /// are signed.
     pub(super) fn lower_event_signing(&mut self, decls: &Decls) -> Option<EventSigning> {
         let envelope = decls.models.get(decls.envelope?.index())?;
         let signed = envelope
@@ -80,10 +81,8 @@ impl Lowerer<'_> {
             .annotations
             .iter()
             .find(|a| a.name.text == "signed")?;
-        match self.word_arg(signed, &["standard_webhooks"])?.as_str() {
-            "standard_webhooks" => Some(EventSigning::StandardWebhooks),
-            _ => None,
-        }
+        let names = EventSigning::ALL.map(EventSigning::name);
+        EventSigning::from_name(&self.word_arg(signed, &names)?)
     }
 
     fn refuse_marks_outside_the_envelope(&mut self, decls: &Decls) {

@@ -100,9 +100,15 @@ impl EventHub {
         let _ = self.url.set(url.to_string());
     }
 
-    /// Adds a secret deliveries may be signed with (`whsec_…`).
+    /// Adds a secret deliveries may be signed with, read as the spec's scheme reads it
+    /// (`whsec_…` for Standard Webhooks).
     pub fn add_secret(&self, text: &str) -> Result<(), String> {
-        let secret = WebhookSecret::parse(text).map_err(|e| e.to_string())?;
+        let scheme = self.contract.spec.event_signing;
+        let secret = match scheme {
+            Some(scheme) => scheme.secret(text),
+            None => WebhookSecret::parse(text),
+        }
+        .map_err(|e| e.to_string())?;
         self.secrets
             .write()
             .unwrap_or_else(|e| e.into_inner())
@@ -116,8 +122,12 @@ impl EventHub {
             // Not subscribed yet: the secret is not known, and the sender will try again.
             return StatusCode::SERVICE_UNAVAILABLE;
         }
-        let id = headers
-            .get(webhooks::ID_HEADER)
+        let id_header = match self.contract.spec.event_signing {
+            Some(scheme) => scheme.id_header(),
+            None => Some(webhooks::ID_HEADER),
+        };
+        let id = id_header
+            .and_then(|name| headers.get(name))
             .and_then(|v| v.to_str().ok())
             .map(String::from);
         let repeat_of = {
@@ -217,9 +227,9 @@ impl EventHub {
 
     /// Checks the signature when the spec signs deliveries; `false` when it fails.
     fn verify(&self, headers: &HeaderMap, body: &[u8], failures: &mut Vec<Failure>) -> bool {
-        if self.contract.spec.event_signing.is_none() {
+        let Some(scheme) = self.contract.spec.event_signing else {
             return true;
-        }
+        };
         let secrets = self.secrets.read().unwrap_or_else(|e| e.into_inner());
         if secrets.is_empty() {
             failures.push(failure(
@@ -233,7 +243,7 @@ impl EventHub {
         let now = webhooks::now();
         let mut problems: Vec<String> = Vec::new();
         for secret in secrets.iter() {
-            match webhooks::verify(secret, headers, body, now, TIMESTAMP_TOLERANCE) {
+            match scheme.verify(secret, headers, body, now, TIMESTAMP_TOLERANCE) {
                 Ok(_) => return true,
                 Err(e) => problems.push(e.to_string()),
             }
@@ -242,7 +252,10 @@ impl EventHub {
         failures.push(failure(
             FailureKind::Event,
             "signature",
-            "a valid Standard Webhooks signature by the endpoint's secret",
+            &format!(
+                "a valid {} signature by the endpoint's secret",
+                covenant_codegen::ir::signing_title(scheme).replace('`', "")
+            ),
             &problems.join("; "),
         ));
         false

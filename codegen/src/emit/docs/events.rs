@@ -4,7 +4,7 @@ use super::fields::{self, Rows};
 use super::ids::{self, Ids};
 use super::layout::{self, Group, Meta};
 use super::{Site, marks, paths, text};
-use crate::ir::{Event, EventSigning, EventTypeCarrier};
+use crate::ir::{Event, EventTypeCarrier};
 use maud::{Markup, html};
 
 const ROOT: &str = "../";
@@ -75,11 +75,15 @@ fn facts(site: &Site, ev: &Event) -> Markup {
                     }
                 }
             }
-            @if let Some(EventSigning::StandardWebhooks) = site.spec.event_signing {
+            @if let Some(scheme) = site.spec.event_signing {
                 dt { "Signed" }
                 dd {
-                    "By Standard Webhooks: " code { "webhook-id" } ", " code { "webhook-timestamp" }
-                    " and " code { "webhook-signature" } " (HMAC-SHA256 with the endpoint's secret)."
+                    "By " (crate::ir::signing_title(scheme)) ": "
+                    @for (i, (name, _)) in crate::ir::signing_headers(scheme).iter().enumerate() {
+                        @if i > 0 { ", " }
+                        code { (name) }
+                    }
+                    " (HMAC-SHA256 with the endpoint's secret)."
                 }
             }
         }
@@ -119,9 +123,10 @@ fn example(site: &Site, ev: &Event) -> Markup {
     if let Some(EventTypeCarrier::Header(h)) = &site.spec.event_type {
         text.push_str(&format!("{h}: {event_type}\n"));
     }
-    if site.spec.event_signing == Some(EventSigning::StandardWebhooks) {
-        text.push_str("webhook-id: <delivery id>\nwebhook-timestamp: <Unix seconds>\n");
-        text.push_str("webhook-signature: v1,<base64 of the HMAC-SHA256>\n");
+    if let Some(scheme) = site.spec.event_signing {
+        for (name, _) in crate::ir::signing_headers(scheme) {
+            text.push_str(&format!("{name}: <{}>\n", signing_placeholder(name)));
+        }
     }
     text.push_str("Content-Type: application/json\n\n");
     text.push_str(&serde_json::to_string_pretty(&body).unwrap_or_default());
@@ -131,5 +136,17 @@ fn example(site: &Site, ev: &Event) -> Markup {
             p { "Of the event type " code { (event_type) } ", each value one its type allows." }
             pre { code { (text) } }
         }
+    }
+}
+
+/// What an example delivery shows for a signing header.
+fn signing_placeholder(header: &str) -> &'static str {
+    let header = header.to_ascii_lowercase();
+    if header.ends_with("timestamp") {
+        "Unix seconds"
+    } else if header.ends_with("-id") || header.ends_with("delivery") {
+        "delivery id"
+    } else {
+        "signature"
     }
 }

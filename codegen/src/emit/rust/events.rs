@@ -249,11 +249,11 @@ impl RustBackend<'_> {
     /// `verify_delivery`, when the spec says how deliveries are signed: the signature and
     /// the timestamp checked before the body is read.
     fn verify_fn(&self, rt: &TokenStream, envelope: &Ident) -> TokenStream {
-        let (Some(EventSigning::StandardWebhooks), Some(carrier)) =
-            (self.spec.event_signing, &self.spec.event_type)
-        else {
+        let (Some(scheme), Some(carrier)) = (self.spec.event_signing, &self.spec.event_type) else {
             return TokenStream::new();
         };
+        let variant = format_ident!("{}", format!("{scheme:?}"));
+        let title = crate::ir::signing_title(scheme).replace('`', "");
         let read = match carrier {
             EventTypeCarrier::Header(_) => quote! {
                 let event_type = headers
@@ -264,12 +264,21 @@ impl RustBackend<'_> {
             },
             EventTypeCarrier::Field(_) => quote!(Ok(read_delivery(body)?)),
         };
+        let signing_doc = format!(
+            " How deliveries are signed: {title}. `SIGNING.secret(text)` reads a receiver's secret."
+        );
+        let verify_doc = format!(
+            " Checks a delivery's {title} signature by `secret` and, where the scheme signs one, \
+             its timestamp (within five minutes of this machine's clock), then reads it. A \
+             delivery is sent at least once: drop a repeat by its id."
+        );
         quote! {
-            /// Checks a delivery's Standard Webhooks signature by `secret` and its timestamp
-            /// (within five minutes of this machine's clock), then reads it. A delivery is sent
-            /// at least once: keep its `webhook-id` to drop a repeat.
+            #[doc = #signing_doc]
+            pub const SIGNING: #rt::webhooks::SigningScheme = #rt::webhooks::SigningScheme::#variant;
+
+            #[doc = #verify_doc]
             pub fn verify_delivery(secret: &#rt::webhooks::WebhookSecret, headers: &#rt::http::HeaderMap, body: &[u8]) -> Result<(#envelope, Payload), #rt::webhooks::DeliveryError> {
-                #rt::webhooks::verify(secret, headers, body, #rt::webhooks::now(), #rt::webhooks::DEFAULT_TOLERANCE)?;
+                SIGNING.verify_now(secret, headers, body)?;
                 #read
             }
         }

@@ -2,8 +2,16 @@
 //! delivery carries `webhook-id`, `webhook-timestamp` (Unix seconds) and
 //! `webhook-signature`, a space-separated list of `v1,<base64 HMAC-SHA256>` over
 //! `{id}.{timestamp}.{body}` keyed by the secret (`whsec_<base64 key>`). A sender signs with
-//! [`sign`]; a consumer checks with [`verify`], which is what a generated `verify_delivery`
-//! calls before it reads the payload.
+//! [`sign`]; a consumer checks with [`verify`]. Other services' schemes are in
+//! [`SigningScheme`], which is what a generated `verify_delivery` calls before it reads the
+//! payload.
+
+mod schemes;
+
+pub use schemes::{
+    GITHUB_DELIVERY_HEADER, GITHUB_SIGNATURE_HEADER, SLACK_SIGNATURE_HEADER,
+    SLACK_TIMESTAMP_HEADER, STRIPE_HEADER, SigningScheme,
+};
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -27,6 +35,8 @@ const KEY_BYTES: usize = 32;
 #[derive(Clone, PartialEq, Eq)]
 pub struct WebhookSecret {
     key: Vec<u8>,
+    /// The key is the secret's text itself (Stripe, GitHub, Slack), not a `whsec_` key.
+    as_text: bool,
 }
 
 impl WebhookSecret {
@@ -39,7 +49,19 @@ impl WebhookSecret {
         if key.is_empty() {
             return Err(WebhookError::BadSecret);
         }
-        Ok(WebhookSecret { key })
+        Ok(WebhookSecret {
+            key,
+            as_text: false,
+        })
+    }
+
+    /// A secret whose text is the key, as Stripe's, GitHub's and Slack's are.
+    fn from_text_key(key: Vec<u8>) -> WebhookSecret {
+        WebhookSecret { key, as_text: true }
+    }
+
+    fn key(&self) -> &[u8] {
+        &self.key
     }
 
     /// A new random secret.
@@ -49,24 +71,37 @@ impl WebhookSecret {
             key.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
         }
         key.truncate(KEY_BYTES);
-        WebhookSecret { key }
+        WebhookSecret {
+            key,
+            as_text: false,
+        }
     }
 
-    /// The secret's text, `whsec_<base64>`, as a consumer configures it.
+    /// The secret's text as a consumer configures it: `whsec_<base64>`, or the text that is
+    /// the key.
     pub fn to_text(&self) -> String {
+        if self.as_text {
+            return String::from_utf8_lossy(&self.key).into_owned();
+        }
         format!("{SECRET_PREFIX}{}", STANDARD.encode(&self.key))
     }
 
     fn mac(&self, id: &str, timestamp: i64, body: &[u8]) -> Vec<u8> {
-        let mut mac =
-            Hmac::<sha2::Sha256>::new_from_slice(&self.key).expect("HMAC takes a key of any size");
-        mac.update(id.as_bytes());
-        mac.update(b".");
-        mac.update(timestamp.to_string().as_bytes());
-        mac.update(b".");
-        mac.update(body);
-        mac.finalize().into_bytes().to_vec()
+        let timestamp = timestamp.to_string();
+        hmac_sha256(
+            &self.key,
+            &[id.as_bytes(), b".", timestamp.as_bytes(), b".", body],
+        )
     }
+}
+
+/// HMAC-SHA256 of the parts, one after another, keyed by `key`.
+fn hmac_sha256(key: &[u8], parts: &[&[u8]]) -> Vec<u8> {
+    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(key).expect("HMAC takes a key of any size");
+    for part in parts {
+        mac.update(part);
+    }
+    mac.finalize().into_bytes().to_vec()
 }
 
 impl fmt::Debug for WebhookSecret {
