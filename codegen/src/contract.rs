@@ -156,6 +156,7 @@ impl<'a> Builder<'_, 'a> {
             BodyMedia::Form => BodyMedia::Form,
             BodyMedia::Multipart => BodyMedia::Multipart,
             BodyMedia::Raw(media) => BodyMedia::Raw(self.str(media)),
+            BodyMedia::Stream(media) => BodyMedia::Stream(self.str(media)),
         }
     }
 

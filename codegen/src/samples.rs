@@ -46,7 +46,9 @@ impl Answer {
     /// The body as sent, where it differs from [`Answer::json_text`]: a raw body's text or
     /// bytes.
     pub fn raw_body(&self) -> Option<Vec<u8>> {
-        self.media.is_raw().then(|| self.wire_body()).flatten()
+        (self.media.is_raw() || self.media.is_stream())
+            .then(|| self.wire_body())
+            .flatten()
     }
 
     /// The body as sent: JSON text, or the text or bytes a raw body holds.
@@ -57,6 +59,9 @@ impl Answer {
                 bytes_of(text).unwrap_or_else(|| text.clone().into_bytes())
             }
             (BodyMedia::Raw(_), Value::String(text)) => text.clone().into_bytes(),
+            (BodyMedia::Stream(media), Value::Array(items)) => {
+                covenant_runtime::streams::write_items(media, items)
+            }
             (_, value) => serde_json::to_vec(value).unwrap_or_default(),
         })
     }

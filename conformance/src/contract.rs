@@ -19,7 +19,8 @@ use std::sync::Arc;
 pub type Route = BuiltEndpoint<'static>;
 
 /// A received body in the JSON form the schemas and cassettes describe: a raw body as a
-/// string of its text (base64 of `bytes`), anything else as the JSON it holds.
+/// string of its text (base64 of `bytes`), a stream as the list of its items, anything else
+/// as the JSON it holds.
 pub fn json_form(declared: &ResponseDesc<'_>, body: &[u8]) -> Option<Value> {
     match declared.media {
         BodyMedia::Raw(_) if declared.bytes => Some(Value::String(
@@ -28,6 +29,9 @@ pub fn json_form(declared: &ResponseDesc<'_>, body: &[u8]) -> Option<Value> {
         BodyMedia::Raw(_) => std::str::from_utf8(body)
             .ok()
             .map(|t| Value::String(t.into())),
+        BodyMedia::Stream(media) => covenant_runtime::streams::read_items(media, body)
+            .ok()
+            .map(Value::Array),
         _ => serde_json::from_slice(body).ok(),
     }
 }

@@ -63,6 +63,10 @@ pub fn judge(
                     raw_body_problem(incoming, media, body),
                     format!("a body sent as {media}"),
                 ),
+                BodyMedia::Stream(media) => (
+                    stream_problem(incoming, media),
+                    format!("a stream of JSON items sent as {media}"),
+                ),
                 _ => (
                     json_body_problem(incoming, body),
                     "a JSON body sent as application/json".to_string(),
@@ -171,6 +175,20 @@ fn raw_body_problem(incoming: &Incoming, declared: &str, body: Option<&Value>) -
     }
     body.is_none()
         .then(|| "a body that is not UTF-8 text".into())
+}
+
+/// Why a streamed answer is not the stream declared, if it is not: another media type, or an
+/// item that is no JSON (named by its place).
+fn stream_problem(incoming: &Incoming, declared: &str) -> Option<String> {
+    let content_type = incoming.header("content-type").unwrap_or("");
+    if essence(content_type) != essence(declared) {
+        return Some(if content_type.is_empty() {
+            "no Content-Type".into()
+        } else {
+            format!("Content-Type {content_type}")
+        });
+    }
+    covenant_runtime::streams::read_items(declared, &incoming.body).err()
 }
 
 /// Why a body the spec declares is not usable JSON, if it is not.

@@ -90,6 +90,10 @@ pub mod regressions {
     pub mod camel_case {
         covenant_macros::include_spec!("../regressions/camel_case.covenant", server, client);
     }
+    /// Answers streamed item by item: server-sent events and JSON lines.
+    pub mod streams {
+        covenant_macros::include_spec!("../regressions/streams.covenant", server, client);
+    }
     /// Headers every endpoint of an api takes.
     pub mod api_headers {
         covenant_macros::include_spec!("../regressions/api_headers.covenant", server, client);

@@ -1040,11 +1040,38 @@ impl<'d> Importer<'d> {
                     body = Some(ty.expr(nullable && success && json));
                 }
                 MediaKind::Text => {
-                    let what = format!(
-                        "the typed content of `{media}` (a stream of events, XML of a model)"
-                    );
-                    self.typed_text_lost(schema, &schema_at, what, &mut attrs);
-                    body = Some(Ty::Builtin("string").expr(false));
+                    let media_at = join(&content_at, media);
+                    match stream_items(media, chosen, schema, &media_at, &schema_at, self)
+                        .filter(|_| success)
+                    {
+                        Some((item, item_at)) => {
+                            let hint = format!("{hint}_item");
+                            let converted = self.schema_type(
+                                item,
+                                &item_at,
+                                &hint,
+                                Place::Inner,
+                                FieldUse::Body,
+                            );
+                            attrs.annotations.extend(converted.markers);
+                            if converted.nullable {
+                                let marker = self.lose(
+                                    &item_at,
+                                    "null items in a stream",
+                                    "items never null",
+                                );
+                                attrs.annotations.push(marker);
+                            }
+                            body = Some(Ty::List(Box::new(converted.ty)).expr(false));
+                        }
+                        None => {
+                            let what = format!(
+                                "the typed content of `{media}` (a stream of events, XML of a model)"
+                            );
+                            self.typed_text_lost(schema, &schema_at, what, &mut attrs);
+                            body = Some(Ty::Builtin("string").expr(false));
+                        }
+                    }
                     media_written = Some(string(media));
                 }
                 MediaKind::Binary => {
@@ -1261,6 +1288,7 @@ fn media_kind(media: &str) -> MediaKind {
         || essence.ends_with("+xml")
         || essence == "application/xml"
         || essence == "application/yaml"
+        || covenant_runtime::streams::is_stream_media(&essence)
     {
         MediaKind::Text
     } else {
@@ -1424,4 +1452,27 @@ fn says_no_body(content: &serde_json::Map<String, Value>) -> bool {
         }
         Some(_) => false,
     })
+}
+
+/// The schema of each item of a streamed answer (server-sent events, JSON lines) and where
+/// it is: OpenAPI 3.2's `itemSchema`, the `x-item-schema` `generate` writes, or the schema
+/// itself where it types more than text (as OpenAI's documents type their events).
+fn stream_items<'d>(
+    media: &str,
+    chosen: &'d Value,
+    schema: &'d Value,
+    media_at: &str,
+    schema_at: &str,
+    importer: &Importer<'d>,
+) -> Option<(&'d Value, String)> {
+    if !covenant_runtime::streams::is_stream_media(media) {
+        return None;
+    }
+    if let Some(item) = chosen.get("itemSchema") {
+        return Some((item, join(media_at, "itemSchema")));
+    }
+    if let Some(item) = importer.follow(schema).get("x-item-schema") {
+        return Some((item, join(schema_at, "x-item-schema")));
+    }
+    (!plain_text(importer.follow(schema))).then(|| (schema, schema_at.to_string()))
 }

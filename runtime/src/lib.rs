@@ -24,6 +24,7 @@ pub mod limits;
 pub mod multipart;
 #[cfg(feature = "server")]
 pub mod server;
+pub mod streams;
 pub mod text;
 mod text_de;
 mod tristate;

@@ -612,6 +612,39 @@ fn bounds_and_bodies_the_types_already_state_are_no_losses() {
     assert!(spec.contains("a body on a 204 response"), "{spec}");
 }
 
+/// A typed event stream (OpenAI's) imports as a list streamed item by item, and the OpenAPI
+/// `generate` writes for it reads back the same.
+#[test]
+fn typed_streams_import_whole_and_back() {
+    let document = r##"{"openapi": "3.1.0", "info": {"title": "Chat", "version": "1"},
+      "components": {"schemas": {"Chunk": {"type": "object", "required": ["delta"],
+        "properties": {"delta": {"type": "string"}}}}},
+      "paths": {"/chat": {"post": {"operationId": "chat",
+        "responses": {"200": {"description": "The answer, piece by piece.", "content":
+          {"text/event-stream": {"schema": {"$ref": "#/components/schemas/Chunk"}}}}}}},
+        "/export": {"get": {"operationId": "export",
+        "responses": {"200": {"description": "Every chunk.", "content":
+          {"application/x-ndjson": {"itemSchema": {"$ref": "#/components/schemas/Chunk"}}}}}}}}}"##;
+    let dir = tempfile::tempdir().unwrap();
+    let (code, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(document));
+    assert_eq!(code, 0, "{stderr}\n{spec}");
+    assert!(
+        spec.contains("response 200: Chunk[] \"text/event-stream\"\n"),
+        "{spec}"
+    );
+    assert!(
+        spec.contains("response 200: Chunk[] \"application/x-ndjson\"\n"),
+        "{spec}"
+    );
+    let openapi = generated_openapi(dir.path(), &spec);
+    let (code, again, stderr) = covenant(&["import", "-"], dir.path(), Some(&openapi.to_string()));
+    assert_eq!(code, 0, "{stderr}\n{again}");
+    assert!(
+        again.contains("response 200: Chunk[] \"text/event-stream\"\n"),
+        "{again}"
+    );
+}
+
 /// What other published documents hold and the spec once refused after import: an HTML
 /// `default` error, a body on OPTIONS, an error model whose status is bounded, operations
 /// told apart by a fragment, and operations kept in other files. Each is marked or reported,

@@ -423,7 +423,10 @@ impl Document<'_> {
                 json!(r.doc.clone().unwrap_or_else(|| fallback.to_string())),
             );
             if let Some(schema) = self.builder.response_body_schema(r) {
-                let schema = on_the_wire(schema);
+                let schema = match &r.media {
+                    BodyMedia::Stream(media) => streamed(schema, media),
+                    _ => on_the_wire(schema),
+                };
                 let mut content = Map::new();
                 for media in std::iter::once(r.media.content_type())
                     .chain(r.also_media.iter().map(String::as_str))
@@ -601,6 +604,25 @@ impl Reach {
 }
 
 /// A body's schema as the bytes travel: bytes written as they are are no base64.
+/// A streamed list as OpenAPI 3.1 can say it: text whose items are each of the list's item
+/// schema (`x-item-schema`, as OpenAPI 3.2 writes `itemSchema`).
+fn streamed(mut list: Value, media: &str) -> Value {
+    let items = list
+        .as_object_mut()
+        .and_then(|o| o.remove("items"))
+        .unwrap_or(json!({}));
+    let framing = if media.to_ascii_lowercase().starts_with("text/event-stream") {
+        "server-sent events, each event's `data` one item"
+    } else {
+        "JSON lines, one item per line"
+    };
+    json!({
+        "type": "string",
+        "description": format!("A stream of {framing}."),
+        "x-item-schema": items,
+    })
+}
+
 fn on_the_wire(mut schema: Value) -> Value {
     if let Some(obj) = schema.as_object_mut()
         && obj.contains_key("contentMediaType")

@@ -16,11 +16,11 @@ pub fn all_responses<'a>(spec: &'a Spec, ep: &'a Endpoint) -> impl Iterator<Item
 }
 
 /// The `Accept` header of a request to `ep`: JSON (the router's rejections always are), then
-/// the media types of its responses and errors written as they are.
+/// the media types of its responses and errors written as they are or streamed.
 pub fn accept(spec: &Spec, ep: &Endpoint) -> String {
     let mut media: Vec<&str> = vec!["application/json"];
     for r in all_responses(spec, ep) {
-        if let BodyMedia::Raw(m) = &r.media
+        if let BodyMedia::Raw(m) | BodyMedia::Stream(m) = &r.media
             && !media.contains(&m.as_str())
         {
             media.push(m);

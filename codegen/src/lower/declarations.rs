@@ -288,6 +288,16 @@ impl Lowerer<'_> {
             &body,
             false,
         );
+        if media.is_stream() {
+            let span = decl.media.as_ref().map_or(ty.span, |m| m.span);
+            self.error(
+                diagnostic_codes::BAD_BODY_MEDIA,
+                span,
+                "an error is answered whole, not as a stream",
+            )
+            .label("streams are successes")
+            .help("leave the media type out: the error's list is JSON");
+        }
         if matches!(media, BodyMedia::Raw(_)) && site == ErrorSite::Api {
             let span = decl.media.as_ref().map_or(ty.span, |m| m.span);
             self.error(

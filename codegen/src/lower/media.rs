@@ -1,5 +1,6 @@
 //! Bodies other than JSON: `body bytes "image/png"`, `response 200: string "text/csv"`,
-//! `body multipart { file: file, purpose: string }`, and where a `file` may stand.
+//! `body multipart { file: file, purpose: string }`, and where a `file` may stand; answers
+//! streamed item by item (`response 200: Chunk[] "text/event-stream"`).
 
 use super::Lowerer;
 use super::response_headers::is_token;
@@ -39,6 +40,22 @@ impl Lowerer<'_> {
             if covenant_runtime::contract::is_json_family(&essence) {
                 return BodyMedia::JsonAs(lit.value.trim().to_string());
             }
+        }
+        // A list answered item by item: server-sent events, JSON lines.
+        if let (Some(lit), Type::List(..)) = (media, ty)
+            && covenant_runtime::streams::is_stream_media(&lit.value)
+        {
+            if request {
+                self.error(
+                    diagnostic_codes::BAD_BODY_MEDIA,
+                    lit.span,
+                    "a request body is sent whole, not as a stream",
+                )
+                .label("streams are answers")
+                .help("send the list as JSON: leave the media type out");
+                return BodyMedia::Json;
+            }
+            return BodyMedia::Stream(lit.value.trim().to_string());
         }
         match media {
             Some(lit) if !raw => {

@@ -7,4 +7,5 @@ mod faulty;
 mod media_bodies;
 mod response_headers;
 mod status_ranges;
+mod streams;
 mod support;

@@ -23,4 +23,5 @@ mod request_media;
 mod response_headers;
 mod round_trip;
 mod status_ranges;
+mod streams;
 mod support;

@@ -126,6 +126,17 @@ impl SerializeStruct for InputWriter<'_> {
                 ),
                 BodyMedia::Multipart => multipart_body(self.body_type, value)?,
                 BodyMedia::Raw(media) => (media.to_string(), raw_body(self.body_type, value)?),
+                // A spec streams answers only (`check` refuses a streamed request body).
+                BodyMedia::Stream(media) => {
+                    let items = match serde_json::to_value(value) {
+                        Ok(serde_json::Value::Array(items)) => items,
+                        _ => return Err(LayoutError("a stream is a list".into())),
+                    };
+                    (
+                        media.to_string(),
+                        crate::streams::write_items(media, &items),
+                    )
+                }
             };
             self.out.content_type = Some(content_type);
             self.out.body = Some(bytes);

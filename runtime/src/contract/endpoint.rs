@@ -43,6 +43,9 @@ pub enum BodyMedia<S = &'static str> {
     Multipart,
     /// A `string` or `bytes` written as it is, of this media type (`text/csv`).
     Raw(S),
+    /// An answer's list written item by item as a stream of this media type: server-sent
+    /// events or JSON lines (`crate::streams`).
+    Stream(S),
 }
 
 impl<S: AsRef<str>> BodyMedia<S> {
@@ -53,8 +56,12 @@ impl<S: AsRef<str>> BodyMedia<S> {
             BodyMedia::JsonAs(media) => media.as_ref(),
             BodyMedia::Form => "application/x-www-form-urlencoded",
             BodyMedia::Multipart => "multipart/form-data",
-            BodyMedia::Raw(media) => media.as_ref(),
+            BodyMedia::Raw(media) | BodyMedia::Stream(media) => media.as_ref(),
         }
+    }
+
+    pub fn is_stream(&self) -> bool {
+        matches!(self, BodyMedia::Stream(_))
     }
 
     pub fn is_raw(&self) -> bool {
@@ -76,7 +83,7 @@ impl<S: AsRef<str>> BodyMedia<S> {
         match (self, media.as_deref()) {
             (BodyMedia::Json | BodyMedia::JsonAs(_), Some(m)) => is_json_family(m),
             (BodyMedia::Form, Some(m)) => m == "application/x-www-form-urlencoded",
-            (BodyMedia::Multipart | BodyMedia::Raw(_), _) => true,
+            (BodyMedia::Multipart | BodyMedia::Raw(_) | BodyMedia::Stream(_), _) => true,
             (_, None) => false,
         }
     }

@@ -258,6 +258,25 @@ pub fn raw_status<B: crate::binary::RawBody>(
     }
 }
 
+/// A response whose list is written item by item as a stream of the media type declared
+/// (server-sent events, JSON lines).
+pub fn stream_status<T: Serialize>(
+    status: u16,
+    content_type: &'static str,
+    items: &[T],
+) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let values: Result<Vec<Value>, _> = items.iter().map(serde_json::to_value).collect();
+    let (Ok(values), Ok(media)) = (values, HeaderValue::from_str(content_type)) else {
+        return error_text(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the answer's items could not be written",
+        );
+    };
+    let body = crate::streams::write_items(content_type, &values);
+    (status, [(header::CONTENT_TYPE, media)], body).into_response()
+}
+
 /// A response of a declared status without a body.
 /// The status a handler gave a response declared for a whole class (`4XX`); one outside the
 /// class is a fault of the handler, answered as a 500.

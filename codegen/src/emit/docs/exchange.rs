@@ -124,6 +124,11 @@ fn written(v: &Value, t: &Type, media: &BodyMedia) -> String {
                 text
             }
         }
+        BodyMedia::Stream(media) => {
+            let items = v.as_array().cloned().unwrap_or_default();
+            String::from_utf8(covenant_runtime::streams::write_items(media, &items))
+                .unwrap_or_default()
+        }
         BodyMedia::Json | BodyMedia::JsonAs(_) | BodyMedia::Multipart => {
             serde_json::to_string_pretty(v).unwrap_or_default()
         }

@@ -55,6 +55,7 @@ fn inner(site: &Site, root: &str, t: &Type) -> Markup {
 pub fn body(site: &Site, root: &str, t: &Type, media: &BodyMedia) -> Markup {
     html! {
         (ty(site, root, t))
+        @if media.is_stream() { " streamed item by item" }
         " as "
         code.media { (media.content_type()) }
     }

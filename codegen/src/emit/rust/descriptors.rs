@@ -260,6 +260,7 @@ impl Printer<'_> {
             BodyMedia::Form => quote!(#rt::desc::BodyMedia::Form),
             BodyMedia::Multipart => quote!(#rt::desc::BodyMedia::Multipart),
             BodyMedia::Raw(media) => quote!(#rt::desc::BodyMedia::Raw(#media)),
+            BodyMedia::Stream(media) => quote!(#rt::desc::BodyMedia::Stream(#media)),
         }
     }
 

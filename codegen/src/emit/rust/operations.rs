@@ -468,6 +468,9 @@ impl RustBackend<'_> {
             let read_body = if r.media.is_raw() {
                 let rt = &self.rt;
                 quote!(#rt::RawBody::from_raw(body)?)
+            } else if let BodyMedia::Stream(media) = &r.media {
+                let rt = &self.rt;
+                quote!(::serde_json::from_slice(&#rt::streams::as_json_array(#media, body)?).map_err(|e| e.to_string())?)
             } else {
                 quote!(::serde_json::from_slice(json).map_err(|e| e.to_string())?)
             };
@@ -528,7 +531,7 @@ impl RustBackend<'_> {
         // A JSON body read from nothing is `null`; text or bytes are read as they are.
         let read_body_bytes = if responses
             .iter()
-            .any(|r| r.body.is_some() && !r.media.is_raw())
+            .any(|r| r.body.is_some() && r.media.is_json())
         {
             quote!(let json: &[u8] = if body.iter().all(u8::is_ascii_whitespace) { b"null" } else { body };)
         } else {

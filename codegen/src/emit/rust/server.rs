@@ -265,6 +265,9 @@ impl RustBackend<'_> {
             };
             let written = match &r.media {
                 BodyMedia::Raw(media) => quote!(#rt::server::raw_status(#status, #media, body)),
+                BodyMedia::Stream(media) => {
+                    quote!(#rt::server::stream_status(#status, #media, &body))
+                }
                 _ => quote!(#rt::server::json_status(#status, &body)),
             };
             let bound_body = r.body.is_some().then(|| quote!(body,));

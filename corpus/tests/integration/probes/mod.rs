@@ -186,7 +186,10 @@ fn laid_out(
         query,
         headers,
         body: input.get("body").map(|body| match &ep.body_media {
-            BodyMedia::Json | BodyMedia::JsonAs(_) => body.to_string().into_bytes(),
+            // A request body is never streamed: `check` refuses it.
+            BodyMedia::Json | BodyMedia::JsonAs(_) | BodyMedia::Stream(_) => {
+                body.to_string().into_bytes()
+            }
             BodyMedia::Form => form(body).into_bytes(),
             BodyMedia::Multipart => {
                 let (content_type, bytes) = multipart(spec, ep, body);
