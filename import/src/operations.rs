@@ -5,12 +5,13 @@ use crate::build::*;
 use crate::document::join;
 use crate::importer::Importer;
 use crate::losses::{Completeness, OperationReport};
+use crate::media::{MediaKind, choose_media, is_plain_json, media_kind, plain_text};
 use crate::schemas::{FieldUse, Place, description};
 use crate::security::Scheme;
 use crate::types::Ty;
 use covenant_codegen::ast::{
     Annotation, Attrs, BodyDecl, BodyEncoding, EndpointDecl, EndpointMember, ErrorDecl, FieldDecl,
-    Item, ItemKind, Member, ParamLocation,
+    Item, ItemKind, Member,
 };
 use covenant_codegen::ir::StatusPattern;
 use heck::ToUpperCamelCase;
@@ -19,21 +20,6 @@ use std::collections::HashMap;
 
 const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "patch", "head", "options", "trace",
-];
-
-/// Headers the request's own machinery sets: OpenAPI says a parameter naming them is ignored.
-const IGNORED_HEADERS: &[&str] = &["accept", "content-type", "authorization"];
-
-/// Response headers the HTTP layer writes, which a spec does not declare.
-const HOP_BY_HOP: &[&str] = &[
-    "content-type",
-    "content-length",
-    "transfer-encoding",
-    "connection",
-    "keep-alive",
-    "upgrade",
-    "te",
-    "trailer",
 ];
 
 /// An operation being written, and what became of it.
@@ -370,254 +356,6 @@ impl<'d> Importer<'d> {
         (segments.join("/"), renamed)
     }
 
-    /// Path, query and header parameters (path-level ones first, overridden by the
-    /// operation's own).
-    fn parameters(
-        &mut self,
-        path_item: &'d Value,
-        op: &'d Value,
-        at: &str,
-        base: &str,
-        renamed: &HashMap<String, String>,
-        written_path: &str,
-    ) -> Vec<Member<EndpointMember>> {
-        let mut all: Vec<(&'d Value, String)> = Vec::new();
-        let shared_at = at.rsplit_once('/').map_or(at, |(p, _)| p).to_string();
-        for (source, source_at) in [(path_item, shared_at), (op, at.to_string())] {
-            if let Some(Value::Array(list)) = source.get("parameters") {
-                for (index, p) in list.iter().enumerate() {
-                    let p_at = join(&join(&source_at, "parameters"), &index.to_string());
-                    let resolved = self.follow(p);
-                    let key = |v: &Value| {
-                        (
-                            v.get("name").and_then(Value::as_str).map(str::to_string),
-                            v.get("in").and_then(Value::as_str).map(str::to_string),
-                        )
-                    };
-                    all.retain(|(q, _)| key(self.follow(q)) != key(resolved));
-                    all.push((p, p_at));
-                }
-            }
-        }
-        let mut members = Vec::new();
-        let mut seen_path = Vec::new();
-        for (p, p_at) in all {
-            let p = self.follow(p);
-            let Some(name) = p.get("name").and_then(Value::as_str) else {
-                continue;
-            };
-            let place = p.get("in").and_then(Value::as_str).unwrap_or("");
-            let location = match place {
-                "path" => ParamLocation::Path,
-                "query" => ParamLocation::Query,
-                "header" if IGNORED_HEADERS.contains(&name.to_lowercase().as_str()) => continue,
-                "header" => ParamLocation::Header,
-                other => {
-                    let marker =
-                        self.lose(&p_at, format!("a {other} parameter `{name}`"), "left out");
-                    // A parameter left out is marked on the endpoint's first member.
-                    members.push(member(
-                        Attrs {
-                            doc: None,
-                            annotations: vec![marker],
-                        },
-                        EndpointMember::NotShown(string(format!("The {other} parameter `{name}`"))),
-                    ));
-                    continue;
-                }
-            };
-            let taken = members.iter().any(|m: &Member<EndpointMember>| {
-                matches!(&m.node, EndpointMember::Param(_, f) if f.name.text == name)
-            }) || (location != ParamLocation::Path
-                && written_path.contains(&format!("{{{name}}}")));
-            if taken {
-                let marker = self.lose(
-                    &p_at,
-                    format!("a second parameter named `{name}`, in another place"),
-                    "left out",
-                );
-                members.push(member(
-                    Attrs {
-                        doc: None,
-                        annotations: vec![marker],
-                    },
-                    EndpointMember::NotShown(string(format!("The {place} parameter `{name}`"))),
-                ));
-                continue;
-            }
-            let name = match location {
-                ParamLocation::Path => {
-                    let kept = renamed
-                        .get(name)
-                        .cloned()
-                        .unwrap_or_else(|| name.to_string());
-                    if seen_path.contains(&kept) || !written_path.contains(&format!("{{{kept}}}")) {
-                        continue;
-                    }
-                    seen_path.push(kept.clone());
-                    kept
-                }
-                _ => name.to_string(),
-            };
-            members.push(self.parameter(p, &p_at, &name, location, base));
-        }
-        // Placeholders the document gave no parameter.
-        for placeholder in written_path
-            .split('/')
-            .filter_map(|s| s.split_once('{'))
-            .filter_map(|(_, rest)| rest.split_once('}'))
-            .map(|(name, _)| name)
-        {
-            if !seen_path.iter().any(|p| p == placeholder) {
-                let marker = self.lose(
-                    at,
-                    format!("the path placeholder `{placeholder}` without a parameter"),
-                    "a string",
-                );
-                members.push(member(
-                    Attrs {
-                        doc: None,
-                        annotations: vec![marker],
-                    },
-                    EndpointMember::Param(
-                        ParamLocation::Path,
-                        field(placeholder, false, Ty::Builtin("string").expr(false), None),
-                    ),
-                ));
-            }
-        }
-        members
-    }
-
-    fn parameter(
-        &mut self,
-        p: &'d Value,
-        at: &str,
-        name: &str,
-        location: ParamLocation,
-        base: &str,
-    ) -> Member<EndpointMember> {
-        let required = location == ParamLocation::Path
-            || p.get("required").and_then(Value::as_bool) == Some(true);
-        let static_any = &crate::schemas::ANY_SCHEMA;
-        let (schema, schema_at) = match (p.get("schema"), p.get("content")) {
-            (Some(s), _) => (s, join(at, "schema")),
-            (None, Some(Value::Object(content))) => {
-                match content.iter().next().and_then(|(_, m)| m.get("schema")) {
-                    Some(s) => (s, join(at, "content")),
-                    None => (static_any, at.to_string()),
-                }
-            }
-            _ => (static_any, at.to_string()),
-        };
-        let usage = if location == ParamLocation::Header {
-            FieldUse::Header
-        } else {
-            FieldUse::Param
-        };
-        let hint = format!("{base}_{name}");
-        let (mut decl, mut attrs) =
-            self.field_decl(name, schema, &schema_at, required, &hint, usage);
-        // The parameter's own description says more than its schema's.
-        if let Some(d) = description(p) {
-            attrs.doc = Some(d);
-        }
-        if p.get("deprecated").and_then(Value::as_bool) == Some(true)
-            && !attrs
-                .annotations
-                .iter()
-                .any(|a| a.name.text == "deprecated")
-        {
-            attrs.annotations.push(annotation("deprecated", Vec::new()));
-        }
-        self.parameter_shape(p, at, &mut decl, &mut attrs, location);
-        member(attrs, EndpointMember::Param(location, decl))
-    }
-
-    /// What a parameter's type may be in the spec: a scalar, or (in a query) a list of
-    /// scalars sent as repeated pairs. Anything else is written as a string, and marked.
-    fn parameter_shape(
-        &mut self,
-        p: &Value,
-        at: &str,
-        decl: &mut FieldDecl,
-        attrs: &mut Attrs,
-        location: ParamLocation,
-    ) {
-        let enums = self.enum_names.clone();
-        let is_enum = |n: &str| enums.contains(n);
-        constant_as_one_of(decl, attrs);
-        let ty = from_expr(&decl.ty);
-        let nullable = decl.ty.alternatives.len() > 1
-            && matches!(
-                decl.ty.alternatives.last().map(|a| &a.kind),
-                Some(covenant_codegen::ast::TypeAtomKind::Null)
-            );
-        let scalar = |t: &Option<Ty>| t.as_ref().is_some_and(|t| t.is_scalar(&is_enum));
-        let style = p.get("style").and_then(Value::as_str);
-        let explode = p.get("explode").and_then(Value::as_bool);
-        // `filter[status]=open`: any value of a query parameter, written in brackets.
-        let deep = location == ParamLocation::Query && style == Some("deepObject");
-        let fits = match (&ty, location) {
-            (t, ParamLocation::Query) if deep => !matches!(t, Some(Ty::Constant(_))),
-            (Some(Ty::List(inner)), ParamLocation::Query) => {
-                let inner = Some((**inner).clone());
-                scalar(&inner)
-            }
-            (t, _) => scalar(t) && !matches!(t, Some(Ty::Constant(_))),
-        };
-        if nullable && location != ParamLocation::Query {
-            attrs.annotations.push(self.lose(
-                at,
-                "a parameter that may be null",
-                "one that may not",
-            ));
-        }
-        if !fits {
-            attrs
-                .annotations
-                .push(self.lose(at, "a parameter of a structured type", "a string"));
-            written_as_text(decl, attrs);
-            return;
-        }
-        if nullable {
-            decl.ty.alternatives.pop();
-        }
-        if deep {
-            if !scalar(&ty) {
-                attrs
-                    .annotations
-                    .push(annotation("style", vec![arg(reference("deep"))]));
-            }
-        } else if let Some(Ty::List(_)) = ty {
-            let joined = match (style, explode) {
-                (None | Some("form"), None | Some(true)) => Ok(None),
-                (None | Some("form"), Some(false)) => Ok(Some("comma")),
-                (Some("spaceDelimited"), _) => Ok(Some("spaces")),
-                (Some("pipeDelimited"), _) => Ok(Some("pipes")),
-                (Some(other), _) => Err(other),
-            };
-            match joined {
-                Ok(Some(encoding)) => attrs
-                    .annotations
-                    .push(annotation("style", vec![arg(reference(encoding))])),
-                Ok(None) => {}
-                Err(style) => attrs.annotations.push(self.lose(
-                    at,
-                    format!("a list sent as one `{style}` value"),
-                    "one pair per item",
-                )),
-            }
-        }
-        if location == ParamLocation::Path && matches!(style, Some("label" | "matrix")) {
-            attrs.annotations.push(self.lose(
-                at,
-                "a label or matrix path parameter",
-                "a simple one",
-            ));
-        }
-    }
-
     /// The request body: JSON when the document offers it, else a form, multipart, or the
     /// bytes or text of another media type.
     fn request_body(
@@ -718,7 +456,7 @@ impl<'d> Importer<'d> {
 
     /// A response body of the JSON family: its type and whether it may be null, marked when
     /// its media type is not JSON itself (`problem+json`): answers are written as JSON.
-    fn json_body(
+    pub(crate) fn json_body(
         &mut self,
         media: &str,
         content_at: &str,
@@ -742,7 +480,7 @@ impl<'d> Importer<'d> {
 
     /// Marks a text body whose schema says more than that it is text (`what`): the spec
     /// writes the text.
-    fn typed_text_lost(
+    pub(crate) fn typed_text_lost(
         &mut self,
         schema: &'d Value,
         schema_at: &str,
@@ -874,329 +612,13 @@ impl<'d> Importer<'d> {
         ));
         BodyDecl::Type(Ty::Named(name).expr(false), None)
     }
-
-    /// Responses and errors, each status with its body and headers.
-    fn responses(
-        &mut self,
-        op: &'d Value,
-        at: &str,
-        base: &str,
-        attrs: &mut Attrs,
-    ) -> Vec<Member<EndpointMember>> {
-        let mut out = Vec::new();
-        let responses_at = join(at, "responses");
-        let Some(Value::Object(responses)) = op.get("responses") else {
-            let marker = self.lose(
-                at,
-                "an operation without responses",
-                "a success the document does not show",
-            );
-            attrs.annotations.push(marker);
-            out.push(not_shown_success());
-            return out;
-        };
-        let mut successes = 0;
-        let success_count = responses
-            .keys()
-            .filter(|k| k.starts_with('2') || k.starts_with('3'))
-            .count();
-        for (key, response) in responses {
-            let status_at = join(&responses_at, key);
-            let status = match StatusPattern::parse(key) {
-                Some(status @ (StatusPattern::Exact(_) | StatusPattern::Default)) => status,
-                Some(StatusPattern::Class(class)) if class >= 4 => StatusPattern::Class(class),
-                range => {
-                    // A class of successes: written as its first status when the document
-                    // names no such status itself.
-                    let success = (range == Some(StatusPattern::Class(2))
-                        && !responses.contains_key("200"))
-                    .then_some(200);
-                    let written = if success.is_some() {
-                        "a 200 response"
-                    } else {
-                        "left out"
-                    };
-                    let construct = match range {
-                        Some(_) => format!("the status range `{key}`"),
-                        None => format!("the response key `{key}`"),
-                    };
-                    let marker = self.lose(&status_at, construct, written);
-                    match success {
-                        Some(code) => {
-                            let (m, _) = self.response(
-                                response,
-                                &status_at,
-                                StatusPattern::Exact(code),
-                                base,
-                                success_count > 1,
-                                vec![marker],
-                            );
-                            successes += 1;
-                            out.push(m);
-                        }
-                        None => attrs.annotations.push(marker),
-                    }
-                    continue;
-                }
-            };
-            let (m, is_success) = self.response(
-                response,
-                &status_at,
-                status,
-                base,
-                success_count > 1,
-                Vec::new(),
-            );
-            successes += usize::from(is_success);
-            out.push(m);
-        }
-        if successes == 0 {
-            let marker = self.lose(
-                &responses_at,
-                "no success response",
-                "a success the document does not show",
-            );
-            let mut m = not_shown_success();
-            m.attrs.annotations.push(marker);
-            out.push(m);
-        }
-        out
-    }
-
-    fn response(
-        &mut self,
-        response: &'d Value,
-        at: &str,
-        status: StatusPattern,
-        base: &str,
-        several: bool,
-        markers: Vec<Annotation>,
-    ) -> (Member<EndpointMember>, bool) {
-        let (response, at) = match self.deref(response) {
-            Some((target, reference)) => (target, reference),
-            None => (response, at.to_string()),
-        };
-        let mut attrs = Attrs {
-            doc: description(response),
-            annotations: markers,
-        };
-        let success = status.is_success();
-        // HTTP sends no body with these.
-        let bodiless = status
-            .exact()
-            .is_some_and(|code| matches!(code, 100..=199 | 204 | 304));
-        let key = status.to_string().to_lowercase();
-        let hint = match (success, several) {
-            (true, false) => format!("{base}_result"),
-            (true, true) => format!("{base}_result_{key}"),
-            (false, _) => format!("{base}_error_{key}"),
-        };
-        let mut body = None;
-        let mut media_written = None;
-        if let Some(Value::Object(content)) = response.get("content")
-            && !(bodiless && says_no_body(content))
-            && let Some((media, chosen)) = choose_media(content, false)
-        {
-            let content_at = join(&at, "content");
-            let mut also: Vec<String> = Vec::new();
-            for (other, alternative) in content.iter().filter(|(k, _)| *k != media) {
-                // The same value in another encoding is stated; another value is not.
-                let same = alternative.get("schema") == chosen.get("schema");
-                if same
-                    && !other.contains('*')
-                    && !also.iter().any(|m| m.eq_ignore_ascii_case(other))
-                {
-                    also.push(other.clone());
-                } else {
-                    let marker = self.lose(
-                        &join(&content_at, other),
-                        format!("the response media type `{other}` with its own schema"),
-                        format!("`{media}` alone"),
-                    );
-                    attrs.annotations.push(marker);
-                }
-            }
-            if !also.is_empty() && !bodiless {
-                let media_types = also.into_iter().map(|m| arg(str_value(m))).collect();
-                attrs
-                    .annotations
-                    .push(annotation("also_media", media_types));
-            }
-            let schema = chosen.get("schema").unwrap_or(&crate::schemas::ANY_SCHEMA);
-            let schema_at = join(&join(&content_at, media), "schema");
-            match media_kind(media) {
-                MediaKind::Json | MediaKind::Form | MediaKind::Multipart => {
-                    let (ty, nullable) =
-                        self.json_body(media, &content_at, schema, &schema_at, &hint, &mut attrs);
-                    // A success's JSON body may be null; an error's may not.
-                    let json = matches!(media_kind(media), MediaKind::Json);
-                    if nullable && !(success && json) {
-                        attrs.annotations.push(self.lose(
-                            &schema_at,
-                            "a body that may be null",
-                            "one that may not",
-                        ));
-                    }
-                    body = Some(ty.expr(nullable && success && json));
-                }
-                MediaKind::Text => {
-                    let media_at = join(&content_at, media);
-                    match stream_items(media, chosen, schema, &media_at, &schema_at, self)
-                        .filter(|_| success)
-                    {
-                        Some((item, item_at)) => {
-                            let hint = format!("{hint}_item");
-                            let converted = self.schema_type(
-                                item,
-                                &item_at,
-                                &hint,
-                                Place::Inner,
-                                FieldUse::Body,
-                            );
-                            attrs.annotations.extend(converted.markers);
-                            if converted.nullable {
-                                let marker = self.lose(
-                                    &item_at,
-                                    "null items in a stream",
-                                    "items never null",
-                                );
-                                attrs.annotations.push(marker);
-                            }
-                            body = Some(Ty::List(Box::new(converted.ty)).expr(false));
-                        }
-                        None => {
-                            let what = format!(
-                                "the typed content of `{media}` (a stream of events, XML of a model)"
-                            );
-                            self.typed_text_lost(schema, &schema_at, what, &mut attrs);
-                            body = Some(Ty::Builtin("string").expr(false));
-                        }
-                    }
-                    media_written = Some(string(media));
-                }
-                MediaKind::Binary => {
-                    body = Some(Ty::Builtin("bytes").expr(false));
-                    media_written = Some(string(media));
-                }
-            }
-        }
-        // The router answers these statuses itself, as JSON: an error written as it is
-        // (`text/html`) needs a status of its own.
-        let router_answers = match status {
-            StatusPattern::Exact(code) => {
-                [400, 401, 403, 409, 413, 414, 415, 422, 431, 500, 503].contains(&code)
-            }
-            _ => true,
-        };
-        if !success && media_written.is_some() && router_answers {
-            let marker = self.lose(
-                &join(&at, "content"),
-                format!("a body written as it is on the {status} error, which the router answers as JSON too"),
-                "no body",
-            );
-            attrs.annotations.push(marker);
-            body = None;
-            media_written = None;
-        }
-        if body.is_some() && bodiless {
-            let marker = self.lose(
-                &join(&at, "content"),
-                format!("a body on a {status} response"),
-                "no body",
-            );
-            attrs.annotations.push(marker);
-            body = None;
-            media_written = None;
-        }
-        let headers = self.response_headers(response, &at);
-        let node = if success {
-            EndpointMember::Response {
-                statuses: vec![status_of(status)],
-                body: body.map(|ty| BodyDecl::Type(ty, media_written)),
-                headers,
-            }
-        } else {
-            EndpointMember::Error(ErrorDecl {
-                status: status_of(status),
-                ty: body,
-                media: media_written,
-                headers,
-            })
-        };
-        (member(attrs, node), success)
-    }
-
-    fn response_headers(&mut self, response: &'d Value, at: &str) -> Vec<Member<FieldDecl>> {
-        let Some(Value::Object(headers)) = response.get("headers") else {
-            return Vec::new();
-        };
-        let mut out: Vec<Member<FieldDecl>> = Vec::new();
-        for (name, header) in headers {
-            let lower = name.to_lowercase();
-            if HOP_BY_HOP.contains(&lower.as_str())
-                || !name
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
-                || out
-                    .iter()
-                    .any(|h| h.node.name.text.eq_ignore_ascii_case(name))
-            {
-                continue;
-            }
-            let header = self.follow(header);
-            let header_at = join(&join(at, "headers"), name);
-            let schema = header.get("schema").unwrap_or(&crate::schemas::ANY_SCHEMA);
-            let required = header.get("required").and_then(Value::as_bool) == Some(true);
-            let (mut decl, mut attrs) = self.field_decl(
-                name,
-                schema,
-                &join(&header_at, "schema"),
-                required,
-                name,
-                FieldUse::Header,
-            );
-            if attrs.doc.is_none() {
-                attrs.doc = description(header);
-            }
-            let enums = self.enum_names.clone();
-            let is_enum = |n: &str| enums.contains(n);
-            let ty = from_expr(&decl.ty);
-            if !ty
-                .as_ref()
-                .is_some_and(|t| t.is_scalar(&is_enum) && !matches!(t, Ty::Constant(_)))
-                || decl.ty.alternatives.len() > 1
-            {
-                attrs.annotations.push(self.lose(
-                    &header_at,
-                    "a header of a structured type",
-                    "a string",
-                ));
-                written_as_text(&mut decl, &mut attrs);
-            }
-            out.push(member(attrs, decl));
-        }
-        out
-    }
-}
-
-/// Whether a schema says no more of a text body than that it is text.
-fn plain_text(schema: &Value) -> bool {
-    match schema {
-        Value::Bool(true) => true,
-        Value::Object(map) => {
-            map.is_empty()
-                || (map.get("type").and_then(Value::as_str) == Some("string")
-                    && !map.contains_key("properties"))
-        }
-        _ => false,
-    }
 }
 
 /// A field the spec cannot type as the document does, written as a string: the constraints
 /// and default of the other type go, its losses and deprecation stay.
 /// A string constant where text travels (a parameter, a form field) is a string of that
 /// one value: a constant is a type of JSON bodies.
-fn constant_as_one_of(decl: &mut FieldDecl, attrs: &mut Attrs) {
+pub(crate) fn constant_as_one_of(decl: &mut FieldDecl, attrs: &mut Attrs) {
     if let Some(Ty::Constant(text)) = from_expr(&decl.ty) {
         decl.ty = Ty::Builtin("string").expr(false);
         attrs
@@ -1205,7 +627,7 @@ fn constant_as_one_of(decl: &mut FieldDecl, attrs: &mut Attrs) {
     }
 }
 
-fn written_as_text(decl: &mut FieldDecl, attrs: &mut Attrs) {
+pub(crate) fn written_as_text(decl: &mut FieldDecl, attrs: &mut Attrs) {
     attrs
         .annotations
         .retain(|a| a.name.text == "lossy" || a.name.text == "deprecated");
@@ -1213,7 +635,7 @@ fn written_as_text(decl: &mut FieldDecl, attrs: &mut Attrs) {
     decl.default = None;
 }
 
-fn status_of(status: StatusPattern) -> covenant_codegen::ast::Status {
+pub(crate) fn status_of(status: StatusPattern) -> covenant_codegen::ast::Status {
     match status {
         StatusPattern::Exact(code) => crate::build::status(code),
         StatusPattern::Class(class) => crate::build::status_class(class),
@@ -1221,7 +643,7 @@ fn status_of(status: StatusPattern) -> covenant_codegen::ast::Status {
     }
 }
 
-fn not_shown_success() -> Member<EndpointMember> {
+pub(crate) fn not_shown_success() -> Member<EndpointMember> {
     member(
         Attrs::default(),
         EndpointMember::Response {
@@ -1262,83 +684,9 @@ fn operation_doc(op: &Value) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("\n\n"))
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum MediaKind {
-    Json,
-    Form,
-    Multipart,
-    Text,
-    Binary,
-}
-
-fn media_kind(media: &str) -> MediaKind {
-    let essence = media.split(';').next().unwrap_or("").trim().to_lowercase();
-    if essence == "application/json"
-        || essence.ends_with("+json")
-        || essence == "*/*"
-        || essence == "application/*"
-        || essence == "text/json"
-    {
-        MediaKind::Json
-    } else if essence == "application/x-www-form-urlencoded" {
-        MediaKind::Form
-    } else if essence == "multipart/form-data" {
-        MediaKind::Multipart
-    } else if essence.starts_with("text/")
-        || essence.ends_with("+xml")
-        || essence == "application/xml"
-        || essence == "application/yaml"
-        || covenant_runtime::streams::is_stream_media(&essence)
-    {
-        MediaKind::Text
-    } else {
-        MediaKind::Binary
-    }
-}
-
-fn is_plain_json(media: &str) -> bool {
-    let essence = media.split(';').next().unwrap_or("").trim().to_lowercase();
-    essence == "application/json" || essence == "*/*" || essence == "application/*"
-}
-
-/// The media type the spec writes: JSON first, then a form, multipart, text, bytes. A
-/// range (`image/*`) is not a media type the spec can name.
-fn choose_media(content: &serde_json::Map<String, Value>, request: bool) -> Option<(&str, &Value)> {
-    let order = if request {
-        [
-            MediaKind::Json,
-            MediaKind::Form,
-            MediaKind::Multipart,
-            MediaKind::Binary,
-            MediaKind::Text,
-        ]
-    } else {
-        [
-            MediaKind::Json,
-            MediaKind::Text,
-            MediaKind::Binary,
-            MediaKind::Form,
-            MediaKind::Multipart,
-        ]
-    };
-    for kind in order {
-        let mut candidates: Vec<(&str, &Value)> = content
-            .iter()
-            .filter(|(m, _)| media_kind(m) == kind)
-            .filter(|(m, _)| kind == MediaKind::Json || !m.contains('*'))
-            .map(|(m, v)| (m.as_str(), v))
-            .collect();
-        candidates.sort_by_key(|(m, _)| !is_plain_json(m));
-        if let Some(first) = candidates.first() {
-            return Some(*first);
-        }
-    }
-    None
-}
-
 /// The importer's own type back from a written type expression, for the checks of what a
 /// parameter or a form field may hold.
-fn from_expr(expr: &covenant_codegen::ast::TypeExpr) -> Option<Ty> {
+pub(crate) fn from_expr(expr: &covenant_codegen::ast::TypeExpr) -> Option<Ty> {
     use covenant_codegen::ast::TypeAtomKind as K;
     fn atom(a: &covenant_codegen::ast::TypeAtom) -> Option<Ty> {
         Some(match &a.kind {
@@ -1424,55 +772,4 @@ fn left_out(at: &str, method: &str, path: &str, construct: String) -> Written {
         },
         marks_earlier: None,
     }
-}
-
-/// Content that states nothing (no schema, `{}`, `type: null`, an object of no fields), as
-/// documents write for a 204: no body is what it says.
-fn says_no_body(content: &serde_json::Map<String, Value>) -> bool {
-    content.values().all(|media| match media.get("schema") {
-        None => true,
-        Some(Value::Object(schema)) => {
-            let kind = schema.get("type").and_then(Value::as_str);
-            let no_fields = [
-                "properties",
-                "additionalProperties",
-                "required",
-                "allOf",
-                "oneOf",
-                "anyOf",
-            ]
-            .iter()
-            .all(|k| match schema.get(*k) {
-                None => true,
-                Some(Value::Object(m)) => m.is_empty(),
-                Some(Value::Array(a)) => a.is_empty(),
-                Some(_) => false,
-            });
-            schema.is_empty() || kind == Some("null") || (kind == Some("object") && no_fields)
-        }
-        Some(_) => false,
-    })
-}
-
-/// The schema of each item of a streamed answer (server-sent events, JSON lines) and where
-/// it is: OpenAPI 3.2's `itemSchema`, the `x-item-schema` `generate` writes, or the schema
-/// itself where it types more than text (as OpenAI's documents type their events).
-fn stream_items<'d>(
-    media: &str,
-    chosen: &'d Value,
-    schema: &'d Value,
-    media_at: &str,
-    schema_at: &str,
-    importer: &Importer<'d>,
-) -> Option<(&'d Value, String)> {
-    if !covenant_runtime::streams::is_stream_media(media) {
-        return None;
-    }
-    if let Some(item) = chosen.get("itemSchema") {
-        return Some((item, join(media_at, "itemSchema")));
-    }
-    if let Some(item) = importer.follow(schema).get("x-item-schema") {
-        return Some((item, join(schema_at, "x-item-schema")));
-    }
-    (!plain_text(importer.follow(schema))).then(|| (schema, schema_at.to_string()))
 }
