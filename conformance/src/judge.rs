@@ -64,7 +64,7 @@ pub fn judge(
                     format!("a body sent as {media}"),
                 ),
                 BodyMedia::Stream(media) => (
-                    stream_problem(incoming, media),
+                    stream_problem(incoming, media, body),
                     format!("a stream of JSON items sent as {media}"),
                 ),
                 _ => (
@@ -165,30 +165,33 @@ fn essence(content_type: &str) -> String {
 /// Why a body the spec declares written as it is does not come as declared, if it does not:
 /// another media type, or text that is no UTF-8.
 fn raw_body_problem(incoming: &Incoming, declared: &str, body: Option<&Value>) -> Option<String> {
-    let content_type = incoming.header("content-type").unwrap_or("");
-    if essence(content_type) != essence(declared) {
-        return Some(if content_type.is_empty() {
-            "no Content-Type".into()
-        } else {
-            format!("Content-Type {content_type}")
-        });
-    }
-    body.is_none()
-        .then(|| "a body that is not UTF-8 text".into())
+    other_media(incoming, declared).or_else(|| {
+        body.is_none()
+            .then(|| "a body that is not UTF-8 text".into())
+    })
 }
 
 /// Why a streamed answer is not the stream declared, if it is not: another media type, or an
-/// item that is no JSON (named by its place).
-fn stream_problem(incoming: &Incoming, declared: &str) -> Option<String> {
+/// item that is no JSON (named by its place). `body` is the stream already read into its
+/// items; it is read again only to name what broke it.
+fn stream_problem(incoming: &Incoming, declared: &str, body: Option<&Value>) -> Option<String> {
+    other_media(incoming, declared).or_else(|| {
+        body.is_none()
+            .then(|| covenant_runtime::streams::read_items(declared, &incoming.body).err())
+            .flatten()
+    })
+}
+
+/// The `Content-Type` received, when it is not the media type declared.
+fn other_media(incoming: &Incoming, declared: &str) -> Option<String> {
     let content_type = incoming.header("content-type").unwrap_or("");
-    if essence(content_type) != essence(declared) {
-        return Some(if content_type.is_empty() {
+    (essence(content_type) != essence(declared)).then(|| {
+        if content_type.is_empty() {
             "no Content-Type".into()
         } else {
             format!("Content-Type {content_type}")
-        });
-    }
-    covenant_runtime::streams::read_items(declared, &incoming.body).err()
+        }
+    })
 }
 
 /// Why a body the spec declares is not usable JSON, if it is not.

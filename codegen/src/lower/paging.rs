@@ -74,7 +74,8 @@ impl Lowerer<'_> {
         }
         let param = |k: &str| get(k).map(|p| p[0].clone());
         // Read before the style's own arguments, and reported with theirs.
-        let read_items = get("items").map(|path| self.answer_list(ep, path, models));
+        let read_items =
+            get("items").map(|path| self.answer_of(ep, path, models, AnswerKind::Items));
         let items = read_items.clone().flatten();
         let items_or_none = || items.clone().unwrap_or_default();
         let paging = match *style {
@@ -104,7 +105,12 @@ impl Lowerer<'_> {
             "cursor" => {
                 let cursor = param("cursor")?;
                 self.param_exists(ep, &cursor);
-                let next = self.answer_text(ep, get("next")?, models, "the next cursor")?;
+                let next = self.answer_of(
+                    ep,
+                    get("next")?,
+                    models,
+                    AnswerKind::Text("the next cursor"),
+                )?;
                 Paging::Cursor {
                     param: cursor.text,
                     next,
@@ -112,7 +118,12 @@ impl Lowerer<'_> {
                 }
             }
             "next_url" => {
-                let next = self.answer_text(ep, get("next_url")?, models, "the next page's URL")?;
+                let next = self.answer_of(
+                    ep,
+                    get("next_url")?,
+                    models,
+                    AnswerKind::Text("the next page's URL"),
+                )?;
                 Paging::NextUrl {
                     next,
                     items: items_or_none(),
@@ -126,7 +137,7 @@ impl Lowerer<'_> {
                 let after = param("after")?;
                 self.param_exists(ep, &after);
                 let more = match get("more") {
-                    Some(path) => Some(self.answer_bool(ep, path, models)?),
+                    Some(path) => Some(self.answer_of(ep, path, models, AnswerKind::More)?),
                     None => None,
                 };
                 let id = param("id").map_or_else(|| "id".to_string(), |i| i.text);
@@ -238,56 +249,39 @@ impl Lowerer<'_> {
         Some((names, found?))
     }
 
-    /// A path to a list of the 200's body: the page's items.
-    fn answer_list(
+    /// A path into the 200's body whose field is of the kind the style reads (`expected`,
+    /// holding `what`).
+    fn answer_of(
         &mut self,
         ep: &Endpoint,
         path: &[ast::Ident],
         models: &[Model],
+        kind: AnswerKind,
     ) -> Option<FieldPath> {
         let (names, field) = self.answer_field(ep, path, models)?;
-        if matches!(field.ty, Type::List(..)) {
+        let (fits, what, expected) = match kind {
+            AnswerKind::Items => (
+                matches!(field.ty, Type::List(..)),
+                "the page's items",
+                "a list",
+            ),
+            AnswerKind::Text(what) => (
+                matches!(
+                    field.ty,
+                    Type::Primitive(Primitive::String | Primitive::Uri)
+                ),
+                what,
+                "a string",
+            ),
+            AnswerKind::More => (
+                field.ty == Type::Primitive(Primitive::Bool),
+                "whether more pages follow",
+                "a bool",
+            ),
+        };
+        if fits {
             return Some(names);
         }
-        self.not_of_type(path, "the page's items", "a list");
-        None
-    }
-
-    /// A path to a string of the 200's body: a cursor, or a URL.
-    fn answer_text(
-        &mut self,
-        ep: &Endpoint,
-        path: &[ast::Ident],
-        models: &[Model],
-        what: &str,
-    ) -> Option<FieldPath> {
-        let (names, field) = self.answer_field(ep, path, models)?;
-        if matches!(
-            field.ty,
-            Type::Primitive(Primitive::String | Primitive::Uri)
-        ) {
-            return Some(names);
-        }
-        self.not_of_type(path, what, "a string");
-        None
-    }
-
-    /// A path to a boolean of the 200's body that says more pages follow.
-    fn answer_bool(
-        &mut self,
-        ep: &Endpoint,
-        path: &[ast::Ident],
-        models: &[Model],
-    ) -> Option<FieldPath> {
-        let (names, field) = self.answer_field(ep, path, models)?;
-        if field.ty == Type::Primitive(Primitive::Bool) {
-            return Some(names);
-        }
-        self.not_of_type(path, "whether more pages follow", "a bool");
-        None
-    }
-
-    fn not_of_type(&mut self, path: &[ast::Ident], what: &str, expected: &str) {
         let span = path[0].span.to(path[path.len() - 1].span);
         let whole: Vec<&str> = path.iter().map(|i| i.text.as_str()).collect();
         self.error(
@@ -296,6 +290,7 @@ impl Lowerer<'_> {
             format!("`{}` must be {expected}, holding {what}", whole.join(".")),
         )
         .label(format!("not {expected}"));
+        None
     }
 
     /// `after` takes the `id` of the last item: the items must be models with that field,
@@ -349,4 +344,15 @@ impl Lowerer<'_> {
             .help("name the items' identifying field with `id: field`");
         }
     }
+}
+
+/// What a path into a listing's answer must reach.
+#[derive(Clone, Copy)]
+enum AnswerKind {
+    /// The page's items: a list.
+    Items,
+    /// A cursor or a URL: a string, holding what is said.
+    Text(&'static str),
+    /// Whether more pages follow: a bool.
+    More,
 }

@@ -164,17 +164,7 @@ pub fn verify<'h>(
             .map_err(|_| WebhookError::MissingHeader(name))
     };
     let id = text(ID_HEADER)?;
-    let timestamp: i64 = text(TIMESTAMP_HEADER)?
-        .trim()
-        .parse()
-        .map_err(|_| WebhookError::BadTimestamp)?;
-    let tolerance = i64::try_from(tolerance.as_secs()).unwrap_or(i64::MAX);
-    if timestamp < now.saturating_sub(tolerance) {
-        return Err(WebhookError::TooOld);
-    }
-    if timestamp > now.saturating_add(tolerance) {
-        return Err(WebhookError::TooNew);
-    }
+    let timestamp = recent(text(TIMESTAMP_HEADER)?, now, tolerance)?;
     let expected = secret.mac(id, timestamp, body);
     let matched = text(SIGNATURE_HEADER)?
         .split(' ')
@@ -186,6 +176,23 @@ pub fn verify<'h>(
     } else {
         Err(WebhookError::NoMatchingSignature)
     }
+}
+
+/// A signed timestamp (Unix seconds) read, when it is within `tolerance` of `now` either
+/// way: a replay of a captured delivery later than that is refused.
+fn recent(text: &str, now: i64, tolerance: Duration) -> Result<i64, WebhookError> {
+    let timestamp: i64 = text
+        .trim()
+        .parse()
+        .map_err(|_| WebhookError::BadTimestamp)?;
+    let tolerance = i64::try_from(tolerance.as_secs()).unwrap_or(i64::MAX);
+    if timestamp < now.saturating_sub(tolerance) {
+        return Err(WebhookError::TooOld);
+    }
+    if timestamp > now.saturating_add(tolerance) {
+        return Err(WebhookError::TooNew);
+    }
+    Ok(timestamp)
 }
 
 /// The receiver's clock in Unix seconds.

@@ -5,7 +5,7 @@
 
 use super::{
     DEFAULT_TOLERANCE, ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, WebhookError, WebhookSecret,
-    hmac_sha256,
+    hmac_sha256, recent,
 };
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -193,22 +193,6 @@ impl SigningScheme {
     ) -> Result<Option<&'h str>, WebhookError> {
         self.verify(secret, headers, body, super::now(), DEFAULT_TOLERANCE)
     }
-}
-
-/// A signed timestamp (Unix seconds) within `tolerance` of `now`, either way.
-fn recent(text: &str, now: i64, tolerance: Duration) -> Result<(), WebhookError> {
-    let timestamp: i64 = text
-        .trim()
-        .parse()
-        .map_err(|_| WebhookError::BadTimestamp)?;
-    let tolerance = i64::try_from(tolerance.as_secs()).unwrap_or(i64::MAX);
-    if timestamp < now.saturating_sub(tolerance) {
-        return Err(WebhookError::TooOld);
-    }
-    if timestamp > now.saturating_add(tolerance) {
-        return Err(WebhookError::TooNew);
-    }
-    Ok(())
 }
 
 /// Whether one of the given hex signatures is `expected`, compared in constant time (and
