@@ -8,6 +8,11 @@ use std::path::Path;
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExpectedFailures {
+    /// The implementation the list describes, as it names itself in its answers' `Server`
+    /// header (`health-server` for `health-server/0.1.0`). A list that names one applies to
+    /// any target that names itself the same, however it was started, and to no other.
+    #[serde(default)]
+    pub implementation: Option<String>,
     #[serde(default)]
     pub expected: Vec<Entry>,
 }
@@ -52,6 +57,24 @@ impl ExpectedFailures {
             .map(|e| e.reason.as_str())
     }
 
+    /// Whether the list describes a target that names itself `name` (its `Server` header,
+    /// `None` when it sends none): the product before any `/version` must match. A list
+    /// that names no implementation describes whatever target it is given for.
+    pub fn describes(&self, name: Option<&str>) -> bool {
+        let product = |text: &str| {
+            text.split('/')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_string()
+        };
+        match (&self.implementation, name) {
+            (None, _) => true,
+            (Some(listed), Some(name)) => product(listed).eq_ignore_ascii_case(&product(name)),
+            (Some(_), None) => false,
+        }
+    }
+
     /// Entries naming a scenario not among `ids`.
     pub fn stale<'a>(&'a self, ids: &[&str]) -> Vec<&'a str> {
         self.expected
@@ -68,6 +91,16 @@ impl ExpectedFailures {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_describes_the_implementation_it_names_at_any_version() {
+        let list = ExpectedFailures::parse("implementation = \"health-server\"\n").unwrap();
+        assert!(list.describes(Some("health-server/0.1.0")));
+        assert!(list.describes(Some("Health-Server")));
+        assert!(!list.describes(Some("nginx/1.25")));
+        assert!(!list.describes(None));
+        assert!(ExpectedFailures::default().describes(None));
+    }
 
     #[test]
     fn entries_match_a_scenario_or_one_exchange() {

@@ -26,6 +26,7 @@ pub mod snapshot;
 pub mod suggest;
 pub mod template;
 pub mod transcript;
+pub mod verdict;
 
 pub use cassette::{Cassette, CassetteError};
 pub use contract::Contract;

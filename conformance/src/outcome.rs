@@ -230,9 +230,19 @@ pub struct Report {
     /// Each scenario's snapshot, when the run compared them (`--snapshots DIR`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub snapshots: Vec<crate::snapshot::SnapshotResult>,
-    /// Why the run stopped before judging anything, when it did: it then holds no results.
+    /// Why the run stopped, when it did: before judging anything (it then holds no
+    /// results), or midway when the target was lost (the results before it are kept).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped: Option<Stopped>,
+    /// A skipped scenario fails the run (`--fail-on-skip`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fail_on_skip: bool,
+    /// The name the target gives itself in its `Server` header, when it gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub implementation: Option<String>,
+    /// The expected-failure list read, and whether it describes the target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_failures: Option<ExpectedList>,
     /// The webhook deliveries received, when the run listened for them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub events: Option<EventsReport>,
@@ -272,8 +282,44 @@ pub struct ReceivedEvent {
     pub failures: Vec<Failure>,
 }
 
-/// A run that judged nothing: its exit status (2: usage or cassette errors, 3: the target
-/// cannot be reached) and why.
+/// The expected-failure list of a run and whether it applied.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExpectedList {
+    pub file: String,
+    /// The implementation it describes, when it names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub describes: Option<String>,
+    /// Whether it describes the target, so its entries judged the run.
+    pub applied: bool,
+}
+
+impl ExpectedList {
+    /// `expected failures: FILE (for health-server, which the target is): applied`.
+    pub fn sentence(&self, implementation: Option<&str>) -> String {
+        let target = implementation
+            .map_or("the target names no implementation".to_string(), |name| {
+                format!("the target names itself {name}")
+            });
+        match (&self.describes, self.applied) {
+            (Some(listed), true) => format!(
+                "expected failures: {} (for {listed}; {target}): applied",
+                self.file
+            ),
+            (Some(listed), false) => format!(
+                "expected failures: {} (for {listed}; {target}): not applied",
+                self.file
+            ),
+            (None, true) => format!("expected failures: {}: applied", self.file),
+            (None, false) => format!(
+                "expected failures: {} names no implementation, and the target is not the reference server: not applied",
+                self.file
+            ),
+        }
+    }
+}
+
+/// A run that stopped: its exit status (2: usage or cassette errors, 3: the target cannot
+/// be reached, or was lost midway) and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stopped {
     pub exit: u8,
@@ -305,6 +351,9 @@ impl Report {
             stale_expected_failures: Vec::new(),
             snapshots: Vec::new(),
             events: None,
+            fail_on_skip: false,
+            implementation: None,
+            expected_failures: None,
             stopped: Some(Stopped {
                 exit,
                 reason: reason.to_string(),
@@ -358,14 +407,6 @@ impl Report {
             t.exchanges += s.exchanges.iter().filter(|e| e.status.is_some()).count();
         }
         t
-    }
-
-    /// Whether the run passes: it ran, and had no failure and no unexpected pass.
-    pub fn passed(&self) -> bool {
-        self.stopped.is_none()
-            && !self.scenarios.iter().any(|s| s.verdict.fails_run())
-            && !self.snapshots.iter().any(|s| s.outcome.fails_run())
-            && self.failed_deliveries() == 0
     }
 
     /// Deliveries that failed their checks.

@@ -7,7 +7,7 @@ use crate::exec::{self, Incoming, Outgoing, TransportError};
 use crate::expected::ExpectedFailures;
 use crate::judge::judge;
 use crate::outcome::{
-    Coverage, ExchangeResult, Failure, FailureKind, Report, ScenarioResult, Verdict,
+    Coverage, ExchangeResult, Failure, FailureKind, Report, ScenarioResult, Stopped, Verdict,
 };
 use crate::plan::{CapturePlan, ExchangePlan, ScenarioPlan};
 use crate::progress::Progress;
@@ -104,6 +104,8 @@ struct Run {
     settings: RunSettings,
     client: reqwest::Client,
     stop: AtomicBool,
+    /// Where the target was lost, when a request found it gone: the run stops there.
+    lost: std::sync::Mutex<Option<String>>,
     progress: Progress,
     /// Body bytes the transcripts may still hold.
     transcript_budget: AtomicUsize,
@@ -141,6 +143,7 @@ pub async fn run(
         settings,
         client,
         stop: AtomicBool::new(false),
+        lost: std::sync::Mutex::new(None),
         progress,
         transcript_budget: AtomicUsize::new(transcript::TRANSCRIPT_BUDGET),
     });
@@ -180,7 +183,13 @@ pub async fn run(
         stale_expected_failures: Vec::new(),
         scenarios,
         snapshots: Vec::new(),
-        stopped: None,
+        stopped: run.lost().map(|reason| Stopped {
+            exit: crate::verdict::EXIT_UNREACHABLE,
+            reason,
+        }),
+        fail_on_skip: false,
+        implementation: None,
+        expected_failures: None,
         events: None,
     };
     // A secret learnt late in one scenario may have been written by another earlier.
@@ -203,9 +212,16 @@ impl Run {
             }
         }
         let no_receiver = plan.awaits_events() && self.settings.events.is_none();
-        let skip_all =
-            no_receiver || (self.settings.fail_fast && self.stop.load(Ordering::Relaxed));
-        let mut failed = let_error.is_some() || skip_all;
+        let mut skip_reason = if no_receiver {
+            Some("it awaits events: run with --webhooks ADDR to receive them".to_string())
+        } else if let Some(lost) = self.lost() {
+            Some(format!("not run: the run stopped, {lost}"))
+        } else if self.settings.fail_fast && self.stop.load(Ordering::Relaxed) {
+            Some("not run: --fail-fast stopped the run at the first failure".to_string())
+        } else {
+            None
+        };
+        let mut failed = let_error.is_some() || skip_reason.is_some();
         let mut exchanges = Vec::new();
         let mut entries: Vec<Taken> = Vec::new();
         for exchange in &plan.exchanges {
@@ -220,6 +236,13 @@ impl Run {
             let (mut result, mut entry) = self
                 .exchange(exchange, scenario.source.as_deref(), &mut scope)
                 .await;
+            if let Some(lost) = self.lost_at(&scenario.id, exchange, &result).await {
+                // Not a failure of the target's conformance: the run stops here.
+                skip_reason = Some(format!("not finished: the run stopped, {lost}"));
+                exchanges.push(skipped(exchange));
+                failed = true;
+                continue;
+            }
             if result.verdict == Verdict::Passed && !exchange.events.is_empty() {
                 let claimant = format!("{} / {}", scenario.id, exchange.label);
                 let source = scenario.source.as_deref().unwrap_or("document");
@@ -249,7 +272,7 @@ impl Run {
         let listed = self
             .expected
             .reason(&scenario.id, failed_exchange.as_deref());
-        let verdict = match (skip_all, failed_exchange.is_some(), listed) {
+        let verdict = match (skip_reason.is_some(), failed_exchange.is_some(), listed) {
             (true, _, _) => Verdict::Skipped,
             (false, true, Some(_)) => Verdict::ExpectedFailure,
             (false, true, None) => Verdict::Failed,
@@ -269,9 +292,51 @@ impl Run {
             exchanges,
             duration_ms: millis(started.elapsed()),
             transcript,
-            skip_reason: no_receiver
-                .then(|| "it awaits events: run with --webhooks ADDR to receive them".to_string()),
+            skip_reason,
         }
+    }
+
+    /// Where the target was lost, once a request found it gone.
+    fn lost(&self) -> Option<String> {
+        self.lost.lock().ok().and_then(|lost| lost.clone())
+    }
+
+    /// Whether the exchange found the target gone: its connection failed or broke off, and
+    /// the base no longer accepts connections. The first exchange to find it is named.
+    async fn lost_at(
+        &self,
+        scenario: &str,
+        exchange: &ExchangePlan,
+        result: &ExchangeResult,
+    ) -> Option<String> {
+        let broke = result.status.is_none()
+            && result
+                .failures
+                .iter()
+                .any(|f| f.kind == FailureKind::Transport);
+        if !broke {
+            return None;
+        }
+        let base = self.target.resolve(&exchange.route).ok()?;
+        if accepts_connections(&base).await {
+            return None;
+        }
+        let error = result
+            .failures
+            .iter()
+            .find(|f| f.kind == FailureKind::Transport)
+            .map_or(String::new(), |f| f.actual.clone());
+        let mut lost = self.lost.lock().ok()?;
+        self.stop.store(true, Ordering::Relaxed);
+        Some(
+            lost.get_or_insert_with(|| {
+                format!(
+                    "the target was lost at {scenario} / {} ({base} accepts no connection: {error})",
+                    exchange.label
+                )
+            })
+            .clone(),
+        )
     }
 
     /// Awaits the exchange's events in order, taking captures from each; stops at the
@@ -791,6 +856,20 @@ fn coverage(contract: &Contract, scenarios: &[ScenarioResult]) -> Coverage {
         }
     }
     coverage
+}
+
+/// Whether `base`'s host accepts a TCP connection within 2 s.
+async fn accepts_connections(base: &str) -> bool {
+    let Ok(url) = reqwest::Url::parse(base) else {
+        return false;
+    };
+    let host = url.host_str().unwrap_or("localhost").to_string();
+    let port = url.port_or_known_default().unwrap_or(80);
+    let connect = tokio::net::TcpStream::connect((host.as_str(), port));
+    matches!(
+        tokio::time::timeout(Duration::from_secs(2), connect).await,
+        Ok(Ok(_))
+    )
 }
 
 fn millis(d: Duration) -> f64 {

@@ -68,6 +68,23 @@ impl<'d> Importer<'d> {
         written: impl Into<String>,
     ) -> Annotation {
         let loss = Loss::new(&self.source_pointer(pointer), construct, written);
+        self.record(loss)
+    }
+
+    /// Records a fault of the document: a part no answer can satisfy, or that breaks
+    /// OpenAPI's own rules. The spec states one reading of it exactly, so nothing is marked
+    /// there; the report lists it.
+    pub fn fault(
+        &mut self,
+        pointer: &str,
+        construct: impl Into<String>,
+        written: impl Into<String>,
+    ) {
+        let loss = Loss::fault(&self.source_pointer(pointer), construct, written);
+        self.losses.push((self.owner.clone(), loss));
+    }
+
+    fn record(&mut self, loss: Loss) -> Annotation {
         let marker = annotation(
             "lossy",
             vec![
@@ -133,7 +150,7 @@ impl<'d> Importer<'d> {
         value
     }
 
-    /// Every loss of `owner` and of the types it reaches.
+    /// Every loss (and fault) of `owner` and of the types it reaches.
     pub fn losses_reached(&self, owner: &str) -> Vec<Loss> {
         let mut seen = BTreeSet::new();
         let mut stack = vec![owner.to_string()];

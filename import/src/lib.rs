@@ -16,6 +16,7 @@
 
 mod build;
 mod document;
+mod faults;
 mod importer;
 mod losses;
 mod media;
@@ -112,14 +113,14 @@ fn import_document(source: &str, document: &Value, dialect: Dialect) -> Imported
         .iter()
         .filter(|op| op.status == Completeness::LeftOut)
         .flat_map(|op| op.losses.iter());
-    report.losses = importer
+    (report.faults, report.losses) = importer
         .losses
         .iter()
         .map(|(_, l)| l)
         .chain(left_out)
         .filter(|l| seen.insert((*l).clone()))
         .cloned()
-        .collect();
+        .partition(|loss| loss.fault);
     let header = format!(
         "Imported from {source} by `covenant import`.\n`@lossy` marks what the spec states less exactly than the document."
     );

@@ -13,6 +13,11 @@ pub struct Loss {
     pub construct: String,
     /// What the spec says instead (`left out`, `a string`).
     pub written: String,
+    /// The document is at fault here rather than saying more than the spec can (it
+    /// contradicts itself, or breaks OpenAPI's rules): the spec states one reading exactly,
+    /// so this is reported apart from the losses.
+    #[serde(skip)]
+    pub fault: bool,
 }
 
 impl Loss {
@@ -25,6 +30,15 @@ impl Loss {
             },
             construct: construct.into(),
             written: written.into(),
+            fault: false,
+        }
+    }
+
+    /// A part of the document that contradicts another, or breaks OpenAPI's rules.
+    pub fn fault(pointer: &str, construct: impl Into<String>, written: impl Into<String>) -> Loss {
+        Loss {
+            fault: true,
+            ..Loss::new(pointer, construct, written)
         }
     }
 
@@ -57,6 +71,11 @@ pub struct OperationReport {
     pub status: Completeness,
     /// Every loss of the operation and of the types it reaches.
     pub losses: Vec<Loss>,
+    /// Where the document, in the operation or the types it reaches, is at fault: it
+    /// contradicts itself (no answer satisfies every part) or breaks OpenAPI's rules, so a
+    /// tool that checks answers against the document (Schemathesis) cannot pass it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<Loss>,
 }
 
 /// The whole account of an import.
@@ -66,6 +85,9 @@ pub struct Report {
     pub operations: Vec<OperationReport>,
     /// Every loss once, in the document's order of discovery.
     pub losses: Vec<Loss>,
+    /// Every fault of the document once.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<Loss>,
 }
 
 impl Report {
@@ -109,6 +131,15 @@ impl Report {
                     loss.pointer, loss.construct, loss.written
                 ));
             }
+        }
+        if !self.faults.is_empty() {
+            out.push_str("where the document is at fault (the spec follows one reading):\n");
+        }
+        for fault in &self.faults {
+            out.push_str(&format!(
+                "    {}: {} ({})\n",
+                fault.pointer, fault.construct, fault.written
+            ));
         }
         out.push_str(&self.summary());
         out.push('\n');

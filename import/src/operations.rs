@@ -124,6 +124,7 @@ impl<'d> Importer<'d> {
             endpoint: None,
             status: Completeness::LeftOut,
             losses: Vec::new(),
+            faults: Vec::new(),
         };
         if let Some(file) = external_ref(op) {
             return left_out(
@@ -201,7 +202,10 @@ impl<'d> Importer<'d> {
         });
         self.routes.insert(route, name.clone());
         report.endpoint = Some(name);
-        report.losses = self.losses_reached(&owner);
+        (report.faults, report.losses) = self
+            .losses_reached(&owner)
+            .into_iter()
+            .partition(|loss| loss.fault);
         report.status = if report.losses.is_empty() {
             Completeness::Full
         } else {
@@ -769,6 +773,7 @@ fn left_out(at: &str, method: &str, path: &str, construct: String) -> Written {
             endpoint: None,
             status: Completeness::LeftOut,
             losses: vec![crate::losses::Loss::new(at, construct, "left out")],
+            faults: Vec::new(),
         },
         marks_earlier: None,
     }

@@ -331,6 +331,7 @@ impl<'d> Importer<'d> {
             }
         }
         if let Some(Value::Array(names)) = schema.get("required") {
+            self.repeated_names(names, &join(&at, "required"));
             for name in names.iter().filter_map(Value::as_str) {
                 if !parts.required.iter().any(|r| r == name) {
                     parts.required.push(name.to_string());
@@ -644,7 +645,23 @@ impl<'d> Importer<'d> {
         };
         let map: &'d Map<String, Value> = map;
         let mut nullable = map.get("nullable").and_then(Value::as_bool) == Some(true);
-        if let Some(Value::Array(parts)) = map.get("allOf") {
+        // `enum: [0, 2], allOf: [{$ref: ChannelTypes}]` (Discord): the values beside the
+        // reference are the narrower set, and the ones the field may hold.
+        let narrowed_by_enum = match map.get("enum") {
+            Some(Value::Array(values)) if values.is_empty() && map.contains_key("allOf") => {
+                self.fault(
+                    &join(at, "enum"),
+                    "an empty `enum` beside `allOf`, which no value satisfies",
+                    "the values of the `allOf`",
+                );
+                false
+            }
+            Some(_) => true,
+            None => false,
+        };
+        if let Some(Value::Array(parts)) = map.get("allOf")
+            && !narrowed_by_enum
+        {
             // `allOf: [{$ref: X}, {nullable: true}]`: OpenAPI 3.0's nullable reference. Parts
             // that only annotate say nothing of the type but whether it may be null.
             let typed: Vec<(usize, &'d Value)> = parts
@@ -774,6 +791,7 @@ impl<'d> Importer<'d> {
                     self.open_enum(name);
                     return (Ty::Named(name.clone()), nullable);
                 }
+                self.check_discriminator(map, members, at);
                 return (Ty::union(types), nullable);
             }
         }

@@ -6,6 +6,7 @@ use super::EXIT_USAGE;
 use clap::Args;
 use covenant_conformance::changes::exercises;
 use covenant_conformance::expected::ExpectedFailures;
+use covenant_conformance::outcome::ExpectedList;
 use covenant_conformance::progress::Progress;
 use covenant_conformance::select::{Filter, Shard};
 use covenant_conformance::snapshot::SnapshotSettings;
@@ -20,10 +21,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Exit status when conformance failures were found.
-pub const EXIT_FAILURES: u8 = 1;
-/// Exit status when the target cannot be reached.
-pub const EXIT_UNREACHABLE: u8 = 3;
+use covenant_conformance::verdict::EXIT_UNREACHABLE;
 
 /// The suite `conform` replays when given no cassettes.
 const DEFAULT_SUITE: &str = "conformance/suite";
@@ -65,6 +63,9 @@ pub struct ConformArgs {
     /// Start no scenario after the first failure.
     #[arg(long)]
     fail_fast: bool,
+    /// A skipped scenario fails the run (a run where every scenario was skipped always does).
+    #[arg(long)]
+    fail_on_skip: bool,
     /// Run only the scenarios that failed in the last report of --report-dir.
     #[arg(long)]
     rerun_failed: bool,
@@ -225,7 +226,7 @@ fn conform(
     let contract = load_contract(&args.spec)?;
     context.spec_name = contract.spec.service.name.clone();
     let reference_run = args.targets.is_empty() && args.credentials.is_none();
-    let expected = load_expected(args.expected_failures.as_deref(), reference_run)?;
+    let list = load_expected(args.expected_failures.as_deref())?;
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(DEFAULT_SUITE)]
     } else {
@@ -249,16 +250,8 @@ fn conform(
     select::check_filters(&args.filter, &plans, &endpoints).map_err(Stop::Usage)?;
     // An entry of the list is stale when no scenario read has its id; the default list
     // speaks of the default suite only, so another folder's run says nothing of it.
-    let stale: Vec<String> = if args.paths.is_empty() || args.expected_failures.is_some() {
-        let read: Vec<&str> = plans.iter().map(|p| p.id()).collect();
-        expected
-            .stale(&read)
-            .into_iter()
-            .map(String::from)
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let judge_staleness = args.paths.is_empty() || args.expected_failures.is_some();
+    let read: Vec<String> = plans.iter().map(|p| p.id().to_string()).collect();
     let mut selected = select::select(plans, &args.filter, args.shard, rerun.as_deref());
     if selected.is_empty() {
         return Err(Stop::Usage(nothing_selected(args)));
@@ -312,6 +305,18 @@ fn conform(
             target
         };
         context.bases = target.bases.clone();
+        let implementation = identify(&target).await;
+        let (expected, list_use) = applicable(list, implementation.as_deref(), args, reference_run);
+        let stale: Vec<String> = if judge_staleness {
+            let read: Vec<&str> = read.iter().map(String::as_str).collect();
+            expected
+                .stale(&read)
+                .into_iter()
+                .map(String::from)
+                .collect()
+        } else {
+            Vec::new()
+        };
         // A run of the reference server receives its events when a scenario awaits them: it
         // controls both ends. Otherwise it subscribes nothing, so a recording replays against
         // the state it was recorded in.
@@ -355,6 +360,8 @@ fn conform(
         if let Some(reference) = reference {
             stop_reference(reference).await;
         }
+        report.implementation = implementation;
+        report.expected_failures = list_use;
         finish(args, report, stale)
     })
 }
@@ -395,6 +402,7 @@ async fn open_events(
 /// status the run calls for.
 fn finish(args: &ConformArgs, mut report: Report, stale: Vec<String>) -> Result<ExitCode, Stop> {
     report.stale_expected_failures = stale;
+    report.fail_on_skip = args.fail_on_skip;
     if let Some(dir) = &args.snapshots {
         let settings = SnapshotSettings {
             dir: dir.clone(),
@@ -413,11 +421,7 @@ fn finish(args: &ConformArgs, mut report: Report, stale: Vec<String>) -> Result<
         Ok(_) => println!("  reports: {}", args.report_dir.display()),
         Err(e) => eprintln!("error: cannot write the reports: {e}"),
     }
-    Ok(if report.passed() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(EXIT_FAILURES)
-    })
+    Ok(ExitCode::from(report.verdict().exit()))
 }
 
 /// The reference server this build carries, started in process for a run that names no
@@ -501,16 +505,65 @@ fn load_contract(spec: &super::project::SpecArg) -> Result<Contract, Stop> {
     Contract::new(spec).map_err(Stop::Usage)
 }
 
-/// The list named, else the project's own list for the reference server's own run: what
-/// the reference server knowingly fails says nothing of another implementation.
-fn load_expected(path: Option<&Path>, reference_run: bool) -> Result<ExpectedFailures, Stop> {
-    match path {
-        Some(p) => ExpectedFailures::read(p).map_err(Stop::Usage),
-        None if reference_run && Path::new(DEFAULT_EXPECTED).exists() => {
-            ExpectedFailures::read(Path::new(DEFAULT_EXPECTED)).map_err(Stop::Usage)
-        }
-        None => Ok(ExpectedFailures::default()),
-    }
+/// The list named, else the project's own list when there is one, with its file.
+fn load_expected(path: Option<&Path>) -> Result<Option<(PathBuf, ExpectedFailures)>, Stop> {
+    let path = match path {
+        Some(p) => p.to_path_buf(),
+        None if Path::new(DEFAULT_EXPECTED).exists() => PathBuf::from(DEFAULT_EXPECTED),
+        None => return Ok(None),
+    };
+    let list = ExpectedFailures::read(&path).map_err(Stop::Usage)?;
+    Ok(Some((path, list)))
+}
+
+/// The list that judges this run: one describes the implementation it names, whoever
+/// started it. A list naming none describes the target it is named for, and the project's
+/// own list (read unnamed) the reference server's own run only.
+fn applicable(
+    list: Option<(PathBuf, ExpectedFailures)>,
+    implementation: Option<&str>,
+    args: &ConformArgs,
+    reference_run: bool,
+) -> (ExpectedFailures, Option<ExpectedList>) {
+    let Some((path, list)) = list else {
+        return (ExpectedFailures::default(), None);
+    };
+    let applied = match &list.implementation {
+        Some(_) => list.describes(implementation),
+        None => args.expected_failures.is_some() || reference_run,
+    };
+    let used = ExpectedList {
+        file: path.display().to_string(),
+        describes: list.implementation.clone(),
+        applied,
+    };
+    let list = if applied {
+        list
+    } else {
+        ExpectedFailures::default()
+    };
+    (list, Some(used))
+}
+
+/// The name the target gives itself: the `Server` header of its answer to `GET /` on its
+/// main base (any status); `None` when it sends none or does not answer in 5 s.
+async fn identify(target: &Target) -> Option<String> {
+    let base = target
+        .bases
+        .get("base_url")
+        .or_else(|| target.bases.values().next())?;
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(5))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .ok()?;
+    let answer = client.get(format!("{base}/")).send().await.ok()?;
+    let server = answer
+        .headers()
+        .get(reqwest::header::SERVER)?
+        .to_str()
+        .ok()?;
+    Some(server.to_string())
 }
 
 /// Every API base by name: from `--target` (`URL` is `base_url`; `NAME=URL` names an API

@@ -177,6 +177,25 @@ fn snapshots_of_any_suite_are_written_matched_and_diffed() {
         "{stdout}"
     );
     assert!(snapshots.join("users_create-get-resolve.snap.new").exists());
+    // Every report says why the run is red, not only the exit status.
+    assert!(
+        stdout.contains("conform: FAILED: 1 snapshot differs"),
+        "{stdout}"
+    );
+    let junit = std::fs::read_to_string(dir.join("reports/junit.xml")).unwrap();
+    assert!(junit.contains("failures=\"1\""), "{junit}");
+    assert!(
+        junit.contains("type=\"snapshot\">")
+            && junit.contains("+## create create_user: POST /v2/user\n"),
+        "{junit}"
+    );
+    let html = std::fs::read_to_string(dir.join("reports/report.html")).unwrap();
+    assert!(html.contains("✗ Failed (exit status 1)"), "{html}");
+    assert!(html.contains("1 snapshot differs"), "{html}");
+    assert!(
+        html.find("Snapshots").unwrap() < html.find("id=\"coverage\"").unwrap(),
+        "the snapshots come before the coverage matrix"
+    );
     let out = run(&["--update-snapshots"]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
     assert!(!snapshots.join("users_create-get-resolve.snap.new").exists());
@@ -219,6 +238,82 @@ fn the_suite_passes_against_a_separately_started_server_on_sqlite() {
         report["target"].as_str(),
         Some(served.base_url.as_str()),
         "{report:#}"
+    );
+    // The server names itself, so the project's expected failures judge it as they judge
+    // the default run; a list for another implementation does not.
+    assert!(
+        report["implementation"]
+            .as_str()
+            .is_some_and(|name| name.starts_with("health-server/")),
+        "{report:#}"
+    );
+    assert_eq!(report["expected_failures"]["applied"], true, "{report:#}");
+    let credentials = dir.join("credentials.json");
+    for (implementation, exit, applied) in
+        [("health-server", 1, true), ("another-server", 0, false)]
+    {
+        let list = dir.join(format!("{implementation}.toml"));
+        std::fs::write(
+            &list,
+            format!(
+                "implementation = \"{implementation}\"\n[[expected]]\nid = \"users/create-get-resolve\"\nreason = \"listed to see it apply\"\n"
+            ),
+        )
+        .unwrap();
+        let reports = dir.join(format!("{implementation}-reports"));
+        let out = conform_into(
+            &reports,
+            &[
+                "--credentials",
+                credentials.to_str().unwrap(),
+                "--expected-failures",
+                list.to_str().unwrap(),
+                "--filter",
+                "users/create-get-resolve",
+            ],
+        );
+        assert_eq!(out.status.code(), Some(exit), "{}", explain(&out));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let said = if applied {
+            "): applied"
+        } else {
+            "): not applied"
+        };
+        assert!(stdout.contains(said), "{stdout}");
+    }
+    // A run that exercises nothing (its one scenario awaits events, and no receiver listens)
+    // is never green, and every report says why.
+    let reports = dir.join("skipped");
+    let mut args = vec![
+        "--credentials",
+        credentials.to_str().unwrap(),
+        "--filter",
+        "webhooks/bulk-import-events",
+    ];
+    let out = conform_into(&reports, &args);
+    assert_eq!(out.status.code(), Some(2), "{}", explain(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("conform: FAILED: nothing was exercised"),
+        "{stdout}"
+    );
+    let junit = std::fs::read_to_string(reports.join("junit.xml")).unwrap();
+    assert!(
+        junit.contains("<skipped message=\"it awaits events: run with --webhooks ADDR"),
+        "{junit}"
+    );
+    assert!(junit.contains("failures=\"1\""), "{junit}");
+    // With one scenario exercised, a skip fails the run only under --fail-on-skip.
+    args.extend(["--filter", "users/create-get-resolve"]);
+    let out = conform_into(&reports, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    args.push("--fail-on-skip");
+    let out = conform_into(&reports, &args);
+    assert_eq!(out.status.code(), Some(1), "{}", explain(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("1 scenario skipped (--fail-on-skip)"),
+        "{}",
+        explain(&out)
     );
 }
 

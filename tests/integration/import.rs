@@ -731,3 +731,69 @@ fn a_loss_met_twice_is_reported_once() {
         .count();
     assert_eq!(listed, 1, "{report}");
 }
+
+/// A discriminator without a mapping names each member by its schema's name, though each
+/// member fixes the tag to another value (OpenAI's usage buckets): the document contradicts
+/// itself. The spec tells the members apart by their own values, the operation stays stated
+/// fully, and the report lists the fault apart from the losses. So does a `required` that
+/// names a field twice.
+#[test]
+fn faults_of_the_document_are_reported_apart_from_losses() {
+    let document = r##"{"openapi": "3.0.0", "info": {"title": "Usage", "version": "1"},
+      "components": {"schemas": {
+        "Completions": {"type": "object", "required": ["object"], "properties": {
+          "object": {"type": "string", "enum": ["usage.completions"]}, "tokens": {"type": "integer"}}},
+        "Images": {"type": "object", "required": ["object", "object"], "properties": {
+          "object": {"type": "string", "enum": ["usage.images"]}, "count": {"type": "integer"}}},
+        "Result": {"oneOf": [{"$ref": "#/components/schemas/Completions"}, {"$ref": "#/components/schemas/Images"}],
+          "discriminator": {"propertyName": "object"}},
+        "Mapped": {"oneOf": [{"$ref": "#/components/schemas/Completions"}, {"$ref": "#/components/schemas/Images"}],
+          "discriminator": {"propertyName": "object", "mapping": {
+            "usage.completions": "#/components/schemas/Completions", "usage.images": "Images"}}}}},
+      "paths": {
+        "/usage": {"get": {"operationId": "usage", "responses": {"200": {"description": "Buckets.",
+          "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Result"}}}}}}}},
+        "/mapped": {"get": {"operationId": "mapped", "responses": {"200": {"description": "Buckets.",
+          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Mapped"}}}}}}}}}"##;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("usage.json"), document).unwrap();
+    let (code, spec, stderr) = covenant(
+        &["import", "usage.json", "--report", "report.json"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}\n{spec}");
+    assert!(
+        stderr.ends_with("imported 2 operations: 2 stated fully, 0 with losses, 0 left out\n"),
+        "{stderr}"
+    );
+    assert!(!spec.contains("@lossy("), "{spec}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
+            .unwrap();
+    let faults = report["faults"].as_array().expect("faults");
+    assert_eq!(faults.len(), 2, "{report:#}");
+    let discriminator = faults
+        .iter()
+        .find(|f| f["pointer"] == "#/components/schemas/Result/discriminator")
+        .expect("the discriminator's fault");
+    let construct = discriminator["construct"].as_str().unwrap();
+    assert!(
+        construct
+            .contains("`Completions` for a member whose `object` is always `usage.completions`"),
+        "{construct}"
+    );
+    let operations = report["operations"].as_array().unwrap();
+    let usage = operations.iter().find(|o| o["path"] == "/usage").unwrap();
+    // Both operations reach `Images`, whose `required` names a field twice.
+    assert_eq!(usage["faults"].as_array().map(Vec::len), Some(2));
+    let mapped = operations.iter().find(|o| o["path"] == "/mapped").unwrap();
+    assert_eq!(
+        mapped["faults"][0]["pointer"],
+        "#/components/schemas/Images/required"
+    );
+    // The members' own values tell them apart in the spec, so `check` accepts it.
+    std::fs::write(dir.path().join("usage.covenant"), &spec).unwrap();
+    let (code, _, stderr) = covenant(&["check", "usage.covenant"], dir.path(), None);
+    assert_eq!(code, 0, "{stderr}");
+}

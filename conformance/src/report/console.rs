@@ -6,7 +6,9 @@ use std::fmt::Write;
 pub fn summary(report: &Report) -> String {
     let t = report.tally();
     let mut out = String::new();
-    if let Some(stopped) = &report.stopped {
+    if let Some(stopped) = &report.stopped
+        && report.scenarios.is_empty()
+    {
         let _ = writeln!(out, "conform: stopped, nothing judged: {}", stopped.reason);
         return out;
     }
@@ -47,6 +49,9 @@ pub fn summary(report: &Report) -> String {
         "  {} passed, {} failed, {} expected failures, {} unexpectedly passed, {} skipped",
         t.passed, t.failed, t.expected_failures, t.unexpected_passes, t.skipped
     );
+    if let Some(list) = &report.expected_failures {
+        let _ = writeln!(out, "  {}", list.sentence(report.implementation.as_deref()));
+    }
     let _ = writeln!(
         out,
         "  coverage: {} of {} declared statuses exercised",
@@ -65,6 +70,10 @@ pub fn summary(report: &Report) -> String {
             report.failed_deliveries()
         );
     }
+    if let Some(stopped) = &report.stopped {
+        let _ = writeln!(out, "conform: stopped midway: {}", stopped.reason);
+    }
+    let _ = writeln!(out, "conform: {}", report.verdict().headline());
     out
 }
 
@@ -172,8 +181,10 @@ fn snapshots(out: &mut String, report: &Report) {
                 counts[4] += 1;
                 let _ = writeln!(
                     out,
-                    "SNAPSHOT DIFFERS {}: {} (new: {new}; accept with --update-snapshots or cargo insta review)\n{diff}",
-                    s.id, s.file
+                    "SNAPSHOT DIFFERS {}: {} (new: {new}; accept with --update-snapshots or cargo insta review)\n{}",
+                    s.id,
+                    s.file,
+                    excerpt_of_diff(diff, new)
                 );
             }
         }
@@ -183,4 +194,24 @@ fn snapshots(out: &mut String, report: &Report) {
         "snapshots: {} matched, {} written, {} updated, {} missing, {} differ",
         counts[0], counts[1], counts[2], counts[3], counts[4]
     );
+}
+
+/// The lines of a snapshot's diff the console shows; the whole diff is in the `.snap.new`
+/// file and in report.json.
+pub const SHOWN_DIFF_LINES: usize = 40;
+
+/// A diff cut to its first [`SHOWN_DIFF_LINES`] lines, saying what was left out and where
+/// to read it whole.
+fn excerpt_of_diff(diff: &str, new: &str) -> String {
+    let lines: Vec<&str> = diff.lines().collect();
+    if lines.len() <= SHOWN_DIFF_LINES {
+        return diff.to_string();
+    }
+    let mut out = lines[..SHOWN_DIFF_LINES].join("\n");
+    let _ = write!(
+        out,
+        "\n… {} more lines of the diff: open {new} (or report.json) to read it whole\n",
+        lines.len() - SHOWN_DIFF_LINES
+    );
+    out
 }

@@ -1,20 +1,26 @@
-//! A self-contained HTML report: the summary, the coverage matrix (every endpoint × every
-//! declared status, exercised or not and by which scenarios), the failing exchanges with
-//! their expected and actual values, and every scenario's verdict.
+//! A self-contained HTML report. It opens on the verdict and every reason for it, each
+//! failing scenario linked; then the failing exchanges with their expected and actual
+//! values, transcripts and cassette lines; differing snapshots; events; the coverage matrix
+//! (every endpoint × every declared status), folded; and every scenario's verdict.
 
 use super::junit::escape;
+use super::{TRANSCRIPTS, file_stem};
 use crate::outcome::{Report, ScenarioResult, Verdict};
 use crate::progress::verdict_word;
+use crate::snapshot::SnapshotOutcome;
 use covenant_runtime::contract::StatusPattern;
 use std::fmt::Write;
+use std::path::Path;
 
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}\
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}\
 .hit{background:#d7f5d7}.miss{background:#eee}tr.fail{background:#fbd9d9}.pass{color:#176b17}.fail{color:#b00020;font-weight:bold}\
 code,pre{font:12px ui-monospace,monospace}pre{background:#f6f6f6;padding:8px;overflow-x:auto;white-space:pre-wrap}\
-.status{display:inline-block;min-width:3em;margin:1px;padding:1px 4px;border-radius:3px}";
+.status{display:inline-block;min-width:3em;margin:1px;padding:1px 4px;border-radius:3px}\
+.verdict{font-size:1.3em;padding:6px 10px;border-radius:4px;display:inline-block}.verdict.pass{background:#d7f5d7}.verdict.fail{background:#fbd9d9}";
 
-pub fn render(report: &Report) -> String {
+/// The page, written into `dir`: links to transcripts and cassettes are relative to it.
+pub fn render(report: &Report, dir: &Path) -> String {
     let t = report.tally();
     let mut out = String::new();
     let _ = write!(
@@ -22,7 +28,9 @@ pub fn render(report: &Report) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>conform: {}</title><style>{STYLE}</style></head><body>\n",
         escape(&report.spec)
     );
-    if let Some(stopped) = &report.stopped {
+    if let Some(stopped) = &report.stopped
+        && report.scenarios.is_empty()
+    {
         let _ = writeln!(
             out,
             "<h1>Conformance of {}: stopped, nothing judged</h1>\n<p>Exit status {}.</p>\n<pre>{}</pre>\n</body></html>",
@@ -34,9 +42,14 @@ pub fn render(report: &Report) -> String {
     }
     let _ = writeln!(
         out,
-        "<h1>Conformance of {} at <code>{}</code></h1>\n<p>{} scenarios, {} exchanges, {:.2} s, started {}: <b>{} passed</b>, <b>{} failed</b>, {} expected failures, {} unexpectedly passed, {} skipped. Coverage: {} of {} declared statuses exercised.</p>",
+        "<h1>Conformance of {} at <code>{}</code></h1>",
         escape(&report.spec),
         escape(&report.target),
+    );
+    verdict(&mut out, report);
+    let _ = writeln!(
+        out,
+        "<p>{} scenarios, {} exchanges, {:.2} s, started {}: <b>{} passed</b>, <b>{} failed</b>, {} expected failures, {} unexpectedly passed, {} skipped.</p>",
         report.scenarios.len(),
         t.exchanges,
         report.duration_ms / 1000.0,
@@ -46,26 +59,136 @@ pub fn render(report: &Report) -> String {
         t.expected_failures,
         t.unexpected_passes,
         t.skipped,
-        report.coverage.exercised(),
-        report.coverage.declared()
     );
     bases(&mut out, report);
-    coverage(&mut out, report);
-    events(&mut out, report);
+    if let Some(list) = &report.expected_failures {
+        let _ = writeln!(
+            out,
+            "<p>{}</p>",
+            escape(&list.sentence(report.implementation.as_deref()))
+        );
+    }
     let failing: Vec<&ScenarioResult> = report
         .scenarios
         .iter()
         .filter(|s| s.verdict.fails_run())
         .collect();
     if !failing.is_empty() {
-        out.push_str("<h2>Failures</h2>\n");
+        out.push_str("<h2 id=\"failures\">Failures</h2>\n");
         for s in failing {
-            failure(&mut out, s);
+            failure(&mut out, s, dir);
         }
     }
+    snapshots(&mut out, report);
+    events(&mut out, report);
+    coverage(&mut out, report);
     scenarios(&mut out, report);
     out.push_str("</body></html>\n");
     out
+}
+
+/// The verdict first, with every reason the run fails and a link to each failing scenario.
+fn verdict(out: &mut String, report: &Report) {
+    let verdict = report.verdict();
+    if verdict.passed() {
+        out.push_str("<p class=\"verdict pass\">✓ Passed</p>\n");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<p class=\"verdict fail\">✗ Failed (exit status {})</p>\n<ul>",
+        verdict.exit()
+    );
+    for cause in &verdict.causes {
+        let _ = writeln!(out, "<li>{}</li>", escape(&cause.sentence()));
+    }
+    out.push_str("</ul>\n");
+    let failing: Vec<&ScenarioResult> = report
+        .scenarios
+        .iter()
+        .filter(|s| s.verdict.fails_run())
+        .collect();
+    if failing.is_empty() {
+        return;
+    }
+    out.push_str("<ol class=\"failing\">\n");
+    for s in failing {
+        let first = s
+            .exchanges
+            .iter()
+            .flat_map(|e| &e.failures)
+            .next()
+            .map(|f| format!(": {}", f.summary()))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "<li><a href=\"#{}\"><code>{}</code></a>{}</li>",
+            escape(&anchor(&s.id)),
+            escape(&s.id),
+            escape(&first)
+        );
+    }
+    out.push_str("</ol>\n");
+}
+
+/// Each snapshot that failed, with its diff.
+fn snapshots(out: &mut String, report: &Report) {
+    let failed: Vec<_> = report
+        .snapshots
+        .iter()
+        .filter(|s| s.outcome.fails_run())
+        .collect();
+    if failed.is_empty() {
+        return;
+    }
+    out.push_str("<h2 id=\"snapshots\">Snapshots</h2>\n");
+    for snapshot in failed {
+        let (what, new, diff) = match &snapshot.outcome {
+            SnapshotOutcome::Differs { new, diff } => ("differs", new, diff.as_str()),
+            SnapshotOutcome::Missing { new } => ("missing (CI is set)", new, ""),
+            _ => continue,
+        };
+        let _ = writeln!(
+            out,
+            "<h3 class=\"fail\">✗ snapshot of <code>{}</code> {what}</h3>\n<p><code>{}</code>; the transcript of this run: <code>{}</code>. Accept with <code>--update-snapshots</code> or <code>cargo insta review</code>.</p>",
+            escape(&snapshot.id),
+            escape(&snapshot.file),
+            escape(new)
+        );
+        if !diff.is_empty() {
+            let _ = writeln!(out, "<pre>{}</pre>", escape(diff));
+        }
+    }
+}
+
+/// An element id for a scenario id.
+fn anchor(id: &str) -> String {
+    format!("scenario-{}", file_stem(id))
+}
+
+/// `path` as a link from `dir`: relative when both are in one tree, so the report folder
+/// can be moved with the cassettes it names.
+fn href_from(dir: &Path, path: &Path) -> String {
+    let (Ok(dir), Ok(path)) = (std::path::absolute(dir), std::path::absolute(path)) else {
+        return path.display().to_string();
+    };
+    let common = dir
+        .components()
+        .zip(path.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut relative = std::path::PathBuf::new();
+    for _ in dir.components().skip(common) {
+        relative.push("..");
+    }
+    for part in path.components().skip(common) {
+        relative.push(part);
+    }
+    relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// Every base the run used.
@@ -107,7 +230,12 @@ fn coverage(out: &mut String, report: &Report) {
             ));
         }
     }
-    out.push_str("<h2>Coverage</h2>\n<table><tr><th>Endpoint</th><th>Status</th><th>Result</th><th>Scenarios</th></tr>\n");
+    let _ = writeln!(
+        out,
+        "<h2 id=\"coverage\">Coverage</h2>\n<details><summary>{} of {} declared statuses exercised</summary>\n<table><tr><th>Endpoint</th><th>Status</th><th>Result</th><th>Scenarios</th></tr>",
+        report.coverage.exercised(),
+        report.coverage.declared()
+    );
     for (endpoint, statuses) in &report.coverage.matrix {
         for (status, ids) in statuses {
             let (class, mark) = if ids.is_empty() {
@@ -125,7 +253,7 @@ fn coverage(out: &mut String, report: &Report) {
             );
         }
     }
-    out.push_str("</table>\n");
+    out.push_str("</table>\n</details>\n");
 }
 
 /// Every declared event with the deliveries received of it, then each delivery that failed
@@ -167,15 +295,18 @@ fn events(out: &mut String, report: &Report) {
     }
 }
 
-fn failure(out: &mut String, s: &ScenarioResult) {
+fn failure(out: &mut String, s: &ScenarioResult, dir: &Path) {
+    let transcript = format!("{TRANSCRIPTS}/{}.txt", file_stem(&s.id));
     let _ = writeln!(
         out,
-        "<h3 id=\"{}\" class=\"fail\">{} {}</h3><p>{} <small>({})</small></p>",
-        escape(&s.id),
+        "<h3 id=\"{}\" class=\"fail\">{} {}</h3><p>{} <small>(<a href=\"{}\">{}</a>; <a href=\"{}\">transcript</a>)</small></p>",
+        escape(&anchor(&s.id)),
         verdict_word(s.verdict).trim(),
         escape(&s.id),
         escape(&s.title),
-        escape(&s.file)
+        escape(&href_from(dir, Path::new(&s.file))),
+        escape(&s.file),
+        escape(&transcript)
     );
     if s.verdict == Verdict::UnexpectedPass {
         let _ = writeln!(
@@ -199,7 +330,9 @@ fn failure(out: &mut String, s: &ScenarioResult) {
         for f in &e.failures {
             let at = f.at.as_ref().map_or(String::new(), |at| {
                 format!(
-                    "<br><small><code>{}</code></small><pre>{}</pre>",
+                    "<br><small><a href=\"{}#L{}\"><code>{}</code></a></small><pre>{}</pre>",
+                    escape(&href_from(dir, Path::new(&at.file))),
+                    at.line,
                     escape(&at.to_string()),
                     escape(&at.excerpt)
                 )
@@ -224,22 +357,28 @@ fn failure(out: &mut String, s: &ScenarioResult) {
 }
 
 fn scenarios(out: &mut String, report: &Report) {
-    out.push_str("<h2>Scenarios</h2>\n<table><tr><th>Verdict</th><th>Scenario</th><th>Tags</th><th>Exchanges</th><th>ms</th></tr>\n");
+    out.push_str("<h2>Scenarios</h2>\n<table><tr><th>Verdict</th><th>Scenario</th><th>Tags</th><th>Exchanges</th><th>ms</th><th>Why</th></tr>\n");
     for s in &report.scenarios {
         let class = if s.verdict.fails_run() {
             "fail"
         } else {
             "pass"
         };
+        let why = s
+            .skip_reason
+            .as_deref()
+            .or(s.expected_failure.as_deref())
+            .unwrap_or("");
         let _ = writeln!(
             out,
-            "<tr><td class=\"{class}\">{}</td><td><code>{}</code> {}</td><td>{}</td><td>{}</td><td>{:.1}</td></tr>",
+            "<tr><td class=\"{class}\">{}</td><td><code>{}</code> {}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td></tr>",
             verdict_word(s.verdict).trim(),
             escape(&s.id),
             escape(&s.title),
             escape(&s.tags.join(", ")),
             s.exchanges.len(),
-            s.duration_ms
+            s.duration_ms,
+            escape(why)
         );
     }
     out.push_str("</table>\n");

@@ -23,7 +23,7 @@ pub fn write_all(dir: &Path, report: &Report) -> std::io::Result<Vec<PathBuf>> {
     let junit = dir.join(JUNIT_REPORT);
     std::fs::write(&junit, junit::render(report))?;
     let html = dir.join(HTML_REPORT);
-    std::fs::write(&html, html::render(report))?;
+    std::fs::write(&html, html::render(report, dir))?;
     let transcripts = dir.join(TRANSCRIPTS);
     if transcripts.exists() {
         std::fs::remove_dir_all(&transcripts)?;

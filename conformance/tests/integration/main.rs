@@ -6,6 +6,7 @@ mod events;
 mod faulty;
 mod media_bodies;
 mod response_headers;
+mod run_verdict;
 mod status_ranges;
 mod streams;
 mod support;
