@@ -63,6 +63,11 @@ fn example<'a>(answer: &Answer, arena: &'a Bump) -> Example<'a> {
         .iter()
         .map(|(name, value)| (&*arena.alloc_str(name), &*arena.alloc_str(value)))
         .collect();
+    let secrets: Vec<&'a str> = answer
+        .secrets
+        .iter()
+        .map(|pointer| &*arena.alloc_str(pointer))
+        .collect();
     Example {
         status: answer.status,
         has_body: answer.body.is_some(),
@@ -72,6 +77,7 @@ fn example<'a>(answer: &Answer, arena: &'a Bump) -> Example<'a> {
             .map(|bytes| &*arena.alloc_slice_copy(&bytes)),
         content_type: arena.alloc_str(answer.media.content_type()),
         headers: arena.alloc_slice_copy(&headers),
+        secrets: arena.alloc_slice_copy(&secrets),
     }
 }
 

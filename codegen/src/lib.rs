@@ -16,6 +16,7 @@ mod lower;
 pub mod parser;
 pub mod print;
 pub mod samples;
+pub mod secret_paths;
 pub mod source;
 pub mod summary;
 

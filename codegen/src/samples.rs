@@ -32,6 +32,9 @@ pub struct Answer {
     pub media: BodyMedia,
     /// The body a `bytes` response sends (`body` is its base64).
     bytes: bool,
+    /// Where the body holds `@secret` strings a mock mints afresh for each answer (JSON
+    /// pointers).
+    pub secrets: Vec<String>,
 }
 
 impl Answer {
@@ -600,12 +603,19 @@ impl<'a> Samples<'a> {
         if let Some(body) = &mut body {
             self.end_of_listing(ep, body);
         }
+        let secrets = match (&ok.body, &body) {
+            (Some(ty), Some(value)) if ok.media.is_json() => {
+                crate::secret_paths::mintable_secrets(self.spec, ty, value)
+            }
+            _ => Vec::new(),
+        };
         Some(Answer {
             status: ok.status.representative(),
             body,
             headers: self.headers(ok),
             media: ok.media.clone(),
             bytes: ok.body == Some(Type::Primitive(Primitive::Bytes)),
+            secrets,
         })
     }
 

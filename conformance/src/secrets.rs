@@ -75,9 +75,19 @@ impl SecretBook {
         self.known.read().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A value of a `@secret` field, named after the field.
+    /// A value of a `@secret` field seen in traffic, named after the field.
     pub fn add_field_value(&self, field: &str, value: &str) {
-        self.add(value, &format!("[secret:{field}]"));
+        self.learn(value, &format!("[secret:{field}]"));
+    }
+
+    /// Adds a value seen in traffic when it can be told apart from ordinary data: a short
+    /// or repetitive one (a mock's `"text"`, a user name `admin`) would be reported as a
+    /// secret wherever the same word appears, so it is not learnt. Credentials given to the
+    /// run are added whatever they are ([`SecretBook::add`]).
+    pub fn learn(&self, value: &str, reference: &str) {
+        if distinctive(value) {
+            self.add(value, reference);
+        }
     }
 
     /// Every secret, longest first so a secret containing another is replaced whole.
@@ -125,18 +135,18 @@ impl SecretBook {
                 Carrier::Query(name) => query
                     .iter()
                     .filter(|(n, _)| n == name)
-                    .for_each(|(_, v)| self.add(v, &reference)),
+                    .for_each(|(_, v)| self.learn(v, &reference)),
                 Carrier::Header(name) => {
-                    header_values(headers, name).for_each(|v| self.add(v, &reference))
+                    header_values(headers, name).for_each(|v| self.learn(v, &reference))
                 }
                 Carrier::Bearer => header_values(headers, "authorization")
                     .filter_map(|v| strip_scheme(v, "bearer"))
-                    .for_each(|v| self.add(v, &reference)),
+                    .for_each(|v| self.learn(v, &reference)),
                 Carrier::Basic => {
                     for encoded in header_values(headers, "authorization")
                         .filter_map(|v| strip_scheme(v, "basic"))
                     {
-                        self.add(encoded, &reference);
+                        self.learn(encoded, &reference);
                         self.learn_basic(encoded, &reference);
                     }
                 }
@@ -146,7 +156,7 @@ impl SecretBook {
                             if let Some((n, v)) = pair.trim().split_once('=')
                                 && n == name
                             {
-                                self.add(v, &reference);
+                                self.learn(v, &reference);
                             }
                         }
                     }
@@ -161,8 +171,8 @@ impl SecretBook {
         };
         let decoded = String::from_utf8_lossy(&decoded);
         let (user, password) = decoded.split_once(':').unwrap_or((&decoded, ""));
-        self.add(user, reference);
-        self.add(password, reference);
+        self.learn(user, reference);
+        self.learn(password, reference);
     }
 
     /// Learns every string under a key in `names`, at any depth: what an answer of no
@@ -317,8 +327,16 @@ pub fn stands_alone(text: &str, start: usize, end: usize) -> bool {
         || !(alnum(start.checked_sub(1).and_then(|i| bytes.get(i))) || alnum(bytes.get(end)))
 }
 
-/// Secrets shorter than this many bytes are replaced only as words of their own.
+/// Secrets shorter than this many bytes are replaced only as words of their own, and are
+/// not learnt from traffic.
 pub const SHORT: usize = 8;
+
+/// Whether a value seen in traffic can be told apart from ordinary data: [`SHORT`]
+/// characters or more, of at least four different ones.
+pub fn distinctive(value: &str) -> bool {
+    let distinct: std::collections::HashSet<char> = value.chars().take(64).collect();
+    value.chars().count() >= SHORT && distinct.len() >= 4
+}
 
 /// The automaton redactors and transcripts search with. A run builds one again whenever it
 /// learns a secret, so cheap building matters more than the last bit of search speed: a
@@ -420,23 +438,49 @@ mod tests {
             ("session".to_string(), Carrier::Cookie("sid".into())),
         ];
         let headers = vec![
-            ("authorization".to_string(), "Bearer tok1".to_string()),
-            ("x-key".to_string(), "k2".to_string()),
-            ("cookie".to_string(), "a=1; sid=s3".to_string()),
+            (
+                "authorization".to_string(),
+                "Bearer tok1_a9f3c2".to_string(),
+            ),
+            ("x-key".to_string(), "key2_b81d7e".to_string()),
+            ("cookie".to_string(), "a=1; sid=sid3_c4e8a1".to_string()),
         ];
-        let query = vec![("access_token".to_string(), "q4".to_string())];
+        let query = vec![("access_token".to_string(), "tokq4_d2f9b0".to_string())];
         book.learn_credentials(&carriers, &headers, &query);
         let r = book.redactor();
         assert_eq!(
-            r.text("tok1 k2 s3 q4"),
+            r.text("tok1_a9f3c2 key2_b81d7e sid3_c4e8a1 tokq4_d2f9b0"),
             "[secret:bearer] [secret:api] [secret:session] [secret:q]"
+        );
+    }
+
+    /// A mock answers `"text"` for every string: learnt as a key, every `"text"` of the
+    /// report would read as a leaked secret. Values seen in traffic are learnt only when
+    /// they can be told apart from ordinary data; credentials given to the run always are.
+    #[test]
+    fn short_or_common_values_seen_in_traffic_are_not_learnt() {
+        let book = SecretBook::new();
+        book.learn_credentials(
+            &[("api".to_string(), Carrier::Header("X-Key".into()))],
+            &[("x-key".to_string(), "text".to_string())],
+            &[],
+        );
+        book.learn_by_name(
+            &["key".to_string()],
+            &serde_json::json!({"key": "aaaaaaaaaaaa", "other": {"key": "sk_live_4f9a1c"}}),
+        );
+        book.add("pin", "{{credentials.pin}}");
+        let r = book.redactor();
+        assert_eq!(
+            r.text("text aaaaaaaaaaaa sk_live_4f9a1c pin"),
+            "text aaaaaaaaaaaa [secret:key] {{credentials.pin}}"
         );
     }
 
     #[test]
     fn basic_credentials_are_learnt_decoded_and_encoded() {
         let book = SecretBook::new();
-        let encoded = base64::engine::general_purpose::STANDARD.encode("sk_1:pw");
+        let encoded = base64::engine::general_purpose::STANDARD.encode("sk_user_1:pw_4f9a1c");
         book.learn_credentials(
             &[("basic".to_string(), Carrier::Basic)],
             &[("Authorization".to_string(), format!("Basic {encoded}"))],
@@ -444,7 +488,7 @@ mod tests {
         );
         let r = book.redactor();
         assert_eq!(
-            r.text(&format!("{encoded} sk_1 pw")),
+            r.text(&format!("{encoded} sk_user_1 pw_4f9a1c")),
             "[secret:basic] [secret:basic] [secret:basic]"
         );
     }

@@ -58,8 +58,6 @@ static ADD_INSURANCE: ::std::sync::LazyLock<AddInsuranceResponse> = ::std::sync:
 example("add_insurance", AddInsuranceResponse::from_parts));
 static GET_LATEST_INSURANCE: ::std::sync::LazyLock<GetLatestInsuranceResponse> = ::std::sync::LazyLock::new(||
 example("get_latest_insurance", GetLatestInsuranceResponse::from_parts));
-static CREATE_LINK_TOKEN: ::std::sync::LazyLock<CreateLinkTokenResponse> = ::std::sync::LazyLock::new(||
-example("create_link_token", CreateLinkTokenResponse::from_parts));
 static GET_OAUTH_PROVIDER: ::std::sync::LazyLock<GetOauthProviderResponse> = ::std::sync::LazyLock::new(||
 example("get_oauth_provider", GetOauthProviderResponse::from_parts));
 static OPEN_LINK_WIDGET: ::std::sync::LazyLock<OpenLinkWidgetResponse> = ::std::sync::LazyLock::new(||
@@ -104,14 +102,10 @@ static SET_TEAM_CUSTOM_CREDENTIALS: ::std::sync::LazyLock<
     "set_team_custom_credentials",
     SetTeamCustomCredentialsResponse::from_parts,
 ));
-static CREATE_TEAM_API_KEY: ::std::sync::LazyLock<CreateTeamApiKeyResponse> = ::std::sync::LazyLock::new(||
-example("create_team_api_key", CreateTeamApiKeyResponse::from_parts));
 static LIST_TEAM_API_KEYS: ::std::sync::LazyLock<ListTeamApiKeysResponse> = ::std::sync::LazyLock::new(||
 example("list_team_api_keys", ListTeamApiKeysResponse::from_parts));
 static REVOKE_TEAM_API_KEY: ::std::sync::LazyLock<RevokeTeamApiKeyResponse> = ::std::sync::LazyLock::new(||
 example("revoke_team_api_key", RevokeTeamApiKeyResponse::from_parts));
-static CREATE_MANAGEMENT_KEY: ::std::sync::LazyLock<CreateManagementKeyResponse> = ::std::sync::LazyLock::new(||
-example("create_management_key", CreateManagementKeyResponse::from_parts));
 static LIST_MANAGEMENT_KEYS: ::std::sync::LazyLock<ListManagementKeysResponse> = ::std::sync::LazyLock::new(||
 example("list_management_keys", ListManagementKeysResponse::from_parts));
 static REVOKE_MANAGEMENT_KEY: ::std::sync::LazyLock<RevokeManagementKeyResponse> = ::std::sync::LazyLock::new(||
@@ -128,8 +122,6 @@ static GET_TIMESERIES: ::std::sync::LazyLock<GetTimeseriesResponse> = ::std::syn
 example("get_timeseries", GetTimeseriesResponse::from_parts));
 static GET_HISTORICAL_PULLS: ::std::sync::LazyLock<GetHistoricalPullsResponse> = ::std::sync::LazyLock::new(||
 example("get_historical_pulls", GetHistoricalPullsResponse::from_parts));
-static CREATE_WEBHOOK_ENDPOINT: ::std::sync::LazyLock<CreateWebhookEndpointResponse> = ::std::sync::LazyLock::new(||
-example("create_webhook_endpoint", CreateWebhookEndpointResponse::from_parts));
 static LIST_WEBHOOK_ENDPOINTS: ::std::sync::LazyLock<ListWebhookEndpointsResponse> = ::std::sync::LazyLock::new(||
 example("list_webhook_endpoints", ListWebhookEndpointsResponse::from_parts));
 static GET_WEBHOOK_ENDPOINT: ::std::sync::LazyLock<GetWebhookEndpointResponse> = ::std::sync::LazyLock::new(||
@@ -138,10 +130,6 @@ static UPDATE_WEBHOOK_ENDPOINT: ::std::sync::LazyLock<UpdateWebhookEndpointRespo
 example("update_webhook_endpoint", UpdateWebhookEndpointResponse::from_parts));
 static DELETE_WEBHOOK_ENDPOINT: ::std::sync::LazyLock<DeleteWebhookEndpointResponse> = ::std::sync::LazyLock::new(||
 example("delete_webhook_endpoint", DeleteWebhookEndpointResponse::from_parts));
-static GET_WEBHOOK_SECRET: ::std::sync::LazyLock<GetWebhookSecretResponse> = ::std::sync::LazyLock::new(||
-example("get_webhook_secret", GetWebhookSecretResponse::from_parts));
-static ROTATE_WEBHOOK_SECRET: ::std::sync::LazyLock<RotateWebhookSecretResponse> = ::std::sync::LazyLock::new(||
-example("rotate_webhook_secret", RotateWebhookSecretResponse::from_parts));
 static LIST_WEBHOOK_ATTEMPTS: ::std::sync::LazyLock<ListWebhookAttemptsResponse> = ::std::sync::LazyLock::new(||
 example("list_webhook_attempts", ListWebhookAttemptsResponse::from_parts));
 /// `endpoint`'s example.
@@ -155,6 +143,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "get_user" => {
@@ -165,6 +154,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "delete_user" => {
@@ -175,6 +165,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "undo_delete_user" => {
@@ -185,6 +176,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "resolve_user" => {
@@ -195,6 +187,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "update_user" => {
@@ -205,6 +198,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "refresh_user" => {
@@ -215,6 +209,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "update_patient_info" => {
@@ -225,6 +220,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "get_latest_patient_info" => {
@@ -235,6 +231,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "add_insurance" => {
@@ -245,6 +242,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "get_latest_insurance" => {
@@ -255,6 +253,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "create_link_token" => {
@@ -265,6 +264,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &["/link_token"],
             })
         }
         "get_oauth_provider" => {
@@ -275,6 +275,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "open_link_widget" => {
@@ -285,6 +286,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: Some(b"text"),
                 content_type: "text/html; charset=utf-8",
                 headers: &[],
+                secrets: &[],
             })
         }
         "open_link_provider" => {
@@ -295,6 +297,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: Some(b"text"),
                 content_type: "text/html; charset=utf-8",
                 headers: &[],
+                secrets: &[],
             })
         }
         "sign_in_link_provider" => {
@@ -305,6 +308,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: Some(b"text"),
                 content_type: "text/html; charset=utf-8",
                 headers: &[],
+                secrets: &[],
             })
         }
         "close_link_widget" => {
@@ -315,6 +319,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: Some(b"text"),
                 content_type: "text/html; charset=utf-8",
                 headers: &[],
+                secrets: &[],
             })
         }
         "bulk_import" => {
@@ -325,6 +330,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "bulk_trigger_historical_pull" => {
@@ -335,6 +341,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "list_bulk_ops" => {
@@ -345,6 +352,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "list_providers" => {
@@ -355,6 +363,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "list_markers" => {
@@ -365,6 +374,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "list_lab_test_markers" => {
@@ -375,6 +385,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "list_order_set_markers" => {
@@ -385,6 +396,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "list_psc_info" => {
@@ -395,6 +407,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "list_teams" => {
@@ -405,6 +418,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "create_team" => {
@@ -415,6 +429,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "update_team" => {
@@ -425,6 +440,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "delete_team" => {
@@ -435,6 +451,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "set_team_custom_credentials" => {
@@ -445,6 +462,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "create_team_api_key" => {
@@ -455,6 +473,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &["/key"],
             })
         }
         "list_team_api_keys" => {
@@ -465,6 +484,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "revoke_team_api_key" => {
@@ -475,6 +495,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "create_management_key" => {
@@ -485,6 +506,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &["/key"],
             })
         }
         "list_management_keys" => {
@@ -495,6 +517,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "revoke_management_key" => {
@@ -505,6 +528,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "create_lab_order" => {
@@ -515,6 +539,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "list_orders" => {
@@ -525,6 +550,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "get_workout_stream" => {
@@ -535,6 +561,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "get_summaries" => {
@@ -545,6 +572,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "get_timeseries" => {
@@ -555,6 +583,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "get_historical_pulls" => {
@@ -565,6 +594,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "create_webhook_endpoint" => {
@@ -575,6 +605,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &["/secret/secret"],
             })
         }
         "list_webhook_endpoints" => {
@@ -585,6 +616,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "get_webhook_endpoint" => {
@@ -595,6 +627,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "update_webhook_endpoint" => {
@@ -605,6 +638,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "delete_webhook_endpoint" => {
@@ -615,6 +649,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         "get_webhook_secret" => {
@@ -625,6 +660,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &["/secret"],
             })
         }
         "rotate_webhook_secret" => {
@@ -635,6 +671,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &["/secret"],
             })
         }
         "list_webhook_attempts" => {
@@ -645,6 +682,7 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
                 raw: None,
                 content_type: "application/json",
                 headers: &[],
+                secrets: &[],
             })
         }
         _ => None,
@@ -765,7 +803,7 @@ impl HealthDataServer for MockServer {
         _ctx: super::server::Context<AuthScheme>,
         _input: CreateLinkTokenInput,
     ) -> CreateLinkTokenResponse {
-        CREATE_LINK_TOKEN.clone()
+        example("create_link_token", CreateLinkTokenResponse::from_parts)
     }
     async fn get_oauth_provider(
         &self,
@@ -898,7 +936,7 @@ impl HealthDataServer for MockServer {
         _ctx: super::server::Context<AuthScheme>,
         _input: CreateTeamApiKeyInput,
     ) -> CreateTeamApiKeyResponse {
-        CREATE_TEAM_API_KEY.clone()
+        example("create_team_api_key", CreateTeamApiKeyResponse::from_parts)
     }
     async fn list_team_api_keys(
         &self,
@@ -919,7 +957,7 @@ impl HealthDataServer for MockServer {
         _ctx: super::server::Context<AuthScheme>,
         _input: CreateManagementKeyInput,
     ) -> CreateManagementKeyResponse {
-        CREATE_MANAGEMENT_KEY.clone()
+        example("create_management_key", CreateManagementKeyResponse::from_parts)
     }
     async fn list_management_keys(
         &self,
@@ -982,7 +1020,7 @@ impl HealthDataServer for MockServer {
         _ctx: super::server::Context<AuthScheme>,
         _input: CreateWebhookEndpointInput,
     ) -> CreateWebhookEndpointResponse {
-        CREATE_WEBHOOK_ENDPOINT.clone()
+        example("create_webhook_endpoint", CreateWebhookEndpointResponse::from_parts)
     }
     async fn list_webhook_endpoints(
         &self,
@@ -1017,14 +1055,14 @@ impl HealthDataServer for MockServer {
         _ctx: super::server::Context<AuthScheme>,
         _input: GetWebhookSecretInput,
     ) -> GetWebhookSecretResponse {
-        GET_WEBHOOK_SECRET.clone()
+        example("get_webhook_secret", GetWebhookSecretResponse::from_parts)
     }
     async fn rotate_webhook_secret(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: RotateWebhookSecretInput,
     ) -> RotateWebhookSecretResponse {
-        ROTATE_WEBHOOK_SECRET.clone()
+        example("rotate_webhook_secret", RotateWebhookSecretResponse::from_parts)
     }
     async fn list_webhook_attempts(
         &self,

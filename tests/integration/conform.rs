@@ -357,6 +357,30 @@ fn the_mock_passes_the_schema_checks_and_fails_the_behavioural_ones() {
         kinds.contains(&"status") && kinds.contains(&"body"),
         "{kinds:?}"
     );
+    // Redaction that is exact: the mock's example text is no secret, so it stays visible,
+    // no failure reads as though a credential had leaked, and no curl line sends a
+    // secret's reference as a key. (Secrets the mock minted stay hidden.)
+    let actuals: Vec<&str> = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["exchanges"].as_array().unwrap())
+        .flat_map(|e| e["failures"].as_array().unwrap())
+        .filter_map(|f| f["actual"].as_str())
+        .collect();
+    assert!(
+        !actuals.iter().any(|a| a.contains("{{credentials.")),
+        "{actuals:#?}"
+    );
+    assert!(
+        actuals.contains(&"\"text\""),
+        "ordinary text stays: {actuals:#?}"
+    );
+    let text = std::fs::read_to_string(reports.join("report.json")).unwrap();
+    assert!(
+        !text.contains("$WEBHOOK_SECRET"),
+        "a secret's reference sent as a key"
+    );
 }
 
 /// `conform` with its reports written to `reports`.

@@ -87,6 +87,23 @@ fn the_mock_serves_with_the_keys_it_writes_and_stops_on_sigterm() {
         "a management key is of another kind: {status}"
     );
 
+    // Every answer mints its `@secret` strings afresh: no two callers get one key, and no
+    // key is a word of ordinary text a report would then hide everywhere.
+    let secret_path = "/v2/webhook/endpoint/00000000-0000-4000-8000-000000000001/secret";
+    let minted: Vec<String> = (0..2)
+        .map(|_| {
+            let (status, body) = get(base, secret_path, team_key);
+            assert!(status.contains(" 200 "), "{status}: {body}");
+            let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+            json["secret"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_ne!(minted[0], minted[1]);
+    assert!(
+        minted.iter().all(|s| s.len() >= 32),
+        "realistic secrets: {minted:?}"
+    );
+
     let killed = Command::new("sh")
         .args(["-c", &format!("kill -TERM {}", child.id())])
         .status()

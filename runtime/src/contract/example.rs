@@ -16,6 +16,9 @@ pub struct Example<'a> {
     pub content_type: &'a str,
     /// Each declared header with an example value.
     pub headers: &'a [(&'a str, &'a str)],
+    /// Where the JSON body holds `@secret` strings minted afresh for each answer (JSON
+    /// pointers): a mock never hands two callers the same key.
+    pub secrets: &'a [&'a str],
 }
 
 impl<'a> Example<'a> {
@@ -27,12 +30,32 @@ impl<'a> Example<'a> {
         raw: None,
         content_type: "application/json",
         headers: &[],
+        secrets: &[],
     };
 
-    /// The body as sent; `None` for a response without a body.
+    /// The body as written in the example; `None` for a response without a body.
     pub fn body(&self) -> Option<&'a [u8]> {
         self.has_body
             .then(|| self.raw.unwrap_or(self.json.as_bytes()))
+    }
+
+    /// The body as one answer sends it: the example, its `@secret` strings minted afresh.
+    pub fn minted_body(&self) -> Option<std::borrow::Cow<'a, [u8]>> {
+        let body = self.body()?;
+        if self.secrets.is_empty() || self.raw.is_some() {
+            return Some(std::borrow::Cow::Borrowed(body));
+        }
+        let Ok(mut json) = serde_json::from_slice::<serde_json::Value>(body) else {
+            return Some(std::borrow::Cow::Borrowed(body));
+        };
+        for pointer in self.secrets {
+            if let Some(serde_json::Value::String(text)) = json.pointer_mut(pointer) {
+                *text = mint(text);
+            }
+        }
+        Some(std::borrow::Cow::Owned(
+            serde_json::to_vec(&json).unwrap_or_else(|_| body.to_vec()),
+        ))
     }
 
     /// The status and the body in its JSON form, as a recording or a test compares them.
@@ -47,6 +70,13 @@ impl<'a> Example<'a> {
         read: fn(u16, &http::HeaderMap, &[u8]) -> Result<T, String>,
     ) -> Result<T, String> {
         let headers = crate::headers::map_of(self.headers);
-        read(self.status, &headers, self.body().unwrap_or(b"null"))
+        let body = self.minted_body();
+        read(self.status, &headers, body.as_deref().unwrap_or(b"null"))
     }
+}
+
+/// A value of its own for one `@secret` string: the example, `_`, and 128 random bits in
+/// hexadecimal (`text_3f9a…`), realistic in length and told apart from any ordinary text.
+pub fn mint(example: &str) -> String {
+    format!("{example}_{}", uuid::Uuid::new_v4().simple())
 }

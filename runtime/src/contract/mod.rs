@@ -18,7 +18,7 @@ pub use endpoint::{
     AlsoRead, BodyMedia, EndpointDesc, Location, ParamDesc, ResponseDesc, ResponseHeader,
     ScalarKind, base_name, is_json_family,
 };
-pub use example::Example;
+pub use example::{Example, mint};
 pub use path::{FillError, PathSegment, PathTemplate, TemplateValue, encode_segment};
 pub use schemes::{Carrier, Gate, GateRef, Provenance, Scheme, SchemeInfo, SchemeRef};
 pub use status::StatusPattern;

@@ -28,12 +28,19 @@ impl RustBackend<'_> {
                 "{}",
                 heck::ToShoutySnakeCase::to_shouty_snake_case(name.as_str())
             );
-            statics.push(quote! {
-                static #cached: std::sync::LazyLock<#response> = std::sync::LazyLock::new(|| example(#name, #response::from_parts));
-            });
+            // An answer holding `@secret` strings is read again each time, with values of
+            // its own.
+            let answer = if built.secrets.is_empty() {
+                statics.push(quote! {
+                    static #cached: std::sync::LazyLock<#response> = std::sync::LazyLock::new(|| example(#name, #response::from_parts));
+                });
+                quote!(#cached.clone())
+            } else {
+                quote!(example(#name, #response::from_parts))
+            };
             methods.push(quote! {
                 async fn #method(&self, _ctx: super::server::Context<AuthScheme>, _input: #input) -> #response {
-                    #cached.clone()
+                    #answer
                 }
             });
         }
@@ -88,8 +95,8 @@ impl RustBackend<'_> {
                 }
             }
 
-            // Built once: a call costs a clone, so the mock is also a fair trivial
-            // implementation to measure the router against.
+            // Built once (but answers minting secrets): a call costs a clone, so the mock is
+            // also a fair trivial implementation to measure the router against.
             #(#statics)*
 
             /// `endpoint`'s example.
@@ -137,6 +144,7 @@ fn example(example: &Example<'_>) -> TokenStream {
         raw,
         content_type,
         headers,
+        secrets,
     } = example;
     let raw = match raw {
         Some(bytes) => {
@@ -149,6 +157,6 @@ fn example(example: &Example<'_>) -> TokenStream {
         .iter()
         .map(|(header, value)| quote!((#header, #value)));
     quote! {
-        Example { status: #status, has_body: #has_body, json: #json, raw: #raw, content_type: #content_type, headers: &[#(#headers),*] }
+        Example { status: #status, has_body: #has_body, json: #json, raw: #raw, content_type: #content_type, headers: &[#(#headers),*], secrets: &[#(#secrets),*] }
     }
 }

@@ -19,6 +19,8 @@ pub struct Answer {
     status: StatusCode,
     headers: http::HeaderMap,
     body: Option<axum::body::Bytes>,
+    /// Where the body holds `@secret` strings minted afresh for each answer.
+    secrets: std::sync::Arc<[String]>,
 }
 
 impl Answer {
@@ -34,16 +36,35 @@ impl Answer {
             status: StatusCode::from_u16(example.status).unwrap_or(StatusCode::OK),
             headers,
             body: example.body().map(axum::body::Bytes::copy_from_slice),
+            secrets: example.secrets.iter().map(|s| s.to_string()).collect(),
         }
     }
 
     pub fn response(&self) -> Response {
         let mut response = match &self.body {
+            Some(body) if !self.secrets.is_empty() => {
+                (self.status, self.minted(body)).into_response()
+            }
             Some(body) => (self.status, body.clone()).into_response(),
             None => self.status.into_response(),
         };
         response.headers_mut().extend(self.headers.clone());
         response
+    }
+}
+
+impl Answer {
+    /// The body with each `@secret` string minted afresh.
+    fn minted(&self, body: &axum::body::Bytes) -> axum::body::Bytes {
+        let Ok(mut json) = serde_json::from_slice::<serde_json::Value>(body) else {
+            return body.clone();
+        };
+        for pointer in self.secrets.iter() {
+            if let Some(serde_json::Value::String(text)) = json.pointer_mut(pointer) {
+                *text = crate::contract::mint(text);
+            }
+        }
+        serde_json::to_vec(&json).map_or_else(|_| body.clone(), Into::into)
     }
 }
 
