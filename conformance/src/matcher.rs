@@ -3,7 +3,7 @@
 //! Plain JSON values match exactly; objects match the keys they list (others are the
 //! schema's business); arrays match element by element. Matchers (`{"$match": …}`) were
 //! read into typed form with the plan: `any`, `absent`, `type`, `regex`, `contains`,
-//! `length`, `range`, `datetime`, `exact`.
+//! `length`, `range`, `datetime`, `exact`, `not`, `each`.
 
 use crate::plan::expected::{Expected, Matcher, MatcherKind};
 use crate::template::{Scope, TemplateError};
@@ -112,6 +112,14 @@ fn check_matcher(
             actual,
         })
     };
+    if let MatcherKind::Not(unwanted) = &matcher.kind {
+        let mut scratch = Vec::new();
+        check(unwanted, actual, path, scope, &mut scratch);
+        if scratch.is_empty() {
+            fails(out, actual.map_or_else(|| "absent".into(), show));
+        }
+        return;
+    }
     let actual = match (&matcher.kind, actual) {
         (MatcherKind::Absent, None) => return,
         (MatcherKind::Absent, Some(a)) => {
@@ -160,6 +168,17 @@ fn check_matcher(
                 Err(TemplateError(e)) => out.push(unusable(path, e)),
             };
         }
+        MatcherKind::Each(item) => {
+            let Some(items) = actual.as_array() else {
+                return fails(out, show(actual));
+            };
+            for (i, element) in items.iter().enumerate() {
+                check(item, Some(element), &format!("{path}[{i}]"), scope, out);
+            }
+            return;
+        }
+        // Judged before the value is needed: `not` holds of an absent value too.
+        MatcherKind::Not(_) => true,
     };
     if !holds {
         fails(out, show(actual));
@@ -277,6 +296,38 @@ mod tests {
                 actual: "absent".into()
             }
         );
+    }
+
+    /// `not`: another user's id is not the first's; `each`: every item holds the same
+    /// provider, and a failure names the item that does not.
+    #[test]
+    fn not_and_each_match_what_they_say() {
+        assert!(mismatches(json!({"$match": "not", "value": "u1"}), json!("u2")).is_empty());
+        let m = mismatches(json!({"$match": "not", "value": "u1"}), json!("u1"));
+        assert_eq!(m[0].expected, "anything but \"u1\"");
+        assert!(
+            mismatches(
+                json!({"$match": "not", "value": {"$match": "type", "type": "null"}}),
+                json!(3)
+            )
+            .is_empty()
+        );
+        let each = json!({"$match": "each", "item": {"provider": "oura"}});
+        assert!(
+            mismatches(
+                each.clone(),
+                json!([{"provider": "oura"}, {"provider": "oura", "x": 1}])
+            )
+            .is_empty()
+        );
+        assert!(mismatches(each.clone(), json!([])).is_empty());
+        let m = mismatches(
+            each.clone(),
+            json!([{"provider": "oura"}, {"provider": "fitbit"}]),
+        );
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].path, "$[1].provider");
+        assert!(!mismatches(each, json!({"provider": "oura"})).is_empty());
     }
 
     #[test]

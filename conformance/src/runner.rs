@@ -372,6 +372,33 @@ impl Run {
                 ),
                 None => format!("`{event_type}`"),
             };
+            if event.none {
+                // Waits the time out: any such delivery in it fails the exchange.
+                let unwanted = hub
+                    .await_event(
+                        &event_type,
+                        event.expected.as_ref(),
+                        scope,
+                        event.within,
+                        claimant,
+                    )
+                    .await;
+                if let Ok(arrived) = unwanted {
+                    let id = arrived
+                        .envelope
+                        .get("id")
+                        .map_or_else(String::new, |id| format!(" ({})", crate::matcher::show(id)));
+                    let within = format!("within {} s, no {wanted}", event.within.as_secs_f64());
+                    out.failures.push(event_failure(
+                        "event",
+                        &within,
+                        &format!("one arrived{id}"),
+                        source,
+                    ));
+                    return out;
+                }
+                continue;
+            }
             match hub
                 .await_event(
                     &event_type,

@@ -309,10 +309,13 @@ pub fn marked_values<'s>(
     }
 }
 
+/// Every string under `value`: a marked field holding a model (a person's address) marks
+/// every text in it.
 fn strings(value: &Value, field: &str, out: &mut Vec<(String, String)>) {
     match value {
         Value::String(s) => out.push((field.to_string(), s.clone())),
         Value::Array(items) => items.iter().for_each(|v| strings(v, field, out)),
+        Value::Object(fields) => fields.values().for_each(|v| strings(v, field, out)),
         _ => {}
     }
 }

@@ -1,5 +1,5 @@
-//! Choosing which scenarios run: `--filter` by id, tag or endpoint, `--shard i/n`, and
-//! `--rerun-failed`.
+//! Choosing which scenarios run: `--filter` by id, tag or endpoint, `--shard i/n` (by id,
+//! or balanced by an earlier run's durations), and `--rerun-failed`.
 
 use crate::cassette::Cassette;
 use crate::suggest::{Likeness, closest};
@@ -135,20 +135,83 @@ impl Shard {
     }
 }
 
+/// How long each scenario took in an earlier run, by id (milliseconds): `--durations FILE`
+/// reads them from that run's `report.json`.
+pub type Durations = std::collections::HashMap<String, f64>;
+
 /// The cassettes that pass every selection: any filter, the shard, and (when given) the set
-/// of ids that failed last time.
+/// of ids that failed last time. With durations, the shards are balanced by them.
 pub fn select<C: AsRef<Cassette>>(
     cassettes: Vec<C>,
     filters: &[Filter],
     shard: Option<Shard>,
+    durations: Option<&Durations>,
     only: Option<&[String]>,
 ) -> Vec<C> {
-    cassettes
+    let filtered: Vec<C> = cassettes
         .into_iter()
         .filter(|c| filters.is_empty() || filters.iter().any(|f| f.matches(c.as_ref())))
-        .filter(|c| shard.is_none_or(|s| s.holds(&c.as_ref().scenario.id)))
+        .collect();
+    let balanced = match (shard, durations) {
+        (Some(shard), Some(durations)) => {
+            let ids: Vec<&str> = filtered
+                .iter()
+                .map(|c| c.as_ref().scenario.id.as_str())
+                .collect();
+            Some(shard.balanced(&ids, durations))
+        }
+        _ => None,
+    };
+    filtered
+        .into_iter()
+        .filter(|c| {
+            let id = &c.as_ref().scenario.id;
+            match (&balanced, shard) {
+                (Some(held), _) => held.contains(id),
+                (None, Some(shard)) => shard.holds(id),
+                (None, None) => true,
+            }
+        })
         .filter(|c| only.is_none_or(|ids| ids.contains(&c.as_ref().scenario.id)))
         .collect()
+}
+
+impl Shard {
+    /// The ids of this shard when the parts are balanced by the durations of an earlier
+    /// run: longest first, each to the part with the least time so far (the first such
+    /// part on a tie), so every machine given the same report agrees. A scenario the report
+    /// does not know counts as the median of those it does.
+    pub fn balanced(
+        &self,
+        ids: &[&str],
+        durations: &Durations,
+    ) -> std::collections::HashSet<String> {
+        let mut known: Vec<f64> = ids
+            .iter()
+            .filter_map(|id| durations.get(*id).copied())
+            .collect();
+        known.sort_by(f64::total_cmp);
+        let median = known.get(known.len() / 2).copied().unwrap_or(1.0);
+        let mut weighed: Vec<(f64, &str)> = ids
+            .iter()
+            .map(|id| (durations.get(*id).copied().unwrap_or(median).max(0.0), *id))
+            .collect();
+        weighed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+        let mut totals = vec![0.0_f64; self.count as usize];
+        let mut held = std::collections::HashSet::new();
+        for (duration, id) in weighed {
+            let (part, _) = totals
+                .iter()
+                .enumerate()
+                .min_by(|a, b| a.1.total_cmp(b.1).then(a.0.cmp(&b.0)))
+                .unwrap_or((0, &0.0));
+            totals[part] += duration;
+            if part + 1 == self.index as usize {
+                held.insert(id.to_string());
+            }
+        }
+        held
+    }
 }
 
 /// Whether `text` matches `pattern`, where `*` matches any run of characters.
@@ -174,6 +237,41 @@ fn glob(pattern: &str, text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One 20 s scenario and many short ones: by count the long one's shard takes 20 s more
+    /// than the others; balanced by the last run's durations, it takes that shard alone.
+    #[test]
+    fn shards_balanced_by_durations_split_the_time_not_the_count() {
+        let mut durations: Durations = (0..30).map(|i| (format!("s{i:02}"), 100.0)).collect();
+        durations.insert("slow".into(), 20_000.0);
+        let mut ids: Vec<String> = durations.keys().cloned().collect();
+        ids.push("new".into());
+        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let parts: Vec<std::collections::HashSet<String>> = (1..=3)
+            .map(|index| Shard { index, count: 3 }.balanced(&ids, &durations))
+            .collect();
+        let total = |part: &std::collections::HashSet<String>| -> f64 {
+            part.iter()
+                .map(|id| durations.get(id).copied().unwrap_or(100.0))
+                .sum()
+        };
+        let slow_part = parts.iter().position(|p| p.contains("slow")).unwrap();
+        assert_eq!(parts[slow_part].len(), 1, "the slow scenario runs alone");
+        let others: Vec<f64> = (0..3)
+            .filter(|i| *i != slow_part)
+            .map(|i| total(&parts[i]))
+            .collect();
+        assert!((others[0] - others[1]).abs() <= 100.0, "{others:?}");
+        // Every scenario is in exactly one part, the one the report did not know too.
+        let all: usize = parts.iter().map(|p| p.len()).sum();
+        assert_eq!(all, ids.len());
+        assert!(parts.iter().any(|p| p.contains("new")));
+        // Every machine agrees.
+        assert_eq!(
+            Shard { index: 2, count: 3 }.balanced(&ids, &durations),
+            parts[1]
+        );
+    }
 
     #[test]
     fn globs() {

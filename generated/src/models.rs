@@ -1184,7 +1184,8 @@ impl rt::Validate for UserAddress {
         loc.pop();
     }
 }
-/// An address as returned inside insurance records.
+/// An address as returned inside insurance records: a person's where the field holding it
+/// says so (`@personal`), a payor's in the catalogue's `company`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Address {

@@ -46,10 +46,37 @@ pub async fn open(
     data_dir: &Path,
     webhook_targets: Targets,
 ) -> Result<Opened, String> {
+    let pace = (
+        health_api::limits::WAIT_FOR_COMPLETION,
+        crate::fetches::FIRST_RETRY,
+    );
+    open_with(database, base_url, data_dir, webhook_targets, pace).await
+}
+
+/// How long `wait_for_completion` waits in the in-process server of a conformance run ([`start`]),
+/// rather than the document's 20 seconds: the throttling scenario checks that a pull the rate
+/// holds back answers 202 with the progress made, which any wait shorter than the rate's
+/// minute shows, so the run need not wait 20 seconds to show it.
+pub const IN_PROCESS_BULK_WAIT: Duration = Duration::from_secs(2);
+/// The wait after a provider's first temporary failure in that server, rather than 5 s: the
+/// scenarios that meet one (a refresh, its events) see the retry succeed, only sooner.
+pub const IN_PROCESS_FIRST_RETRY: Duration = Duration::from_millis(200);
+
+/// [`open`], with `wait_for_completion` waiting `bulk_wait` and a first retry after
+/// `first_retry`.
+async fn open_with(
+    database: Location,
+    base_url: &str,
+    data_dir: &Path,
+    webhook_targets: Targets,
+    (bulk_wait, first_retry): (Duration, Duration),
+) -> Result<Opened, String> {
     covenant_runtime::credentials::private_folder(data_dir)
         .map_err(|e| format!("cannot create {}: {e}", data_dir.display()))?;
     let mut settings = Settings::new(database, base_url);
     settings.webhook_targets = webhook_targets;
+    settings.bulk_wait = bulk_wait;
+    settings.first_retry = first_retry;
     let server = ReferenceServer::open(settings).await?;
     let earlier = Credentials::read_in(data_dir);
     let reuse = earlier.as_ref().and_then(Bootstrap::from_credentials);
@@ -132,7 +159,14 @@ pub async fn start() -> Result<InProcess, String> {
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
     let base_url = format!("http://{address}");
     let database = Location::Sqlite(folder.path().join(DATABASE_FILE));
-    let opened = open(database, &base_url, folder.path(), Targets::AnyAddress).await?;
+    let opened = open_with(
+        database,
+        &base_url,
+        folder.path(),
+        Targets::AnyAddress,
+        (IN_PROCESS_BULK_WAIT, IN_PROCESS_FIRST_RETRY),
+    )
+    .await?;
     let credentials = opened
         .credentials
         .ok_or("a fresh database was already set up")?;

@@ -54,6 +54,8 @@ pub struct Settings {
     pub clock: Arc<dyn Clock>,
     /// How long `wait_for_completion` waits for a bulk operation (the document's 20 seconds).
     pub bulk_wait: Duration,
+    /// The wait after a provider's first temporary failure; each further one doubles it.
+    pub first_retry: Duration,
     /// Where webhook deliveries may go: public addresses only, unless a developer's own
     /// receiver needs loopback.
     pub webhook_targets: webhooks::targets::Targets,
@@ -66,6 +68,7 @@ impl Settings {
             public_url: public_url.into(),
             clock: Arc::new(clock::SystemClock),
             bulk_wait: health_api::limits::WAIT_FOR_COMPLETION,
+            first_retry: fetches::FIRST_RETRY,
             webhook_targets: webhooks::targets::Targets::PublicOnly,
         }
     }
@@ -78,6 +81,7 @@ pub struct ReferenceServer {
     clock: Arc<dyn Clock>,
     public_url: String,
     bulk_wait: Duration,
+    first_retry: Duration,
     webhook_targets: webhooks::targets::Targets,
     /// Told when this process records historical pulls or refreshes, so its workers start
     /// at once rather than at their next look.
@@ -100,6 +104,7 @@ impl ReferenceServer {
             clock: settings.clock,
             public_url: settings.public_url.trim_end_matches('/').to_string(),
             bulk_wait: settings.bulk_wait,
+            first_retry: settings.first_retry,
             webhook_targets: settings.webhook_targets,
             pulls_owed: Arc::default(),
             refreshes_owed: Arc::default(),

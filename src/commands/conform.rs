@@ -24,7 +24,7 @@ use std::time::Duration;
 use covenant_conformance::verdict::EXIT_UNREACHABLE;
 
 /// The suite `conform` replays when given no cassettes.
-const DEFAULT_SUITE: &str = "conformance/suite";
+pub const DEFAULT_SUITE: &str = "conformance/suite";
 /// The expected-failure list read when it exists and none is named.
 const DEFAULT_EXPECTED: &str = "conformance/expected-failures.toml";
 
@@ -74,9 +74,14 @@ pub struct ConformArgs {
     /// `covenant diff --against REF` names them. Nothing to run is a success.
     #[arg(long, value_name = "REF")]
     changed_since: Option<String>,
-    /// Run the i-th of n deterministic parts of the suite, as `2/4`.
+    /// Run the i-th of n deterministic parts of the suite, as `2/4`: split by id, or with
+    /// --durations balanced by time.
     #[arg(long, value_name = "I/N")]
     shard: Option<Shard>,
+    /// The report.json of an earlier run: --shard splits the suite so each part takes
+    /// about as long (longest first; a scenario the report lacks counts as the median).
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    durations: Option<PathBuf>,
     /// Attempts again for a request whose connection fails (never for an answer).
     #[arg(long, default_value_t = 2)]
     retries: u32,
@@ -252,7 +257,17 @@ fn conform(
     // speaks of the default suite only, so another folder's run says nothing of it.
     let judge_staleness = args.paths.is_empty() || args.expected_failures.is_some();
     let read: Vec<String> = plans.iter().map(|p| p.id().to_string()).collect();
-    let mut selected = select::select(plans, &args.filter, args.shard, rerun.as_deref());
+    let durations = match &args.durations {
+        Some(path) => Some(read_durations(path).map_err(Stop::Usage)?),
+        None => None,
+    };
+    let mut selected = select::select(
+        plans,
+        &args.filter,
+        args.shard,
+        durations.as_ref(),
+        rerun.as_deref(),
+    );
     if selected.is_empty() {
         return Err(Stop::Usage(nothing_selected(args)));
     }
@@ -664,6 +679,23 @@ async fn check_reachable(selected: &[plan::ScenarioPlan], target: &Target) -> Re
         }
     }
     Ok(())
+}
+
+/// Each scenario's duration in the report.json at `path`.
+fn read_durations(path: &Path) -> Result<select::Durations, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("--durations {}: cannot read: {e}", path.display()))?;
+    let report: Report = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "--durations {}: not a report.json of conform: {e}",
+            path.display()
+        )
+    })?;
+    Ok(report
+        .scenarios
+        .into_iter()
+        .map(|s| (s.id, s.duration_ms))
+        .collect())
 }
 
 fn last_failures(dir: &Path) -> Result<Vec<String>, Stop> {

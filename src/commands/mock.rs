@@ -22,6 +22,12 @@ pub struct MockArgs {
     /// Where `credentials.json` is written; keys found there from an earlier start are kept.
     #[arg(long, default_value = "data")]
     data_dir: PathBuf,
+    /// Cassettes (files or folders) whose `{{credentials.NAME}}` values the credentials file
+    /// must also hold (an `org_id`, a `team_id`): each gets a value of the type the spec
+    /// gives a parameter or field of that name. Default: the project's suite
+    /// (`conformance/suite`) when there is one.
+    #[arg(long = "cassettes", value_name = "CASSETTE_OR_DIR")]
+    cassettes: Vec<PathBuf>,
     #[command(flatten)]
     limits: super::limits::ServeLimits,
 }
@@ -69,6 +75,11 @@ async fn serve(
         credentials.set(api.base_name(), &base_url);
     }
     let (keys, printed_keys) = keys_of(&contract, &mut credentials);
+    for name in asked_for(&cassettes_of(args)) {
+        if credentials.get(&name).is_none_or(str::is_empty) {
+            credentials.set(&name, &value_for(spec, &name));
+        }
+    }
     let written = credentials
         .write_in(&args.data_dir)
         .map_err(|e| format!("cannot write {}: {e}", args.data_dir.display()))?;
@@ -145,5 +156,56 @@ fn new_key(scheme: SchemeRef<'static>) -> String {
     match scheme.carrier() {
         Carrier::Basic => format!("{}:{secret}", scheme.name()),
         _ => format!("{}_{secret}", scheme.name()),
+    }
+}
+
+/// The cassettes named, else the project's suite when there is one.
+fn cassettes_of(args: &MockArgs) -> Vec<PathBuf> {
+    if !args.cassettes.is_empty() {
+        return args.cassettes.clone();
+    }
+    let suite = PathBuf::from(super::conform::DEFAULT_SUITE);
+    if suite.is_dir() {
+        vec![suite]
+    } else {
+        Vec::new()
+    }
+}
+
+/// Every `NAME` the cassettes at `paths` write as `{{credentials.NAME}}`, sorted.
+fn asked_for(paths: &[PathBuf]) -> std::collections::BTreeSet<String> {
+    let (cassettes, _) = covenant_conformance::cassette::read_each(paths);
+    let mut names = std::collections::BTreeSet::new();
+    for cassette in &cassettes {
+        let mut rest = cassette.text.as_str();
+        while let Some(start) = rest.find("{{") {
+            rest = &rest[start + 2..];
+            let inside = rest.split("}}").next().unwrap_or_default().trim();
+            if let Some(name) = inside.strip_prefix("credentials.")
+                && !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                names.insert(name.to_string());
+            }
+        }
+    }
+    names
+}
+
+/// A value for the credential `name`: of the type the spec gives a parameter (else a
+/// field) of that name: a uuid, a whole number, or a token.
+fn value_for(spec: &covenant_codegen::Spec, name: &str) -> String {
+    use covenant_codegen::ir::{Primitive, Type};
+    let params = spec
+        .endpoints
+        .iter()
+        .flat_map(|e| &e.params)
+        .map(|p| &p.field);
+    let fields = spec.models.iter().flat_map(|m| &m.fields);
+    let ty = params.chain(fields).find(|f| f.name == name).map(|f| &f.ty);
+    match ty {
+        Some(Type::Primitive(Primitive::Uuid)) => uuid::Uuid::new_v4().to_string(),
+        Some(Type::Primitive(Primitive::Int | Primitive::Number)) => "1".to_string(),
+        _ => format!("{name}_{}", uuid::Uuid::new_v4().simple()),
     }
 }

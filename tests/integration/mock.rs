@@ -97,6 +97,30 @@ fn the_spec_mock_agrees_with_the_generated_mock_on_every_scenario() {
     }
 }
 
+/// `covenant mock` on a fresh data folder writes every credential the project's cassettes
+/// ask for (`org_id`, `team_id`, of the type the spec gives those parameters), so the
+/// suite can be sent to it at once: no cassette error, every scenario judged.
+#[test]
+fn the_spec_mock_writes_every_credential_the_cassettes_ask_for() {
+    let scratch = scratch_dir("mock-credentials");
+    let dir = scratch.path();
+    let served = mock("spec/health.covenant", dir);
+    let written = credentials(dir);
+    for name in ["org_id", "team_id"] {
+        let value = written[name].as_str().unwrap_or_default();
+        assert!(
+            uuid::Uuid::parse_str(value).is_ok(),
+            "{name} is a uuid, as the spec's parameter: {written:#}"
+        );
+    }
+    let scenarios = conform(
+        &served.base_url,
+        &dir.join("credentials.json"),
+        &dir.join("r"),
+    );
+    assert!(scenarios.len() > 100, "the whole suite was judged");
+}
+
 #[test]
 fn the_bookshop_mock_serves_and_rejects_as_its_spec_says() {
     let scratch = scratch_dir("mock-bookshop");

@@ -365,7 +365,8 @@ impl Lowerer<'_> {
     }
 
     /// `@secret` (a token, a key, a password) or `@personal` (a name, an address) on a value
-    /// held as text, or a list of them.
+    /// held as text, or a list of them; `@personal` also on a model every text of which is a
+    /// person's here (`address: Address`).
     fn text_marker(&mut self, annots: &Annots, name: &str, ty: &Type, ty_span: Span) -> bool {
         let Some(a) = annots.get(name) else {
             return false;
@@ -377,11 +378,20 @@ impl Lowerer<'_> {
             Type::List(item, _) => item.as_ref(),
             ty => ty,
         };
-        if !matches!(item, Type::Primitive(p) if p.is_string_like()) {
+        // A person's address or record as a whole is personal where it is a person's: the
+        // same model elsewhere (a company's address) is not.
+        let whole_model = name == "personal" && matches!(item, Type::Model(_));
+        if !whole_model && !matches!(item, Type::Primitive(p) if p.is_string_like()) {
             self.error(
                 diagnostic_codes::CONSTRAINT_TYPE_MISMATCH,
                 a.span,
-                format!("`@{name}` needs a value held as text"),
+                match name {
+                    "personal" => {
+                        "`@personal` needs a value held as text, or a model of a person's data"
+                            .to_string()
+                    }
+                    _ => format!("`@{name}` needs a value held as text"),
+                },
             )
             .label("does not apply to this type")
             .note(ty_span, "the value's type")

@@ -83,6 +83,10 @@ pub struct EventExpect {
     /// JSON paths of the envelope shown as their shape in the transcript, as an exchange's.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volatile: Vec<String>,
+    /// No delivery of the type (matching `match`, when given) may arrive `within` the
+    /// time: the run waits it out, and one that arrives fails the exchange.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub none: bool,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -333,12 +333,19 @@ impl Compiler<'_> {
             self.defined.insert(name.clone());
         }
         let volatile = self.volatile(&event.volatile, at.then(&["volatile"]));
+        if event.none && !event.capture.is_empty() {
+            self.error(
+                &at.then(&["capture"]),
+                "an event that must not arrive has nothing to capture".to_string(),
+            );
+        }
         Some(EventPlan {
             event_type,
             within,
             expected,
             captures,
             volatile,
+            none: event.none,
         })
     }
 

@@ -65,6 +65,10 @@ pub enum MatcherKind {
     },
     /// Equal in full, objects included, after references are filled in.
     Exact(Tree),
+    /// Anything the expectation does not match (`"not": "{{first_user}}"`: another user).
+    Not(Expected),
+    /// An array each of whose items matches the expectation.
+    Each(Expected),
 }
 
 /// Inclusive bounds; at least one is present.
@@ -127,7 +131,8 @@ impl JsonType {
 
 /// The matcher names, for did-you-mean.
 pub const MATCHERS: &[&str] = &[
-    "any", "absent", "type", "regex", "contains", "length", "range", "datetime", "exact",
+    "any", "absent", "type", "regex", "contains", "length", "range", "datetime", "exact", "not",
+    "each",
 ];
 
 /// The window of a `datetime` matcher that gives none.
@@ -227,6 +232,16 @@ impl Reader<'_> {
                 let v = arg("value").ok_or("an `exact` matcher needs `\"value\": …`")?;
                 MatcherKind::Exact(self.within(PathStep::Key("value".into()), |r| r.tree(v)))
             }
+            "not" => {
+                let v = arg("value")
+                    .ok_or("a `not` matcher needs `\"value\": …`, what must not match")?;
+                MatcherKind::Not(self.within(PathStep::Key("value".into()), |r| r.expected(v)))
+            }
+            "each" => {
+                let v = arg("item")
+                    .ok_or("an `each` matcher needs `\"item\": …`, what every item matches")?;
+                MatcherKind::Each(self.within(PathStep::Key("item".into()), |r| r.expected(v)))
+            }
             unknown => {
                 let help = closest(unknown, MATCHERS.iter().copied(), Likeness::Close)
                     .map(|c| format!("did you mean `{c}`?"))
@@ -308,5 +323,10 @@ fn describe(kind: &MatcherKind, written: &Value) -> String {
         ),
         MatcherKind::Contains(_) => "contains".into(),
         MatcherKind::Exact(_) => "exact".into(),
+        MatcherKind::Not(_) => format!("anything but {}", shown("value").unwrap_or_default()),
+        MatcherKind::Each(_) => format!(
+            "an array each of whose items matches {}",
+            shown("item").unwrap_or_default()
+        ),
     }
 }

@@ -79,6 +79,8 @@ pub struct EventPlan {
     pub captures: Vec<(String, CapturePlan)>,
     /// Parts of the envelope the transcript shows as their shape.
     pub volatile: Vec<serde_json_path::JsonPath>,
+    /// No such delivery may arrive within the time.
+    pub none: bool,
 }
 
 /// The longest an event or a response may be awaited: a run that waits longer is waiting

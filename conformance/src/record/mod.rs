@@ -132,6 +132,7 @@ impl<'a> Recorder<'a> {
         let kept = self.drop_unsourced(kept, &mut warnings);
         let mut volatiles = self.volatiles(&kept);
         self.capture_hidden(&kept, &mut volatiles);
+        let request_secrets = self.request_secrets(&kept);
         let mut stand_ins = StandIns::default();
         for m in &kept {
             if let Ok(body) = serde_json::from_slice::<Value>(&m.recorded.body) {
@@ -152,26 +153,41 @@ impl<'a> Recorder<'a> {
                 label = format!("{endpoint}-{n}");
                 n += 1;
             }
-            exchanges.push(self.exchange(
-                m,
-                label,
-                i,
-                &earlier,
-                &volatiles,
-                &stand_ins,
-                &mut warnings,
-            ));
+            let mut exchange =
+                self.exchange(m, label, i, &earlier, &volatiles, &stand_ins, &mut warnings);
+            request_secrets.refer(&mut exchange);
+            exchanges.push(exchange);
         }
         let scenario = Scenario {
             id: id.to_string(),
             title: title.to_string(),
             tags: vec!["recorded".into()],
             source: None,
-            lets: Map::new(),
+            lets: request_secrets.lets(),
             headers: BTreeMap::new(),
             exchanges,
         };
         (scenario, grouped(warnings))
+    }
+
+    /// The values of the `@secret` fields the recorded requests send (a bulk import's
+    /// provider tokens, a sign-in's password), each under a name of its own.
+    fn request_secrets(&self, kept: &[Matched]) -> RequestSecrets {
+        let mut secrets = RequestSecrets::default();
+        for m in kept {
+            let (Some(ty), Ok(body)) = (
+                self.contract.request_body_type(&m.endpoint),
+                serde_json::from_slice::<Value>(&m.recorded.body),
+            ) else {
+                continue;
+            };
+            let mut found = Vec::new();
+            crate::secrets::secret_values(&self.contract.spec, ty, &body, &mut found);
+            for (field, value) in found {
+                secrets.name(&field, value);
+            }
+        }
+        secrets
     }
 
     /// The credentials of a request a tool hid that an answer mints rather than a
@@ -861,6 +877,79 @@ pub fn cassette_text(scenario: &Scenario) -> String {
     text
 }
 
+/// The `@secret` values recorded requests send, each written as a reference to a value the
+/// scenario makes up afresh (`"let": {"secret_access_token": "{{$unique}}"}`), so no
+/// cassette holds one and a replay sends one of its own wherever the recording sent it.
+#[derive(Default)]
+struct RequestSecrets {
+    /// Each value and its name, in the order met.
+    named: Vec<(String, String)>,
+}
+
+impl RequestSecrets {
+    fn name(&mut self, field: &str, value: String) {
+        if value.is_empty() || self.named.iter().any(|(v, _)| *v == value) {
+            return;
+        }
+        let base = format!("secret_{}", identifier(field));
+        let mut name = base.clone();
+        let mut n = 2;
+        while self.named.iter().any(|(_, taken)| *taken == name) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        self.named.push((value, name));
+    }
+
+    /// The scenario's `let`s that make each value up.
+    fn lets(&self) -> Map<String, Value> {
+        self.named
+            .iter()
+            .map(|(_, name)| (name.clone(), Value::String("{{$unique}}".into())))
+            .collect()
+    }
+
+    /// Writes each secret value of the exchange, request and expectation alike, as its
+    /// reference: a whole string that is one, or one inside a header, query or path.
+    fn refer(&self, exchange: &mut Exchange) {
+        if self.named.is_empty() {
+            return;
+        }
+        let whole = |text: &str| {
+            self.named
+                .iter()
+                .find(|(value, _)| value == text)
+                .map(|(_, name)| format!("{{{{{name}}}}}"))
+        };
+        let within = |text: &str| {
+            let mut out = text.to_string();
+            for (value, name) in &self.named {
+                if crate::secrets::distinctive(value) {
+                    out = out.replace(value.as_str(), &format!("{{{{{name}}}}}"));
+                }
+            }
+            out
+        };
+        let request = &mut exchange.request;
+        if let Some(body) = &mut request.body {
+            *body = map_strings(body, "", &|_, s| whole(s).unwrap_or_else(|| s.to_string()));
+        }
+        if let Some(raw) = &mut request.raw_body {
+            *raw = within(raw);
+        }
+        request.path = within(&request.path);
+        for value in request.headers.values_mut() {
+            *value = whole(value).unwrap_or_else(|| within(value));
+        }
+        for value in request.query.values_mut() {
+            *value = map_strings(value, "", &|_, s| whole(s).unwrap_or_else(|| within(s)));
+        }
+        if let Some(body) = &mut exchange.expect.body {
+            *body = map_strings(body, "", &|_, s| whole(s).unwrap_or_else(|| s.to_string()));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -914,6 +1003,49 @@ mod tests {
             warnings
                 .iter()
                 .any(|w| w.contains("in no credentials file"))
+        );
+    }
+
+    /// A bulk import's provider tokens are `@secret` in a request: the cassette holds a
+    /// reference to a value each replay makes up, never the token.
+    #[test]
+    fn secret_values_of_requests_are_written_as_references() {
+        let contract = contract();
+        let recorder = Recorder::new(&contract, Vec::new());
+        let body = r#"{"provider": "fitbit", "connections": [
+            {"user_id": "u1", "access_token": "ya29.A0ARrdaM-token-1", "refresh_token": "1//0refresh-1", "provider_id": "p1", "expires_at": 1},
+            {"user_id": "u2", "access_token": "ya29.A0ARrdaM-token-1", "refresh_token": "1//0refresh-2", "provider_id": "p2", "expires_at": 1}]}"#;
+        let recorded = Recorded {
+            method: "POST".into(),
+            path: "/v2/link/bulk_import".into(),
+            body: body.as_bytes().to_vec(),
+            status: 200,
+            response_headers: vec![("content-type".into(), "application/json".into())],
+            response_body: br#"{"user_ids_imported": ["u1", "u2"]}"#.to_vec(),
+            ..Recorded::default()
+        };
+        let (scenario, warnings) = recorder.scenario("recorded/bulk", "t", &[recorded]);
+        let text = cassette_text(&scenario);
+        assert!(
+            !text.contains("ya29") && !text.contains("refresh-"),
+            "{text}"
+        );
+        let sent = scenario.exchanges[0].request.body.as_ref().unwrap();
+        assert_eq!(
+            sent["connections"][0]["access_token"],
+            "{{secret_access_token}}"
+        );
+        assert_eq!(
+            sent["connections"][1]["access_token"],
+            "{{secret_access_token}}"
+        );
+        assert_eq!(
+            sent["connections"][1]["refresh_token"],
+            "{{secret_refresh_token_2}}"
+        );
+        assert_eq!(
+            scenario.lets["secret_refresh_token_2"], "{{$unique}}",
+            "{warnings:?}"
         );
     }
 

@@ -56,8 +56,13 @@ impl StandIns {
             };
             self.personal_fields.insert(field.name.clone());
             let date = matches!(item, Type::Primitive(Primitive::Date | Primitive::DateTime));
-            let anywhere =
-                !date && value.chars().count() >= 4 && value.chars().any(char::is_alphabetic);
+            // Under a person's address the key is the model's (`zip`), not the marked
+            // field's: its values are replaced wherever a string is one, but the shortest.
+            let in_model = matches!(item, Type::Model(_));
+            let length = value.chars().count();
+            let anywhere = !date
+                && ((length >= 4 && value.chars().any(char::is_alphabetic))
+                    || (in_model && length >= 3));
             self.by_value
                 .entry(value.clone())
                 .or_insert_with(|| StandIn {

@@ -416,3 +416,27 @@ async fn a_scenario_awaiting_events_is_skipped_without_a_receiver() {
     assert_eq!(s.verdict, Verdict::Skipped);
     assert!(s.skip_reason.as_deref().unwrap().contains("--webhooks"));
 }
+
+/// "No event of this type within N s": a silent order passes after waiting it out; an order
+/// that announces itself fails, naming the delivery that should not have come.
+#[tokio::test]
+async fn an_event_that_must_not_arrive_fails_when_it_does() {
+    let none = |name: &str| {
+        order_scenario(
+            name,
+            json!([{"event_type": "order.created", "within": "1s", "none": true, "match": {"order_id": "{{order_id}}"}}]),
+        )
+    };
+    let Run { report, .. } = run(&[none("silent"), none("good")]).await;
+    let silent = scenario(&report, "orders/silent");
+    assert_eq!(silent.verdict, Verdict::Passed, "{:#?}", silent.exchanges);
+    let announced = scenario(&report, "orders/good");
+    assert_eq!(announced.verdict, Verdict::Failed);
+    let failure = &announced.exchanges[0].failures[0];
+    assert_eq!(failure.kind, FailureKind::Event);
+    assert!(
+        failure.expected.contains("no `order.created`"),
+        "{failure:?}"
+    );
+    assert!(failure.actual.starts_with("one arrived"), "{failure:?}");
+}

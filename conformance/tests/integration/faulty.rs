@@ -397,5 +397,18 @@ async fn reports_name_the_exchange_and_never_the_secret() {
         "{junit}"
     );
     let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
-    assert!(html.contains("<h2>Coverage</h2>") && html.contains("list_teams"));
+    assert!(html.contains("<h2 id=\"coverage\">Coverage</h2>") && html.contains("list_teams"));
+    // The page opens on the verdict and the failures, each linked; the matrix comes after.
+    let verdict = html.find("✗ Failed (exit status 1)").expect("the verdict");
+    let failures = html.find("id=\"failures\"").expect("the failures");
+    let coverage = html.find("id=\"coverage\"").unwrap();
+    assert!(verdict < failures && failures < coverage, "{html}");
+    assert!(
+        html.contains("<a href=\"#scenario-wrong-status\">"),
+        "{html}"
+    );
+    assert!(
+        html.contains("href=\"transcripts/wrong-status.txt\""),
+        "{html}"
+    );
 }

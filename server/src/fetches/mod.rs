@@ -33,8 +33,9 @@ pub const FAILED: &str = "failed";
 
 /// Temporary failures in a row after which a fetch has failed.
 const MAX_FAILURES: i64 = 5;
-/// The wait after the first temporary failure; each further one doubles it.
-const FIRST_RETRY: Duration = Duration::from_secs(5);
+/// The wait after the first temporary failure; each further one doubles it (a server's
+/// `Settings::first_retry`).
+pub const FIRST_RETRY: Duration = Duration::from_secs(5);
 /// Fetches one pass leases.
 const BATCH: i64 = 16;
 const LEASE: chrono::Duration = chrono::Duration::seconds(60);
@@ -291,7 +292,7 @@ async fn step(s: &ReferenceServer, kind: Kind, fetch: &Due) -> Result<(), sqlx::
             ));
         }
     }
-    let progress = progress(fetch, failure, fetched, day > last, now);
+    let progress = progress(fetch, failure, fetched, day > last, now, s.first_retry);
     let advanced = sqlx::query(&format!(
         "UPDATE {} SET status = $1, next_day = $2, failures = $3, error = $4, \
          next_attempt_at = $5, lease_until = NULL, updated_at = $6 \
@@ -344,6 +345,7 @@ fn progress(
     fetched: i64,
     done: bool,
     now: chrono::DateTime<chrono::Utc>,
+    first_retry: Duration,
 ) -> Progress {
     let micros = to_micros(now);
     // A step that fetched days before failing starts a new run of failures.
@@ -359,7 +361,7 @@ fn progress(
         },
         Some(reason) => {
             let doublings = u32::try_from(failures_in_a_row - 1).unwrap_or(0).min(6);
-            let wait = FIRST_RETRY * 2u32.pow(doublings);
+            let wait = first_retry * 2u32.pow(doublings);
             let wait = chrono::Duration::from_std(crate::clock::jittered(wait))
                 .unwrap_or(chrono::Duration::zero());
             Progress {
