@@ -192,8 +192,9 @@ fn asked_for(paths: &[PathBuf]) -> std::collections::BTreeSet<String> {
     names
 }
 
-/// A value for the credential `name`: of the type the spec gives a parameter (else a
-/// field) of that name: a uuid, a whole number, or a token.
+/// A value for the credential `name` that every parameter and field of that name accepts:
+/// a uuid where one of them is a uuid (a uuid is a string too), else a whole number where
+/// one is a number, else a token.
 fn value_for(spec: &covenant_codegen::Spec, name: &str) -> String {
     use covenant_codegen::ir::{Primitive, Type};
     let params = spec
@@ -202,10 +203,21 @@ fn value_for(spec: &covenant_codegen::Spec, name: &str) -> String {
         .flat_map(|e| &e.params)
         .map(|p| &p.field);
     let fields = spec.models.iter().flat_map(|m| &m.fields);
-    let ty = params.chain(fields).find(|f| f.name == name).map(|f| &f.ty);
-    match ty {
-        Some(Type::Primitive(Primitive::Uuid)) => uuid::Uuid::new_v4().to_string(),
-        Some(Type::Primitive(Primitive::Int | Primitive::Number)) => "1".to_string(),
-        _ => format!("{name}_{}", uuid::Uuid::new_v4().simple()),
+    let types: Vec<&Type> = params
+        .chain(fields)
+        .filter(|f| f.name == name)
+        .map(|f| &f.ty)
+        .collect();
+    let any = |wanted: &[Primitive]| {
+        types
+            .iter()
+            .any(|ty| matches!(ty, Type::Primitive(p) if wanted.contains(p)))
+    };
+    if any(&[Primitive::Uuid]) {
+        uuid::Uuid::new_v4().to_string()
+    } else if any(&[Primitive::Int, Primitive::Number]) {
+        "1".to_string()
+    } else {
+        format!("{name}_{}", uuid::Uuid::new_v4().simple())
     }
 }

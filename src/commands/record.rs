@@ -98,7 +98,7 @@ fn from_har(
     );
     let (scenario, warnings) = recorder.scenario(&format!("recorded/{name}"), &title, &recorded);
     let out = args.out.join(format!("{name}.json"));
-    std::fs::write(&out, cassette_text(&scenario))
+    covenant_conformance::record::write_cassette(&out, &cassette_text(&scenario))
         .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     print_summary(&out, &Summary::of(recorded.len(), &scenario, warnings));
     Ok(())

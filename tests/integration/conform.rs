@@ -840,6 +840,15 @@ fn an_imported_har_file_replays_green() {
     );
     let text = std::fs::read_to_string(dir.join("cassettes/browser.json")).unwrap();
     assert!(!text.contains("sk_team_from_a_browser"), "{text}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.join("cassettes/browser.json"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "a cassette is its owner's alone");
+    }
     let out = covenant(&[
         "conform",
         "--report-dir",

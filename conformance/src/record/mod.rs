@@ -6,6 +6,9 @@
 pub mod har;
 pub mod personal;
 pub mod proxy;
+mod volatiles;
+
+use volatiles::{Index, Volatile};
 
 use crate::cassette::{Capture, Exchange, Expect, Request, Scenario};
 use crate::contract::Contract;
@@ -73,17 +76,6 @@ struct Matched<'r> {
     answer: Option<Value>,
 }
 
-/// A value the service made up, found in a response.
-struct Volatile {
-    value: String,
-    exchange: usize,
-    path: String,
-    name: String,
-    /// The auth scheme whose credential this value is, where a tool hid it in later
-    /// requests: the link token a response minted, sent hidden as `[Filtered]`.
-    stands_for: Option<String>,
-}
-
 impl<'a> Recorder<'a> {
     /// A recorder for `contract`; `secrets` are values and the references that replace them.
     pub fn new(contract: &'a Contract, secrets: Vec<(String, String)>) -> Recorder<'a> {
@@ -142,19 +134,12 @@ impl<'a> Recorder<'a> {
                 stand_ins.learn_answer(self.contract, &m.endpoint, m.recorded.status, answer);
             }
         }
+        let index = Index::new(volatiles);
         let mut exchanges = Vec::new();
-        let mut labels = std::collections::HashSet::new();
+        let mut labels = volatiles::Names::default();
         for (i, m) in kept.iter().enumerate() {
-            let endpoint = &m.endpoint;
-            let earlier: Vec<&Volatile> = volatiles.iter().filter(|v| v.exchange < i).collect();
-            let mut label = endpoint.clone();
-            let mut n = 2;
-            while !labels.insert(label.clone()) {
-                label = format!("{endpoint}-{n}");
-                n += 1;
-            }
-            let mut exchange =
-                self.exchange(m, label, i, &earlier, &volatiles, &stand_ins, &mut warnings);
+            let label = labels.unique_label(&m.endpoint);
+            let mut exchange = self.exchange(m, label, i, &index, &stand_ins, &mut warnings);
             request_secrets.refer(&mut exchange);
             exchanges.push(exchange);
         }
@@ -174,7 +159,26 @@ impl<'a> Recorder<'a> {
     /// provider tokens, a sign-in's password), each under a name of its own.
     fn request_secrets(&self, kept: &[Matched]) -> RequestSecrets {
         let mut secrets = RequestSecrets::default();
+        let auth_headers = self.auth_headers();
         for m in kept {
+            // A credential header no auth scheme of the spec reads (a proxy's, a gateway's).
+            let headers: Value = m
+                .recorded
+                .headers
+                .iter()
+                .filter(|(name, _)| {
+                    !auth_headers
+                        .iter()
+                        .any(|(h, _, _)| h.eq_ignore_ascii_case(name))
+                })
+                .map(|(name, value)| (name.clone(), Value::String(value.clone())))
+                .collect::<Map<String, Value>>()
+                .into();
+            let mut found = Vec::new();
+            credentials_in_headers(&headers, &mut found);
+            for (field, value) in found {
+                secrets.name(&field, value);
+            }
             let (Some(ty), Ok(body)) = (
                 self.contract.request_body_type(&m.endpoint),
                 serde_json::from_slice::<Value>(&m.recorded.body),
@@ -183,6 +187,7 @@ impl<'a> Recorder<'a> {
             };
             let mut found = Vec::new();
             crate::secrets::secret_values(&self.contract.spec, ty, &body, &mut found);
+            credentials_in_headers(&body, &mut found);
             for (field, value) in found {
                 secrets.name(&field, value);
             }
@@ -272,15 +277,22 @@ impl<'a> Recorder<'a> {
     /// scheme's name; the exchange refers to it.
     fn capture_hidden(&self, kept: &[Matched], volatiles: &mut Vec<Volatile>) {
         let mut minted = Minted::default();
+        let mut names = volatiles::Names::taking(volatiles.iter().map(|v| v.name.clone()));
+        let mut by_value: std::collections::HashMap<String, usize> = volatiles
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.value.clone(), i))
+            .collect();
         for (i, m) in kept.iter().enumerate() {
             for (_, scheme) in self.hidden_unknown_credentials(m.recorded) {
                 let Some((exchange, path, value)) = minted.latest(&scheme).cloned() else {
                     continue;
                 };
-                match volatiles.iter_mut().find(|v| v.value == value) {
-                    Some(v) => v.stands_for = Some(scheme.clone()),
+                match by_value.get(&value) {
+                    Some(at) => volatiles[*at].stands_for = Some(scheme.clone()),
                     None => {
-                        let name = unique_name(volatiles, &identifier(&scheme));
+                        let name = names.unique(&identifier(&scheme));
+                        by_value.insert(value.clone(), volatiles.len());
                         volatiles.push(Volatile {
                             name,
                             value,
@@ -297,34 +309,9 @@ impl<'a> Recorder<'a> {
 
     /// Made-up values of responses that a later request uses, each with a unique name.
     fn volatiles(&self, kept: &[Matched]) -> Vec<Volatile> {
-        let mut found: Vec<Volatile> = Vec::new();
-        for (i, m) in kept.iter().enumerate() {
-            let Some(body) = &m.answer else {
-                continue;
-            };
-            let mut leaves = Vec::new();
-            string_leaves(body, "$", "value", &mut leaves);
-            for (path, key, value) in leaves {
-                if !is_made_up(&key, &value) || found.iter().any(|v| v.value == value) {
-                    continue;
-                }
-                let used_later = kept[i + 1..]
-                    .iter()
-                    .any(|later| request_mentions(later.recorded, &value));
-                if !used_later {
-                    continue;
-                }
-                let name = unique_name(&found, &identifier(&key));
-                found.push(Volatile {
-                    value,
-                    exchange: i,
-                    path,
-                    name,
-                    stands_for: None,
-                });
-            }
-        }
-        found
+        let answers: Vec<Option<&Value>> = kept.iter().map(|m| m.answer.as_ref()).collect();
+        let requests: Vec<&Recorded> = kept.iter().map(|m| m.recorded).collect();
+        volatiles::find(&answers, &requests)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -333,20 +320,14 @@ impl<'a> Recorder<'a> {
         m: &Matched,
         label: String,
         index: usize,
-        earlier: &[&Volatile],
-        all: &[Volatile],
+        volatiles: &Index,
         stand_ins: &StandIns,
         warnings: &mut Vec<String>,
     ) -> Exchange {
         let (r, endpoint) = (m.recorded, m.endpoint.as_str());
         let route = self.contract.route(endpoint).expect("matched above");
-        let fill = |text: &str| -> String {
-            let mut out = self.redact(&escape_braces(text));
-            for v in earlier {
-                out = out.replace(&v.value, &format!("{{{{{}}}}}", v.name));
-            }
-            out
-        };
+        let fill =
+            |text: &str| -> String { volatiles.fill(&self.redact(&escape_braces(text)), index) };
         let mut query = Map::new();
         for (name, value) in &r.query {
             // A key in brackets (`filter[status]`) is kept as it was sent.
@@ -385,10 +366,7 @@ impl<'a> Recorder<'a> {
                 // Neither a credential of the file nor a value an earlier answer minted.
                 Some((_, scheme, prefix)) if filled == escape_braces(value) => {
                     let hidden = value.strip_prefix(prefix.as_str()).unwrap_or(value).trim();
-                    let minted = earlier
-                        .iter()
-                        .filter(|v| v.stands_for.as_deref() == Some(scheme.as_str()))
-                        .max_by_key(|v| v.exchange);
+                    let minted = volatiles.minted_for(scheme, index);
                     let refused = self.refused(r, name);
                     match minted {
                         Some(v) if is_hidden(hidden) && !refused => {
@@ -420,14 +398,14 @@ impl<'a> Recorder<'a> {
             }
             Err(_) => (None, Some(fill(&String::from_utf8_lossy(&r.body)))),
         };
-        let captures: BTreeMap<String, Capture> = all
-            .iter()
-            .filter(|v| v.exchange == index)
+        let captures: BTreeMap<String, Capture> = volatiles
+            .captured_at(index)
             .map(|v| (v.name.clone(), Capture::Body(v.path.clone())))
             .collect();
         let expected_body = m.answer.as_ref().map(|b| {
             let known = Known {
-                earlier,
+                volatiles,
+                exchange: index,
                 stand_ins,
                 made_up: made_up_values(b),
             };
@@ -476,7 +454,7 @@ impl<'a> Recorder<'a> {
                 if let Some(stand_in) = known.stand_ins.get(key, s) {
                     return Value::String(stand_in.to_string());
                 }
-                if let Some(captured) = known.earlier.iter().find(|c| c.value == *s) {
+                if let Some(captured) = known.volatiles.earlier_whole(s, known.exchange) {
                     return Value::String(format!("{{{{{}}}}}", captured.name));
                 }
                 let redacted = self.redact(s);
@@ -551,7 +529,9 @@ impl<'a> Recorder<'a> {
 /// What a response's expectation is written with: values captured earlier, stand-ins for
 /// personal data, and the values this response made up.
 struct Known<'a> {
-    earlier: &'a [&'a Volatile],
+    volatiles: &'a Index,
+    /// The exchange whose answer this is: values made up before it are captures.
+    exchange: usize,
     stand_ins: &'a StandIns,
     made_up: Vec<String>,
 }
@@ -610,9 +590,10 @@ fn pattern_around(text: &str, made_up: &[String]) -> Option<String> {
 static ORIGIN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^https?://[^/?#]+").unwrap());
 
 /// How a credential no credentials file names is written. A value a tool hid
-/// (`[Filtered]`, as Schemathesis writes it) stood for the valid credential: it becomes the
-/// scheme's reference. Any other stays as it is, so a deliberately wrong key keeps its
-/// meaning; the warning says how to have a real one written as a reference.
+/// (`[Filtered]`, as Schemathesis writes it) or one the upstream accepted stood for a valid
+/// credential: it becomes the scheme's reference, so no cassette holds a live key. One the
+/// upstream refused (401) is no credential: it stays as it is, so a deliberately wrong key
+/// keeps its meaning.
 fn unknown_credential(
     r: &Recorded,
     header: &str,
@@ -640,8 +621,15 @@ fn unknown_credential(
         ));
         return format!("{prefix}{{{{credentials.{scheme}}}}}");
     }
+    if !refused {
+        warnings.push(format!(
+            "{} {}: the `{header}` credential is in no credentials file, and the upstream accepted it; written as {{{{credentials.{scheme}}}}}",
+            r.method, r.path
+        ));
+        return format!("{prefix}{{{{credentials.{scheme}}}}}");
+    }
     warnings.push(format!(
-        "{} {}: the `{header}` credential is in no credentials file; written as it is (pass --credentials FILE to write a real one as its reference)",
+        "{} {}: the `{header}` credential is in no credentials file, and the upstream refused it (401); written as it is",
         r.method, r.path
     ));
     escape_braces(value)
@@ -722,17 +710,6 @@ impl Minted {
     }
 }
 
-/// `base`, or `base_2`, `base_3`… when a volatile has the name already.
-fn unique_name(volatiles: &[Volatile], base: &str) -> String {
-    let mut name = base.to_string();
-    let mut n = 2;
-    while volatiles.iter().any(|v| v.name == name) {
-        name = format!("{base}_{n}");
-        n += 1;
-    }
-    name
-}
-
 /// What recording tools write in place of a credential they hide.
 const HIDDEN: &[&str] = &["[Filtered]", "[REDACTED]", "***", "<hidden>"];
 
@@ -774,13 +751,6 @@ fn is_made_up(key: &str, value: &str) -> bool {
             && value.chars().any(|c| c.is_ascii_digit())
             && value.chars().any(|c| c.is_ascii_alphabetic())
             && !value.contains("://"))
-}
-
-fn request_mentions(r: &Recorded, value: &str) -> bool {
-    r.path.contains(value)
-        || r.query.iter().any(|(_, v)| v.contains(value))
-        || r.headers.iter().any(|(_, v)| v.contains(value))
-        || String::from_utf8_lossy(&r.body).contains(value)
 }
 
 /// Every string of a JSON value with its JSON path and the key it sits under.
@@ -870,11 +840,66 @@ pub fn split_url(url: &str, base_path: &str) -> Option<(String, Vec<(String, Str
     Some((path.to_string(), query))
 }
 
+/// Writes a recorded cassette whole (a reader never sees half of it), readable and
+/// writable by its owner only: a recording may hold what the recorder could not tell apart
+/// from ordinary data, so it is kept as a credentials file is.
+pub fn write_cassette(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let partial = path.with_extension("json.partial");
+    let _ = std::fs::remove_file(&partial);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(&partial)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    std::fs::rename(&partial, path)
+}
+
 /// The text of a cassette file for a scenario.
 pub fn cassette_text(scenario: &Scenario) -> String {
     let mut text = serde_json::to_string_pretty(scenario).expect("scenarios serialize");
     text.push('\n');
     text
+}
+
+/// Header names whose values are credentials wherever a request sends them, a header map
+/// in a body included (a webhook endpoint's custom headers for its receiver).
+const CREDENTIAL_HEADERS: &[&str] = &[
+    "authorization",
+    "proxy-authorization",
+    "cookie",
+    "x-api-key",
+    "api-key",
+    "x-auth-token",
+];
+
+/// The values under credential headers' names anywhere in a body, without a scheme word
+/// (`Bearer`, `Basic`, `Token`): `(header, value)`.
+fn credentials_in_headers(body: &Value, out: &mut Vec<(String, String)>) {
+    match body {
+        Value::Object(fields) => {
+            for (key, value) in fields {
+                let lower = key.to_ascii_lowercase();
+                match value {
+                    Value::String(text) if CREDENTIAL_HEADERS.contains(&lower.as_str()) => {
+                        let credential = text
+                            .split_once(' ')
+                            .filter(|(word, _)| {
+                                ["bearer", "basic", "token"]
+                                    .contains(&word.to_ascii_lowercase().as_str())
+                            })
+                            .map_or(text.as_str(), |(_, rest)| rest.trim());
+                        out.push((identifier(&lower), credential.to_string()));
+                    }
+                    other => credentials_in_headers(other, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| credentials_in_headers(v, out)),
+        _ => {}
+    }
 }
 
 /// The `@secret` values recorded requests send, each written as a reference to a value the
@@ -932,14 +957,24 @@ impl RequestSecrets {
         };
         let request = &mut exchange.request;
         if let Some(body) = &mut request.body {
-            *body = map_strings(body, "", &|_, s| whole(s).unwrap_or_else(|| s.to_string()));
+            *body = map_strings(body, "", &|_, s| whole(s).unwrap_or_else(|| within(s)));
         }
         if let Some(raw) = &mut request.raw_body {
             *raw = within(raw);
         }
         request.path = within(&request.path);
+        // A header's credential is replaced after its scheme word however short it is.
+        let after_scheme = |text: &str| {
+            self.named.iter().find_map(|(value, name)| {
+                let scheme = text.strip_suffix(value.as_str())?;
+                (scheme.ends_with(' ') && !scheme.trim().contains(' '))
+                    .then(|| format!("{scheme}{{{{{name}}}}}"))
+            })
+        };
         for value in request.headers.values_mut() {
-            *value = whole(value).unwrap_or_else(|| within(value));
+            *value = whole(value)
+                .or_else(|| after_scheme(value))
+                .unwrap_or_else(|| within(value));
         }
         for value in request.query.values_mut() {
             *value = map_strings(value, "", &|_, s| whole(s).unwrap_or_else(|| within(s)));
@@ -1047,6 +1082,37 @@ mod tests {
             scenario.lets["secret_refresh_token_2"], "{{$unique}}",
             "{warnings:?}"
         );
+    }
+
+    /// Without a credentials file, a key the upstream accepted is still written as its
+    /// reference, and a credential header the spec's auth does not read (a gateway's
+    /// bearer token) as a made-up value: no mode writes a live credential.
+    #[test]
+    fn accepted_keys_and_other_credential_headers_are_never_written() {
+        let contract = contract();
+        let recorder = Recorder::new(&contract, Vec::new());
+        let mut accepted = create_user("sk_live_accepted_4f9a1c", "a", 200);
+        accepted.response_body = br#"{"user_id": "5d3b1c2a-9e8f-4a7b-8c6d-1e2f3a4b5c6d"}"#.to_vec();
+        accepted
+            .headers
+            .push(("Authorization".into(), "Bearer gw".into()));
+        let refused = create_user("wrong-key", "b", 401);
+        let (scenario, warnings) = recorder.scenario("recorded/k", "k", &[accepted, refused]);
+        let text = cassette_text(&scenario);
+        assert!(
+            !text.contains("sk_live_accepted") && !text.contains("Bearer gw\""),
+            "{text}"
+        );
+        let headers = |i: usize| &scenario.exchanges[i].request.headers;
+        assert_eq!(
+            headers(0)["x-service-api-key"],
+            "{{credentials.team_api_key}}"
+        );
+        assert_eq!(
+            headers(0)["authorization"],
+            "Bearer {{secret_authorization}}"
+        );
+        assert_eq!(headers(1)["x-service-api-key"], "wrong-key", "{warnings:?}");
     }
 
     #[test]

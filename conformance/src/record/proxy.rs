@@ -162,10 +162,7 @@ fn record(shared: &Shared, recorded: Recorded) {
     all.push(recorded);
     let recorder = Recorder::new(&session.contract, session.secrets.clone());
     let (scenario, _) = recorder.scenario(&session.scenario_id, "Recorded traffic", &all);
-    let partial = session.out.with_extension("json.partial");
-    let written = std::fs::write(&partial, cassette_text(&scenario))
-        .and_then(|()| std::fs::rename(&partial, &session.out));
-    if let Err(e) = written {
+    if let Err(e) = super::write_cassette(&session.out, &cassette_text(&scenario)) {
         tracing::error!("cannot write {}: {e}", session.out.display());
     }
 }
