@@ -317,7 +317,7 @@ impl Run {
         if !broke {
             return None;
         }
-        let base = self.target.resolve(&exchange.route).ok()?;
+        let base = self.target.resolve(exchange.route).ok()?;
         if accepts_connections(&base).await {
             return None;
         }

@@ -77,7 +77,7 @@ async fn serve(
     let (keys, printed_keys) = keys_of(&contract, &mut credentials);
     for name in asked_for(&cassettes_of(args)) {
         if credentials.get(&name).is_none_or(str::is_empty) {
-            credentials.set(&name, &value_for(spec, &name));
+            credentials.set(&name, value_for(spec, &name));
         }
     }
     let written = credentials
