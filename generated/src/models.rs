@@ -548,6 +548,8 @@ pub struct RefreshResult {
     pub user_id: rt::Uuid,
     /// Entries `<provider_slug>/<resource>`, with further parts for nested resources, for
     /// example `<provider_slug>/vitals/blood_pressure`.
+    /// Which fetches finished within the request's timeout depends on how fast each
+    /// provider answered: the three lists vary between runs on the same inputs.
     pub refreshed_sources: Vec<String>,
     pub in_progress_sources: Vec<String>,
     pub failed_sources: Vec<String>,

@@ -220,6 +220,9 @@ impl<'a> SchemaBuilder<'a> {
         if f.personal {
             obj.insert("x-personal".into(), Value::Bool(true));
         }
+        if f.varies {
+            obj.insert("x-varies".into(), Value::Bool(true));
+        }
         put_source(obj, f.provenance);
         schema
     }

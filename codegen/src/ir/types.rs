@@ -27,6 +27,9 @@ pub struct Field {
     /// `@personal`: data about a person (a name, an e-mail address, a phone number); a
     /// recording writes a stand-in, never the value.
     pub personal: bool,
+    /// `@varies`: its value depends on when it is read (how far background work got), not
+    /// on the request alone; a recording writes its shape, never the value it saw.
+    pub varies: bool,
     /// `@style(…)`: how a query parameter or form field holding a list or an object is
     /// written as text.
     pub encoding: Encoding,

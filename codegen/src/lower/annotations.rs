@@ -74,6 +74,7 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("rejection", &[Field]),
     ("secret", VALUES),
     ("personal", VALUES),
+    ("varies", &[Field]),
     ("style", VALUES),
     ("lossy", ANYWHERE),
     ("also_media", &[Response, Body]),

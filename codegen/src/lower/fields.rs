@@ -296,6 +296,12 @@ impl Lowerer<'_> {
         });
         let secret = self.text_marker(&annots, "secret", &ty, decl.ty.span);
         let personal = self.text_marker(&annots, "personal", &ty, decl.ty.span);
+        let varies = annots.get("varies").is_some_and(|a| {
+            if !a.args.is_empty() {
+                self.bad_args(a, "no arguments");
+            }
+            true
+        });
         let encoding = self.encoding(&annots, &ty, decl.ty.span);
         let rejection = annots
             .get("rejection")
@@ -315,6 +321,7 @@ impl Lowerer<'_> {
             rejection,
             secret,
             personal,
+            varies,
             encoding,
             span: decl.name.span,
         })

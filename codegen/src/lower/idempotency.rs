@@ -103,6 +103,7 @@ fn key_param(name: &str) -> Param {
             rejection: None,
             secret: false,
             personal: false,
+            varies: false,
             encoding: Default::default(),
             span: Span::default(),
         },

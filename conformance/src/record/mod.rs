@@ -402,10 +402,30 @@ impl<'a> Recorder<'a> {
             .captured_at(index)
             .map(|v| (v.name.clone(), Capture::Body(v.path.clone())))
             .collect();
+        let varies = m
+            .answer
+            .as_ref()
+            .zip(self.contract.response_body_type(endpoint, r.status))
+            .map(|(body, ty)| {
+                let mut names = std::collections::BTreeSet::new();
+                varying_fields(&self.contract.spec, ty, body, &mut names, 0);
+                names
+            })
+            .unwrap_or_default();
+        if !varies.is_empty() {
+            let names: Vec<String> = varies.iter().map(|n| format!("`{n}`")).collect();
+            warnings.push(format!(
+                "{} {}: {} vary between runs (`@varies`): recorded by their type, not the values seen",
+                r.method,
+                r.path,
+                names.join(", ")
+            ));
+        }
         let expected_body = m.answer.as_ref().map(|b| {
             let known = Known {
                 volatiles,
                 exchange: index,
+                varies: &varies,
                 stand_ins,
                 made_up: made_up_values(b),
             };
@@ -449,6 +469,9 @@ impl<'a> Recorder<'a> {
     /// The recorded response as an expectation: earlier captures by reference, made-up
     /// values by kind, everything else exactly.
     fn expectation(&self, v: &Value, key: &str, known: &Known) -> Value {
+        if known.varies.contains(key) {
+            return shape_of(v);
+        }
         match v {
             Value::String(s) => {
                 if let Some(stand_in) = known.stand_ins.get(key, s) {
@@ -532,6 +555,8 @@ struct Known<'a> {
     volatiles: &'a Index,
     /// The exchange whose answer this is: values made up before it are captures.
     exchange: usize,
+    /// The answer's fields the spec says vary between runs (`@varies`).
+    varies: &'a std::collections::BTreeSet<String>,
     stand_ins: &'a StandIns,
     made_up: Vec<String>,
 }
@@ -864,6 +889,62 @@ pub fn cassette_text(scenario: &Scenario) -> String {
     text
 }
 
+/// The names of the fields of `value` (of type `ty`) the spec marks `@varies`.
+fn varying_fields(
+    spec: &covenant_codegen::Spec,
+    ty: &covenant_codegen::ir::Type,
+    value: &Value,
+    out: &mut std::collections::BTreeSet<String>,
+    depth: usize,
+) {
+    use covenant_codegen::ir::Type;
+    if depth > 32 {
+        return;
+    }
+    match (ty, value) {
+        (Type::Model(id), Value::Object(fields)) => {
+            for field in &spec.model(*id).fields {
+                match fields.get(&field.name) {
+                    Some(_) if field.varies => {
+                        out.insert(field.name.clone());
+                    }
+                    Some(held) => varying_fields(spec, &field.ty, held, out, depth + 1),
+                    None => {}
+                }
+            }
+        }
+        (Type::List(item, _), Value::Array(items)) => items
+            .iter()
+            .for_each(|v| varying_fields(spec, item, v, out, depth + 1)),
+        (Type::Map(item, _), Value::Object(entries)) => entries
+            .values()
+            .for_each(|v| varying_fields(spec, item, v, out, depth + 1)),
+        (Type::Union(members), _) => members
+            .iter()
+            .for_each(|m| varying_fields(spec, m, value, out, depth + 1)),
+        (Type::NamedUnion(id), _) => spec
+            .union(*id)
+            .members
+            .iter()
+            .for_each(|m| varying_fields(spec, m, value, out, depth + 1)),
+        _ => {}
+    }
+}
+
+/// A value written by its JSON type: what a field that varies between runs is held to.
+fn shape_of(value: &Value) -> Value {
+    let kind = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    json!({"$match": "type", "type": kind})
+}
+
 /// Header names whose values are credentials wherever a request sends them, a header map
 /// in a body included (a webhook endpoint's custom headers for its receiver).
 const CREDENTIAL_HEADERS: &[&str] = &[
@@ -1113,6 +1194,47 @@ mod tests {
             "Bearer {{secret_authorization}}"
         );
         assert_eq!(headers(1)["x-service-api-key"], "wrong-key", "{warnings:?}");
+    }
+
+    /// A refresh's lists of sources depend on how fast each provider answered: recorded by
+    /// their type, so the cassette replays whatever a second run's timing gives, and the
+    /// recorder says so.
+    #[test]
+    fn fields_that_vary_between_runs_are_recorded_by_their_type() {
+        let contract = contract();
+        let recorder = Recorder::new(&contract, Vec::new());
+        let user = "5d3b1c2a-9e8f-4a7b-8c6d-1e2f3a4b5c6d";
+        let answer = format!(
+            r#"{{"success": true, "user_id": "{user}", "refreshed_sources": ["oura/sleep", "oura/activity"], "in_progress_sources": [], "failed_sources": []}}"#
+        );
+        let recorded = Recorded {
+            method: "POST".into(),
+            path: format!("/v2/user/refresh/{user}"),
+            status: 200,
+            response_headers: vec![("content-type".into(), "application/json".into())],
+            response_body: answer.into_bytes(),
+            ..Recorded::default()
+        };
+        let (scenario, warnings) = recorder.scenario("recorded/r", "r", &[recorded]);
+        let body = scenario.exchanges[0].expect.body.as_ref().unwrap();
+        assert_eq!(
+            body["refreshed_sources"],
+            json!({"$match": "type", "type": "array"})
+        );
+        assert_eq!(
+            body["failed_sources"],
+            json!({"$match": "type", "type": "array"})
+        );
+        assert_eq!(
+            body["success"], true,
+            "what does not vary is written as it was"
+        );
+        assert!(
+            warnings.iter().any(|w| w.contains(
+                "`failed_sources`, `in_progress_sources`, `refreshed_sources` vary between runs"
+            )),
+            "{warnings:?}"
+        );
     }
 
     #[test]

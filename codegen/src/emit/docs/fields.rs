@@ -88,6 +88,7 @@ fn markers(f: &Field) -> Markup {
         }
         @if f.secret { (marks::tag("secret", "secret")) }
         @if f.personal { (marks::tag("personal", "personal data")) }
+        @if f.varies { (marks::tag("varies", "varies between reads")) }
         @if let Some(label) = encoding_label(f.encoding) { (marks::tag("encoding", label)) }
         @if f.deprecated.is_some() { (marks::tag("deprecated", "deprecated")) }
     }

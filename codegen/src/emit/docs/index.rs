@@ -157,6 +157,8 @@ fn legend(ids: &mut Ids) -> Markup {
                 dd { "A credential or token: tools that write traffic down never write its value." }
                 dt { (marks::tag("personal", "personal data")) }
                 dd { "Data about a person: recordings write a stand-in, never the value." }
+                dt { (marks::tag("varies", "varies between reads")) }
+                dd { "Depends on when it is read (how far background work got), not on the request alone: recordings write its shape." }
             }
         }
     }

@@ -370,6 +370,7 @@ impl RustBackend<'_> {
                 rejection: None,
                 secret: false,
                 personal: false,
+                varies: false,
                 encoding: Default::default(),
                 span: Default::default(),
             };
