@@ -14,6 +14,9 @@ const MAX_DEPTH: usize = 32;
 pub fn mintable_secrets(spec: &Spec, ty: &Type, value: &Value) -> Vec<String> {
     let mut out = Vec::new();
     walk(spec, ty, value, String::new(), &mut out, 0);
+    // Members of a union may name one place twice: it is minted once.
+    out.sort();
+    out.dedup();
     out
 }
 
@@ -67,7 +70,6 @@ fn walk(spec: &Spec, ty: &Type, value: &Value, at: String, out: &mut Vec<String>
         }
         _ => {}
     }
-    out.dedup();
 }
 
 /// A plain string field whose bounds allow the example with a minted suffix.

@@ -887,16 +887,27 @@ fn coverage(contract: &Contract, scenarios: &[ScenarioResult]) -> Coverage {
 
 /// Whether `base`'s host accepts a TCP connection within 2 s.
 async fn accepts_connections(base: &str) -> bool {
-    let Ok(url) = reqwest::Url::parse(base) else {
-        return false;
-    };
-    let host = url.host_str().unwrap_or("localhost").to_string();
+    match reqwest::Url::parse(base) {
+        Ok(url) => connect(&url, Duration::from_secs(2)).await.is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// Opens (and closes) a TCP connection to `url`'s host and port, or says why it could not
+/// within `wait`.
+pub async fn connect(url: &reqwest::Url, wait: Duration) -> Result<(), String> {
+    // An IPv6 host without its brackets: `host_str` keeps them.
+    let host = url
+        .host_str()
+        .unwrap_or("localhost")
+        .trim_start_matches('[')
+        .trim_end_matches(']');
     let port = url.port_or_known_default().unwrap_or(80);
-    let connect = tokio::net::TcpStream::connect((host.as_str(), port));
-    matches!(
-        tokio::time::timeout(Duration::from_secs(2), connect).await,
-        Ok(Ok(_))
-    )
+    match tokio::time::timeout(wait, tokio::net::TcpStream::connect((host, port))).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err(format!("no answer in {} s", wait.as_secs())),
+    }
 }
 
 fn millis(d: Duration) -> f64 {

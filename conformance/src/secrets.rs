@@ -75,9 +75,10 @@ impl SecretBook {
         self.known.read().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A value of a `@secret` field seen in traffic, named after the field.
+    /// A value of a field the spec's types mark `@secret`, named after the field: a secret
+    /// by declaration, however short.
     pub fn add_field_value(&self, field: &str, value: &str) {
-        self.learn(value, &format!("[secret:{field}]"));
+        self.add(value, &format!("[secret:{field}]"));
     }
 
     /// Adds a value seen in traffic when it can be told apart from ordinary data: a short
@@ -185,7 +186,11 @@ impl SecretBook {
                     if names.iter().any(|n| n == key) {
                         let mut found = Vec::new();
                         strings(v, key, &mut found);
-                        found.iter().for_each(|(f, s)| self.add_field_value(f, s));
+                        // Found by name alone, in an answer of no declared shape: only what
+                        // can be told apart from ordinary data.
+                        found
+                            .iter()
+                            .for_each(|(f, s)| self.learn(s, &format!("[secret:{f}]")));
                     } else {
                         self.learn_by_name(names, v);
                     }

@@ -197,7 +197,9 @@ impl Shard {
             .map(|id| (durations.get(*id).copied().unwrap_or(median).max(0.0), *id))
             .collect();
         weighed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-        let mut totals = vec![0.0_f64; self.count as usize];
+        // Parts past the number of scenarios stay empty.
+        let parts = (self.count as usize).min(ids.len()).max(1);
+        let mut totals = vec![0.0_f64; parts];
         let mut held = std::collections::HashSet::new();
         for (duration, id) in weighed {
             let (part, _) = totals

@@ -31,7 +31,7 @@ impl<'d> Importer<'d> {
             .iter()
             .filter_map(|member| {
                 let reference = member.get("$ref")?.as_str()?;
-                let fixed = self.fixed_value(self.follow(member), property)?;
+                let fixed = self.fixed_value(self.follow(member), property, 0)?;
                 let named = named_by(mapping, reference);
                 (!named.contains(&fixed)).then(|| {
                     let names = named.join("` or `");
@@ -81,7 +81,11 @@ impl<'d> Importer<'d> {
     }
 
     /// The one string a schema (or the parts of its `allOf`) fixes its property to.
-    fn fixed_value(&self, schema: &'d Value, property: &str) -> Option<String> {
+    fn fixed_value(&self, schema: &'d Value, property: &str, depth: usize) -> Option<String> {
+        // A schema whose `allOf` holds itself ends here.
+        if depth > 16 {
+            return None;
+        }
         let own = schema
             .get("properties")
             .and_then(|p| p.get(property))
@@ -98,7 +102,7 @@ impl<'d> Importer<'d> {
             let parts = schema.get("allOf")?.as_array()?;
             parts
                 .iter()
-                .find_map(|part| self.fixed_value(self.follow(part), property))
+                .find_map(|part| self.fixed_value(self.follow(part), property, depth + 1))
         })
     }
 }

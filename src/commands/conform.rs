@@ -182,6 +182,14 @@ pub fn run(args: &ConformArgs) -> ExitCode {
     } else {
         None
     };
+    // An earlier report's durations too: it may be the one about to be cleared.
+    let durations = match args.durations.as_deref().map(read_durations).transpose() {
+        Ok(durations) => durations,
+        Err(m) => {
+            eprintln!("error: {m}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
     if let Err(e) = report::clear(&args.report_dir) {
         eprintln!(
             "error: cannot clear the reports in {}: {e}",
@@ -190,7 +198,7 @@ pub fn run(args: &ConformArgs) -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     }
     let mut context = Context::default();
-    let stop = match conform(args, rerun, &mut context) {
+    let stop = match conform(args, rerun, durations, &mut context) {
         Ok(code) => return code,
         Err(stop) => stop,
     };
@@ -221,6 +229,7 @@ struct Context {
 fn conform(
     args: &ConformArgs,
     rerun: Option<Vec<String>>,
+    durations: Option<select::Durations>,
     context: &mut Context,
 ) -> Result<ExitCode, Stop> {
     if args.jobs == Some(0) {
@@ -257,10 +266,6 @@ fn conform(
     // speaks of the default suite only, so another folder's run says nothing of it.
     let judge_staleness = args.paths.is_empty() || args.expected_failures.is_some();
     let read: Vec<String> = plans.iter().map(|p| p.id().to_string()).collect();
-    let durations = match &args.durations {
-        Some(path) => Some(read_durations(path).map_err(Stop::Usage)?),
-        None => None,
-    };
     let mut selected = select::select(
         plans,
         &args.filter,
@@ -665,18 +670,9 @@ async fn check_reachable(selected: &[plan::ScenarioPlan], target: &Target) -> Re
     for base in bases {
         let url = reqwest::Url::parse(&base)
             .map_err(|e| Stop::Usage(format!("`{base}` is not a URL: {e}")))?;
-        let host = url.host_str().unwrap_or("localhost").to_string();
-        let port = url.port_or_known_default().unwrap_or(80);
-        let connect = tokio::net::TcpStream::connect((host.as_str(), port));
-        match tokio::time::timeout(Duration::from_secs(5), connect).await {
-            Ok(Ok(_)) => {}
-            Ok(Err(e)) => return Err(Stop::Unreachable(format!("cannot reach {base}: {e}"))),
-            Err(_) => {
-                return Err(Stop::Unreachable(format!(
-                    "cannot reach {base}: no answer in 5 s"
-                )));
-            }
-        }
+        covenant_conformance::runner::connect(&url, Duration::from_secs(5))
+            .await
+            .map_err(|e| Stop::Unreachable(format!("cannot reach {base}: {e}")))?;
     }
     Ok(())
 }
