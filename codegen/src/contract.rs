@@ -433,6 +433,7 @@ fn primitive<'a>(p: Primitive) -> TypeDesc<'a> {
         Primitive::Any => TypeDesc::Any,
         Primitive::Bytes => TypeDesc::Bytes,
         Primitive::File => TypeDesc::File,
+        Primitive::Null => TypeDesc::Null,
     }
 }
 

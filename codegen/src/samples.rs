@@ -466,6 +466,7 @@ impl<'a> Samples<'a> {
                 Primitive::TimeZone => json!("Europe/Paris"),
                 Primitive::Object => json!({ "key": 1 }),
                 Primitive::Any => json!({ "any": [1, "two"] }),
+                Primitive::Null => Value::Null,
                 // "example", as base64.
                 Primitive::Bytes => json!("ZXhhbXBsZQ=="),
                 Primitive::File => json!({

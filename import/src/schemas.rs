@@ -919,6 +919,10 @@ impl<'d> Importer<'d> {
                 (Ty::Map(Box::new(value)), nullable)
             }
             Some("object") => (Ty::Builtin("object"), nullable),
+            // A field that holds null and nothing else, as the spec says it.
+            Some("null") if place == Place::Whole && usage == FieldUse::Body => {
+                (Ty::Builtin("null"), nullable)
+            }
             Some("null") => {
                 markers.push(self.lose(at, "a value that is always null", "any value"));
                 (Ty::any(), true)

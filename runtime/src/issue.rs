@@ -42,6 +42,8 @@ pub enum IssueKind {
     Missing,
     #[serde(rename = "null_not_allowed")]
     NullNotAllowed,
+    #[serde(rename = "none_required")]
+    NoneRequired,
     #[serde(rename = "bool_type")]
     BoolType,
     #[serde(rename = "int_type")]

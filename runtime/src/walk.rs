@@ -94,7 +94,7 @@ pub fn integers_from_integral_numbers(ty: &TypeDesc, v: &mut Value) -> bool {
 fn accepts_null(ty: &TypeDesc) -> bool {
     match ty {
         TypeDesc::Constrained(inner, _) => accepts_null(inner),
-        other => matches!(other, TypeDesc::Any | TypeDesc::NotShown),
+        other => matches!(other, TypeDesc::Any | TypeDesc::NotShown | TypeDesc::Null),
     }
 }
 
@@ -110,6 +110,12 @@ pub fn check_value(
     let before = issues.len();
     match ty {
         TypeDesc::Any | TypeDesc::NotShown => {}
+        // Only null, which never reaches here: anything present is wrong.
+        TypeDesc::Null => issues.push(Issue::new(
+            loc,
+            IssueKind::NoneRequired,
+            "Input should be None",
+        )),
         TypeDesc::Bool => expect(v.is_boolean(), IssueKind::BoolType, loc, issues),
         // An i64, written as an integer or as an integral number (`5.0`), as JSON Schema reads
         // one; `5.5` and values beyond the range are no integer of the field.

@@ -483,6 +483,7 @@ fn primitive_schema(p: Primitive, format: bool) -> Value {
         Primitive::Bool => json!({ "type": "boolean" }),
         Primitive::Object => json!({ "type": "object" }),
         Primitive::Any => json!({}),
+        Primitive::Null => json!({ "type": "null" }),
         Primitive::Bytes => json!({ "type": "string", "contentEncoding": "base64" }),
         // A file part as JSON (a recorded request, a sample); on the wire it is a part.
         Primitive::File => json!({

@@ -161,6 +161,9 @@ pub enum Primitive {
     Bytes,
     /// A file part of a multipart body, with its file name and media type.
     File,
+    /// JSON `null` and nothing else: a field's whole type (`premium_subscriber?: null`),
+    /// whose presence is what it says.
+    Null,
 }
 
 impl Primitive {
@@ -200,6 +203,7 @@ impl Primitive {
             Primitive::Any => "any",
             Primitive::Bytes => "bytes",
             Primitive::File => "file",
+            Primitive::Null => "null",
         }
     }
 
@@ -215,6 +219,7 @@ impl Primitive {
                 | Primitive::Any
                 | Primitive::Bytes
                 | Primitive::File
+                | Primitive::Null
         )
     }
 

@@ -63,7 +63,7 @@ impl Lowerer<'_> {
                     "a type cannot be only `null`",
                 )
                 .label("no type besides null")
-                .help("write the value's type and add `| null`, e.g. `string | null`");
+                .help("write the value's type and add `| null`, e.g. `string | null`; only a field may be `null` alone");
                 None
             }
             1 => {
@@ -96,6 +96,19 @@ impl Lowerer<'_> {
         &mut self,
         expr: &ast::TypeExpr,
     ) -> Option<(Type, bool, Option<Literal>, Constraints)> {
+        // `null` alone: a field that, when present, holds null and nothing else.
+        if expr
+            .alternatives
+            .iter()
+            .all(|a| matches!(a.kind, TypeAtomKind::Null))
+        {
+            return Some((
+                Type::Primitive(Primitive::Null),
+                false,
+                None,
+                Constraints::default(),
+            ));
+        }
         let mut values = expr
             .alternatives
             .iter()
@@ -252,6 +265,16 @@ impl Lowerer<'_> {
         let enums = Some(enums);
         let annots = self.annots(attrs, site);
         let (ty, nullable, constant, named) = self.field_type(&decl.ty)?;
+        if site != Site::Field && ty == Type::Primitive(Primitive::Null) {
+            self.error(
+                diagnostic_codes::UNKNOWN_TYPE,
+                decl.ty.span,
+                "a parameter or header cannot be only `null`",
+            )
+            .label("no type besides null")
+            .help("write the value's type; only a field of a model may be `null` alone");
+            return None;
+        }
         let presence = Presence::new(decl.optional.is_some(), nullable);
         let mut constraints = named.overlaid_with(self.constraints(&annots, &ty, decl.ty.span));
         if let Some(value) = constant {

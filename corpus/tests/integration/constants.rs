@@ -28,6 +28,7 @@ impl ConstantsServer for Server {
         let posted = Posted {
             ok: true,
             ts: "1503435956.000247".into(),
+            edited: (),
         };
         PostMessageResponse::Ok(PostMessageResponse200::Posted(posted))
     }
@@ -73,6 +74,60 @@ async fn the_router_refuses_any_other_value_of_a_constant() {
     );
     let (status, _) = post(&url, json!({"version": 2, "confirm": true, "text": "hi"})).await;
     assert_eq!(status, 200);
+}
+
+/// A field that is always null: the router takes it null or absent and refuses any value,
+/// the answer writes it, and the client reads a present null apart from an absent one.
+#[tokio::test]
+async fn a_null_field_holds_null_and_nothing_else() {
+    let url = started().await;
+    let message = json!({"version": 2, "confirm": true, "text": "hi", "thread": 1});
+    let (status, body) = post(&url, message).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(
+        crate::support::problems(&body),
+        [(
+            r#"["body","thread"]"#.to_string(),
+            "Input should be None".to_string()
+        )]
+    );
+    let message = json!({"version": 2, "confirm": true, "text": "hi", "thread": null});
+    let (status, body) = post(&url, message).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["edited"], Value::Null);
+    assert!(body.as_object().unwrap().contains_key("edited"), "{body}");
+
+    let sent: Message =
+        serde_json::from_value(json!({"version": 2, "confirm": true, "text": "a", "thread": null}))
+            .unwrap();
+    assert_eq!(sent.thread, Some(()));
+    assert_eq!(serde_json::to_value(&sent).unwrap()["thread"], Value::Null);
+    let absent: Message =
+        serde_json::from_value(json!({"version": 2, "confirm": true, "text": "a"})).unwrap();
+    assert_eq!(absent.thread, None);
+    assert!(serde_json::from_value::<Posted>(json!({"ok": true, "ts": "1"})).is_err());
+}
+
+/// The schemas and the OpenAPI document say `{"type": "null"}`, and the field is required
+/// where the spec says so.
+#[test]
+fn a_null_field_is_type_null_in_the_schemas() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/regressions/constants.covenant"
+    );
+    let (_, checked) = covenant_codegen::check_path(std::path::Path::new(path)).unwrap();
+    let spec = checked.spec.unwrap();
+    let files = covenant_codegen::emit::openapi::documents(&spec);
+    let document: Value = serde_json::from_str(&files["openapi/main.json"]).unwrap();
+    let posted = &document["components"]["schemas"]["Posted"];
+    assert_eq!(posted["properties"]["edited"], json!({"type": "null"}));
+    assert!(
+        posted["required"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("edited"))
+    );
 }
 
 #[tokio::test]
@@ -133,6 +188,7 @@ fn a_constant_is_checked_and_tells_the_members_apart() {
         confirm: false,
         text: "hi".into(),
         channel: None,
+        thread: None,
     };
     let issues = wrong.validate().unwrap_err();
     assert_eq!(issues.len(), 1, "{issues:?}");

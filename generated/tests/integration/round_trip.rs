@@ -89,6 +89,7 @@ fn primitive(p: Primitive) -> BoxedStrategy<Value> {
         Primitive::Int => (5i64..60).prop_map(Value::from).boxed(),
         Primitive::Number => (5.0f64..60.0).prop_map(Value::from).boxed(),
         Primitive::Bool => any::<bool>().prop_map(Value::from).boxed(),
+        Primitive::Null => Just(Value::Null).boxed(),
         Primitive::Uuid => any::<[u8; 16]>()
             .prop_map(|b| json!(covenant_runtime::Uuid::new_v4_from(b).to_string()))
             .boxed(),

@@ -22,6 +22,8 @@ pub enum TypeDesc<'a> {
     Bytes,
     /// A file part of a multipart body; `{filename, content_type, content}` inside JSON.
     File,
+    /// JSON `null` and nothing else.
+    Null,
     /// A value the source leaves open: anything goes.
     NotShown,
     Model(&'a ModelDesc<'a>),

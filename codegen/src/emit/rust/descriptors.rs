@@ -351,6 +351,7 @@ impl Printer<'_> {
             TypeDesc::TimeZone => quote!(TimeZone),
             TypeDesc::Object => quote!(Object),
             TypeDesc::Any => quote!(Any),
+            TypeDesc::Null => quote!(Null),
             TypeDesc::Bytes => quote!(Bytes),
             TypeDesc::File => quote!(File),
             TypeDesc::NotShown => quote!(NotShown),

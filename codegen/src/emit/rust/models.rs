@@ -177,6 +177,8 @@ impl RustBackend<'_> {
                 Primitive::Any => quote!(serde_json::Value),
                 Primitive::Bytes => quote!(#rt::Bytes),
                 Primitive::File => quote!(#rt::FilePart),
+                // Serde writes and reads `()` as JSON `null`, and nothing else.
+                Primitive::Null => quote!(()),
             },
             Type::Model(id) => {
                 let name = self.struct_name(*id, shape);
