@@ -233,6 +233,12 @@ impl Run {
                 exchanges.push(template_failure(exchange, problem));
                 continue;
             }
+            // Where deliveries this exchange must not cause would start.
+            let since = self
+                .settings
+                .events
+                .as_ref()
+                .map_or(0, |hub| hub.received());
             let (mut result, mut entry) = self
                 .exchange(exchange, scenario.source.as_deref(), &mut scope)
                 .await;
@@ -247,7 +253,7 @@ impl Run {
                 let claimant = format!("{} / {}", scenario.id, exchange.label);
                 let source = scenario.source.as_deref().unwrap_or("document");
                 let arrived = self
-                    .await_events(exchange, &mut scope, &claimant, source)
+                    .await_events(exchange, &mut scope, &claimant, source, since)
                     .await;
                 result.failures.extend(arrived.failures);
                 if !result.failures.is_empty() {
@@ -340,13 +346,15 @@ impl Run {
     }
 
     /// Awaits the exchange's events in order, taking captures from each; stops at the
-    /// first that does not arrive, as later ones may need its captures.
+    /// first that does not arrive, as later ones may need its captures. An event that must
+    /// not arrive is looked for among the deliveries after the first `since`.
     async fn await_events(
         &self,
         exchange: &ExchangePlan,
         scope: &mut Scope<'_>,
         claimant: &str,
         source: &str,
+        since: usize,
     ) -> AwaitedEvents {
         let mut out = AwaitedEvents::default();
         let Some(hub) = &self.settings.events else {
@@ -375,17 +383,16 @@ impl Run {
             if event.none {
                 // Waits the time out: any such delivery in it fails the exchange.
                 let unwanted = hub
-                    .await_event(
+                    .await_unwanted(
                         &event_type,
                         event.expected.as_ref(),
                         scope,
                         event.within,
-                        claimant,
+                        since,
                     )
                     .await;
-                if let Ok(arrived) = unwanted {
-                    let id = arrived
-                        .envelope
+                if let Some(envelope) = unwanted {
+                    let id = envelope
                         .get("id")
                         .map_or_else(String::new, |id| format!(" ({})", crate::matcher::show(id)));
                     let within = format!("within {} s, no {wanted}", event.within.as_secs_f64());

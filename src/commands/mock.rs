@@ -177,19 +177,26 @@ fn asked_for(paths: &[PathBuf]) -> std::collections::BTreeSet<String> {
     let (cassettes, _) = covenant_conformance::cassette::read_each(paths);
     let mut names = std::collections::BTreeSet::new();
     for cassette in &cassettes {
-        let mut rest = cassette.text.as_str();
-        while let Some(start) = rest.find("{{") {
-            rest = &rest[start + 2..];
-            let inside = rest.split("}}").next().unwrap_or_default().trim();
-            if let Some(name) = inside.strip_prefix("credentials.")
-                && !name.is_empty()
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            {
-                names.insert(name.to_string());
-            }
-        }
+        names.extend(credential_references(&cassette.text));
     }
     names
+}
+
+/// The names of `{{credentials.NAME}}` in a text, inside other braces too (`{{{credentials.a}}}`),
+/// in one pass over it.
+fn credential_references(text: &str) -> impl Iterator<Item = String> + '_ {
+    const PREFIX: &str = "credentials.";
+    text.match_indices(PREFIX).filter_map(|(at, _)| {
+        if !text[..at].trim_end().ends_with("{{") {
+            return None;
+        }
+        let after = &text[at + PREFIX.len()..];
+        let end = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        let name = &after[..end];
+        (!name.is_empty() && after[end..].trim_start().starts_with("}}")).then(|| name.to_string())
+    })
 }
 
 /// A value for the credential `name` that every parameter and field of that name accepts:
@@ -219,5 +226,20 @@ fn value_for(spec: &covenant_codegen::Spec, name: &str) -> String {
         "1".to_string()
     } else {
         format!("{name}_{}", uuid::Uuid::new_v4().simple())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::credential_references;
+
+    #[test]
+    fn credential_references_are_found_inside_other_braces_and_in_one_pass() {
+        let text = r#"{"a": "{{credentials.team_key}}", "b": "{{{ credentials.org_id }}}", "c": "{{credentials.}}", "d": "credentials.loose}}"}"#;
+        let found: Vec<String> = credential_references(text).collect();
+        assert_eq!(found, ["team_key", "org_id"]);
+        // Many openings and no closing: linear, and nothing found.
+        let hostile = "{{".repeat(200_000);
+        assert_eq!(credential_references(&hostile).count(), 0);
     }
 }

@@ -336,6 +336,49 @@ impl EventHub {
         }
     }
 
+    /// How many deliveries arrived so far: where a wait for one that must not arrive starts.
+    pub fn received(&self) -> usize {
+        self.inbox
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .deliveries
+            .len()
+    }
+
+    /// Waits out `within` for a delivery of `event_type` that `expected` matches, among those
+    /// that arrived after the first `since`; takes none of them, as a delivery that must not
+    /// arrive is no other expectation's to lose. Answers the envelope of one that came.
+    pub async fn await_unwanted(
+        &self,
+        event_type: &str,
+        expected: Option<&Expected>,
+        scope: &Scope<'_>,
+        within: Duration,
+        since: usize,
+    ) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let arrived = self.arrived.notified();
+            tokio::pin!(arrived);
+            arrived.as_mut().enable();
+            {
+                let inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
+                let found = inbox.deliveries.iter().skip(since).find_map(|d| {
+                    let envelope = d.envelope.as_ref()?;
+                    (d.event_type.as_deref() == Some(event_type)
+                        && mismatches(expected, envelope, scope).is_empty())
+                    .then(|| envelope.clone())
+                });
+                if found.is_some() {
+                    return found;
+                }
+            }
+            if tokio::time::timeout_at(deadline, arrived).await.is_err() {
+                return None;
+            }
+        }
+    }
+
     fn claim(
         &self,
         event_type: &str,
