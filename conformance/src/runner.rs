@@ -255,6 +255,15 @@ impl Run {
                 let arrived = self
                     .await_events(exchange, &mut scope, &claimant, source, since)
                     .await;
+                // Deliveries the target could not send once it was lost say nothing of it.
+                if !arrived.failures.is_empty()
+                    && let Some(lost) = self.lost()
+                {
+                    skip_reason = Some(format!("not finished: the run stopped, {lost}"));
+                    exchanges.push(skipped(exchange));
+                    failed = true;
+                    continue;
+                }
                 result.failures.extend(arrived.failures);
                 if !result.failures.is_empty() {
                     result.verdict = Verdict::Failed;
