@@ -318,6 +318,8 @@ impl<'d> Importer<'d> {
             if !had_body {
                 continue;
             }
+            // With the body go the other media types it was offered in.
+            m.attrs.annotations.retain(|a| a.name.text != "also_media");
             let key = status.map_or_else(String::new, |s| s.text().to_lowercase());
             let pointer = join(&join(at, "responses"), &key);
             let marker = self.lose(&pointer, "a body on an answer to HEAD", "no body");

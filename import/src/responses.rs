@@ -258,6 +258,11 @@ impl<'d> Importer<'d> {
             body = None;
             media_written = None;
         }
+        if body.is_none() {
+            // Another media type of no body says nothing (Swagger 2.0's `produces` lists
+            // them for every response of the operation).
+            attrs.annotations.retain(|a| a.name.text != "also_media");
+        }
         let headers = self.response_headers(response, &at);
         let node = if success {
             EndpointMember::Response {

@@ -667,7 +667,7 @@ impl<'d> Importer<'d> {
             let typed: Vec<(usize, &'d Value)> = parts
                 .iter()
                 .enumerate()
-                .filter(|(_, p)| !annotation_only(p))
+                .filter(|(_, p)| !annotation_only(p) && !bare_object(p))
                 .collect();
             if let [(index, part)] = typed.as_slice()
                 && typed.len() < parts.len()
@@ -689,7 +689,10 @@ impl<'d> Importer<'d> {
             }
             let objects = parts
                 .iter()
-                .filter(|p| is_named(self.follow(p)) && string_enum(self.follow(p)).is_none())
+                .filter(|p| {
+                    let part = self.follow(p);
+                    (is_named(part) && string_enum(part).is_none()) || refines_object(part)
+                })
                 .count();
             if parts.len() == 1 && !map.contains_key("properties") {
                 let (ty, part_null) = self.type_of(
@@ -1149,6 +1152,13 @@ fn json_kinds(ty: &Ty, enums: &std::collections::BTreeSet<String>) -> Vec<&'stat
 /// A schema that only annotates (a description, `nullable`, an example): it constrains no
 /// value.
 fn annotation_only(schema: &Value) -> bool {
+    schema
+        .as_object()
+        .is_some_and(|map| map.keys().all(|k| is_annotation(k)))
+}
+
+/// A keyword that says nothing of a schema's values.
+fn is_annotation(keyword: &str) -> bool {
     const ANNOTATIONS: &[&str] = &[
         "nullable",
         "description",
@@ -1161,10 +1171,30 @@ fn annotation_only(schema: &Value) -> bool {
         "writeOnly",
         "externalDocs",
     ];
-    schema.as_object().is_some_and(|map| {
-        map.keys()
-            .all(|k| ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-"))
-    })
+    ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-")
+}
+
+/// `{"type": "object"}` and annotations: a part of an `allOf` that adds nothing to the
+/// object another part states (Asana writes one beside each `$ref`).
+fn bare_object(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("object")
+        && schema
+            .as_object()
+            .is_some_and(|map| map.keys().all(|k| k == "type" || is_annotation(k)))
+}
+
+/// An object part of an `allOf` that only makes fields of the others required
+/// (`{"type": "object", "required": ["assignee"]}`).
+fn refines_object(schema: &Value) -> bool {
+    let Some(map) = schema.as_object() else {
+        return false;
+    };
+    let object = map.get("type").is_none_or(|t| t.as_str() == Some("object"));
+    object
+        && map.contains_key("required")
+        && map
+            .keys()
+            .all(|k| k == "type" || k == "required" || is_annotation(k))
 }
 
 /// Whether a component schema becomes an item of its own (a model or an enum).

@@ -4,7 +4,11 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-fn covenant(args: &[&str], dir: &std::path::Path, stdin: Option<&str>) -> (i32, String, String) {
+pub(crate) fn covenant(
+    args: &[&str],
+    dir: &std::path::Path,
+    stdin: Option<&str>,
+) -> (i32, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_covenant"))
         .args(args)
         .current_dir(dir)

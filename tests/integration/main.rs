@@ -7,6 +7,7 @@ mod conform;
 mod docs_site;
 mod hostile_clients;
 mod import;
+mod import_idioms;
 mod mock;
 mod review;
 mod serve_mock;
