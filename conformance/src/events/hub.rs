@@ -322,16 +322,25 @@ impl EventHub {
         within: Duration,
         claimant: &str,
     ) -> Result<Arrived, String> {
+        self.watch(within, || self.claim(event_type, expected, scope, claimant))
+            .await
+            .ok_or_else(|| self.why_none(event_type, expected, scope))
+    }
+
+    /// Runs `look` now and again after each delivery, until it finds something or `within`
+    /// has passed.
+    async fn watch<T>(&self, within: Duration, mut look: impl FnMut() -> Option<T>) -> Option<T> {
         let deadline = tokio::time::Instant::now() + within;
         loop {
+            // Enabled before looking, so a delivery between the look and the wait wakes it.
             let arrived = self.arrived.notified();
             tokio::pin!(arrived);
             arrived.as_mut().enable();
-            if let Some(found) = self.claim(event_type, expected, scope, claimant) {
-                return Ok(found);
+            if let Some(found) = look() {
+                return Some(found);
             }
             if tokio::time::timeout_at(deadline, arrived).await.is_err() {
-                return Err(self.why_none(event_type, expected, scope));
+                return None;
             }
         }
     }
@@ -356,27 +365,16 @@ impl EventHub {
         within: Duration,
         since: usize,
     ) -> Option<Value> {
-        let deadline = tokio::time::Instant::now() + within;
-        loop {
-            let arrived = self.arrived.notified();
-            tokio::pin!(arrived);
-            arrived.as_mut().enable();
-            {
-                let inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
-                let found = inbox.deliveries.iter().skip(since).find_map(|d| {
-                    let envelope = d.envelope.as_ref()?;
-                    (d.event_type.as_deref() == Some(event_type)
-                        && mismatches(expected, envelope, scope).is_empty())
-                    .then(|| envelope.clone())
-                });
-                if found.is_some() {
-                    return found;
-                }
-            }
-            if tokio::time::timeout_at(deadline, arrived).await.is_err() {
-                return None;
-            }
-        }
+        self.watch(within, || {
+            let inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
+            inbox.deliveries.iter().skip(since).find_map(|d| {
+                let envelope = d.envelope.as_ref()?;
+                (d.event_type.as_deref() == Some(event_type)
+                    && mismatches(expected, envelope, scope).is_empty())
+                .then(|| envelope.clone())
+            })
+        })
+        .await
     }
 
     fn claim(
