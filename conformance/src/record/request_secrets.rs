@@ -77,6 +77,16 @@ pub(super) struct RequestSecrets {
     /// The position in `named` of each secret.
     by_value: HashMap<String, usize>,
     taken: HashSet<String>,
+    /// How texts are searched for the secrets, made once all are named.
+    finder: std::sync::OnceLock<Finder>,
+}
+
+/// The secrets as the cassette's texts hold them: by whole text, and inside longer ones.
+struct Finder {
+    escaped: HashMap<String, usize>,
+    /// The secrets that cannot be ordinary text of a longer one, in the automaton's order.
+    inner: Vec<usize>,
+    automaton: Option<AhoCorasick>,
 }
 
 struct Named {
@@ -100,6 +110,7 @@ impl RequestSecrets {
             n += 1;
         }
         self.taken.insert(name.clone());
+        self.finder = std::sync::OnceLock::new();
         let stand_in = stand_in(&value, self.named.len() as u64);
         self.by_value.insert(value.clone(), self.named.len());
         self.named.push(Named {
@@ -125,22 +136,13 @@ impl RequestSecrets {
             return;
         }
         let reference = |i: usize| format!("{{{{{}}}}}", self.named[i].name);
-        let escaped: HashMap<&str, usize> = self
-            .named
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.escaped.as_str(), i))
-            .collect();
+        let Finder {
+            escaped,
+            inner,
+            automaton,
+        } = self.finder.get_or_init(|| self.new_finder());
         let whole = |text: &str| escaped.get(text).map(|i| reference(*i));
-        // Inside a longer text, only a secret that cannot be ordinary text of it.
-        let inner: Vec<usize> = (0..self.named.len())
-            .filter(|i| crate::secrets::distinctive(&self.named[*i].value))
-            .collect();
-        let finder = AhoCorasick::builder()
-            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
-            .build(inner.iter().map(|i| &self.named[*i].escaped))
-            .ok();
-        let within = |text: &str| match &finder {
+        let within = |text: &str| match automaton {
             Some(finder) if !inner.is_empty() => {
                 let mut out = String::with_capacity(text.len());
                 finder.replace_all_with(text, &mut out, |m, _, dst| {
@@ -180,6 +182,25 @@ impl RequestSecrets {
         }
         if let Some(body) = &mut exchange.expect.body {
             *body = map_strings(body, "", &either);
+        }
+    }
+
+    fn new_finder(&self) -> Finder {
+        let escaped = (self.named.iter().enumerate())
+            .map(|(i, n)| (n.escaped.clone(), i))
+            .collect();
+        // Inside a longer text, only a secret that cannot be ordinary text of it.
+        let inner: Vec<usize> = (0..self.named.len())
+            .filter(|i| crate::secrets::distinctive(&self.named[*i].value))
+            .collect();
+        let automaton = AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+            .build(inner.iter().map(|i| &self.named[*i].escaped))
+            .ok();
+        Finder {
+            escaped,
+            inner,
+            automaton,
         }
     }
 
