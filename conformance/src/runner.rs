@@ -252,17 +252,23 @@ impl Run {
             if result.verdict == Verdict::Passed && !exchange.events.is_empty() {
                 let claimant = format!("{} / {}", scenario.id, exchange.label);
                 let source = scenario.source.as_deref().unwrap_or("document");
-                let arrived = self
+                let mut arrived = self
                     .await_events(exchange, &mut scope, &claimant, source, since)
                     .await;
-                // Deliveries the target could not send once it was lost say nothing of it.
-                if !arrived.failures.is_empty()
-                    && let Some(lost) = self.lost()
-                {
-                    skip_reason = Some(format!("not finished: the run stopped, {lost}"));
-                    exchanges.push(skipped(exchange));
-                    failed = true;
-                    continue;
+                // A delivery the target could not send once it was lost says nothing of it;
+                // one that arrived wrong (a bad signature) still fails it.
+                let lost = match arrived.missing {
+                    true => self.lost_awaiting(&scenario.id, exchange).await,
+                    false => None,
+                };
+                if let Some(lost) = lost {
+                    arrived.failures.pop();
+                    if arrived.failures.is_empty() {
+                        skip_reason = Some(format!("not finished: the run stopped, {lost}"));
+                        exchanges.push(skipped(exchange));
+                        failed = true;
+                        continue;
+                    }
                 }
                 result.failures.extend(arrived.failures);
                 if !result.failures.is_empty() {
@@ -324,29 +330,39 @@ impl Run {
         exchange: &ExchangePlan,
         result: &ExchangeResult,
     ) -> Option<String> {
-        let broke = result.status.is_none()
-            && result
-                .failures
-                .iter()
-                .any(|f| f.kind == FailureKind::Transport);
-        if !broke {
-            return None;
-        }
-        let base = self.target.resolve(exchange.route).ok()?;
-        if accepts_connections(&base).await {
-            return None;
-        }
         let error = result
             .failures
             .iter()
             .find(|f| f.kind == FailureKind::Transport)
-            .map_or(String::new(), |f| f.actual.clone());
+            .filter(|_| result.status.is_none())?;
+        self.gone(scenario, exchange, &format!(": {}", error.actual))
+            .await
+    }
+
+    /// Whether an awaited delivery is missing because the target is gone.
+    async fn lost_awaiting(&self, scenario: &str, exchange: &ExchangePlan) -> Option<String> {
+        match self.lost() {
+            Some(lost) => Some(lost),
+            None => {
+                let seen = " once its events were awaited";
+                self.gone(scenario, exchange, seen).await
+            }
+        }
+    }
+
+    /// Whether the target's base takes no new connection, so the run stops: the first
+    /// exchange to find it so is named, with what it `seen`.
+    async fn gone(&self, scenario: &str, exchange: &ExchangePlan, seen: &str) -> Option<String> {
+        let base = self.target.resolve(exchange.route).ok()?;
+        if accepts_connections(&base).await {
+            return None;
+        }
         let mut lost = self.lost.lock().ok()?;
         self.stop.store(true, Ordering::Relaxed);
         Some(
             lost.get_or_insert_with(|| {
                 format!(
-                    "the target was lost at {scenario} / {} ({base} accepts no connection: {error})",
+                    "the target was lost at {scenario} / {} ({base} accepts no connection{seen})",
                     exchange.label
                 )
             })
@@ -454,6 +470,7 @@ impl Run {
                     let within = format!("within {} s, {wanted}", event.within.as_secs_f64());
                     out.failures
                         .push(event_failure("event", &within, &why, source));
+                    out.missing = true;
                     return out;
                 }
             }
@@ -771,6 +788,8 @@ fn locate(plan: &ScenarioPlan, results: &mut [ExchangeResult]) {
 #[derive(Default)]
 struct AwaitedEvents {
     failures: Vec<Failure>,
+    /// Whether the last failure is an awaited delivery that did not arrive.
+    missing: bool,
     /// Each event that arrived, by type, for the transcript.
     envelopes: Vec<(String, Value)>,
 }

@@ -201,12 +201,16 @@ impl SecretBook {
         }
     }
 
-    /// Learns the values of `@secret` fields in a JSON value of type `ty`.
+    /// Learns the values of `@secret` fields in an answer of type `ty`. An answer's value is
+    /// the target's to choose (a mock's `"text"`), so only one that can be told apart from
+    /// ordinary data is learnt; a request's is added whatever it is ([`add_field_value`]).
+    ///
+    /// [`add_field_value`]: SecretBook::add_field_value
     pub fn learn_body(&self, spec: &Spec, ty: &Type, value: &Value) {
         let mut found = Vec::new();
         secret_values(spec, ty, value, &mut found);
         for (field, value) in found {
-            self.add_field_value(&field, &value);
+            self.learn(&value, &format!("[secret:{field}]"));
         }
     }
 }
@@ -482,6 +486,25 @@ mod tests {
         assert_eq!(
             r.text("text aaaaaaaaaaaa sk_live_4f9a1c pin"),
             "text aaaaaaaaaaaa [secret:key] {{credentials.pin}}"
+        );
+    }
+
+    /// An answer's `@secret` values are the target's to choose: a mock's `"text"` is no
+    /// secret of the run, a minted key is. A request's are the cassette's, however short.
+    #[test]
+    fn an_answers_secret_fields_are_learnt_only_when_they_can_be_told_apart() {
+        let text = "service T {}\nmodel Minted {\n    @secret\n    key: string\n}\n";
+        let source = covenant_codegen::source::SourceFile::new("t.covenant", text);
+        let checked = covenant_codegen::check_source(&source);
+        let spec = checked.spec.expect("the spec checks");
+        let minted = Type::Model(covenant_codegen::ir::ModelId(0));
+        let book = SecretBook::new();
+        book.learn_body(&spec, &minted, &serde_json::json!({"key": "text"}));
+        book.learn_body(&spec, &minted, &serde_json::json!({"key": "sk_4f9a1c7e"}));
+        book.add_field_value("pin", "1234");
+        assert_eq!(
+            book.redactor().text("text sk_4f9a1c7e 1234"),
+            "text [secret:key] [secret:pin]"
         );
     }
 

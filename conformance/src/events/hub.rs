@@ -355,8 +355,10 @@ impl EventHub {
     }
 
     /// Waits out `within` for a delivery of `event_type` that `expected` matches, among those
-    /// that arrived after the first `since`; takes none of them, as a delivery that must not
-    /// arrive is no other expectation's to lose. Answers the envelope of one that came.
+    /// that arrived after the first `since` and no expectation took; takes none of them, as
+    /// a delivery that must not arrive is no other expectation's to lose. One already taken
+    /// was wanted (`{type X}` then `{type X, none}` says "exactly once"). Answers the
+    /// envelope of one that came.
     pub async fn await_unwanted(
         &self,
         event_type: &str,
@@ -369,7 +371,8 @@ impl EventHub {
             let inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
             inbox.deliveries.iter().skip(since).find_map(|d| {
                 let envelope = d.envelope.as_ref()?;
-                (d.event_type.as_deref() == Some(event_type)
+                (d.awaited_by.is_none()
+                    && d.event_type.as_deref() == Some(event_type)
                     && mismatches(expected, envelope, scope).is_empty())
                 .then(|| envelope.clone())
             })

@@ -16,7 +16,7 @@ use crate::contract::Contract;
 use crate::matcher::child;
 use personal::StandIns;
 use regex::Regex;
-use request_secrets::{RequestSecrets, credentials_in_headers};
+use request_secrets::{Reach, RequestSecrets, credentials_in_headers};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -178,8 +178,8 @@ impl<'a> Recorder<'a> {
                 .into();
             let mut found = Vec::new();
             credentials_in_headers(&headers, &mut found);
-            for (field, value) in found {
-                secrets.name(&field, value);
+            for f in found {
+                secrets.name(&f.field, f.value, f.reach);
             }
             let (Some(ty), Ok(body)) = (
                 self.contract.request_body_type(&m.endpoint),
@@ -189,9 +189,13 @@ impl<'a> Recorder<'a> {
             };
             let mut found = Vec::new();
             crate::secrets::secret_values(&self.contract.spec, ty, &body, &mut found);
-            credentials_in_headers(&body, &mut found);
             for (field, value) in found {
-                secrets.name(&field, value);
+                secrets.name(&field, value, Reach::Everywhere);
+            }
+            let mut found = Vec::new();
+            credentials_in_headers(&body, &mut found);
+            for f in found {
+                secrets.name(&f.field, f.value, f.reach);
             }
         }
         secrets

@@ -19,20 +19,34 @@ const CREDENTIAL_HEADERS: &[&str] = &[
     "x-auth-token",
 ];
 
+/// Where a secret's value is written as its reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reach {
+    /// Wherever the recording holds it: a value that can be nothing else.
+    Everywhere,
+    /// Only inside a `Cookie` header: a short session cookie, whose value may as well be
+    /// ordinary text elsewhere (`en` in a body is not the `lang` cookie).
+    Cookies,
+}
+
+/// A credential a header holds, named for the cassette's `let`.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Found {
+    pub field: String,
+    pub value: String,
+    pub reach: Reach,
+}
+
 /// The values under credential headers' names anywhere in a body, without a scheme word
-/// (`Bearer`, `Basic`, `Token`): `(name, value)`. A cookie header gives each cookie's
-/// value under the cookie's name, so its names and framing stay as they were.
-pub(super) fn credentials_in_headers(body: &Value, out: &mut Vec<(String, String)>) {
+/// (`Bearer`, `Basic`, `Token`). A cookie header gives each secret cookie's value under the
+/// cookie's name, so its names and framing stay as they were.
+pub(super) fn credentials_in_headers(body: &Value, out: &mut Vec<Found>) {
     match body {
         Value::Object(fields) => {
             for (key, value) in fields {
                 let lower = key.to_ascii_lowercase();
                 match value {
-                    Value::String(text) if lower == "cookie" => {
-                        for (name, value) in cookies(text) {
-                            out.push((identifier(&format!("cookie_{name}")), value.into()));
-                        }
-                    }
+                    Value::String(text) if lower == "cookie" => secret_cookies(text, out),
                     Value::String(text) if CREDENTIAL_HEADERS.contains(&lower.as_str()) => {
                         let credential = text
                             .split_once(' ')
@@ -41,7 +55,11 @@ pub(super) fn credentials_in_headers(body: &Value, out: &mut Vec<(String, String
                                     .contains(&word.to_ascii_lowercase().as_str())
                             })
                             .map_or(text.as_str(), |(_, rest)| rest.trim());
-                        out.push((identifier(&lower), credential.to_string()));
+                        out.push(Found {
+                            field: identifier(&lower),
+                            value: credential.to_string(),
+                            reach: Reach::Everywhere,
+                        });
                     }
                     other => credentials_in_headers(other, out),
                 }
@@ -52,12 +70,52 @@ pub(super) fn credentials_in_headers(body: &Value, out: &mut Vec<(String, String
     }
 }
 
-/// The `name=value` pairs of a `Cookie` header.
-fn cookies(header: &str) -> impl Iterator<Item = (&str, &str)> {
-    header.split(';').filter_map(|pair| {
-        let (name, value) = pair.trim().split_once('=')?;
-        Some((name.trim(), value.trim()))
-    })
+/// Parts of a cookie's name that say it holds a credential, however short its value
+/// (`JSESSIONID`, `PHPSESSID`, `remember_token`)...
+const CREDENTIAL_COOKIE_PARTS: &[&str] = &[
+    "session", "sessid", "token", "auth", "csrf", "xsrf", "secret", "passw", "jwt",
+];
+
+/// ...and words that do when they stand alone (`connect.sid`, `user_id`), not inside
+/// another (`sidebar`, `width`).
+const CREDENTIAL_COOKIE_WORDS: &[&str] = &["sid", "id", "uid", "key", "sess", "login", "pass"];
+
+/// Whether a cookie's name says it holds a credential.
+fn names_a_credential(cookie: &str) -> bool {
+    let lower = cookie.to_ascii_lowercase();
+    CREDENTIAL_COOKIE_PARTS.iter().any(|p| lower.contains(p))
+        || (lower.split(|c: char| !c.is_ascii_alphanumeric()))
+            .any(|word| CREDENTIAL_COOKIE_WORDS.contains(&word))
+}
+
+/// The cookies of a `Cookie` header that are secrets: one whose name says it holds a
+/// credential (`session`, `auth_token`), or whose value cannot be ordinary data. A short
+/// cookie of another name (`theme=dark`) is a preference, sent as it was, or a replay
+/// would ask for something else. A cookie without a name (`Cookie: <token>`) is one
+/// secret whole.
+fn secret_cookies(header: &str, out: &mut Vec<Found>) {
+    for pair in header.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        let (name, value) = match pair.split_once('=') {
+            Some((name, value)) => (name.trim(), value.trim()),
+            None => ("", pair),
+        };
+        let named_secret = name.is_empty() || names_a_credential(name);
+        let distinctive = crate::secrets::distinctive(value);
+        if value.is_empty() || !(named_secret || distinctive) {
+            continue;
+        }
+        out.push(Found {
+            field: match name {
+                "" => "cookie".to_string(),
+                name => identifier(&format!("cookie_{name}")),
+            },
+            value: value.to_string(),
+            reach: match distinctive {
+                true => Reach::Everywhere,
+                false => Reach::Cookies,
+            },
+        });
+    }
 }
 
 /// The `@secret` values recorded requests send, each written as a reference to a stand-in
@@ -91,6 +149,7 @@ struct Finder {
 
 struct Named {
     value: String,
+    reach: Reach,
     /// The value as a recorded text of the cassette reads (braces escaped).
     escaped: String,
     name: String,
@@ -98,8 +157,16 @@ struct Named {
 }
 
 impl RequestSecrets {
-    pub(super) fn name(&mut self, field: &str, value: String) {
-        if value.is_empty() || self.by_value.contains_key(&value) {
+    pub(super) fn name(&mut self, field: &str, value: String, reach: Reach) {
+        if value.is_empty() {
+            return;
+        }
+        if let Some(&known) = self.by_value.get(&value) {
+            // A cookie's value a request also sends as a secret is one everywhere.
+            if reach == Reach::Everywhere && self.named[known].reach != reach {
+                self.named[known].reach = reach;
+                self.finder = std::sync::OnceLock::new();
+            }
             return;
         }
         let base = format!("secret_{}", identifier(field));
@@ -116,6 +183,7 @@ impl RequestSecrets {
         self.named.push(Named {
             escaped: escape_braces(&value),
             value,
+            reach,
             name,
             stand_in,
         });
@@ -141,7 +209,12 @@ impl RequestSecrets {
             inner,
             automaton,
         } = self.finder.get_or_init(|| self.new_finder());
-        let whole = |text: &str| escaped.get(text).map(|i| reference(*i));
+        // A whole text that is a secret, and one that is any secret a cookie may hold.
+        let whole = |text: &str| {
+            let i = escaped.get(text)?;
+            (self.named[*i].reach == Reach::Everywhere).then(|| reference(*i))
+        };
+        let in_cookie = |text: &str| escaped.get(text).map(|i| reference(*i));
         let within = |text: &str| match automaton {
             Some(finder) if !inner.is_empty() => {
                 let mut out = String::with_capacity(text.len());
@@ -151,7 +224,10 @@ impl RequestSecrets {
                 });
                 out
             }
-            _ => text.to_string(),
+            // No automaton could be built: each secret in turn, longest first.
+            _ => (inner.iter()).fold(text.to_string(), |text, i| {
+                text.replace(&self.named[*i].escaped, &reference(*i))
+            }),
         };
         let either = |_: &str, text: &str| whole(text).unwrap_or_else(|| within(text));
         let request = &mut exchange.request;
@@ -165,12 +241,12 @@ impl RequestSecrets {
         // A header's credential is replaced after its scheme word however short it is.
         let after_scheme = |text: &str| {
             let (scheme, credential) = text.split_once(' ')?;
-            let i = *escaped.get(credential.trim())?;
-            (!scheme.is_empty()).then(|| format!("{scheme} {}", reference(i)))
+            let credential = whole(credential.trim())?;
+            (!scheme.is_empty()).then(|| format!("{scheme} {credential}"))
         };
         for (header, value) in request.headers.iter_mut() {
             *value = if header.eq_ignore_ascii_case("cookie") {
-                self.refer_cookies(value, &whole)
+                refer_cookies(value, &in_cookie, &within)
             } else {
                 whole(value)
                     .or_else(|| after_scheme(value))
@@ -190,9 +266,10 @@ impl RequestSecrets {
             .map(|(i, n)| (n.escaped.clone(), i))
             .collect();
         // Inside a longer text, only a secret that cannot be ordinary text of it.
-        let inner: Vec<usize> = (0..self.named.len())
+        let mut inner: Vec<usize> = (0..self.named.len())
             .filter(|i| crate::secrets::distinctive(&self.named[*i].value))
             .collect();
+        inner.sort_by_key(|i| std::cmp::Reverse(self.named[*i].value.len()));
         let automaton = AhoCorasick::builder()
             .match_kind(aho_corasick::MatchKind::LeftmostLongest)
             .build(inner.iter().map(|i| &self.named[*i].escaped))
@@ -203,25 +280,38 @@ impl RequestSecrets {
             automaton,
         }
     }
-
-    /// A `Cookie` header with each secret cookie value, however short, as its reference.
-    fn refer_cookies(&self, header: &str, whole: &dyn Fn(&str) -> Option<String>) -> String {
-        header
-            .split(';')
-            .map(|pair| match pair.split_once('=') {
-                Some((name, value)) => match whole(value.trim()) {
-                    Some(reference) => format!("{name}={reference}"),
-                    None => pair.to_string(),
-                },
-                None => pair.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join(";")
-    }
 }
 
-/// A made-up value of the secret's shape, drawn from `seed`, never the secret itself where
-/// it holds a letter or digit.
+/// A `Cookie` header with each secret cookie value, however short, as its reference, and
+/// a secret inside a longer value (`sid=<token>.sig`) as its own.
+fn refer_cookies(
+    header: &str,
+    whole: &dyn Fn(&str) -> Option<String>,
+    within: &dyn Fn(&str) -> String,
+) -> String {
+    header
+        .split(';')
+        .map(|pair| {
+            let (name, value) = match pair.split_once('=') {
+                Some((name, value)) => (Some(name), value),
+                // A cookie without a name: the whole pair, its spaces kept.
+                None => (None, pair),
+            };
+            let lead = &value[..value.len() - value.trim_start().len()];
+            let value = match whole(value.trim()) {
+                Some(reference) => format!("{lead}{reference}"),
+                None => within(value),
+            };
+            match name {
+                Some(name) => format!("{name}={value}"),
+                None => value,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+/// A made-up value of the secret's shape, drawn from `seed`, never the secret itself.
 fn stand_in(secret: &str, seed: u64) -> String {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let draw = |rng: &mut ChaCha8Rng| -> String {
@@ -229,10 +319,12 @@ fn stand_in(secret: &str, seed: u64) -> String {
             .chars()
             .map(|c| match c {
                 'a'..='f' => rng.random_range('a'..='f'),
-                'g'..='z' => rng.random_range('g'..='z'),
                 'A'..='F' => rng.random_range('A'..='F'),
                 'G'..='Z' => rng.random_range('G'..='Z'),
                 '0'..='9' => rng.random_range('0'..='9'),
+                // Another script's letter or digit becomes an ASCII one, of as many chars.
+                c if c.is_numeric() => rng.random_range('0'..='9'),
+                c if c.is_alphanumeric() => rng.random_range('g'..='z'),
                 other => other,
             })
             .collect()
@@ -241,9 +333,20 @@ fn stand_in(secret: &str, seed: u64) -> String {
     let mut made = draw(&mut rng);
     for _ in 0..16 {
         if made != secret {
-            break;
+            return made;
         }
         made = draw(&mut rng);
+    }
+    // Nothing to vary (punctuation alone): letters of its length.
+    let mut letters = || {
+        secret
+            .chars()
+            .map(|_| rng.random_range('a'..='z'))
+            .collect::<String>()
+    };
+    let mut made = letters();
+    while made == secret {
+        made = letters();
     }
     made
 }
@@ -276,30 +379,82 @@ mod tests {
     }
 
     #[test]
-    fn cookie_values_are_referred_to_by_name_and_the_header_keeps_its_framing() {
+    fn a_secret_of_no_ascii_letter_or_digit_still_gets_a_stand_in_of_its_length() {
+        for secret in ["пароль-ключ", "!@#$%^&*", "密码密码密码"] {
+            let made = stand_in(secret, 1);
+            assert_ne!(made, secret);
+            assert_eq!(made.chars().count(), secret.chars().count(), "{made}");
+            assert!(made.is_ascii(), "{made}");
+        }
+    }
+
+    fn exchange_with(headers: Value, body: Value) -> Exchange {
+        serde_json::from_value(serde_json::json!({
+            "id": "x",
+            "endpoint": "root",
+            "request": {"method": "POST", "path": "/", "headers": headers, "body": body},
+            "expect": {"status": 200, "body": body}
+        }))
+        .unwrap()
+    }
+
+    fn secrets_of(headers: &Value) -> RequestSecrets {
         let mut found = Vec::new();
-        let headers = serde_json::json!({"Cookie": "session=abc; theme=dark"});
+        credentials_in_headers(headers, &mut found);
+        let mut secrets = RequestSecrets::default();
+        for f in found {
+            secrets.name(&f.field, f.value, f.reach);
+        }
+        secrets
+    }
+
+    #[test]
+    fn a_session_cookie_is_referred_to_and_a_preference_is_sent_as_it_was() {
+        let headers = serde_json::json!({"Cookie": "session=abc; theme=dark; sidebar=open"});
+        let mut found = Vec::new();
         credentials_in_headers(&headers, &mut found);
         assert_eq!(
             found,
-            [
-                ("cookie_session".to_string(), "abc".to_string()),
-                ("cookie_theme".to_string(), "dark".to_string())
-            ]
+            [Found {
+                field: "cookie_session".into(),
+                value: "abc".into(),
+                reach: Reach::Cookies
+            }]
         );
-        let mut secrets = RequestSecrets::default();
-        secrets.name("cookie_session", "abc".into());
-        let mut exchange: Exchange = serde_json::from_value(serde_json::json!({
-            "id": "x",
-            "endpoint": "root",
-            "request": {"method": "GET", "path": "/", "headers": {"cookie": "session=abc; theme=dark"}},
-            "expect": {"status": 200}
-        }))
-        .unwrap();
+        let secrets = secrets_of(&headers);
+        // A body that holds the same short words is left alone: they are ordinary text.
+        let body = serde_json::json!({"note": "abc", "theme": "dark"});
+        let mut exchange = exchange_with(
+            serde_json::json!({"cookie": "session=abc; theme=dark"}),
+            body.clone(),
+        );
         secrets.refer(&mut exchange);
         assert_eq!(
             exchange.request.headers["cookie"],
             "session={{secret_cookie_session}}; theme=dark"
         );
+        assert_eq!(exchange.request.body, Some(body.clone()));
+        assert_eq!(exchange.expect.body, Some(body));
+    }
+
+    #[test]
+    fn a_token_inside_a_cookie_or_a_cookie_without_a_name_is_referred_to() {
+        let token = "tok_9f8e7d6c5b4a";
+        let signed = format!("sid={token}.sig9; Secure");
+        let secrets =
+            secrets_of(&serde_json::json!({"Cookie": format!("{token}"), "x-api-key": token}));
+        let mut exchange = exchange_with(
+            serde_json::json!({"cookie": signed}),
+            serde_json::json!({"echo": token}),
+        );
+        secrets.refer(&mut exchange);
+        let cookie = &exchange.request.headers["cookie"];
+        assert!(!cookie.contains(token), "{cookie}");
+        assert!(cookie.starts_with("sid={{secret_"), "{cookie}");
+        assert!(cookie.ends_with(".sig9; Secure"), "{cookie}");
+        let bare = secrets_of(&serde_json::json!({"Cookie": " abc"}));
+        let mut exchange = exchange_with(serde_json::json!({"cookie": " abc"}), Value::Null);
+        bare.refer(&mut exchange);
+        assert_eq!(exchange.request.headers["cookie"], " {{secret_cookie}}");
     }
 }

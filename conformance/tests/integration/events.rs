@@ -99,6 +99,8 @@ struct Shop {
     subscriber: Arc<Mutex<Option<(String, String)>>>,
     removed: Arc<Mutex<Vec<String>>>,
     secret: Arc<Mutex<Option<WebhookSecret>>>,
+    /// The shop's own server, for an order that takes it down.
+    server: Arc<Mutex<Option<covenant_runtime::server::Spawned>>>,
 }
 
 async fn subscribe(
@@ -146,6 +148,14 @@ async fn announce(shop: &Shop, order_id: &str, name: &str) {
             deliver(shop, "msg-good-2", &shipped, true).await;
         }
         "forged" => deliver(shop, "msg-forged", &created, false).await,
+        // The shop goes down after answering, with or without a forged last word.
+        "vanish" => close(shop).await,
+        "misshapen-vanish" => {
+            let mut broken = created.clone();
+            broken["data"] = json!({"id": order_id});
+            deliver(shop, "msg-misshapen", &broken, true).await;
+            close(shop).await;
+        }
         "misshapen" => {
             let mut broken = created.clone();
             broken["data"] = json!({"id": order_id});
@@ -158,6 +168,13 @@ async fn announce(shop: &Shop, order_id: &str, name: &str) {
             deliver(shop, "msg-changed", &other, true).await;
         }
         _ => {}
+    }
+}
+
+async fn close(shop: &Shop) {
+    let server = shop.server.lock().unwrap().take();
+    if let Some(server) = server {
+        server.shutdown().await.unwrap();
     }
 }
 
@@ -209,13 +226,22 @@ struct Run {
 }
 
 async fn run(scenarios: &[Value]) -> Run {
+    let (run, problem) = run_to_the_end(scenarios).await;
+    assert_eq!(problem, None);
+    run
+}
+
+/// The run and the problem, if any, of removing its subscription at the end.
+async fn run_to_the_end(scenarios: &[Value]) -> (Run, Option<String>) {
     let shop = Shop::default();
     let router = axum::Router::new()
         .route("/subscriptions", post(subscribe))
         .route("/subscriptions/{id}", delete(unsubscribe))
         .route("/orders", post(create_order))
         .with_state(shop.clone());
-    let base = support::serve(router).await;
+    let server = covenant_runtime::server::spawn(router).await.unwrap();
+    let base = server.url();
+    *shop.server.lock().unwrap() = Some(server);
     let dir = tempfile::tempdir().unwrap();
     for (i, s) in scenarios.iter().enumerate() {
         std::fs::write(
@@ -259,8 +285,7 @@ async fn run(scenarios: &[Value]) -> Run {
     )
     .await;
     let problem = session.close(Duration::from_millis(300), &mut report).await;
-    assert_eq!(problem, None);
-    Run { report, shop }
+    (Run { report, shop }, problem)
 }
 
 fn scenario<'r>(report: &'r Report, id: &str) -> &'r covenant_conformance::outcome::ScenarioResult {
@@ -439,4 +464,63 @@ async fn an_event_that_must_not_arrive_fails_when_it_does() {
         "{failure:?}"
     );
     assert!(failure.actual.starts_with("one arrived"), "{failure:?}");
+}
+
+/// "Exactly once": an awaited delivery is the expectation's, so a `none` after it in the same
+/// exchange looks only for a second one.
+#[tokio::test]
+async fn an_awaited_delivery_is_not_the_one_that_must_not_arrive() {
+    let once = order_scenario(
+        "good",
+        json!([
+            {"event_type": "order.created", "match": {"order_id": "{{order_id}}"}},
+            {"event_type": "order.created", "within": "1s", "none": true, "match": {"order_id": "{{order_id}}"}}
+        ]),
+    );
+    let Run { report, .. } = run(&[once]).await;
+    let good = scenario(&report, "orders/good");
+    assert_eq!(good.verdict, Verdict::Passed, "{:#?}", good.exchanges);
+}
+
+/// A target that goes down while its events are awaited stops the run (exit 3), and the
+/// scenario is skipped for it; a delivery that came misshapen before it went still fails.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_target_lost_while_events_are_awaited_stops_the_run_but_what_came_wrong_fails() {
+    let created = json!({"event_type": "order.created", "within": "2s", "match": {"order_id": "{{order_id}}"}});
+    let shipped = json!({"event_type": "order.shipped.post", "within": "2s"});
+    let (Run { report, .. }, _) =
+        run_to_the_end(&[order_scenario("vanish", json!([created]))]).await;
+    let vanished = scenario(&report, "orders/vanish");
+    assert_eq!(
+        vanished.verdict,
+        Verdict::Skipped,
+        "{:#?}",
+        vanished.exchanges
+    );
+    let reason = vanished.skip_reason.as_deref().unwrap();
+    assert!(
+        reason.contains("the target was lost at orders/vanish / order")
+            && reason.contains("once its events were awaited"),
+        "{reason}"
+    );
+    assert!(report.stopped.is_some());
+
+    let both = json!([created, shipped]);
+    let (Run { report, .. }, _) = run_to_the_end(&[order_scenario("misshapen-vanish", both)]).await;
+    let misshapen = scenario(&report, "orders/misshapen-vanish");
+    assert_eq!(
+        misshapen.verdict,
+        Verdict::Failed,
+        "{:#?}",
+        misshapen.exchanges
+    );
+    let failures = &misshapen.exchanges[0].failures;
+    assert!(
+        failures.iter().any(|f| f.kind == FailureKind::Schema),
+        "{failures:#?}"
+    );
+    assert!(
+        failures.iter().all(|f| f.kind != FailureKind::Event),
+        "the shipment the target could no longer send is not its failure: {failures:#?}"
+    );
 }
