@@ -727,9 +727,13 @@ fn holds_union(ty: &Type, id: UnionId) -> bool {
     }
 }
 
-/// Types that accept `null` whatever the field's presence: any value, and not-shown shapes.
+/// Types that accept `null` whatever the field's presence: any value, `null` itself, and
+/// not-shown shapes.
 fn accepts_null(ty: &Type) -> bool {
-    matches!(ty, Type::Primitive(Primitive::Any) | Type::NotShown(_))
+    matches!(
+        ty,
+        Type::Primitive(Primitive::Any | Primitive::Null) | Type::NotShown(_)
+    )
 }
 
 /// A JSON value of another type than `ty`, if `ty` rejects anything.

@@ -433,6 +433,10 @@ impl<'d> Importer<'d> {
         if default.is_null() && converted.nullable && !required {
             return Some(value(ValueKind::Null));
         }
+        // `null` alone: absent and null read alike, so a null default says nothing.
+        if default.is_null() && matches!(converted.ty, Ty::Builtin("null")) {
+            return None;
+        }
         // A required field is always sent: its default never applies.
         if required {
             return None;
@@ -673,9 +677,10 @@ impl<'d> Importer<'d> {
                 && typed.len() < parts.len()
                 && !map.contains_key("properties")
             {
-                let annotated_null = parts
-                    .iter()
-                    .any(|p| annotation_only(p) && p.get("nullable") == Some(&Value::Bool(true)));
+                let annotated_null = parts.iter().any(|p| {
+                    (annotation_only(p) || bare_object(p))
+                        && p.get("nullable") == Some(&Value::Bool(true))
+                });
                 let (ty, part_null) = self.type_of(
                     part,
                     &join(&join(at, "allOf"), &index.to_string()),

@@ -42,8 +42,8 @@ fn media_types_of_answers_without_a_body_are_not_written() {
     );
 }
 
-/// `allOf: [{$ref: X}, {type: object}]` is `X`; `allOf: [{$ref: X}, {type: object,
-/// required: [...]}]` is `X`'s fields with those required.
+/// `allOf: [{$ref: X}, {type: object}]` is `X` (nullable when that part says so);
+/// `allOf: [{$ref: X}, {type: object, required: [...]}]` is `X`'s fields with those required.
 #[test]
 fn all_of_parts_that_restate_or_require_are_stated() {
     let document = r##"{"openapi": "3.0.0", "info": {"title": "Tasks", "version": "1"},
@@ -51,7 +51,8 @@ fn all_of_parts_that_restate_or_require_are_stated() {
         "Workspace": {"type": "object", "properties": {"gid": {"type": "string"}, "name": {"type": "string"}}},
         "Allocation": {"type": "object", "properties": {"assignee": {"type": "string"}, "effort": {"type": "integer"}}},
         "Agent": {"type": "object", "properties": {"workspace": {"description": "Where it runs.",
-          "readOnly": true, "allOf": [{"$ref": "#/components/schemas/Workspace"}, {"type": "object"}]}}}}},
+          "readOnly": true, "allOf": [{"$ref": "#/components/schemas/Workspace"}, {"type": "object"}]},
+          "home": {"allOf": [{"$ref": "#/components/schemas/Workspace"}, {"type": "object", "nullable": true}]}}}}},
       "paths": {"/allocations": {"post": {"operationId": "createAllocation",
         "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
           "data": {"allOf": [{"$ref": "#/components/schemas/Allocation"},
@@ -62,6 +63,8 @@ fn all_of_parts_that_restate_or_require_are_stated() {
     let (code, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(document));
     assert_eq!(code, 0, "{stderr}\n{spec}");
     assert!(spec.contains("    workspace?: Workspace\n"), "{spec}");
+    // A restating part that says `nullable` makes the reference nullable.
+    assert!(spec.contains("    home?: Workspace | null\n"), "{spec}");
     let data = spec.find("    data?: ").map(|at| &spec[at..]).unwrap();
     let model = data["    data?: ".len()..].lines().next().unwrap();
     let declared = &spec[spec.find(&format!("model {model} {{")).unwrap()..];

@@ -4,7 +4,7 @@
 use super::rules::{self, Rule};
 use super::types::{Delta, constraint_deltas};
 use super::{Differ, Direction, Notes, Spans, notes_of};
-use crate::ir::{Field, Model};
+use crate::ir::{Field, Model, Primitive, Spec, Type};
 use std::collections::BTreeSet;
 
 /// The rules of one direction, so the comparison is written once.
@@ -144,12 +144,14 @@ impl Differ<'_> {
             (false, true) => say(self, rules.now_optional, "now optional".into()),
             _ => {}
         }
-        match (old.presence.may_be_null(), new.presence.may_be_null()) {
+        // A field of type `null` holds null whatever its presence says.
+        let may_be_null = |f: &Field| f.presence.may_be_null() || null_only(f);
+        match (may_be_null(old), may_be_null(new)) {
             (false, true) => say(self, rules.now_nullable, "now nullable".into()),
             (true, false) => say(self, rules.now_non_nullable, "no longer nullable".into()),
             _ => {}
         }
-        match self.type_delta(&old.ty, &new.ty) {
+        match self.field_type_delta(old, new) {
             Delta::Same => {}
             Delta::Narrowed(c) => say(self, rules.narrowed, c),
             Delta::Widened(c) => say(self, rules.widened, c),
@@ -187,6 +189,23 @@ impl Differ<'_> {
             };
             let change = format!("default {} → {}", text(&old.default), text(&new.default));
             say(self, rules.default_changed, change);
+        }
+    }
+
+    /// As [`Differ::type_delta`], where `null` alone holds fewer values than any nullable
+    /// type (`null` → `string | null` widens) and none of another (`null` → `string`).
+    fn field_type_delta(&mut self, old: &Field, new: &Field) -> Delta {
+        let shown = |spec: &Spec, f: &Field| match f.presence.may_be_null() {
+            true => format!("{} | null", super::types::name(spec, &f.ty)),
+            false => super::types::name(spec, &f.ty),
+        };
+        let change = || format!("`{}` → `{}`", shown(self.old, old), shown(self.new, new));
+        match (null_only(old), null_only(new)) {
+            (true, true) => Delta::Same,
+            (true, false) if new.presence.may_be_null() => Delta::Widened(change()),
+            (false, true) if old.presence.may_be_null() => Delta::Narrowed(change()),
+            (true, false) | (false, true) => Delta::Changed(change()),
+            (false, false) => self.type_delta(&old.ty, &new.ty),
         }
     }
 
@@ -295,4 +314,9 @@ impl Differ<'_> {
             &all_carriers,
         );
     }
+}
+
+/// Whether a field is of type `null` alone.
+fn null_only(f: &Field) -> bool {
+    f.ty == Type::Primitive(Primitive::Null)
 }

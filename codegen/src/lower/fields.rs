@@ -666,6 +666,16 @@ impl Lowerer<'_> {
             if presence.may_be_null() {
                 return Some(Literal::Null);
             }
+            if *ty == Type::Primitive(Primitive::Null) {
+                self.error(
+                    diagnostic_codes::DEFAULT_WRONG_TYPE,
+                    value.span,
+                    "a field of type `null` takes no default",
+                )
+                .label("null is its only value already")
+                .help("remove `= null`: an optional `null` field is absent or null either way");
+                return None;
+            }
             self.error(
                 diagnostic_codes::DEFAULT_WRONG_TYPE,
                 value.span,

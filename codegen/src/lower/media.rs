@@ -174,6 +174,27 @@ impl Lowerer<'_> {
         let Some(model) = models.get(id.index()) else {
             return;
         };
+        // A form or a part has no way to write null: a required field that holds only null
+        // could never be sent.
+        for f in &model.fields {
+            let null_only = f.ty == Type::Primitive(crate::ir::Primitive::Null);
+            if null_only && f.visibility != Visibility::ResponseOnly && !f.presence.may_be_absent()
+            {
+                self.error(
+                    diagnostic_codes::UNKNOWN_TYPE,
+                    f.span,
+                    format!(
+                        "{field_word} `{}.{}` is required and only `null`",
+                        model.name, f.name
+                    ),
+                )
+                .label(format!("a {what} body cannot write null"))
+                .help(format!(
+                    "make it optional (`{}?: null`), or send the body as JSON",
+                    f.name
+                ));
+            }
+        }
         // A form writes a structured field with brackets (`items[0][price]=5`); a part of a
         // multipart body has no such way.
         if encoding == ast::BodyEncoding::Form {

@@ -12,3 +12,4 @@ mod fuzz_parser;
 mod other_specs;
 mod print;
 mod provenance;
+mod samples;
