@@ -6,6 +6,8 @@
 # report lists where), which no answer can pass; and one the spec states by another
 # operation's endpoint (a second operation on one route), whose answers are that endpoint's.
 #   SCHEMATHESIS=… bash ci/schemathesis-corpus.sh [NAME…]    (default: every document)
+# SCHEMATHESIS_PHASES (default examples,coverage) and SCHEMATHESIS_MAX_EXAMPLES (default 10)
+# trade depth for time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -93,7 +95,7 @@ PY
     (cd "$work" && "$st" --config-file "$work/$name-schemathesis.toml" run "$doc" --url "$base" \
         "${exclusions[@]}" \
         --phases "${SCHEMATHESIS_PHASES:-examples,coverage}" --checks not_a_server_error,response_schema_conformance \
-        --max-examples 10 --seed 1 --workers 1 --no-color --generation-database none \
+        --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-10}" --seed 1 --workers 1 --no-color --generation-database none \
         --report junit --report-junit-path "$work/$name.xml") > "$work/$name.log" 2>&1 || status=$?
     tail -n 15 "$work/$name.log"
     kill "$mock_pid" 2>/dev/null || true
