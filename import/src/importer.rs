@@ -25,6 +25,9 @@ pub struct Importer<'d> {
     pub item_types: HashMap<String, String>,
     /// Component schemas written in place, being written: a cycle of them is cut.
     pub inlining: Vec<String>,
+    /// The type written for a tuple (`items` as a list of schemas), by its pointer and use:
+    /// a component's is written once, not at each reference.
+    pub tuples: HashMap<(String, crate::schemas::FieldUse), (crate::types::Ty, bool)>,
     /// Every loss, in order, with the type or endpoint it belongs to.
     pub losses: Vec<(String, Loss)>,
     /// Which types each type or endpoint uses.
@@ -51,6 +54,7 @@ impl<'d> Importer<'d> {
             components: HashMap::new(),
             item_types: HashMap::new(),
             inlining: Vec::new(),
+            tuples: HashMap::new(),
             losses: Vec::new(),
             uses: HashMap::new(),
             owner: String::new(),

@@ -803,6 +803,10 @@ impl<'d> Importer<'d> {
                 return (Ty::union(types), nullable);
             }
         }
+        if let Some(Value::Array(members)) = map.get("items") {
+            let (ty, null) = self.tuple(map, members, at, hint, usage, markers, depth);
+            return (ty, nullable || null);
+        }
         if map.contains_key("not") {
             markers.push(self.lose(&join(at, "not"), "a `not` schema", "any value"));
         }
@@ -926,6 +930,13 @@ impl<'d> Importer<'d> {
                 let value = self.contained(Container::Map, values, at, hint, usage, markers, depth);
                 (Ty::Map(Box::new(value)), nullable)
             }
+            // `additionalProperties: false` and no properties: only `{}`, a model of no
+            // fields, where `object` would take any.
+            Some("object") if closed_empty(map) => {
+                let name = self.types.type_name(hint);
+                self.inline_model(&name, schema, at);
+                (Ty::Named(name), nullable)
+            }
             Some("object") => (Ty::Builtin("object"), nullable),
             // A field that holds null and nothing else, as the spec says it.
             Some("null") if place == Place::Whole && usage == FieldUse::Body => {
@@ -1002,6 +1013,82 @@ impl<'d> Importer<'d> {
             self.type_of(target, reference, &hint, place, usage, markers, depth + 1);
         self.inlining.pop();
         (ty, nullable || nullable_here)
+    }
+
+    /// `items` as a list of schemas: JSON Schema's tuple, which the spec has no way to say.
+    /// Under `type: array` it is written as a list of any of those schemas; with no `type`
+    /// (Slack's `objs_conversation`, where an object is meant) as any of them. Marked
+    /// either way.
+    #[allow(clippy::too_many_arguments)]
+    fn tuple(
+        &mut self,
+        map: &'d Map<String, Value>,
+        members: &'d [Value],
+        at: &str,
+        hint: &str,
+        usage: FieldUse,
+        markers: &mut Vec<Annotation>,
+        depth: usize,
+    ) -> (Ty, bool) {
+        let items_at = join(at, "items");
+        let key = (items_at.clone(), usage);
+        // The loss is its own owner, so every type that reaches the tuple reaches it.
+        let loss_owner = format!("tuple {items_at}");
+        self.uses_type(&loss_owner);
+        // A component's tuple met again: its types and its mark are written already.
+        if let Some((ty, nullable)) = self.tuples.get(&key).cloned() {
+            ty.named(&mut |name| self.uses_type(name));
+            return (ty, nullable);
+        }
+        let (one_of, nullable) =
+            self.tuple_members(members, &items_at, hint, usage, markers, depth);
+        let array = map.get("type").and_then(Value::as_str) == Some("array");
+        let (construct, written, ty) = match array {
+            true => (
+                "a tuple (`items` as a list of schemas)",
+                "a list of any of its schemas",
+                Ty::List(Box::new(one_of)),
+            ),
+            false => (
+                "`items` as a list of schemas, with no `type: array`",
+                "any of its schemas",
+                one_of,
+            ),
+        };
+        let marker = self.as_owner(&loss_owner, |this| this.lose(&items_at, construct, written));
+        markers.push(marker);
+        self.tuples.insert(key, (ty.clone(), nullable));
+        (ty, nullable)
+    }
+
+    /// Any of a tuple's schemas, and whether one may be null.
+    fn tuple_members(
+        &mut self,
+        members: &'d [Value],
+        items_at: &str,
+        hint: &str,
+        usage: FieldUse,
+        markers: &mut Vec<Annotation>,
+        depth: usize,
+    ) -> (Ty, bool) {
+        let mut nullable = false;
+        let mut types = Vec::new();
+        for (index, member) in members.iter().enumerate() {
+            let member_at = join(items_at, &index.to_string());
+            let member_hint = format!("{hint}_{}", index + 1);
+            let (ty, null) = self.type_of(
+                member,
+                &member_at,
+                &member_hint,
+                Place::Inner,
+                usage,
+                markers,
+                depth + 1,
+            );
+            nullable |= null;
+            types.push(ty);
+        }
+        (Ty::union(types), nullable)
     }
 
     /// The type of a list's items or a map's values, marked where they may be null or are
@@ -1087,7 +1174,7 @@ enum Container {
 }
 
 /// How a field is used, which decides what its constraints may be.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FieldUse {
     Body,
     Param,
@@ -1214,9 +1301,19 @@ fn is_named(schema: &Value) -> bool {
     let object = types.is_empty() || types == ["object"];
     object
         && (map.contains_key("properties")
+            || closed_empty(map)
             || (map.contains_key("allOf")
                 && !map.contains_key("oneOf")
                 && !map.contains_key("anyOf")))
+}
+
+/// An object that may hold no field: `additionalProperties: false` and no properties.
+fn closed_empty(map: &Map<String, Value>) -> bool {
+    map.get("additionalProperties") == Some(&Value::Bool(false))
+        && !map.contains_key("properties")
+        && !map.contains_key("allOf")
+        && !map.contains_key("anyOf")
+        && !map.contains_key("oneOf")
 }
 
 /// The string values of a closed set of strings.
@@ -1255,7 +1352,7 @@ fn declared_types(map: &Map<String, Value>) -> (Vec<String>, bool) {
     {
         types.push("object".to_string());
     }
-    if types.is_empty() && map.contains_key("items") {
+    if types.is_empty() && map.get("items").is_some_and(Value::is_object) {
         types.push("array".to_string());
     }
     (

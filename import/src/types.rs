@@ -30,6 +30,16 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// Calls `found` with each named type the type holds.
+    pub fn named(&self, found: &mut dyn FnMut(&str)) {
+        match self {
+            Ty::Named(name) => found(name),
+            Ty::List(inner) | Ty::Map(inner) => inner.named(found),
+            Ty::Union(members) => members.iter().for_each(|m| m.named(found)),
+            _ => {}
+        }
+    }
+
     pub fn any() -> Ty {
         Ty::Builtin("any")
     }
