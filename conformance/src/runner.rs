@@ -414,6 +414,7 @@ impl Run {
                         scope,
                         event.within,
                         since,
+                        claimant,
                     )
                     .await;
                 if let Some(envelope) = unwanted {
@@ -470,7 +471,8 @@ impl Run {
                     let within = format!("within {} s, {wanted}", event.within.as_secs_f64());
                     out.failures
                         .push(event_failure("event", &within, &why, source));
-                    out.missing = true;
+                    // One that came and did not match is the target's failure, lost or not.
+                    out.missing = !hub.unclaimed_since(&event_type, since);
                     return out;
                 }
             }
@@ -788,7 +790,8 @@ fn locate(plan: &ScenarioPlan, results: &mut [ExchangeResult]) {
 #[derive(Default)]
 struct AwaitedEvents {
     failures: Vec<Failure>,
-    /// Whether the last failure is an awaited delivery that did not arrive.
+    /// Whether the last failure is an awaited delivery of which nothing arrived: none of
+    /// its type since the exchange began that no expectation took.
     missing: bool,
     /// Each event that arrived, by type, for the transcript.
     envelopes: Vec<(String, Value)>,

@@ -355,10 +355,11 @@ impl EventHub {
     }
 
     /// Waits out `within` for a delivery of `event_type` that `expected` matches, among those
-    /// that arrived after the first `since` and no expectation took; takes none of them, as
-    /// a delivery that must not arrive is no other expectation's to lose. One already taken
-    /// was wanted (`{type X}` then `{type X, none}` says "exactly once"). Answers the
-    /// envelope of one that came.
+    /// that arrived after the first `since`; takes none of them, as a delivery that must not
+    /// arrive is no other expectation's to lose. One `claimant` took itself was wanted
+    /// (`{type X}` then `{type X, none}` says "exactly once"); one another scenario took
+    /// still counts, or whichever scenario looked first would decide the verdict. Answers
+    /// the envelope of one that came.
     pub async fn await_unwanted(
         &self,
         event_type: &str,
@@ -366,18 +367,27 @@ impl EventHub {
         scope: &Scope<'_>,
         within: Duration,
         since: usize,
+        claimant: &str,
     ) -> Option<Value> {
         self.watch(within, || {
             let inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
             inbox.deliveries.iter().skip(since).find_map(|d| {
                 let envelope = d.envelope.as_ref()?;
-                (d.awaited_by.is_none()
+                (d.awaited_by.as_deref() != Some(claimant)
                     && d.event_type.as_deref() == Some(event_type)
                     && mismatches(expected, envelope, scope).is_empty())
                 .then(|| envelope.clone())
             })
         })
         .await
+    }
+
+    /// Whether a delivery of `event_type` no expectation took arrived after the first
+    /// `since`: an awaited one that did not match came, rather than none at all.
+    pub fn unclaimed_since(&self, event_type: &str, since: usize) -> bool {
+        let inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
+        (inbox.deliveries.iter().skip(since))
+            .any(|d| d.awaited_by.is_none() && d.event_type.as_deref() == Some(event_type))
     }
 
     fn claim(

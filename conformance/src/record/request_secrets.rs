@@ -71,14 +71,15 @@ pub(super) fn credentials_in_headers(body: &Value, out: &mut Vec<Found>) {
 }
 
 /// Parts of a cookie's name that say it holds a credential, however short its value
-/// (`JSESSIONID`, `PHPSESSID`, `remember_token`)...
+/// (`JSESSIONID`, `PHPSESSID`, `remember_token`, `XSRF-TOKEN`)...
 const CREDENTIAL_COOKIE_PARTS: &[&str] = &[
-    "session", "sessid", "token", "auth", "csrf", "xsrf", "secret", "passw", "jwt",
+    "session", "sessid", "token", "csrf", "xsrf", "secret", "passw", "jwt", "apikey", "api_key",
+    "api-key",
 ];
 
-/// ...and words that do when they stand alone (`connect.sid`, `user_id`), not inside
-/// another (`sidebar`, `width`).
-const CREDENTIAL_COOKIE_WORDS: &[&str] = &["sid", "id", "uid", "key", "sess", "login", "pass"];
+/// ...and words that do when they stand alone (`connect.sid`, `auth`), not inside another (`sidebar`, `author_view`). An `id` or a `key` alone says nothing:
+/// `cart_id` and `sort_key` are ordinary.
+const CREDENTIAL_COOKIE_WORDS: &[&str] = &["sid", "uid", "sess", "auth", "login", "pass"];
 
 /// Whether a cookie's name says it holds a credential.
 fn names_a_credential(cookie: &str) -> bool {
@@ -88,32 +89,75 @@ fn names_a_credential(cookie: &str) -> bool {
             .any(|word| CREDENTIAL_COOKIE_WORDS.contains(&word))
 }
 
-/// The cookies of a `Cookie` header that are secrets: one whose name says it holds a
-/// credential (`session`, `auth_token`), or whose value cannot be ordinary data. A short
-/// cookie of another name (`theme=dark`) is a preference, sent as it was, or a replay
-/// would ask for something else. A cookie without a name (`Cookie: <token>`) is one
-/// secret whole.
+/// Whether a cookie's value can be nothing but a token: distinctive, letters and digits
+/// mixed, and only the characters of base64url, JWTs and signed cookies (`s:…`). A place
+/// (`America/New_York`), a path (`/orders/7`) or words are ordinary data whatever their
+/// length.
+fn token_like(value: &str) -> bool {
+    crate::secrets::distinctive(value)
+        && value.chars().any(|c| c.is_ascii_alphabetic())
+        && value.chars().any(|c| c.is_ascii_digit())
+        && (value.chars()).all(|c| c.is_ascii_alphanumeric() || "-_.~+=:".contains(c))
+}
+
+/// A cookie's value without the double quotes RFC 6265 lets it be wrapped in.
+fn unquoted(value: &str) -> &str {
+    value
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .unwrap_or(value)
+}
+
+/// The cookies of a `Cookie` header that are secrets, each with where its value is one.
+///
+/// A value that can only be a token is a secret wherever the recording holds it, whatever
+/// the cookie's name. A cookie whose name says credential (`session`, `auth_token`) is a
+/// secret too: everywhere when its value is distinctive, and only inside `Cookie` headers
+/// when it is short (`session=abc`: an `abc` in a body is ordinary text). Any other cookie
+/// (`theme=dark`, `tz=America/New_York`) is a preference, sent as it was, or a replay
+/// would ask for something else. A header of one pair without a name (`Cookie: <token>`)
+/// is one secret whole.
+///
+/// A quoted value is named without its quotes, and a percent-encoded one also as it
+/// decodes, so the same token elsewhere, decoded, is found too.
 fn secret_cookies(header: &str, out: &mut Vec<Found>) {
-    for pair in header.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+    let pairs: Vec<&str> = (header.split(';').map(str::trim))
+        .filter(|p| !p.is_empty())
+        .collect();
+    for pair in &pairs {
         let (name, value) = match pair.split_once('=') {
-            Some((name, value)) => (name.trim(), value.trim()),
-            None => ("", pair),
+            Some((name, value)) => (name.trim(), unquoted(value.trim())),
+            // A lone word beside named cookies is no cookie (`Secure` copied by hand).
+            None if pairs.len() > 1 => continue,
+            None => ("", unquoted(pair)),
         };
+        let decoded = percent_encoding::percent_decode_str(value)
+            .decode_utf8()
+            .map_or_else(|_| value.to_string(), |d| d.into_owned());
         let named_secret = name.is_empty() || names_a_credential(name);
-        let distinctive = crate::secrets::distinctive(value);
-        if value.is_empty() || !(named_secret || distinctive) {
+        let token = token_like(&decoded);
+        if value.is_empty() || !(named_secret || token) {
             continue;
         }
+        let reach = match token || crate::secrets::distinctive(&decoded) {
+            true => Reach::Everywhere,
+            false => Reach::Cookies,
+        };
+        let field = match name {
+            "" => "cookie".to_string(),
+            name => identifier(&format!("cookie_{name}")),
+        };
+        if decoded != value && reach == Reach::Everywhere {
+            out.push(Found {
+                field: field.clone(),
+                value: decoded,
+                reach,
+            });
+        }
         out.push(Found {
-            field: match name {
-                "" => "cookie".to_string(),
-                name => identifier(&format!("cookie_{name}")),
-            },
+            field,
             value: value.to_string(),
-            reach: match distinctive {
-                true => Reach::Everywhere,
-                false => Reach::Cookies,
-            },
+            reach,
         });
     }
 }
@@ -229,35 +273,43 @@ impl RequestSecrets {
                 text.replace(&self.named[*i].escaped, &reference(*i))
             }),
         };
-        let either = |_: &str, text: &str| whole(text).unwrap_or_else(|| within(text));
-        let request = &mut exchange.request;
-        if let Some(body) = &mut request.body {
-            *body = map_strings(body, "", &either);
-        }
-        if let Some(raw) = &mut request.raw_body {
-            *raw = within(raw);
-        }
-        request.path = within(&request.path);
         // A header's credential is replaced after its scheme word however short it is.
         let after_scheme = |text: &str| {
             let (scheme, credential) = text.split_once(' ')?;
             let credential = whole(credential.trim())?;
             (!scheme.is_empty()).then(|| format!("{scheme} {credential}"))
         };
+        // A header's value, and a string under a header's name in a body (a webhook
+        // endpoint's custom headers), read as that header reads.
+        let under = |name: &str, text: &str| {
+            if name.eq_ignore_ascii_case("cookie") {
+                return refer_cookies(text, &in_cookie, &within);
+            }
+            let credential = (CREDENTIAL_HEADERS.iter()).any(|h| h.eq_ignore_ascii_case(name));
+            whole(text)
+                .or_else(|| credential.then(|| after_scheme(text)).flatten())
+                .unwrap_or_else(|| within(text))
+        };
+        let request = &mut exchange.request;
+        if let Some(body) = &mut request.body {
+            *body = map_strings(body, "", &under);
+        }
+        if let Some(raw) = &mut request.raw_body {
+            *raw = within(raw);
+        }
+        request.path = within(&request.path);
         for (header, value) in request.headers.iter_mut() {
-            *value = if header.eq_ignore_ascii_case("cookie") {
-                refer_cookies(value, &in_cookie, &within)
-            } else {
-                whole(value)
-                    .or_else(|| after_scheme(value))
-                    .unwrap_or_else(|| within(value))
+            *value = match whole(value) {
+                Some(reference) => reference,
+                None if header.eq_ignore_ascii_case("cookie") => under(header, value),
+                None => after_scheme(value).unwrap_or_else(|| within(value)),
             };
         }
         for value in request.query.values_mut() {
-            *value = map_strings(value, "", &either);
+            *value = map_strings(value, "", &under);
         }
         if let Some(body) = &mut exchange.expect.body {
-            *body = map_strings(body, "", &either);
+            *body = map_strings(body, "", &under);
         }
     }
 
@@ -267,7 +319,10 @@ impl RequestSecrets {
             .collect();
         // Inside a longer text, only a secret that cannot be ordinary text of it.
         let mut inner: Vec<usize> = (0..self.named.len())
-            .filter(|i| crate::secrets::distinctive(&self.named[*i].value))
+            .filter(|i| {
+                let named = &self.named[*i];
+                named.reach == Reach::Everywhere && crate::secrets::distinctive(&named.value)
+            })
             .collect();
         inner.sort_by_key(|i| std::cmp::Reverse(self.named[*i].value.len()));
         let automaton = AhoCorasick::builder()
@@ -298,7 +353,10 @@ fn refer_cookies(
                 None => (None, pair),
             };
             let lead = &value[..value.len() - value.trim_start().len()];
-            let value = match whole(value.trim()) {
+            let bare = value.trim();
+            let quoted = unquoted(bare);
+            let value = match whole(quoted) {
+                Some(reference) if quoted.len() < bare.len() => format!("{lead}\"{reference}\""),
                 Some(reference) => format!("{lead}{reference}"),
                 None => within(value),
             };
@@ -452,9 +510,79 @@ mod tests {
         assert!(!cookie.contains(token), "{cookie}");
         assert!(cookie.starts_with("sid={{secret_"), "{cookie}");
         assert!(cookie.ends_with(".sig9; Secure"), "{cookie}");
+        // The body's echo of the token, sent and expected, is referred to as well.
+        assert_eq!(
+            exchange.expect.body,
+            Some(serde_json::json!({"echo": "{{secret_cookie}}"}))
+        );
+        assert_eq!(exchange.request.body, exchange.expect.body);
         let bare = secrets_of(&serde_json::json!({"Cookie": " abc"}));
         let mut exchange = exchange_with(serde_json::json!({"cookie": " abc"}), Value::Null);
         bare.refer(&mut exchange);
         assert_eq!(exchange.request.headers["cookie"], " {{secret_cookie}}");
+    }
+
+    #[test]
+    fn an_ordinary_cookie_however_long_is_sent_as_it_was_and_its_value_left_alone_elsewhere() {
+        let cookie = "tz=America/New_York; redirect=/orders/12345/items; author_view=compact; \
+                      cart_id=7; sort_key=created_at";
+        let headers = serde_json::json!({"Cookie": cookie});
+        let mut found = Vec::new();
+        credentials_in_headers(&headers, &mut found);
+        assert_eq!(found, [], "none of these is a credential");
+        let body = serde_json::json!({"tz": "America/New_York", "next": "/orders/12345/items"});
+        // The ordinary cookies beside a session's: only the session is referred to.
+        let secrets = secrets_of(&serde_json::json!({"Cookie": format!("{cookie}; sid=abc")}));
+        let mut exchange = exchange_with(serde_json::json!({"cookie": cookie}), body.clone());
+        secrets.refer(&mut exchange);
+        assert_eq!(exchange.request.headers["cookie"], cookie);
+        assert_eq!(exchange.request.body, Some(body.clone()));
+        assert_eq!(exchange.expect.body, Some(body));
+        assert!(names_a_credential("auth") && names_a_credential("next-auth.session-token"));
+        assert!(names_a_credential("api_key") && names_a_credential("connect.sid"));
+    }
+
+    #[test]
+    fn a_credential_under_a_header_name_inside_a_body_is_referred_to_however_short() {
+        let body = serde_json::json!({
+            "headers": {"Cookie": "session=abc; theme=dark", "Authorization": "Bearer abc1234"},
+            "note": "abc1234 abc"
+        });
+        let secrets = secrets_of(&body);
+        let mut exchange = exchange_with(serde_json::json!({}), body);
+        secrets.refer(&mut exchange);
+        let sent = exchange.request.body.unwrap();
+        assert_eq!(
+            sent["headers"],
+            serde_json::json!({
+                "Cookie": "session={{secret_cookie_session}}; theme=dark",
+                "Authorization": "Bearer {{secret_authorization}}"
+            })
+        );
+        assert_eq!(
+            sent["note"], "abc1234 abc",
+            "short words elsewhere are ordinary text"
+        );
+    }
+
+    #[test]
+    fn a_quoted_or_percent_encoded_cookie_is_named_as_its_token_reads_elsewhere() {
+        let token = "tok_9f8e7d6c5b4a";
+        let encoded = "s%3Aab12cd34ef56.Zx9";
+        let cookie = format!("sid=\"{token}\"; connect.sid={encoded}");
+        let headers = serde_json::json!({"Cookie": cookie});
+        let secrets = secrets_of(&headers);
+        let body = serde_json::json!({"token": token, "signed": "s:ab12cd34ef56.Zx9"});
+        let mut exchange = exchange_with(headers, body);
+        secrets.refer(&mut exchange);
+        let sent = &exchange.request.headers["Cookie"];
+        assert!(!sent.contains(token) && !sent.contains(encoded), "{sent}");
+        assert!(
+            sent.starts_with("sid=\"{{secret_cookie_sid}}\"; "),
+            "{sent}"
+        );
+        let body = exchange.request.body.unwrap();
+        assert_eq!(body["token"], "{{secret_cookie_sid}}");
+        assert_eq!(body["signed"], "{{secret_cookie_connect_sid}}");
     }
 }

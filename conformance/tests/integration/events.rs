@@ -156,6 +156,12 @@ async fn announce(shop: &Shop, order_id: &str, name: &str) {
             deliver(shop, "msg-misshapen", &broken, true).await;
             close(shop).await;
         }
+        "renamed-vanish" => {
+            let mut other = created.clone();
+            other["data"]["name"] = json!("something else");
+            deliver(shop, "msg-renamed", &other, true).await;
+            close(shop).await;
+        }
         "misshapen" => {
             let mut broken = created.clone();
             broken["data"] = json!({"id": order_id});
@@ -482,6 +488,37 @@ async fn an_awaited_delivery_is_not_the_one_that_must_not_arrive() {
     assert_eq!(good.verdict, Verdict::Passed, "{:#?}", good.exchanges);
 }
 
+/// A delivery that must not arrive fails its scenario even when another scenario, running
+/// alongside, took it for its own expectation first: who looked first decides nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unwanted_delivery_another_scenario_took_still_fails() {
+    // Waits for any order's creation, so it takes the one the other scenario causes.
+    let taker = order_scenario(
+        "quiet",
+        json!([{"event_type": "order.created", "within": "5s"}]),
+    );
+    // Its creation arrives before its shipment, so the `none` looks once it was taken.
+    let exactly_none = order_scenario(
+        "good",
+        json!([
+            {"event_type": "order.shipped.post", "within": "5s"},
+            {"event_type": "order.created", "within": "1s", "none": true}
+        ]),
+    );
+    let Run { report, .. } = run(&[taker, exactly_none]).await;
+    let taken = scenario(&report, "orders/quiet");
+    assert_eq!(taken.verdict, Verdict::Passed, "{:#?}", taken.exchanges);
+    let good = scenario(&report, "orders/good");
+    assert_eq!(good.verdict, Verdict::Failed, "{:#?}", good.exchanges);
+    let failures = &good.exchanges[0].failures;
+    assert!(
+        failures
+            .iter()
+            .any(|f| f.kind == FailureKind::Event && f.actual.contains("one arrived")),
+        "{failures:#?}"
+    );
+}
+
 /// A target that goes down while its events are awaited stops the run (exit 3), and the
 /// scenario is skipped for it; a delivery that came misshapen before it went still fails.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -522,5 +559,18 @@ async fn a_target_lost_while_events_are_awaited_stops_the_run_but_what_came_wron
     assert!(
         failures.iter().all(|f| f.kind != FailureKind::Event),
         "the shipment the target could no longer send is not its failure: {failures:#?}"
+    );
+
+    // What came and did not match is the target's failure, though it went down after.
+    let named = json!([{"event_type": "order.created", "within": "2s", "match": {"data": {"name": "renamed-vanish"}}}]);
+    let (Run { report, .. }, _) = run_to_the_end(&[order_scenario("renamed-vanish", named)]).await;
+    let renamed = scenario(&report, "orders/renamed-vanish");
+    assert_eq!(renamed.verdict, Verdict::Failed, "{:#?}", renamed.exchanges);
+    let failures = &renamed.exchanges[0].failures;
+    assert!(
+        failures
+            .iter()
+            .any(|f| f.kind == FailureKind::Event && f.actual.contains("none matching")),
+        "{failures:#?}"
     );
 }
