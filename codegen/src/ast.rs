@@ -278,6 +278,8 @@ pub enum EndpointMember {
         headers: Vec<Member<FieldDecl>>,
     },
     Error(ErrorDecl),
+    /// `rejections Model`: the router's own errors for this endpoint, in place of its api's.
+    Rejections(Ident),
     NotShown(StrLit),
 }
 

@@ -238,6 +238,7 @@ impl<'a> Builder<'_, 'a> {
                 .as_ref()
                 .and_then(|d| d.sunset.as_deref())
                 .map(|date| self.str(date)),
+            rejections: (ep.rejections.as_ref()).map(|r| self.str(&r.template.to_string())),
         }
     }
 

@@ -532,6 +532,9 @@ fn endpoint_member(out: &mut String, member: &EndpointMember) {
             response_headers(out, headers, 1);
         }
         EndpointMember::Error(error) => error_decl(out, error, 1),
+        EndpointMember::Rejections(model) => {
+            let _ = write!(out, "rejections {}", model.text);
+        }
         EndpointMember::NotShown(what) => not_shown(out, what),
     }
 }

@@ -82,6 +82,14 @@ pub mod regressions {
     pub mod status_ranges {
         covenant_macros::include_spec!("../regressions/status_ranges.covenant", server, client);
     }
+    /// An endpoint refused in an error model of its own, beside the api's shape.
+    pub mod endpoint_rejections {
+        covenant_macros::include_spec!(
+            "../regressions/endpoint_rejections.covenant",
+            server,
+            client
+        );
+    }
     /// A deprecated model inside a union, events that type no field.
     pub mod warnings {
         covenant_macros::include_spec!("../regressions/warnings.covenant", server, client);

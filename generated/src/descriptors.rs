@@ -1577,6 +1577,7 @@ pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::DeployedClient,
     tags: &["users"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
     name: "get_user",
@@ -1707,6 +1708,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::DeployedClient,
     tags: &["users"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     name: "delete_user",
@@ -1837,6 +1839,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::DeployedClient,
     tags: &["users"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     name: "undo_delete_user",
@@ -1979,6 +1982,7 @@ pub static ENDPOINT_UNDO_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::DeployedClient,
     tags: &["users"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
     name: "resolve_user",
@@ -2110,6 +2114,7 @@ pub static ENDPOINT_RESOLVE_USER: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["users"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
     name: "update_user",
@@ -2249,6 +2254,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["users"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
     name: "refresh_user",
@@ -2396,6 +2402,7 @@ pub static ENDPOINT_REFRESH_USER: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["users"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     name: "update_patient_info",
@@ -2527,6 +2534,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["users", "lab_testing"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     name: "get_latest_patient_info",
@@ -2659,6 +2667,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::DeployedClient,
     tags: &["users", "lab_testing"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     name: "add_insurance",
@@ -2790,6 +2799,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["users", "lab_testing"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     name: "get_latest_insurance",
@@ -2934,6 +2944,7 @@ pub static ENDPOINT_GET_LATEST_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::DeployedClient,
     tags: &["users", "lab_testing"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
     name: "create_link_token",
@@ -3051,6 +3062,7 @@ pub static ENDPOINT_CREATE_LINK_TOKEN: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["link"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     name: "get_oauth_provider",
@@ -3183,6 +3195,7 @@ pub static ENDPOINT_GET_OAUTH_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["link"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
     name: "open_link_widget",
@@ -3326,6 +3339,7 @@ pub static ENDPOINT_OPEN_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["link_widget"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_OPEN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     name: "open_link_provider",
@@ -3459,6 +3473,7 @@ pub static ENDPOINT_OPEN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["link_widget"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     name: "sign_in_link_provider",
@@ -3603,6 +3618,7 @@ pub static ENDPOINT_SIGN_IN_LINK_PROVIDER: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["link_widget"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_CLOSE_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
     name: "close_link_widget",
@@ -3715,6 +3731,7 @@ pub static ENDPOINT_CLOSE_LINK_WIDGET: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["link_widget"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
     name: "bulk_import",
@@ -3863,6 +3880,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["link", "bulk"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointDesc {
     name: "bulk_trigger_historical_pull",
@@ -4002,6 +4020,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
     provenance: rt::desc::Provenance::Document,
     tags: &["link", "bulk"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
     name: "list_bulk_ops",
@@ -4156,6 +4175,7 @@ pub static ENDPOINT_LIST_BULK_OPS: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::DeployedClient,
     tags: &["link", "bulk"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
     name: "list_providers",
@@ -4285,6 +4305,7 @@ pub static ENDPOINT_LIST_PROVIDERS: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["providers"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     name: "list_markers",
@@ -4494,6 +4515,7 @@ pub static ENDPOINT_LIST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["lab_testing"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     name: "list_lab_test_markers",
@@ -4668,6 +4690,7 @@ pub static ENDPOINT_LIST_LAB_TEST_MARKERS: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["lab_testing"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
     name: "list_order_set_markers",
@@ -4817,6 +4840,7 @@ pub static ENDPOINT_LIST_ORDER_SET_MARKERS: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["lab_testing"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
     name: "list_psc_info",
@@ -4978,6 +5002,7 @@ pub static ENDPOINT_LIST_PSC_INFO: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["lab_testing"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
     name: "list_teams",
@@ -5149,6 +5174,7 @@ pub static ENDPOINT_LIST_TEAMS: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["management"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     name: "create_team",
@@ -5280,6 +5306,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["management"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     name: "update_team",
@@ -5424,6 +5451,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["management"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
     name: "delete_team",
@@ -5568,6 +5596,7 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["management"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDesc {
     name: "set_team_custom_credentials",
@@ -5726,6 +5755,7 @@ pub static ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS: Endpoint = rt::desc::EndpointDe
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["management"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     name: "create_team_api_key",
@@ -5871,6 +5901,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["management"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
     name: "list_team_api_keys",
@@ -6016,6 +6047,7 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["management"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     name: "revoke_team_api_key",
@@ -6174,6 +6206,7 @@ pub static ENDPOINT_REVOKE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["management"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     name: "create_management_key",
@@ -6305,6 +6338,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["management"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
     name: "list_management_keys",
@@ -6436,6 +6470,7 @@ pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["management"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     name: "revoke_management_key",
@@ -6580,6 +6615,7 @@ pub static ENDPOINT_REVOKE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["management"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
     name: "create_lab_order",
@@ -6706,6 +6742,7 @@ pub static ENDPOINT_CREATE_LAB_ORDER: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["lab_testing"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
     name: "list_orders",
@@ -6832,6 +6869,7 @@ pub static ENDPOINT_LIST_ORDERS: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["lab_testing"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
     name: "get_workout_stream",
@@ -6964,6 +7002,7 @@ pub static ENDPOINT_GET_WORKOUT_STREAM: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Document,
     tags: &["data"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
     name: "get_summaries",
@@ -7152,6 +7191,7 @@ pub static ENDPOINT_GET_SUMMARIES: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["data"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
     name: "get_timeseries",
@@ -7340,6 +7380,7 @@ pub static ENDPOINT_GET_TIMESERIES: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["data"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
     name: "get_historical_pulls",
@@ -7471,6 +7512,7 @@ pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["data"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     name: "create_webhook_endpoint",
@@ -7597,6 +7639,7 @@ pub static ENDPOINT_CREATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["webhooks"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_LIST_WEBHOOK_ENDPOINTS: Endpoint = rt::desc::EndpointDesc {
     name: "list_webhook_endpoints",
@@ -7714,6 +7757,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ENDPOINTS: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["webhooks"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     name: "get_webhook_endpoint",
@@ -7845,6 +7889,7 @@ pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["webhooks"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     name: "update_webhook_endpoint",
@@ -7976,6 +8021,7 @@ pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["webhooks"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     name: "delete_webhook_endpoint",
@@ -8107,6 +8153,7 @@ pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["webhooks"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
     name: "get_webhook_secret",
@@ -8239,6 +8286,7 @@ pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["webhooks"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
     name: "rotate_webhook_secret",
@@ -8372,6 +8420,7 @@ pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["webhooks"],
     sunset: None,
+    rejections: None,
 };
 pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
     name: "list_webhook_attempts",
@@ -8556,6 +8605,7 @@ pub static ENDPOINT_LIST_WEBHOOK_ATTEMPTS: Endpoint = rt::desc::EndpointDesc {
     provenance: rt::desc::Provenance::Toolkit,
     tags: &["webhooks"],
     sunset: None,
+    rejections: None,
 };
 /// Every endpoint, in spec order.
 pub static ENDPOINTS: &[&Endpoint] = &[

@@ -76,6 +76,7 @@ pub(crate) mod fixtures {
             provenance: Provenance::Document,
             tags: &[],
             sunset: None,
+            rejections: None,
         }
     }
 }

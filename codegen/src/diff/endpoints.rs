@@ -209,6 +209,12 @@ impl Differ<'_> {
         self.request_body(old, new, &subject, spans, &carriers);
         self.responses(&old.responses, &new.responses, &new.name, &carriers, true);
         self.responses(&old.errors, &new.errors, &new.name, &carriers, false);
+        // An endpoint's own rejections, or its api's once it has none of its own; a change
+        // of the api's alone is the api's to report.
+        if old.rejections.is_some() || new.rejections.is_some() {
+            let (before, after) = (self.old.rejections(old), self.new.rejections(new));
+            self.rejections(before, after, &subject, spans, &carriers);
+        }
         self.auth(&old.auth, &new.auth, &subject, spans, &carriers);
         let (old_gates, new_gates) = self.effective_gates(old, new, same_api);
         self.gates(&old_gates, &new_gates, &subject, spans, &carriers);

@@ -139,44 +139,56 @@ impl Differ<'_> {
                     carriers.clone(),
                 );
             }
-            let rejections = |spec: &Spec, api: &crate::ir::Api| {
-                api.rejections
-                    .as_ref()
-                    .map(|r| (spec.model(r.model).name.clone(), r.template.clone()))
-            };
-            let (before, after) = (rejections(old, o), rejections(new, n));
-            let renamed = |name: &String| self.renamed_models.get(name).unwrap_or(name).clone();
-            let same = match (&before, &after) {
-                (Some((a, x)), Some((b, y))) => renamed(a) == *b && x == y,
-                (a, b) => a.is_none() && b.is_none(),
-            };
-            if !same {
-                let text = |r: &Option<(String, serde_json::Value)>| {
-                    r.as_ref()
-                        .map_or("`{\"detail\": …}`".to_string(), |(m, _)| format!("`{m}`"))
-                };
-                let change = match (&before, &after) {
-                    (Some((a, _)), Some((b, _))) if renamed(a) == *b => format!(
-                        "what the router's own errors put in `{b}` changed (its `@rejection` fields)"
-                    ),
-                    _ => format!(
-                        "the router's own errors written as {} → {}",
-                        text(&before),
-                        text(&after)
-                    ),
-                };
-                self.report(
-                    rules::REJECTIONS_CHANGED,
-                    &owner,
-                    change,
-                    spans,
-                    carriers.clone(),
-                );
-            }
+            let (before, after) = (o.rejections.as_ref(), n.rejections.as_ref());
+            self.rejections(before, after, &owner, spans, &carriers);
             self.responses(&o.errors, &n.errors, &owner, &carriers, false);
             self.api_gates(o, n, j, &owner, spans);
             self.doc(&owner, o.doc.as_deref(), n.doc.as_deref(), spans);
         }
+    }
+
+    /// The model the router's own errors are written in, or what it puts in them, changed.
+    pub(super) fn rejections(
+        &mut self,
+        before: Option<&crate::ir::Rejections>,
+        after: Option<&crate::ir::Rejections>,
+        owner: &str,
+        spans: Spans,
+        carriers: &BTreeSet<String>,
+    ) {
+        let named = |spec: &Spec, r: Option<&crate::ir::Rejections>| {
+            r.map(|r| (spec.model(r.model).name.clone(), r.template.clone()))
+        };
+        let (before, after) = (named(self.old, before), named(self.new, after));
+        let renamed = |name: &String| self.renamed_models.get(name).unwrap_or(name).clone();
+        let same = match (&before, &after) {
+            (Some((a, x)), Some((b, y))) => renamed(a) == *b && x == y,
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        if same {
+            return;
+        }
+        let text = |r: &Option<(String, serde_json::Value)>| {
+            r.as_ref()
+                .map_or("`{\"detail\": …}`".to_string(), |(m, _)| format!("`{m}`"))
+        };
+        let change = match (&before, &after) {
+            (Some((a, _)), Some((b, _))) if renamed(a) == *b => format!(
+                "what the router's own errors put in `{b}` changed (its `@rejection` fields)"
+            ),
+            _ => format!(
+                "the router's own errors written as {} → {}",
+                text(&before),
+                text(&after)
+            ),
+        };
+        self.report(
+            rules::REJECTIONS_CHANGED,
+            owner,
+            change,
+            spans,
+            carriers.clone(),
+        );
     }
 
     /// Gates an api gained or lost, each carried by the endpoints it changes: not those that

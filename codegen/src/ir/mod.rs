@@ -85,6 +85,12 @@ impl Spec {
     pub fn api(&self, id: ApiId) -> &Api {
         &self.apis[id.index()]
     }
+    /// The rejections an endpoint's router errors are written in: its own, or its api's.
+    pub fn rejections<'s>(&'s self, ep: &'s Endpoint) -> Option<&'s Rejections> {
+        ep.rejections
+            .as_ref()
+            .or(self.api(ep.api).rejections.as_ref())
+    }
     pub fn model_named(&self, name: &str) -> Option<&Model> {
         self.models.iter().find(|m| m.name == name)
     }
@@ -490,6 +496,9 @@ pub struct Endpoint {
     pub tracked_by: Option<EndpointId>,
     /// How a client subscribes to the spec's events through this endpoint.
     pub registers_webhooks: Option<WebhookRegistration>,
+    /// The model this endpoint's router errors are written in, in place of its api's
+    /// (Slack answers each method's malformed request in that method's error model).
+    pub rejections: Option<Rejections>,
     pub deprecated: Option<Deprecation>,
     pub provenance: Provenance,
     pub not_shown: Vec<String>,

@@ -46,6 +46,7 @@ impl Lowerer<'_> {
             exactly_one_of: Vec::new(),
             tracked_by: None,
             registers_webhooks: None,
+            rejections: None,
             deprecated: None,
             provenance: self.provenance(&annots),
             not_shown: Vec::new(),
@@ -248,6 +249,17 @@ impl Lowerer<'_> {
                         }
                         ep.errors.push(r);
                     }
+                }
+                EndpointMember::Rejections(name) => {
+                    if ep.rejections.is_some() {
+                        self.error(
+                            diagnostic_codes::DUPLICATE_MEMBER,
+                            name.span,
+                            "`rejections` is declared twice",
+                        )
+                        .label("one model holds an endpoint's rejections");
+                    }
+                    ep.rejections = self.rejections_named(name, models);
                 }
                 EndpointMember::NotShown(what) => ep
                     .not_shown

@@ -114,39 +114,54 @@ impl Lowerer<'_> {
                 .help("write e.g. `rejections ErrorResponse`");
                 continue;
             };
-            let model = match self.types.get(&name.text).copied() {
-                Some((TypeDecl::Model(id), _)) => {
-                    self.used_types.insert(TypeDecl::Model(id));
-                    id
-                }
-                Some(_) => {
-                    self.error(
-                        diagnostic_codes::BAD_SETTING,
-                        name.span,
-                        format!("`{}` is an enum, not a model", name.text),
-                    )
-                    .label("rejections are written in a model");
-                    continue;
-                }
-                None => {
-                    self.unknown_type(name);
-                    continue;
-                }
-            };
-            match template(models, model, &mut Vec::new()) {
-                Ok((template, says_what)) if says_what => {
-                    api.rejections = Some(Rejections { model, template });
-                }
-                Ok(_) => self.rejection_error(
+            api.rejections = self.rejections_named(name, models);
+        }
+    }
+
+    /// The rejections written in the model `name`: its template, checked to hold every
+    /// rejection. For an api's `rejections`, and an endpoint's own.
+    pub(super) fn rejections_named(
+        &mut self,
+        name: &crate::ast::Ident,
+        models: &[Model],
+    ) -> Option<Rejections> {
+        let model = match self.types.get(&name.text).copied() {
+            Some((TypeDecl::Model(id), _)) => {
+                self.used_types.insert(TypeDecl::Model(id));
+                id
+            }
+            Some(_) => {
+                self.error(
+                    diagnostic_codes::BAD_SETTING,
+                    name.span,
+                    format!("`{}` is an enum, not a model", name.text),
+                )
+                .label("rejections are written in a model");
+                return None;
+            }
+            None => {
+                self.unknown_type(name);
+                return None;
+            }
+        };
+        match template(models, model, &mut Vec::new()) {
+            Ok((template, true)) => Some(Rejections { model, template }),
+            Ok(_) => {
+                self.rejection_error(
                     name.span,
                     format!("`{}` has no field saying what went wrong", name.text),
-                    "mark a string field `@rejection(message)` or a list `@rejection(issues)`",
-                ),
-                Err(problem) => self.rejection_error(
+                    "mark a string field `@rejection(message)` or a list `@rejection(issues)`, \
+                     or give a field of an enum its constant (`@rejection(\"invalid_request\")`)",
+                );
+                None
+            }
+            Err(problem) => {
+                self.rejection_error(
                     name.span,
                     problem,
                     "give it a value with `@rejection(…)`, make it optional, or nullable",
-                ),
+                );
+                None
             }
         }
     }
@@ -193,7 +208,16 @@ fn template(
     let mut says_what = false;
     for f in model.fields.iter().filter(|f| in_shape(f, Shape::Response)) {
         let value = match (&f.rejection, &f.ty, f.presence) {
-            (Some(RejectionSlot::Constant(literal)), _, _) => literal.to_json(),
+            // A code from a closed list (Slack's `error: "invalid_arguments"`) says what
+            // went wrong as well as words would.
+            (Some(RejectionSlot::Constant(literal)), ty, _) => {
+                says_what |= matches!(ty, Type::Enum(_));
+                literal.to_json()
+            }
+            // A field that holds one value always (`ok: false`) holds it here too.
+            (None, _, _) if f.constant_value().is_some() => {
+                f.constant_value().map_or(Value::Null, Literal::to_json)
+            }
             (Some(slot), _, _) => {
                 says_what |= matches!(slot, RejectionSlot::Message | RejectionSlot::Issues);
                 let name = match slot {

@@ -162,6 +162,10 @@ impl Parser<'_> {
                 self.bump();
                 Ok(EndpointMember::Error(self.error_decl()?))
             }
+            "rejections" => {
+                self.bump();
+                Ok(EndpointMember::Rejections(self.ident("a model's name")?))
+            }
             "not_shown" => {
                 self.bump();
                 Ok(EndpointMember::NotShown(
@@ -170,7 +174,7 @@ impl Parser<'_> {
             }
             _ => Err(self.unexpected(
                 "an endpoint clause (api, auth, public, tags, path, query, header, body, \
-                 response, error, not_shown)",
+                 response, error, rejections, not_shown)",
             )),
         }
     }

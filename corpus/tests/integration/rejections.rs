@@ -125,3 +125,100 @@ async fn github_shaped_rejections_fit_both_declared_models() {
             .contains("Invalid credentials")
     );
 }
+
+mod endpoint_rejections {
+    //! An endpoint refused in an error model of its own, beside one refused in the api's
+    //! shape: by the generated router and by `covenant mock`, and read by the client.
+
+    use crate::support::{self, serve};
+    use covenant_corpus::regressions::endpoint_rejections as api;
+    use serde_json::{Value, json};
+    use std::sync::Arc;
+
+    use api::models::{Message, Posted, PostErrorCode};
+    use api::operations::*;
+    use api::server::{Context, EndpointRejectionsServer};
+
+    struct Server;
+
+    impl EndpointRejectionsServer for Server {
+        crate::support::accepts_key!("key");
+
+        async fn post_message(&self, _: Context<()>, _: PostMessageInput) -> PostMessageResponse {
+            PostMessageResponse::Ok(Posted {
+                ok: true,
+                ts: "1.0".into(),
+            })
+        }
+
+        async fn update_message(
+            &self,
+            _: Context<()>,
+            _: UpdateMessageInput,
+        ) -> UpdateMessageResponse {
+            UpdateMessageResponse::Ok(Posted {
+                ok: true,
+                ts: "1.0".into(),
+            })
+        }
+    }
+
+    /// Posts an empty text to `path` with `key`: the status and the JSON answer.
+    async fn post_empty(url: &str, path: &str, key: &str) -> (u16, Value) {
+        let answer = reqwest::Client::new()
+            .post(format!("{url}{path}"))
+            .bearer_auth(key)
+            .json(&json!({"text": ""}))
+            .send()
+            .await
+            .unwrap();
+        (answer.status().as_u16(), answer.json().await.unwrap())
+    }
+
+    async fn refused_each_in_its_shape(url: &str) {
+        let (status, own) = post_empty(url, "/chat.postMessage", "key").await;
+        assert_eq!(status, 422);
+        assert_eq!(own["ok"], false, "{own}");
+        assert_eq!(own["error"], "invalid_arguments", "{own}");
+        let warning = own["warning"].as_str().unwrap_or_default();
+        assert!(warning.contains("text"), "the message names the input: {own}");
+        let (status, own) = post_empty(url, "/chat.postMessage", "wrong").await;
+        assert_eq!(status, 401);
+        assert_eq!(own["error"], "invalid_arguments", "{own}");
+
+        let (status, api_shaped) = post_empty(url, "/chat.update", "key").await;
+        assert_eq!(status, 422);
+        assert_eq!(support::problems(&api_shaped).len(), 1, "{api_shaped}");
+        let missing = reqwest::get(format!("{url}/nowhere")).await.unwrap();
+        assert_eq!(missing.status(), 404);
+        let body: Value = missing.json().await.unwrap();
+        assert!(body["detail"].is_string(), "unknown routes in the api's: {body}");
+    }
+
+    #[tokio::test]
+    async fn the_generated_router_refuses_an_endpoint_in_its_own_model() {
+        let url = serve(api::server::router(Arc::new(Server), Default::default())).await;
+        refused_each_in_its_shape(&url).await;
+
+        // The client reads the refusal as the endpoint's declared error.
+        let config = api::client::Config::new(url.clone())
+            .with_credential(api::operations::AuthScheme::Key, "key")
+            .with_input_checks(false);
+        let client = api::client::Client::new(config).unwrap();
+        let input = PostMessageInput {
+            body: Message { text: String::new() },
+        };
+        let answer = client.post_message(input).await.unwrap();
+        let PostMessageResponse::Default { status: 422, body } = answer else {
+            panic!("the refusal is the declared default error: {answer:?}");
+        };
+        assert_eq!(body.error, PostErrorCode::InvalidArguments);
+    }
+
+    #[tokio::test]
+    async fn the_mock_refuses_an_endpoint_in_its_own_model() {
+        let spec = support::regression_spec("endpoint_rejections");
+        let url = serve(support::spec_mock(&spec, |_, _| Some("key".into()))).await;
+        refused_each_in_its_shape(&url).await;
+    }
+}

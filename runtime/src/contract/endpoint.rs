@@ -211,6 +211,9 @@ pub struct EndpointDesc<'a, A: 'a, G: 'a> {
     /// The date (`YYYY-MM-DD`) a deprecated endpoint is removed; its answers carry it as a
     /// `Sunset` header (RFC 8594).
     pub sunset: Option<&'a str>,
+    /// The template of the endpoint's own rejection shape (`rejections` on the endpoint),
+    /// which its refusals are written in instead of its API's.
+    pub rejections: Option<&'a str>,
 }
 
 impl<'a, A, G> EndpointDesc<'a, A, G> {

@@ -61,9 +61,19 @@ impl Config {
     /// generated router calls this with its API's template.
     pub fn with_spec_rejections(mut self, template: &str) -> Self {
         if self.rejections.is_default() {
-            self.rejections = RejectionShape::from_template(template);
+            self.rejections = RejectionShape::from_spec(template);
         }
         self
+    }
+
+    /// The configuration one endpoint's requests are refused with: in its own `rejections`
+    /// when the spec gives it some and the server configured no shape of its own.
+    pub fn for_endpoint(&self, rejections: Option<&str>) -> Option<Config> {
+        let template = rejections?;
+        (self.rejections.is_default() || self.rejections.is_from_spec()).then(|| Config {
+            rejections: RejectionShape::from_spec(template),
+            ..self.clone()
+        })
     }
 
     /// A rejection with this status and message, in the configured shape.

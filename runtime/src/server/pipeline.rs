@@ -123,6 +123,10 @@ where
     F: FnOnce(ContextOf<S>, I) -> Fut,
     Fut: Future<Output = R>,
 {
+    // An endpoint with rejections of its own refuses in them (a small template, read again
+    // for each request rather than kept: descriptors are plain statics).
+    let own = config.for_endpoint(endpoint.rejections);
+    let config = own.as_ref().unwrap_or(config);
     // The body is Send but not Sync: only the parts are borrowed across awaits.
     let (parts, body) = request.into_parts();
     let request_id = super::request_id(&parts.headers);

@@ -16,6 +16,9 @@ const SLOT: &str = "$rejection";
 pub struct RejectionShape {
     /// `None`: `{"detail": message}`, or `{"detail": [issues]}` for a 422.
     template: Option<Arc<Value>>,
+    /// Whether the spec gave it (an API's or an endpoint's `rejections`), rather than the
+    /// server's own configuration: an endpoint's own replaces only a spec's.
+    from_spec: bool,
 }
 
 impl RejectionShape {
@@ -27,7 +30,21 @@ impl RejectionShape {
     pub fn from_template(text: &str) -> Self {
         RejectionShape {
             template: serde_json::from_str(text).ok().map(Arc::new),
+            from_spec: false,
         }
+    }
+
+    /// The shape a spec's `rejections` declares, as a generated router sets it.
+    pub fn from_spec(text: &str) -> Self {
+        RejectionShape {
+            from_spec: true,
+            ..RejectionShape::from_template(text)
+        }
+    }
+
+    /// Whether the spec gave this shape rather than the server's configuration.
+    pub fn is_from_spec(&self) -> bool {
+        self.from_spec
     }
 
     /// `{"detail": …}`: no spec shape was set.

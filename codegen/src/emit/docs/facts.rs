@@ -36,6 +36,11 @@ pub fn list(site: &Site, root: &str, ep: &Endpoint) -> Markup {
             }
             dt { "Idempotency" }
             dd { (idempotency(ep)) }
+            @if let Some(r) = &ep.rejections {
+                @let m = &spec.model(r.model).name;
+                dt { "Router errors" }
+                dd { "written as " a href=(paths::href(root, &paths::model(m), None)) { code { (m) } } " (this endpoint's own)" }
+            }
             @if let Some(p) = &ep.paging {
                 dt { "Paging" }
                 dd { (paging(p)) }

@@ -178,6 +178,7 @@ impl Printer<'_> {
         let provenance = self.provenance(ep.provenance);
         let tags = ep.tags;
         let sunset = option(ep.sunset.map(|date| quote!(#date)));
+        let rejections = option(ep.rejections.map(super::server::raw_string));
         quote! {
             pub static #ident: Endpoint = #rt::desc::EndpointDesc {
                 name: #name,
@@ -205,6 +206,7 @@ impl Printer<'_> {
                 provenance: #provenance,
                 tags: &[#(#tags),*],
                 sunset: #sunset,
+                rejections: #rejections,
             };
         }
     }

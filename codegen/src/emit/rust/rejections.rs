@@ -15,8 +15,7 @@ pub fn fits(spec: &Spec, ep: &Endpoint, response: &Response) -> bool {
     if matches!(response.media, BodyMedia::Raw(_)) && response.body.is_some() {
         return false;
     }
-    let api = spec.api(ep.api);
-    match (&response.body, &api.rejections) {
+    match (&response.body, spec.rejections(ep)) {
         (None, _) => true,
         (Some(Type::Model(id)), Some(rejections)) => *id == rejections.model,
         (Some(Type::Model(id)), None) if response.status == StatusPattern::Exact(422) => {

@@ -60,7 +60,7 @@ pub fn router_groups(spec: &Spec) -> Vec<RouterGroup<'_>> {
 
 /// JSON text as a raw string literal, readable in generated code: `r#"{"a":1}"#`, with as
 /// many `#` as the text needs.
-fn raw_string(text: &str) -> TokenStream {
+pub(super) fn raw_string(text: &str) -> TokenStream {
     let mut hashes = String::from("#");
     while text.contains(&format!("\"{hashes}")) {
         hashes.push('#');
@@ -104,7 +104,7 @@ impl RustBackend<'_> {
                 };
             }
             let name = &ep.name;
-            let shape = match &self.spec.api(ep.api).rejections {
+            let shape = match self.spec.rejections(ep) {
                 Some(r) => {
                     let text = raw_string(&r.template.to_string());
                     quote!(Some(#text))
@@ -313,7 +313,7 @@ impl RustBackend<'_> {
         {
             return None;
         }
-        let shape = match &self.spec.api(ep.api).rejections {
+        let shape = match self.spec.rejections(ep) {
             Some(r) => {
                 let text = raw_string(&r.template.to_string());
                 quote!(#rt::server::RejectionShape::from_template(#text))
