@@ -64,13 +64,19 @@ fn import_document(source: &str, document: &Value, dialect: Dialect) -> Imported
     importer.name_endpoints();
     importer.declare_components();
     let mut schemes = importer.read_schemes();
-    let operations = importer.operations(&mut schemes);
+    let mut operations = importer.operations(&mut schemes);
     items.extend(security::auth_items(schemes));
-    if let Some(model) = importer.rejections_model()
+    let api_rejections = importer.rejections_model();
+    if let Some(model) = &api_rejections
         && let Some(ItemKind::Api(api)) = items.get_mut(1).map(|i| &mut i.kind)
     {
-        api.props.push(prop("rejections", vec![reference(model)]));
+        api.props
+            .push(prop("rejections", vec![reference(model.clone())]));
     }
+    let mut endpoints: Vec<&mut Item> = (operations.iter_mut())
+        .filter_map(|w| w.item.as_mut())
+        .collect();
+    importer.endpoint_rejections(api_rejections.as_deref(), &mut endpoints);
     let mut report = Report {
         source: source.to_string(),
         ..Report::default()

@@ -1,13 +1,17 @@
 //! The router's own errors (401, 404, 422, …) in the document's error shape: the error
-//! model most operations answer becomes the api's `rejections`, its message field marked
-//! `@rejection(message)` and a whole-number field `@rejection(status)`, when every field it
-//! requires can be filled so.
+//! model most operations answer becomes the api's `rejections`, and an operation whose own
+//! error model is another (Slack's, one per method) gets `rejections` of its own. A model's
+//! message field is marked `@rejection(message)`, a whole-number field `@rejection(status)`,
+//! and an error code from a closed list the code for a refused request, when every field
+//! it requires can be filled so.
 
 use crate::build::*;
 use crate::importer::Importer;
-use covenant_codegen::ast::{Item, ItemKind, ModelMember, TypeAtomKind};
+use covenant_codegen::ast::{
+    EndpointMember, EnumMember, Item, ItemKind, ModelMember, StatusForm, TypeAtomKind,
+};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Names of fields that say what went wrong, most telling first.
 const MESSAGE_FIELDS: &[&str] = &[
@@ -19,7 +23,43 @@ const MESSAGE_FIELDS: &[&str] = &[
     "msg",
 ];
 
+/// Codes of a closed list that say a request was refused as malformed, most telling first.
+const REFUSAL_CODES: &[&str] = &[
+    "invalid_arguments",
+    "invalid_request",
+    "invalid_request_error",
+    "bad_request",
+    "validation_error",
+    "invalid_form_data",
+    "invalid_arg_name",
+];
+
 impl<'d> Importer<'d> {
+    /// Gives each endpoint whose own error model is not the api's (`api_model`) that model as
+    /// its `rejections`, when the model can hold the router's errors: its `default` error's,
+    /// else its 400's, 422's or 4XX's.
+    pub fn endpoint_rejections(&mut self, api_model: Option<&str>, endpoints: &mut [&mut Item]) {
+        let mut markable: HashMap<String, bool> = HashMap::new();
+        for endpoint in endpoints {
+            let ItemKind::Endpoint(decl) = &mut endpoint.kind else {
+                continue;
+            };
+            let Some(model) = own_error_model(&decl.members) else {
+                continue;
+            };
+            if Some(model.as_str()) == api_model {
+                continue;
+            }
+            let marked = *markable
+                .entry(model.clone())
+                .or_insert_with(|| mark_rejection_fields(&mut self.type_items, &model));
+            if marked {
+                let clause = EndpointMember::Rejections(ident(model));
+                decl.members.push(member(Default::default(), clause));
+            }
+        }
+    }
+
     /// The model the document's errors are most often written in, marked to hold the
     /// router's own errors; `None` when no error model can.
     pub fn rejections_model(&mut self) -> Option<String> {
@@ -59,16 +99,46 @@ impl<'d> Importer<'d> {
     }
 }
 
+/// The model an endpoint's refusals belong in: the body of its `default` error, else of its
+/// 400, 422 or 4XX, when a model alone.
+fn own_error_model(members: &[covenant_codegen::ast::Member<EndpointMember>]) -> Option<String> {
+    let errors: Vec<_> = (members.iter())
+        .filter_map(|m| match &m.node {
+            EndpointMember::Error(e) => Some(e),
+            _ => None,
+        })
+        .collect();
+    let preferred = [
+        (StatusForm::Default, 0),
+        (StatusForm::Code, 400),
+        (StatusForm::Code, 422),
+        (StatusForm::Class, 4),
+    ];
+    let error = preferred.iter().find_map(|(form, code)| {
+        (errors.iter()).find(|e| e.status.form == *form && e.status.code == *code)
+    })?;
+    match error.ty.as_ref()?.alternatives.as_slice() {
+        [atom] => match &atom.kind {
+            TypeAtomKind::Named(name) => Some(name.text.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Marks the fields of model `name` the router fills; false (and nothing marked) when a
-/// required field could not be filled or none says what went wrong.
+/// required field could not be filled or none says what went wrong. A field of one value
+/// (`ok: false`) fills itself; an error code of a closed list holds the code of a refused
+/// request.
 fn mark_rejection_fields(items: &mut [Item], name: &str) -> bool {
+    let refusal_codes = refusal_codes(items);
     let Some(model) = items.iter_mut().find_map(|item| match &mut item.kind {
         ItemKind::Model(decl) if decl.name.text == name => Some(decl),
         _ => None,
     }) else {
         return false;
     };
-    let mut marks: Vec<(usize, &'static str)> = Vec::new();
+    let mut marks: Vec<(usize, covenant_codegen::ast::Value)> = Vec::new();
     let mut message = None;
     for wanted in MESSAGE_FIELDS {
         message = model.members.iter().position(|m| {
@@ -79,32 +149,78 @@ fn mark_rejection_fields(items: &mut [Item], name: &str) -> bool {
             break;
         }
     }
-    let Some(message) = message else {
-        return false;
-    };
-    marks.push((message, "message"));
+    if let Some(message) = message {
+        marks.push((message, reference("message")));
+    }
     let mut status_marked = false;
+    let mut coded = false;
     for (index, member) in model.members.iter().enumerate() {
         let ModelMember::Field(f) = &member.node else {
             continue;
         };
-        if index == message || f.optional.is_some() {
+        if Some(index) == message || f.optional.is_some() || is_constant(f) {
             continue;
         }
-        if is_plain(f, "int") && !status_marked && !constrained(&member.attrs) {
-            marks.push((index, "status"));
+        let code = enum_name(f).and_then(|e| refusal_codes.get(e));
+        if let Some(code) = code.filter(|_| !coded) {
+            marks.push((index, str_value(*code)));
+            coded = true;
+        } else if is_plain(f, "int") && !status_marked && !constrained(&member.attrs) {
+            marks.push((index, reference("status")));
             status_marked = true;
         } else {
             return false;
         }
     }
+    // A model that admits further fields holds the message under `detail`.
+    let open = (model.members.iter())
+        .any(|m| matches!(&m.node, ModelMember::NotShown { fields: true, .. }));
+    if message.is_none() && !coded && !open {
+        return false;
+    }
     for (index, slot) in marks {
         model.members[index]
             .attrs
             .annotations
-            .push(annotation("rejection", vec![arg(reference(slot))]));
+            .push(annotation("rejection", vec![arg(slot)]));
     }
     true
+}
+
+/// The code for a refused request each enum holds, by the enum's name.
+fn refusal_codes(items: &[Item]) -> HashMap<String, &'static str> {
+    (items.iter())
+        .filter_map(|item| match &item.kind {
+            ItemKind::Enum(decl) => {
+                let holds = |code: &str| {
+                    (decl.members.iter())
+                        .any(|m| matches!(&m.node, EnumMember::Value(v) if v.text == code))
+                };
+                let code = REFUSAL_CODES.iter().find(|c| holds(c))?;
+                Some((decl.name.text.clone(), *code))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The enum a field's type names alone.
+fn enum_name(field: &covenant_codegen::ast::FieldDecl) -> Option<&str> {
+    match field.ty.alternatives.as_slice() {
+        [atom] => match &atom.kind {
+            TypeAtomKind::Named(n) => Some(&n.text),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether a field always holds one value (`ok: false`, `object: "error"`).
+fn is_constant(field: &covenant_codegen::ast::FieldDecl) -> bool {
+    matches!(
+        field.ty.alternatives.as_slice(),
+        [atom] if matches!(&atom.kind, TypeAtomKind::Constant(_) | TypeAtomKind::ScalarConstant(_))
+    )
 }
 
 /// Whether a field carries constraints: a value the router fills might break them.

@@ -125,3 +125,46 @@ fn tuples_are_written_as_any_of_their_schemas_and_marked() {
     let (code, _, stderr) = covenant(&["check", file.to_str().unwrap()], dir.path(), None);
     assert_eq!(code, 0, "{stderr}");
 }
+
+/// Slack answers each method's bad request in that method's own error model: `ok: false`
+/// and a code from the method's list, or `ok: false` and further fields. Each endpoint gets
+/// its model as `rejections` when the router can write it; one whose list has no code for a
+/// refused request keeps the api's shape.
+#[test]
+fn each_operation_s_own_error_model_holds_its_refusals_when_it_can() {
+    let document = r##"{"swagger": "2.0", "info": {"title": "Chat", "version": "1"},
+      "paths": {
+        "/chat.postMessage": {"post": {"operationId": "post", "responses": {
+          "200": {"description": "Sent.", "schema": {"type": "object", "properties": {"ok": {"enum": [true]}}, "required": ["ok"], "additionalProperties": false}},
+          "default": {"description": "Failed.", "schema": {"type": "object", "additionalProperties": false, "required": ["ok", "error"],
+            "properties": {"ok": {"enum": [false]}, "error": {"type": "string", "enum": ["channel_not_found", "invalid_arg_name", "invalid_arguments"]}}}}}}},
+        "/apps.approve": {"post": {"operationId": "approve", "responses": {
+          "200": {"description": "Done.", "schema": {"type": "object", "properties": {"ok": {"enum": [true]}}, "required": ["ok"]}},
+          "default": {"description": "Failed.", "schema": {"type": "object", "additionalProperties": true, "properties": {"ok": {"enum": [false]}}, "required": ["ok"]}}}}},
+        "/admin.archive": {"post": {"operationId": "archive", "responses": {
+          "200": {"description": "Done.", "schema": {"type": "object", "properties": {"ok": {"enum": [true]}}, "required": ["ok"], "additionalProperties": false}},
+          "default": {"description": "Failed.", "schema": {"type": "object", "additionalProperties": false, "required": ["ok", "error"],
+            "properties": {"ok": {"enum": [false]}, "error": {"type": "string", "enum": ["restricted_action", "name_taken"]}}}}}}}}}"##;
+    let dir = tempfile::tempdir().unwrap();
+    let (_, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(document));
+    assert!(
+        spec.contains("    error default: PostErrorDefault\n    rejections PostErrorDefault\n"),
+        "{spec}"
+    );
+    assert!(
+        spec.contains("    @rejection(\"invalid_arguments\")\n    error: PostErrorDefaultError\n"),
+        "the code for a refused request, first of those that say so: {spec}"
+    );
+    assert!(
+        spec.contains("    rejections ApproveErrorDefault\n"),
+        "an open model holds the message under `detail`: {spec}"
+    );
+    assert!(
+        !spec.contains("rejections ArchiveErrorDefault"),
+        "no code in the list says the request was refused: {spec}"
+    );
+    let file = dir.path().join("chat.covenant");
+    std::fs::write(&file, &spec).unwrap();
+    let (code, _, stderr2) = covenant(&["check", file.to_str().unwrap()], dir.path(), None);
+    assert_eq!(code, 0, "{stderr}{stderr2}");
+}

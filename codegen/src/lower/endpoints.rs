@@ -58,6 +58,7 @@ impl Lowerer<'_> {
         // Errors written as they are, which must keep off the statuses the router answers.
         let mut raw_errors: Vec<ast::Status> = Vec::new();
         let owner = format!("endpoint {}", ep.name);
+        let mut rejections_at: Option<Span> = None;
         for member in &decl.members {
             match &member.node {
                 EndpointMember::Api(name) => api_name = Some(name),
@@ -251,13 +252,15 @@ impl Lowerer<'_> {
                     }
                 }
                 EndpointMember::Rejections(name) => {
-                    if ep.rejections.is_some() {
+                    if let Some(first) = rejections_at.replace(name.span) {
                         self.error(
                             diagnostic_codes::DUPLICATE_MEMBER,
                             name.span,
                             "`rejections` is declared twice",
                         )
-                        .label("one model holds an endpoint's rejections");
+                        .label("one model holds an endpoint's rejections")
+                        .note(first, "first declared here");
+                        continue;
                     }
                     ep.rejections = self.rejections_named(name, models);
                 }

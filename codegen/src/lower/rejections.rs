@@ -144,14 +144,16 @@ impl Lowerer<'_> {
                 return None;
             }
         };
-        match template(models, model, &mut Vec::new()) {
+        let built = template(models, model, &mut Vec::new());
+        match built.map(|t| with_detail(&models[model.index()], t)) {
             Ok((template, true)) => Some(Rejections { model, template }),
             Ok(_) => {
                 self.rejection_error(
                     name.span,
                     format!("`{}` has no field saying what went wrong", name.text),
                     "mark a string field `@rejection(message)` or a list `@rejection(issues)`, \
-                     or give a field of an enum its constant (`@rejection(\"invalid_request\")`)",
+                     give a field of an enum its constant (`@rejection(\"invalid_request\")`), \
+                     or let the model admit further fields (`not_shown fields \"…\"`)",
                 );
                 None
             }
@@ -190,6 +192,19 @@ fn holds_issues(ty: &Type) -> bool {
         Type::Primitive(Primitive::Any) | Type::NotShown(_) => true,
         _ => false,
     }
+}
+
+/// A model that admits further fields and has none saying what went wrong holds the
+/// message under `detail`, as the default shape does (Slack's `{"ok": false, …}`).
+fn with_detail(model: &Model, (template, says_what): (Value, bool)) -> (Value, bool) {
+    let Value::Object(mut fields) = template else {
+        return (template, says_what);
+    };
+    if !says_what && model.open && !model.fields.iter().any(|f| f.name == "detail") {
+        fields.insert("detail".into(), json!({ "$rejection": "message" }));
+        return (Value::Object(fields), true);
+    }
+    (Value::Object(fields), says_what)
 }
 
 /// The template of a model's response shape, and whether it says what went wrong; or the

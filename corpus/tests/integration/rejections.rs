@@ -135,7 +135,7 @@ mod endpoint_rejections {
     use serde_json::{Value, json};
     use std::sync::Arc;
 
-    use api::models::{Message, Posted, PostErrorCode};
+    use api::models::{Message, PostErrorCode, Posted};
     use api::operations::*;
     use api::server::{Context, EndpointRejectionsServer};
 
@@ -146,6 +146,13 @@ mod endpoint_rejections {
 
         async fn post_message(&self, _: Context<()>, _: PostMessageInput) -> PostMessageResponse {
             PostMessageResponse::Ok(Posted {
+                ok: true,
+                ts: "1.0".into(),
+            })
+        }
+
+        async fn archive(&self, _: Context<()>, _: ArchiveInput) -> ArchiveResponse {
+            ArchiveResponse::Ok(Posted {
                 ok: true,
                 ts: "1.0".into(),
             })
@@ -181,10 +188,22 @@ mod endpoint_rejections {
         assert_eq!(own["ok"], false, "{own}");
         assert_eq!(own["error"], "invalid_arguments", "{own}");
         let warning = own["warning"].as_str().unwrap_or_default();
-        assert!(warning.contains("text"), "the message names the input: {own}");
+        assert!(
+            warning.contains("text"),
+            "the message names the input: {own}"
+        );
         let (status, own) = post_empty(url, "/chat.postMessage", "wrong").await;
         assert_eq!(status, 401);
         assert_eq!(own["error"], "invalid_arguments", "{own}");
+
+        let (status, open) = post_empty(url, "/chat.archive", "key").await;
+        assert_eq!(status, 422);
+        assert_eq!(open["ok"], false, "{open}");
+        let detail = open["detail"].as_str().unwrap_or_default();
+        assert!(
+            detail.contains("text"),
+            "the message under `detail`: {open}"
+        );
 
         let (status, api_shaped) = post_empty(url, "/chat.update", "key").await;
         assert_eq!(status, 422);
@@ -192,7 +211,10 @@ mod endpoint_rejections {
         let missing = reqwest::get(format!("{url}/nowhere")).await.unwrap();
         assert_eq!(missing.status(), 404);
         let body: Value = missing.json().await.unwrap();
-        assert!(body["detail"].is_string(), "unknown routes in the api's: {body}");
+        assert!(
+            body["detail"].is_string(),
+            "unknown routes in the api's: {body}"
+        );
     }
 
     #[tokio::test]
@@ -206,7 +228,9 @@ mod endpoint_rejections {
             .with_input_checks(false);
         let client = api::client::Client::new(config).unwrap();
         let input = PostMessageInput {
-            body: Message { text: String::new() },
+            body: Message {
+                text: String::new(),
+            },
         };
         let answer = client.post_message(input).await.unwrap();
         let PostMessageResponse::Default { status: 422, body } = answer else {
