@@ -158,13 +158,16 @@ fn mark_rejection_fields(items: &mut [Item], name: &str) -> bool {
         let ModelMember::Field(f) = &member.node else {
             continue;
         };
-        if Some(index) == message || f.optional.is_some() || is_constant(f) {
+        if Some(index) == message || is_constant(f) {
             continue;
         }
+        // A code is given even where it may be left out: it says what went wrong.
         let code = enum_name(f).and_then(|e| refusal_codes.get(e));
         if let Some(code) = code.filter(|_| !coded) {
             marks.push((index, str_value(*code)));
             coded = true;
+        } else if f.optional.is_some() {
+            continue;
         } else if is_plain(f, "int") && !status_marked && !constrained(&member.attrs) {
             marks.push((index, reference("status")));
             status_marked = true;
