@@ -471,8 +471,8 @@ impl Run {
                     let within = format!("within {} s, {wanted}", event.within.as_secs_f64());
                     out.failures
                         .push(event_failure("event", &within, &why, source));
-                    // One that came and did not match is the target's failure, lost or not.
-                    out.missing = !hub.unclaimed_since(&event_type, since);
+                    // One that came faulty is the target's failure, lost or not.
+                    out.missing = !hub.faulty_unclaimed_since(&event_type, since);
                     return out;
                 }
             }
@@ -790,8 +790,8 @@ fn locate(plan: &ScenarioPlan, results: &mut [ExchangeResult]) {
 #[derive(Default)]
 struct AwaitedEvents {
     failures: Vec<Failure>,
-    /// Whether the last failure is an awaited delivery of which nothing arrived: none of
-    /// its type since the exchange began that no expectation took.
+    /// Whether the last failure is an awaited delivery of which nothing arrived: nothing
+    /// faulty of its type since the exchange began that no expectation took.
     missing: bool,
     /// Each event that arrived, by type, for the transcript.
     envelopes: Vec<(String, Value)>,

@@ -382,12 +382,17 @@ impl EventHub {
         .await
     }
 
-    /// Whether a delivery of `event_type` no expectation took arrived after the first
-    /// `since`: an awaited one that did not match came, rather than none at all.
-    pub fn unclaimed_since(&self, event_type: &str, since: usize) -> bool {
+    /// Whether a faulty delivery of `event_type` (a bad signature, a body off its schema) no
+    /// expectation took arrived after the first `since`: the target sent something wrong
+    /// before it was lost. A well-formed one that did not match may be another scenario's,
+    /// running alongside, so it says nothing of this one.
+    pub fn faulty_unclaimed_since(&self, event_type: &str, since: usize) -> bool {
         let inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
-        (inbox.deliveries.iter().skip(since))
-            .any(|d| d.awaited_by.is_none() && d.event_type.as_deref() == Some(event_type))
+        (inbox.deliveries.iter().skip(since)).any(|d| {
+            d.awaited_by.is_none()
+                && !d.failures.is_empty()
+                && d.event_type.as_deref() == Some(event_type)
+        })
     }
 
     fn claim(

@@ -4,6 +4,7 @@
 //! does not.
 
 pub mod har;
+mod header_credentials;
 pub mod personal;
 pub mod proxy;
 mod request_secrets;
@@ -14,9 +15,10 @@ use volatiles::{Index, Volatile};
 use crate::cassette::{Capture, Exchange, Expect, Request, Scenario};
 use crate::contract::Contract;
 use crate::matcher::child;
+use header_credentials::{Reach, credentials_in_headers};
 use personal::StandIns;
 use regex::Regex;
-use request_secrets::{Reach, RequestSecrets, credentials_in_headers};
+use request_secrets::RequestSecrets;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -179,7 +181,7 @@ impl<'a> Recorder<'a> {
             let mut found = Vec::new();
             credentials_in_headers(&headers, &mut found);
             for f in found {
-                secrets.name(&f.field, f.value, f.reach);
+                secrets.name_found(f);
             }
             let (Some(ty), Ok(body)) = (
                 self.contract.request_body_type(&m.endpoint),
@@ -195,7 +197,7 @@ impl<'a> Recorder<'a> {
             let mut found = Vec::new();
             credentials_in_headers(&body, &mut found);
             for f in found {
-                secrets.name(&f.field, f.value, f.reach);
+                secrets.name_found(f);
             }
         }
         secrets

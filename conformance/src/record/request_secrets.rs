@@ -1,5 +1,6 @@
 //! The secrets recorded requests send, and the stand-ins a cassette holds in their place.
 
+use super::header_credentials::{Found, Reach, is_credential_header, unquoted};
 use super::{escape_braces, identifier, map_strings};
 use crate::cassette::Exchange;
 use aho_corasick::AhoCorasick;
@@ -7,160 +8,6 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
-
-/// Header names whose values are credentials wherever a request sends them, a header map
-/// in a body included (a webhook endpoint's custom headers for its receiver).
-const CREDENTIAL_HEADERS: &[&str] = &[
-    "authorization",
-    "proxy-authorization",
-    "cookie",
-    "x-api-key",
-    "api-key",
-    "x-auth-token",
-];
-
-/// Where a secret's value is written as its reference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Reach {
-    /// Wherever the recording holds it: a value that can be nothing else.
-    Everywhere,
-    /// Only inside a `Cookie` header: a short session cookie, whose value may as well be
-    /// ordinary text elsewhere (`en` in a body is not the `lang` cookie).
-    Cookies,
-}
-
-/// A credential a header holds, named for the cassette's `let`.
-#[derive(Debug, PartialEq, Eq)]
-pub(super) struct Found {
-    pub field: String,
-    pub value: String,
-    pub reach: Reach,
-}
-
-/// The values under credential headers' names anywhere in a body, without a scheme word
-/// (`Bearer`, `Basic`, `Token`). A cookie header gives each secret cookie's value under the
-/// cookie's name, so its names and framing stay as they were.
-pub(super) fn credentials_in_headers(body: &Value, out: &mut Vec<Found>) {
-    match body {
-        Value::Object(fields) => {
-            for (key, value) in fields {
-                let lower = key.to_ascii_lowercase();
-                match value {
-                    Value::String(text) if lower == "cookie" => secret_cookies(text, out),
-                    Value::String(text) if CREDENTIAL_HEADERS.contains(&lower.as_str()) => {
-                        let credential = text
-                            .split_once(' ')
-                            .filter(|(word, _)| {
-                                ["bearer", "basic", "token"]
-                                    .contains(&word.to_ascii_lowercase().as_str())
-                            })
-                            .map_or(text.as_str(), |(_, rest)| rest.trim());
-                        out.push(Found {
-                            field: identifier(&lower),
-                            value: credential.to_string(),
-                            reach: Reach::Everywhere,
-                        });
-                    }
-                    other => credentials_in_headers(other, out),
-                }
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|v| credentials_in_headers(v, out)),
-        _ => {}
-    }
-}
-
-/// Parts of a cookie's name that say it holds a credential, however short its value
-/// (`JSESSIONID`, `PHPSESSID`, `remember_token`, `XSRF-TOKEN`)...
-const CREDENTIAL_COOKIE_PARTS: &[&str] = &[
-    "session", "sessid", "token", "csrf", "xsrf", "secret", "passw", "jwt", "apikey", "api_key",
-    "api-key",
-];
-
-/// ...and words that do when they stand alone (`connect.sid`, `auth`), not inside another (`sidebar`, `author_view`). An `id` or a `key` alone says nothing:
-/// `cart_id` and `sort_key` are ordinary.
-const CREDENTIAL_COOKIE_WORDS: &[&str] = &["sid", "uid", "sess", "auth", "login", "pass"];
-
-/// Whether a cookie's name says it holds a credential.
-fn names_a_credential(cookie: &str) -> bool {
-    let lower = cookie.to_ascii_lowercase();
-    CREDENTIAL_COOKIE_PARTS.iter().any(|p| lower.contains(p))
-        || (lower.split(|c: char| !c.is_ascii_alphanumeric()))
-            .any(|word| CREDENTIAL_COOKIE_WORDS.contains(&word))
-}
-
-/// Whether a cookie's value can be nothing but a token: distinctive, letters and digits
-/// mixed, and only the characters of base64url, JWTs and signed cookies (`s:…`). A place
-/// (`America/New_York`), a path (`/orders/7`) or words are ordinary data whatever their
-/// length.
-fn token_like(value: &str) -> bool {
-    crate::secrets::distinctive(value)
-        && value.chars().any(|c| c.is_ascii_alphabetic())
-        && value.chars().any(|c| c.is_ascii_digit())
-        && (value.chars()).all(|c| c.is_ascii_alphanumeric() || "-_.~+=:".contains(c))
-}
-
-/// A cookie's value without the double quotes RFC 6265 lets it be wrapped in.
-fn unquoted(value: &str) -> &str {
-    value
-        .strip_prefix('"')
-        .and_then(|v| v.strip_suffix('"'))
-        .unwrap_or(value)
-}
-
-/// The cookies of a `Cookie` header that are secrets, each with where its value is one.
-///
-/// A value that can only be a token is a secret wherever the recording holds it, whatever
-/// the cookie's name. A cookie whose name says credential (`session`, `auth_token`) is a
-/// secret too: everywhere when its value is distinctive, and only inside `Cookie` headers
-/// when it is short (`session=abc`: an `abc` in a body is ordinary text). Any other cookie
-/// (`theme=dark`, `tz=America/New_York`) is a preference, sent as it was, or a replay
-/// would ask for something else. A header of one pair without a name (`Cookie: <token>`)
-/// is one secret whole.
-///
-/// A quoted value is named without its quotes, and a percent-encoded one also as it
-/// decodes, so the same token elsewhere, decoded, is found too.
-fn secret_cookies(header: &str, out: &mut Vec<Found>) {
-    let pairs: Vec<&str> = (header.split(';').map(str::trim))
-        .filter(|p| !p.is_empty())
-        .collect();
-    for pair in &pairs {
-        let (name, value) = match pair.split_once('=') {
-            Some((name, value)) => (name.trim(), unquoted(value.trim())),
-            // A lone word beside named cookies is no cookie (`Secure` copied by hand).
-            None if pairs.len() > 1 => continue,
-            None => ("", unquoted(pair)),
-        };
-        let decoded = percent_encoding::percent_decode_str(value)
-            .decode_utf8()
-            .map_or_else(|_| value.to_string(), |d| d.into_owned());
-        let named_secret = name.is_empty() || names_a_credential(name);
-        let token = token_like(&decoded);
-        if value.is_empty() || !(named_secret || token) {
-            continue;
-        }
-        let reach = match token || crate::secrets::distinctive(&decoded) {
-            true => Reach::Everywhere,
-            false => Reach::Cookies,
-        };
-        let field = match name {
-            "" => "cookie".to_string(),
-            name => identifier(&format!("cookie_{name}")),
-        };
-        if decoded != value && reach == Reach::Everywhere {
-            out.push(Found {
-                field: field.clone(),
-                value: decoded,
-                reach,
-            });
-        }
-        out.push(Found {
-            field,
-            value: value.to_string(),
-            reach,
-        });
-    }
-}
 
 /// The `@secret` values recorded requests send, each written as a reference to a stand-in
 /// the scenario's `let` holds (`"let": {"secret_access_token": "vp31.R4XDwbT-qrmhs-4"}`),
@@ -201,7 +48,20 @@ struct Named {
 }
 
 impl RequestSecrets {
+    /// Names what a header holds: a percent-encoded value gets the encoding of its decoded
+    /// value's stand-in.
+    pub(super) fn name_found(&mut self, found: Found) {
+        let stand_in = (found.encodes.as_ref())
+            .and_then(|decoded| self.by_value.get(decoded))
+            .map(|&i| encode_like(&found.value, &self.named[i].stand_in));
+        self.name_as(&found.field, found.value, found.reach, stand_in);
+    }
+
     pub(super) fn name(&mut self, field: &str, value: String, reach: Reach) {
+        self.name_as(field, value, reach, None);
+    }
+
+    fn name_as(&mut self, field: &str, value: String, reach: Reach, stand_in: Option<String>) {
         if value.is_empty() {
             return;
         }
@@ -222,7 +82,7 @@ impl RequestSecrets {
         }
         self.taken.insert(name.clone());
         self.finder = std::sync::OnceLock::new();
-        let stand_in = stand_in(&value, self.named.len() as u64);
+        let stand_in = stand_in.unwrap_or_else(|| self::stand_in(&value, self.named.len() as u64));
         self.by_value.insert(value.clone(), self.named.len());
         self.named.push(Named {
             escaped: escape_braces(&value),
@@ -275,9 +135,12 @@ impl RequestSecrets {
         };
         // A header's credential is replaced after its scheme word however short it is.
         let after_scheme = |text: &str| {
-            let (scheme, credential) = text.split_once(' ')?;
-            let credential = whole(credential.trim())?;
-            (!scheme.is_empty()).then(|| format!("{scheme} {credential}"))
+            let (scheme, rest) = text.split_once(' ')?;
+            let credential = rest.trim();
+            let at = rest.find(credential)?;
+            let reference = whole(credential)?;
+            let (lead, trail) = (&rest[..at], &rest[at + credential.len()..]);
+            (!scheme.is_empty()).then(|| format!("{scheme} {lead}{reference}{trail}"))
         };
         // A header's value, and a string under a header's name in a body (a webhook
         // endpoint's custom headers), read as that header reads.
@@ -285,13 +148,17 @@ impl RequestSecrets {
             if name.eq_ignore_ascii_case("cookie") {
                 return refer_cookies(text, &in_cookie, &within);
             }
-            let credential = (CREDENTIAL_HEADERS.iter()).any(|h| h.eq_ignore_ascii_case(name));
             whole(text)
-                .or_else(|| credential.then(|| after_scheme(text)).flatten())
+                .or_else(|| {
+                    is_credential_header(name)
+                        .then(|| after_scheme(text))
+                        .flatten()
+                })
                 .unwrap_or_else(|| within(text))
         };
         let request = &mut exchange.request;
         if let Some(body) = &mut request.body {
+            refer_header_pairs(body, &under);
             *body = map_strings(body, "", &under);
         }
         if let Some(raw) = &mut request.raw_body {
@@ -309,6 +176,7 @@ impl RequestSecrets {
             *value = map_strings(value, "", &under);
         }
         if let Some(body) = &mut exchange.expect.body {
+            refer_header_pairs(body, &under);
             *body = map_strings(body, "", &under);
         }
     }
@@ -334,6 +202,27 @@ impl RequestSecrets {
             inner,
             automaton,
         }
+    }
+}
+
+/// Each header written as a name and a value in a body (`{"name": "Cookie", "value": …}`)
+/// with its value read as that header's.
+fn refer_header_pairs(body: &mut Value, under: &dyn Fn(&str, &str) -> String) {
+    match body {
+        Value::Object(fields) => {
+            if let (Some(Value::String(name)), Some(Value::String(value))) =
+                (fields.get("name"), fields.get("value"))
+                && is_credential_header(name)
+            {
+                let referred = under(name, value);
+                fields.insert("value".into(), Value::String(referred));
+            }
+            fields
+                .values_mut()
+                .for_each(|v| refer_header_pairs(v, under));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| refer_header_pairs(v, under)),
+        _ => {}
     }
 }
 
@@ -367,6 +256,50 @@ fn refer_cookies(
         })
         .collect::<Vec<_>>()
         .join(";")
+}
+
+/// `decoded` (a stand-in of the value `encoded` decodes to) percent-encoded where `encoded`
+/// is: each character written as `%XX` there is written so here.
+fn encode_like(encoded: &str, decoded: &str) -> String {
+    let mut escaped_chars = Vec::new();
+    let (bytes, mut i, mut pending) = (encoded.as_bytes(), 0, Vec::new());
+    while i < bytes.len() {
+        let escape = (bytes[i] == b'%' && i + 2 < bytes.len())
+            .then(|| std::str::from_utf8(&bytes[i + 1..i + 3]).ok())
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match escape {
+            Some(byte) => {
+                pending.push(byte);
+                i += 3;
+                if std::str::from_utf8(&pending).is_ok() {
+                    escaped_chars.push(true);
+                    pending.clear();
+                }
+            }
+            None => {
+                let c = encoded[i..].chars().next().unwrap_or_default();
+                escaped_chars.push(false);
+                i += c.len_utf8().max(1);
+            }
+        }
+    }
+    let mut out = String::with_capacity(encoded.len());
+    for (c, escaped) in decoded
+        .chars()
+        .zip(escaped_chars.into_iter().chain(std::iter::repeat(false)))
+    {
+        match escaped {
+            true => {
+                let mut buf = [0; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+            false => out.push(c),
+        }
+    }
+    out
 }
 
 /// A made-up value of the secret's shape, drawn from `seed`, never the secret itself.
@@ -411,6 +344,7 @@ fn stand_in(secret: &str, seed: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::header_credentials::{credentials_in_headers, names_a_credential};
     use super::*;
 
     #[test]
@@ -461,7 +395,7 @@ mod tests {
         credentials_in_headers(headers, &mut found);
         let mut secrets = RequestSecrets::default();
         for f in found {
-            secrets.name(&f.field, f.value, f.reach);
+            secrets.name_found(f);
         }
         secrets
     }
@@ -476,7 +410,8 @@ mod tests {
             [Found {
                 field: "cookie_session".into(),
                 value: "abc".into(),
-                reach: Reach::Cookies
+                reach: Reach::Cookies,
+                encodes: None,
             }]
         );
         let secrets = secrets_of(&headers);
@@ -568,11 +503,11 @@ mod tests {
     #[test]
     fn a_quoted_or_percent_encoded_cookie_is_named_as_its_token_reads_elsewhere() {
         let token = "tok_9f8e7d6c5b4a";
-        let encoded = "s%3Aab12cd34ef56.Zx9";
+        let encoded = "s%3Aab12cd34ef56gh78.Zx9";
         let cookie = format!("sid=\"{token}\"; connect.sid={encoded}");
         let headers = serde_json::json!({"Cookie": cookie});
         let secrets = secrets_of(&headers);
-        let body = serde_json::json!({"token": token, "signed": "s:ab12cd34ef56.Zx9"});
+        let body = serde_json::json!({"token": token, "signed": "s:ab12cd34ef56gh78.Zx9"});
         let mut exchange = exchange_with(headers, body);
         secrets.refer(&mut exchange);
         let sent = &exchange.request.headers["Cookie"];
@@ -584,5 +519,89 @@ mod tests {
         let body = exchange.request.body.unwrap();
         assert_eq!(body["token"], "{{secret_cookie_sid}}");
         assert_eq!(body["signed"], "{{secret_cookie_connect_sid}}");
+    }
+
+    #[test]
+    fn everyday_values_stay_and_tokens_wrapped_in_punctuation_are_found() {
+        let cookie = "region=us-east-1; tz=UTC+05:30; locale=en_US.UTF-8; \
+                      auth_redirect=/orders/12345/items";
+        let headers = serde_json::json!({"Cookie": cookie});
+        let secrets = secrets_of(&headers);
+        let body = serde_json::json!({"region": "us-east-1", "next": "/orders/12345/items"});
+        let mut exchange = exchange_with(headers, body.clone());
+        exchange.request.path = "/regions/us-east-1/orders/12345/items".into();
+        secrets.refer(&mut exchange);
+        assert_eq!(exchange.request.body, Some(body));
+        assert_eq!(
+            exchange.request.path,
+            "/regions/us-east-1/orders/12345/items"
+        );
+        let sent = &exchange.request.headers["Cookie"];
+        assert!(
+            sent.starts_with("region=us-east-1; tz=UTC+05:30; locale=en_US.UTF-8; "),
+            "{sent}"
+        );
+
+        // WordPress' signed cookie: `|` between its parts, under a name of no credential word.
+        let value = "admin%7C1700000000%7CAbCdEf0123456789xYz%7C9e1f2a3b4c5d6e7f8091";
+        let wordpress = format!("wordpress_3f2a={value}; theme=dark");
+        let mut found = Vec::new();
+        credentials_in_headers(&serde_json::json!({"Cookie": wordpress}), &mut found);
+        let values: Vec<&str> = found.iter().map(|f| f.value.as_str()).collect();
+        assert!(values.contains(&value), "{found:?}");
+        // A bare token beside named cookies is a secret; a lone flag is not.
+        let mut found = Vec::new();
+        let bare = "tok9f8e7d6c5b4a3f2e1; Secure; theme=dark";
+        credentials_in_headers(&serde_json::json!({"Cookie": bare}), &mut found);
+        let values: Vec<&str> = found.iter().map(|f| f.value.as_str()).collect();
+        assert_eq!(values, ["tok9f8e7d6c5b4a3f2e1"]);
+    }
+
+    #[test]
+    fn a_percent_encoded_cookie_and_its_decoded_echo_get_stand_ins_that_still_agree() {
+        let headers = serde_json::json!({"Cookie": "XSRF-TOKEN=abc123xyz789def456%3D%3D"});
+        let secrets = secrets_of(&headers);
+        let lets = secrets.lets();
+        let decoded = lets["secret_cookie_xsrf_token"].as_str().unwrap();
+        let encoded = lets["secret_cookie_xsrf_token_2"].as_str().unwrap();
+        assert!(
+            decoded.ends_with("==") && decoded != "abc123xyz789def456==",
+            "{decoded}"
+        );
+        assert_eq!(encoded, decoded.replace('=', "%3D"));
+        let body = serde_json::json!({"xsrf": "abc123xyz789def456=="});
+        let mut exchange = exchange_with(headers, body);
+        secrets.refer(&mut exchange);
+        let body = exchange.request.body.unwrap();
+        assert_eq!(body["xsrf"], "{{secret_cookie_xsrf_token}}");
+        assert_eq!(
+            exchange.request.headers["Cookie"],
+            "XSRF-TOKEN={{secret_cookie_xsrf_token_2}}"
+        );
+    }
+
+    #[test]
+    fn credentials_in_lists_and_name_value_pairs_are_referred_to_with_their_spacing() {
+        let body = serde_json::json!({
+            "headers": {"Authorization": ["Bearer  abc1234"]},
+            "pairs": [{"name": "Authorization", "value": "Bearer xyz9876"},
+                      {"name": "Accept", "value": "Bearer xyz9876"}]
+        });
+        let secrets = secrets_of(&body);
+        let mut exchange = exchange_with(serde_json::json!({}), body);
+        secrets.refer(&mut exchange);
+        let sent = exchange.request.body.unwrap();
+        assert_eq!(
+            sent["headers"]["Authorization"][0],
+            "Bearer  {{secret_authorization}}"
+        );
+        assert_eq!(
+            sent["pairs"][0]["value"],
+            "Bearer {{secret_authorization_2}}"
+        );
+        assert_eq!(
+            sent["pairs"][1]["value"], "Bearer xyz9876",
+            "a short word after a scheme is a credential only under a credential's name"
+        );
     }
 }
