@@ -5,6 +5,12 @@ mod commands;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// Generating code builds and drops millions of small token trees: mimalloc makes
+/// `generate` about a quarter faster than the system allocator (`cargo bench -p
+/// covenant-import --bench import`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Compile one declarative API spec into models, server, client, schemas and conformance runs.
 #[derive(Parser)]
 #[command(name = "covenant", version, about)]

@@ -94,71 +94,99 @@ impl<'a> RustBackend<'a> {
     /// Every generated module: name, the cargo feature it needs, contents. Models come last
     /// so that unions met in any module are emitted with them.
     pub fn modules(&mut self) -> Vec<GeneratedModule> {
-        let operations = self.operations();
-        let descriptors = self.descriptors();
-        let server = self.server();
-        let client = self.client();
-        let mock = self.mock();
-        let events = self.events();
-        let limits = self.limits();
-        let models = self.file();
-        let crate_path = self.crate_path.clone();
-        let descriptors = quote! {
-            #[allow(unused_imports)]
-            use #crate_path as rt;
-            #descriptors
-        };
-        let events = events.map(|tokens| {
-            GeneratedModule::parse(
-                "events",
-                None,
-                "one payload variant per event: the type it is sent as, deliveries written and read",
-                tokens,
-            )
-        });
-        let mut modules = vec![
-            GeneratedModule::new(
-                "models",
-                None,
-                "one struct per model and shape, one enum per enum, each with `validate()`",
-                models,
-            ),
-            GeneratedModule::parse(
-                "descriptors",
-                None,
-                "static descriptors of types and endpoints, for routers and clients",
-                descriptors,
-            ),
-            GeneratedModule::parse(
+        let mut rest = self.parts(&Part::ALL);
+        let mut modules = vec![self.models_module()];
+        modules.append(&mut rest);
+        modules
+    }
+
+    /// The modules of `parts`, in that order (one with nothing to hold is left out).
+    pub fn parts(&mut self, parts: &[Part]) -> Vec<GeneratedModule> {
+        let written = self.written_parts(parts);
+        written.into_iter().map(WrittenPart::parse).collect()
+    }
+
+    /// The token streams of `parts`: every union they meet is known once they are written,
+    /// before they are parsed.
+    pub fn written_parts(&mut self, parts: &[Part]) -> Vec<WrittenPart> {
+        parts.iter().filter_map(|part| self.part(*part)).collect()
+    }
+
+    fn part(&mut self, part: Part) -> Option<WrittenPart> {
+        let (name, feature, summary, tokens) = match part {
+            Part::Descriptors => {
+                let crate_path = self.crate_path.clone();
+                let descriptors = self.descriptors();
+                let tokens = quote! {
+                    #[allow(unused_imports)]
+                    use #crate_path as rt;
+                    #descriptors
+                };
+                (
+                    "descriptors",
+                    None,
+                    "static descriptors of types and endpoints, for routers and clients",
+                    tokens,
+                )
+            }
+            Part::Operations => (
                 "operations",
                 None,
                 "per endpoint, an `Input` struct and a response enum with one variant per status",
-                operations,
+                self.operations(),
             ),
-            GeneratedModule::parse(
+            Part::Server => (
                 "server",
                 Some("server"),
                 "the server trait and its routers",
-                server,
+                self.server(),
             ),
-            GeneratedModule::parse("client", Some("client"), "the typed client", client),
-            GeneratedModule::parse(
+            Part::Client => ("client", Some("client"), "the typed client", self.client()),
+            Part::Mock => (
                 "mock",
                 Some("server"),
                 "a mock implementation of the server trait, answering examples from the spec",
-                mock,
+                self.mock(),
             ),
-        ];
-        modules.extend(events);
-        modules.extend(limits.map(|tokens| {
-            GeneratedModule::parse(
+            Part::Events => (
+                "events",
+                None,
+                "one payload variant per event: the type it is sent as, deliveries written and read",
+                self.events()?,
+            ),
+            Part::Limits => (
                 "limits",
                 None,
                 "the spec's limits with a value as constants, and its rate limits",
-                tokens,
-            )
-        }));
-        modules
+                self.limits()?,
+            ),
+        };
+        Some(WrittenPart {
+            name,
+            feature,
+            summary,
+            tokens,
+        })
+    }
+
+    /// The models module: written last, as it holds the unions every other module met.
+    pub fn models_module(&mut self) -> GeneratedModule {
+        GeneratedModule::new(
+            "models",
+            None,
+            "one struct per model and shape, one enum per enum, each with `validate()`",
+            self.file(),
+        )
+    }
+
+    /// The unions met so far, for the backend that writes the models.
+    pub fn take_unions(&mut self) -> BTreeMap<String, Vec<Type>> {
+        std::mem::take(&mut self.unions)
+    }
+
+    /// Unions another backend met, written with this one's models.
+    pub fn add_unions(&mut self, unions: BTreeMap<String, Vec<Type>>) {
+        self.unions.extend(unions);
     }
 
     /// The imports every generated module starts with: serde's derives and the runtime as `rt`.
@@ -184,6 +212,44 @@ pub(crate) fn endpoint_doc(ep: &Endpoint) -> Vec<String> {
 /// Doc lines (each with a leading space, as `///` would give).
 pub(crate) fn doc_lines(text: &str) -> Vec<String> {
     text.lines().map(|l| format!(" {l}")).collect()
+}
+
+/// The generated modules besides the models, in the order the crate lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Descriptors,
+    Operations,
+    Server,
+    Client,
+    Mock,
+    Events,
+    Limits,
+}
+
+impl Part {
+    pub const ALL: [Part; 7] = [
+        Part::Descriptors,
+        Part::Operations,
+        Part::Server,
+        Part::Client,
+        Part::Mock,
+        Part::Events,
+        Part::Limits,
+    ];
+}
+
+/// A module's tokens, not yet parsed.
+pub struct WrittenPart {
+    name: &'static str,
+    feature: Option<&'static str>,
+    summary: &'static str,
+    tokens: TokenStream,
+}
+
+impl WrittenPart {
+    pub fn parse(self) -> GeneratedModule {
+        GeneratedModule::parse(self.name, self.feature, self.summary, self.tokens)
+    }
 }
 
 /// One generated module.
