@@ -471,8 +471,10 @@ impl Run {
                     let within = format!("within {} s, {wanted}", event.within.as_secs_f64());
                     out.failures
                         .push(event_failure("event", &within, &why, source));
-                    // One that came faulty is the target's failure, lost or not.
-                    out.missing = !hub.faulty_unclaimed_since(&event_type, since);
+                    // One that came faulty is the target's failure, lost or not; run alone,
+                    // so is one that came and did not match.
+                    let alone = self.settings.jobs <= 1;
+                    out.missing = !hub.unclaimed_since(&event_type, since, !alone);
                     return out;
                 }
             }

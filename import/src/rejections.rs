@@ -117,13 +117,19 @@ fn own_error_model(members: &[covenant_codegen::ast::Member<EndpointMember>]) ->
     let error = preferred.iter().find_map(|(form, code)| {
         (errors.iter()).find(|e| e.status.form == *form && e.status.code == *code)
     })?;
-    match error.ty.as_ref()?.alternatives.as_slice() {
+    let model = |e: &covenant_codegen::ast::ErrorDecl| match e.ty.as_ref()?.alternatives.as_slice()
+    {
         [atom] => match &atom.kind {
             TypeAtomKind::Named(name) => Some(name.text.clone()),
             _ => None,
         },
         _ => None,
-    }
+    };
+    let chosen = model(error)?;
+    // Every refusal goes out in one model: an error of another body (a 401 of the api's
+    // model beside a `default` of the operation's) would be answered in the wrong one.
+    let all_fit = (errors.iter()).all(|e| e.ty.is_none() || model(e).as_ref() == Some(&chosen));
+    all_fit.then_some(chosen)
 }
 
 /// Marks the fields of model `name` the router fills; false (and nothing marked) when a
@@ -175,9 +181,12 @@ fn mark_rejection_fields(items: &mut [Item], name: &str) -> bool {
             return false;
         }
     }
-    // A model that admits further fields holds the message under `detail`.
+    // A model that admits further fields holds the message under `detail`, unless a field
+    // of its own has that name.
     let open = (model.members.iter())
-        .any(|m| matches!(&m.node, ModelMember::NotShown { fields: true, .. }));
+        .any(|m| matches!(&m.node, ModelMember::NotShown { fields: true, .. }))
+        && !(model.members.iter())
+            .any(|m| matches!(&m.node, ModelMember::Field(f) if f.name.text == "detail"));
     if message.is_none() && !coded && !open {
         return false;
     }

@@ -144,7 +144,11 @@ fn each_operation_s_own_error_model_holds_its_refusals_when_it_can() {
         "/admin.archive": {"post": {"operationId": "archive", "responses": {
           "200": {"description": "Done.", "schema": {"type": "object", "properties": {"ok": {"enum": [true]}}, "required": ["ok"], "additionalProperties": false}},
           "default": {"description": "Failed.", "schema": {"type": "object", "additionalProperties": false, "required": ["ok", "error"],
-            "properties": {"ok": {"enum": [false]}, "error": {"type": "string", "enum": ["restricted_action", "name_taken"]}}}}}}}}}"##;
+            "properties": {"ok": {"enum": [false]}, "error": {"type": "string", "enum": ["restricted_action", "name_taken"]}}}}}}},
+        "/users.get": {"get": {"operationId": "users", "responses": {
+          "200": {"description": "Done.", "schema": {"type": "object", "properties": {"ok": {"enum": [true]}}, "required": ["ok"]}},
+          "401": {"description": "Refused.", "schema": {"type": "object", "properties": {"code": {"type": "integer"}}, "required": ["code"]}},
+          "default": {"description": "Failed.", "schema": {"type": "object", "additionalProperties": true, "properties": {"ok": {"enum": [false]}}, "required": ["ok"]}}}}}}}"##;
     let dir = tempfile::tempdir().unwrap();
     let (_, spec, stderr) = covenant(&["import", "-"], dir.path(), Some(document));
     assert!(
@@ -162,6 +166,12 @@ fn each_operation_s_own_error_model_holds_its_refusals_when_it_can() {
     assert!(
         !spec.contains("rejections ArchiveErrorDefault"),
         "no code in the list says the request was refused: {spec}"
+    );
+    let users = &spec[spec.find("endpoint users:").unwrap()..];
+    let users = &users[..users.find("\n}").unwrap()];
+    assert!(
+        !users.contains("rejections"),
+        "a 401 of another model would be answered in the default's: {users}"
     );
     let file = dir.path().join("chat.covenant");
     std::fs::write(&file, &spec).unwrap();

@@ -139,8 +139,16 @@ impl Differ<'_> {
                     carriers.clone(),
                 );
             }
+            // An endpoint with rejections of its own, before or after, reports its own.
+            let own = |spec: &Spec, name: &str| {
+                (spec.endpoints.iter()).any(|ep| ep.name == name && ep.rejections.is_some())
+            };
+            let shaped: BTreeSet<String> = (carriers.iter())
+                .filter(|name| !own(old, name) && !own(new, name))
+                .cloned()
+                .collect();
             let (before, after) = (o.rejections.as_ref(), n.rejections.as_ref());
-            self.rejections(before, after, &owner, spans, &carriers);
+            self.rejections(before, after, &owner, spans, &shaped);
             self.responses(&o.errors, &n.errors, &owner, &carriers, false);
             self.api_gates(o, n, j, &owner, spans);
             self.doc(&owner, o.doc.as_deref(), n.doc.as_deref(), spans);

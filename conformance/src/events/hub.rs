@@ -382,15 +382,15 @@ impl EventHub {
         .await
     }
 
-    /// Whether a faulty delivery of `event_type` (a bad signature, a body off its schema) no
-    /// expectation took arrived after the first `since`: the target sent something wrong
-    /// before it was lost. A well-formed one that did not match may be another scenario's,
-    /// running alongside, so it says nothing of this one.
-    pub fn faulty_unclaimed_since(&self, event_type: &str, since: usize) -> bool {
+    /// Whether a delivery of `event_type` no expectation took arrived after the first
+    /// `since`, faulty (a bad signature, a body off its schema) when `faulty_only`: the
+    /// target sent something wrong before it was lost. With scenarios running alongside, a
+    /// well-formed one that did not match may be another's, so it says nothing of this one.
+    pub fn unclaimed_since(&self, event_type: &str, since: usize, faulty_only: bool) -> bool {
         let inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
         (inbox.deliveries.iter().skip(since)).any(|d| {
             d.awaited_by.is_none()
-                && !d.failures.is_empty()
+                && (!faulty_only || !d.failures.is_empty())
                 && d.event_type.as_deref() == Some(event_type)
         })
     }

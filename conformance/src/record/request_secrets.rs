@@ -265,8 +265,9 @@ fn encode_like(encoded: &str, decoded: &str) -> String {
     let (bytes, mut i, mut pending) = (encoded.as_bytes(), 0, Vec::new());
     while i < bytes.len() {
         let escape = (bytes[i] == b'%' && i + 2 < bytes.len())
-            .then(|| std::str::from_utf8(&bytes[i + 1..i + 3]).ok())
-            .flatten()
+            .then(|| &bytes[i + 1..i + 3])
+            .filter(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+            .and_then(|hex| std::str::from_utf8(hex).ok())
             .and_then(|hex| u8::from_str_radix(hex, 16).ok());
         match escape {
             Some(byte) => {
