@@ -5,17 +5,21 @@
 
 pub mod har;
 mod header_credentials;
+mod hidden;
 pub mod personal;
 pub mod proxy;
 mod request_secrets;
+mod values;
 mod volatiles;
 
+pub use values::{escape_braces, split_url};
+use values::{identifier, map_strings, rename_keys, string_leaves};
 use volatiles::{Index, Volatile};
 
 use crate::cassette::{Capture, Exchange, Expect, Request, Scenario};
 use crate::contract::Contract;
-use crate::matcher::child;
 use header_credentials::{Reach, credentials_in_headers};
+use hidden::{Minted, is_hidden, unknown_credential};
 use personal::StandIns;
 use regex::Regex;
 use request_secrets::RequestSecrets;
@@ -622,52 +626,6 @@ fn pattern_around(text: &str, made_up: &[String]) -> Option<String> {
 
 static ORIGIN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^https?://[^/?#]+").unwrap());
 
-/// How a credential no credentials file names is written. A value a tool hid
-/// (`[Filtered]`, as Schemathesis writes it) or one the upstream accepted stood for a valid
-/// credential: it becomes the scheme's reference, so no cassette holds a live key. One the
-/// upstream refused (401) is no credential: it stays as it is, so a deliberately wrong key
-/// keeps its meaning.
-fn unknown_credential(
-    r: &Recorded,
-    header: &str,
-    value: &str,
-    scheme: &str,
-    prefix: &str,
-    refused: bool,
-    warnings: &mut Vec<String>,
-) -> String {
-    let credential = value.strip_prefix(prefix).unwrap_or(value).trim();
-    let hidden = is_hidden(credential);
-    if hidden && refused {
-        // The answer says the credential sent was not a valid one: a negative test. The
-        // placeholder is no valid credential either, so it keeps the test's meaning.
-        warnings.push(format!(
-            "{} {}: the `{header}` credential was hidden by the tool that recorded it and refused (401); written as recorded, not as a valid one",
-            r.method, r.path
-        ));
-        return escape_braces(value);
-    }
-    if hidden {
-        warnings.push(format!(
-            "{} {}: the `{header}` credential was hidden by the tool that recorded it; written as {{{{credentials.{scheme}}}}}",
-            r.method, r.path
-        ));
-        return format!("{prefix}{{{{credentials.{scheme}}}}}");
-    }
-    if !refused {
-        warnings.push(format!(
-            "{} {}: the `{header}` credential is in no credentials file, and the upstream accepted it; written as {{{{credentials.{scheme}}}}}",
-            r.method, r.path
-        ));
-        return format!("{prefix}{{{{credentials.{scheme}}}}}");
-    }
-    warnings.push(format!(
-        "{} {}: the `{header}` credential is in no credentials file, and the upstream refused it (401); written as it is",
-        r.method, r.path
-    ));
-    escape_braces(value)
-}
-
 /// What a recording wrote and left out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
@@ -711,65 +669,6 @@ fn grouped(warnings: Vec<String>) -> Vec<String> {
         .collect()
 }
 
-/// Whether a credential is a recording tool's placeholder for one it hid.
-fn is_hidden(credential: &str) -> bool {
-    HIDDEN.iter().any(|h| credential.eq_ignore_ascii_case(h))
-}
-
-/// The latest value the answers so far made up under each key, with its exchange and
-/// path: where a credential a tool hid comes from. Each answer is read once.
-#[derive(Default)]
-struct Minted {
-    latest: std::collections::HashMap<String, (usize, String, String)>,
-}
-
-impl Minted {
-    fn learn(&mut self, exchange: usize, answer: Option<&Value>) {
-        let Some(body) = answer else {
-            return;
-        };
-        let mut leaves = Vec::new();
-        string_leaves(body, "$", "value", &mut leaves);
-        for (path, key, value) in leaves {
-            // An empty or short value would stand for text everywhere it is written.
-            if is_made_up(&key, &value) {
-                self.latest.insert(key, (exchange, path, value));
-            }
-        }
-    }
-
-    fn latest(&self, key: &str) -> Option<&(usize, String, String)> {
-        self.latest.get(key)
-    }
-}
-
-/// What recording tools write in place of a credential they hide.
-const HIDDEN: &[&str] = &["[Filtered]", "[REDACTED]", "***", "<hidden>"];
-
-/// A recorded text as a cassette string: literal `{{` and `}}` become `{{$open}}` and
-/// `{{$close}}`, so nothing recorded reads as a template.
-pub fn escape_braces(text: &str) -> String {
-    if !text.contains("{{") && !text.contains("}}") {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    let mut rest = text;
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix("{{") {
-            out.push_str("{{$open}}");
-            rest = after;
-        } else if let Some(after) = rest.strip_prefix("}}") {
-            out.push_str("{{$close}}");
-            rest = after;
-        } else {
-            let c = rest.chars().next().expect("not empty");
-            out.push(c);
-            rest = &rest[c.len_utf8()..];
-        }
-    }
-    out
-}
-
 /// Whether a response value was made up by the service: an id, an instant, a token.
 fn is_made_up(key: &str, value: &str) -> bool {
     let key = key.to_ascii_lowercase();
@@ -784,93 +683,6 @@ fn is_made_up(key: &str, value: &str) -> bool {
             && value.chars().any(|c| c.is_ascii_digit())
             && value.chars().any(|c| c.is_ascii_alphabetic())
             && !value.contains("://"))
-}
-
-/// Every string of a JSON value with its JSON path and the key it sits under.
-fn string_leaves(v: &Value, path: &str, key: &str, out: &mut Vec<(String, String, String)>) {
-    match v {
-        Value::String(s) => out.push((path.to_string(), key.to_string(), s.clone())),
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                string_leaves(item, &format!("{path}[{i}]"), key, out);
-            }
-        }
-        Value::Object(fields) => {
-            for (k, item) in fields {
-                string_leaves(item, &child(path, k), k, out);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// The value with each string replaced by `f(key, string)`, `key` the name of the field
-/// it is in (an array's items are under its key).
-fn map_strings(v: &Value, key: &str, f: &dyn Fn(&str, &str) -> String) -> Value {
-    match v {
-        Value::String(s) => Value::String(f(key, s)),
-        Value::Array(items) => Value::Array(items.iter().map(|i| map_strings(i, key, f)).collect()),
-        Value::Object(fields) => Value::Object(
-            fields
-                .iter()
-                .map(|(k, v)| (k.clone(), map_strings(v, k, f)))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
-}
-
-/// Renames the keys of every object in `v` that `rename` gives a new name.
-fn rename_keys(v: &mut Value, rename: &dyn Fn(&str) -> Option<String>) {
-    match v {
-        Value::Array(items) => items.iter_mut().for_each(|i| rename_keys(i, rename)),
-        Value::Object(fields) => {
-            let renamed: serde_json::Map<String, Value> = std::mem::take(fields)
-                .into_iter()
-                .map(|(k, mut v)| {
-                    rename_keys(&mut v, rename);
-                    (rename(&k).unwrap_or(k), v)
-                })
-                .collect();
-            *fields = renamed;
-        }
-        _ => {}
-    }
-}
-
-/// A key as a capture name: lower case, `_` between words.
-fn identifier(key: &str) -> String {
-    let name: String = key
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let name = name.trim_matches('_').to_string();
-    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("value_{name}")
-    } else {
-        name
-    }
-}
-
-/// Splits a URL's path and query after a base path (`/api` of `https://host/api`).
-pub fn split_url(url: &str, base_path: &str) -> Option<(String, Vec<(String, String)>)> {
-    let parsed = reqwest::Url::parse(url).ok()?;
-    let path = parsed.path();
-    let path = path
-        .strip_prefix(base_path.trim_end_matches('/'))
-        .unwrap_or(path);
-    let path = if path.is_empty() { "/" } else { path };
-    let query = parsed
-        .query_pairs()
-        .map(|(k, v)| (k.into_owned(), v.into_owned()))
-        .collect();
-    Some((path.to_string(), query))
 }
 
 /// Writes a recorded cassette whole (a reader never sees half of it), readable and
