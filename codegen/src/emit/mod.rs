@@ -72,14 +72,9 @@ fn rust_files(spec: &Spec, settings: &Settings) -> Files {
         let (send_unions, unions) = std::sync::mpsc::channel();
         let other = scope.spawn(move || {
             let mut rust = RustBackend::new(spec, &settings.rust);
-            let parts = [
-                Part::Operations,
-                Part::Server,
-                Part::Client,
-                Part::Mock,
-                Part::Events,
-                Part::Limits,
-            ];
+            let parts: Vec<Part> = (Part::ALL.into_iter())
+                .filter(|part| *part != Part::Descriptors)
+                .collect();
             let written = rust.written_parts(&parts);
             // Sent before parsing, so the models are written meanwhile.
             let _ = send_unions.send(rust.take_unions());
