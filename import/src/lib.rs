@@ -73,10 +73,7 @@ fn import_document(source: &str, document: &Value, dialect: Dialect) -> Imported
         api.props
             .push(prop("rejections", vec![reference(model.clone())]));
     }
-    let mut endpoints: Vec<&mut Item> = (operations.iter_mut())
-        .filter_map(|w| w.item.as_mut())
-        .collect();
-    importer.endpoint_rejections(api_rejections.as_deref(), &mut endpoints);
+    importer.endpoint_rejections(api_rejections.as_deref(), &mut operations);
     let mut report = Report {
         source: source.to_string(),
         ..Report::default()

@@ -7,6 +7,8 @@
 
 use crate::build::*;
 use crate::importer::Importer;
+use crate::losses::{Completeness, Loss};
+use crate::operations::Written;
 use covenant_codegen::ast::{
     EndpointMember, EnumMember, Item, ItemKind, ModelMember, StatusForm, TypeAtomKind,
 };
@@ -37,27 +39,72 @@ const REFUSAL_CODES: &[&str] = &[
 impl<'d> Importer<'d> {
     /// Gives each endpoint whose own error model is not the api's (`api_model`) that model as
     /// its `rejections`, when the model can hold the router's errors: its `default` error's,
-    /// else its 400's, 422's or 4XX's.
-    pub fn endpoint_rejections(&mut self, api_model: Option<&str>, endpoints: &mut [&mut Item]) {
-        let mut markable: HashMap<String, bool> = HashMap::new();
-        for endpoint in endpoints {
-            let ItemKind::Endpoint(decl) = &mut endpoint.kind else {
+    /// else its 400's, 422's or 4XX's. A code picked from a closed list that holds none for a
+    /// refused request is a loss of every operation answering in that model.
+    pub fn endpoint_rejections(&mut self, api_model: Option<&str>, operations: &mut [Written]) {
+        let mut fits: HashMap<String, Fit> = HashMap::new();
+        for written in operations {
+            let Some(ItemKind::Endpoint(decl)) = written.item.as_mut().map(|i| &mut i.kind) else {
                 continue;
             };
-            let Some(model) = own_error_model(&decl.members) else {
+            let Some((model, status)) = own_error_model(&decl.members) else {
                 continue;
             };
             if Some(model.as_str()) == api_model {
                 continue;
             }
-            let marked = *markable
-                .entry(model.clone())
-                .or_insert_with(|| mark_rejection_fields(&mut self.type_items, &model));
-            if marked {
-                let clause = EndpointMember::Rejections(ident(model));
-                decl.members.push(member(Default::default(), clause));
+            if !fits.contains_key(&model) {
+                let response = self.response_pointer(&written.report.pointer, &status);
+                let fit = self.fit_rejections(&model, &response);
+                fits.insert(model.clone(), fit);
             }
+            match &fits[&model] {
+                Fit::No => continue,
+                Fit::Exact => {}
+                Fit::PickedCode(loss) => {
+                    let report = &mut written.report;
+                    if !report.losses.contains(loss) {
+                        report.losses.push(loss.clone());
+                    }
+                    report.status = Completeness::WithLosses;
+                }
+            }
+            let clause = EndpointMember::Rejections(ident(model));
+            decl.members.push(member(Default::default(), clause));
         }
+    }
+
+    /// The pointer of the operation at `operation`'s response for `status`, as the document
+    /// spells the status (`4XX` or `4xx`).
+    fn response_pointer(&self, operation: &str, status: &str) -> String {
+        let responses = format!("{operation}/responses");
+        let spelt = (self.doc.pointer(responses.trim_start_matches('#')))
+            .and_then(Value::as_object)
+            .and_then(|r| r.keys().find(|k| k.eq_ignore_ascii_case(status)));
+        format!("{responses}/{}", spelt.map_or(status, String::as_str))
+    }
+
+    /// Marks model `name` to hold the router's errors, when it can; a code picked for them
+    /// from a closed list of others is marked `@lossy` at the error's `response` pointer.
+    fn fit_rejections(&mut self, name: &str, response: &str) -> Fit {
+        let Some(picked) = mark_rejection_fields(&mut self.type_items, name, true) else {
+            return Fit::No;
+        };
+        let Some(PickedCode { field, code }) = picked else {
+            return Fit::Exact;
+        };
+        let marker = self.as_owner(name, |this| {
+            this.lose(
+                response,
+                "error codes of a closed list, none of them for a refused request",
+                format!("the router's own errors answer `{code}`, a code of the list"),
+            )
+        });
+        let loss = self.losses.last().map(|(_, loss)| loss.clone());
+        if let Some(model) = model_mut(&mut self.type_items, name) {
+            model.members[field].attrs.annotations.push(marker);
+        }
+        loss.map_or(Fit::No, Fit::PickedCode)
     }
 
     /// The model the document's errors are most often written in, marked to hold the
@@ -95,13 +142,16 @@ impl<'d> Importer<'d> {
         let (name, _) = counts
             .into_iter()
             .max_by_key(|(name, count)| (*count, std::cmp::Reverse(name.clone())))?;
-        mark_rejection_fields(&mut self.type_items, &name).then_some(name)
+        let marked = mark_rejection_fields(&mut self.type_items, &name, false);
+        marked.is_some().then_some(name)
     }
 }
 
-/// The model an endpoint's refusals belong in: the body of its `default` error, else of its
-/// 400, 422 or 4XX, when a model alone.
-fn own_error_model(members: &[covenant_codegen::ast::Member<EndpointMember>]) -> Option<String> {
+/// The model an endpoint's refusals belong in, with the status of the error that gave it:
+/// the body of its `default` error, else of its 400, 422 or 4XX, when a model alone.
+fn own_error_model(
+    members: &[covenant_codegen::ast::Member<EndpointMember>],
+) -> Option<(String, String)> {
     let errors: Vec<_> = (members.iter())
         .filter_map(|m| match &m.node {
             EndpointMember::Error(e) => Some(e),
@@ -109,13 +159,14 @@ fn own_error_model(members: &[covenant_codegen::ast::Member<EndpointMember>]) ->
         })
         .collect();
     let preferred = [
-        (StatusForm::Default, 0),
-        (StatusForm::Code, 400),
-        (StatusForm::Code, 422),
-        (StatusForm::Class, 4),
+        (StatusForm::Default, 0, "default"),
+        (StatusForm::Code, 400, "400"),
+        (StatusForm::Code, 422, "422"),
+        (StatusForm::Class, 4, "4XX"),
     ];
-    let error = preferred.iter().find_map(|(form, code)| {
-        (errors.iter()).find(|e| e.status.form == *form && e.status.code == *code)
+    let (error, status) = preferred.iter().find_map(|(form, code, status)| {
+        let error = (errors.iter()).find(|e| e.status.form == *form && e.status.code == *code)?;
+        Some((error, *status))
     })?;
     let model = |e: &covenant_codegen::ast::ErrorDecl| match e.ty.as_ref()?.alternatives.as_slice()
     {
@@ -129,21 +180,36 @@ fn own_error_model(members: &[covenant_codegen::ast::Member<EndpointMember>]) ->
     // Every refusal goes out in one model: an error of another body (a 401 of the api's
     // model beside a `default` of the operation's) would be answered in the wrong one.
     let all_fit = (errors.iter()).all(|e| e.ty.is_none() || model(e).as_ref() == Some(&chosen));
-    all_fit.then_some(chosen)
+    all_fit.then(|| (chosen, status.to_string()))
 }
 
-/// Marks the fields of model `name` the router fills; false (and nothing marked) when a
+/// Whether a model holds the router's errors, and what that cost.
+enum Fit {
+    No,
+    Exact,
+    /// A code picked from a closed list holding none for a refused request: the loss.
+    PickedCode(Loss),
+}
+
+/// A code the router's errors answer though the list does not say it means a refused request.
+struct PickedCode {
+    /// The index of the code's field among the model's members.
+    field: usize,
+    code: String,
+}
+
+/// Marks the fields of model `name` the router fills; `None` (and nothing marked) when a
 /// required field could not be filled or none says what went wrong. A field of one value
 /// (`ok: false`) fills itself; an error code of a closed list holds the code of a refused
-/// request.
-fn mark_rejection_fields(items: &mut [Item], name: &str) -> bool {
+/// request, or, when the list holds none and `may_pick`, a code of the list, answered.
+fn mark_rejection_fields(
+    items: &mut [Item],
+    name: &str,
+    may_pick: bool,
+) -> Option<Option<PickedCode>> {
     let refusal_codes = refusal_codes(items);
-    let Some(model) = items.iter_mut().find_map(|item| match &mut item.kind {
-        ItemKind::Model(decl) if decl.name.text == name => Some(decl),
-        _ => None,
-    }) else {
-        return false;
-    };
+    let fallback_codes = fallback_codes(items);
+    let model = model_mut(items, name)?;
     let mut marks: Vec<(usize, covenant_codegen::ast::Value)> = Vec::new();
     let mut message = None;
     for wanted in MESSAGE_FIELDS {
@@ -160,6 +226,7 @@ fn mark_rejection_fields(items: &mut [Item], name: &str) -> bool {
     }
     let mut status_marked = false;
     let mut coded = false;
+    let mut uncoded: Option<PickedCode> = None;
     for (index, member) in model.members.iter().enumerate() {
         let ModelMember::Field(f) = &member.node else {
             continue;
@@ -169,16 +236,35 @@ fn mark_rejection_fields(items: &mut [Item], name: &str) -> bool {
         }
         // A code is given even where it may be left out: it says what went wrong.
         let code = enum_name(f).and_then(|e| refusal_codes.get(e));
+        let fallback = (enum_name(f).filter(|e| !refusal_codes.contains_key(*e)))
+            .and_then(|e| fallback_codes.get(e));
         if let Some(code) = code.filter(|_| !coded) {
             marks.push((index, str_value(*code)));
             coded = true;
+        } else if let Some(code) = fallback.filter(|_| may_pick && uncoded.is_none()) {
+            let code = code.clone();
+            uncoded = Some(PickedCode { field: index, code });
         } else if f.optional.is_some() {
             continue;
         } else if is_plain(f, "int") && !status_marked && !constrained(&member.attrs) {
             marks.push((index, reference("status")));
             status_marked = true;
         } else {
-            return false;
+            return None;
+        }
+    }
+    // A picked code is given only where nothing else says what went wrong, or where the
+    // field must hold one.
+    let mut picked = None;
+    if let Some(uncoded) = uncoded {
+        let required = matches!(&model.members[uncoded.field].node,
+            ModelMember::Field(f) if f.optional.is_none());
+        if !coded && (message.is_none() || required) {
+            marks.push((uncoded.field, str_value(uncoded.code.clone())));
+            picked = Some(uncoded);
+        } else if required {
+            // A required code that no answer of the router would hold.
+            return None;
         }
     }
     // A model that admits further fields holds the message under `detail`, unless a field
@@ -187,8 +273,8 @@ fn mark_rejection_fields(items: &mut [Item], name: &str) -> bool {
         .any(|m| matches!(&m.node, ModelMember::NotShown { fields: true, .. }))
         && !(model.members.iter())
             .any(|m| matches!(&m.node, ModelMember::Field(f) if f.name.text == "detail"));
-    if message.is_none() && !coded && !open {
-        return false;
+    if message.is_none() && !coded && picked.is_none() && !open {
+        return None;
     }
     for (index, slot) in marks {
         model.members[index]
@@ -196,7 +282,38 @@ fn mark_rejection_fields(items: &mut [Item], name: &str) -> bool {
             .annotations
             .push(annotation("rejection", vec![arg(slot)]));
     }
-    true
+    Some(picked)
+}
+
+/// The model declared as `name`.
+fn model_mut<'i>(
+    items: &'i mut [Item],
+    name: &str,
+) -> Option<&'i mut covenant_codegen::ast::ModelDecl> {
+    items.iter_mut().find_map(|item| match &mut item.kind {
+        ItemKind::Model(decl) if decl.name.text == name => Some(decl),
+        _ => None,
+    })
+}
+
+/// The code picked for a refused request from each enum that holds none: its first saying
+/// something is invalid, else its first.
+fn fallback_codes(items: &[Item]) -> HashMap<String, String> {
+    (items.iter())
+        .filter_map(|item| match &item.kind {
+            ItemKind::Enum(decl) => {
+                let values: Vec<&str> = (decl.members.iter())
+                    .filter_map(|m| match &m.node {
+                        EnumMember::Value(v) => Some(v.text.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                let code = (values.iter().find(|v| v.starts_with("invalid"))).or(values.first())?;
+                Some((decl.name.text.clone(), code.to_string()))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The code for a refused request each enum holds, by the enum's name.
