@@ -1456,6 +1456,108 @@ pub static ENUM_WEBHOOK_DELIVERY_STATUS: rt::desc::EnumDesc = rt::desc::EnumDesc
     open: false,
     int: false,
 };
+/// The parameters of `get_user`, shared by 5 endpoints.
+pub static PARAMS_GET_USER: [rt::desc::ParamDesc; 1] = [
+    rt::desc::ParamDesc {
+        location: rt::desc::Location::Path,
+        field: rt::desc::FieldDesc {
+            name: "user_id",
+            ty: rt::desc::TypeDesc::Uuid,
+            presence: rt::desc::Presence::Required,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
+        },
+    },
+];
+/// The parameters of `update_patient_info`, shared by 2 endpoints.
+pub static PARAMS_UPDATE_PATIENT_INFO: [rt::desc::ParamDesc; 1] = [
+    rt::desc::ParamDesc {
+        location: rt::desc::Location::Path,
+        field: rt::desc::FieldDesc {
+            name: "user_id",
+            ty: rt::desc::TypeDesc::String,
+            presence: rt::desc::Presence::Required,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
+        },
+    },
+];
+/// The parameters of `bulk_import`, shared by 2 endpoints.
+pub static PARAMS_BULK_IMPORT: [rt::desc::ParamDesc; 1] = [
+    rt::desc::ParamDesc {
+        location: rt::desc::Location::Query,
+        field: rt::desc::FieldDesc {
+            name: "team_id",
+            ty: rt::desc::TypeDesc::String,
+            presence: rt::desc::Presence::Optional,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
+        },
+    },
+];
+/// The parameters of `create_team`, shared by 3 endpoints.
+pub static PARAMS_CREATE_TEAM: [rt::desc::ParamDesc; 1] = [
+    rt::desc::ParamDesc {
+        location: rt::desc::Location::Path,
+        field: rt::desc::FieldDesc {
+            name: "org_id",
+            ty: rt::desc::TypeDesc::Uuid,
+            presence: rt::desc::Presence::Required,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
+        },
+    },
+];
+/// The parameters of `update_team`, shared by 4 endpoints.
+pub static PARAMS_UPDATE_TEAM: [rt::desc::ParamDesc; 2] = [
+    rt::desc::ParamDesc {
+        location: rt::desc::Location::Path,
+        field: rt::desc::FieldDesc {
+            name: "org_id",
+            ty: rt::desc::TypeDesc::Uuid,
+            presence: rt::desc::Presence::Required,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
+        },
+    },
+    rt::desc::ParamDesc {
+        location: rt::desc::Location::Path,
+        field: rt::desc::FieldDesc {
+            name: "team_id",
+            ty: rt::desc::TypeDesc::Uuid,
+            presence: rt::desc::Presence::Required,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
+        },
+    },
+];
+/// The parameters of `get_webhook_endpoint`, shared by 5 endpoints.
+pub static PARAMS_GET_WEBHOOK_ENDPOINT: [rt::desc::ParamDesc; 1] = [
+    rt::desc::ParamDesc {
+        location: rt::desc::Location::Path,
+        field: rt::desc::FieldDesc {
+            name: "endpoint_id",
+            ty: rt::desc::TypeDesc::Uuid,
+            presence: rt::desc::Presence::Required,
+            has_default: false,
+            format: true,
+            constraints: rt::desc::Constraints::NONE,
+            encoding: rt::desc::Encoding::Repeated,
+        },
+    },
+];
 pub static ENDPOINT_CREATE_USER: Endpoint = rt::desc::EndpointDesc {
     name: "create_user",
     api: "main",
@@ -1597,20 +1699,7 @@ pub static ENDPOINT_GET_USER: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "user_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_GET_USER,
     body: None,
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -1728,20 +1817,7 @@ pub static ENDPOINT_DELETE_USER: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "user_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_GET_USER,
     body: None,
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -2134,20 +2210,7 @@ pub static ENDPOINT_UPDATE_USER: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "user_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_GET_USER,
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_UPDATE_USER_REQUEST)),
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -2423,20 +2486,7 @@ pub static ENDPOINT_UPDATE_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "user_id",
-                ty: rt::desc::TypeDesc::String,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_UPDATE_PATIENT_INFO,
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_PATIENT_INFO_REQUEST)),
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -2556,20 +2606,7 @@ pub static ENDPOINT_GET_LATEST_PATIENT_INFO: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "user_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_GET_USER,
     body: None,
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -2688,20 +2725,7 @@ pub static ENDPOINT_ADD_INSURANCE: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "user_id",
-                ty: rt::desc::TypeDesc::String,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_UPDATE_PATIENT_INFO,
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_INSURANCE_RECORD_REQUEST)),
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -3751,20 +3775,7 @@ pub static ENDPOINT_BULK_IMPORT: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Query,
-            field: rt::desc::FieldDesc {
-                name: "team_id",
-                ty: rt::desc::TypeDesc::String,
-                presence: rt::desc::Presence::Optional,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_BULK_IMPORT,
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_BULK_IMPORT_REQUEST)),
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -3900,20 +3911,7 @@ pub static ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL: Endpoint = rt::desc::EndpointD
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Query,
-            field: rt::desc::FieldDesc {
-                name: "team_id",
-                ty: rt::desc::TypeDesc::String,
-                presence: rt::desc::Presence::Optional,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_BULK_IMPORT,
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_BULK_TRIGGER_HISTORICAL_PULL_REQUEST)),
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -5195,20 +5193,7 @@ pub static ENDPOINT_CREATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "org_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_CREATE_TEAM,
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_CREATE_TEAM_REQUEST)),
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -5328,32 +5313,7 @@ pub static ENDPOINT_UPDATE_TEAM: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "org_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "team_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_UPDATE_TEAM,
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_UPDATE_TEAM_REQUEST)),
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -5473,32 +5433,7 @@ pub static ENDPOINT_DELETE_TEAM: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "org_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "team_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_UPDATE_TEAM,
     body: None,
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -5778,32 +5713,7 @@ pub static ENDPOINT_CREATE_TEAM_API_KEY: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "org_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "team_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_UPDATE_TEAM,
     body: None,
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -5924,32 +5834,7 @@ pub static ENDPOINT_LIST_TEAM_API_KEYS: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "org_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "team_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_UPDATE_TEAM,
     body: None,
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -6227,20 +6112,7 @@ pub static ENDPOINT_CREATE_MANAGEMENT_KEY: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "org_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_CREATE_TEAM,
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_CREATE_MANAGEMENT_KEY_REQUEST)),
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -6359,20 +6231,7 @@ pub static ENDPOINT_LIST_MANAGEMENT_KEYS: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "org_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_CREATE_TEAM,
     body: None,
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -7401,20 +7260,7 @@ pub static ENDPOINT_GET_HISTORICAL_PULLS: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "user_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_GET_USER,
     body: None,
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -7778,20 +7624,7 @@ pub static ENDPOINT_GET_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "endpoint_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_GET_WEBHOOK_ENDPOINT,
     body: None,
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -7910,20 +7743,7 @@ pub static ENDPOINT_UPDATE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "endpoint_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_GET_WEBHOOK_ENDPOINT,
     body: Some(&rt::desc::TypeDesc::Model(&MODEL_UPDATE_WEBHOOK_ENDPOINT_REQUEST)),
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -8042,20 +7862,7 @@ pub static ENDPOINT_DELETE_WEBHOOK_ENDPOINT: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "endpoint_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_GET_WEBHOOK_ENDPOINT,
     body: None,
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -8175,20 +7982,7 @@ pub static ENDPOINT_GET_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "endpoint_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_GET_WEBHOOK_ENDPOINT,
     body: None,
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],
@@ -8309,20 +8103,7 @@ pub static ENDPOINT_ROTATE_WEBHOOK_SECRET: Endpoint = rt::desc::EndpointDesc {
     auth_all_of: &[],
     auth_optional: &[],
     auth_scopes: &[],
-    params: &[
-        rt::desc::ParamDesc {
-            location: rt::desc::Location::Path,
-            field: rt::desc::FieldDesc {
-                name: "endpoint_id",
-                ty: rt::desc::TypeDesc::Uuid,
-                presence: rt::desc::Presence::Required,
-                has_default: false,
-                format: true,
-                constraints: rt::desc::Constraints::NONE,
-                encoding: rt::desc::Encoding::Repeated,
-            },
-        },
-    ],
+    params: &PARAMS_GET_WEBHOOK_ENDPOINT,
     body: None,
     body_media: rt::desc::BodyMedia::Json,
     body_also: &[],

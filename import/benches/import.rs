@@ -2,7 +2,8 @@
 //! repeated runs, side by side, in one process. Targets: a 4 MB document imported in under
 //! 1 s, its spec checked in under 100 ms and generated in under 1 s.
 //!
-//! `cargo bench -p covenant-import --bench import`
+//! `cargo bench -p covenant-import --bench import [-- NAME…]` (names filter the documents:
+//! `-- kubernetes`)
 
 #[path = "../tests/support/documents.rs"]
 mod documents;
@@ -38,7 +39,15 @@ fn main() {
         "{:<16} {:>9} {:>6} {:>6} {:>8} {:>11} {:>10} {:>12}",
         "document", "size", "ops", "full", "%", "import ms", "check ms", "generate ms"
     );
-    for (name, text) in documents::documents() {
+    // Cargo passes `--bench`; any other argument picks documents by part of their name.
+    let wanted: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let documents = documents::documents()
+        .into_iter()
+        .filter(|(name, _)| wanted.is_empty() || wanted.iter().any(|w| name.contains(w.as_str())));
+    for (name, text) in documents {
         let (import_time, imported) = time(|| covenant_import::import(&name, &text).unwrap());
         let file = SourceFile::new(name.clone(), imported.spec.clone());
         let (check_time, checked) = time(|| check_source(&file));

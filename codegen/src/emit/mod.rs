@@ -54,14 +54,22 @@ pub fn generate(spec: &Spec, settings: &Settings) -> Files {
     })
 }
 
+/// The parts written on the thread that writes the models, the others on a second thread:
+/// about half the text each on large specs (Kubernetes' operations alone are 9 MB of 21).
+const BESIDE_MODELS: [rust::Part; 3] = [
+    rust::Part::Descriptors,
+    rust::Part::Client,
+    rust::Part::Mock,
+];
+
 /// A module written out: its name, the cargo feature it needs, its summary and its text.
 type ModuleText = (&'static str, Option<&'static str>, &'static str, String);
 
 /// The generated crate's sources. The modules are written on two threads, each with a
-/// backend of its own (token streams cannot cross threads): the operations, server, client
-/// and mock on one, which hands over the unions they meet once their tokens are written;
-/// the descriptors on the other, which then writes the models with those unions and its
-/// own. The files are the same as one backend writes.
+/// backend of its own (token streams cannot cross threads): the operations, server, events
+/// and limits on one, which hands over the unions they meet once their tokens are written;
+/// the [`BESIDE_MODELS`] parts on the other, which then writes the models with those unions
+/// and its own. The files are the same as one backend writes.
 fn rust_files(spec: &Spec, settings: &Settings) -> Files {
     use rust::{GeneratedModule, Part, RustBackend};
     let render = |m: GeneratedModule| -> ModuleText {
@@ -73,7 +81,7 @@ fn rust_files(spec: &Spec, settings: &Settings) -> Files {
         let other = scope.spawn(move || {
             let mut rust = RustBackend::new(spec, &settings.rust);
             let parts: Vec<Part> = (Part::ALL.into_iter())
-                .filter(|part| *part != Part::Descriptors)
+                .filter(|part| !BESIDE_MODELS.contains(part))
                 .collect();
             let written = rust.written_parts(&parts);
             // Sent before parsing, so the models are written meanwhile.
@@ -83,11 +91,7 @@ fn rust_files(spec: &Spec, settings: &Settings) -> Files {
             rendered
         });
         let mut rust = RustBackend::new(spec, &settings.rust);
-        let mine: Vec<ModuleText> = rust
-            .parts(&[Part::Descriptors])
-            .into_iter()
-            .map(render)
-            .collect();
+        let mine: Vec<ModuleText> = rust.parts(&BESIDE_MODELS).into_iter().map(render).collect();
         // None only when the other thread panicked, which its join reports.
         if let Ok(unions) = unions.recv() {
             rust.add_unions(unions);
@@ -98,7 +102,10 @@ fn rust_files(spec: &Spec, settings: &Settings) -> Files {
             .unwrap_or_else(|e| std::panic::resume_unwind(e));
         (models, mine, theirs)
     });
-    let modules: Vec<ModuleText> = std::iter::once(models).chain(mine).chain(theirs).collect();
+    // The crate lists its modules as one backend writes them: models first, then each part.
+    let mut parts: Vec<ModuleText> = mine.into_iter().chain(theirs).collect();
+    parts.sort_by_key(|(name, ..)| Part::ALL.iter().position(|part| part.name() == *name));
+    let modules: Vec<ModuleText> = std::iter::once(models).chain(parts).collect();
     let mut files = Files::new();
     files.insert(
         "src/lib.rs".into(),

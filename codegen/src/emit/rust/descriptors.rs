@@ -15,7 +15,7 @@ use covenant_runtime::contract::{
 use heck::{ToShoutySnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 pub fn model_static(shape_name: &str) -> Ident {
     format_ident!("MODEL_{}", shape_name.to_shouty_snake_case())
@@ -126,7 +126,8 @@ impl Printer<'_> {
                 pub static #ident: #rt::desc::EnumDesc = #rt::desc::EnumDesc { name: #name, values: &[#(#values),*], open: #open, int: #int };
             }
         });
-        let statics = endpoints.iter().map(|ep| self.endpoint(ep));
+        let (shared, params) = self.shared_params(endpoints);
+        let statics = (endpoints.iter().zip(params)).map(|(ep, params)| self.endpoint(ep, params));
         let all = endpoints.iter().map(|e| endpoint_static(e.name));
         quote! {
             use super::operations::{AuthScheme, Gate};
@@ -137,13 +138,70 @@ impl Printer<'_> {
             #(#models)*
             #(#unions)*
             #(#enums)*
+            #(#shared)*
             #(#statics)*
             /// Every endpoint, in spec order.
             pub static ENDPOINTS: &[&Endpoint] = &[#(&#all),*];
         }
     }
 
-    fn endpoint(&self, ep: &BuiltEndpoint<'_>) -> TokenStream {
+    /// Each endpoint's `params` value, and the statics of the lists several endpoints share:
+    /// a large API repeats one list of query parameters on hundreds of endpoints
+    /// (Kubernetes' `list` options), and is printed, compiled and read once.
+    fn shared_params(
+        &self,
+        endpoints: &[BuiltEndpoint<'_>],
+    ) -> (Vec<TokenStream>, Vec<TokenStream>) {
+        let lists: Vec<(TokenStream, usize)> = (endpoints.iter())
+            .map(|ep| (self.params(ep), ep.params.len()))
+            .collect();
+        let keys: Vec<String> = lists.iter().map(|(list, _)| list.to_string()).collect();
+        let mut users: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (index, key) in keys.iter().enumerate() {
+            users.entry(key).or_default().push(index);
+        }
+        let rt = self.rt;
+        let mut shared = Vec::new();
+        let mut values: Vec<Option<TokenStream>> = vec![None; endpoints.len()];
+        for (index, (list, count)) in lists.into_iter().enumerate() {
+            if values[index].is_some() {
+                continue;
+            }
+            let sharing = &users[keys[index].as_str()];
+            if sharing.len() < 2 || count == 0 {
+                values[index] = Some(quote!(&[#list]));
+                continue;
+            }
+            let first = endpoints[index].name;
+            let ident = format_ident!("PARAMS_{}", first.to_shouty_snake_case());
+            let doc = format!(
+                " The parameters of `{first}`, shared by {} endpoints.",
+                sharing.len()
+            );
+            let count = proc_macro2::Literal::usize_unsuffixed(count);
+            shared.push(quote! {
+                #[doc = #doc]
+                pub static #ident: [#rt::desc::ParamDesc; #count] = [#list];
+            });
+            for user in sharing {
+                values[*user] = Some(quote!(&#ident));
+            }
+        }
+        (shared, values.into_iter().flatten().collect())
+    }
+
+    /// An endpoint's parameters, as the items of a list.
+    fn params(&self, ep: &BuiltEndpoint<'_>) -> TokenStream {
+        let rt = self.rt;
+        let params = ep.params.iter().map(|p| {
+            let location = format_ident!("{}", p.location.as_str().to_upper_camel_case());
+            let field = self.field(&p.field);
+            quote!(#rt::desc::ParamDesc { location: #rt::desc::Location::#location, field: #field })
+        });
+        quote!(#(#params),*)
+    }
+
+    fn endpoint(&self, ep: &BuiltEndpoint<'_>, params: TokenStream) -> TokenStream {
         let rt = self.rt;
         let ident = endpoint_static(ep.name);
         let (name, api, base, public) = (ep.name, ep.api, ep.base, ep.public);
@@ -156,11 +214,6 @@ impl Printer<'_> {
         let scopes = ep.auth_scopes.iter().map(|(s, scopes)| {
             let variant = scheme(s);
             quote!((AuthScheme::#variant, &[#(#scopes),*]))
-        });
-        let params = ep.params.iter().map(|p| {
-            let location = format_ident!("{}", p.location.as_str().to_upper_camel_case());
-            let field = self.field(&p.field);
-            quote!(#rt::desc::ParamDesc { location: #rt::desc::Location::#location, field: #field })
         });
         let body = option(ep.body.map(|t| {
             let t = self.type_desc(t);
@@ -191,7 +244,7 @@ impl Printer<'_> {
                 auth_all_of: &[#(AuthScheme::#all_of),*],
                 auth_optional: &[#(AuthScheme::#optional),*],
                 auth_scopes: &[#(#scopes),*],
-                params: &[#(#params),*],
+                params: #params,
                 body: #body,
                 body_media: #body_media,
                 body_also: &[#(#body_also),*],

@@ -113,7 +113,7 @@ impl<'a> RustBackend<'a> {
     }
 
     fn part(&mut self, part: Part) -> Option<WrittenPart> {
-        let (name, feature, summary, tokens) = match part {
+        let (feature, summary, tokens) = match part {
             Part::Descriptors => {
                 let crate_path = self.crate_path.clone();
                 let descriptors = self.descriptors();
@@ -123,46 +123,40 @@ impl<'a> RustBackend<'a> {
                     #descriptors
                 };
                 (
-                    "descriptors",
                     None,
                     "static descriptors of types and endpoints, for routers and clients",
                     tokens,
                 )
             }
             Part::Operations => (
-                "operations",
                 None,
                 "per endpoint, an `Input` struct and a response enum with one variant per status",
                 self.operations(),
             ),
             Part::Server => (
-                "server",
                 Some("server"),
                 "the server trait and its routers",
                 self.server(),
             ),
-            Part::Client => ("client", Some("client"), "the typed client", self.client()),
+            Part::Client => (Some("client"), "the typed client", self.client()),
             Part::Mock => (
-                "mock",
                 Some("server"),
                 "a mock implementation of the server trait, answering examples from the spec",
                 self.mock(),
             ),
             Part::Events => (
-                "events",
                 None,
                 "one payload variant per event: the type it is sent as, deliveries written and read",
                 self.events()?,
             ),
             Part::Limits => (
-                "limits",
                 None,
                 "the spec's limits with a value as constants, and its rate limits",
                 self.limits()?,
             ),
         };
         Some(WrittenPart {
-            name,
+            name: part.name(),
             feature,
             summary,
             tokens,
@@ -236,6 +230,19 @@ impl Part {
         Part::Events,
         Part::Limits,
     ];
+
+    /// The module's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::Descriptors => "descriptors",
+            Part::Operations => "operations",
+            Part::Server => "server",
+            Part::Client => "client",
+            Part::Mock => "mock",
+            Part::Events => "events",
+            Part::Limits => "limits",
+        }
+    }
 }
 
 /// A module's tokens, not yet parsed.
@@ -282,8 +289,9 @@ impl GeneratedModule {
         summary: &'static str,
         tokens: TokenStream,
     ) -> Self {
-        let file = syn::parse2(paths::absolute(tokens))
+        let mut file = syn::parse2(tokens)
             .unwrap_or_else(|e| panic!("generated {name} module does not parse: {e}"));
+        paths::make_absolute(&mut file);
         GeneratedModule::new(name, feature, summary, file)
     }
 }

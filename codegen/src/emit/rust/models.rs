@@ -37,7 +37,9 @@ impl RustBackend<'_> {
         items.push(self.defaults_module());
         items.push(self.registry());
         let tokens = quote!(#(#items)*);
-        syn::parse2(paths::absolute(tokens)).expect("generated models parse as Rust")
+        let mut file = syn::parse2(tokens).expect("generated models parse as Rust");
+        paths::make_absolute(&mut file);
+        file
     }
 
     fn model_struct(&mut self, id: ModelId, shape: Shape) -> TokenStream {
