@@ -122,7 +122,7 @@ fn main() -> ExitCode {
         #[cfg(feature = "reference")]
         Command::Serve(args) => commands::serve::run(&args),
         Command::Mock(args) => commands::mock::run(&args),
-        Command::Conform(args) => commands::conform::run(&args),
+        Command::Conform(args) => commands::conform::run(args),
         Command::Cassettes(args) => commands::cassettes::run(&args),
         Command::Record(args) => commands::record::run(&args),
         Command::Diff(args) => commands::diff::run(&args),

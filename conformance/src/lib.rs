@@ -22,6 +22,7 @@ pub mod report;
 pub mod runner;
 pub mod secrets;
 pub mod select;
+pub mod session;
 pub mod snapshot;
 pub mod suggest;
 pub mod template;

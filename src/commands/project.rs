@@ -15,7 +15,7 @@ pub struct Project {
     /// The spec every command reads unless given another.
     pub spec: Option<PathBuf>,
     /// How `diff` judges changes.
-    pub diff: Option<super::diff::DiffConfig>,
+    pub diff: Option<covenant_codegen::diff::DiffConfig>,
     /// What `generate` writes besides the crate, schemas and OpenAPI documents.
     pub generate: Option<super::generate::GenerateConfig>,
 }

@@ -8,12 +8,16 @@
 mod endpoints;
 mod fields;
 mod limits;
+mod policy;
+mod report;
 pub mod rules;
 mod surface;
 mod types;
 mod unions;
 pub mod usage;
 
+pub use policy::{Bump, DiffConfig, Policy, Severity, bumped};
+pub use report::{Exercised, Report, Version, rule_table};
 pub use rules::{Category, Rule};
 /// A type as the spec writes it.
 pub use types::name as type_name;

@@ -2,18 +2,12 @@
 //! judged by who it breaks, with the cassettes that exercise it; fails (exit 1) on a change
 //! the config calls an error, unless the spec's version was bumped as the config requires.
 
-mod config;
 mod exercised;
-mod render;
 mod sides;
-
-pub use config::{DiffConfig, Policy};
 
 use super::{EXIT_INVALID, EXIT_USAGE};
 use clap::{Args, ValueEnum};
-use covenant_codegen::diff::{self, Finding, Options, Side};
-use render::Report;
-use sides::Version;
+use covenant_codegen::diff::{self, Finding, Options, Policy, Report, Side, Version};
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -62,7 +56,7 @@ pub enum Format {
 
 pub fn run(args: &DiffArgs) -> ExitCode {
     if args.rules {
-        print!("{}", render::rule_table());
+        print!("{}", diff::rule_table());
         return ExitCode::SUCCESS;
     }
     match diff_command(args) {
@@ -99,7 +93,7 @@ fn diff_command(args: &DiffArgs) -> Result<ExitCode, Stop> {
     } else {
         compare(&old, &new, today)
     };
-    let cassettes = exercised::Exercised::find(
+    let cassettes = exercised::find(
         &args.cassettes,
         DEFAULT_SUITE,
         [&new.spec, &old.spec],

@@ -1,18 +1,10 @@
 //! Reading the two versions a diff compares: spec files, or a spec as it is at a git ref.
 
 use super::{DiffArgs, Stop};
-use covenant_codegen::{SourceFile, Spec};
+use covenant_codegen::SourceFile;
+use covenant_codegen::diff::Version;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// One checked version of a spec, named as its locations print it.
-pub struct Version {
-    pub spec: Spec,
-    pub file: SourceFile,
-    /// The file did not exist at the git ref read: compared as an empty spec, so everything
-    /// is new (a pull request adding a spec breaks no one who used an older one).
-    pub absent: bool,
-}
 
 /// The old and new versions the arguments name.
 pub fn read(args: &DiffArgs) -> Result<(Version, Version), Stop> {

@@ -3,14 +3,41 @@
 //! severity, rule, location in both versions, explanation and the scenarios exercising it,
 //! and the verdict.
 
-use super::config::{Policy, Severity, bumped};
-use super::exercised::Exercised;
-use super::sides::Version;
+use super::policy::{Policy, Severity, bumped};
+use super::{Category, Finding, rules};
+use crate::ir::Spec;
+use crate::source::{SourceFile, Span};
 use annotate_snippets::{Level, Renderer, Snippet};
-use covenant_codegen::diff::{Category, Finding, rules};
-use covenant_codegen::{SourceFile, Span};
 use serde_json::{Value, json};
 use std::fmt::Write;
+
+/// One checked version of a spec, named as its locations print it.
+pub struct Version {
+    pub spec: Spec,
+    pub file: SourceFile,
+    /// The file did not exist at the git ref read: compared as an empty spec, so everything
+    /// is new (a pull request adding a spec breaks no one who used an older one).
+    pub absent: bool,
+}
+
+/// The scenario ids exercising each finding, in the findings' order: what a suite of
+/// recorded traffic says about the changes, found by whoever reads the suite.
+#[derive(Debug, Default)]
+pub struct Exercised {
+    pub by_finding: Vec<Vec<String>>,
+    /// Cassettes that could not be read, which name nothing.
+    pub unreadable: usize,
+}
+
+impl Exercised {
+    /// No scenario for any of `findings` findings.
+    pub fn none(findings: usize) -> Self {
+        Exercised {
+            by_finding: vec![Vec::new(); findings],
+            unreadable: 0,
+        }
+    }
+}
 
 /// A finding with what the policy made of it.
 pub struct Entry<'a> {

@@ -1,7 +1,7 @@
 //! The `[diff]` table of `covenant.toml`: how severe each rule is, which categories fail a
 //! run, and which version bump excuses a breaking change.
 
-use covenant_codegen::diff::{Category, Finding, rules};
+use super::{Category, Finding, rules};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
