@@ -120,7 +120,7 @@ fn main() -> ExitCode {
         Command::Check(args) => commands::check::run(&args),
         Command::Generate(args) => commands::generate::run(&args),
         #[cfg(feature = "reference")]
-        Command::Serve(args) => commands::serve::run(&args),
+        Command::Serve(args) => commands::serve::run(args),
         Command::Mock(args) => commands::mock::run(&args),
         Command::Conform(args) => commands::conform::run(args),
         Command::Cassettes(args) => commands::cassettes::run(&args),

@@ -29,6 +29,7 @@ mod patient;
 mod provider_data;
 mod query;
 mod readings;
+pub mod serve;
 mod service;
 pub mod simulator;
 pub mod store;
