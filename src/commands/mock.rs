@@ -4,10 +4,8 @@
 
 use super::EXIT_USAGE;
 use clap::Args;
-use covenant_runtime::Scheme;
-use covenant_runtime::contract::{Carrier, Contract, SchemeRef};
 use covenant_runtime::credentials::Credentials;
-use covenant_runtime::server::mock::{self, Keys};
+use covenant_runtime::server::mock;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -74,8 +72,8 @@ async fn serve(
     for api in contract.apis {
         credentials.set(api.base_name(), &base_url);
     }
-    let (keys, printed_keys) = keys_of(&contract, &mut credentials);
-    for name in asked_for(&cassettes_of(args)) {
+    let (keys, printed_keys) = mock::keys_for(&contract, &mut credentials);
+    for name in covenant_conformance::cassette::credentials::named_in(&cassettes_of(args)) {
         if credentials.get(&name).is_none_or(str::is_empty) {
             credentials.set(&name, value_for(spec, &name));
         }
@@ -124,41 +122,6 @@ async fn serve(
     .map_err(|e| format!("server error: {e}"))
 }
 
-/// A key for each scheme that is not a second header of another: the one `credentials`
-/// holds from an earlier start, else a fresh one, written back. Answers the keys and a line
-/// naming each.
-fn keys_of(contract: &Contract<'static>, credentials: &mut Credentials) -> (Keys, Vec<String>) {
-    let mut keys = Keys::default();
-    let mut lines = Vec::new();
-    for scheme in contract.scheme_refs().filter(|s| !s.is_alias()) {
-        let (key, shown) = match credentials.get(scheme.name()) {
-            Some(key) if !key.is_empty() => (key.to_string(), "in the credentials".to_string()),
-            _ => {
-                let key = new_key(scheme);
-                (key.clone(), key)
-            }
-        };
-        credentials.set(scheme.name(), &key);
-        // A key is shown once, when it is made; later starts say where it is.
-        lines.push(format!(
-            "{} ({}): {shown}",
-            scheme.name(),
-            scheme.carrier().describe()
-        ));
-        keys.insert_key(key, scheme);
-    }
-    (keys, lines)
-}
-
-/// A fresh key for `scheme`: `user:password` for a Basic scheme, a token otherwise.
-fn new_key(scheme: SchemeRef<'static>) -> String {
-    let secret = uuid::Uuid::new_v4().simple();
-    match scheme.carrier() {
-        Carrier::Basic => format!("{}:{secret}", scheme.name()),
-        _ => format!("{}_{secret}", scheme.name()),
-    }
-}
-
 /// The cassettes named, else the project's suite when there is one.
 fn cassettes_of(args: &MockArgs) -> Vec<PathBuf> {
     if !args.cassettes.is_empty() {
@@ -170,33 +133,6 @@ fn cassettes_of(args: &MockArgs) -> Vec<PathBuf> {
     } else {
         Vec::new()
     }
-}
-
-/// Every `NAME` the cassettes at `paths` write as `{{credentials.NAME}}`, sorted.
-fn asked_for(paths: &[PathBuf]) -> std::collections::BTreeSet<String> {
-    let (cassettes, _) = covenant_conformance::cassette::read_each(paths);
-    let mut names = std::collections::BTreeSet::new();
-    for cassette in &cassettes {
-        names.extend(credential_references(&cassette.text));
-    }
-    names
-}
-
-/// The names of `{{credentials.NAME}}` in a text, inside other braces too (`{{{credentials.a}}}`),
-/// in one pass over it.
-fn credential_references(text: &str) -> impl Iterator<Item = String> + '_ {
-    const PREFIX: &str = "credentials.";
-    text.match_indices(PREFIX).filter_map(|(at, _)| {
-        if !text[..at].trim_end().ends_with("{{") {
-            return None;
-        }
-        let after = &text[at + PREFIX.len()..];
-        let end = after
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(after.len());
-        let name = &after[..end];
-        (!name.is_empty() && after[end..].trim_start().starts_with("}}")).then(|| name.to_string())
-    })
 }
 
 /// A value for the credential `name` that every parameter and field of that name accepts:
@@ -226,20 +162,5 @@ fn value_for(spec: &covenant_codegen::Spec, name: &str) -> String {
         "1".to_string()
     } else {
         format!("{name}_{}", uuid::Uuid::new_v4().simple())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::credential_references;
-
-    #[test]
-    fn credential_references_are_found_inside_other_braces_and_in_one_pass() {
-        let text = r#"{"a": "{{credentials.team_key}}", "b": "{{{ credentials.org_id }}}", "c": "{{credentials.}}", "d": "credentials.loose}}"}"#;
-        let found: Vec<String> = credential_references(text).collect();
-        assert_eq!(found, ["team_key", "org_id"]);
-        // Many openings and no closing: linear, and nothing found.
-        let hostile = "{{".repeat(200_000);
-        assert_eq!(credential_references(&hostile).count(), 0);
     }
 }

@@ -1,6 +1,7 @@
 //! Cassettes: one JSON file per recorded scenario, read into typed form with every error
 //! located at `file:line:col`. The format is documented in the crate's README.
 
+pub mod credentials;
 pub mod locate;
 
 use locate::Step;

@@ -2,9 +2,13 @@
 //! built at run time alike: keys that stand for auth schemes, gates a test may close, and
 //! each endpoint's example answer ([`Example`]), derived once from the spec.
 
+#[cfg(feature = "credentials")]
+mod keys;
 mod served;
 
 pub use crate::contract::Example;
+#[cfg(feature = "credentials")]
+pub use keys::keys_for;
 pub use served::{Keys, Mock, router};
 
 use super::AuthError;
