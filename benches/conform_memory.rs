@@ -5,7 +5,7 @@
 //!
 //! `cargo bench --bench conform_memory`
 
-use covenant_conformance::expected::ExpectedFailures;
+use covenant_conformance::known_failures::ExpectedFailures;
 use covenant_conformance::progress::Progress;
 use covenant_conformance::template::Globals;
 use covenant_conformance::{Contract, RunSettings, Target, cassette, plan, report, runner};

@@ -4,7 +4,7 @@
 //!
 //! `cargo bench --bench conform_throughput` (`--jobs 16`, as `conform --jobs 16`).
 
-use covenant_conformance::expected::ExpectedFailures;
+use covenant_conformance::known_failures::ExpectedFailures;
 use covenant_conformance::plan::{self, ScenarioPlan};
 use covenant_conformance::progress::Progress;
 use covenant_conformance::template::{Credentials, Globals};

@@ -4,8 +4,8 @@
 use crate::body::encode_body;
 use crate::contract::{Contract, Route};
 use crate::exec::{self, Incoming, Outgoing, TransportError};
-use crate::expected::ExpectedFailures;
 use crate::judge::judge;
+use crate::known_failures::ExpectedFailures;
 use crate::outcome::{
     Coverage, ExchangeResult, Failure, FailureKind, Report, ScenarioResult, Stopped, Verdict,
 };

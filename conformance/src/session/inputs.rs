@@ -3,7 +3,7 @@
 //! that holds nothing.
 
 use super::{Settings, Stop};
-use crate::expected::ExpectedFailures;
+use crate::known_failures::ExpectedFailures;
 use crate::outcome::ExpectedList;
 use crate::{Report, report, select};
 use std::path::{Path, PathBuf};

@@ -300,7 +300,7 @@ async fn replay(
     mut settings: Settings,
     contract: Arc<Contract>,
     mut selection: Selection,
-    list: Option<(PathBuf, crate::expected::ExpectedFailures)>,
+    list: Option<(PathBuf, crate::known_failures::ExpectedFailures)>,
     context: &mut Context,
 ) -> Result<u8, Stop> {
     let reference_run = settings.targets.is_empty() && settings.credentials.is_none();
@@ -411,7 +411,7 @@ async fn run_scenarios(
     contract: Arc<Contract>,
     selection: Selection,
     target: Target,
-    expected: crate::expected::ExpectedFailures,
+    expected: crate::known_failures::ExpectedFailures,
     events: Option<events::Session>,
 ) -> Report {
     let run = RunSettings {

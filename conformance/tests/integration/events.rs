@@ -10,7 +10,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{delete, post};
 use covenant_conformance::events::{Listen, Session};
-use covenant_conformance::expected::ExpectedFailures;
+use covenant_conformance::known_failures::ExpectedFailures;
 use covenant_conformance::outcome::{FailureKind, Report, Verdict};
 use covenant_conformance::progress::Progress;
 use covenant_conformance::template::{Credentials, Globals};

@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
-use covenant_conformance::expected::ExpectedFailures;
+use covenant_conformance::known_failures::ExpectedFailures;
 use covenant_conformance::outcome::{Report, Verdict};
 use covenant_conformance::progress::Progress;
 use covenant_conformance::report::{html, junit};

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use covenant_conformance::expected::ExpectedFailures;
+use covenant_conformance::known_failures::ExpectedFailures;
 use covenant_conformance::outcome::Report;
 use covenant_conformance::progress::Progress;
 use covenant_conformance::template::Globals;
