@@ -8,7 +8,7 @@ use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 use base64::Engine;
-use covenant_runtime::server::{Config, RETRY_AFTER_SECONDS, RequestLimits};
+use covenant_runtime::server::{Config, RETRY_AFTER_SECONDS, RequestLimits, Served};
 use sha2::{Digest, Sha256};
 use std::sync::{Arc, LazyLock};
 use std::time::Instant;
@@ -78,11 +78,9 @@ const WIDGET_API: &str = "link_widget";
 /// open: a form's answer redirects to the token's `redirect_url`, which Chromium checks
 /// against it.
 async fn protect_widget_pages(request: Request, next: Next) -> Response {
-    let is_page = health_api::descriptors::ENDPOINTS
-        .iter()
-        .any(|e| e.api == WIDGET_API && e.path.matches(request.uri().path()));
     let mut response = next.run(request).await;
-    if is_page {
+    let served = response.extensions().get::<Served>();
+    if served.is_some_and(|served| served.api == WIDGET_API) {
         protect(response.headers_mut());
     }
     response

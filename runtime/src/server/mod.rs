@@ -18,7 +18,7 @@ mod spawn;
 pub mod transport;
 
 pub use limits::{RequestLimits, guarded};
-pub use pipeline::{ContextOf, PathParams, Service, serve, serve_described};
+pub use pipeline::{ContextOf, PathParams, Served, Service, serve, serve_described};
 pub use rejection::{Rejection, RejectionShape};
 pub use spawn::{Spawned, spawn, spawn_on};
 

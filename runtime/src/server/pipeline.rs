@@ -222,6 +222,10 @@ where
         }
     };
     let mut response = handled.instrument(span).await;
+    response.extensions_mut().insert(Served {
+        endpoint: endpoint.name,
+        api: endpoint.api,
+    });
     if let Some(id) = echo {
         response.headers_mut().insert("x-request-id", id);
     }
@@ -229,6 +233,15 @@ where
         response.headers_mut().insert("sunset", sunset);
     }
     response
+}
+
+/// The endpoint that answered, in the extensions of its response: middleware around the
+/// router learns which endpoint a request reached without matching its path again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Served {
+    pub endpoint: &'static str,
+    /// The name of the spec's api the endpoint belongs to.
+    pub api: &'static str,
 }
 
 /// A removal date (`YYYY-MM-DD`) as a `Sunset` header: an HTTP-date at midnight UTC.

@@ -220,6 +220,18 @@ async fn the_widget_lists_the_offered_providers_and_searches_them(h: Harness) {
         policy.starts_with(&format!("default-src 'none'; style-src 'sha256-{hash}';")),
         "{policy}"
     );
+    // Only the widget's pages: the JSON APIs at the same address keep their own headers.
+    let api = h
+        .http()
+        .get(format!("{}/v2/providers", h.base_url))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        api.headers().get("content-security-policy").is_none(),
+        "{:?}",
+        api.headers()
+    );
 }
 
 async fn a_token_for_one_provider_goes_straight_to_its_sign_in(h: Harness) {
