@@ -71,8 +71,18 @@ impl<'d> Importer<'d> {
         construct: impl Into<String>,
         written: impl Into<String>,
     ) -> Annotation {
+        self.lose_kept(pointer, construct, written).0
+    }
+
+    /// As [`Self::lose`], with the loss recorded, for a caller that reports it elsewhere too.
+    pub fn lose_kept(
+        &mut self,
+        pointer: &str,
+        construct: impl Into<String>,
+        written: impl Into<String>,
+    ) -> (Annotation, Loss) {
         let loss = Loss::new(&self.source_pointer(pointer), construct, written);
-        self.record(loss)
+        (self.record(loss.clone()), loss)
     }
 
     /// Records a fault of the document: a part no answer can satisfy, or that breaks

@@ -151,14 +151,7 @@ pub fn refused_command_line(args: &[String], message: &str) {
 }
 
 pub fn run(args: ConformArgs) -> ExitCode {
-    let spec = match args.spec.path() {
-        Ok(spec) => spec,
-        Err(message) => {
-            eprintln!("error: {message}");
-            session::stopped_before_start(&args.report_dir, &message);
-            return ExitCode::from(session::EXIT_USAGE);
-        }
-    };
+    let spec = args.spec.path();
     let changed_since = args.changed_since.map(|reference| ChangedSince {
         changes: changes_since(reference.clone(), spec.clone()),
         reference,
@@ -196,9 +189,10 @@ pub fn run(args: ConformArgs) -> ExitCode {
 /// exist then.
 fn changes_since(
     reference: String,
-    path: PathBuf,
+    spec: Result<PathBuf, String>,
 ) -> Box<dyn FnOnce() -> Result<session::Changes, String>> {
     Box::new(move || {
+        let path = spec?;
         let stop = |e: super::diff::Stop| match e {
             super::diff::Stop::Usage(m) => format!("--changed-since: {m}"),
             super::diff::Stop::Invalid(m) => {

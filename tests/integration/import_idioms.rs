@@ -199,3 +199,53 @@ fn each_operation_s_own_error_model_holds_its_refusals_when_it_can() {
     let (code, _, stderr2) = covenant(&["check", file.to_str().unwrap()], dir.path(), None);
     assert_eq!(code, 0, "{stderr}{stderr2}");
 }
+
+/// One error model shared by every operation, whose closed list of codes says nothing of a
+/// refused request: the code picked is marked lost once, at the shared component, and every
+/// operation answering in it is stated with that loss. A code about credentials is not
+/// picked: a malformed request answered `invalid_token` would read as a bad key.
+#[test]
+fn a_code_picked_for_a_shared_error_model_is_one_loss_at_its_component() {
+    let document = r##"{"openapi": "3.0.0", "info": {"title": "Shop", "version": "1"},
+      "components": {"schemas": {"Error": {"type": "object", "additionalProperties": false,
+        "required": ["code"], "properties": {"code": {"type": "string",
+          "enum": ["invalid_token", "out_of_stock", "invalid_sku"]}}}}},
+      "paths": {
+        "/orders": {"post": {"operationId": "order", "responses": {
+          "201": {"description": "Placed."},
+          "default": {"description": "Failed.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}}},
+        "/stock": {"get": {"operationId": "stock", "responses": {
+          "200": {"description": "Stock."},
+          "default": {"description": "Failed.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}}}}}"##;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("shop.json"), document).unwrap();
+    let (code, spec, stderr) = covenant(
+        &["import", "shop.json", "--report", "report.json"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(code, 1, "{stderr}\n{spec}");
+    assert_eq!(spec.matches("    rejections Error\n").count(), 2, "{spec}");
+    assert!(
+        spec.contains(
+            "    @rejection(\"invalid_sku\")\n    @lossy(\"#/components/schemas/Error\", "
+        ),
+        "{spec}"
+    );
+    assert_eq!(spec.matches("@lossy(").count(), 1, "{spec}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["losses"].as_array().unwrap().len(), 1, "{report}");
+    for operation in report["operations"].as_array().unwrap() {
+        assert_eq!(operation["status"], "with_losses", "{report}");
+        assert_eq!(
+            operation["losses"][0]["pointer"], "#/components/schemas/Error",
+            "{report}"
+        );
+    }
+    assert!(
+        stderr.ends_with("imported 2 operations: 0 stated fully, 2 with losses, 0 left out\n"),
+        "{stderr}"
+    );
+}

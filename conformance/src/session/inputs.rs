@@ -9,7 +9,7 @@ use crate::{Report, report, select};
 use std::path::{Path, PathBuf};
 
 /// The expected-failure list read when it exists and none is named.
-pub const DEFAULT_EXPECTED: &str = "conformance/expected-failures.toml";
+pub(super) const DEFAULT_EXPECTED: &str = "conformance/expected-failures.toml";
 
 /// The list named, else the project's own list when there is one, with its file.
 pub fn load_expected(path: Option<&Path>) -> Result<Option<(PathBuf, ExpectedFailures)>, Stop> {

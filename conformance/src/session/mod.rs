@@ -1,20 +1,20 @@
 //! A whole conformance run, as `covenant conform` drives it: read and check the cassettes,
 //! select the scenarios, find (or start) the implementation, replay, receive its events,
 //! redact once with everything the run learnt, check the snapshots and write the reports.
-//! The command line only turns its arguments into [`Settings`] and prints what comes back.
+//! The command line only turns its arguments into [`Settings`]; the session says on the
+//! terminal what the run does as it goes (progress, notices, the summary, why it stopped).
 
 mod inputs;
 mod targets;
 
-pub use inputs::DEFAULT_EXPECTED;
-pub use targets::target_of;
+use targets::target_of;
 
 use crate::changes::exercises;
 use crate::progress::Progress;
 use crate::select::{Filter, Shard};
 use crate::snapshot::SnapshotSettings;
 use crate::template::{Credentials, Globals};
-use crate::verdict::EXIT_UNREACHABLE;
+use crate::verdict::{EXIT_UNREACHABLE, EXIT_USAGE};
 use crate::{Contract, Report, RunSettings, Target, cassette, events, plan, report, select};
 use covenant_codegen::Spec;
 use std::collections::{BTreeMap, BTreeSet};
@@ -26,8 +26,6 @@ use std::time::Duration;
 
 /// The suite replayed when no cassettes are named.
 pub const DEFAULT_SUITE: &str = "conformance/suite";
-/// The exit status of a usage error: bad arguments, cassettes or files.
-pub const EXIT_USAGE: u8 = 2;
 
 /// A future a caller hands the session.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T>>>;
@@ -57,41 +55,63 @@ pub struct ChangedSince {
 
 /// Everything a run is told.
 pub struct Settings {
-    /// The spec the cassettes are checked against.
-    pub spec: PathBuf,
+    /// The spec the cassettes are checked against, or why the command line names none
+    /// (told as the run's usage error, in its reports too).
+    pub spec: Result<PathBuf, String>,
     /// Cassette files or folders; [`DEFAULT_SUITE`] when empty.
     pub paths: Vec<PathBuf>,
     /// `URL` or `NAME=URL` per API base.
     pub targets: Vec<String>,
+    /// A JSON object of the values cassettes name as `{{credentials.KEY}}`.
     pub credentials: Option<PathBuf>,
+    /// The expected-failure list; [`inputs::DEFAULT_EXPECTED`] when it exists and none is named.
     pub expected_failures: Option<PathBuf>,
+    /// Where the reports are written, the last run's cleared first.
     pub report_dir: PathBuf,
+    /// Scenarios replayed at once; the number of cores when not given.
     pub jobs: Option<usize>,
+    /// A scenario runs when it matches any.
     pub filter: Vec<Filter>,
+    /// Start no scenario after the first failure.
     pub fail_fast: bool,
+    /// A skipped scenario fails the run.
     pub fail_on_skip: bool,
     /// Only the scenarios that failed in the last report of `report_dir`.
     pub rerun_failed: bool,
     pub changed_since: Option<ChangedSince>,
+    /// The part of the suite this run replays.
     pub shard: Option<Shard>,
     /// An earlier report.json, to balance the shards by time.
     pub durations: Option<PathBuf>,
+    /// Attempts again for a request whose connection fails.
     pub retries: u32,
+    /// How long one response may take.
     pub timeout: Duration,
+    /// The longest response body read.
     pub max_body: usize,
     /// Where to receive the target's webhooks, and the address it sends them to.
     pub webhooks: Option<std::net::SocketAddr>,
     pub webhooks_url: Option<String>,
+    /// How long to keep listening after the last scenario.
     pub webhooks_settle: Duration,
+    /// The folder of each scenario's reviewed transcript.
     pub snapshots: Option<PathBuf>,
+    /// Accept the transcripts as the snapshots.
     pub update_snapshots: bool,
     /// Started when neither targets nor credentials are given; `None` when the build
     /// carries no implementation of its own.
     pub reference: Option<StartReference>,
 }
 
+impl Settings {
+    /// Neither targets nor credentials name the implementation: the run starts its own.
+    fn reference_run(&self) -> bool {
+        self.targets.is_empty() && self.credentials.is_none()
+    }
+}
+
 /// Why a run stopped before judging anything.
-pub enum Stop {
+enum Stop {
     /// Exit 2.
     Usage(String),
     /// Exit 3: the target could not be reached.
@@ -159,6 +179,7 @@ pub fn run(settings: Settings) -> u8 {
     stop.exit()
 }
 
+/// A run that stops before its reports are cleared: it says why and leaves them.
 fn usage(message: &str) -> u8 {
     eprintln!("error: {message}");
     EXIT_USAGE
@@ -193,7 +214,8 @@ fn conform(
             "--jobs 0 would run nothing: give at least 1".into(),
         ));
     }
-    let spec = covenant_codegen::load(&settings.spec).map_err(|e| Stop::Usage(e.to_string()))?;
+    let path = settings.spec.clone().map_err(Stop::Usage)?;
+    let spec = covenant_codegen::load(&path).map_err(|e| Stop::Usage(e.to_string()))?;
     let contract = Contract::new(spec).map_err(Stop::Usage)?;
     context.spec_name = contract.spec.service.name.clone();
     let list = inputs::load_expected(settings.expected_failures.as_deref())?;
@@ -303,7 +325,7 @@ async fn replay(
     list: Option<(PathBuf, crate::known_failures::ExpectedFailures)>,
     context: &mut Context,
 ) -> Result<u8, Stop> {
-    let reference_run = settings.targets.is_empty() && settings.credentials.is_none();
+    let reference_run = settings.reference_run();
     let (target, started) = if reference_run {
         let started = start_reference(settings.reference.take()).await?;
         let target = target_of(&contract, &[], &started.credentials).map_err(Stop::Usage)?;
@@ -352,6 +374,7 @@ async fn replay(
     finish(&settings, report)
 }
 
+/// Starts the implementation the build carries; a usage error when it carries none.
 async fn start_reference(reference: Option<StartReference>) -> Result<Started, Stop> {
     let Some(start) = reference else {
         return Err(Stop::Usage(
@@ -373,7 +396,7 @@ async fn open_events(
     target: &Target,
     selection: &mut Selection,
 ) -> Result<Option<events::Session>, Stop> {
-    let reference_run = settings.targets.is_empty() && settings.credentials.is_none();
+    let reference_run = settings.reference_run();
     let awaited = selection.plans.iter().any(|p| p.awaits_events());
     let listen = (settings.webhooks)
         .or_else(|| (reference_run && awaited).then(|| ([127, 0, 0, 1], 0).into()));

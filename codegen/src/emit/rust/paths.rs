@@ -24,7 +24,7 @@ impl VisitMut for Absolute {
     fn visit_path_mut(&mut self, path: &mut syn::Path) {
         if path.leading_colon.is_none()
             && path.segments.len() > 1
-            && CRATES.iter().any(|name| path.segments[0].ident == name)
+            && names_crate(&path.segments[0].ident)
         {
             path.leading_colon = Some(Default::default());
         }
@@ -32,13 +32,56 @@ impl VisitMut for Absolute {
     }
 
     fn visit_item_use_mut(&mut self, item: &mut syn::ItemUse) {
-        if item.leading_colon.is_none()
-            && let syn::UseTree::Path(first) = &item.tree
-            && CRATES.iter().any(|name| first.ident == name)
-        {
-            item.leading_colon = Some(Default::default());
+        if item.leading_colon.is_none() {
+            match &mut item.tree {
+                syn::UseTree::Path(first) if names_crate(&first.ident) => {
+                    item.leading_colon = Some(Default::default());
+                }
+                // `use {std::fmt, serde::Serialize};` becomes `use ::{…};` when every path of
+                // the group names one of the crates (a group mixing in the crate's own modules
+                // is left as it is).
+                syn::UseTree::Group(group) if group.items.iter().all(starts_with_crate) => {
+                    item.leading_colon = Some(Default::default());
+                }
+                _ => {}
+            }
         }
         syn::visit_mut::visit_item_use_mut(self, item);
+    }
+
+    fn visit_impl_item_mut(&mut self, item: &mut syn::ImplItem) {
+        if let syn::ImplItem::Verbatim(tokens) = item {
+            *tokens = absolute(std::mem::take(tokens));
+        }
+        syn::visit_mut::visit_impl_item_mut(self, item);
+    }
+
+    fn visit_trait_item_mut(&mut self, item: &mut syn::TraitItem) {
+        if let syn::TraitItem::Verbatim(tokens) = item {
+            *tokens = absolute(std::mem::take(tokens));
+        }
+        syn::visit_mut::visit_trait_item_mut(self, item);
+    }
+
+    fn visit_foreign_item_mut(&mut self, item: &mut syn::ForeignItem) {
+        if let syn::ForeignItem::Verbatim(tokens) = item {
+            *tokens = absolute(std::mem::take(tokens));
+        }
+        syn::visit_mut::visit_foreign_item_mut(self, item);
+    }
+
+    fn visit_pat_mut(&mut self, pat: &mut syn::Pat) {
+        if let syn::Pat::Verbatim(tokens) = pat {
+            *tokens = absolute(std::mem::take(tokens));
+        }
+        syn::visit_mut::visit_pat_mut(self, pat);
+    }
+
+    fn visit_type_param_bound_mut(&mut self, bound: &mut syn::TypeParamBound) {
+        if let syn::TypeParamBound::Verbatim(tokens) = bound {
+            *tokens = absolute(std::mem::take(tokens));
+        }
+        syn::visit_mut::visit_type_param_bound_mut(self, bound);
     }
 
     fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
@@ -70,6 +113,19 @@ impl VisitMut for Absolute {
             *tokens = absolute(std::mem::take(tokens));
         }
         syn::visit_mut::visit_type_mut(self, ty);
+    }
+}
+
+fn names_crate(ident: &proc_macro2::Ident) -> bool {
+    CRATES.iter().any(|name| ident == name)
+}
+
+/// A use tree whose every path begins with one of [`CRATES`].
+fn starts_with_crate(tree: &syn::UseTree) -> bool {
+    match tree {
+        syn::UseTree::Path(path) => names_crate(&path.ident),
+        syn::UseTree::Name(_) | syn::UseTree::Rename(_) | syn::UseTree::Glob(_) => false,
+        syn::UseTree::Group(group) => group.items.iter().all(starts_with_crate),
     }
 }
 
@@ -136,6 +192,7 @@ mod tests {
         let text = made_absolute(quote! {
             use serde::Serialize;
             use ::std::fmt;
+            use {std::io, serde_json::Map};
             #[derive(serde::Deserialize)]
             struct S(core::marker::PhantomData<u8>);
             fn f(x: std::fmt::Result, y: ::std::sync::Arc<u8>, z: rt::std::X) -> serde_json::Value {
@@ -147,6 +204,7 @@ mod tests {
         for wanted in [
             ":: serde :: Serialize",
             "use :: std :: fmt",
+            "use :: { std :: io , serde_json :: Map }",
             "derive (:: serde :: Deserialize)",
             ":: core :: marker :: PhantomData",
             ":: std :: fmt :: Result",
