@@ -1,14 +1,14 @@
 //! The HTTP face: the generated router on the service, a log line per request,
-//! `Retry-After` on every 503, and the browser protections of the link widget's pages.
+//! and the browser protections of the link widget's pages.
 
 use crate::ReferenceServer;
 use crate::service::Service;
 use axum::extract::Request;
-use axum::http::{HeaderName, HeaderValue, StatusCode, header};
+use axum::http::{HeaderName, HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::Response;
 use base64::Engine;
-use covenant_runtime::server::{Config, RETRY_AFTER_SECONDS, RequestLimits, Served};
+use covenant_runtime::server::{Config, RequestLimits, Served};
 use sha2::{Digest, Sha256};
 use std::sync::{Arc, LazyLock};
 use std::time::Instant;
@@ -40,8 +40,7 @@ pub fn router_with(server: Arc<ReferenceServer>, limits: RequestLimits) -> axum:
 /// The `Server` header of every answer: this implementation's name and version.
 pub const SERVER_NAME: &str = concat!("health-server/", env!("CARGO_PKG_VERSION"));
 
-/// One line per request, the implementation's name, and the retry hint of a 503 (the
-/// generated router answers the status and body; the header is this service's).
+/// One line per request, and the implementation's name.
 async fn finish(request: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = request.method().clone();
@@ -53,12 +52,6 @@ async fn finish(request: Request, next: Next) -> Response {
         .headers_mut()
         .insert(header::SERVER, HeaderValue::from_static(SERVER_NAME));
     let status = response.status();
-    if status == StatusCode::SERVICE_UNAVAILABLE {
-        response
-            .headers_mut()
-            .entry(header::RETRY_AFTER)
-            .or_insert(HeaderValue::from(RETRY_AFTER_SECONDS));
-    }
     tracing::info!(
         %method,
         path,

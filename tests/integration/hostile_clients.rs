@@ -194,6 +194,12 @@ fn connections_beyond_the_cap_take_the_place_of_idle_ones_or_get_a_json_503() {
         let read = refused.read_to_end(&mut answer);
         let answer = String::from_utf8_lossy(&answer);
         assert!(answer.starts_with("HTTP/1.1 503"), "{read:?}: {answer}");
+        assert!(
+            answer
+                .to_ascii_lowercase()
+                .contains("\r\nretry-after: 1\r\n"),
+            "{answer}"
+        );
         drop(busy);
     });
 }

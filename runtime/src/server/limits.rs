@@ -3,7 +3,7 @@
 //! ([`super::transport`]) reads heads larger than these caps, so that these answers, not its
 //! own empty ones, are what a client sees.
 
-use super::{Config, RejectionShape, with_request_id, with_retry_after};
+use super::{Config, RejectionShape, ask_to_retry, with_request_id};
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::middleware::Next;
@@ -60,7 +60,7 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
     // header of every request would be work on the hot path for the rare case.
     let request_id = request.headers().get("x-request-id").cloned();
     let timeout = guard.limits.request_timeout;
-    match tokio::time::timeout(timeout, next.run(request)).await {
+    let mut response = match tokio::time::timeout(timeout, next.run(request)).await {
         Ok(response) => response,
         Err(_) => {
             let status = StatusCode::SERVICE_UNAVAILABLE;
@@ -74,9 +74,11 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
             if let Some(id) = request_id {
                 headers.insert("x-request-id", id);
             }
-            with_retry_after(with_request_id(&headers, super::json(status, &body)))
+            with_request_id(&headers, super::json(status, &body))
         }
-    }
+    };
+    ask_to_retry(response.status(), response.headers_mut());
+    response
 }
 
 fn head_too_large(limits: &RequestLimits, request: &Request) -> Option<(StatusCode, String)> {

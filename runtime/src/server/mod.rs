@@ -93,9 +93,9 @@ impl Config {
         json(status, &body)
     }
 
-    /// 503 with `Retry-After`, in the configured shape.
+    /// 503 in the configured shape (the router's guard adds `Retry-After`).
     pub fn unavailable(&self, message: &str) -> Response {
-        with_retry_after(self.reject(StatusCode::SERVICE_UNAVAILABLE, message))
+        self.reject(StatusCode::SERVICE_UNAVAILABLE, message)
     }
 }
 
@@ -162,16 +162,15 @@ pub struct Unavailable;
 /// Seconds a caller is asked to wait before retrying a 503.
 pub const RETRY_AFTER_SECONDS: u32 = 1;
 
-/// 503 with `Retry-After`: the service is up, what it depends on is not.
-pub fn service_unavailable(detail: impl Serialize) -> Response {
-    with_retry_after(error(StatusCode::SERVICE_UNAVAILABLE, detail))
-}
-
-fn with_retry_after(mut response: Response) -> Response {
-    response
-        .headers_mut()
-        .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
-    response
+/// Asks the caller to come back later on a 503: the one place `Retry-After` is decided, for
+/// every answer of a generated router (its guard, [`guarded`], passes each through here,
+/// whoever wrote it: the pipeline, the implementation, a timeout) and the transport's own.
+pub fn ask_to_retry(status: StatusCode, headers: &mut http::HeaderMap) {
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        headers
+            .entry(header::RETRY_AFTER)
+            .or_insert(HeaderValue::from(RETRY_AFTER_SECONDS));
+    }
 }
 
 /// Who is calling, and which request this is.

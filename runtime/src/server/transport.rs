@@ -12,7 +12,7 @@
 //!   when every connection is in the middle of a request, the new one is answered 503 and
 //!   closed. So slow clients cannot lock out the others.
 
-use super::{RETRY_AFTER_SECONDS, RejectionShape};
+use super::{RejectionShape, ask_to_retry};
 use axum::body::Body;
 use std::collections::HashMap;
 use std::future::Future;
@@ -226,11 +226,13 @@ impl Transport {
             .and_then(|s| s.canonical_reason())
             .unwrap_or("Error");
         let body = self.rejections.body(status, detail, None).to_string();
-        let retry = if status == 503 {
-            format!("retry-after: {RETRY_AFTER_SECONDS}\r\n")
-        } else {
-            String::new()
-        };
+        let mut headers = axum::http::HeaderMap::new();
+        if let Ok(status) = axum::http::StatusCode::from_u16(status) {
+            ask_to_retry(status, &mut headers);
+        }
+        let retry: String = (headers.iter())
+            .filter_map(|(name, value)| Some(format!("{name}: {}\r\n", value.to_str().ok()?)))
+            .collect();
         format!(
             "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n{retry}\
              connection: close\r\ncontent-length: {}\r\n\r\n{body}",
@@ -242,13 +244,14 @@ impl Transport {
     /// The busy 503 for a request on a connection whose place was given away.
     fn busy_response(&self) -> axum::response::Response {
         let body = self.rejections.body(503, BUSY, None).to_string();
-        axum::response::Response::builder()
+        let mut response = axum::response::Response::builder()
             .status(503)
             .header("content-type", "application/json")
-            .header("retry-after", RETRY_AFTER_SECONDS.to_string())
             .header("connection", "close")
             .body(Body::from(body))
-            .unwrap_or_default()
+            .unwrap_or_default();
+        ask_to_retry(response.status(), response.headers_mut());
+        response
     }
 
     /// hyper's refusal of a head it could not read, said in the rejection shape.
