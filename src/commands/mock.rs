@@ -88,6 +88,29 @@ async fn serve(
     let arena = bumpalo::Bump::new();
     let examples = covenant_codegen::contract::examples(spec, &arena);
     let served = mock::router(&contract, examples, keys, config);
+    print_start(&contract, &served, path, &base_url, &printed_keys, &written);
+    let mut transport = args.limits.transport();
+    transport.rejections = served.rejections.clone();
+    covenant_runtime::server::transport::serve(
+        listener,
+        served.router,
+        transport,
+        super::shutdown_signal(),
+    )
+    .await
+    .map_err(|e| format!("server error: {e}"))
+}
+
+/// What a start tells: the address of each API, the keys (each shown once, when made), the
+/// endpoints one router cannot serve, and the credentials file.
+fn print_start(
+    contract: &covenant_runtime::contract::Contract<'static>,
+    served: &mock::Mock,
+    path: &std::path::Path,
+    base_url: &str,
+    printed_keys: &[String],
+    written: &std::path::Path,
+) {
     println!(
         "serving the mock of {} at {base_url} ({} endpoints)",
         path.display(),
@@ -101,7 +124,7 @@ async fn serve(
             named.push(name);
         }
     }
-    for line in &printed_keys {
+    for line in printed_keys {
         println!("  {line}");
     }
     for endpoint in &served.skipped {
@@ -110,16 +133,6 @@ async fn serve(
         );
     }
     println!("  credentials: {}", written.display());
-    let mut transport = args.limits.transport();
-    transport.rejections = served.rejections.clone();
-    covenant_runtime::server::transport::serve(
-        listener,
-        served.router,
-        transport,
-        super::shutdown_signal(),
-    )
-    .await
-    .map_err(|e| format!("server error: {e}"))
 }
 
 /// The cassettes named, else the project's suite when there is one.
