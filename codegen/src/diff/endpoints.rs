@@ -1,5 +1,6 @@
 //! Endpoints compared: their routes, inputs, answers, credentials and behaviour.
 
+use super::Rule;
 use super::fields::FieldSet;
 use super::rules;
 use super::types::Delta;
@@ -34,6 +35,38 @@ fn media_change(old: &crate::ir::BodyMedia, new: &crate::ir::BodyMedia) -> Strin
 /// The old endpoint's parameters named as the new endpoint names them where the wire is the
 /// same: a path placeholder renamed in its place (`{id}` to `{user_id}`, a name neither
 /// version has elsewhere in the path), a header whose name changed case only.
+/// The rules a body's changes are judged by, a request's or an answer's, and the words of
+/// one added or removed.
+struct BodyRules {
+    added: &'static Rule,
+    added_words: &'static str,
+    removed: &'static Rule,
+    removed_words: &'static str,
+    narrowed: &'static Rule,
+    widened: &'static Rule,
+    changed: &'static Rule,
+}
+
+const REQUEST_BODY: BodyRules = BodyRules {
+    added: rules::REQUEST_BODY_ADDED,
+    added_words: "added",
+    removed: rules::REQUEST_BODY_REMOVED,
+    removed_words: "removed",
+    narrowed: rules::REQUEST_TYPE_NARROWED,
+    widened: rules::REQUEST_TYPE_WIDENED,
+    changed: rules::REQUEST_TYPE_CHANGED,
+};
+
+const RESPONSE_BODY: BodyRules = BodyRules {
+    added: rules::RESPONSE_BODY_ADDED,
+    added_words: "a body added",
+    removed: rules::RESPONSE_BODY_REMOVED,
+    removed_words: "body removed",
+    narrowed: rules::RESPONSE_TYPE_NARROWED,
+    widened: rules::RESPONSE_TYPE_WIDENED,
+    changed: rules::RESPONSE_TYPE_CHANGED,
+};
+
 fn params_as_named_anew(old: &Endpoint, new: &Endpoint) -> Vec<crate::ir::Param> {
     use crate::ir::ParamLocation;
     let names = |ep: &Endpoint| crate::ir::placeholders(&ep.path);
@@ -327,59 +360,77 @@ impl Differ<'_> {
         carriers: &BTreeSet<String>,
     ) {
         let subject = format!("{subject} body");
-        match (&old.body, &new.body) {
-            (None, Some(_)) => self.report(
-                rules::REQUEST_BODY_ADDED,
-                subject,
-                "added",
+        let (Some(o), Some(n)) = (&old.body, &new.body) else {
+            self.body_presence(
+                &REQUEST_BODY,
+                old.body.is_some(),
+                new.body.is_some(),
+                &subject,
                 spans,
-                carriers.clone(),
-            ),
-            (Some(_), None) => self.report(
-                rules::REQUEST_BODY_REMOVED,
-                subject,
-                "removed",
-                spans,
-                carriers.clone(),
-            ),
-            (Some(o), Some(n)) => {
-                // The body's own type; then, since a client sending a type no longer read
-                // is refused and a server must read a type newly offered, each further one.
-                let (before, after) = (&old.body_also, &new.body_also);
-                let changes = (old.body_media != new.body_media)
-                    .then(|| media_change(&old.body_media, &new.body_media))
-                    .into_iter()
-                    .chain(
-                        before
-                            .iter()
-                            .filter(|m| !after.contains(m))
-                            .map(|m| format!("no longer also read as {m}")),
-                    )
-                    .chain(
-                        after
-                            .iter()
-                            .filter(|m| !before.contains(m))
-                            .map(|m| format!("also read as {m}")),
-                    );
-                for change in changes {
-                    self.report(
-                        rules::REQUEST_MEDIA_CHANGED,
-                        &subject,
-                        change,
-                        spans,
-                        carriers.clone(),
-                    );
-                }
-                let rule = match self.type_delta(o, n) {
-                    Delta::Same => return,
-                    Delta::Narrowed(c) => (rules::REQUEST_TYPE_NARROWED, c),
-                    Delta::Widened(c) => (rules::REQUEST_TYPE_WIDENED, c),
-                    Delta::Changed(c) => (rules::REQUEST_TYPE_CHANGED, c),
-                };
-                self.report(rule.0, subject, rule.1, spans, carriers.clone());
-            }
-            (None, None) => {}
+                carriers,
+            );
+            return;
+        };
+        // The body's own type; then, since a client sending a type no longer read is
+        // refused and a server must read a type newly offered, each further one.
+        let (before, after) = (&old.body_also, &new.body_also);
+        let changes = (old.body_media != new.body_media)
+            .then(|| media_change(&old.body_media, &new.body_media))
+            .into_iter()
+            .chain(
+                before
+                    .iter()
+                    .filter(|m| !after.contains(m))
+                    .map(|m| format!("no longer also read as {m}")),
+            )
+            .chain(
+                after
+                    .iter()
+                    .filter(|m| !before.contains(m))
+                    .map(|m| format!("also read as {m}")),
+            );
+        for change in changes {
+            let rule = rules::REQUEST_MEDIA_CHANGED;
+            self.report(rule, &subject, change, spans, carriers.clone());
         }
+        self.body_type(&REQUEST_BODY, o, n, &subject, spans, carriers);
+    }
+
+    /// A body added or removed, judged by `rules`.
+    fn body_presence(
+        &mut self,
+        rules: &BodyRules,
+        had: bool,
+        has: bool,
+        subject: &str,
+        spans: Spans,
+        carriers: &BTreeSet<String>,
+    ) {
+        let (rule, change) = match (had, has) {
+            (false, true) => (rules.added, rules.added_words),
+            (true, false) => (rules.removed, rules.removed_words),
+            _ => return,
+        };
+        self.report(rule, subject, change, spans, carriers.clone());
+    }
+
+    /// How a body's type changed, judged by `rules`.
+    fn body_type(
+        &mut self,
+        rules: &BodyRules,
+        old: &crate::ir::Type,
+        new: &crate::ir::Type,
+        subject: &str,
+        spans: Spans,
+        carriers: &BTreeSet<String>,
+    ) {
+        let (rule, change) = match self.type_delta(old, new) {
+            Delta::Same => return,
+            Delta::Narrowed(c) => (rules.narrowed, c),
+            Delta::Widened(c) => (rules.widened, c),
+            Delta::Changed(c) => (rules.changed, c),
+        };
+        self.report(rule, subject, change, spans, carriers.clone());
     }
 
     /// Answers by status: success answers (`success`) or errors.
@@ -435,74 +486,17 @@ impl Differ<'_> {
         spans: Spans,
         carriers: &BTreeSet<String>,
     ) {
-        match (&old.body, &new.body) {
-            (None, Some(_)) => self.report(
-                rules::RESPONSE_BODY_ADDED,
+        if let (Some(o), Some(n)) = (&old.body, &new.body) {
+            self.response_body(old, new, (o, n), subject, spans, carriers);
+        } else {
+            self.body_presence(
+                &RESPONSE_BODY,
+                old.body.is_some(),
+                new.body.is_some(),
                 subject,
-                "a body added",
                 spans,
-                carriers.clone(),
-            ),
-            (Some(_), None) => self.report(
-                rules::RESPONSE_BODY_REMOVED,
-                subject,
-                "body removed",
-                spans,
-                carriers.clone(),
-            ),
-            (Some(o), Some(n)) => {
-                match (old.nullable, new.nullable) {
-                    (false, true) => self.report(
-                        rules::RESPONSE_TYPE_WIDENED,
-                        subject,
-                        "body now may be null",
-                        spans,
-                        carriers.clone(),
-                    ),
-                    (true, false) => self.report(
-                        rules::RESPONSE_TYPE_NARROWED,
-                        subject,
-                        "body no longer null",
-                        spans,
-                        carriers.clone(),
-                    ),
-                    _ => {}
-                }
-                if old.media != new.media {
-                    let change = media_change(&old.media, &new.media);
-                    self.report(
-                        rules::RESPONSE_MEDIA_CHANGED,
-                        subject,
-                        change,
-                        spans,
-                        carriers.clone(),
-                    );
-                }
-                // A client that asked for a media type no longer offered gets another.
-                for gone in old
-                    .also_media
-                    .iter()
-                    .filter(|m| !new.also_media.contains(m))
-                {
-                    self.report(
-                        rules::RESPONSE_MEDIA_CHANGED,
-                        subject,
-                        format!("no longer also in {gone}"),
-                        spans,
-                        carriers.clone(),
-                    );
-                }
-                let found = match self.type_delta(o, n) {
-                    Delta::Same => None,
-                    Delta::Narrowed(c) => Some((rules::RESPONSE_TYPE_NARROWED, c)),
-                    Delta::Widened(c) => Some((rules::RESPONSE_TYPE_WIDENED, c)),
-                    Delta::Changed(c) => Some((rules::RESPONSE_TYPE_CHANGED, c)),
-                };
-                if let Some((rule, change)) = found {
-                    self.report(rule, subject, change, spans, carriers.clone());
-                }
-            }
-            (None, None) => {}
+                carriers,
+            );
         }
         let owner = format!("{subject} headers");
         let old_headers = spelled_as(&old.headers, &new.headers);
@@ -553,6 +547,38 @@ impl Differ<'_> {
         }
         self.doc(subject, old.doc.as_deref(), new.doc.as_deref(), spans);
         self.provenance(subject, old.provenance, new.provenance, spans);
+    }
+
+    /// An answer's body in both versions: whether it may be null, its media types, its type.
+    fn response_body(
+        &mut self,
+        old: &Response,
+        new: &Response,
+        (o, n): (&crate::ir::Type, &crate::ir::Type),
+        subject: &str,
+        spans: Spans,
+        carriers: &BTreeSet<String>,
+    ) {
+        let nullable = match (old.nullable, new.nullable) {
+            (false, true) => Some((rules::RESPONSE_TYPE_WIDENED, "body now may be null")),
+            (true, false) => Some((rules::RESPONSE_TYPE_NARROWED, "body no longer null")),
+            _ => None,
+        };
+        if let Some((rule, change)) = nullable {
+            self.report(rule, subject, change, spans, carriers.clone());
+        }
+        if old.media != new.media {
+            let change = media_change(&old.media, &new.media);
+            let rule = rules::RESPONSE_MEDIA_CHANGED;
+            self.report(rule, subject, change, spans, carriers.clone());
+        }
+        // A client that asked for a media type no longer offered gets another.
+        for gone in (old.also_media.iter()).filter(|m| !new.also_media.contains(m)) {
+            let change = format!("no longer also in {gone}");
+            let rule = rules::RESPONSE_MEDIA_CHANGED;
+            self.report(rule, subject, change, spans, carriers.clone());
+        }
+        self.body_type(&RESPONSE_BODY, o, n, subject, spans, carriers);
     }
 
     fn auth(
