@@ -49,7 +49,7 @@ impl Drop for Harness {
     }
 }
 
-fn scratch_dir() -> PathBuf {
+pub fn scratch_dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "health-server-test-{}",
         uuid::Uuid::new_v4().simple()

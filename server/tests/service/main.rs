@@ -14,6 +14,7 @@ mod linking;
 mod management;
 mod patients;
 mod pulls;
+mod schema;
 mod users;
 mod webhook_attacks;
 mod webhooks;
