@@ -4,6 +4,7 @@
 # compiles, how long generation takes, and how long the generated crate takes to build.
 #
 #   bash benches/progenitor.sh            # prints one table
+#   BUILD=0 bash benches/progenitor.sh    # generation only: no crate is built
 #
 # Installs cargo-progenitor (pinned, from crates.io) into a folder outside the repository.
 # Each generated crate is built with `cargo build` in a scratch folder; a crate that does not
@@ -39,7 +40,9 @@ for gz in corpus/openapi/*.gz; do
     if "$tools/bin/cargo-progenitor" progenitor -i "$doc" -o "$scratch/p-$name" -n "p_${name%%.*}" -v 0.1.0 > "$scratch/p-$name.log" 2>&1; then
         gen=$(elapsed "$start" "$(now)")
         start=$(now)
-        if (cd "$scratch/p-$name" && cargo build --quiet > "$scratch/p-$name.build.log" 2>&1); then
+        if [ "${BUILD:-1}" = 0 ]; then
+            progenitor="$gen / not built"
+        elif (cd "$scratch/p-$name" && cargo build --quiet > "$scratch/p-$name.build.log" 2>&1); then
             progenitor="$gen / $(elapsed "$start" "$(now)")"
         else
             progenitor="$gen / does not build"
@@ -76,7 +79,9 @@ TOML
     # The repository's lock: the runtime is built with the versions it is tested with.
     cp Cargo.lock "$scratch/c-$name/"
     start=$(now)
-    if (cd "$scratch/c-$name" && cargo build --quiet > "$scratch/c-$name.build.log" 2>&1); then
+    if [ "${BUILD:-1}" = 0 ]; then
+        ours="$gen / not built"
+    elif (cd "$scratch/c-$name" && cargo build --quiet > "$scratch/c-$name.build.log" 2>&1); then
         ours="$gen / $(elapsed "$start" "$(now)")"
     else
         ours="$gen / does not build"

@@ -122,7 +122,7 @@ pub fn judge(
             Some(actual) => matcher::check(want, Some(actual), "$", scope, &mut mismatches),
             None => mismatches.push(Mismatch {
                 path: "$".into(),
-                expected: matcher::show(&want.written()),
+                expected: crate::shown::show(&want.written()),
                 actual: "no JSON body".into(),
             }),
         }

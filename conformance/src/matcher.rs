@@ -6,6 +6,7 @@
 //! `length`, `range`, `datetime`, `exact`, `not`, `each`.
 
 use crate::plan::expected::{Expected, Matcher, MatcherKind};
+use crate::shown::show;
 use crate::template::{Scope, TemplateError};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -250,17 +251,6 @@ pub fn child(path: &str, key: &str) -> String {
         format!("{path}.{key}")
     } else {
         format!("{path}[{}]", Value::String(key.to_string()))
-    }
-}
-
-/// A value as a failure shows it: compact JSON, long values cut.
-pub fn show(v: &Value) -> String {
-    let text = v.to_string();
-    if text.chars().count() > 200 {
-        let cut: String = text.chars().take(200).collect();
-        format!("{cut}…")
-    } else {
-        text
     }
 }
 

@@ -12,13 +12,14 @@ use crate::outcome::{
 use crate::plan::{CapturePlan, ExchangePlan, ScenarioPlan};
 use crate::progress::Progress;
 use crate::secrets::SecretBook;
+use crate::target::Target;
 use crate::template::{Globals, Scope, TemplateError};
 use crate::transcript::{self, Normalizer};
 use covenant_runtime::contract::{Encoding, Location};
 use covenant_runtime::text::text_pairs;
 use futures_util::StreamExt;
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -54,42 +55,6 @@ impl Default for RunSettings {
             max_body: DEFAULT_MAX_BODY,
             events: None,
         }
-    }
-}
-
-/// Where the implementation under test is: a URL for each API base, by the name a
-/// deployment gives it (`base_url` for `{base_url}`, `management_url`, or `<api>_url` for a
-/// base the spec writes as an address). Every base a run uses is named here; none is guessed.
-#[derive(Clone, Debug, Default)]
-pub struct Target {
-    pub bases: BTreeMap<String, String>,
-}
-
-impl Target {
-    /// The URL an endpoint's API is reached at.
-    pub fn resolve(&self, route: &Route) -> Result<String, String> {
-        let name = &route.base_name();
-        let placeholder = format!("{{{name}}}");
-        match self.bases.get(name) {
-            Some(url) if route.base.contains(&placeholder) => {
-                Ok(route.base.replace(&placeholder, url.trim_end_matches('/')))
-            }
-            Some(url) => Ok(url.trim_end_matches('/').to_string()),
-            None if !route.base.contains('{') => Ok(route.base.to_string()),
-            None => Err(format!(
-                "no URL for `{name}`, the base of the `{}` API: pass --target {}=URL, or a credentials file with `{name}`",
-                route.api, route.api
-            )),
-        }
-    }
-
-    /// The URL of the main API, for reports.
-    pub fn label(&self) -> String {
-        self.bases
-            .get("base_url")
-            .cloned()
-            .or_else(|| self.bases.values().next().cloned())
-            .unwrap_or_default()
     }
 }
 
@@ -401,7 +366,7 @@ impl Run {
             let wanted = match &event.expected {
                 Some(e) => format!(
                     "`{event_type}` matching {}",
-                    crate::matcher::show(&e.written())
+                    crate::shown::show(&e.written())
                 ),
                 None => format!("`{event_type}`"),
             };
@@ -420,7 +385,7 @@ impl Run {
                 if let Some(envelope) = unwanted {
                     let id = envelope
                         .get("id")
-                        .map_or_else(String::new, |id| format!(" ({})", crate::matcher::show(id)));
+                        .map_or_else(String::new, |id| format!(" ({})", crate::shown::show(id)));
                     let within = format!("within {} s, no {wanted}", event.within.as_secs_f64());
                     out.failures.push(event_failure(
                         "event",

@@ -14,7 +14,7 @@ pub use subscribe::{Subscription, registration, subscribe};
 use crate::contract::Contract;
 use crate::exec;
 use crate::outcome::Report;
-use crate::runner::Target;
+use crate::target::Target;
 use crate::template::Credentials;
 use std::net::SocketAddr;
 use std::sync::Arc;

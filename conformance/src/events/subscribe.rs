@@ -3,7 +3,7 @@
 
 use crate::contract::{Contract, Route};
 use crate::exec::{self, Outgoing};
-use crate::runner::Target;
+use crate::target::Target;
 use crate::template::Credentials;
 use covenant_codegen::ir::{Endpoint, WebhookRegistration};
 use covenant_runtime::contract::{Scheme, TemplateValue};

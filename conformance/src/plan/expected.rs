@@ -206,7 +206,7 @@ impl Reader<'_> {
                         .enumerate()
                         .map(|(i, item)| {
                             let e = r.within(PathStep::Index(i), |r| r.expected(item));
-                            (e, crate::matcher::show(item))
+                            (e, crate::shown::show(item))
                         })
                         .collect()
                 });
@@ -221,7 +221,7 @@ impl Reader<'_> {
                 .ok_or_else(|| {
                     format!(
                         "`within` {} is not a duration: write 30s, 5m, 2h or 7d",
-                        arg("within").map(crate::matcher::show).unwrap_or_default()
+                        arg("within").map(crate::shown::show).unwrap_or_default()
                     )
                 })?;
                 let of =
@@ -296,7 +296,7 @@ fn bounds(kind: &str, value: &Value) -> Result<Bounds, String> {
 
 /// How a matcher reads in a failure: `a value of type string`, `length 1`.
 fn describe(kind: &MatcherKind, written: &Value) -> String {
-    let shown = |k: &str| written.get(k).map(crate::matcher::show);
+    let shown = |k: &str| written.get(k).map(crate::shown::show);
     let bounded = |what: &str| match (shown("min"), shown("max")) {
         (Some(a), Some(b)) if a == b => format!("{what} {a}"),
         (Some(a), Some(b)) => format!("{what} from {a} to {b}"),
