@@ -263,8 +263,8 @@ mod tests {
     fn mismatches(expected: Value, actual: Value) -> Vec<Mismatch> {
         let g = Globals::default();
         let scope = Scope::new(&g);
-        let vet = |_: &crate::plan::text::Reference| None;
-        let mut reader = crate::plan::text::Reader::new(&vet);
+        let vet = |_: &crate::template::text::Reference| None;
+        let mut reader = crate::template::text::Reader::new(&vet);
         let expected = reader.expected(&expected);
         assert!(reader.problems.is_empty(), "{:?}", reader.problems);
         let mut out = Vec::new();

@@ -229,7 +229,7 @@ pub struct Report {
     pub stale_expected_failures: Vec<String>,
     /// Each scenario's snapshot, when the run compared them (`--snapshots DIR`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub snapshots: Vec<crate::snapshot::SnapshotResult>,
+    pub snapshots: Vec<SnapshotResult>,
     /// Why the run stopped, when it did: before judging anything (it then holds no
     /// results), or midway when the target was lost (the results before it are kept).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -415,4 +415,55 @@ impl Report {
             e.received.iter().filter(|r| !r.failures.is_empty()).count()
         })
     }
+}
+
+/// What became of one scenario's snapshot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "outcome")]
+pub enum SnapshotOutcome {
+    Matched,
+    /// There was none; it was written.
+    Written,
+    /// It differed and was overwritten (`--update-snapshots`).
+    Updated,
+    /// There was none, and in CI that fails; `.snap.new` holds the transcript.
+    Missing {
+        new: String,
+    },
+    /// It differs; `.snap.new` holds the transcript, `diff` the change.
+    Differs {
+        new: String,
+        diff: String,
+    },
+}
+
+impl SnapshotOutcome {
+    pub fn fails_run(&self) -> bool {
+        matches!(
+            self,
+            SnapshotOutcome::Missing { .. } | SnapshotOutcome::Differs { .. }
+        )
+    }
+}
+
+/// One scenario's snapshot and what became of it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SnapshotResult {
+    pub id: String,
+    pub file: String,
+    #[serde(flatten)]
+    pub outcome: SnapshotOutcome,
+}
+
+/// A scenario id as a file name: `/` and other awkward characters become `_`.
+pub fn file_stem(id: &str) -> String {
+    id.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }

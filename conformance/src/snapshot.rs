@@ -4,9 +4,7 @@
 //! passes (it fails when `CI` is set); a differing one is written beside it as
 //! `<id>.snap.new` and fails; accepting (`--update-snapshots`) overwrites.
 
-use crate::outcome::{Report, Verdict};
-use crate::report::file_stem;
-use serde::{Deserialize, Serialize};
+use crate::outcome::{Report, SnapshotOutcome, SnapshotResult, Verdict, file_stem};
 use std::path::{Path, PathBuf};
 
 /// How snapshots are compared and written.
@@ -24,44 +22,6 @@ impl SnapshotSettings {
     pub fn ci_from_env() -> bool {
         std::env::var("CI").is_ok_and(|v| v != "false" && v != "0")
     }
-}
-
-/// What became of one scenario's snapshot.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "outcome")]
-pub enum SnapshotOutcome {
-    Matched,
-    /// There was none; it was written.
-    Written,
-    /// It differed and was overwritten (`--update-snapshots`).
-    Updated,
-    /// There was none, and in CI that fails; `.snap.new` holds the transcript.
-    Missing {
-        new: String,
-    },
-    /// It differs; `.snap.new` holds the transcript, `diff` the change.
-    Differs {
-        new: String,
-        diff: String,
-    },
-}
-
-impl SnapshotOutcome {
-    pub fn fails_run(&self) -> bool {
-        matches!(
-            self,
-            SnapshotOutcome::Missing { .. } | SnapshotOutcome::Differs { .. }
-        )
-    }
-}
-
-/// One scenario's snapshot and what became of it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SnapshotResult {
-    pub id: String,
-    pub file: String,
-    #[serde(flatten)]
-    pub outcome: SnapshotOutcome,
 }
 
 /// Compares (and writes) the snapshot of every scenario that ran.

@@ -2,8 +2,8 @@
 //! `report.html` and the exit status are all written from this one account, so no report
 //! shows green for a run that exits red.
 
+use crate::outcome::SnapshotOutcome;
 use crate::outcome::{Report, Verdict};
-use crate::snapshot::SnapshotOutcome;
 
 /// Exit status of a run with conformance failures or differing snapshots.
 pub const EXIT_FAILURES: u8 = 1;

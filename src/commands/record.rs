@@ -86,7 +86,7 @@ fn from_har(
         har::read(&text, &args.base_path).map_err(|e| format!("{}:{e}", har_file.display()))?;
     let name = args.name.clone().unwrap_or_else(|| {
         har_file.file_stem().map_or("session".into(), |s| {
-            covenant_conformance::report::file_stem(&s.to_string_lossy())
+            covenant_conformance::outcome::file_stem(&s.to_string_lossy())
         })
     });
     let recorder = Recorder::new(contract, secrets);

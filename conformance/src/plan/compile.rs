@@ -3,13 +3,13 @@
 //! defined where it is used, every matcher and capture is well-formed. Every problem of
 //! every file is told at once, each at its `file:line:col`.
 
-use super::text::{PathStep, Reader, Reference, Text, Tree};
 use super::{CapturePlan, EventPlan, ExchangePlan, ExpectPlan, ScenarioPlan};
 use crate::cassette::locate::Step;
 use crate::cassette::{Capture, Cassette, CassetteError, EventExpect, Exchange};
 use crate::contract::{Contract, Route};
 use crate::suggest::{Likeness, closest};
 use crate::template::Globals;
+use crate::template::text::{PathStep, Reader, Reference, Text, Tree};
 use covenant_runtime::contract::Location;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -252,7 +252,7 @@ impl Compiler<'_> {
 
     /// A wait the cassette writes (`30s`, `2m`): more than nothing and at most 10 minutes.
     fn wait(&mut self, text: &str, at: Vec<Step>) -> std::time::Duration {
-        match super::text::parse_duration(text).and_then(|d| d.to_std().ok()) {
+        match crate::template::text::parse_duration(text).and_then(|d| d.to_std().ok()) {
             Some(d) if d <= super::MAX_WAIT && !d.is_zero() => d,
             _ => {
                 self.error(

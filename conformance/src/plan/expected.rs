@@ -1,8 +1,8 @@
 //! Expectations read once into typed form: plain values to compare, objects and arrays of
 //! expectations, and matchers with their arguments checked and their patterns compiled.
 
-use super::text::{PathStep, Reader, Text, Tree, parse_duration};
 use crate::suggest::{Likeness, closest};
+use crate::template::text::{PathStep, Reader, Text, Tree, parse_duration};
 use chrono::Duration;
 use serde_json::Value;
 
@@ -156,7 +156,7 @@ impl Reader<'_> {
             };
         }
         match value {
-            Value::String(s) if super::text::holds_braces(value) => match self.text(s) {
+            Value::String(s) if crate::template::text::holds_braces(value) => match self.text(s) {
                 Some(text) => Expected::Text(text),
                 None => Expected::Json(value.clone()),
             },

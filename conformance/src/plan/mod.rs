@@ -6,15 +6,14 @@
 
 mod compile;
 pub mod expected;
-pub mod text;
 
 pub use compile::{check_all, compile, compile_all};
 
 use crate::cassette::Cassette;
 use crate::contract::Route;
+use crate::template::text::{Text, Tree};
 use expected::Expected;
 use std::collections::HashSet;
-use text::{Text, Tree};
 
 /// A scenario ready to run.
 #[derive(Clone, Debug)]

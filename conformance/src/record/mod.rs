@@ -494,7 +494,7 @@ impl<'a> Recorder<'a> {
                 }
                 let redacted = self.redact(s);
                 if redacted != *s {
-                    let whole = crate::plan::text::Text::parse(&redacted)
+                    let whole = crate::template::text::Text::parse(&redacted)
                         .is_ok_and(|text| text.whole().is_some());
                     return if whole {
                         Value::String(redacted)

@@ -159,7 +159,7 @@ fn excerpt(out: &mut String, at: &crate::outcome::Location) {
 
 /// Each snapshot that failed, with its diff, and a count of the rest.
 fn snapshots(out: &mut String, report: &Report) {
-    use crate::snapshot::SnapshotOutcome;
+    use crate::outcome::SnapshotOutcome;
     if report.snapshots.is_empty() {
         return;
     }

@@ -3,11 +3,12 @@
 //! values, transcripts and cassette lines; differing snapshots; events; the coverage matrix
 //! (every endpoint × every declared status), folded; and every scenario's verdict.
 
+use super::TRANSCRIPTS;
 use super::junit::escape;
-use super::{TRANSCRIPTS, file_stem};
+use crate::outcome::SnapshotOutcome;
+use crate::outcome::file_stem;
 use crate::outcome::{Report, ScenarioResult, Verdict};
 use crate::progress::verdict_word;
-use crate::snapshot::SnapshotOutcome;
 use covenant_runtime::contract::StatusPattern;
 use std::fmt::Write;
 use std::path::Path;

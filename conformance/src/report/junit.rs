@@ -1,8 +1,8 @@
 //! JUnit XML as GitHub and GitLab read it: one `testcase` per scenario, a `failure` naming
 //! the exchange, expected failures as `skipped` with their reason.
 
+use crate::outcome::SnapshotOutcome;
 use crate::outcome::{Report, ScenarioResult, Stopped, Verdict};
-use crate::snapshot::SnapshotOutcome;
 use std::fmt::Write;
 
 pub fn render(report: &Report) -> String {

@@ -5,7 +5,7 @@ pub mod console;
 pub mod html;
 pub mod junit;
 
-use crate::outcome::Report;
+use crate::outcome::{Report, file_stem};
 use std::path::{Path, PathBuf};
 
 /// File names inside the report folder.
@@ -59,17 +59,4 @@ pub fn read_json(dir: &Path) -> Result<Report, String> {
     let text = std::fs::read_to_string(&path)
         .map_err(|e| format!("{}: cannot read the last report: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// A scenario id as a file name: `/` and other awkward characters become `_`.
-pub fn file_stem(id: &str) -> String {
-    id.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }

@@ -1,13 +1,15 @@
-//! Filling in templates (split once by the plan): captures and `let` values by name,
+//! Filling in templates (split once, when the plan is compiled: [`text`]): captures and `let` values by name,
 //! `credentials.KEY`, `env.NAME`, and generators (`$uuid`, `$unique`, `$now`, `$now+1h`,
 //! `$date-7d`).
 
-use crate::plan::text::{Generator, Piece, Reference, Text, Tree};
+pub mod text;
+
 use chrono::{SecondsFormat, Utc};
 pub use covenant_runtime::credentials::Credentials;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use text::{Generator, Piece, Reference, Text, Tree};
 
 /// Why a template cannot be filled in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,7 +197,7 @@ mod tests {
 
     fn value(scope: &Scope, template: Value) -> Result<Value, TemplateError> {
         let vet = |_: &Reference| None;
-        let mut reader = crate::plan::text::Reader::new(&vet);
+        let mut reader = text::Reader::new(&vet);
         let tree = reader.tree(&template);
         assert!(reader.problems.is_empty());
         scope.tree(&tree)
