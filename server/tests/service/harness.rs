@@ -94,10 +94,16 @@ impl Harness {
 
     /// As [`Harness::start`], delivering webhooks to `targets` only.
     pub async fn start_with(backend: Backend, targets: Targets) -> Option<Harness> {
+        // The database is asked for before the scratch folder is made: a run without
+        // PostgreSQL leaves no folder behind.
+        let postgres = match backend {
+            Backend::Sqlite => None,
+            Backend::Postgres => Some(fresh_postgres_database().await?),
+        };
         let dir = scratch_dir();
-        let database = match backend {
-            Backend::Sqlite => Location::Sqlite(dir.join("health.db")),
-            Backend::Postgres => Location::Url(fresh_postgres_database().await?),
+        let database = match postgres {
+            None => Location::Sqlite(dir.join("health.db")),
+            Some(url) => Location::Url(url),
         };
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
