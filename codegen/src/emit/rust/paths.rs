@@ -51,69 +51,74 @@ impl VisitMut for Absolute {
 
     fn visit_impl_item_mut(&mut self, item: &mut syn::ImplItem) {
         if let syn::ImplItem::Verbatim(tokens) = item {
-            *tokens = absolute(std::mem::take(tokens));
+            rewrite(tokens);
         }
         syn::visit_mut::visit_impl_item_mut(self, item);
     }
 
     fn visit_trait_item_mut(&mut self, item: &mut syn::TraitItem) {
         if let syn::TraitItem::Verbatim(tokens) = item {
-            *tokens = absolute(std::mem::take(tokens));
+            rewrite(tokens);
         }
         syn::visit_mut::visit_trait_item_mut(self, item);
     }
 
     fn visit_foreign_item_mut(&mut self, item: &mut syn::ForeignItem) {
         if let syn::ForeignItem::Verbatim(tokens) = item {
-            *tokens = absolute(std::mem::take(tokens));
+            rewrite(tokens);
         }
         syn::visit_mut::visit_foreign_item_mut(self, item);
     }
 
     fn visit_pat_mut(&mut self, pat: &mut syn::Pat) {
         if let syn::Pat::Verbatim(tokens) = pat {
-            *tokens = absolute(std::mem::take(tokens));
+            rewrite(tokens);
         }
         syn::visit_mut::visit_pat_mut(self, pat);
     }
 
     fn visit_type_param_bound_mut(&mut self, bound: &mut syn::TypeParamBound) {
         if let syn::TypeParamBound::Verbatim(tokens) = bound {
-            *tokens = absolute(std::mem::take(tokens));
+            rewrite(tokens);
         }
         syn::visit_mut::visit_type_param_bound_mut(self, bound);
     }
 
     fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
-        mac.tokens = absolute(std::mem::take(&mut mac.tokens));
+        rewrite(&mut mac.tokens);
         syn::visit_mut::visit_macro_mut(self, mac);
     }
 
     fn visit_meta_list_mut(&mut self, list: &mut syn::MetaList) {
-        list.tokens = absolute(std::mem::take(&mut list.tokens));
+        rewrite(&mut list.tokens);
         syn::visit_mut::visit_meta_list_mut(self, list);
     }
 
     fn visit_item_mut(&mut self, item: &mut syn::Item) {
         if let syn::Item::Verbatim(tokens) = item {
-            *tokens = absolute(std::mem::take(tokens));
+            rewrite(tokens);
         }
         syn::visit_mut::visit_item_mut(self, item);
     }
 
     fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
         if let syn::Expr::Verbatim(tokens) = expr {
-            *tokens = absolute(std::mem::take(tokens));
+            rewrite(tokens);
         }
         syn::visit_mut::visit_expr_mut(self, expr);
     }
 
     fn visit_type_mut(&mut self, ty: &mut syn::Type) {
         if let syn::Type::Verbatim(tokens) = ty {
-            *tokens = absolute(std::mem::take(tokens));
+            rewrite(tokens);
         }
         syn::visit_mut::visit_type_mut(self, ty);
     }
+}
+
+/// Rewrites tokens syn left unparsed in place.
+fn rewrite(tokens: &mut TokenStream) {
+    *tokens = absolute(std::mem::take(tokens));
 }
 
 fn names_crate(ident: &proc_macro2::Ident) -> bool {
