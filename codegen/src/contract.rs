@@ -208,6 +208,7 @@ impl<'a> Builder<'_, 'a> {
             .map(|r| self.response(ep, r))
             .collect();
         let statuses: Vec<StatusPattern> = responses.iter().map(|r| r.status).collect();
+        let rejected_at = ir::rejections::fitting_statuses(self.spec, ep);
         EndpointDesc {
             name: self.str(&ep.name),
             api: self.str(&api.name),
@@ -230,6 +231,7 @@ impl<'a> Builder<'_, 'a> {
             accept: self.str(&ir::accept(self.spec, ep)),
             statuses: self.arena.alloc_slice_copy(&statuses),
             responses: self.arena.alloc_slice_fill_iter(responses),
+            rejected_at: self.arena.alloc_slice_copy(&rejected_at),
             open_success: ir::open_success(ep),
             provenance: ep.provenance,
             tags: self.strs(&ep.tags),

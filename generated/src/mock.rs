@@ -34,104 +34,218 @@ impl MockServer {
         example_of(endpoint)?.json_body()
     }
 }
-static CREATE_USER: ::std::sync::LazyLock<CreateUserResponse> = ::std::sync::LazyLock::new(||
+static CREATE_USER: ::std::sync::LazyLock<super::server::Answer<CreateUserResponse>> = ::std::sync::LazyLock::new(||
 example("create_user", CreateUserResponse::from_parts));
-static GET_USER: ::std::sync::LazyLock<GetUserResponse> = ::std::sync::LazyLock::new(|| example(
-    "get_user",
-    GetUserResponse::from_parts,
-));
-static DELETE_USER: ::std::sync::LazyLock<DeleteUserResponse> = ::std::sync::LazyLock::new(||
+static GET_USER: ::std::sync::LazyLock<super::server::Answer<GetUserResponse>> = ::std::sync::LazyLock::new(||
+example("get_user", GetUserResponse::from_parts));
+static DELETE_USER: ::std::sync::LazyLock<super::server::Answer<DeleteUserResponse>> = ::std::sync::LazyLock::new(||
 example("delete_user", DeleteUserResponse::from_parts));
-static UNDO_DELETE_USER: ::std::sync::LazyLock<UndoDeleteUserResponse> = ::std::sync::LazyLock::new(||
-example("undo_delete_user", UndoDeleteUserResponse::from_parts));
-static RESOLVE_USER: ::std::sync::LazyLock<ResolveUserResponse> = ::std::sync::LazyLock::new(||
+static UNDO_DELETE_USER: ::std::sync::LazyLock<
+    super::server::Answer<UndoDeleteUserResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "undo_delete_user",
+    UndoDeleteUserResponse::from_parts,
+));
+static RESOLVE_USER: ::std::sync::LazyLock<super::server::Answer<ResolveUserResponse>> = ::std::sync::LazyLock::new(||
 example("resolve_user", ResolveUserResponse::from_parts));
-static UPDATE_USER: ::std::sync::LazyLock<UpdateUserResponse> = ::std::sync::LazyLock::new(||
+static UPDATE_USER: ::std::sync::LazyLock<super::server::Answer<UpdateUserResponse>> = ::std::sync::LazyLock::new(||
 example("update_user", UpdateUserResponse::from_parts));
-static REFRESH_USER: ::std::sync::LazyLock<RefreshUserResponse> = ::std::sync::LazyLock::new(||
+static REFRESH_USER: ::std::sync::LazyLock<super::server::Answer<RefreshUserResponse>> = ::std::sync::LazyLock::new(||
 example("refresh_user", RefreshUserResponse::from_parts));
-static UPDATE_PATIENT_INFO: ::std::sync::LazyLock<UpdatePatientInfoResponse> = ::std::sync::LazyLock::new(||
-example("update_patient_info", UpdatePatientInfoResponse::from_parts));
-static GET_LATEST_PATIENT_INFO: ::std::sync::LazyLock<GetLatestPatientInfoResponse> = ::std::sync::LazyLock::new(||
-example("get_latest_patient_info", GetLatestPatientInfoResponse::from_parts));
-static ADD_INSURANCE: ::std::sync::LazyLock<AddInsuranceResponse> = ::std::sync::LazyLock::new(||
-example("add_insurance", AddInsuranceResponse::from_parts));
-static GET_LATEST_INSURANCE: ::std::sync::LazyLock<GetLatestInsuranceResponse> = ::std::sync::LazyLock::new(||
-example("get_latest_insurance", GetLatestInsuranceResponse::from_parts));
-static GET_OAUTH_PROVIDER: ::std::sync::LazyLock<GetOauthProviderResponse> = ::std::sync::LazyLock::new(||
-example("get_oauth_provider", GetOauthProviderResponse::from_parts));
-static OPEN_LINK_WIDGET: ::std::sync::LazyLock<OpenLinkWidgetResponse> = ::std::sync::LazyLock::new(||
-example("open_link_widget", OpenLinkWidgetResponse::from_parts));
-static OPEN_LINK_PROVIDER: ::std::sync::LazyLock<OpenLinkProviderResponse> = ::std::sync::LazyLock::new(||
-example("open_link_provider", OpenLinkProviderResponse::from_parts));
-static SIGN_IN_LINK_PROVIDER: ::std::sync::LazyLock<SignInLinkProviderResponse> = ::std::sync::LazyLock::new(||
-example("sign_in_link_provider", SignInLinkProviderResponse::from_parts));
-static CLOSE_LINK_WIDGET: ::std::sync::LazyLock<CloseLinkWidgetResponse> = ::std::sync::LazyLock::new(||
-example("close_link_widget", CloseLinkWidgetResponse::from_parts));
-static BULK_IMPORT: ::std::sync::LazyLock<BulkImportResponse> = ::std::sync::LazyLock::new(||
+static UPDATE_PATIENT_INFO: ::std::sync::LazyLock<
+    super::server::Answer<UpdatePatientInfoResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "update_patient_info",
+    UpdatePatientInfoResponse::from_parts,
+));
+static GET_LATEST_PATIENT_INFO: ::std::sync::LazyLock<
+    super::server::Answer<GetLatestPatientInfoResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "get_latest_patient_info",
+    GetLatestPatientInfoResponse::from_parts,
+));
+static ADD_INSURANCE: ::std::sync::LazyLock<
+    super::server::Answer<AddInsuranceResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "add_insurance",
+    AddInsuranceResponse::from_parts,
+));
+static GET_LATEST_INSURANCE: ::std::sync::LazyLock<
+    super::server::Answer<GetLatestInsuranceResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "get_latest_insurance",
+    GetLatestInsuranceResponse::from_parts,
+));
+static GET_OAUTH_PROVIDER: ::std::sync::LazyLock<
+    super::server::Answer<GetOauthProviderResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "get_oauth_provider",
+    GetOauthProviderResponse::from_parts,
+));
+static OPEN_LINK_WIDGET: ::std::sync::LazyLock<
+    super::server::Answer<OpenLinkWidgetResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "open_link_widget",
+    OpenLinkWidgetResponse::from_parts,
+));
+static OPEN_LINK_PROVIDER: ::std::sync::LazyLock<
+    super::server::Answer<OpenLinkProviderResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "open_link_provider",
+    OpenLinkProviderResponse::from_parts,
+));
+static SIGN_IN_LINK_PROVIDER: ::std::sync::LazyLock<
+    super::server::Answer<SignInLinkProviderResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "sign_in_link_provider",
+    SignInLinkProviderResponse::from_parts,
+));
+static CLOSE_LINK_WIDGET: ::std::sync::LazyLock<
+    super::server::Answer<CloseLinkWidgetResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "close_link_widget",
+    CloseLinkWidgetResponse::from_parts,
+));
+static BULK_IMPORT: ::std::sync::LazyLock<super::server::Answer<BulkImportResponse>> = ::std::sync::LazyLock::new(||
 example("bulk_import", BulkImportResponse::from_parts));
 static BULK_TRIGGER_HISTORICAL_PULL: ::std::sync::LazyLock<
-    BulkTriggerHistoricalPullResponse,
+    super::server::Answer<BulkTriggerHistoricalPullResponse>,
 > = ::std::sync::LazyLock::new(|| example(
     "bulk_trigger_historical_pull",
     BulkTriggerHistoricalPullResponse::from_parts,
 ));
-static LIST_BULK_OPS: ::std::sync::LazyLock<ListBulkOpsResponse> = ::std::sync::LazyLock::new(||
-example("list_bulk_ops", ListBulkOpsResponse::from_parts));
-static LIST_PROVIDERS: ::std::sync::LazyLock<ListProvidersResponse> = ::std::sync::LazyLock::new(||
-example("list_providers", ListProvidersResponse::from_parts));
-static LIST_MARKERS: ::std::sync::LazyLock<ListMarkersResponse> = ::std::sync::LazyLock::new(||
+static LIST_BULK_OPS: ::std::sync::LazyLock<
+    super::server::Answer<ListBulkOpsResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "list_bulk_ops",
+    ListBulkOpsResponse::from_parts,
+));
+static LIST_PROVIDERS: ::std::sync::LazyLock<
+    super::server::Answer<ListProvidersResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "list_providers",
+    ListProvidersResponse::from_parts,
+));
+static LIST_MARKERS: ::std::sync::LazyLock<super::server::Answer<ListMarkersResponse>> = ::std::sync::LazyLock::new(||
 example("list_markers", ListMarkersResponse::from_parts));
-static LIST_LAB_TEST_MARKERS: ::std::sync::LazyLock<ListLabTestMarkersResponse> = ::std::sync::LazyLock::new(||
-example("list_lab_test_markers", ListLabTestMarkersResponse::from_parts));
-static LIST_ORDER_SET_MARKERS: ::std::sync::LazyLock<ListOrderSetMarkersResponse> = ::std::sync::LazyLock::new(||
-example("list_order_set_markers", ListOrderSetMarkersResponse::from_parts));
-static LIST_PSC_INFO: ::std::sync::LazyLock<ListPscInfoResponse> = ::std::sync::LazyLock::new(||
-example("list_psc_info", ListPscInfoResponse::from_parts));
-static LIST_TEAMS: ::std::sync::LazyLock<ListTeamsResponse> = ::std::sync::LazyLock::new(||
+static LIST_LAB_TEST_MARKERS: ::std::sync::LazyLock<
+    super::server::Answer<ListLabTestMarkersResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "list_lab_test_markers",
+    ListLabTestMarkersResponse::from_parts,
+));
+static LIST_ORDER_SET_MARKERS: ::std::sync::LazyLock<
+    super::server::Answer<ListOrderSetMarkersResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "list_order_set_markers",
+    ListOrderSetMarkersResponse::from_parts,
+));
+static LIST_PSC_INFO: ::std::sync::LazyLock<
+    super::server::Answer<ListPscInfoResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "list_psc_info",
+    ListPscInfoResponse::from_parts,
+));
+static LIST_TEAMS: ::std::sync::LazyLock<super::server::Answer<ListTeamsResponse>> = ::std::sync::LazyLock::new(||
 example("list_teams", ListTeamsResponse::from_parts));
-static CREATE_TEAM: ::std::sync::LazyLock<CreateTeamResponse> = ::std::sync::LazyLock::new(||
+static CREATE_TEAM: ::std::sync::LazyLock<super::server::Answer<CreateTeamResponse>> = ::std::sync::LazyLock::new(||
 example("create_team", CreateTeamResponse::from_parts));
-static UPDATE_TEAM: ::std::sync::LazyLock<UpdateTeamResponse> = ::std::sync::LazyLock::new(||
+static UPDATE_TEAM: ::std::sync::LazyLock<super::server::Answer<UpdateTeamResponse>> = ::std::sync::LazyLock::new(||
 example("update_team", UpdateTeamResponse::from_parts));
-static DELETE_TEAM: ::std::sync::LazyLock<DeleteTeamResponse> = ::std::sync::LazyLock::new(||
+static DELETE_TEAM: ::std::sync::LazyLock<super::server::Answer<DeleteTeamResponse>> = ::std::sync::LazyLock::new(||
 example("delete_team", DeleteTeamResponse::from_parts));
 static SET_TEAM_CUSTOM_CREDENTIALS: ::std::sync::LazyLock<
-    SetTeamCustomCredentialsResponse,
+    super::server::Answer<SetTeamCustomCredentialsResponse>,
 > = ::std::sync::LazyLock::new(|| example(
     "set_team_custom_credentials",
     SetTeamCustomCredentialsResponse::from_parts,
 ));
-static LIST_TEAM_API_KEYS: ::std::sync::LazyLock<ListTeamApiKeysResponse> = ::std::sync::LazyLock::new(||
-example("list_team_api_keys", ListTeamApiKeysResponse::from_parts));
-static REVOKE_TEAM_API_KEY: ::std::sync::LazyLock<RevokeTeamApiKeyResponse> = ::std::sync::LazyLock::new(||
-example("revoke_team_api_key", RevokeTeamApiKeyResponse::from_parts));
-static LIST_MANAGEMENT_KEYS: ::std::sync::LazyLock<ListManagementKeysResponse> = ::std::sync::LazyLock::new(||
-example("list_management_keys", ListManagementKeysResponse::from_parts));
-static REVOKE_MANAGEMENT_KEY: ::std::sync::LazyLock<RevokeManagementKeyResponse> = ::std::sync::LazyLock::new(||
-example("revoke_management_key", RevokeManagementKeyResponse::from_parts));
-static CREATE_LAB_ORDER: ::std::sync::LazyLock<CreateLabOrderResponse> = ::std::sync::LazyLock::new(||
-example("create_lab_order", CreateLabOrderResponse::from_parts));
-static LIST_ORDERS: ::std::sync::LazyLock<ListOrdersResponse> = ::std::sync::LazyLock::new(||
+static LIST_TEAM_API_KEYS: ::std::sync::LazyLock<
+    super::server::Answer<ListTeamApiKeysResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "list_team_api_keys",
+    ListTeamApiKeysResponse::from_parts,
+));
+static REVOKE_TEAM_API_KEY: ::std::sync::LazyLock<
+    super::server::Answer<RevokeTeamApiKeyResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "revoke_team_api_key",
+    RevokeTeamApiKeyResponse::from_parts,
+));
+static LIST_MANAGEMENT_KEYS: ::std::sync::LazyLock<
+    super::server::Answer<ListManagementKeysResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "list_management_keys",
+    ListManagementKeysResponse::from_parts,
+));
+static REVOKE_MANAGEMENT_KEY: ::std::sync::LazyLock<
+    super::server::Answer<RevokeManagementKeyResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "revoke_management_key",
+    RevokeManagementKeyResponse::from_parts,
+));
+static CREATE_LAB_ORDER: ::std::sync::LazyLock<
+    super::server::Answer<CreateLabOrderResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "create_lab_order",
+    CreateLabOrderResponse::from_parts,
+));
+static LIST_ORDERS: ::std::sync::LazyLock<super::server::Answer<ListOrdersResponse>> = ::std::sync::LazyLock::new(||
 example("list_orders", ListOrdersResponse::from_parts));
-static GET_WORKOUT_STREAM: ::std::sync::LazyLock<GetWorkoutStreamResponse> = ::std::sync::LazyLock::new(||
-example("get_workout_stream", GetWorkoutStreamResponse::from_parts));
-static GET_SUMMARIES: ::std::sync::LazyLock<GetSummariesResponse> = ::std::sync::LazyLock::new(||
-example("get_summaries", GetSummariesResponse::from_parts));
-static GET_TIMESERIES: ::std::sync::LazyLock<GetTimeseriesResponse> = ::std::sync::LazyLock::new(||
-example("get_timeseries", GetTimeseriesResponse::from_parts));
-static GET_HISTORICAL_PULLS: ::std::sync::LazyLock<GetHistoricalPullsResponse> = ::std::sync::LazyLock::new(||
-example("get_historical_pulls", GetHistoricalPullsResponse::from_parts));
-static LIST_WEBHOOK_ENDPOINTS: ::std::sync::LazyLock<ListWebhookEndpointsResponse> = ::std::sync::LazyLock::new(||
-example("list_webhook_endpoints", ListWebhookEndpointsResponse::from_parts));
-static GET_WEBHOOK_ENDPOINT: ::std::sync::LazyLock<GetWebhookEndpointResponse> = ::std::sync::LazyLock::new(||
-example("get_webhook_endpoint", GetWebhookEndpointResponse::from_parts));
-static UPDATE_WEBHOOK_ENDPOINT: ::std::sync::LazyLock<UpdateWebhookEndpointResponse> = ::std::sync::LazyLock::new(||
-example("update_webhook_endpoint", UpdateWebhookEndpointResponse::from_parts));
-static DELETE_WEBHOOK_ENDPOINT: ::std::sync::LazyLock<DeleteWebhookEndpointResponse> = ::std::sync::LazyLock::new(||
-example("delete_webhook_endpoint", DeleteWebhookEndpointResponse::from_parts));
-static LIST_WEBHOOK_ATTEMPTS: ::std::sync::LazyLock<ListWebhookAttemptsResponse> = ::std::sync::LazyLock::new(||
-example("list_webhook_attempts", ListWebhookAttemptsResponse::from_parts));
+static GET_WORKOUT_STREAM: ::std::sync::LazyLock<
+    super::server::Answer<GetWorkoutStreamResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "get_workout_stream",
+    GetWorkoutStreamResponse::from_parts,
+));
+static GET_SUMMARIES: ::std::sync::LazyLock<
+    super::server::Answer<GetSummariesResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "get_summaries",
+    GetSummariesResponse::from_parts,
+));
+static GET_TIMESERIES: ::std::sync::LazyLock<
+    super::server::Answer<GetTimeseriesResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "get_timeseries",
+    GetTimeseriesResponse::from_parts,
+));
+static GET_HISTORICAL_PULLS: ::std::sync::LazyLock<
+    super::server::Answer<GetHistoricalPullsResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "get_historical_pulls",
+    GetHistoricalPullsResponse::from_parts,
+));
+static LIST_WEBHOOK_ENDPOINTS: ::std::sync::LazyLock<
+    super::server::Answer<ListWebhookEndpointsResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "list_webhook_endpoints",
+    ListWebhookEndpointsResponse::from_parts,
+));
+static GET_WEBHOOK_ENDPOINT: ::std::sync::LazyLock<
+    super::server::Answer<GetWebhookEndpointResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "get_webhook_endpoint",
+    GetWebhookEndpointResponse::from_parts,
+));
+static UPDATE_WEBHOOK_ENDPOINT: ::std::sync::LazyLock<
+    super::server::Answer<UpdateWebhookEndpointResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "update_webhook_endpoint",
+    UpdateWebhookEndpointResponse::from_parts,
+));
+static DELETE_WEBHOOK_ENDPOINT: ::std::sync::LazyLock<
+    super::server::Answer<DeleteWebhookEndpointResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "delete_webhook_endpoint",
+    DeleteWebhookEndpointResponse::from_parts,
+));
+static LIST_WEBHOOK_ATTEMPTS: ::std::sync::LazyLock<
+    super::server::Answer<ListWebhookAttemptsResponse>,
+> = ::std::sync::LazyLock::new(|| example(
+    "list_webhook_attempts",
+    ListWebhookAttemptsResponse::from_parts,
+));
 /// `endpoint`'s example.
 fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
     match endpoint {
@@ -688,6 +802,8 @@ fn example_of(endpoint: &str) -> ::std::option::Option<Example<'static>> {
         _ => None,
     }
 }
+/// `endpoint`'s example as its response. The spec's checks make every example
+/// fit its type; one that does not is a fault, answered 500 and logged.
 fn example<T>(
     endpoint: &str,
     read: fn(
@@ -695,13 +811,25 @@ fn example<T>(
         &rt::http::HeaderMap,
         &[u8],
     ) -> ::std::result::Result<T, ::std::string::String>,
-) -> T {
+) -> super::server::Answer<T> {
     match example_of(endpoint).map(|e| e.read(read)) {
-        Some(Ok(response)) => response,
+        Some(Ok(response)) => Ok(response),
         Some(Err(e)) => {
-            panic!("the spec's example for {endpoint} does not fit its type: {e}")
+            Err(
+                rt::server::Rejection::fault(
+                    format!(
+                        "the spec's example for {endpoint} does not fit its type: {e}"
+                    ),
+                ),
+            )
         }
-        None => panic!("the spec has no example for {endpoint}"),
+        None => {
+            Err(
+                rt::server::Rejection::fault(
+                    format!("the spec has no example for {endpoint}"),
+                ),
+            )
+        }
     }
 }
 #[allow(deprecated)]
@@ -725,350 +853,350 @@ impl HealthDataServer for MockServer {
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: CreateUserInput,
-    ) -> CreateUserResponse {
+    ) -> super::server::Answer<CreateUserResponse> {
         CREATE_USER.clone()
     }
     async fn get_user(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: GetUserInput,
-    ) -> GetUserResponse {
+    ) -> super::server::Answer<GetUserResponse> {
         GET_USER.clone()
     }
     async fn delete_user(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: DeleteUserInput,
-    ) -> DeleteUserResponse {
+    ) -> super::server::Answer<DeleteUserResponse> {
         DELETE_USER.clone()
     }
     async fn undo_delete_user(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: UndoDeleteUserInput,
-    ) -> UndoDeleteUserResponse {
+    ) -> super::server::Answer<UndoDeleteUserResponse> {
         UNDO_DELETE_USER.clone()
     }
     async fn resolve_user(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: ResolveUserInput,
-    ) -> ResolveUserResponse {
+    ) -> super::server::Answer<ResolveUserResponse> {
         RESOLVE_USER.clone()
     }
     async fn update_user(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: UpdateUserInput,
-    ) -> UpdateUserResponse {
+    ) -> super::server::Answer<UpdateUserResponse> {
         UPDATE_USER.clone()
     }
     async fn refresh_user(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: RefreshUserInput,
-    ) -> RefreshUserResponse {
+    ) -> super::server::Answer<RefreshUserResponse> {
         REFRESH_USER.clone()
     }
     async fn update_patient_info(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: UpdatePatientInfoInput,
-    ) -> UpdatePatientInfoResponse {
+    ) -> super::server::Answer<UpdatePatientInfoResponse> {
         UPDATE_PATIENT_INFO.clone()
     }
     async fn get_latest_patient_info(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: GetLatestPatientInfoInput,
-    ) -> GetLatestPatientInfoResponse {
+    ) -> super::server::Answer<GetLatestPatientInfoResponse> {
         GET_LATEST_PATIENT_INFO.clone()
     }
     async fn add_insurance(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: AddInsuranceInput,
-    ) -> AddInsuranceResponse {
+    ) -> super::server::Answer<AddInsuranceResponse> {
         ADD_INSURANCE.clone()
     }
     async fn get_latest_insurance(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: GetLatestInsuranceInput,
-    ) -> GetLatestInsuranceResponse {
+    ) -> super::server::Answer<GetLatestInsuranceResponse> {
         GET_LATEST_INSURANCE.clone()
     }
     async fn create_link_token(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: CreateLinkTokenInput,
-    ) -> CreateLinkTokenResponse {
+    ) -> super::server::Answer<CreateLinkTokenResponse> {
         example("create_link_token", CreateLinkTokenResponse::from_parts)
     }
     async fn get_oauth_provider(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: GetOauthProviderInput,
-    ) -> GetOauthProviderResponse {
+    ) -> super::server::Answer<GetOauthProviderResponse> {
         GET_OAUTH_PROVIDER.clone()
     }
     async fn open_link_widget(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: OpenLinkWidgetInput,
-    ) -> OpenLinkWidgetResponse {
+    ) -> super::server::Answer<OpenLinkWidgetResponse> {
         OPEN_LINK_WIDGET.clone()
     }
     async fn open_link_provider(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: OpenLinkProviderInput,
-    ) -> OpenLinkProviderResponse {
+    ) -> super::server::Answer<OpenLinkProviderResponse> {
         OPEN_LINK_PROVIDER.clone()
     }
     async fn sign_in_link_provider(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: SignInLinkProviderInput,
-    ) -> SignInLinkProviderResponse {
+    ) -> super::server::Answer<SignInLinkProviderResponse> {
         SIGN_IN_LINK_PROVIDER.clone()
     }
     async fn close_link_widget(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: CloseLinkWidgetInput,
-    ) -> CloseLinkWidgetResponse {
+    ) -> super::server::Answer<CloseLinkWidgetResponse> {
         CLOSE_LINK_WIDGET.clone()
     }
     async fn bulk_import(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: BulkImportInput,
-    ) -> BulkImportResponse {
+    ) -> super::server::Answer<BulkImportResponse> {
         BULK_IMPORT.clone()
     }
     async fn bulk_trigger_historical_pull(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: BulkTriggerHistoricalPullInput,
-    ) -> BulkTriggerHistoricalPullResponse {
+    ) -> super::server::Answer<BulkTriggerHistoricalPullResponse> {
         BULK_TRIGGER_HISTORICAL_PULL.clone()
     }
     async fn list_bulk_ops(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: ListBulkOpsInput,
-    ) -> ListBulkOpsResponse {
+    ) -> super::server::Answer<ListBulkOpsResponse> {
         LIST_BULK_OPS.clone()
     }
     async fn list_providers(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: ListProvidersInput,
-    ) -> ListProvidersResponse {
+    ) -> super::server::Answer<ListProvidersResponse> {
         LIST_PROVIDERS.clone()
     }
     async fn list_markers(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: ListMarkersInput,
-    ) -> ListMarkersResponse {
+    ) -> super::server::Answer<ListMarkersResponse> {
         LIST_MARKERS.clone()
     }
     async fn list_lab_test_markers(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: ListLabTestMarkersInput,
-    ) -> ListLabTestMarkersResponse {
+    ) -> super::server::Answer<ListLabTestMarkersResponse> {
         LIST_LAB_TEST_MARKERS.clone()
     }
     async fn list_order_set_markers(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: ListOrderSetMarkersInput,
-    ) -> ListOrderSetMarkersResponse {
+    ) -> super::server::Answer<ListOrderSetMarkersResponse> {
         LIST_ORDER_SET_MARKERS.clone()
     }
     async fn list_psc_info(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: ListPscInfoInput,
-    ) -> ListPscInfoResponse {
+    ) -> super::server::Answer<ListPscInfoResponse> {
         LIST_PSC_INFO.clone()
     }
     async fn list_teams(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: ListTeamsInput,
-    ) -> ListTeamsResponse {
+    ) -> super::server::Answer<ListTeamsResponse> {
         LIST_TEAMS.clone()
     }
     async fn create_team(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: CreateTeamInput,
-    ) -> CreateTeamResponse {
+    ) -> super::server::Answer<CreateTeamResponse> {
         CREATE_TEAM.clone()
     }
     async fn update_team(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: UpdateTeamInput,
-    ) -> UpdateTeamResponse {
+    ) -> super::server::Answer<UpdateTeamResponse> {
         UPDATE_TEAM.clone()
     }
     async fn delete_team(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: DeleteTeamInput,
-    ) -> DeleteTeamResponse {
+    ) -> super::server::Answer<DeleteTeamResponse> {
         DELETE_TEAM.clone()
     }
     async fn set_team_custom_credentials(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: SetTeamCustomCredentialsInput,
-    ) -> SetTeamCustomCredentialsResponse {
+    ) -> super::server::Answer<SetTeamCustomCredentialsResponse> {
         SET_TEAM_CUSTOM_CREDENTIALS.clone()
     }
     async fn create_team_api_key(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: CreateTeamApiKeyInput,
-    ) -> CreateTeamApiKeyResponse {
+    ) -> super::server::Answer<CreateTeamApiKeyResponse> {
         example("create_team_api_key", CreateTeamApiKeyResponse::from_parts)
     }
     async fn list_team_api_keys(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: ListTeamApiKeysInput,
-    ) -> ListTeamApiKeysResponse {
+    ) -> super::server::Answer<ListTeamApiKeysResponse> {
         LIST_TEAM_API_KEYS.clone()
     }
     async fn revoke_team_api_key(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: RevokeTeamApiKeyInput,
-    ) -> RevokeTeamApiKeyResponse {
+    ) -> super::server::Answer<RevokeTeamApiKeyResponse> {
         REVOKE_TEAM_API_KEY.clone()
     }
     async fn create_management_key(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: CreateManagementKeyInput,
-    ) -> CreateManagementKeyResponse {
+    ) -> super::server::Answer<CreateManagementKeyResponse> {
         example("create_management_key", CreateManagementKeyResponse::from_parts)
     }
     async fn list_management_keys(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: ListManagementKeysInput,
-    ) -> ListManagementKeysResponse {
+    ) -> super::server::Answer<ListManagementKeysResponse> {
         LIST_MANAGEMENT_KEYS.clone()
     }
     async fn revoke_management_key(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: RevokeManagementKeyInput,
-    ) -> RevokeManagementKeyResponse {
+    ) -> super::server::Answer<RevokeManagementKeyResponse> {
         REVOKE_MANAGEMENT_KEY.clone()
     }
     async fn create_lab_order(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: CreateLabOrderInput,
-    ) -> CreateLabOrderResponse {
+    ) -> super::server::Answer<CreateLabOrderResponse> {
         CREATE_LAB_ORDER.clone()
     }
     async fn list_orders(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: ListOrdersInput,
-    ) -> ListOrdersResponse {
+    ) -> super::server::Answer<ListOrdersResponse> {
         LIST_ORDERS.clone()
     }
     async fn get_workout_stream(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: GetWorkoutStreamInput,
-    ) -> GetWorkoutStreamResponse {
+    ) -> super::server::Answer<GetWorkoutStreamResponse> {
         GET_WORKOUT_STREAM.clone()
     }
     async fn get_summaries(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: GetSummariesInput,
-    ) -> GetSummariesResponse {
+    ) -> super::server::Answer<GetSummariesResponse> {
         GET_SUMMARIES.clone()
     }
     async fn get_timeseries(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: GetTimeseriesInput,
-    ) -> GetTimeseriesResponse {
+    ) -> super::server::Answer<GetTimeseriesResponse> {
         GET_TIMESERIES.clone()
     }
     async fn get_historical_pulls(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: GetHistoricalPullsInput,
-    ) -> GetHistoricalPullsResponse {
+    ) -> super::server::Answer<GetHistoricalPullsResponse> {
         GET_HISTORICAL_PULLS.clone()
     }
     async fn create_webhook_endpoint(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: CreateWebhookEndpointInput,
-    ) -> CreateWebhookEndpointResponse {
+    ) -> super::server::Answer<CreateWebhookEndpointResponse> {
         example("create_webhook_endpoint", CreateWebhookEndpointResponse::from_parts)
     }
     async fn list_webhook_endpoints(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: ListWebhookEndpointsInput,
-    ) -> ListWebhookEndpointsResponse {
+    ) -> super::server::Answer<ListWebhookEndpointsResponse> {
         LIST_WEBHOOK_ENDPOINTS.clone()
     }
     async fn get_webhook_endpoint(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: GetWebhookEndpointInput,
-    ) -> GetWebhookEndpointResponse {
+    ) -> super::server::Answer<GetWebhookEndpointResponse> {
         GET_WEBHOOK_ENDPOINT.clone()
     }
     async fn update_webhook_endpoint(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: UpdateWebhookEndpointInput,
-    ) -> UpdateWebhookEndpointResponse {
+    ) -> super::server::Answer<UpdateWebhookEndpointResponse> {
         UPDATE_WEBHOOK_ENDPOINT.clone()
     }
     async fn delete_webhook_endpoint(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: DeleteWebhookEndpointInput,
-    ) -> DeleteWebhookEndpointResponse {
+    ) -> super::server::Answer<DeleteWebhookEndpointResponse> {
         DELETE_WEBHOOK_ENDPOINT.clone()
     }
     async fn get_webhook_secret(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: GetWebhookSecretInput,
-    ) -> GetWebhookSecretResponse {
+    ) -> super::server::Answer<GetWebhookSecretResponse> {
         example("get_webhook_secret", GetWebhookSecretResponse::from_parts)
     }
     async fn rotate_webhook_secret(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: RotateWebhookSecretInput,
-    ) -> RotateWebhookSecretResponse {
+    ) -> super::server::Answer<RotateWebhookSecretResponse> {
         example("rotate_webhook_secret", RotateWebhookSecretResponse::from_parts)
     }
     async fn list_webhook_attempts(
         &self,
         _ctx: super::server::Context<AuthScheme>,
         _input: ListWebhookAttemptsInput,
-    ) -> ListWebhookAttemptsResponse {
+    ) -> super::server::Answer<ListWebhookAttemptsResponse> {
         LIST_WEBHOOK_ATTEMPTS.clone()
     }
 }

@@ -12,11 +12,15 @@ use ::std::future::Future;
 use ::std::sync::Arc;
 /// What every method learns of its request: the request id and the caller.
 pub type Context<P> = rt::server::Context<P, AuthScheme>;
+/// What a method answers: one of its declared responses, or a rejection.
+pub type Answer<R> = ::std::result::Result<R, rt::server::Rejection>;
 /// The Health data and lab testing service: implement it once, serve it with the generated routers.
 ///
 /// The router authenticates every request with [`Self::authenticate`] before a
 /// method runs, so methods see only callers with an accepted credential and inputs
-/// that passed every constraint of the spec.
+/// that passed every constraint of the spec. A method answers one of its declared
+/// responses, or a [`Rejection`](rt::server::Rejection) the router writes in the
+/// API's rejection shape, at the declared status that holds it.
 pub trait HealthDataServer: Send + Sync + 'static {
     /// What an accepted credential identifies.
     type Principal: Clone + Send + Sync + 'static;
@@ -47,42 +51,42 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: CreateUserInput,
-    ) -> impl Future<Output = CreateUserResponse> + Send;
+    ) -> impl Future<Output = Answer<CreateUserResponse>> + Send;
     /// Read a user.
     /// `GET /v2/user/{user_id}`.
     fn get_user(
         &self,
         ctx: Context<Self::Principal>,
         input: GetUserInput,
-    ) -> impl Future<Output = GetUserResponse> + Send;
+    ) -> impl Future<Output = Answer<GetUserResponse>> + Send;
     /// Delete a user: the user enters the deletion grace period.
     /// `DELETE /v2/user/{user_id}`.
     fn delete_user(
         &self,
         ctx: Context<Self::Principal>,
         input: DeleteUserInput,
-    ) -> impl Future<Output = DeleteUserResponse> + Send;
+    ) -> impl Future<Output = Answer<DeleteUserResponse>> + Send;
     /// Cancel a pending deletion within the grace period.
     /// `POST /v2/user/undo_delete`.
     fn undo_delete_user(
         &self,
         ctx: Context<Self::Principal>,
         input: UndoDeleteUserInput,
-    ) -> impl Future<Output = UndoDeleteUserResponse> + Send;
+    ) -> impl Future<Output = Answer<UndoDeleteUserResponse>> + Send;
     /// Find a user by client ID.
     /// `GET /v2/user/resolve/{client_user_id}`.
     fn resolve_user(
         &self,
         ctx: Context<Self::Principal>,
         input: ResolveUserInput,
-    ) -> impl Future<Output = ResolveUserResponse> + Send;
+    ) -> impl Future<Output = Answer<ResolveUserResponse>> + Send;
     /// Update user settings. Every field may be left out (unchanged), null (cleared) or set.
     /// `PATCH /v2/user/{user_id}`.
     fn update_user(
         &self,
         ctx: Context<Self::Principal>,
         input: UpdateUserInput,
-    ) -> impl Future<Output = UpdateUserResponse> + Send;
+    ) -> impl Future<Output = Answer<UpdateUserResponse>> + Send;
     /// Re-fetch the latest data for one user. The service fetches the user's last two days from
     /// each connected provider (the toolkit's choice) and answers once done or after `timeout`
     /// seconds, with what is still fetching under `in_progress_sources`; the fetch goes on and
@@ -92,49 +96,49 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: RefreshUserInput,
-    ) -> impl Future<Output = RefreshUserResponse> + Send;
+    ) -> impl Future<Output = Answer<RefreshUserResponse>> + Send;
     /// Replace or update patient info.
     /// `PATCH /v2/user/{user_id}/info`.
     fn update_patient_info(
         &self,
         ctx: Context<Self::Principal>,
         input: UpdatePatientInfoInput,
-    ) -> impl Future<Output = UpdatePatientInfoResponse> + Send;
+    ) -> impl Future<Output = Answer<UpdatePatientInfoResponse>> + Send;
     /// The latest patient info of a user.
     /// `GET /v2/user/{user_id}/info/latest`.
     fn get_latest_patient_info(
         &self,
         ctx: Context<Self::Principal>,
         input: GetLatestPatientInfoInput,
-    ) -> impl Future<Output = GetLatestPatientInfoResponse> + Send;
+    ) -> impl Future<Output = Answer<GetLatestPatientInfoResponse>> + Send;
     /// Add an insurance record.
     /// `POST /v2/user/{user_id}/insurance`.
     fn add_insurance(
         &self,
         ctx: Context<Self::Principal>,
         input: AddInsuranceInput,
-    ) -> impl Future<Output = AddInsuranceResponse> + Send;
+    ) -> impl Future<Output = Answer<AddInsuranceResponse>> + Send;
     /// The latest insurance record of a user.
     /// `GET /v2/user/{user_id}/insurance/latest`.
     fn get_latest_insurance(
         &self,
         ctx: Context<Self::Principal>,
         input: GetLatestInsuranceInput,
-    ) -> impl Future<Output = GetLatestInsuranceResponse> + Send;
+    ) -> impl Future<Output = Answer<GetLatestInsuranceResponse>> + Send;
     /// Create a short-lived link token and the address of the hosted link widget.
     /// `POST /v2/link/token`.
     fn create_link_token(
         &self,
         ctx: Context<Self::Principal>,
         input: CreateLinkTokenInput,
-    ) -> impl Future<Output = CreateLinkTokenResponse> + Send;
+    ) -> impl Future<Output = Answer<CreateLinkTokenResponse>> + Send;
     /// Read OAuth provider detail.
     /// `GET /v2/link/provider/oauth/{oauth_provider}`.
     fn get_oauth_provider(
         &self,
         ctx: Context<Self::Principal>,
         input: GetOauthProviderInput,
-    ) -> impl Future<Output = GetOauthProviderResponse> + Send;
+    ) -> impl Future<Output = Answer<GetOauthProviderResponse>> + Send;
     /// The widget's first page: the providers the token offers (its `filter_on_providers`, else
     /// every provider linkable on the web), searchable by name; when the token names a
     /// provider, a redirect straight to that provider's sign-in. Reading it uses nothing up.
@@ -143,7 +147,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: OpenLinkWidgetInput,
-    ) -> impl Future<Output = OpenLinkWidgetResponse> + Send;
+    ) -> impl Future<Output = Answer<OpenLinkWidgetResponse>> + Send;
     /// A provider's simulated sign-in, by its auth type: an OAuth consent to allow or deny, a
     /// username and password, or an e-mail address. A provider linked through a mobile SDK or
     /// app says so and offers no sign-in.
@@ -152,7 +156,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: OpenLinkProviderInput,
-    ) -> impl Future<Output = OpenLinkProviderResponse> + Send;
+    ) -> impl Future<Output = Answer<OpenLinkProviderResponse>> + Send;
     /// Signs the user in to the provider. On success the user is connected (emitting
     /// `provider.connection.created` when the connection is new, and starting a historical pull
     /// of every resource the provider supports) and the token is used up; the browser goes to
@@ -166,7 +170,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: SignInLinkProviderInput,
-    ) -> impl Future<Output = SignInLinkProviderResponse> + Send;
+    ) -> impl Future<Output = Answer<SignInLinkProviderResponse>> + Send;
     /// The widget's Close button, on every page: with `on_close` set to `redirect`, the browser
     /// goes to `redirect_url` with `state=error` and `error_type=user_cancelled` (303);
     /// otherwise the widget says it was closed (200). It works for a token that has expired or
@@ -176,7 +180,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: CloseLinkWidgetInput,
-    ) -> impl Future<Output = CloseLinkWidgetResponse> + Send;
+    ) -> impl Future<Output = Answer<CloseLinkWidgetResponse>> + Send;
     /// Import existing OAuth connections. Queued into one persistent background operation; any
     /// number of connections can be submitted in a short time. Needs the team's own OAuth
     /// application credentials for the provider to be configured beforehand.
@@ -185,7 +189,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: BulkImportInput,
-    ) -> impl Future<Output = BulkImportResponse> + Send;
+    ) -> impl Future<Output = Answer<BulkImportResponse>> + Send;
     /// Trigger historical pulls for many users. Batched and throttled per provider. Each pull
     /// fetches the days within the user's ingestion bounds (`ingestion_start`, `ingestion_end`)
     /// and the team data pull preferences; a large number of days makes the operation longer.
@@ -194,56 +198,56 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: BulkTriggerHistoricalPullInput,
-    ) -> impl Future<Output = BulkTriggerHistoricalPullResponse> + Send;
+    ) -> impl Future<Output = Answer<BulkTriggerHistoricalPullResponse>> + Send;
     /// Progress of bulk operations.
     /// `GET /v2/link/bulk_op`.
     fn list_bulk_ops(
         &self,
         ctx: Context<Self::Principal>,
         input: ListBulkOpsInput,
-    ) -> impl Future<Output = ListBulkOpsResponse> + Send;
+    ) -> impl Future<Output = Answer<ListBulkOpsResponse>> + Send;
     /// List providers.
     /// `GET /v2/providers`.
     fn list_providers(
         &self,
         ctx: Context<Self::Principal>,
         input: ListProvidersInput,
-    ) -> impl Future<Output = ListProvidersResponse> + Send;
+    ) -> impl Future<Output = Answer<ListProvidersResponse>> + Send;
     /// List markers.
     /// `GET /v3/lab_tests/markers`.
     fn list_markers(
         &self,
         ctx: Context<Self::Principal>,
         input: ListMarkersInput,
-    ) -> impl Future<Output = ListMarkersResponse> + Send;
+    ) -> impl Future<Output = Answer<ListMarkersResponse>> + Send;
     /// List markers of one lab test.
     /// `GET /v3/lab_tests/{lab_test_id}/markers`.
     fn list_lab_test_markers(
         &self,
         ctx: Context<Self::Principal>,
         input: ListLabTestMarkersInput,
-    ) -> impl Future<Output = ListLabTestMarkersResponse> + Send;
+    ) -> impl Future<Output = Answer<ListLabTestMarkersResponse>> + Send;
     /// List markers of an order set.
     /// `POST /v3/lab_tests/list_order_set_markers`.
     fn list_order_set_markers(
         &self,
         ctx: Context<Self::Principal>,
         input: ListOrderSetMarkersInput,
-    ) -> impl Future<Output = ListOrderSetMarkersResponse> + Send;
+    ) -> impl Future<Output = Answer<ListOrderSetMarkersResponse>> + Send;
     /// Patient service centers where an order can be drawn.
     /// `GET /v3/order/{order_id}/psc/info`.
     fn list_psc_info(
         &self,
         ctx: Context<Self::Principal>,
         input: ListPscInfoInput,
-    ) -> impl Future<Output = ListPscInfoResponse> + Send;
+    ) -> impl Future<Output = Answer<ListPscInfoResponse>> + Send;
     /// List the teams of an organization. Accepts only a management key.
     /// `GET /v1/org/{org_id}/team`.
     fn list_teams(
         &self,
         ctx: Context<Self::Principal>,
         input: ListTeamsInput,
-    ) -> impl Future<Output = ListTeamsResponse> + Send;
+    ) -> impl Future<Output = Answer<ListTeamsResponse>> + Send;
     /// Create a team in the organization: an org-level action, so only an Org Management Key.
     /// The document names team creation but shows no shape; this one is the toolkit's.
     /// `POST /v1/org/{org_id}/team`.
@@ -251,7 +255,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: CreateTeamInput,
-    ) -> impl Future<Output = CreateTeamResponse> + Send;
+    ) -> impl Future<Output = Answer<CreateTeamResponse>> + Send;
     /// Update a team: its name, or which closed-beta features it has. A Team Management Key may
     /// update the teams it controls. The document names team update but shows no shape; this one
     /// is the toolkit's.
@@ -260,7 +264,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: UpdateTeamInput,
-    ) -> impl Future<Output = UpdateTeamResponse> + Send;
+    ) -> impl Future<Output = Answer<UpdateTeamResponse>> + Send;
     /// Delete a team: an org-level action (the document's "creating or deleting teams"), so
     /// only an Org Management Key. The team's API keys stop working at once, management keys
     /// no longer control it, and it leaves the listings; its users and their data are kept,
@@ -270,7 +274,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: DeleteTeamInput,
-    ) -> impl Future<Output = DeleteTeamResponse> + Send;
+    ) -> impl Future<Output = Answer<DeleteTeamResponse>> + Send;
     /// Set the team's own OAuth application credentials for a provider, replacing any set
     /// before: bulk import for that provider needs them (the document's "team custom credential
     /// setting", whose shape is not shown, so this one is the toolkit's). The secret is never
@@ -280,7 +284,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: SetTeamCustomCredentialsInput,
-    ) -> impl Future<Output = SetTeamCustomCredentialsResponse> + Send;
+    ) -> impl Future<Output = Answer<SetTeamCustomCredentialsResponse>> + Send;
     /// Create a team API key. Team API keys can be managed through a management key: an Org
     /// Management Key for any team of the organization, a Team Management Key for its teams. The
     /// key is shown once; the service keeps only its hash.
@@ -289,14 +293,14 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: CreateTeamApiKeyInput,
-    ) -> impl Future<Output = CreateTeamApiKeyResponse> + Send;
+    ) -> impl Future<Output = Answer<CreateTeamApiKeyResponse>> + Send;
     /// The team's API keys, oldest first: their ids and when they were made, never the keys.
     /// `GET /v1/org/{org_id}/team/{team_id}/api_key`.
     fn list_team_api_keys(
         &self,
         ctx: Context<Self::Principal>,
         input: ListTeamApiKeysInput,
-    ) -> impl Future<Output = ListTeamApiKeysResponse> + Send;
+    ) -> impl Future<Output = Answer<ListTeamApiKeysResponse>> + Send;
     /// Revoke a team API key: it is refused from then on, by this process at once and by every
     /// process on the database within a second. Rotating a key is creating a new one, moving
     /// the application to it, then revoking the old one.
@@ -305,7 +309,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: RevokeTeamApiKeyInput,
-    ) -> impl Future<Output = RevokeTeamApiKeyResponse> + Send;
+    ) -> impl Future<Output = Answer<RevokeTeamApiKeyResponse>> + Send;
     /// Create a management key. An org-scoped key needs an Org Management Key; a team-scoped key
     /// bound to any number of teams can be made by an Org Management Key, or by a Team
     /// Management Key for teams it controls. The document names the endpoint but shows no shape.
@@ -314,7 +318,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: CreateManagementKeyInput,
-    ) -> impl Future<Output = CreateManagementKeyResponse> + Send;
+    ) -> impl Future<Output = Answer<CreateManagementKeyResponse>> + Send;
     /// The organization's management keys that the caller controls, oldest first: an Org
     /// Management Key sees every one, a Team Management Key the team-scoped keys whose teams it
     /// all controls. Never the keys themselves.
@@ -323,7 +327,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: ListManagementKeysInput,
-    ) -> impl Future<Output = ListManagementKeysResponse> + Send;
+    ) -> impl Future<Output = Answer<ListManagementKeysResponse>> + Send;
     /// Revoke a management key, as `list_management_keys` shows it to the caller: it is refused
     /// from then on, by this process at once and by every process within a second. A key may
     /// revoke itself.
@@ -332,7 +336,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: RevokeManagementKeyInput,
-    ) -> impl Future<Output = RevokeManagementKeyResponse> + Send;
+    ) -> impl Future<Output = Answer<RevokeManagementKeyResponse>> + Send;
     /// Create a lab order of one lab test for a user, to be drawn near the address of the user's
     /// patient info. The document shows no way to create an order; the toolkit's reference server
     /// takes this one so the patient service center listing has an order to answer for.
@@ -341,14 +345,14 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: CreateLabOrderInput,
-    ) -> impl Future<Output = CreateLabOrderResponse> + Send;
+    ) -> impl Future<Output = Answer<CreateLabOrderResponse>> + Send;
     /// Orders, filtered by result interpretation. Its responses carry `interpretation`.
     /// `GET /orders`.
     fn list_orders(
         &self,
         ctx: Context<Self::Principal>,
         input: ListOrdersInput,
-    ) -> impl Future<Output = ListOrdersResponse> + Send;
+    ) -> impl Future<Output = Answer<ListOrdersResponse>> + Send;
     /// A workout's stream data: what the workout's provider recorded during it, every ten
     /// seconds, read after `daily.data.workout_stream.created` names the workout.
     /// `GET /v2/timeseries/workouts/{workout_id}/stream`.
@@ -356,7 +360,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: GetWorkoutStreamInput,
-    ) -> impl Future<Output = GetWorkoutStreamResponse> + Send;
+    ) -> impl Future<Output = Answer<GetWorkoutStreamResponse>> + Send;
     /// A user's summaries of one resource for the days from `start_date` to `end_date` (the
     /// user's days, both included; `end_date` defaults to `start_date`), each in its latest
     /// version, in day order. An unknown resource has no summaries.
@@ -365,7 +369,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: GetSummariesInput,
-    ) -> impl Future<Output = GetSummariesResponse> + Send;
+    ) -> impl Future<Output = Answer<GetSummariesResponse>> + Send;
     /// A user's samples of one timeseries resource for the days from `start_date` to `end_date`
     /// (as for summaries), one batch per source, samples in time order.
     /// `GET /v2/timeseries/{user_id}/{resource}`.
@@ -373,55 +377,55 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: GetTimeseriesInput,
-    ) -> impl Future<Output = GetTimeseriesResponse> + Send;
+    ) -> impl Future<Output = Answer<GetTimeseriesResponse>> + Send;
     /// Where each historical pull of a user stands: one per provider and resource.
     /// `GET /v2/user/{user_id}/historical_pull`.
     fn get_historical_pulls(
         &self,
         ctx: Context<Self::Principal>,
         input: GetHistoricalPullsInput,
-    ) -> impl Future<Output = GetHistoricalPullsResponse> + Send;
+    ) -> impl Future<Output = Answer<GetHistoricalPullsResponse>> + Send;
     /// Register an endpoint for the team's events. Its secret is in the answer.
     /// `POST /v2/webhook/endpoint`.
     fn create_webhook_endpoint(
         &self,
         ctx: Context<Self::Principal>,
         input: CreateWebhookEndpointInput,
-    ) -> impl Future<Output = CreateWebhookEndpointResponse> + Send;
+    ) -> impl Future<Output = Answer<CreateWebhookEndpointResponse>> + Send;
     /// The team's endpoints, oldest first.
     /// `GET /v2/webhook/endpoint`.
     fn list_webhook_endpoints(
         &self,
         ctx: Context<Self::Principal>,
         input: ListWebhookEndpointsInput,
-    ) -> impl Future<Output = ListWebhookEndpointsResponse> + Send;
+    ) -> impl Future<Output = Answer<ListWebhookEndpointsResponse>> + Send;
     /// `GET /v2/webhook/endpoint/{endpoint_id}`.
     fn get_webhook_endpoint(
         &self,
         ctx: Context<Self::Principal>,
         input: GetWebhookEndpointInput,
-    ) -> impl Future<Output = GetWebhookEndpointResponse> + Send;
+    ) -> impl Future<Output = Answer<GetWebhookEndpointResponse>> + Send;
     /// Change an endpoint; fields left out stay as they are.
     /// `PATCH /v2/webhook/endpoint/{endpoint_id}`.
     fn update_webhook_endpoint(
         &self,
         ctx: Context<Self::Principal>,
         input: UpdateWebhookEndpointInput,
-    ) -> impl Future<Output = UpdateWebhookEndpointResponse> + Send;
+    ) -> impl Future<Output = Answer<UpdateWebhookEndpointResponse>> + Send;
     /// Remove an endpoint; deliveries not yet made to it are dropped.
     /// `DELETE /v2/webhook/endpoint/{endpoint_id}`.
     fn delete_webhook_endpoint(
         &self,
         ctx: Context<Self::Principal>,
         input: DeleteWebhookEndpointInput,
-    ) -> impl Future<Output = DeleteWebhookEndpointResponse> + Send;
+    ) -> impl Future<Output = Answer<DeleteWebhookEndpointResponse>> + Send;
     /// The secret deliveries are signed with now.
     /// `GET /v2/webhook/endpoint/{endpoint_id}/secret`.
     fn get_webhook_secret(
         &self,
         ctx: Context<Self::Principal>,
         input: GetWebhookSecretInput,
-    ) -> impl Future<Output = GetWebhookSecretResponse> + Send;
+    ) -> impl Future<Output = Answer<GetWebhookSecretResponse>> + Send;
     /// Replace the secret. For 24 hours deliveries carry a signature by the old secret beside
     /// the new one, so a consumer can switch without losing a delivery.
     /// `POST /v2/webhook/endpoint/{endpoint_id}/secret/rotate`.
@@ -429,14 +433,14 @@ pub trait HealthDataServer: Send + Sync + 'static {
         &self,
         ctx: Context<Self::Principal>,
         input: RotateWebhookSecretInput,
-    ) -> impl Future<Output = RotateWebhookSecretResponse> + Send;
+    ) -> impl Future<Output = Answer<RotateWebhookSecretResponse>> + Send;
     /// Delivery attempts to an endpoint, newest first.
     /// `GET /v2/webhook/endpoint/{endpoint_id}/attempt`.
     fn list_webhook_attempts(
         &self,
         ctx: Context<Self::Principal>,
         input: ListWebhookAttemptsInput,
-    ) -> impl Future<Output = ListWebhookAttemptsResponse> + Send;
+    ) -> impl Future<Output = Answer<ListWebhookAttemptsResponse>> + Send;
 }
 struct App<S> {
     service: Arc<S>,
@@ -1295,25 +1299,6 @@ impl IntoResponse for CreateUserResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for CreateUserResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for GetUserResponse {
     fn into_response(self) -> Response {
         match self {
@@ -1337,25 +1322,6 @@ impl IntoResponse for GetUserResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for GetUserResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for DeleteUserResponse {
@@ -1383,25 +1349,6 @@ impl IntoResponse for DeleteUserResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for DeleteUserResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for UndoDeleteUserResponse {
@@ -1435,25 +1382,6 @@ impl IntoResponse for UndoDeleteUserResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for UndoDeleteUserResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for ResolveUserResponse {
     fn into_response(self) -> Response {
         match self {
@@ -1481,25 +1409,6 @@ impl IntoResponse for ResolveUserResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for ResolveUserResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for UpdateUserResponse {
@@ -1532,25 +1441,6 @@ impl IntoResponse for UpdateUserResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for UpdateUserResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for RefreshUserResponse {
     fn into_response(self) -> Response {
         match self {
@@ -1578,25 +1468,6 @@ impl IntoResponse for RefreshUserResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for RefreshUserResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for UpdatePatientInfoResponse {
@@ -1628,25 +1499,6 @@ impl IntoResponse for UpdatePatientInfoResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for UpdatePatientInfoResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for GetLatestPatientInfoResponse {
@@ -1682,25 +1534,6 @@ impl IntoResponse for GetLatestPatientInfoResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for GetLatestPatientInfoResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for AddInsuranceResponse {
     fn into_response(self) -> Response {
         match self {
@@ -1730,25 +1563,6 @@ impl IntoResponse for AddInsuranceResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for AddInsuranceResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for GetLatestInsuranceResponse {
@@ -1784,25 +1598,6 @@ impl IntoResponse for GetLatestInsuranceResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for GetLatestInsuranceResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for CreateLinkTokenResponse {
     fn into_response(self) -> Response {
         match self {
@@ -1834,25 +1629,6 @@ impl IntoResponse for CreateLinkTokenResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for CreateLinkTokenResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for GetOauthProviderResponse {
     fn into_response(self) -> Response {
         match self {
@@ -1882,25 +1658,6 @@ impl IntoResponse for GetOauthProviderResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for GetOauthProviderResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for OpenLinkWidgetResponse {
@@ -1936,22 +1693,6 @@ impl IntoResponse for OpenLinkWidgetResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for OpenLinkWidgetResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for OpenLinkProviderResponse {
     fn into_response(self) -> Response {
         match self {
@@ -1980,22 +1721,6 @@ impl IntoResponse for OpenLinkProviderResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for OpenLinkProviderResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for SignInLinkProviderResponse {
@@ -2034,22 +1759,6 @@ impl IntoResponse for SignInLinkProviderResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for SignInLinkProviderResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for CloseLinkWidgetResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2080,22 +1789,6 @@ impl IntoResponse for CloseLinkWidgetResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for CloseLinkWidgetResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for BulkImportResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2123,26 +1816,6 @@ impl IntoResponse for BulkImportResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for BulkImportResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(409u16),
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for BulkTriggerHistoricalPullResponse {
@@ -2181,25 +1854,6 @@ impl IntoResponse for BulkTriggerHistoricalPullResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for BulkTriggerHistoricalPullResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for ListBulkOpsResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2227,25 +1881,6 @@ impl IntoResponse for ListBulkOpsResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for ListBulkOpsResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for ListProvidersResponse {
@@ -2279,25 +1914,6 @@ impl IntoResponse for ListProvidersResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for ListProvidersResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for ListMarkersResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2325,25 +1941,6 @@ impl IntoResponse for ListMarkersResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for ListMarkersResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for ListLabTestMarkersResponse {
@@ -2379,25 +1976,6 @@ impl IntoResponse for ListLabTestMarkersResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for ListLabTestMarkersResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for ListOrderSetMarkersResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2431,25 +2009,6 @@ impl IntoResponse for ListOrderSetMarkersResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for ListOrderSetMarkersResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for ListPscInfoResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2479,25 +2038,6 @@ impl IntoResponse for ListPscInfoResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for ListPscInfoResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for ListTeamsResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2523,25 +2063,6 @@ impl IntoResponse for ListTeamsResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for ListTeamsResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for CreateTeamResponse {
@@ -2571,25 +2092,6 @@ impl IntoResponse for CreateTeamResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for CreateTeamResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for UpdateTeamResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2617,25 +2119,6 @@ impl IntoResponse for UpdateTeamResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for UpdateTeamResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for DeleteTeamResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2661,25 +2144,6 @@ impl IntoResponse for DeleteTeamResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for DeleteTeamResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for SetTeamCustomCredentialsResponse {
@@ -2715,25 +2179,6 @@ impl IntoResponse for SetTeamCustomCredentialsResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for SetTeamCustomCredentialsResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for CreateTeamApiKeyResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2767,25 +2212,6 @@ impl IntoResponse for CreateTeamApiKeyResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for CreateTeamApiKeyResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for ListTeamApiKeysResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2817,25 +2243,6 @@ impl IntoResponse for ListTeamApiKeysResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for ListTeamApiKeysResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for RevokeTeamApiKeyResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2865,25 +2272,6 @@ impl IntoResponse for RevokeTeamApiKeyResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for RevokeTeamApiKeyResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for CreateManagementKeyResponse {
@@ -2919,25 +2307,6 @@ impl IntoResponse for CreateManagementKeyResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for CreateManagementKeyResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for ListManagementKeysResponse {
     fn into_response(self) -> Response {
         match self {
@@ -2971,25 +2340,6 @@ impl IntoResponse for ListManagementKeysResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for ListManagementKeysResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for RevokeManagementKeyResponse {
     fn into_response(self) -> Response {
         match self {
@@ -3021,25 +2371,6 @@ impl IntoResponse for RevokeManagementKeyResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for RevokeManagementKeyResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for CreateLabOrderResponse {
@@ -3078,26 +2409,6 @@ impl IntoResponse for CreateLabOrderResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for CreateLabOrderResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(400u16),
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for ListOrdersResponse {
     fn into_response(self) -> Response {
         match self {
@@ -3123,25 +2434,6 @@ impl IntoResponse for ListOrdersResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for ListOrdersResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for GetWorkoutStreamResponse {
@@ -3173,25 +2465,6 @@ impl IntoResponse for GetWorkoutStreamResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for GetWorkoutStreamResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for GetSummariesResponse {
@@ -3228,26 +2501,6 @@ impl IntoResponse for GetSummariesResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for GetSummariesResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(400u16),
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for GetTimeseriesResponse {
     fn into_response(self) -> Response {
         match self {
@@ -3282,26 +2535,6 @@ impl IntoResponse for GetTimeseriesResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for GetTimeseriesResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(400u16),
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for GetHistoricalPullsResponse {
     fn into_response(self) -> Response {
         match self {
@@ -3333,25 +2566,6 @@ impl IntoResponse for GetHistoricalPullsResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for GetHistoricalPullsResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for CreateWebhookEndpointResponse {
@@ -3390,26 +2604,6 @@ impl IntoResponse for CreateWebhookEndpointResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for CreateWebhookEndpointResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(409u16),
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for ListWebhookEndpointsResponse {
     fn into_response(self) -> Response {
         match self {
@@ -3441,25 +2635,6 @@ impl IntoResponse for ListWebhookEndpointsResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for ListWebhookEndpointsResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for GetWebhookEndpointResponse {
@@ -3495,25 +2670,6 @@ impl IntoResponse for GetWebhookEndpointResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for GetWebhookEndpointResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for UpdateWebhookEndpointResponse {
     fn into_response(self) -> Response {
         match self {
@@ -3545,25 +2701,6 @@ impl IntoResponse for UpdateWebhookEndpointResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for UpdateWebhookEndpointResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for DeleteWebhookEndpointResponse {
@@ -3599,25 +2736,6 @@ impl IntoResponse for DeleteWebhookEndpointResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for DeleteWebhookEndpointResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for GetWebhookSecretResponse {
     fn into_response(self) -> Response {
         match self {
@@ -3647,25 +2765,6 @@ impl IntoResponse for GetWebhookSecretResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for GetWebhookSecretResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 impl IntoResponse for RotateWebhookSecretResponse {
@@ -3701,25 +2800,6 @@ impl IntoResponse for RotateWebhookSecretResponse {
         }
     }
 }
-impl From<rt::server::Rejection> for RotateWebhookSecretResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
-    }
-}
 impl IntoResponse for ListWebhookAttemptsResponse {
     fn into_response(self) -> Response {
         match self {
@@ -3751,25 +2831,6 @@ impl IntoResponse for ListWebhookAttemptsResponse {
                 rt::server::json_status(500u16, &body)
             }
         }
-    }
-}
-impl From<rt::server::Rejection> for ListWebhookAttemptsResponse {
-    fn from(rejection: rt::server::Rejection) -> Self {
-        rejection
-            .answer(
-                &rt::server::RejectionShape::default(),
-                &[
-                    rt::desc::StatusPattern::Exact(404u16),
-                    rt::desc::StatusPattern::Exact(422u16),
-                    rt::desc::StatusPattern::Exact(401u16),
-                    rt::desc::StatusPattern::Exact(403u16),
-                    rt::desc::StatusPattern::Exact(413u16),
-                    rt::desc::StatusPattern::Exact(415u16),
-                    rt::desc::StatusPattern::Exact(503u16),
-                    rt::desc::StatusPattern::Exact(500u16),
-                ],
-                Self::from_status_bytes,
-            )
     }
 }
 fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {

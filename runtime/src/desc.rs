@@ -72,6 +72,7 @@ pub(crate) mod fixtures {
             accept: "application/json",
             statuses: &[crate::contract::StatusPattern::Exact(200)],
             responses: &[],
+            rejected_at: &[],
             open_success: None,
             provenance: Provenance::Document,
             tags: &[],

@@ -1,5 +1,5 @@
 //! Why a request could not be served: the service's errors, which of them a retry may mend,
-//! and how each becomes the endpoint's response (through the generated `From<Rejection>`).
+//! and how each becomes the rejection the router writes at a status the endpoint declares.
 
 use covenant_runtime::issue::{Issue, IssueKind, LocPart};
 use covenant_runtime::server::Rejection;

@@ -8,9 +8,9 @@ use crate::webhooks::endpoints as webhooks;
 use crate::{
     bulk, fetches, key_lifecycle, labs, link, management, orders, patient, readings, users,
 };
-use covenant_runtime::server::{AuthError, Rejection, Unavailable};
+use covenant_runtime::server::{AuthError, Unavailable};
 use health_api::operations::*;
-use health_api::server::{Context, HealthDataServer};
+use health_api::server::{Answer, Context, HealthDataServer};
 use std::sync::Arc;
 
 /// The team a team API key names. The router admits only team keys on the main API, so any
@@ -31,16 +31,14 @@ fn manager(ctx: &Context<Principal>) -> Result<&Principal, Failure> {
     }
 }
 
-/// The endpoint's response: the work's own, or its failure as the endpoint's rejection
-/// (the generated `From<Rejection>` picks the declared status and writes the body).
-async fn answer<R: From<Rejection>>(
+/// The endpoint's response, or its failure as a rejection (which the router writes at a
+/// declared status, in the API's shape).
+async fn answer<R>(
     ctx: &Context<Principal>,
     work: impl Future<Output = Result<R, Failure>>,
-) -> R {
-    match work.await {
-        Ok(response) => response,
-        Err(failure) => failure.into_rejection(&ctx.request_id).into(),
-    }
+) -> Answer<R> {
+    work.await
+        .map_err(|failure| failure.into_rejection(&ctx.request_id))
 }
 
 /// The trait is implemented on a shared handle, so bulk operations can outlive the request
@@ -71,14 +69,18 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: CreateUserInput,
-    ) -> CreateUserResponse {
+    ) -> Answer<CreateUserResponse> {
         answer(&ctx, async {
             users::create(&self.0, team(&ctx)?, input.body).await
         })
         .await
     }
 
-    async fn get_user(&self, ctx: Context<Principal>, input: GetUserInput) -> GetUserResponse {
+    async fn get_user(
+        &self,
+        ctx: Context<Principal>,
+        input: GetUserInput,
+    ) -> Answer<GetUserResponse> {
         answer(&ctx, async {
             Ok(GetUserResponse::Ok(
                 users::get(&self.0, team(&ctx)?, &input.user_id.0.to_string()).await?,
@@ -91,7 +93,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: DeleteUserInput,
-    ) -> DeleteUserResponse {
+    ) -> Answer<DeleteUserResponse> {
         answer(&ctx, async {
             Ok(DeleteUserResponse::Ok(
                 users::delete(&self.0, team(&ctx)?, &input.user_id.0.to_string()).await?,
@@ -104,7 +106,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: UndoDeleteUserInput,
-    ) -> UndoDeleteUserResponse {
+    ) -> Answer<UndoDeleteUserResponse> {
         answer(&ctx, async {
             Ok(UndoDeleteUserResponse::Ok(
                 users::undo_delete(&self.0, team(&ctx)?, input).await?,
@@ -117,7 +119,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: ResolveUserInput,
-    ) -> ResolveUserResponse {
+    ) -> Answer<ResolveUserResponse> {
         answer(&ctx, async {
             Ok(ResolveUserResponse::Ok(
                 users::resolve(&self.0, team(&ctx)?, &input.client_user_id).await?,
@@ -130,7 +132,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: UpdateUserInput,
-    ) -> UpdateUserResponse {
+    ) -> Answer<UpdateUserResponse> {
         answer(&ctx, async {
             users::update(
                 &self.0,
@@ -147,7 +149,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: RefreshUserInput,
-    ) -> RefreshUserResponse {
+    ) -> Answer<RefreshUserResponse> {
         answer(&ctx, async {
             let user = input.user_id.0.to_string();
             // The router has checked the bounds (5 to 60 seconds).
@@ -163,7 +165,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: UpdatePatientInfoInput,
-    ) -> UpdatePatientInfoResponse {
+    ) -> Answer<UpdatePatientInfoResponse> {
         answer(&ctx, async {
             Ok(UpdatePatientInfoResponse::Ok(
                 patient::update(&self.0, team(&ctx)?, &input.user_id, input.body).await?,
@@ -176,7 +178,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: GetLatestPatientInfoInput,
-    ) -> GetLatestPatientInfoResponse {
+    ) -> Answer<GetLatestPatientInfoResponse> {
         answer(&ctx, async {
             Ok(GetLatestPatientInfoResponse::Ok(
                 patient::latest(&self.0, team(&ctx)?, &input.user_id.0.to_string()).await?,
@@ -189,7 +191,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: AddInsuranceInput,
-    ) -> AddInsuranceResponse {
+    ) -> Answer<AddInsuranceResponse> {
         answer(&ctx, async {
             Ok(AddInsuranceResponse::Ok(
                 patient::add_insurance(&self.0, team(&ctx)?, &input.user_id, input.body).await?,
@@ -202,7 +204,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: GetLatestInsuranceInput,
-    ) -> GetLatestInsuranceResponse {
+    ) -> Answer<GetLatestInsuranceResponse> {
         answer(&ctx, async {
             Ok(GetLatestInsuranceResponse::Ok(
                 patient::latest_insurance(
@@ -221,7 +223,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: CreateLinkTokenInput,
-    ) -> CreateLinkTokenResponse {
+    ) -> Answer<CreateLinkTokenResponse> {
         answer(&ctx, async {
             Ok(CreateLinkTokenResponse::Ok(
                 link::create_token(&self.0, team(&ctx)?, input.body).await?,
@@ -234,7 +236,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: GetOauthProviderInput,
-    ) -> GetOauthProviderResponse {
+    ) -> Answer<GetOauthProviderResponse> {
         answer(&ctx, async {
             let link_token = ctx.also_as(AuthScheme::LinkToken);
             let provider = input.oauth_provider.as_str();
@@ -248,7 +250,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: OpenLinkWidgetInput,
-    ) -> OpenLinkWidgetResponse {
+    ) -> Answer<OpenLinkWidgetResponse> {
         answer(&ctx, link::widget::open(&self.0, input)).await
     }
 
@@ -256,7 +258,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: OpenLinkProviderInput,
-    ) -> OpenLinkProviderResponse {
+    ) -> Answer<OpenLinkProviderResponse> {
         answer(&ctx, link::widget::provider(&self.0, input)).await
     }
 
@@ -264,7 +266,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: SignInLinkProviderInput,
-    ) -> SignInLinkProviderResponse {
+    ) -> Answer<SignInLinkProviderResponse> {
         answer(&ctx, link::widget::submit(&self.0, input)).await
     }
 
@@ -272,7 +274,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: CloseLinkWidgetInput,
-    ) -> CloseLinkWidgetResponse {
+    ) -> Answer<CloseLinkWidgetResponse> {
         answer(&ctx, link::widget::close(&self.0, input)).await
     }
 
@@ -280,7 +282,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: BulkImportInput,
-    ) -> BulkImportResponse {
+    ) -> Answer<BulkImportResponse> {
         answer(&ctx, async {
             bulk::import(&self.0, team(&ctx)?, input.body).await
         })
@@ -291,7 +293,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: BulkTriggerHistoricalPullInput,
-    ) -> BulkTriggerHistoricalPullResponse {
+    ) -> Answer<BulkTriggerHistoricalPullResponse> {
         answer(&ctx, async {
             bulk::historical_pull(&self.0, team(&ctx)?, input.body).await
         })
@@ -302,7 +304,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: ListBulkOpsInput,
-    ) -> ListBulkOpsResponse {
+    ) -> Answer<ListBulkOpsResponse> {
         answer(&ctx, async {
             Ok(ListBulkOpsResponse::Ok(
                 bulk::list(&self.0, team(&ctx)?, input).await?,
@@ -315,7 +317,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: ListProvidersInput,
-    ) -> ListProvidersResponse {
+    ) -> Answer<ListProvidersResponse> {
         answer(&ctx, async {
             Ok(ListProvidersResponse::Ok(
                 link::providers(&self.0, input.source_type.as_deref()).await?,
@@ -328,7 +330,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: ListMarkersInput,
-    ) -> ListMarkersResponse {
+    ) -> Answer<ListMarkersResponse> {
         answer(&ctx, async {
             Ok(ListMarkersResponse::Ok(labs::list(&self.0, input).await?))
         })
@@ -339,7 +341,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: ListLabTestMarkersInput,
-    ) -> ListLabTestMarkersResponse {
+    ) -> Answer<ListLabTestMarkersResponse> {
         answer(&ctx, async {
             Ok(ListLabTestMarkersResponse::Ok(
                 labs::of_lab_test(&self.0, input).await?,
@@ -352,7 +354,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: ListOrderSetMarkersInput,
-    ) -> ListOrderSetMarkersResponse {
+    ) -> Answer<ListOrderSetMarkersResponse> {
         answer(&ctx, async {
             Ok(ListOrderSetMarkersResponse::Ok(
                 labs::of_order_set(&self.0, input).await?,
@@ -365,7 +367,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: ListPscInfoInput,
-    ) -> ListPscInfoResponse {
+    ) -> Answer<ListPscInfoResponse> {
         answer(&ctx, async {
             Ok(ListPscInfoResponse::Ok(
                 orders::service_centers(&self.0, team(&ctx)?, input).await?,
@@ -378,7 +380,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: ListTeamsInput,
-    ) -> ListTeamsResponse {
+    ) -> Answer<ListTeamsResponse> {
         answer(&ctx, async {
             Ok(ListTeamsResponse::Ok(
                 management::list_teams(&self.0, manager(&ctx)?, input).await?,
@@ -391,7 +393,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: CreateTeamInput,
-    ) -> CreateTeamResponse {
+    ) -> Answer<CreateTeamResponse> {
         answer(&ctx, async {
             Ok(CreateTeamResponse::Created(
                 management::create_team(&self.0, manager(&ctx)?, input).await?,
@@ -404,7 +406,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: UpdateTeamInput,
-    ) -> UpdateTeamResponse {
+    ) -> Answer<UpdateTeamResponse> {
         answer(&ctx, async {
             Ok(UpdateTeamResponse::Ok(
                 management::update_team(&self.0, manager(&ctx)?, input).await?,
@@ -417,7 +419,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: CreateTeamApiKeyInput,
-    ) -> CreateTeamApiKeyResponse {
+    ) -> Answer<CreateTeamApiKeyResponse> {
         answer(&ctx, async {
             Ok(CreateTeamApiKeyResponse::Created(
                 management::create_team_api_key(&self.0, manager(&ctx)?, input).await?,
@@ -430,7 +432,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: DeleteTeamInput,
-    ) -> DeleteTeamResponse {
+    ) -> Answer<DeleteTeamResponse> {
         answer(&ctx, async {
             Ok(DeleteTeamResponse::Ok(
                 management::delete_team(&self.0, manager(&ctx)?, input).await?,
@@ -443,7 +445,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: ListTeamApiKeysInput,
-    ) -> ListTeamApiKeysResponse {
+    ) -> Answer<ListTeamApiKeysResponse> {
         answer(&ctx, async {
             Ok(ListTeamApiKeysResponse::Ok(
                 key_lifecycle::list_team_api_keys(&self.0, manager(&ctx)?, input).await?,
@@ -456,7 +458,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: RevokeTeamApiKeyInput,
-    ) -> RevokeTeamApiKeyResponse {
+    ) -> Answer<RevokeTeamApiKeyResponse> {
         answer(&ctx, async {
             Ok(RevokeTeamApiKeyResponse::Ok(
                 key_lifecycle::revoke_team_api_key(&self.0, manager(&ctx)?, input).await?,
@@ -469,7 +471,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: ListManagementKeysInput,
-    ) -> ListManagementKeysResponse {
+    ) -> Answer<ListManagementKeysResponse> {
         answer(&ctx, async {
             Ok(ListManagementKeysResponse::Ok(
                 key_lifecycle::list_management_keys(&self.0, manager(&ctx)?, input).await?,
@@ -482,7 +484,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: RevokeManagementKeyInput,
-    ) -> RevokeManagementKeyResponse {
+    ) -> Answer<RevokeManagementKeyResponse> {
         answer(&ctx, async {
             Ok(RevokeManagementKeyResponse::Ok(
                 key_lifecycle::revoke_management_key(&self.0, manager(&ctx)?, input).await?,
@@ -495,7 +497,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: SetTeamCustomCredentialsInput,
-    ) -> SetTeamCustomCredentialsResponse {
+    ) -> Answer<SetTeamCustomCredentialsResponse> {
         answer(&ctx, async {
             Ok(SetTeamCustomCredentialsResponse::Ok(
                 management::set_custom_credentials(&self.0, manager(&ctx)?, input).await?,
@@ -508,7 +510,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: CreateManagementKeyInput,
-    ) -> CreateManagementKeyResponse {
+    ) -> Answer<CreateManagementKeyResponse> {
         answer(&ctx, async {
             Ok(CreateManagementKeyResponse::Created(
                 management::create_management_key(&self.0, manager(&ctx)?, input).await?,
@@ -521,7 +523,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: CreateLabOrderInput,
-    ) -> CreateLabOrderResponse {
+    ) -> Answer<CreateLabOrderResponse> {
         answer(&ctx, async {
             orders::create(&self.0, team(&ctx)?, input.body).await
         })
@@ -532,7 +534,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: ListOrdersInput,
-    ) -> ListOrdersResponse {
+    ) -> Answer<ListOrdersResponse> {
         answer(&ctx, async {
             Ok(ListOrdersResponse::Ok(
                 orders::list(&self.0, team(&ctx)?, input.interpretation.as_ref()).await?,
@@ -545,7 +547,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: GetWorkoutStreamInput,
-    ) -> GetWorkoutStreamResponse {
+    ) -> Answer<GetWorkoutStreamResponse> {
         answer(&ctx, async {
             let workout = input.workout_id.0.to_string();
             Ok(GetWorkoutStreamResponse::Ok(
@@ -559,7 +561,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: GetSummariesInput,
-    ) -> GetSummariesResponse {
+    ) -> Answer<GetSummariesResponse> {
         answer(&ctx, async {
             let days = (input.start_date.0, input.end_date.map(|d| d.0));
             let read = readings::summaries(
@@ -583,7 +585,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: GetTimeseriesInput,
-    ) -> GetTimeseriesResponse {
+    ) -> Answer<GetTimeseriesResponse> {
         answer(&ctx, async {
             let days = (input.start_date.0, input.end_date.map(|d| d.0));
             let read = readings::timeseries(
@@ -607,7 +609,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: GetHistoricalPullsInput,
-    ) -> GetHistoricalPullsResponse {
+    ) -> Answer<GetHistoricalPullsResponse> {
         answer(&ctx, async {
             let user = input.user_id.0.to_string();
             Ok(GetHistoricalPullsResponse::Ok(
@@ -621,7 +623,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: CreateWebhookEndpointInput,
-    ) -> CreateWebhookEndpointResponse {
+    ) -> Answer<CreateWebhookEndpointResponse> {
         answer(&ctx, async {
             webhooks::create(&self.0, team(&ctx)?, input.body).await
         })
@@ -632,7 +634,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         _input: ListWebhookEndpointsInput,
-    ) -> ListWebhookEndpointsResponse {
+    ) -> Answer<ListWebhookEndpointsResponse> {
         answer(&ctx, async {
             Ok(ListWebhookEndpointsResponse::Ok(
                 webhooks::list(&self.0, team(&ctx)?).await?,
@@ -645,7 +647,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: GetWebhookEndpointInput,
-    ) -> GetWebhookEndpointResponse {
+    ) -> Answer<GetWebhookEndpointResponse> {
         answer(&ctx, async {
             Ok(GetWebhookEndpointResponse::Ok(
                 webhooks::get(&self.0, team(&ctx)?, &input.endpoint_id).await?,
@@ -658,7 +660,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: UpdateWebhookEndpointInput,
-    ) -> UpdateWebhookEndpointResponse {
+    ) -> Answer<UpdateWebhookEndpointResponse> {
         answer(&ctx, async {
             let team_id = team(&ctx)?;
             let updated =
@@ -672,7 +674,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: DeleteWebhookEndpointInput,
-    ) -> DeleteWebhookEndpointResponse {
+    ) -> Answer<DeleteWebhookEndpointResponse> {
         answer(&ctx, async {
             Ok(DeleteWebhookEndpointResponse::Ok(
                 webhooks::delete(&self.0, team(&ctx)?, &input.endpoint_id).await?,
@@ -685,7 +687,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: GetWebhookSecretInput,
-    ) -> GetWebhookSecretResponse {
+    ) -> Answer<GetWebhookSecretResponse> {
         answer(&ctx, async {
             Ok(GetWebhookSecretResponse::Ok(
                 webhooks::secret(&self.0, team(&ctx)?, &input.endpoint_id).await?,
@@ -698,7 +700,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: RotateWebhookSecretInput,
-    ) -> RotateWebhookSecretResponse {
+    ) -> Answer<RotateWebhookSecretResponse> {
         answer(&ctx, async {
             Ok(RotateWebhookSecretResponse::Ok(
                 webhooks::rotate(&self.0, team(&ctx)?, &input.endpoint_id).await?,
@@ -711,7 +713,7 @@ impl HealthDataServer for Service {
         &self,
         ctx: Context<Principal>,
         input: ListWebhookAttemptsInput,
-    ) -> ListWebhookAttemptsResponse {
+    ) -> Answer<ListWebhookAttemptsResponse> {
         answer(&ctx, async {
             Ok(ListWebhookAttemptsResponse::Ok(
                 webhooks::attempts(&self.0, team(&ctx)?, input).await?,

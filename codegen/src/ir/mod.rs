@@ -11,6 +11,7 @@ mod limits;
 mod paging;
 mod queries;
 mod recursion;
+pub mod rejections;
 pub mod routes;
 pub mod shapes;
 

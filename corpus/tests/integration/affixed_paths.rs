@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use api::models::{Account, Call, Operation};
 use api::operations::*;
-use api::server::{AffixedPathsServer, Context};
+use api::server::{AffixedPathsServer, Answer, Context};
 
 /// Answers what each placeholder held, so a test sees what the router read.
 struct Server;
@@ -20,33 +20,33 @@ impl AffixedPathsServer for Server {
         &self,
         _: Context<()>,
         input: FetchAccountInput,
-    ) -> FetchAccountResponse {
-        FetchAccountResponse::Ok(Account { sid: input.sid })
+    ) -> Answer<FetchAccountResponse> {
+        Ok(FetchAccountResponse::Ok(Account { sid: input.sid }))
     }
 
-    async fn fetch_call(&self, _: Context<()>, input: FetchCallInput) -> FetchCallResponse {
-        FetchCallResponse::Ok(Call {
+    async fn fetch_call(&self, _: Context<()>, input: FetchCallInput) -> Answer<FetchCallResponse> {
+        Ok(FetchCallResponse::Ok(Call {
             account: input.account_sid,
             sid: input.sid,
-        })
+        }))
     }
 
-    async fn list_calls(&self, _: Context<()>, input: ListCallsInput) -> ListCallsResponse {
-        ListCallsResponse::Ok(vec![Call {
+    async fn list_calls(&self, _: Context<()>, input: ListCallsInput) -> Answer<ListCallsResponse> {
+        Ok(ListCallsResponse::Ok(vec![Call {
             account: input.account_sid,
             sid: "CA1".to_string(),
-        }])
+        }]))
     }
 
     async fn cancel_operation(
         &self,
         _: Context<()>,
         input: CancelOperationInput,
-    ) -> CancelOperationResponse {
-        CancelOperationResponse::Ok(Operation {
+    ) -> Answer<CancelOperationResponse> {
+        Ok(CancelOperationResponse::Ok(Operation {
             name: input.name,
             cancelled: true,
-        })
+        }))
     }
 }
 

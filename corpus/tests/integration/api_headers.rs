@@ -8,7 +8,7 @@ use serde_json::Value;
 use std::sync::Arc;
 
 use api::operations::*;
-use api::server::{ApiHeadersServer, Context};
+use api::server::{Answer, ApiHeadersServer, Context};
 
 /// Answers what it read from the headers.
 struct Server;
@@ -16,18 +16,26 @@ struct Server;
 impl ApiHeadersServer for Server {
     support::accepts_key!("key");
 
-    async fn list_things(&self, _: Context<()>, input: ListThingsInput) -> ListThingsResponse {
-        ListThingsResponse::Ok(api::models::Seen {
+    async fn list_things(
+        &self,
+        _: Context<()>,
+        input: ListThingsInput,
+    ) -> Answer<ListThingsResponse> {
+        Ok(ListThingsResponse::Ok(api::models::Seen {
             project: input.example_project,
             version: input.example_version,
-        })
+        }))
     }
 
-    async fn create_thing(&self, _: Context<()>, input: CreateThingInput) -> CreateThingResponse {
-        CreateThingResponse::Created(api::models::Seen {
+    async fn create_thing(
+        &self,
+        _: Context<()>,
+        input: CreateThingInput,
+    ) -> Answer<CreateThingResponse> {
+        Ok(CreateThingResponse::Created(api::models::Seen {
             project: Some(input.example_project),
             version: input.example_version,
-        })
+        }))
     }
 }
 

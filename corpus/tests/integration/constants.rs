@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use api::models::{Failed, Message, PostMessageResponse200, Posted};
 use api::operations::*;
-use api::server::{ConstantsServer, Context};
+use api::server::{Answer, ConstantsServer, Context};
 
 /// Posts a message, and refuses an empty one.
 struct Server;
@@ -17,32 +17,40 @@ struct Server;
 impl ConstantsServer for Server {
     crate::support::accepts_key!("key");
 
-    async fn post_message(&self, _: Context<()>, input: PostMessageInput) -> PostMessageResponse {
+    async fn post_message(
+        &self,
+        _: Context<()>,
+        input: PostMessageInput,
+    ) -> Answer<PostMessageResponse> {
         if input.body.text.is_empty() {
             let failed = Failed {
                 ok: false,
                 error: "no_text".into(),
             };
-            return PostMessageResponse::Ok(PostMessageResponse200::Failed(failed));
+            return Ok(PostMessageResponse::Ok(PostMessageResponse200::Failed(
+                failed,
+            )));
         }
         let posted = Posted {
             ok: true,
             ts: "1503435956.000247".into(),
             edited: (),
         };
-        PostMessageResponse::Ok(PostMessageResponse200::Posted(posted))
+        Ok(PostMessageResponse::Ok(PostMessageResponse200::Posted(
+            posted,
+        )))
     }
 
     async fn allowed_methods(
         &self,
         _: Context<()>,
         _: AllowedMethodsInput,
-    ) -> AllowedMethodsResponse {
-        AllowedMethodsResponse::NoContent {
+    ) -> Answer<AllowedMethodsResponse> {
+        Ok(AllowedMethodsResponse::NoContent {
             headers: AllowedMethodsNoContentHeaders {
                 allow: "OPTIONS, POST".into(),
             },
-        }
+        })
     }
 }
 

@@ -14,7 +14,7 @@ use api::operations::{
     AuthScheme, WhoamiAppInput, WhoamiAppResponse, WhoamiInput, WhoamiResponse, WriteNoteInput,
     WriteNoteResponse,
 };
-use api::server::{Context, CredentialsServer};
+use api::server::{Answer, Context, CredentialsServer};
 
 /// Who a credential is: the scheme it came as and the scopes it was granted.
 #[derive(Clone, Debug)]
@@ -72,26 +72,34 @@ impl CredentialsServer for Server {
         Ok(scopes.iter().all(|s| principal.scopes.contains(s)))
     }
 
-    async fn whoami(&self, ctx: Context<Caller>, _: WhoamiInput) -> WhoamiResponse {
-        WhoamiResponse::Ok(api::models::Caller {
+    async fn whoami(&self, ctx: Context<Caller>, _: WhoamiInput) -> Answer<WhoamiResponse> {
+        Ok(WhoamiResponse::Ok(api::models::Caller {
             scheme: scheme_of(&ctx),
-        })
+        }))
     }
 
     /// The app's id gives the principal; its secret arrives beside it.
-    async fn whoami_app(&self, ctx: Context<Caller>, _: WhoamiAppInput) -> WhoamiAppResponse {
+    async fn whoami_app(
+        &self,
+        ctx: Context<Caller>,
+        _: WhoamiAppInput,
+    ) -> Answer<WhoamiAppResponse> {
         let secret = ctx
             .also_as(AuthScheme::ClientSecret)
             .map(|p| p.scheme.name());
-        WhoamiAppResponse::Ok(api::models::Caller {
+        Ok(WhoamiAppResponse::Ok(api::models::Caller {
             scheme: format!("{} with {}", scheme_of(&ctx), secret.unwrap_or("nothing")),
-        })
+        }))
     }
 
-    async fn write_note(&self, ctx: Context<Caller>, _: WriteNoteInput) -> WriteNoteResponse {
-        WriteNoteResponse::Created(api::models::Caller {
+    async fn write_note(
+        &self,
+        ctx: Context<Caller>,
+        _: WriteNoteInput,
+    ) -> Answer<WriteNoteResponse> {
+        Ok(WriteNoteResponse::Created(api::models::Caller {
             scheme: scheme_of(&ctx),
-        })
+        }))
     }
 }
 

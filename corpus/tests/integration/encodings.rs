@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use api::models::{Found, Order};
 use api::operations::*;
-use api::server::{Context, EncodingsServer};
+use api::server::{Answer, Context, EncodingsServer};
 
 /// Echoes what it read.
 struct Server;
@@ -17,30 +17,40 @@ struct Server;
 impl EncodingsServer for Server {
     support::accepts_key!("key");
 
-    async fn search(&self, _: Context<()>, input: SearchInput) -> SearchResponse {
-        SearchResponse::Ok(Found {
+    async fn search(&self, _: Context<()>, input: SearchInput) -> Answer<SearchResponse> {
+        Ok(SearchResponse::Ok(Found {
             ids: input.ids.unwrap_or_default(),
             tags: input.tags.unwrap_or_default(),
             states: input.states.unwrap_or_default(),
             created: input.created,
             labels: input.labels,
-        })
+        }))
     }
 
-    async fn create_order(&self, _: Context<()>, input: CreateOrderInput) -> CreateOrderResponse {
+    async fn create_order(
+        &self,
+        _: Context<()>,
+        input: CreateOrderInput,
+    ) -> Answer<CreateOrderResponse> {
         let body = serde_json::to_value(&input.body).unwrap();
-        CreateOrderResponse::Created(serde_json::from_value::<Order>(body).unwrap())
+        Ok(CreateOrderResponse::Created(
+            serde_json::from_value::<Order>(body).unwrap(),
+        ))
     }
 
-    async fn count_search(&self, _: Context<()>, input: CountSearchInput) -> CountSearchResponse {
-        match input.ids {
+    async fn count_search(
+        &self,
+        _: Context<()>,
+        input: CountSearchInput,
+    ) -> Answer<CountSearchResponse> {
+        Ok(match input.ids {
             Some(ids) => CountSearchResponse::Ok {
                 headers: CountSearchOkHeaders {
                     x_total_count: ids.len() as i64,
                 },
             },
             None => CountSearchResponse::NotFound,
-        }
+        })
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use api::models::{PaymentMethod, Update};
 use api::operations::*;
-use api::server::{Context, GroupsServer};
+use api::server::{Answer, Context, GroupsServer};
 
 /// Echoes what it read.
 struct Server;
@@ -22,12 +22,16 @@ impl GroupsServer for Server {
         &self,
         _: Context<()>,
         input: CreatePaymentMethodInput,
-    ) -> CreatePaymentMethodResponse {
-        CreatePaymentMethodResponse::Created(input.body)
+    ) -> Answer<CreatePaymentMethodResponse> {
+        Ok(CreatePaymentMethodResponse::Created(input.body))
     }
 
-    async fn update_thing(&self, _: Context<()>, input: UpdateThingInput) -> UpdateThingResponse {
-        UpdateThingResponse::Ok(input.body)
+    async fn update_thing(
+        &self,
+        _: Context<()>,
+        input: UpdateThingInput,
+    ) -> Answer<UpdateThingResponse> {
+        Ok(UpdateThingResponse::Ok(input.body))
     }
 }
 

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use api::models::{Charge, ChargeRequest};
 use api::operations::*;
-use api::server::{Context, IdempotencyServer};
+use api::server::{Answer, Context, IdempotencyServer};
 
 /// Counts the calls that reach it, remembers each key, and answers the first call 503 when
 /// told to; an amount of 999 takes half a second.
@@ -30,7 +30,7 @@ impl IdempotencyServer for Server {
         &self,
         _: Context<()>,
         input: CreateChargeInput,
-    ) -> CreateChargeResponse {
+    ) -> Answer<CreateChargeResponse> {
         let n = self.calls.fetch_add(1, Ordering::SeqCst) + 1;
         self.keys
             .lock()
@@ -41,9 +41,11 @@ impl IdempotencyServer for Server {
         }
         if self.fail_first && n == 1 {
             // Not kept by the store, and retried by the client: the endpoint takes a key.
-            return CreateChargeResponse::ServiceUnavailable(serde_json::json!({"detail": "busy"}));
+            return Ok(CreateChargeResponse::ServiceUnavailable(
+                serde_json::json!({"detail": "busy"}),
+            ));
         }
-        CreateChargeResponse::Created {
+        Ok(CreateChargeResponse::Created {
             body: Charge {
                 id: n as i64,
                 amount: input.body.amount,
@@ -51,7 +53,7 @@ impl IdempotencyServer for Server {
             headers: CreateChargeCreatedHeaders {
                 idempotent_replayed: None,
             },
-        }
+        })
     }
 }
 

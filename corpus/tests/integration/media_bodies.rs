@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use api::models::*;
 use api::operations::*;
-use api::server::{Context, MediaServer};
+use api::server::{Answer, Context, MediaServer};
 
 /// Answers what it received: sizes and names of an upload, the image's bytes, the text as
 /// HTML.
@@ -20,9 +20,9 @@ struct Echo;
 impl MediaServer for Echo {
     crate::support::accepts_key!("key");
 
-    async fn upload(&self, _: Context<()>, input: UploadInput) -> UploadResponse {
+    async fn upload(&self, _: Context<()>, input: UploadInput) -> Answer<UploadResponse> {
         let body = input.body;
-        UploadResponse::Ok(Received {
+        Ok(UploadResponse::Ok(Received {
             purpose: body.purpose,
             filename: body.file.filename.clone(),
             content_type: body.file.content_type.clone(),
@@ -30,40 +30,44 @@ impl MediaServer for Echo {
             attachments: body.attachments.map_or(0, |a| a.len() as i64),
             thumbnail_size: body.thumbnail.map(|t| t.len() as i64),
             pages: body.pages,
+        }))
+    }
+
+    async fn mirror_image(
+        &self,
+        _: Context<()>,
+        input: MirrorImageInput,
+    ) -> Answer<MirrorImageResponse> {
+        Ok(MirrorImageResponse::Ok(input.body))
+    }
+
+    async fn render(&self, _: Context<()>, input: RenderInput) -> Answer<RenderResponse> {
+        Ok(RenderResponse::Ok(format!("<p>{}</p>", input.body)))
+    }
+
+    async fn page(&self, _: Context<()>, input: PageInput) -> Answer<PageResponse> {
+        Ok(match input.name.as_str() {
+            "home" => PageResponse::Ok("<h1>Home</h1>".into()),
+            other => PageResponse::NotFound(format!("<h1>No page {other}</h1>")),
         })
     }
 
-    async fn mirror_image(&self, _: Context<()>, input: MirrorImageInput) -> MirrorImageResponse {
-        MirrorImageResponse::Ok(input.body)
-    }
-
-    async fn render(&self, _: Context<()>, input: RenderInput) -> RenderResponse {
-        RenderResponse::Ok(format!("<p>{}</p>", input.body))
-    }
-
-    async fn page(&self, _: Context<()>, input: PageInput) -> PageResponse {
-        match input.name.as_str() {
-            "home" => PageResponse::Ok("<h1>Home</h1>".into()),
-            other => PageResponse::NotFound(format!("<h1>No page {other}</h1>")),
-        }
-    }
-
-    async fn export(&self, _: Context<()>, input: ExportInput) -> ExportResponse {
+    async fn export(&self, _: Context<()>, input: ExportInput) -> Answer<ExportResponse> {
         let rows: String = (1..=input.rows).map(|n| format!("{n},row {n}\n")).collect();
-        ExportResponse::Ok {
+        Ok(ExportResponse::Ok {
             body: format!("id,name\n{rows}"),
             headers: ExportOkHeaders {
                 content_disposition: "attachment; filename=\"export.csv\"".into(),
             },
-        }
+        })
     }
 
-    async fn checksum(&self, _: Context<()>, input: ChecksumInput) -> ChecksumResponse {
+    async fn checksum(&self, _: Context<()>, input: ChecksumInput) -> Answer<ChecksumResponse> {
         let length = input.body.data.len() as i64;
-        ChecksumResponse::Ok(ChecksumResult {
+        Ok(ChecksumResponse::Ok(ChecksumResult {
             data: input.body.data,
             length,
-        })
+        }))
     }
 }
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use api::models::{ErrorDetails, ErrorItem, InnerErrors, Problem, Thing};
 use api::operations::*;
-use api::server::{Context, NamedTypesServer};
+use api::server::{Answer, Context, NamedTypesServer};
 
 /// Echoes a thing; a thing whose id is `0` is refused with nested error details.
 struct Server;
@@ -19,15 +19,25 @@ struct Server;
 impl NamedTypesServer for Server {
     crate::support::accepts_key!("key");
 
-    async fn create_thing(&self, _: Context<()>, input: CreateThingInput) -> CreateThingResponse {
+    async fn create_thing(
+        &self,
+        _: Context<()>,
+        input: CreateThingInput,
+    ) -> Answer<CreateThingResponse> {
         if input.body.id == "0" {
-            return CreateThingResponse::BadRequest(nested_problem());
+            return Ok(CreateThingResponse::BadRequest(nested_problem()));
         }
-        CreateThingResponse::Created(input.body)
+        Ok(CreateThingResponse::Created(input.body))
     }
 
-    async fn find_things(&self, _: Context<()>, input: FindThingsInput) -> FindThingsResponse {
-        FindThingsResponse::Ok(input.owner.map(|owners| vec![thing(owners)]))
+    async fn find_things(
+        &self,
+        _: Context<()>,
+        input: FindThingsInput,
+    ) -> Answer<FindThingsResponse> {
+        Ok(FindThingsResponse::Ok(
+            input.owner.map(|owners| vec![thing(owners)]),
+        ))
     }
 }
 

@@ -13,7 +13,7 @@ use api::models::{
     Item, ListAfterResult, ListByUrlResult, ListMeta, ListNestedResult, ListOffsetResult, PageMeta,
 };
 use api::operations::*;
-use api::server::{Context, PagingServer};
+use api::server::{Answer, Context, PagingServer};
 
 /// Seven items, `i0` to `i6`; linked pages of three, relative links but one absolute one to
 /// `origin` (or elsewhere when `origin` is foreign).
@@ -44,7 +44,11 @@ const COUNT: usize = 7;
 impl PagingServer for Server {
     crate::support::accepts_key!("key");
 
-    async fn list_linked(&self, _: Context<()>, input: ListLinkedInput) -> ListLinkedResponse {
+    async fn list_linked(
+        &self,
+        _: Context<()>,
+        input: ListLinkedInput,
+    ) -> Answer<ListLinkedResponse> {
         self.accounts.lock().unwrap().push(input.x_account.clone());
         let page = input.page as usize;
         let items: Vec<Item> = (0..COUNT).skip((page - 1) * 3).take(3).map(item).collect();
@@ -56,13 +60,13 @@ impl PagingServer for Server {
                 page + 1
             ),
         });
-        ListLinkedResponse::Ok {
+        Ok(ListLinkedResponse::Ok {
             body: items,
             headers: ListLinkedOkHeaders { link },
-        }
+        })
     }
 
-    async fn list_after(&self, _: Context<()>, input: ListAfterInput) -> ListAfterResponse {
+    async fn list_after(&self, _: Context<()>, input: ListAfterInput) -> Answer<ListAfterResponse> {
         let start = match &input.starting_after {
             Some(id) => id[1..].parse::<usize>().unwrap() + 1,
             None => 0,
@@ -71,44 +75,56 @@ impl PagingServer for Server {
             .take(input.limit as usize)
             .map(item)
             .collect();
-        ListAfterResponse::Ok(ListAfterResult {
+        Ok(ListAfterResponse::Ok(ListAfterResult {
             object: "list".to_string(),
             has_more: start + data.len() < COUNT,
             data,
-        })
+        }))
     }
 
-    async fn list_nested(&self, _: Context<()>, input: ListNestedInput) -> ListNestedResponse {
+    async fn list_nested(
+        &self,
+        _: Context<()>,
+        input: ListNestedInput,
+    ) -> Answer<ListNestedResponse> {
         let start = input.r#continue.map_or(0, |c| c[1..].parse().unwrap());
         let (items, next) = slice(start, input.limit as usize);
-        ListNestedResponse::Ok(ListNestedResult {
+        Ok(ListNestedResponse::Ok(ListNestedResult {
             metadata: ListMeta {
                 // Kubernetes writes an empty cursor on the last page.
                 r#continue: Some(next.map_or(String::new(), |n| format!("c{n}"))),
                 resource_version: Some("42".into()),
             },
             items,
-        })
+        }))
     }
 
-    async fn list_by_url(&self, _: Context<()>, input: ListByUrlInput) -> ListByUrlResponse {
+    async fn list_by_url(
+        &self,
+        _: Context<()>,
+        input: ListByUrlInput,
+    ) -> Answer<ListByUrlResponse> {
         self.url_accounts
             .lock()
             .unwrap()
             .push(input.x_account.clone());
         let start = input.token.map_or(0, |t| t.parse().unwrap());
         let (messages, next) = slice(start, 3);
-        ListByUrlResponse::Ok(ListByUrlResult {
+        Ok(ListByUrlResponse::Ok(ListByUrlResult {
             meta: PageMeta {
                 next_page_url: next.map(|n| format!("/v1/by-url?token={n}")),
             },
             messages,
-        })
+        }))
     }
 
-    async fn list_offset(&self, _: Context<()>, input: ListOffsetInput) -> ListOffsetResponse {
+    async fn list_offset(
+        &self,
+        _: Context<()>,
+        input: ListOffsetInput,
+    ) -> Answer<ListOffsetResponse> {
         let (results, _) = slice(input.offset as usize, input.limit as usize);
-        ListOffsetResponse::Ok(ListOffsetResult { results })
+        Ok(ListOffsetResponse::Ok(ListOffsetResult { results }))
     }
 }
 

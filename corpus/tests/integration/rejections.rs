@@ -137,36 +137,40 @@ mod endpoint_rejections {
 
     use api::models::{Message, PostErrorCode, Posted};
     use api::operations::*;
-    use api::server::{Context, EndpointRejectionsServer};
+    use api::server::{Answer, Context, EndpointRejectionsServer};
 
     struct Server;
 
     impl EndpointRejectionsServer for Server {
         crate::support::accepts_key!("key");
 
-        async fn post_message(&self, _: Context<()>, _: PostMessageInput) -> PostMessageResponse {
-            PostMessageResponse::Ok(Posted {
+        async fn post_message(
+            &self,
+            _: Context<()>,
+            _: PostMessageInput,
+        ) -> Answer<PostMessageResponse> {
+            Ok(PostMessageResponse::Ok(Posted {
                 ok: true,
                 ts: "1.0".into(),
-            })
+            }))
         }
 
-        async fn archive(&self, _: Context<()>, _: ArchiveInput) -> ArchiveResponse {
-            ArchiveResponse::Ok(Posted {
+        async fn archive(&self, _: Context<()>, _: ArchiveInput) -> Answer<ArchiveResponse> {
+            Ok(ArchiveResponse::Ok(Posted {
                 ok: true,
                 ts: "1.0".into(),
-            })
+            }))
         }
 
         async fn update_message(
             &self,
             _: Context<()>,
             _: UpdateMessageInput,
-        ) -> UpdateMessageResponse {
-            UpdateMessageResponse::Ok(Posted {
+        ) -> Answer<UpdateMessageResponse> {
+            Ok(UpdateMessageResponse::Ok(Posted {
                 ok: true,
                 ts: "1.0".into(),
-            })
+            }))
         }
     }
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use api::models::{Note, NotePatch};
 use api::operations::*;
-use api::server::{Context, RequestMediaServer};
+use api::server::{Answer, Context, RequestMediaServer};
 
 /// Answers the note the patch makes of an empty one.
 struct Server;
@@ -16,12 +16,12 @@ struct Server;
 impl RequestMediaServer for Server {
     crate::support::accepts_key!("key");
 
-    async fn patch_note(&self, _: Context<()>, input: PatchNoteInput) -> PatchNoteResponse {
-        PatchNoteResponse::Ok(Note {
+    async fn patch_note(&self, _: Context<()>, input: PatchNoteInput) -> Answer<PatchNoteResponse> {
+        Ok(PatchNoteResponse::Ok(Note {
             id: input.id,
             text: input.body.text.unwrap_or_default(),
             tags: input.body.tags.unwrap_or_default(),
-        })
+        }))
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use api::models::{Bucket, Note, NoteRequest};
 use api::operations::*;
-use api::server::{Context, HeadersServer};
+use api::server::{Answer, Context, HeadersServer};
 
 /// Notes whose text is their entity tag; the note with id 13 has text no header can hold.
 struct Server;
@@ -26,8 +26,12 @@ fn note(id: i64) -> Note {
 impl HeadersServer for Server {
     crate::support::accepts_key!("key");
 
-    async fn create_note(&self, _: Context<()>, input: CreateNoteInput) -> CreateNoteResponse {
-        CreateNoteResponse::Created {
+    async fn create_note(
+        &self,
+        _: Context<()>,
+        input: CreateNoteInput,
+    ) -> Answer<CreateNoteResponse> {
+        Ok(CreateNoteResponse::Created {
             headers: CreateNoteCreatedHeaders {
                 location: "https://example.test/v1/notes/7".to_string(),
                 etag: format!("\"{}\"", input.body.text),
@@ -36,18 +40,18 @@ impl HeadersServer for Server {
                 id: 7,
                 text: input.body.text,
             },
-        }
+        })
     }
 
-    async fn get_note(&self, _: Context<()>, input: GetNoteInput) -> GetNoteResponse {
+    async fn get_note(&self, _: Context<()>, input: GetNoteInput) -> Answer<GetNoteResponse> {
         let note = note(input.id);
         let etag = format!("\"{}\"", note.text);
         if input.if_none_match.as_deref() == Some(etag.as_str()) {
-            return GetNoteResponse::NotModified {
+            return Ok(GetNoteResponse::NotModified {
                 headers: GetNoteNotModifiedHeaders { etag },
-            };
+            });
         }
-        GetNoteResponse::Ok {
+        Ok(GetNoteResponse::Ok {
             body: note,
             headers: GetNoteOkHeaders {
                 etag,
@@ -55,31 +59,31 @@ impl HeadersServer for Server {
                 x_ratelimit_bucket: Some(Bucket::Reads),
                 ..serde_json::from_str(r#"{"ETag":"","X-RateLimit-Remaining":0}"#).unwrap()
             },
-        }
+        })
     }
 
-    async fn open_note(&self, _: Context<()>, input: OpenNoteInput) -> OpenNoteResponse {
-        OpenNoteResponse::Found {
+    async fn open_note(&self, _: Context<()>, input: OpenNoteInput) -> Answer<OpenNoteResponse> {
+        Ok(OpenNoteResponse::Found {
             headers: OpenNoteFoundHeaders {
                 location: format!("https://notes.example.test/{}", input.id),
             },
-        }
+        })
     }
 
-    async fn list_notes(&self, _: Context<()>, input: ListNotesInput) -> ListNotesResponse {
+    async fn list_notes(&self, _: Context<()>, input: ListNotesInput) -> Answer<ListNotesResponse> {
         let next = (input.page < 3).then(|| {
             format!(
                 "<https://example.test/v1/notes?page={}>; rel=\"next\"",
                 input.page + 1
             )
         });
-        ListNotesResponse::Ok {
+        Ok(ListNotesResponse::Ok {
             body: vec![note(input.page)],
             headers: ListNotesOkHeaders {
                 link: next,
                 x_total_count: 3,
             },
-        }
+        })
     }
 }
 

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use api::models::{Pet, Problem};
 use api::operations::*;
-use api::server::{Context, StatusRangesServer};
+use api::server::{Answer, Context, StatusRangesServer};
 
 /// Pet `n` is answered with status `n` when `n` is an error status; 13 is a handler's
 /// mistake (a client error variant given a server error's status).
@@ -27,9 +27,9 @@ fn problem(code: u16) -> Problem {
 impl StatusRangesServer for Server {
     crate::support::accepts_key!("key");
 
-    async fn get_pet(&self, _: Context<()>, input: GetPetInput) -> GetPetResponse {
+    async fn get_pet(&self, _: Context<()>, input: GetPetInput) -> Answer<GetPetResponse> {
         let status = u16::try_from(input.pet_id).unwrap_or(0);
-        match status {
+        Ok(match status {
             404 => GetPetResponse::NotFound,
             13 => GetPetResponse::ClientError {
                 status: 503,
@@ -50,14 +50,14 @@ impl StatusRangesServer for Server {
                 id: input.pet_id,
                 name: "Rex".to_string(),
             }),
-        }
+        })
     }
 
-    async fn list_pets(&self, _: Context<()>, _: ListPetsInput) -> ListPetsResponse {
-        ListPetsResponse::Default {
+    async fn list_pets(&self, _: Context<()>, _: ListPetsInput) -> Answer<ListPetsResponse> {
+        Ok(ListPetsResponse::Default {
             status: 409,
             body: problem(409),
-        }
+        })
     }
 }
 

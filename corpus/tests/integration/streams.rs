@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use api::models::{ChatRequest, Chunk};
 use api::operations::*;
-use api::server::{Context, StreamsServer};
+use api::server::{Answer, Context, StreamsServer};
 
 /// Answers a prompt word by word.
 struct Server;
@@ -25,13 +25,15 @@ fn chunk(index: i64, delta: &str) -> Chunk {
 impl StreamsServer for Server {
     support::accepts_key!("key");
 
-    async fn chat(&self, _: Context<()>, input: ChatInput) -> ChatResponse {
+    async fn chat(&self, _: Context<()>, input: ChatInput) -> Answer<ChatResponse> {
         let words = input.body.prompt.split(' ').enumerate();
-        ChatResponse::Ok(words.map(|(i, w)| chunk(i as i64, w)).collect())
+        Ok(ChatResponse::Ok(
+            words.map(|(i, w)| chunk(i as i64, w)).collect(),
+        ))
     }
 
-    async fn export(&self, _: Context<()>, _: ExportInput) -> ExportResponse {
-        ExportResponse::Ok(vec![chunk(0, "a"), chunk(1, "b\nc")])
+    async fn export(&self, _: Context<()>, _: ExportInput) -> Answer<ExportResponse> {
+        Ok(ExportResponse::Ok(vec![chunk(0, "a"), chunk(1, "b\nc")]))
     }
 }
 

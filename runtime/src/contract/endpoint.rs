@@ -203,6 +203,9 @@ pub struct EndpointDesc<'a, A: 'a, G: 'a> {
     pub statuses: &'a [StatusPattern],
     /// Each declared status's response, in the order of `statuses`.
     pub responses: &'a [ResponseDesc<'a>],
+    /// The declared error statuses a handler's rejection is written into: those whose body
+    /// the API's rejection shape writes (or that have none), in the order of `statuses`.
+    pub rejected_at: &'a [StatusPattern],
     /// The success whose body the source does not show, when it is the only one: clients
     /// read any other 2xx as it.
     pub open_success: Option<u16>,

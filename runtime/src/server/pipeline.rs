@@ -4,7 +4,7 @@
 use super::credentials;
 use super::idempotency::{self, Claim, IdempotencyStore, KeyedRequest, StoredResponse};
 use super::input::RawInputs;
-use super::{AuthError, Config, Context, Unavailable};
+use super::{AuthError, Config, Context, Rejection, Unavailable};
 use crate::contract::AlsoRead;
 use crate::desc::{BodyMedia, EndpointDesc, Gate, Scheme, TypeDesc};
 use crate::issue::Issue;
@@ -54,7 +54,8 @@ pub type PathParams = Result<RawPathParams, RawPathParamsRejection>;
 /// The context of an endpoint whose service is `S`.
 pub type ContextOf<S> = Context<<S as Service>::Principal, <S as Service>::Scheme>;
 
-/// Serves one request: authenticate, check gates, read the typed input, call. The request
+/// Serves one request: authenticate, check gates, read the typed input, call; a rejection
+/// the call returns is written at a status the endpoint declares for it. The request
 /// runs in a tracing span carrying its id (the caller's `x-request-id` when it is sane),
 /// which the response echoes.
 pub async fn serve<S, I, R, F, Fut>(
@@ -70,7 +71,7 @@ where
     I: serde::de::DeserializeOwned + Validate,
     R: IntoResponse,
     F: FnOnce(ContextOf<S>, I) -> Fut,
-    Fut: Future<Output = R>,
+    Fut: Future<Output = Result<R, Rejection>>,
 {
     let read = |raw: &RawInputs<'_>| super::input::read::<I, _, _>(endpoint, raw);
     serve_with(service, config, endpoint, path, request, read, call).await
@@ -92,7 +93,7 @@ where
     S: Service,
     R: IntoResponse,
     F: FnOnce(ContextOf<S>) -> Fut,
-    Fut: Future<Output = R>,
+    Fut: Future<Output = Result<R, Rejection>>,
 {
     let read = |raw: &RawInputs<'_>| {
         let issues = raw.explain(endpoint);
@@ -121,7 +122,7 @@ where
     S: Service,
     R: IntoResponse,
     F: FnOnce(ContextOf<S>, I) -> Fut,
-    Fut: Future<Output = R>,
+    Fut: Future<Output = Result<R, Rejection>>,
 {
     // An endpoint with rejections of its own refuses in them (a small template, read again
     // for each request rather than kept: descriptors are plain statics).
@@ -216,9 +217,15 @@ where
             Err(issues) => return config.reject_input(&issues),
         };
         let fingerprinted = keyed_body.as_deref().or(bytes.as_deref());
+        let answered = async {
+            match call(ctx, input).await {
+                Ok(response) => response.into_response(),
+                Err(rejection) => rejection.answer(&config.rejections, endpoint),
+            }
+        };
         match keyed_request(endpoint, &parts, caller, fingerprinted) {
-            None => call(ctx, input).await.into_response(),
-            Some(keyed) => once_per_key(config, &keyed, call(ctx, input)).await,
+            None => answered.await,
+            Some(keyed) => once_per_key(config, &keyed, answered).await,
         }
     };
     let mut response = handled.instrument(span).await;

@@ -1,10 +1,12 @@
 //! How a router writes the errors it answers itself (400, 401, 403, 404, 405, 413, 422, 503): the
 //! spec's error model when it declares one (`rejections` on its api), filled in from a
 //! template, or `{"detail": …}` by default. A handler's own errors ([`Rejection`]) take the
-//! same shape, through the conversion generated into each response enum.
+//! same shape: the pipeline writes them at a status the endpoint declares for them.
 
-use crate::contract::StatusPattern;
+use crate::contract::{EndpointDesc, StatusPattern};
 use crate::issue::{Issue, LocPart};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
@@ -73,8 +75,8 @@ impl RejectionShape {
 }
 
 /// An error a handler answers in its API's rejection shape: a status, a message and, for a
-/// 422, the problems. Every generated response enum converts from it (`From<Rejection>`), so
-/// a handler's fallible work ends in `?` and its errors read as the router's own.
+/// 422, the problems. A generated trait method returns `Result<Response, Rejection>`, so a
+/// handler's fallible work ends in `?` and its errors read as the router's own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rejection {
     status: u16,
@@ -122,6 +124,12 @@ impl Rejection {
     /// 500: a fault of the service, which a retry will not mend.
     pub fn internal() -> Self {
         Self::new(500, Self::INTERNAL)
+    }
+
+    /// 500 for this fault, which is logged here: the caller learns only that it was.
+    pub fn fault(fault: impl std::fmt::Display) -> Self {
+        tracing::error!(%fault, "a fault of the service");
+        Self::internal()
     }
 
     pub fn status(&self) -> u16 {
@@ -173,52 +181,74 @@ impl Rejection {
         ranked.into_iter()
     }
 
-    /// The endpoint's response: the rejection at [`Self::status_among`] in `shape`, read by
-    /// the response enum's `read`. Generated conversions call it with the statuses whose
-    /// declared bodies the shape writes, so the read succeeds; should a body not be read,
-    /// the next fitting status is tried.
-    pub fn answer<R>(
+    /// The endpoint's answer to this rejection, its body rendered once in `shape`: at
+    /// [`Self::status_among`] the statuses the endpoint writes rejections into
+    /// (`rejected_at`), without a body where that status declares none. An endpoint that
+    /// declares no such status answers the rejection's own, which is logged: the spec does
+    /// not say how it refuses.
+    pub fn answer<A, G>(
         self,
         shape: &RejectionShape,
-        fitting: &[StatusPattern],
-        read: fn(u16, &[u8]) -> Result<R, String>,
-    ) -> R {
-        let own = self.declared_among(fitting).then_some(self.status);
-        let candidates = own
-            .into_iter()
-            .chain(self.fallbacks(fitting).filter(move |s| Some(*s) != own));
-        let mut failures = Vec::new();
-        for status in candidates {
-            if status != self.status {
+        endpoint: &EndpointDesc<'_, A, G>,
+    ) -> Response {
+        let status = match self.status_among(endpoint.rejected_at) {
+            Some(status) => status,
+            None => {
                 tracing::warn!(
-                    declared = ?fitting,
-                    status,
-                    "a rejection of status {} is answered with the nearest declared status",
-                    self.status
+                    endpoint = endpoint.name,
+                    status = self.status,
+                    "the endpoint declares no status its rejections are written into"
                 );
+                self.status
             }
-            let message = if status == self.status {
-                self.message.as_str()
-            } else {
-                Self::INTERNAL
-            };
-            let issues = (status == self.status)
-                .then_some(self.issues.as_deref())
-                .flatten();
-            let body = shape.body(status, message, issues);
-            match read(status, body.to_string().as_bytes()) {
-                Ok(response) => return response,
-                Err(error) => failures.push(format!("{status}: {error}")),
-            }
+        };
+        if status != self.status {
+            tracing::warn!(
+                endpoint = endpoint.name,
+                declared = ?endpoint.rejected_at,
+                status,
+                "a rejection of status {} is answered with the nearest declared status",
+                self.status
+            );
         }
-        // Unreachable for generated conversions: they exist only for endpoints with a fitting
-        // status other than 422, and pass only statuses whose declared body the shape writes.
-        panic!(
-            "no declared status holds the rejection {}: {}",
-            self.status,
-            failures.join("; ")
-        )
+        let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        if !declares_body(endpoint, status) {
+            return code.into_response();
+        }
+        let own = status == self.status;
+        let message = if own {
+            self.message.as_str()
+        } else {
+            Self::INTERNAL
+        };
+        let issues = own.then_some(self.issues.as_deref()).flatten();
+        super::json(code, &shape.body(status, message, issues))
     }
+}
+
+/// Whether the response the endpoint declares for `status` (itself, its class or
+/// `default`) has a body; an undeclared status is written with one.
+fn declares_body<A, G>(endpoint: &EndpointDesc<'_, A, G>, status: u16) -> bool {
+    let exact = endpoint
+        .responses
+        .iter()
+        .find(|r| r.status == StatusPattern::Exact(status));
+    let class = || {
+        endpoint
+            .responses
+            .iter()
+            .find(|r| matches!(r.status, StatusPattern::Class(c) if u16::from(c) == status / 100))
+    };
+    let default = || {
+        endpoint
+            .responses
+            .iter()
+            .find(|r| r.status == StatusPattern::Default)
+    };
+    exact
+        .or_else(class)
+        .or_else(default)
+        .is_none_or(|r| r.has_body)
 }
 
 /// What a template's slots are filled with.
@@ -353,30 +383,79 @@ mod tests {
         assert_eq!(Rejection::forbidden("x").status_among(&[]), None);
     }
 
-    #[test]
-    fn a_rejection_is_written_in_the_shape_and_read_by_the_response() {
-        let read = |status: u16, body: &[u8]| -> Result<(u16, Value), String> {
-            Ok((
-                status,
-                serde_json::from_slice(body).map_err(|e| e.to_string())?,
-            ))
+    const fn response(status: u16, has_body: bool) -> crate::desc::ResponseDesc {
+        crate::desc::ResponseDesc {
+            status: StatusPattern::Exact(status),
+            has_body,
+            media: crate::desc::BodyMedia::Json,
+            bytes: false,
+            headers: &[],
+            provenance: crate::desc::Provenance::Document,
+        }
+    }
+
+    /// An endpoint declaring a 404 and a 500 with bodies, a 409 without, and a 422.
+    static DECLARED: [crate::desc::ResponseDesc; 4] = [
+        response(404, true),
+        response(409, false),
+        response(422, true),
+        response(500, true),
+    ];
+
+    static FITTING: [StatusPattern; 4] = [
+        StatusPattern::Exact(404),
+        StatusPattern::Exact(409),
+        StatusPattern::Exact(422),
+        StatusPattern::Exact(500),
+    ];
+
+    fn answered(rejection: Rejection, shape: &RejectionShape) -> (u16, Option<Value>) {
+        let endpoint = EndpointDesc {
+            responses: &DECLARED,
+            rejected_at: &FITTING,
+            ..crate::desc::fixtures::endpoint(axum::http::Method::GET, "/", &[], &[])
         };
+        let response = rejection.answer(shape, &endpoint);
+        let status = response.status().as_u16();
+        let body = futures_util::FutureExt::now_or_never(axum::body::to_bytes(
+            response.into_body(),
+            usize::MAX,
+        ))
+        .and_then(Result::ok)
+        .expect("a rendered body is ready");
+        (status, serde_json::from_slice(&body).ok())
+    }
+
+    #[test]
+    fn a_rejection_is_rendered_once_in_the_shape_at_a_declared_status() {
         let shape = RejectionShape::default();
-        let (status, body) =
-            Rejection::not_found("No user 7").answer(&shape, &exact(&[404, 500]), read);
-        assert_eq!((status, body), (404, json!({"detail": "No user 7"})));
-        let (status, body) =
-            Rejection::forbidden("secret reason").answer(&shape, &exact(&[404, 500]), read);
         assert_eq!(
-            (status, body),
-            (500, json!({"detail": Rejection::INTERNAL}))
+            answered(Rejection::not_found("No user 7"), &shape),
+            (404, Some(json!({"detail": "No user 7"})))
         );
+        // Undeclared: the nearest server error, which does not repeat the reason.
+        assert_eq!(
+            answered(Rejection::forbidden("secret reason"), &shape),
+            (500, Some(json!({"detail": Rejection::INTERNAL})))
+        );
+        // A declared status without a body is answered without one.
+        assert_eq!(answered(Rejection::new(409, "Taken"), &shape), (409, None));
         let many: Vec<Issue> = (0..60)
             .map(|_| issue(&[LocPart::key("body")], "Field required"))
             .collect();
-        let (status, body) = Rejection::invalid(&many).answer(&shape, &exact(&[422]), read);
+        let (status, body) = answered(Rejection::invalid(&many), &shape);
         assert_eq!(status, 422);
-        assert_eq!(body["detail"].as_array().map(Vec::len), Some(51));
+        assert_eq!(
+            body.and_then(|b| b["detail"].as_array().map(Vec::len)),
+            Some(51)
+        );
+    }
+
+    #[test]
+    fn an_endpoint_declaring_no_status_for_rejections_answers_their_own() {
+        let endpoint = crate::desc::fixtures::endpoint(axum::http::Method::GET, "/", &[], &[]);
+        let response = Rejection::not_found("gone").answer(&RejectionShape::default(), &endpoint);
+        assert_eq!(response.status(), StatusCode::NOT_FOUND);
     }
 
     fn issue(loc: &[LocPart], msg: &str) -> Issue {

@@ -227,6 +227,7 @@ impl Printer<'_> {
         let idempotency_key = option(ep.idempotency_key.map(|k| quote!(#k)));
         let groups = ep.exactly_one_of.iter().map(|g| quote!(&[#(#g),*]));
         let responses = ep.responses.iter().map(|r| self.response(r));
+        let rejected_at = ep.rejected_at.iter().map(|s| self.status(*s));
         let open_success = option(ep.open_success.map(|s| quote!(#s)));
         let provenance = self.provenance(ep.provenance);
         let tags = ep.tags;
@@ -255,6 +256,7 @@ impl Printer<'_> {
                 accept: #accept,
                 statuses: &[#(#statuses),*],
                 responses: &[#(#responses),*],
+                rejected_at: &[#(#rejected_at),*],
                 open_success: #open_success,
                 provenance: #provenance,
                 tags: &[#(#tags),*],

@@ -32,14 +32,14 @@ impl RustBackend<'_> {
             // its own.
             let answer = if built.secrets.is_empty() {
                 statics.push(quote! {
-                    static #cached: std::sync::LazyLock<#response> = std::sync::LazyLock::new(|| example(#name, #response::from_parts));
+                    static #cached: std::sync::LazyLock<super::server::Answer<#response>> = std::sync::LazyLock::new(|| example(#name, #response::from_parts));
                 });
                 quote!(#cached.clone())
             } else {
                 quote!(example(#name, #response::from_parts))
             };
             methods.push(quote! {
-                async fn #method(&self, _ctx: super::server::Context<AuthScheme>, _input: #input) -> #response {
+                async fn #method(&self, _ctx: super::server::Context<AuthScheme>, _input: #input) -> super::server::Answer<#response> {
                     #answer
                 }
             });
@@ -107,11 +107,13 @@ impl RustBackend<'_> {
                 }
             }
 
-            fn example<T>(endpoint: &str, read: fn(u16, &rt::http::HeaderMap, &[u8]) -> ::std::result::Result<T, ::std::string::String>) -> T {
+            /// `endpoint`'s example as its response. The spec's checks make every example
+            /// fit its type; one that does not is a fault, answered 500 and logged.
+            fn example<T>(endpoint: &str, read: fn(u16, &rt::http::HeaderMap, &[u8]) -> ::std::result::Result<T, ::std::string::String>) -> super::server::Answer<T> {
                 match example_of(endpoint).map(|e| e.read(read)) {
-                    Some(Ok(response)) => response,
-                    Some(Err(e)) => panic!("the spec's example for {endpoint} does not fit its type: {e}"),
-                    None => panic!("the spec has no example for {endpoint}"),
+                    Some(Ok(response)) => Ok(response),
+                    Some(Err(e)) => Err(rt::server::Rejection::fault(format!("the spec's example for {endpoint} does not fit its type: {e}"))),
+                    None => Err(rt::server::Rejection::fault(format!("the spec has no example for {endpoint}"))),
                 }
             }
 

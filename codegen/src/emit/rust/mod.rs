@@ -10,11 +10,9 @@ mod limits;
 mod mock;
 mod models;
 pub mod names;
-mod not_implemented;
 mod operations;
 mod pages;
 mod paths;
-mod rejections;
 mod server;
 pub mod validate;
 

@@ -3,8 +3,8 @@
 
 use super::RustBackend;
 use super::descriptors::endpoint_static;
-use super::not_implemented::answers_501;
 use super::operations::{input_ident, response_ident, status_variant};
+use crate::ir::rejections::answers_501;
 use crate::ir::routes::route_of;
 use crate::ir::*;
 use heck::{ToSnakeCase, ToUpperCamelCase};
@@ -94,7 +94,7 @@ impl RustBackend<'_> {
             let doc = super::endpoint_doc(ep);
             let deprecated = ep.deprecated.as_ref().map(|_| quote!(#[deprecated]));
             let signature = quote! {
-                fn #method(&self, ctx: Context<Self::Principal>, input: #input) -> impl Future<Output = #response> + Send
+                fn #method(&self, ctx: Context<Self::Principal>, input: #input) -> impl Future<Output = Answer<#response>> + Send
             };
             if !answers {
                 return quote! {
@@ -103,14 +103,7 @@ impl RustBackend<'_> {
                     #signature;
                 };
             }
-            let name = &ep.name;
-            let shape = match self.spec.rejections(ep) {
-                Some(r) => {
-                    let text = raw_string(&r.template.to_string());
-                    quote!(Some(#text))
-                }
-                None => quote!(None),
-            };
+            let unimplemented = format!("{} is not implemented yet", ep.name);
             quote! {
                 #(#[doc = #doc])*
                 ///
@@ -118,25 +111,10 @@ impl RustBackend<'_> {
                 #deprecated
                 #signature {
                     let _ = (ctx, input);
-                    ::std::future::ready(not_implemented(#name, #shape, #response::from_status_bytes))
+                    ::std::future::ready(Err(#rt::server::Rejection::new(501, #unimplemented)))
                 }
             }
         });
-        let not_implemented_fn = answering.contains(&true).then(|| {
-                quote! {
-                    /// The declared 501 of `endpoint`, in its API's rejection shape: what a
-                    /// method answers until it is implemented.
-                    fn not_implemented<R>(endpoint: &str, shape: Option<&str>, read: fn(u16, &[u8]) -> ::std::result::Result<R, ::std::string::String>) -> R {
-                        let shape = shape.map_or_else(#rt::server::RejectionShape::default, #rt::server::RejectionShape::from_template);
-                        let body = shape.body(501, &format!("{endpoint} is not implemented yet"), None);
-                        match read(501, body.to_string().as_bytes()) {
-                            Ok(response) => response,
-                            // The spec's checks keep the shape an instance of the 501's body.
-                            Err(e) => panic!("the 501 of {endpoint} does not fit its declared body: {e}"),
-                        }
-                    }
-                }
-            });
         let handlers = self.spec.endpoints.iter().map(|ep| self.handler(ep));
         let responses = self.spec.endpoints.iter().map(|ep| self.response_impl(ep));
         let routers = self.routers();
@@ -178,11 +156,16 @@ impl RustBackend<'_> {
             /// What every method learns of its request: the request id and the caller.
             pub type Context<P> = #rt::server::Context<P, AuthScheme>;
 
+            /// What a method answers: one of its declared responses, or a rejection.
+            pub type Answer<R> = ::std::result::Result<R, #rt::server::Rejection>;
+
             #[doc = #service_doc]
             ///
             /// The router authenticates every request with [`Self::authenticate`] before a
             /// method runs, so methods see only callers with an accepted credential and inputs
-            /// that passed every constraint of the spec.
+            /// that passed every constraint of the spec. A method answers one of its declared
+            /// responses, or a [`Rejection`](rt::server::Rejection) the router writes in the
+            /// API's rejection shape, at the declared status that holds it.
             pub trait #trait_name: Send + Sync + 'static {
                 /// What an accepted credential identifies.
                 type Principal: Clone + Send + Sync + 'static;
@@ -224,7 +207,6 @@ impl RustBackend<'_> {
                 #scopes_forward
             }
 
-            #not_implemented_fn
             #(#handlers)*
             #(#responses)*
             #routers
@@ -288,48 +270,13 @@ impl RustBackend<'_> {
                 quote!(#pattern => #rt::server::with_headers(#answer, &headers))
             }
         });
-        let from_rejection = self.rejection_conversion(ep);
         quote! {
             impl IntoResponse for #response {
                 fn into_response(self) -> Response {
                     match self { #(#arms,)* }
                 }
             }
-            #from_rejection
         }
-    }
-
-    /// `From<Rejection>`: a handler's error, written in the API's rejection shape at the
-    /// declared status that fits it, so handlers end fallible work in `?`. None when no
-    /// declared status can hold a rejection.
-    fn rejection_conversion(&self, ep: &Endpoint) -> Option<TokenStream> {
-        let rt = &self.rt;
-        let response = response_ident(ep);
-        let fitting = super::rejections::fitting_statuses(self.spec, ep);
-        // A rejection of another status cannot be written into a 422's list of problems.
-        if fitting
-            .iter()
-            .all(|status| *status == StatusPattern::Exact(422))
-        {
-            return None;
-        }
-        let shape = match self.spec.rejections(ep) {
-            Some(r) => {
-                let text = raw_string(&r.template.to_string());
-                quote!(#rt::server::RejectionShape::from_template(#text))
-            }
-            None => quote!(#rt::server::RejectionShape::default()),
-        };
-        let statuses = fitting
-            .iter()
-            .map(|s| super::operations::status_tokens(rt, *s));
-        Some(quote! {
-            impl From<#rt::server::Rejection> for #response {
-                fn from(rejection: #rt::server::Rejection) -> Self {
-                    rejection.answer(&#shape, &[#(#statuses),*], Self::from_status_bytes)
-                }
-            }
-        })
     }
 
     fn routers(&self) -> TokenStream {

@@ -150,7 +150,7 @@ fn handler(
         let (service, config, answer) = (service.clone(), config.clone(), answer.clone());
         Box::pin(async move {
             rt::serve_described(&*service, &config, endpoint, path, request, |_ctx| async {
-                answer.response()
+                Ok(answer.response())
             })
             .await
         })

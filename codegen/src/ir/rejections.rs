@@ -1,8 +1,8 @@
 //! Which declared error responses a rejection can be written into, in its API's rejection
-//! shape: the statuses a handler's [`Rejection`](covenant_runtime) converts to, and the 501
-//! an unimplemented method answers.
+//! shape: the statuses a handler's rejection is answered at (an endpoint's `rejected_at`),
+//! and the 501 an unimplemented method answers until it is written.
 
-use crate::ir::*;
+use super::*;
 
 /// Whether the rejection shape of the endpoint's API writes an instance of this response's
 /// body: no body, the API's rejection model, or (with no `rejections`) a model that
@@ -28,10 +28,19 @@ pub fn fits(spec: &Spec, ep: &Endpoint, response: &Response) -> bool {
 
 /// The declared error statuses of an endpoint a rejection can be written into, in order.
 pub fn fitting_statuses(spec: &Spec, ep: &Endpoint) -> Vec<StatusPattern> {
-    crate::ir::all_responses(spec, ep)
+    all_responses(spec, ep)
         .filter(|r| fits(spec, ep, r))
         .map(|r| r.status)
         .collect()
+}
+
+/// Whether an endpoint's method answers its declared 501 until implemented: when the 501 is
+/// one a rejection can be written into ([`fits`]). `error 501: Problem` on an api gives
+/// every endpoint of it one, so an implementation grows endpoint by endpoint.
+pub fn answers_501(spec: &Spec, ep: &Endpoint) -> bool {
+    all_responses(spec, ep)
+        .find(|r| r.status == StatusPattern::Exact(501))
+        .is_some_and(|declared| fits(spec, ep, declared))
 }
 
 /// Whether `{"detail": "text"}` is an instance of the model: a `detail` string without
