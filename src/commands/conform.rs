@@ -5,12 +5,10 @@
 
 use clap::Args;
 use covenant_conformance::select::{Filter, Shard};
-use covenant_conformance::session::{self, ChangedSince, Settings, StartReference};
+use covenant_conformance::session::{self, Settings, StartReference};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-
-pub use session::DEFAULT_SUITE;
 
 #[derive(Args)]
 pub struct ConformArgs {
@@ -151,13 +149,8 @@ pub fn refused_command_line(args: &[String], message: &str) {
 }
 
 pub fn run(args: ConformArgs) -> ExitCode {
-    let spec = args.spec.path();
-    let changed_since = args.changed_since.map(|reference| ChangedSince {
-        changes: changes_since(reference.clone(), spec.clone()),
-        reference,
-    });
     let settings = Settings {
-        spec,
+        spec: args.spec.path(),
         paths: args.paths,
         targets: args.targets,
         credentials: args.credentials,
@@ -168,7 +161,7 @@ pub fn run(args: ConformArgs) -> ExitCode {
         fail_fast: args.fail_fast,
         fail_on_skip: args.fail_on_skip,
         rerun_failed: args.rerun_failed,
-        changed_since,
+        changed_since: args.changed_since,
         shard: args.shard,
         durations: args.durations,
         retries: args.retries,
@@ -182,34 +175,6 @@ pub fn run(args: ConformArgs) -> ExitCode {
         reference: reference(),
     };
     ExitCode::from(session::run(settings))
-}
-
-/// What `--changed-since REF` selects by: the spec at `reference` and the endpoints and
-/// events a change since then touches, as `diff` judges them; `None` when the spec did not
-/// exist then.
-fn changes_since(
-    reference: String,
-    spec: Result<PathBuf, String>,
-) -> Box<dyn FnOnce() -> Result<session::Changes, String>> {
-    Box::new(move || {
-        let path = spec?;
-        let stop = |e: super::diff::Stop| match e {
-            super::diff::Stop::Usage(m) => format!("--changed-since: {m}"),
-            super::diff::Stop::Invalid(m) => {
-                format!("--changed-since {reference}: a version of the spec does not check:\n{m}")
-            }
-        };
-        let new = super::diff::from_file(&path).map_err(stop)?;
-        let old = super::diff::at_ref(&reference, &path, super::diff::Absent::New).map_err(stop)?;
-        if old.absent {
-            return Ok(None);
-        }
-        let touched = super::diff::changes(&old, &new)
-            .into_iter()
-            .flat_map(|f| f.carriers)
-            .collect();
-        Ok(Some((old.spec, touched)))
-    })
 }
 
 /// The reference server this build carries, started in process for a run that names no

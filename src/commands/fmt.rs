@@ -3,9 +3,8 @@
 
 use super::{EXIT_INVALID, EXIT_USAGE};
 use clap::Args;
-use covenant_codegen::SourceFile;
-use covenant_codegen::format::format_source;
-use std::io::{IsTerminal, Read, Write};
+use covenant_project::format::{FormatError, format_file, format_text, spec_files};
+use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -20,42 +19,30 @@ pub struct FmtArgs {
     check: bool,
 }
 
-/// What became of one file.
-enum Outcome {
-    Canonical,
-    /// Written (or, with --check, would be), with its diff.
-    Changed(String),
-}
-
 pub fn run(args: &FmtArgs) -> ExitCode {
     if args.paths.len() == 1 && args.paths[0] == Path::new("-") {
         return stdin_to_stdout(args.check);
     }
-    let files = match files(&args.paths) {
+    let files = match spec_files(&args.paths) {
         Ok(files) => files,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(EXIT_USAGE);
-        }
+        Err(message) => return usage(&message),
     };
-    let mut changed = 0;
-    let mut broken = 0;
+    let (mut changed, mut broken) = (0, 0);
     for path in &files {
-        match format_file(path, args.check) {
-            Ok(Outcome::Canonical) => {}
-            Ok(Outcome::Changed(diff)) => {
-                changed += 1;
-                if args.check {
+        match format_file(path, !args.check) {
+            Ok(formatted) => match formatted.diff {
+                None => {}
+                Some(diff) if args.check => {
+                    changed += 1;
                     print!("{diff}");
-                } else {
+                }
+                Some(_) => {
+                    changed += 1;
                     eprintln!("formatted {}", path.display());
                 }
-            }
-            Err(Problem::Io(message)) => {
-                eprintln!("error: {message}");
-                return ExitCode::from(EXIT_USAGE);
-            }
-            Err(Problem::Invalid(diagnostics)) => {
+            },
+            Err(FormatError::Io(message)) => return usage(&message),
+            Err(FormatError::Invalid(diagnostics)) => {
                 broken += 1;
                 eprint!("{diagnostics}");
             }
@@ -76,47 +63,9 @@ pub fn run(args: &FmtArgs) -> ExitCode {
     }
 }
 
-enum Problem {
-    Io(String),
-    /// The file does not parse; its diagnostics, rendered.
-    Invalid(String),
-}
-
-fn format_file(path: &Path, check: bool) -> Result<Outcome, Problem> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Problem::Io(format!("cannot read {}: {e}", path.display())))?;
-    let name = path.display().to_string();
-    let file = SourceFile::new(&name, text);
-    let formatted = format_source(&file).map_err(|d| Problem::Invalid(d.render(&file)))?;
-    if formatted == file.text {
-        return Ok(Outcome::Canonical);
-    }
-    let diff = similar::TextDiff::from_lines(&file.text, &formatted)
-        .unified_diff()
-        .context_radius(2)
-        .header(&name, &format!("{name} (formatted)"))
-        .to_string();
-    if !check {
-        write_in_place(path, &formatted)
-            .map_err(|e| Problem::Io(format!("cannot write {}: {e}", path.display())))?;
-    }
-    Ok(Outcome::Changed(diff))
-}
-
-/// Replaces the file by renaming a sibling over it, so a crash leaves the old text or the
-/// new, never half of one; the file keeps its permissions.
-fn write_in_place(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let permissions = std::fs::metadata(path)?.permissions();
-    let mut temporary = tempfile::NamedTempFile::new_in(dir)?;
-    temporary.write_all(text.as_bytes())?;
-    temporary.as_file().sync_all()?;
-    temporary.as_file().set_permissions(permissions)?;
-    temporary.persist(path).map_err(|e| e.error)?;
-    Ok(())
+fn usage(message: &str) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(EXIT_USAGE)
 }
 
 /// Formats standard input to standard output; with `check`, prints the diff instead and
@@ -127,68 +76,24 @@ fn stdin_to_stdout(check: bool) -> ExitCode {
         eprintln!("fmt: reading a spec from standard input (end it with Ctrl-D)");
     }
     if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-        eprintln!("error: cannot read standard input: {e}");
-        return ExitCode::from(EXIT_USAGE);
+        return usage(&format!("cannot read standard input: {e}"));
     }
-    let file = SourceFile::new("<stdin>", text);
-    match format_source(&file) {
-        Ok(formatted) if check => {
-            if formatted == file.text {
-                return ExitCode::SUCCESS;
+    match format_text("<stdin>", text) {
+        Ok(formatted) if check => match formatted.diff {
+            None => ExitCode::SUCCESS,
+            Some(diff) => {
+                print!("{diff}");
+                ExitCode::from(EXIT_INVALID)
             }
-            let diff = similar::TextDiff::from_lines(&file.text, &formatted);
-            print!(
-                "{}",
-                diff.unified_diff().header("<stdin>", "<stdin> (formatted)")
-            );
-            ExitCode::from(EXIT_INVALID)
-        }
+        },
         Ok(formatted) => {
-            print!("{formatted}");
+            print!("{}", formatted.text);
             ExitCode::SUCCESS
         }
-        Err(diagnostics) => {
-            eprint!("{}", diagnostics.render(&file));
+        Err(FormatError::Invalid(diagnostics)) => {
+            eprint!("{diagnostics}");
             ExitCode::from(EXIT_INVALID)
         }
+        Err(FormatError::Io(message)) => usage(&message),
     }
-}
-
-/// The files named, with folders searched (recursively, in name order) for `*.covenant`.
-fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let named = if paths.is_empty() {
-        vec![super::project::resolve(None)?]
-    } else {
-        paths.to_vec()
-    };
-    let mut out = Vec::new();
-    for path in named {
-        if path.is_dir() {
-            let before = out.len();
-            collect(&path, &mut out)?;
-            if out.len() == before {
-                return Err(format!("no *.covenant files in {}", path.display()));
-            }
-        } else if path.exists() {
-            out.push(path);
-        } else {
-            return Err(format!("no spec at {}", path.display()));
-        }
-    }
-    Ok(out)
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            collect(&path, out)?;
-        } else if path.extension().is_some_and(|x| x == "covenant") {
-            out.push(path);
-        }
-    }
-    Ok(())
 }

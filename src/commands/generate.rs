@@ -27,15 +27,6 @@ pub struct GenerateArgs {
     docs: bool,
 }
 
-/// `[generate]` of the project file.
-#[derive(Debug, Default, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GenerateConfig {
-    /// Whether `generate` writes the reference site beside the OpenAPI documents.
-    #[serde(default)]
-    pub docs: bool,
-}
-
 pub fn run(args: &GenerateArgs) -> ExitCode {
     let (path, spec) = match args.spec.load() {
         Ok(loaded) => loaded,

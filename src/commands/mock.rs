@@ -2,8 +2,8 @@
 //! checked as the generated router checks them and answered with the spec's examples;
 //! `DATA_DIR/credentials.json` names the address and a key for every auth scheme.
 
-use super::EXIT_USAGE;
 use clap::Args;
+use covenant_conformance::cassette::credentials;
 use covenant_runtime::credentials::Credentials;
 use covenant_runtime::server::mock;
 use std::net::SocketAddr;
@@ -31,31 +31,12 @@ pub struct MockArgs {
 }
 
 pub fn run(args: &MockArgs) -> ExitCode {
-    let path = match super::project::resolve(args.spec.as_deref()) {
-        Ok(path) => path,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(EXIT_USAGE);
-        }
+    let named = super::project::SpecArg {
+        spec: args.spec.clone(),
     };
-    let spec = match super::project::load(&path) {
-        Ok(spec) => spec,
-        Err(code) => return code,
-    };
-    super::init_logging();
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    match runtime.block_on(serve(&spec, &path, args)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::from(EXIT_USAGE)
-        }
+    match named.load() {
+        Ok((path, spec)) => super::run_server(serve(&spec, &path, args)),
+        Err(code) => code,
     }
 }
 
@@ -73,11 +54,7 @@ async fn serve(
         credentials.set(api.base_name(), &base_url);
     }
     let (keys, printed_keys) = mock::keys_for(&contract, &mut credentials);
-    for name in covenant_conformance::cassette::credentials::named_in(&cassettes_of(args)) {
-        if credentials.get(&name).is_none_or(str::is_empty) {
-            credentials.set(&name, value_for(spec, &name));
-        }
-    }
+    credentials::fill_named(&mut credentials, spec, &args.cassettes);
     let written = credentials
         .write_in(&args.data_dir)
         .map_err(|e| format!("cannot write {}: {e}", args.data_dir.display()))?;
@@ -133,47 +110,4 @@ fn print_start(
         );
     }
     println!("  credentials: {}", written.display());
-}
-
-/// The cassettes named, else the project's suite when there is one.
-fn cassettes_of(args: &MockArgs) -> Vec<PathBuf> {
-    if !args.cassettes.is_empty() {
-        return args.cassettes.clone();
-    }
-    let suite = PathBuf::from(super::conform::DEFAULT_SUITE);
-    if suite.is_dir() {
-        vec![suite]
-    } else {
-        Vec::new()
-    }
-}
-
-/// A value for the credential `name` that every parameter and field of that name accepts:
-/// a uuid where one of them is a uuid (a uuid is a string too), else a whole number where
-/// one is a number, else a token.
-fn value_for(spec: &covenant_codegen::Spec, name: &str) -> String {
-    use covenant_codegen::ir::{Primitive, Type};
-    let params = spec
-        .endpoints
-        .iter()
-        .flat_map(|e| &e.params)
-        .map(|p| &p.field);
-    let fields = spec.models.iter().flat_map(|m| &m.fields);
-    let types: Vec<&Type> = params
-        .chain(fields)
-        .filter(|f| f.name == name)
-        .map(|f| &f.ty)
-        .collect();
-    let any = |wanted: &[Primitive]| {
-        types
-            .iter()
-            .any(|ty| matches!(ty, Type::Primitive(p) if wanted.contains(p)))
-    };
-    if any(&[Primitive::Uuid]) {
-        uuid::Uuid::new_v4().to_string()
-    } else if any(&[Primitive::Int, Primitive::Number]) {
-        "1".to_string()
-    } else {
-        format!("{name}_{}", uuid::Uuid::new_v4().simple())
-    }
 }

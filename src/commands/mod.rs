@@ -1,5 +1,7 @@
 //! One module per subcommand.
 
+use std::process::ExitCode;
+
 pub mod cassettes;
 pub mod check;
 pub mod conform;
@@ -21,39 +23,21 @@ pub const EXIT_USAGE: u8 = 2;
 /// Exit status for an invalid spec.
 pub const EXIT_INVALID: u8 = 1;
 
-/// Listens on `address`; answers the listener and the URL it is reached at (`http://…`, the
-/// port the system chose when asked for 0).
-pub async fn listen(
-    address: std::net::SocketAddr,
-) -> Result<(tokio::net::TcpListener, String), String> {
-    let listener = tokio::net::TcpListener::bind(address)
-        .await
-        .map_err(|e| format!("cannot listen on {address}: {e}"))?;
-    let bound = listener
-        .local_addr()
-        .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    Ok((listener, format!("http://{bound}")))
-}
+pub use covenant_runtime::server::{listen, shutdown_signal};
 
-/// Ctrl-C or SIGTERM: stop accepting, finish requests in flight, then return.
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => drop(signal.recv().await),
-            Err(_) => std::future::pending::<()>().await,
+/// Runs a server's work to its end on a new async runtime, answering its exit status.
+pub fn run_server(work: impl std::future::Future<Output = Result<(), String>>) -> ExitCode {
+    init_logging();
+    let outcome = tokio::runtime::Runtime::new()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))
+        .and_then(|runtime| runtime.block_on(work));
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(EXIT_USAGE)
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
     }
-    tracing::info!("shutting down: finishing requests in flight");
 }
 
 /// Logs to stderr, filtered by `RUST_LOG` (default `info`).

@@ -4,7 +4,7 @@
 use super::EXIT_USAGE;
 use clap::Args;
 use covenant_conformance::Contract;
-use covenant_conformance::record::{Recorder, Summary, cassette_text, har, proxy};
+use covenant_conformance::record::{HarRecording, Summary, checked_name, proxy, record_har};
 use covenant_conformance::template::{Credentials, Globals};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -80,27 +80,15 @@ fn from_har(
     contract: &Contract,
     secrets: Vec<(String, String)>,
 ) -> Result<(), String> {
-    let text = std::fs::read_to_string(har_file)
-        .map_err(|e| format!("cannot read {}: {e}", har_file.display()))?;
-    let recorded =
-        har::read(&text, &args.base_path).map_err(|e| format!("{}:{e}", har_file.display()))?;
-    let name = args.name.clone().unwrap_or_else(|| {
-        har_file.file_stem().map_or("session".into(), |s| {
-            covenant_conformance::outcome::file_stem(&s.to_string_lossy())
-        })
-    });
-    let recorder = Recorder::new(contract, secrets);
-    let title = format!(
-        "Recorded from {}",
-        har_file
-            .file_name()
-            .map_or(String::new(), |f| f.to_string_lossy().into_owned())
-    );
-    let (scenario, warnings) = recorder.scenario(&format!("recorded/{name}"), &title, &recorded);
-    let out = args.out.join(format!("{name}.json"));
-    covenant_conformance::record::write_cassette(&out, &cassette_text(&scenario))
-        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    print_summary(&out, &Summary::of(recorded.len(), &scenario, warnings));
+    let recording = HarRecording {
+        har_file,
+        base_path: &args.base_path,
+        name: args.name.as_deref(),
+        out: &args.out,
+        secrets,
+    };
+    let (out, summary) = record_har(contract, recording)?;
+    print_summary(&out, &summary);
     Ok(())
 }
 
@@ -116,20 +104,6 @@ fn print_summary(out: &Path, summary: &Summary) {
         summary.left_out,
         summary.warnings.len()
     );
-}
-
-/// A cassette name is one file name in `--out`: letters, digits, `-`, `_` and `.`, not
-/// starting with a dot, so `--name ../..` cannot write elsewhere.
-fn checked_name(name: &str) -> Result<&str, String> {
-    let plain = name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if name.is_empty() || !plain || name.starts_with('.') {
-        return Err(format!(
-            "--name `{name}`: a cassette name is one file name (letters, digits, -, _ and ., not starting with .)"
-        ));
-    }
-    Ok(name)
 }
 
 fn proxy_session(

@@ -2,7 +2,6 @@
 //! on PostgreSQL (`--database-url`), or `--mock`, the generated mock of the spec. What
 //! serving does is `health_server::serve`; this turns the arguments into its options.
 
-use super::EXIT_USAGE;
 use clap::Args;
 use health_server::serve::{ServeOptions, serve_mock, serve_reference};
 use std::net::SocketAddr;
@@ -46,21 +45,7 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: ServeArgs) -> ExitCode {
-    super::init_logging();
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    match runtime.block_on(serve(args)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::from(EXIT_USAGE)
-        }
-    }
+    super::run_server(serve(args))
 }
 
 async fn serve(args: ServeArgs) -> Result<(), String> {

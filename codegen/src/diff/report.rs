@@ -20,6 +20,16 @@ pub struct Version {
     pub absent: bool,
 }
 
+impl Version {
+    /// This version as one side of a diff.
+    pub fn side(&self) -> super::Side<'_> {
+        super::Side {
+            spec: &self.spec,
+            file: &self.file,
+        }
+    }
+}
+
 /// The scenario ids exercising each finding, in the findings' order: what a suite of
 /// recorded traffic says about the changes, found by whoever reads the suite.
 #[derive(Debug, Default)]

@@ -1,8 +1,57 @@
 //! The credentials cassettes name (`{{credentials.NAME}}`): what an implementation's
-//! credentials file must hold for them to replay, read from the cassettes' text.
+//! credentials file must hold for them to replay, read from the cassettes' text, and stand-in
+//! values for them that a mock can serve.
 
+use covenant_codegen::Spec;
+use covenant_codegen::ir::{Primitive, Type};
+use covenant_runtime::credentials::Credentials;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+
+/// Gives every credential the cassettes at `paths` name (none named: the project's suite,
+/// when there is one), and `credentials` lacks, a value of the type `spec` gives a parameter
+/// or field of that name ([`stand_in`]).
+pub fn fill_named(credentials: &mut Credentials, spec: &Spec, paths: &[PathBuf]) {
+    let suite = PathBuf::from(super::DEFAULT_SUITE);
+    let paths = match paths {
+        [] if suite.is_dir() => vec![suite],
+        named => named.to_vec(),
+    };
+    for name in named_in(&paths) {
+        if credentials.get(&name).is_none_or(str::is_empty) {
+            credentials.set(&name, stand_in(spec, &name));
+        }
+    }
+}
+
+/// A value for the credential `name` that every parameter and field of that name accepts:
+/// a uuid where one of them is a uuid (a uuid is a string too), else a whole number where
+/// one is a number, else a token.
+pub fn stand_in(spec: &Spec, name: &str) -> String {
+    let params = spec
+        .endpoints
+        .iter()
+        .flat_map(|e| &e.params)
+        .map(|p| &p.field);
+    let fields = spec.models.iter().flat_map(|m| &m.fields);
+    let types: Vec<&Type> = params
+        .chain(fields)
+        .filter(|f| f.name == name)
+        .map(|f| &f.ty)
+        .collect();
+    let any = |wanted: &[Primitive]| {
+        types
+            .iter()
+            .any(|ty| matches!(ty, Type::Primitive(p) if wanted.contains(p)))
+    };
+    if any(&[Primitive::Uuid]) {
+        uuid::Uuid::new_v4().to_string()
+    } else if any(&[Primitive::Int, Primitive::Number]) {
+        "1".to_string()
+    } else {
+        format!("{name}_{}", uuid::Uuid::new_v4().simple())
+    }
+}
 
 /// Every `NAME` the cassettes at `paths` write as `{{credentials.NAME}}`, sorted; cassettes
 /// that cannot be read name nothing.

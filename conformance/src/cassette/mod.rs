@@ -11,6 +11,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// The suite replayed when no cassettes are named.
+pub const DEFAULT_SUITE: &str = "conformance/suite";
+
 /// A recorded scenario: exchanges replayed in order against one implementation.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

@@ -3,6 +3,7 @@
 //! tokens, instants) captured where a later request uses them and matched by kind where it
 //! does not.
 
+mod files;
 pub mod har;
 mod header_credentials;
 mod hidden;
@@ -12,6 +13,7 @@ mod request_secrets;
 mod values;
 mod volatiles;
 
+pub use files::{HarRecording, checked_name, record_har};
 pub use values::{escape_braces, split_url};
 use values::{identifier, map_strings, rename_keys, string_leaves};
 use volatiles::{Index, Volatile};

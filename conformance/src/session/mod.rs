@@ -16,16 +16,15 @@ use crate::snapshot::SnapshotSettings;
 use crate::template::{Credentials, Globals};
 use crate::verdict::{EXIT_UNREACHABLE, EXIT_USAGE};
 use crate::{Contract, Report, RunSettings, Target, cassette, events, plan, report, select};
-use covenant_codegen::Spec;
-use std::collections::{BTreeMap, BTreeSet};
+use covenant_project::versions::{VersionError, changes_since};
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The suite replayed when no cassettes are named.
-pub const DEFAULT_SUITE: &str = "conformance/suite";
+pub use crate::cassette::DEFAULT_SUITE;
 
 /// A future a caller hands the session.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T>>>;
@@ -40,18 +39,6 @@ pub struct Started {
 
 /// Starts the implementation a run with no target replays against.
 pub type StartReference = Box<dyn FnOnce() -> BoxFuture<Result<Started, String>>>;
-
-/// The spec at a git ref and the endpoints and events changed since; `None` when the spec
-/// did not exist then.
-pub type Changes = Option<(Spec, BTreeSet<String>)>;
-
-/// Runs only the scenarios exercising a change of the spec since a git ref.
-pub struct ChangedSince {
-    /// The ref, as the user named it.
-    pub reference: String,
-    /// What changed since the ref, asked only once the cassettes are known to be sound.
-    pub changes: Box<dyn FnOnce() -> Result<Changes, String>>,
-}
 
 /// Everything a run is told.
 pub struct Settings {
@@ -78,7 +65,8 @@ pub struct Settings {
     pub fail_on_skip: bool,
     /// Only the scenarios that failed in the last report of `report_dir`.
     pub rerun_failed: bool,
-    pub changed_since: Option<ChangedSince>,
+    /// Only the scenarios exercising a change of the spec since this git ref.
+    pub changed_since: Option<String>,
     /// The part of the suite this run replays.
     pub shard: Option<Shard>,
     /// An earlier report.json, to balance the shards by time.
@@ -272,8 +260,8 @@ fn select_scenarios(
     if plans.is_empty() {
         return Err(Stop::Usage(inputs::nothing_selected(settings)));
     }
-    if let Some(changed) = settings.changed_since.take()
-        && !keep_changed(&mut plans, contract, changed)?
+    if let Some(reference) = &settings.changed_since
+        && !keep_changed(&mut plans, contract, reference, &settings.spec)?
     {
         return Ok(None);
     }
@@ -289,11 +277,18 @@ fn select_scenarios(
 fn keep_changed(
     plans: &mut Vec<plan::ScenarioPlan>,
     contract: &Contract,
-    changed: ChangedSince,
+    reference: &str,
+    spec: &Result<PathBuf, String>,
 ) -> Result<bool, Stop> {
-    let reference = changed.reference;
+    let path = spec.clone().map_err(Stop::Usage)?;
+    let changes = changes_since(reference, &path).map_err(|e| match e {
+        VersionError::Usage(m) => Stop::Usage(format!("--changed-since: {m}")),
+        VersionError::Invalid(m) => Stop::Usage(format!(
+            "--changed-since {reference}: a version of the spec does not check:\n{m}"
+        )),
+    })?;
     // `None`: the spec is new since the ref, so every scenario exercises a change.
-    if let Some((before, touched)) = (changed.changes)().map_err(Stop::Usage)? {
+    if let Some((before, touched)) = changes {
         // A removed event is known by its old pattern only.
         plans.retain(|p| {
             exercises(p.as_ref(), &contract.spec, &touched)

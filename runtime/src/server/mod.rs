@@ -10,6 +10,7 @@ pub use axum;
 mod credentials;
 pub mod idempotency;
 mod input;
+mod lifecycle;
 mod limits;
 pub mod mock;
 mod pipeline;
@@ -17,6 +18,7 @@ mod rejection;
 mod spawn;
 pub mod transport;
 
+pub use lifecycle::{listen, shutdown_signal};
 pub use limits::{RequestLimits, guarded};
 pub use pipeline::{ContextOf, PathParams, Served, Service, serve, serve_described};
 pub use rejection::{Rejection, RejectionShape};

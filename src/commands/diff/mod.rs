@@ -7,13 +7,13 @@ mod sides;
 
 use super::{EXIT_INVALID, EXIT_USAGE};
 use clap::{Args, ValueEnum};
-use covenant_codegen::diff::{self, Finding, Options, Policy, Report, Side, Version};
+use covenant_codegen::diff::{self, Finding, Options, Policy, Report, Version};
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The suite whose cassettes are named for each change, when it exists.
-const DEFAULT_SUITE: &str = "conformance/suite";
+use covenant_conformance::session::DEFAULT_SUITE;
 
 #[derive(Args)]
 pub struct DiffArgs {
@@ -61,30 +61,22 @@ pub fn run(args: &DiffArgs) -> ExitCode {
     }
     match diff_command(args) {
         Ok(code) => code,
-        Err(Stop::Usage(message)) => {
+        Err(VersionError::Usage(message)) => {
             eprintln!("error: {message}");
             ExitCode::from(EXIT_USAGE)
         }
-        Err(Stop::Invalid(message)) => {
+        Err(VersionError::Invalid(message)) => {
             eprint!("{message}");
             ExitCode::from(EXIT_INVALID)
         }
     }
 }
 
-/// Why a diff stopped before judging anything.
-pub enum Stop {
-    /// Bad arguments, config, or a file or ref that cannot be read: exit 2.
-    Usage(String),
-    /// A spec that does not check, its diagnostics rendered: exit 1.
-    Invalid(String),
-}
-
-fn diff_command(args: &DiffArgs) -> Result<ExitCode, Stop> {
+fn diff_command(args: &DiffArgs) -> Result<ExitCode, VersionError> {
     let policy = policy()?;
     let (old, new) = sides::read(args)?;
     let today = match &args.today {
-        Some(date) => sides::date(date).map_err(Stop::Usage)?,
+        Some(date) => sides::date(date).map_err(VersionError::Usage)?,
         None => chrono::Utc::now().date_naive().to_string(),
     };
     // A spec new since the ref breaks no one: its every declaration would be listed as added.
@@ -115,33 +107,20 @@ fn diff_command(args: &DiffArgs) -> Result<ExitCode, Stop> {
 }
 
 /// The project's `[diff]` policy, or the default one.
-fn policy() -> Result<Policy, Stop> {
-    let project = super::project::Project::read().map_err(Stop::Usage)?;
+fn policy() -> Result<Policy, VersionError> {
+    let project = super::project::Project::read().map_err(VersionError::Usage)?;
     project
         .diff
         .unwrap_or_default()
         .policy()
-        .map_err(|problems| Stop::Usage(format!("{}: {problems}", super::project::PROJECT_FILE)))
-}
-
-/// The findings of two checked versions, for `conform --changed-since`.
-pub fn changes(old: &Version, new: &Version) -> Vec<Finding> {
-    compare(old, new, chrono::Utc::now().date_naive().to_string())
+        .map_err(|problems| {
+            VersionError::Usage(format!("{}: {problems}", super::project::PROJECT_FILE))
+        })
 }
 
 /// The findings of two checked versions, sunsets judged on `today`.
 fn compare(old: &Version, new: &Version, today: String) -> Vec<Finding> {
-    diff::diff(
-        Side {
-            spec: &old.spec,
-            file: &old.file,
-        },
-        Side {
-            spec: &new.spec,
-            file: &new.file,
-        },
-        &Options { today },
-    )
+    diff::diff(old.side(), new.side(), &Options { today })
 }
 
-pub use sides::{Absent, at_ref, from_file};
+use covenant_project::versions::VersionError;
