@@ -71,7 +71,7 @@ fn write_in_place(path: &Path, text: &str) -> std::io::Result<()> {
 /// none named: the project's spec.
 pub fn spec_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let named = if paths.is_empty() {
-        vec![crate::resolve(None)?]
+        vec![crate::config::resolve(None)?]
     } else {
         paths.to_vec()
     };

@@ -164,7 +164,7 @@ async fn reference_server(database: Location, data_dir: &Path) -> (String, Strin
         .unwrap();
     let credentials = opened.credentials.expect("a fresh database");
     let key = credentials.get("team_api_key").unwrap().to_string();
-    health_server::admin::set_feature(opened.server.store(), &opened.team_id, "bulk_import", true)
+    health_server::admin::set_feature(&opened.server, &opened.team_id, "bulk_import", true)
         .await
         .unwrap();
     health_server::admin::set_every_custom_credential(opened.server.store(), &opened.team_id)

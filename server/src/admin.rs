@@ -1,15 +1,17 @@
 //! What an operator changes from the command line (`serve --enable-feature`, `--plan`):
 //! the same rows the management API changes, so no gate is ever hard-coded.
 
+use crate::ReferenceServer;
 use crate::store::Store;
 
 /// Turns a closed-beta feature on or off for a team.
 pub async fn set_feature(
-    store: &Store,
+    server: &ReferenceServer,
     team_id: &str,
     feature: &str,
     enabled: bool,
 ) -> Result<(), String> {
+    let store = server.store();
     let feature = crate::gates::known_feature(feature)?;
     let fail = |e: sqlx::Error| format!("cannot change feature {feature}: {e}");
     let mut tx = store.write().await.map_err(fail)?;
@@ -33,12 +35,13 @@ pub async fn set_feature(
         .await
         .map_err(fail)?;
     tx.commit().await.map_err(fail)?;
-    store.auth_cache().changed();
+    server.auth_changed();
     Ok(())
 }
 
 /// Puts an organization on a plan (`highest` opens the management API).
-pub async fn set_plan(store: &Store, org_id: &str, plan: &str) -> Result<(), String> {
+pub async fn set_plan(server: &ReferenceServer, org_id: &str, plan: &str) -> Result<(), String> {
+    let store = server.store();
     let fail = |e: sqlx::Error| format!("cannot change the plan: {e}");
     let mut tx = store.write().await.map_err(fail)?;
     let changed = sqlx::query("UPDATE organizations SET plan = $1 WHERE id = $2")
@@ -52,7 +55,7 @@ pub async fn set_plan(store: &Store, org_id: &str, plan: &str) -> Result<(), Str
         return Err(format!("no organization {org_id}"));
     }
     tx.commit().await.map_err(fail)?;
-    store.auth_cache().changed();
+    server.auth_changed();
     Ok(())
 }
 

@@ -62,7 +62,7 @@ pub async fn revoke_team_api_key(
         return Err(Failure::NotFound(format!("API key {key_id} not found")));
     }
     tx.commit().await?;
-    s.store.auth_cache().changed();
+    s.auth_changed();
     Ok(SuccessResult { success: true })
 }
 
@@ -124,7 +124,7 @@ pub async fn revoke_management_key(
         .execute(&mut **tx)
         .await?;
     tx.commit().await?;
-    s.store.auth_cache().changed();
+    s.auth_changed();
     Ok(SuccessResult { success: true })
 }
 

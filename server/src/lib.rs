@@ -4,7 +4,6 @@
 
 pub mod admin;
 mod auth;
-mod auth_cache;
 mod autocommit;
 pub mod bootstrap;
 mod bulk;
@@ -33,7 +32,6 @@ pub mod serve;
 mod service;
 pub mod simulator;
 pub mod store;
-mod throttle;
 mod user_cache;
 mod users;
 pub mod webhooks;
@@ -76,9 +74,17 @@ impl Settings {
 }
 
 /// The service: a handle on its database and clock. Cheap to share; what it keeps besides
-/// (principals, gate answers, on SQLite users) the store drops when the database changes.
+/// (principals, gate answers, users) it drops when the database changes, told so by the
+/// store (writes of this process), the auth epoch and the change feed (other processes').
 pub struct ReferenceServer {
     store: Store,
+    /// The principals and gate answers this process keeps ([`auth::cache`]).
+    auth: auth::cache::AuthCache,
+    /// Users kept between writes ([`user_cache`]): dropped by this process's writes, and on
+    /// PostgreSQL by the other processes' too, through the change feed.
+    users: Arc<user_cache::UserCache>,
+    /// On PostgreSQL, the listener that hears the other processes' changes.
+    _feed: Option<change_feed::ChangeFeed>,
     clock: Arc<dyn Clock>,
     public_url: String,
     bulk_wait: Duration,
@@ -93,7 +99,18 @@ pub struct ReferenceServer {
 impl ReferenceServer {
     /// Connects, migrates and loads the catalogue.
     pub async fn open(settings: Settings) -> Result<Arc<ReferenceServer>, String> {
-        let store = Store::open(&settings.database).await?;
+        let mut store = Store::open(&settings.database).await?;
+        let users = Arc::new(user_cache::UserCache::new(user_cache::MAX_ENTRIES));
+        store.watch_writes(users.clone());
+        // The other processes' writes reach this one's users through the change feed.
+        let feed = match (&settings.database, store.backend()) {
+            (Location::Url(url), store::Backend::Postgres) => Some(change_feed::watch_users(
+                url.clone(),
+                users.clone(),
+                store.pool().clone(),
+            )),
+            _ => None,
+        };
         catalogue::load(&store).await?;
         if store.backend() == store::Backend::Sqlite {
             release_leases(&store)
@@ -102,6 +119,9 @@ impl ReferenceServer {
         }
         Ok(Arc::new(ReferenceServer {
             store,
+            auth: auth::cache::AuthCache::default(),
+            users,
+            _feed: feed,
             clock: settings.clock,
             public_url: settings.public_url.trim_end_matches('/').to_string(),
             bulk_wait: settings.bulk_wait,
@@ -114,6 +134,12 @@ impl ReferenceServer {
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// Something behind credentials or gates changed through this process: what it keeps
+    /// of them is dropped now (other processes notice within [`auth::cache::BOUND`]).
+    pub fn auth_changed(&self) {
+        self.auth.changed();
     }
 
     /// What wakes this process's workers of a kind of fetch.

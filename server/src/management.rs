@@ -165,7 +165,7 @@ pub async fn create_team(
     set_features(&mut tx, &id, &features).await?;
     let team = read_team(&mut tx, &id).await?;
     tx.commit().await?;
-    s.store.auth_cache().changed();
+    s.auth_changed();
     Ok(team)
 }
 
@@ -261,7 +261,7 @@ pub async fn update_team(
     }
     let team = read_team(&mut tx, &team_id).await?;
     tx.commit().await?;
-    s.store.auth_cache().changed();
+    s.auth_changed();
     Ok(team)
 }
 
@@ -310,7 +310,7 @@ pub async fn delete_team(
     .execute(&mut **tx)
     .await?;
     tx.commit().await?;
-    s.store.auth_cache().changed();
+    s.auth_changed();
     Ok(SuccessResult { success: true })
 }
 

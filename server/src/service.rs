@@ -54,7 +54,14 @@ impl HealthDataServer for Service {
         scheme: AuthScheme,
         credential: &str,
     ) -> Result<Principal, AuthError> {
-        auth::authenticate(&self.0.store, &*self.0.clock, scheme, credential).await
+        auth::authenticate(
+            &self.0.store,
+            &self.0.auth,
+            &*self.0.clock,
+            scheme,
+            credential,
+        )
+        .await
     }
 
     async fn gate_open(
@@ -62,7 +69,7 @@ impl HealthDataServer for Service {
         principal: Option<&Principal>,
         gate: Gate,
     ) -> Result<bool, Unavailable> {
-        auth::gate_open(&self.0.store, principal, gate).await
+        auth::gate_open(&self.0.store, &self.0.auth, principal, gate).await
     }
 
     async fn create_user(

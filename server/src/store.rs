@@ -7,9 +7,7 @@
 //! process hands the write lock out in turn (an async mutex) instead of letting writers
 //! spin in SQLite's busy handler; PostgreSQL takes writers concurrently.
 
-use crate::auth_cache::{AuthCache, Generation};
 use crate::autocommit::Autocommit;
-use crate::user_cache::UserCache;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{Any, AnyPool, Executor, Transaction};
 use std::path::{Path, PathBuf};
@@ -55,15 +53,9 @@ pub struct Store {
     backend: Backend,
     /// SQLite's single writer, handed out in turn; `None` on PostgreSQL.
     writer: Option<Arc<Mutex<()>>>,
-    auth: Arc<AuthCache>,
-    /// Held by the one request reading the auth epoch.
-    auth_epoch_read: Arc<Mutex<()>>,
     autocommit: Arc<Autocommit>,
-    /// Users kept between writes ([`UserCache`]): dropped by this process's writes, and on
-    /// PostgreSQL by the other processes' too, through the change feed.
-    users: Arc<UserCache>,
-    /// On PostgreSQL, the listener that hears the other processes' changes.
-    _feed: Option<Arc<crate::change_feed::ChangeFeed>>,
+    /// Told when a write's turn is given back ([`Store::watch_writes`]).
+    watcher: Option<Arc<dyn WriteWatcher>>,
     /// On SQLite, the lock that keeps a second process off the database file.
     _only_process: Option<Arc<std::fs::File>>,
     /// Told when a transaction that owes deliveries commits, so this process's delivery
@@ -80,17 +72,25 @@ pub struct Tx {
     deliveries_owed: Arc<Notify>,
 }
 
+/// What keeps rows of the database between writes, above the store: told each time a
+/// write of this process is over, so nothing it keeps outlives a change.
+pub trait WriteWatcher: Send + Sync {
+    fn written(&self);
+}
+
 /// A write's turn: on SQLite the single writer, held by one write at a time; on PostgreSQL
-/// no lock. Given back once the write is over (committed or not), it drops the users kept
-/// since, so no read of this process answers what the write changed.
+/// no lock. Given back once the write is over (committed or not), it tells the watcher, so
+/// no read of this process answers what the write changed.
 pub struct WriterTurn {
     _guard: Option<OwnedMutexGuard<()>>,
-    users: Arc<UserCache>,
+    watcher: Option<Arc<dyn WriteWatcher>>,
 }
 
 impl Drop for WriterTurn {
     fn drop(&mut self) {
-        self.users.clear();
+        if let Some(watcher) = &self.watcher {
+            watcher.written();
+        }
     }
 }
 
@@ -195,20 +195,12 @@ impl Store {
             }
         }
         .map_err(|e| format!("cannot open the database `{}`: {e}", redact(&url)))?;
-        let users = Arc::new(UserCache::new(crate::user_cache::MAX_ENTRIES));
         let store = Store {
             pool: pool.clone(),
             backend,
             writer: (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(()))),
-            auth: Arc::default(),
-            auth_epoch_read: Arc::default(),
             autocommit: Arc::new(autocommit),
-            users: users.clone(),
-            // The other processes' writes reach this one's cache through the change feed.
-            _feed: (backend == Backend::Postgres).then(|| {
-                let feed = crate::change_feed::watch_users(url.clone(), users, pool.clone());
-                Arc::new(feed)
-            }),
+            watcher: None,
             _only_process: only_process.map(Arc::new),
             deliveries_owed: Arc::default(),
         };
@@ -228,30 +220,6 @@ impl Store {
 
     pub fn backend(&self) -> Backend {
         self.backend
-    }
-
-    /// The principals and gate answers this process keeps ([`AuthCache`]).
-    pub fn auth_cache(&self) -> &AuthCache {
-        &self.auth
-    }
-
-    /// The cache, checked against the database's epoch when its bound has passed: the
-    /// generation a lookup begins under.
-    pub async fn fresh_auth(&self) -> Result<Generation, sqlx::Error> {
-        if self.auth.needs_check() {
-            // One request reads the epoch; the others wait for it rather than read it too.
-            let _reading = self.auth_epoch_read.lock().await;
-            if self.auth.needs_check() {
-                let asked = std::time::Instant::now();
-                let epoch: Option<(i64,)> = self
-                    .autocommit
-                    .optional(sqlx::query("SELECT value FROM auth_epoch WHERE id = 1"))
-                    .await?;
-                let (epoch,) = epoch.ok_or(sqlx::Error::RowNotFound)?;
-                self.auth.record_epoch(epoch, asked);
-            }
-        }
-        Ok(self.auth.current())
     }
 
     async fn migrate(&self) -> Result<(), String> {
@@ -307,13 +275,13 @@ impl Store {
         };
         Ok(WriterTurn {
             _guard: guard,
-            users: self.users.clone(),
+            watcher: self.watcher.clone(),
         })
     }
 
-    /// The users kept between writes.
-    pub fn user_cache(&self) -> &UserCache {
-        &self.users
+    /// Tells `watcher` of every write of this store (and its clones made from now on).
+    pub fn watch_writes(&mut self, watcher: Arc<dyn WriteWatcher>) {
+        self.watcher = Some(watcher);
     }
 
     /// Told each time deliveries are owed ([`Tx::wake_deliveries`]).

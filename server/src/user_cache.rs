@@ -1,11 +1,12 @@
 //! Users as reads answer them, kept between writes. Every write of the process drops
-//! everything kept when it ends (its [`crate::store::WriterTurn`] given back), so a read never
+//! everything kept when it ends (told as a [`WriteWatcher`]), so a read never
 //! answers what a committed write of this process changed; a read that began before a write
 //! keeps nothing it read ([`crate::kept`]). On SQLite no other process writes (the file is
 //! locked); on PostgreSQL the other processes' writes reach this one through
-//! [`crate::change_feed`], and while it cannot hear them nothing is kept.
+//! the change feed (`change_feed`), and while it cannot hear them nothing is kept.
 
 use crate::kept::Kept;
+use crate::store::WriteWatcher;
 use health_api::models::User;
 
 /// The most users kept.
@@ -20,6 +21,13 @@ pub enum Lookup {
 
 /// Users by team and lookup.
 pub type UserCache = Kept<(String, Lookup), User>;
+
+/// A write of this process drops every user kept.
+impl WriteWatcher for UserCache {
+    fn written(&self) {
+        self.clear();
+    }
+}
 
 #[cfg(test)]
 mod tests {

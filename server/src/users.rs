@@ -260,7 +260,7 @@ async fn read_user(
     sql: &'static str,
     value: &str,
 ) -> Result<Option<User>, Failure> {
-    let cache = s.store.user_cache();
+    let cache = &s.users;
     let key = (team_id.to_string(), lookup);
     if let Some(user) = cache.get(&key) {
         return Ok(Some(user));

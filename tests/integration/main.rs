@@ -9,6 +9,7 @@ mod hostile_clients;
 mod import;
 mod import_idioms;
 mod mock;
+mod module_graph;
 mod review;
 mod serve_mock;
 mod serve_reference;

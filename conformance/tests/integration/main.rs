@@ -5,7 +5,6 @@ mod cassette_errors;
 mod events;
 mod faulty;
 mod media_bodies;
-mod module_graph;
 mod response_headers;
 mod run_verdict;
 mod status_ranges;

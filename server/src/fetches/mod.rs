@@ -12,6 +12,7 @@
 pub mod daily;
 pub mod historical;
 pub mod refresh;
+pub mod throttle;
 
 use crate::ReferenceServer;
 use crate::clock::to_micros;

@@ -92,14 +92,14 @@ async fn keys_are_accepted_only_where_the_document_says(h: Harness) {
         .unwrap();
     assert_eq!(with_team_header.status(), 401);
     // The management API needs the highest plan (rule 7), read from the database.
-    health_server::admin::set_plan(h.server.store(), &h.keys.org_id, "standard")
+    health_server::admin::set_plan(&h.server, &h.keys.org_id, "standard")
         .await
         .unwrap();
     assert!(matches!(
         h.management().list_teams(input.clone()).await.unwrap(),
         ListTeamsResponse::Forbidden(_)
     ));
-    health_server::admin::set_plan(h.server.store(), &h.keys.org_id, "highest")
+    health_server::admin::set_plan(&h.server, &h.keys.org_id, "highest")
         .await
         .unwrap();
     assert!(matches!(
@@ -275,7 +275,7 @@ async fn a_change_made_by_another_process_is_honoured_within_a_second(h: Harness
     ));
     assert!(matches!(get_user().await.unwrap(), GetUserResponse::Ok(_)));
 
-    health_server::admin::set_plan(other.store(), &h.keys.org_id, "standard")
+    health_server::admin::set_plan(&other, &h.keys.org_id, "standard")
         .await
         .unwrap();
     sqlx::query("DELETE FROM keys WHERE kind = 'team' AND team_id = $1")

@@ -132,7 +132,7 @@ impl Harness {
             .await
             .expect("the team's features");
         for feature in ["bulk_import", "bulk_historical_pull"] {
-            health_server::admin::set_feature(server.store(), &keys.team_id, feature, true)
+            health_server::admin::set_feature(&server, &keys.team_id, feature, true)
                 .await
                 .expect("enable a feature");
         }

@@ -11,6 +11,7 @@
 
 use crate::auth::Principal;
 use crate::kept::{Kept, Ticket};
+use crate::store::Store;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -27,8 +28,13 @@ pub struct KnownKey {
     pub principal: Principal,
 }
 
+/// Owned by the service ([`crate::ReferenceServer`]) and consulted by [`crate::auth`] alone:
+/// the store knows nothing of it.
 pub struct AuthCache {
     epoch: Mutex<Epoch>,
+    /// Held by the one request reading the epoch; the others wait for it rather than read
+    /// it too.
+    epoch_read: tokio::sync::Mutex<()>,
     keys: Kept<String, KnownKey>,
     gates: Kept<(&'static str, String), bool>,
 }
@@ -52,6 +58,7 @@ impl Default for AuthCache {
     fn default() -> Self {
         AuthCache {
             epoch: Mutex::default(),
+            epoch_read: tokio::sync::Mutex::default(),
             keys: Kept::new(MAX_ENTRIES),
             gates: Kept::new(MAX_ENTRIES),
         }
@@ -59,6 +66,24 @@ impl Default for AuthCache {
 }
 
 impl AuthCache {
+    /// The cache, checked against the database's epoch when its bound has passed: the
+    /// generation a lookup begins under.
+    pub async fn fresh(&self, store: &Store) -> Result<Generation, sqlx::Error> {
+        if self.needs_check() {
+            let _reading = self.epoch_read.lock().await;
+            if self.needs_check() {
+                let asked = Instant::now();
+                let epoch: Option<(i64,)> = store
+                    .autocommit()
+                    .optional(sqlx::query("SELECT value FROM auth_epoch WHERE id = 1"))
+                    .await?;
+                let (epoch,) = epoch.ok_or(sqlx::Error::RowNotFound)?;
+                self.record_epoch(epoch, asked);
+            }
+        }
+        Ok(self.current())
+    }
+
     /// Whether the epoch must be read again before entries are trusted.
     pub fn needs_check(&self) -> bool {
         let epoch = self.lock_epoch();

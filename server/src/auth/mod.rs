@@ -1,8 +1,10 @@
 //! Who is calling: credentials become principals, and gates (closed-beta features, plans) are
 //! read from the database, kept per process until the database says they changed
-//! ([`crate::auth_cache`]), so every process of a service agrees within a second.
+//! ([`crate::auth::cache`]), so every process of a service agrees within a second.
 
-use crate::auth_cache::KnownKey;
+pub mod cache;
+
+use crate::auth::cache::{AuthCache, KnownKey};
 use crate::clock::{Clock, to_micros};
 use crate::keys;
 use crate::store::Store;
@@ -21,7 +23,7 @@ pub enum Principal {
         scope: ManagementScope,
     },
     /// A link token, issued for one user of one team; the request that succeeds with it
-    /// uses it up ([`crate::link::use_up`]).
+    /// uses it up (`link::use_up`).
     Link {
         team_id: String,
         user_id: String,
@@ -53,14 +55,15 @@ pub const MANAGEMENT_KEY: &str = "management";
 
 pub async fn authenticate(
     store: &Store,
+    cache: &AuthCache,
     clock: &dyn Clock,
     scheme: AuthScheme,
     credential: &str,
 ) -> Result<Principal, AuthError> {
     let result = match scheme {
-        AuthScheme::TeamApiKey => key_principal(store, credential, TEAM_KEY).await,
+        AuthScheme::TeamApiKey => key_principal(store, cache, credential, TEAM_KEY).await,
         AuthScheme::ManagementKey | AuthScheme::OrgKey => {
-            key_principal(store, credential, MANAGEMENT_KEY).await
+            key_principal(store, cache, credential, MANAGEMENT_KEY).await
         }
         AuthScheme::LinkToken => link_token(store, clock, credential).await,
     };
@@ -78,16 +81,17 @@ pub async fn authenticate(
 /// A key of the wanted kind; a key of the other kind is refused as such (403, not 401).
 async fn key_principal(
     store: &Store,
+    cache: &AuthCache,
     credential: &str,
     wanted: &str,
 ) -> Result<Result<Principal, AuthError>, sqlx::Error> {
     let digest = keys::digest(credential);
-    let began = store.fresh_auth().await?;
-    let known = match store.auth_cache().key(&digest) {
+    let began = cache.fresh(store).await?;
+    let known = match cache.key(&digest) {
         Some(known) => known,
         None => match read_key(store, credential, &digest).await? {
             Some(known) => {
-                store.auth_cache().keep_key(began, digest, known.clone());
+                cache.keep_key(began, digest, known.clone());
                 known
             }
             None => return Ok(Err(AuthError::Unknown)),
@@ -203,9 +207,10 @@ async fn link_token(
 }
 
 /// Features are enabled per team; plans belong to the organization. Answers are kept with
-/// the principals ([`crate::auth_cache`]).
+/// the principals ([`crate::auth::cache`]).
 pub async fn gate_open(
     store: &Store,
+    cache: &AuthCache,
     principal: Option<&Principal>,
     gate: Gate,
 ) -> Result<bool, Unavailable> {
@@ -219,15 +224,22 @@ pub async fn gate_open(
         }
         _ => return Ok(false),
     };
-    cached_gate(store, gate, subject).await.map_err(|error| {
-        tracing::error!(%error, "database failure while checking a gate");
-        Unavailable
-    })
+    cached_gate(store, cache, gate, subject)
+        .await
+        .map_err(|error| {
+            tracing::error!(%error, "database failure while checking a gate");
+            Unavailable
+        })
 }
 
-async fn cached_gate(store: &Store, gate: Gate, subject: &str) -> Result<bool, sqlx::Error> {
-    let began = store.fresh_auth().await?;
-    if let Some(open) = store.auth_cache().gate(gate.name(), subject) {
+async fn cached_gate(
+    store: &Store,
+    cache: &AuthCache,
+    gate: Gate,
+    subject: &str,
+) -> Result<bool, sqlx::Error> {
+    let began = cache.fresh(store).await?;
+    if let Some(open) = cache.gate(gate.name(), subject) {
         return Ok(open);
     }
     let open = match gate {
@@ -236,9 +248,7 @@ async fn cached_gate(store: &Store, gate: Gate, subject: &str) -> Result<bool, s
             team_has_feature(store, subject, gate.name()).await?
         }
     };
-    store
-        .auth_cache()
-        .keep_gate(began, gate.name(), subject, open);
+    cache.keep_gate(began, gate.name(), subject, open);
     Ok(open)
 }
 

@@ -2,8 +2,8 @@
 //! (`health_api::limits::HISTORICAL_PULL_TRIGGERING`): the tier of a provider says how many
 //! users may be pulling at a time, or may be triggered within a window.
 
+use super::{FAILED, SUCCESS};
 use crate::clock::to_micros;
-use crate::fetches::{FAILED, SUCCESS};
 use crate::store::Tx;
 use covenant_runtime::limits::Rate;
 use health_api::limits::HISTORICAL_PULL_TRIGGERING;
