@@ -156,13 +156,13 @@ async fn apply_admin_flags(
                 Some((feature, team)) => (feature, team),
                 None => (flag.as_str(), team_id),
             };
-            crate::admin::set_feature(&server, team, feature, enabled).await?;
+            crate::admin::set_feature(server, team, feature, enabled).await?;
             let verb = if enabled { "enabled" } else { "disabled" };
             println!("  {verb} {feature} for team {team}");
         }
     }
     if let Some(plan) = &options.plan {
-        crate::admin::set_plan(&server, org_id, plan).await?;
+        crate::admin::set_plan(server, org_id, plan).await?;
         println!("  organization {org_id} is on the {plan} plan");
     }
     Ok(())
