@@ -7,6 +7,7 @@ pub mod ast;
 pub mod contract;
 pub mod diagnostic;
 pub mod diagnostic_codes;
+#[cfg(feature = "diff")]
 pub mod diff;
 pub mod emit;
 pub mod format;

@@ -36,7 +36,7 @@ pub fn documents(spec: &Spec) -> Files {
         };
         files.insert(
             format!("openapi/{}.json", api.name),
-            super::json_text(&doc.build()),
+            super::tree::json_text(&doc.build()),
         );
     }
     files
