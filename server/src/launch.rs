@@ -4,9 +4,9 @@
 //! starts it inside a process on a fresh embedded database, for a conformance run, a
 //! benchmark or a test.
 
-use crate::bootstrap::{Bootstrap, Outcome};
-use crate::store::Location;
-use crate::webhooks::targets::Targets;
+use crate::background::webhooks::targets::Targets;
+use crate::domain::bootstrap::{Bootstrap, Outcome};
+use crate::infra::store::Location;
 use crate::{ReferenceServer, Settings};
 use covenant_runtime::credentials::{CREDENTIALS_FILE, Credentials};
 use covenant_runtime::server::transport::Transport;
@@ -48,7 +48,7 @@ pub async fn open(
 ) -> Result<Opened, String> {
     let pace = (
         health_api::limits::WAIT_FOR_COMPLETION,
-        crate::fetches::FIRST_RETRY,
+        crate::background::fetches::FIRST_RETRY,
     );
     open_with(database, base_url, data_dir, webhook_targets, pace).await
 }

@@ -2,44 +2,23 @@
 //! from `spec/health.covenant`. State lives in the database only (SQLite embedded, or
 //! PostgreSQL shared by several processes), one transaction per request.
 
-pub mod admin;
-mod auth;
-mod autocommit;
-pub mod bootstrap;
-mod bulk;
-mod catalogue;
-mod change_feed;
-pub mod clock;
-mod columns;
-pub mod events;
-mod failure;
-pub mod fetches;
-mod gates;
-mod http;
-mod kept;
-mod key_lifecycle;
-mod keys;
-mod labs;
+mod api;
+mod background;
+mod domain;
+mod infra;
 pub mod launch;
-mod link;
-mod management;
-mod orders;
-mod patient;
-mod provider_data;
-mod query;
-mod readings;
 pub mod serve;
-mod service;
-pub mod simulator;
-pub mod store;
-mod user_cache;
-mod users;
-pub mod webhooks;
 
-pub use auth::Principal;
-pub use http::{router, router_with};
+pub use api::http::{router, router_with};
+pub use background::{fetches, webhooks};
+pub use domain::auth::Principal;
+pub use domain::{admin, bootstrap, events, simulator};
+pub use infra::{clock, store};
 
+use background::bulk;
 use clock::Clock;
+use domain::{auth, catalogue, users};
+use infra::{change_feed, user_cache};
 use std::sync::Arc;
 use std::time::Duration;
 use store::{Location, Store};

@@ -2,10 +2,10 @@
 //! `covenant serve` runs. Both write `DATA_DIR/credentials.json` with where the service is
 //! and the keys to call it with, and say so on standard output.
 
-use crate::bootstrap::Bootstrap;
+use crate::background::webhooks::targets::Targets;
+use crate::domain::bootstrap::Bootstrap;
+use crate::infra::store::Location;
 use crate::launch;
-use crate::store::Location;
-use crate::webhooks::targets::Targets;
 use crate::{ReferenceServer, router_with};
 use covenant_runtime::credentials::{CREDENTIALS_FILE, Credentials};
 use covenant_runtime::server::RequestLimits;
@@ -156,13 +156,13 @@ async fn apply_admin_flags(
                 Some((feature, team)) => (feature, team),
                 None => (flag.as_str(), team_id),
             };
-            crate::admin::set_feature(server, team, feature, enabled).await?;
+            crate::domain::admin::set_feature(server, team, feature, enabled).await?;
             let verb = if enabled { "enabled" } else { "disabled" };
             println!("  {verb} {feature} for team {team}");
         }
     }
     if let Some(plan) = &options.plan {
-        crate::admin::set_plan(server, org_id, plan).await?;
+        crate::domain::admin::set_plan(server, org_id, plan).await?;
         println!("  organization {org_id} is on the {plan} plan");
     }
     Ok(())

@@ -6,12 +6,12 @@
 #[cfg(feature = "generate")]
 pub mod docs;
 #[cfg(feature = "generate")]
-mod tree;
-#[cfg(feature = "generate")]
 pub mod openapi;
 pub mod rust;
 #[cfg(feature = "generate")]
 pub mod schema;
+#[cfg(feature = "generate")]
+mod tree;
 
 #[cfg(feature = "generate")]
 pub use tree::*;
@@ -41,4 +41,3 @@ pub type Files = BTreeMap<String, String>;
 /// Folders of the output that generation owns: files in them that it no longer writes are
 /// stale and removed.
 pub const MANAGED_DIRS: &[&str] = &["src", "schemas", "openapi"];
-
