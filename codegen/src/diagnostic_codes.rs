@@ -51,3 +51,4 @@ pub const PATH_NOT_A_ROUTE: &str = "E0143";
 pub const BAD_AUTH_TOGETHER: &str = "E0144";
 
 pub const UNUSED: &str = "W0001";
+pub const REJECTIONS_UNWRITTEN: &str = "W0002";

@@ -507,6 +507,7 @@ impl<'d> Lowerer<'d> {
         // With errors, a type may look unused only because a reference to it failed.
         if !self.diags.has_errors() {
             self.warn_unused(&spec);
+            self.warn_unwritten_rejections(&spec);
         }
         spec.not_shown = std::mem::take(&mut self.not_shown);
         spec.not_shown.sort_by_key(|n| n.span);

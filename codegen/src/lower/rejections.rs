@@ -262,3 +262,48 @@ fn template(
     visiting.pop();
     Ok((Value::Object(out), says_what))
 }
+
+impl Lowerer<'_> {
+    /// Endpoints that declare how they fail, yet in no status a rejection (a handler's, or
+    /// the router's 500 and 503) can be written into: those are answered at their own status,
+    /// in a body the spec does not declare. One warning per api, at its first such endpoint.
+    pub(super) fn warn_unwritten_rejections(&mut self, spec: &Spec) {
+        let mut by_api: Vec<Vec<usize>> = vec![Vec::new(); spec.apis.len()];
+        for (i, ep) in spec.endpoints.iter().enumerate() {
+            let declares_errors = all_responses(spec, ep).any(|r| !r.status.is_success());
+            let writable = crate::ir::rejections::fitting_statuses(spec, ep)
+                .into_iter()
+                .any(|status| status != StatusPattern::Exact(422));
+            if declares_errors && !writable {
+                by_api[ep.api.0 as usize].push(i);
+            }
+        }
+        for (api, endpoints) in spec.apis.iter().zip(by_api) {
+            let Some(&first) = endpoints.first() else {
+                continue;
+            };
+            let others = match endpoints.len() {
+                1 => String::new(),
+                2 => format!(" (nor does another endpoint of api `{}`)", api.name),
+                n => format!(" (nor do {} other endpoints of api `{}`)", n - 1, api.name),
+            };
+            self.diags.push(
+                crate::Diagnostic::warning(
+                    diagnostic_codes::REJECTIONS_UNWRITTEN,
+                    spec.spans.endpoints[first],
+                    format!(
+                        "`{}` declares no error status a rejection can be written in{others}",
+                        spec.endpoints[first].name
+                    ),
+                )
+                .label("none of its error bodies is in the rejection shape")
+                .help(format!(
+                    "name the error model api `{}` answers in (`rejections Model`); until then a \
+                     handler's rejection is answered at its own status, in a body the spec does \
+                     not declare",
+                    api.name
+                )),
+            );
+        }
+    }
+}
