@@ -232,6 +232,7 @@ impl<'a> Builder<'_, 'a> {
             statuses: self.arena.alloc_slice_copy(&statuses),
             responses: self.arena.alloc_slice_fill_iter(responses),
             rejected_at: self.arena.alloc_slice_copy(&rejected_at),
+            rejection_shape: (self.spec.rejections(ep)).map(|r| self.str(&r.template.to_string())),
             open_success: ir::open_success(ep),
             provenance: ep.provenance,
             tags: self.strs(&ep.tags),

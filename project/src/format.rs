@@ -111,6 +111,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
     fn a_file_is_rewritten_in_place_keeping_its_permissions() {
         use std::os::unix::fs::PermissionsExt;

@@ -73,6 +73,7 @@ pub(crate) mod fixtures {
             statuses: &[crate::contract::StatusPattern::Exact(200)],
             responses: &[],
             rejected_at: &[],
+            rejection_shape: None,
             open_success: None,
             provenance: Provenance::Document,
             tags: &[],

@@ -297,13 +297,26 @@ impl Lowerer<'_> {
                     ),
                 )
                 .label("none of its error bodies is in the rejection shape")
-                .help(format!(
-                    "name the error model api `{}` answers in (`rejections Model`); until then a \
-                     handler's rejection is answered at its own status, in a body the spec does \
-                     not declare",
-                    api.name
-                )),
+                .help(unwritten_help(spec, &spec.endpoints[first], &api.name)),
             );
         }
+    }
+}
+
+/// What to do about endpoints no rejection can be written in: name the api's error model,
+/// or, when it names one, declare an error response of that model.
+fn unwritten_help(spec: &Spec, ep: &Endpoint, api: &str) -> String {
+    match spec.rejections(ep) {
+        None => format!(
+            "name the error model api `{api}` answers in (`rejections Model`); until then a \
+             handler's rejection is answered at its own status, in a body the spec does not \
+             declare"
+        ),
+        Some(rejections) => format!(
+            "declare an error response of `{}`, the rejection model, without headers; until \
+             then a handler's rejection is answered at its own status, in a body the spec does \
+             not declare",
+            spec.model(rejections.model).name
+        ),
     }
 }

@@ -206,6 +206,10 @@ pub struct EndpointDesc<'a, A: 'a, G: 'a> {
     /// The declared error statuses a handler's rejection is written into: those whose body
     /// the API's rejection shape writes (or that have none), in the order of `statuses`.
     pub rejected_at: &'a [StatusPattern],
+    /// The template of the shape a handler's rejection is written in: the endpoint's own
+    /// `rejections`, else its api's; `None` for `{"detail": …}`. `rejected_at` was worked out
+    /// for it, so it holds whatever shape the router was configured to refuse in.
+    pub rejection_shape: Option<&'a str>,
     /// The success whose body the source does not show, when it is the only one: clients
     /// read any other 2xx as it.
     pub open_success: Option<u16>,

@@ -220,7 +220,7 @@ where
         let answered = async {
             match call(ctx, input).await {
                 Ok(response) => response.into_response(),
-                Err(rejection) => rejection.answer(&config.rejections, endpoint),
+                Err(rejection) => rejection.answer(endpoint),
             }
         };
         match keyed_request(endpoint, &parts, caller, fingerprinted) {

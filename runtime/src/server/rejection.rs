@@ -144,24 +144,25 @@ impl Rejection {
         self.issues.as_deref()
     }
 
-    /// The status an endpoint answers this rejection with: its own when the endpoint declares
-    /// it (itself, by its class or by `default`) in a shape the rejection fits (`fitting`).
-    /// Otherwise the endpoint lacks it, a fault of the service, said by the nearest declared
-    /// status: 500, another server error but 503, then (for a server error) 503, then a
-    /// client error, and 503 last. Never a 422, whose body lists problems, for another
-    /// rejection. `None` when nothing but a 422 fits.
-    pub fn status_among(&self, fitting: &[StatusPattern]) -> Option<u16> {
-        if self.declared_among(fitting) {
+    /// The status an endpoint answers this rejection with: its own when the response the
+    /// endpoint declares for it (exact, else its class, else `default`) is one a rejection is
+    /// written into. Otherwise the endpoint lacks it, a fault of the service, said by the
+    /// nearest such status: 500, another server error but 503, then (for a server error) 503,
+    /// then a client error, and 503 last. Never a 422, whose body lists problems, for another
+    /// rejection. `None` when no status will do.
+    pub fn status_at<A, G>(
+        &self,
+        endpoint: &EndpointDesc<'_, A, G>,
+        shape: &RejectionShape,
+    ) -> Option<u16> {
+        if writable(endpoint, shape, self.status, self.issues.is_some()) {
             return Some(self.status);
         }
-        self.fallbacks(fitting).next()
+        self.fallbacks(endpoint.rejected_at)
+            .find(|status| writable(endpoint, shape, *status, false))
     }
 
-    fn declared_among(&self, fitting: &[StatusPattern]) -> bool {
-        fitting.iter().any(|p| p.covers(self.status))
-    }
-
-    /// The statuses to try when the rejection's own is not declared, nearest first.
+    /// The statuses to try when the rejection's own will not do, nearest first.
     fn fallbacks(&self, fitting: &[StatusPattern]) -> impl Iterator<Item = u16> + use<> {
         let server_error = self.status >= 500;
         let rank = move |status: u16| match status {
@@ -181,23 +182,22 @@ impl Rejection {
         ranked.into_iter()
     }
 
-    /// The endpoint's answer to this rejection, its body rendered once in `shape`: at
-    /// [`Self::status_among`] the statuses the endpoint writes rejections into
-    /// (`rejected_at`), without a body where that status declares none. An endpoint that
-    /// declares no such status answers the rejection's own, which is logged: the spec does
-    /// not say how it refuses.
-    pub fn answer<A, G>(
-        self,
-        shape: &RejectionShape,
-        endpoint: &EndpointDesc<'_, A, G>,
-    ) -> Response {
-        let status = match self.status_among(endpoint.rejected_at) {
+    /// The endpoint's answer to this rejection, its body rendered once in the shape the spec
+    /// gives the endpoint (`rejection_shape`, the one `rejected_at` was worked out for) at
+    /// [`Self::status_at`], without a body where that status declares none. An endpoint
+    /// that declares no status for it answers the rejection's own, which is logged: the spec
+    /// does not say how it refuses.
+    pub fn answer<A, G>(self, endpoint: &EndpointDesc<'_, A, G>) -> Response {
+        let shape = endpoint
+            .rejection_shape
+            .map_or_else(RejectionShape::default, RejectionShape::from_spec);
+        let status = match self.status_at(endpoint, &shape) {
             Some(status) => status,
             None => {
                 tracing::warn!(
                     endpoint = endpoint.name,
                     status = self.status,
-                    "the endpoint declares no status its rejections are written into"
+                    "the endpoint declares no status its rejection can be written in"
                 );
                 self.status
             }
@@ -212,7 +212,8 @@ impl Rejection {
             );
         }
         let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        if !declares_body(endpoint, status) {
+        let status = code.as_u16();
+        if declared(endpoint, status).is_some_and(|r| !r.has_body) {
             return code.into_response();
         }
         let own = status == self.status;
@@ -226,29 +227,40 @@ impl Rejection {
     }
 }
 
-/// Whether the response the endpoint declares for `status` (itself, its class or
-/// `default`) has a body; an undeclared status is written with one.
-fn declares_body<A, G>(endpoint: &EndpointDesc<'_, A, G>, status: u16) -> bool {
-    let exact = endpoint
-        .responses
-        .iter()
-        .find(|r| r.status == StatusPattern::Exact(status));
-    let class = || {
-        endpoint
-            .responses
-            .iter()
-            .find(|r| matches!(r.status, StatusPattern::Class(c) if u16::from(c) == status / 100))
+/// The response the endpoint declares for `status`: its own, else its class's, else
+/// `default`'s, as a client reads an answer.
+fn declared<'e, A, G>(
+    endpoint: &'e EndpointDesc<'_, A, G>,
+    status: u16,
+) -> Option<&'e crate::contract::ResponseDesc<'e>> {
+    let find = |wanted: &dyn Fn(StatusPattern) -> bool| {
+        endpoint.responses.iter().find(|r| wanted(r.status))
     };
-    let default = || {
-        endpoint
-            .responses
-            .iter()
-            .find(|r| r.status == StatusPattern::Default)
+    find(&|p| p == StatusPattern::Exact(status))
+        .or_else(|| find(&|p| matches!(p, StatusPattern::Class(c) if u16::from(c) == status / 100)))
+        .or_else(|| find(&|p| p == StatusPattern::Default))
+}
+
+/// Whether a rejection (listing problems or not) written at `status` is an instance of what
+/// the endpoint declares for it: that response is one `generate` found the shape writes
+/// (`rejected_at`), and in the default `{"detail": …}` shape a body listing problems is the
+/// 422's alone.
+fn writable<A, G>(
+    endpoint: &EndpointDesc<'_, A, G>,
+    shape: &RejectionShape,
+    status: u16,
+    lists_problems: bool,
+) -> bool {
+    let Some(response) = declared(endpoint, status) else {
+        return false;
     };
-    exact
-        .or_else(class)
-        .or_else(default)
-        .is_none_or(|r| r.has_body)
+    if !endpoint.rejected_at.contains(&response.status) {
+        return false;
+    }
+    if !shape.is_default() || !response.has_body {
+        return true;
+    }
+    (response.status == StatusPattern::Exact(422)) == lists_problems
 }
 
 /// What a template's slots are filled with.
@@ -337,50 +349,119 @@ mod tests {
         statuses.iter().map(|s| StatusPattern::Exact(*s)).collect()
     }
 
+    /// An endpoint declaring `declared`, each with a body; those of `fitting` are the ones a
+    /// rejection is written into.
+    fn endpoint(
+        declared: &[StatusPattern],
+        fitting: &[StatusPattern],
+    ) -> EndpointDesc<'static, (), ()> {
+        let responses: Vec<crate::desc::ResponseDesc> = (declared.iter())
+            .map(|status| crate::desc::ResponseDesc {
+                status: *status,
+                ..response(200, true)
+            })
+            .collect();
+        EndpointDesc {
+            responses: Box::leak(responses.into_boxed_slice()),
+            rejected_at: Box::leak(fitting.to_vec().into_boxed_slice()),
+            ..crate::desc::fixtures::endpoint(axum::http::Method::GET, "/", &[], &[])
+        }
+    }
+
+    /// The status of `rejection` at an endpoint whose every declared status holds one.
+    fn status_among(rejection: &Rejection, fitting: &[StatusPattern]) -> Option<u16> {
+        rejection.status_at(&endpoint(fitting, fitting), &RejectionShape::default())
+    }
+
     #[test]
     fn a_rejection_under_a_declared_class_or_default_keeps_its_status() {
         let client_errors = [StatusPattern::Class(4), StatusPattern::Exact(503)];
         assert_eq!(
-            Rejection::forbidden("x").status_among(&client_errors),
+            status_among(&Rejection::forbidden("x"), &client_errors),
             Some(403)
         );
         assert_eq!(
-            Rejection::internal().status_among(&client_errors),
+            status_among(&Rejection::internal(), &client_errors),
             Some(503)
         );
         let default = [StatusPattern::Default];
-        assert_eq!(Rejection::unavailable().status_among(&default), Some(503));
+        assert_eq!(status_among(&Rejection::unavailable(), &default), Some(503));
     }
 
     #[test]
     fn a_rejection_keeps_its_status_when_declared_and_falls_back_to_a_server_error() {
         let declared = exact(&[404, 422, 500, 503]);
-        assert_eq!(Rejection::not_found("x").status_among(&declared), Some(404));
-        assert_eq!(Rejection::forbidden("x").status_among(&declared), Some(500));
         assert_eq!(
-            Rejection::unavailable().status_among(&exact(&[404, 503])),
-            Some(503)
-        );
-        assert_eq!(
-            Rejection::forbidden("x").status_among(&exact(&[404])),
+            status_among(&Rejection::not_found("x"), &declared),
             Some(404)
         );
         assert_eq!(
-            Rejection::internal().status_among(&exact(&[404, 503])),
+            status_among(&Rejection::forbidden("x"), &declared),
+            Some(500)
+        );
+        assert_eq!(
+            status_among(&Rejection::unavailable(), &exact(&[404, 503])),
+            Some(503)
+        );
+        assert_eq!(
+            status_among(&Rejection::forbidden("x"), &exact(&[404])),
+            Some(404)
+        );
+        assert_eq!(
+            status_among(&Rejection::internal(), &exact(&[404, 503])),
             Some(503)
         );
         // A client error is not told to retry while another status can say it.
         assert_eq!(
-            Rejection::forbidden("x").status_among(&exact(&[503, 404])),
+            status_among(&Rejection::forbidden("x"), &exact(&[503, 404])),
             Some(404)
         );
         assert_eq!(
-            Rejection::forbidden("x").status_among(&exact(&[422, 503])),
+            status_among(&Rejection::forbidden("x"), &exact(&[422, 503])),
             Some(503)
         );
         // A 422's body lists problems: no other rejection is written into it.
-        assert_eq!(Rejection::forbidden("x").status_among(&exact(&[422])), None);
-        assert_eq!(Rejection::forbidden("x").status_among(&[]), None);
+        assert_eq!(
+            status_among(&Rejection::forbidden("x"), &exact(&[422])),
+            None
+        );
+        assert_eq!(status_among(&Rejection::forbidden("x"), &[]), None);
+    }
+
+    #[test]
+    fn a_status_is_judged_by_the_response_a_client_reads_it_as() {
+        // A 404 of its own body, which no rejection fits, beside a `default` that does: the
+        // 404 is not written over `default`'s body, which a client would not read as a 404.
+        let own_404 = endpoint(
+            &[StatusPattern::Exact(404), StatusPattern::Default],
+            &[StatusPattern::Default],
+        );
+        let shape = RejectionShape::default();
+        assert_eq!(
+            Rejection::not_found("x").status_at(&own_404, &shape),
+            Some(500)
+        );
+        // Problems are listed in the 422's body alone: a `4XX` of `{"detail": "…"}` holds a
+        // message, not a list, so the nearest other status says it.
+        let client_errors = [StatusPattern::Class(4), StatusPattern::Exact(500)];
+        let issues = [issue(&[LocPart::key("body")], "Field required")];
+        assert_eq!(
+            Rejection::invalid(&issues)
+                .status_at(&endpoint(&client_errors, &client_errors), &shape),
+            Some(500)
+        );
+        let with_422 = exact(&[422, 500]);
+        let no_list = Rejection::new(422, "a message, not a list");
+        assert_eq!(
+            no_list.status_at(&endpoint(&with_422, &with_422), &shape),
+            Some(500)
+        );
+        // In a spec's shape a message goes wherever the shape is declared, a 422 too.
+        let spec_shape = RejectionShape::from_spec(r#"{"error": {"$rejection": "message"}}"#);
+        assert_eq!(
+            no_list.status_at(&endpoint(&with_422, &with_422), &spec_shape),
+            Some(422)
+        );
     }
 
     const fn response(status: u16, has_body: bool) -> crate::desc::ResponseDesc {
@@ -409,13 +490,16 @@ mod tests {
         StatusPattern::Exact(500),
     ];
 
-    fn answered(rejection: Rejection, shape: &RejectionShape) -> (u16, Option<Value>) {
+    /// The answer of an endpoint declaring [`DECLARED`], in the spec's shape `template`
+    /// (the default shape when `None`).
+    fn answered(rejection: Rejection, template: Option<&'static str>) -> (u16, Option<Value>) {
         let endpoint = EndpointDesc {
             responses: &DECLARED,
             rejected_at: &FITTING,
+            rejection_shape: template,
             ..crate::desc::fixtures::endpoint(axum::http::Method::GET, "/", &[], &[])
         };
-        let response = rejection.answer(shape, &endpoint);
+        let response = rejection.answer(&endpoint);
         let status = response.status().as_u16();
         let body = futures_util::FutureExt::now_or_never(axum::body::to_bytes(
             response.into_body(),
@@ -428,33 +512,39 @@ mod tests {
 
     #[test]
     fn a_rejection_is_rendered_once_in_the_shape_at_a_declared_status() {
-        let shape = RejectionShape::default();
+        let shape = None;
         assert_eq!(
-            answered(Rejection::not_found("No user 7"), &shape),
+            answered(Rejection::not_found("No user 7"), shape),
             (404, Some(json!({"detail": "No user 7"})))
         );
         // Undeclared: the nearest server error, which does not repeat the reason.
         assert_eq!(
-            answered(Rejection::forbidden("secret reason"), &shape),
+            answered(Rejection::forbidden("secret reason"), shape),
             (500, Some(json!({"detail": Rejection::INTERNAL})))
         );
         // A declared status without a body is answered without one.
-        assert_eq!(answered(Rejection::new(409, "Taken"), &shape), (409, None));
+        assert_eq!(answered(Rejection::new(409, "Taken"), shape), (409, None));
         let many: Vec<Issue> = (0..60)
             .map(|_| issue(&[LocPart::key("body")], "Field required"))
             .collect();
-        let (status, body) = answered(Rejection::invalid(&many), &shape);
+        let (status, body) = answered(Rejection::invalid(&many), shape);
         assert_eq!(status, 422);
         assert_eq!(
             body.and_then(|b| b["detail"].as_array().map(Vec::len)),
             Some(51)
+        );
+        // The spec's shape for the endpoint, whatever the router was configured with.
+        let template = Some(r#"{"error": {"message": {"$rejection": "message"}}}"#);
+        assert_eq!(
+            answered(Rejection::not_found("No user 7"), template),
+            (404, Some(json!({"error": {"message": "No user 7"}})))
         );
     }
 
     #[test]
     fn an_endpoint_declaring_no_status_for_rejections_answers_their_own() {
         let endpoint = crate::desc::fixtures::endpoint(axum::http::Method::GET, "/", &[], &[]);
-        let response = Rejection::not_found("gone").answer(&RejectionShape::default(), &endpoint);
+        let response = Rejection::not_found("gone").answer(&endpoint);
         assert_eq!(response.status(), StatusCode::NOT_FOUND);
     }
 

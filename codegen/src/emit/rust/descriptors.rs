@@ -228,6 +228,7 @@ impl Printer<'_> {
         let groups = ep.exactly_one_of.iter().map(|g| quote!(&[#(#g),*]));
         let responses = ep.responses.iter().map(|r| self.response(r));
         let rejected_at = ep.rejected_at.iter().map(|s| self.status(*s));
+        let rejection_shape = option(ep.rejection_shape.map(super::server::raw_string));
         let open_success = option(ep.open_success.map(|s| quote!(#s)));
         let provenance = self.provenance(ep.provenance);
         let tags = ep.tags;
@@ -257,6 +258,7 @@ impl Printer<'_> {
                 statuses: &[#(#statuses),*],
                 responses: &[#(#responses),*],
                 rejected_at: &[#(#rejected_at),*],
+                rejection_shape: #rejection_shape,
                 open_success: #open_success,
                 provenance: #provenance,
                 tags: &[#(#tags),*],
