@@ -213,7 +213,7 @@ impl Rejection {
         }
         let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         let status = code.as_u16();
-        if declared(endpoint, status).is_some_and(|r| !r.has_body) {
+        if endpoint.response(status).is_some_and(|r| !r.has_body) {
             return code.into_response();
         }
         let own = status == self.status;
@@ -227,22 +227,8 @@ impl Rejection {
     }
 }
 
-/// The response the endpoint declares for `status`: its own, else its class's, else
-/// `default`'s, as a client reads an answer.
-fn declared<'e, A, G>(
-    endpoint: &'e EndpointDesc<'_, A, G>,
-    status: u16,
-) -> Option<&'e crate::contract::ResponseDesc<'e>> {
-    let find = |wanted: &dyn Fn(StatusPattern) -> bool| {
-        endpoint.responses.iter().find(|r| wanted(r.status))
-    };
-    find(&|p| p == StatusPattern::Exact(status))
-        .or_else(|| find(&|p| matches!(p, StatusPattern::Class(c) if u16::from(c) == status / 100)))
-        .or_else(|| find(&|p| p == StatusPattern::Default))
-}
-
 /// Whether a rejection (listing problems or not) written at `status` is an instance of what
-/// the endpoint declares for it: that response is one `generate` found the shape writes
+/// the endpoint declares for it ([`EndpointDesc::response`], as a client reads it): that response is one `generate` found the shape writes
 /// (`rejected_at`), and in the default `{"detail": …}` shape a body listing problems is the
 /// 422's alone.
 fn writable<A, G>(
@@ -251,7 +237,7 @@ fn writable<A, G>(
     status: u16,
     lists_problems: bool,
 ) -> bool {
-    let Some(response) = declared(endpoint, status) else {
+    let Some(response) = endpoint.response(status) else {
         return false;
     };
     if !endpoint.rejected_at.contains(&response.status) {
