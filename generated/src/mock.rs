@@ -834,8 +834,24 @@ fn example<T>(
 }
 #[allow(deprecated)]
 impl HealthDataServer for MockServer {
-    type Principal = AuthScheme;
-    async fn authenticate(
+    type Team = AuthScheme;
+    async fn authenticate_team(
+        &self,
+        scheme: AuthScheme,
+        credential: &str,
+    ) -> Result<AuthScheme, rt::server::AuthError> {
+        self.access.authenticate(scheme, credential)
+    }
+    type Link = AuthScheme;
+    async fn authenticate_link(
+        &self,
+        scheme: AuthScheme,
+        credential: &str,
+    ) -> Result<AuthScheme, rt::server::AuthError> {
+        self.access.authenticate(scheme, credential)
+    }
+    type Management = AuthScheme;
+    async fn authenticate_management(
         &self,
         scheme: AuthScheme,
         credential: &str,
@@ -844,357 +860,381 @@ impl HealthDataServer for MockServer {
     }
     async fn gate_open(
         &self,
-        _principal: ::std::option::Option<&AuthScheme>,
+        _caller: ::std::option::Option<&super::server::Caller<Self>>,
         gate: Gate,
     ) -> Result<bool, rt::server::Unavailable> {
         Ok(self.access.gate_open(gate))
     }
+}
+#[allow(deprecated)]
+impl super::server::UsersEndpoints for MockServer {
     async fn create_user(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: CreateUserInput,
     ) -> super::server::Answer<CreateUserResponse> {
         CREATE_USER.clone()
     }
     async fn get_user(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: GetUserInput,
     ) -> super::server::Answer<GetUserResponse> {
         GET_USER.clone()
     }
     async fn delete_user(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: DeleteUserInput,
     ) -> super::server::Answer<DeleteUserResponse> {
         DELETE_USER.clone()
     }
     async fn undo_delete_user(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: UndoDeleteUserInput,
     ) -> super::server::Answer<UndoDeleteUserResponse> {
         UNDO_DELETE_USER.clone()
     }
     async fn resolve_user(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: ResolveUserInput,
     ) -> super::server::Answer<ResolveUserResponse> {
         RESOLVE_USER.clone()
     }
     async fn update_user(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: UpdateUserInput,
     ) -> super::server::Answer<UpdateUserResponse> {
         UPDATE_USER.clone()
     }
     async fn refresh_user(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: RefreshUserInput,
     ) -> super::server::Answer<RefreshUserResponse> {
         REFRESH_USER.clone()
     }
     async fn update_patient_info(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: UpdatePatientInfoInput,
     ) -> super::server::Answer<UpdatePatientInfoResponse> {
         UPDATE_PATIENT_INFO.clone()
     }
     async fn get_latest_patient_info(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: GetLatestPatientInfoInput,
     ) -> super::server::Answer<GetLatestPatientInfoResponse> {
         GET_LATEST_PATIENT_INFO.clone()
     }
     async fn add_insurance(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: AddInsuranceInput,
     ) -> super::server::Answer<AddInsuranceResponse> {
         ADD_INSURANCE.clone()
     }
     async fn get_latest_insurance(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: GetLatestInsuranceInput,
     ) -> super::server::Answer<GetLatestInsuranceResponse> {
         GET_LATEST_INSURANCE.clone()
     }
+}
+#[allow(deprecated)]
+impl super::server::LinkEndpoints for MockServer {
     async fn create_link_token(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: CreateLinkTokenInput,
     ) -> super::server::Answer<CreateLinkTokenResponse> {
         example("create_link_token", CreateLinkTokenResponse::from_parts)
     }
     async fn get_oauth_provider(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: GetOauthProviderInput,
     ) -> super::server::Answer<GetOauthProviderResponse> {
         GET_OAUTH_PROVIDER.clone()
     }
-    async fn open_link_widget(
-        &self,
-        _ctx: super::server::Context<AuthScheme>,
-        _input: OpenLinkWidgetInput,
-    ) -> super::server::Answer<OpenLinkWidgetResponse> {
-        OPEN_LINK_WIDGET.clone()
-    }
-    async fn open_link_provider(
-        &self,
-        _ctx: super::server::Context<AuthScheme>,
-        _input: OpenLinkProviderInput,
-    ) -> super::server::Answer<OpenLinkProviderResponse> {
-        OPEN_LINK_PROVIDER.clone()
-    }
-    async fn sign_in_link_provider(
-        &self,
-        _ctx: super::server::Context<AuthScheme>,
-        _input: SignInLinkProviderInput,
-    ) -> super::server::Answer<SignInLinkProviderResponse> {
-        SIGN_IN_LINK_PROVIDER.clone()
-    }
-    async fn close_link_widget(
-        &self,
-        _ctx: super::server::Context<AuthScheme>,
-        _input: CloseLinkWidgetInput,
-    ) -> super::server::Answer<CloseLinkWidgetResponse> {
-        CLOSE_LINK_WIDGET.clone()
-    }
     async fn bulk_import(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: BulkImportInput,
     ) -> super::server::Answer<BulkImportResponse> {
         BULK_IMPORT.clone()
     }
     async fn bulk_trigger_historical_pull(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: BulkTriggerHistoricalPullInput,
     ) -> super::server::Answer<BulkTriggerHistoricalPullResponse> {
         BULK_TRIGGER_HISTORICAL_PULL.clone()
     }
     async fn list_bulk_ops(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: ListBulkOpsInput,
     ) -> super::server::Answer<ListBulkOpsResponse> {
         LIST_BULK_OPS.clone()
     }
+}
+#[allow(deprecated)]
+impl super::server::LinkWidgetEndpoints for MockServer {
+    async fn open_link_widget(
+        &self,
+        _ctx: super::server::Context<(), Self>,
+        _input: OpenLinkWidgetInput,
+    ) -> super::server::Answer<OpenLinkWidgetResponse> {
+        OPEN_LINK_WIDGET.clone()
+    }
+    async fn open_link_provider(
+        &self,
+        _ctx: super::server::Context<(), Self>,
+        _input: OpenLinkProviderInput,
+    ) -> super::server::Answer<OpenLinkProviderResponse> {
+        OPEN_LINK_PROVIDER.clone()
+    }
+    async fn sign_in_link_provider(
+        &self,
+        _ctx: super::server::Context<(), Self>,
+        _input: SignInLinkProviderInput,
+    ) -> super::server::Answer<SignInLinkProviderResponse> {
+        SIGN_IN_LINK_PROVIDER.clone()
+    }
+    async fn close_link_widget(
+        &self,
+        _ctx: super::server::Context<(), Self>,
+        _input: CloseLinkWidgetInput,
+    ) -> super::server::Answer<CloseLinkWidgetResponse> {
+        CLOSE_LINK_WIDGET.clone()
+    }
+}
+#[allow(deprecated)]
+impl super::server::ProvidersEndpoints for MockServer {
     async fn list_providers(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: ListProvidersInput,
     ) -> super::server::Answer<ListProvidersResponse> {
         LIST_PROVIDERS.clone()
     }
+}
+#[allow(deprecated)]
+impl super::server::LabTestingEndpoints for MockServer {
     async fn list_markers(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: ListMarkersInput,
     ) -> super::server::Answer<ListMarkersResponse> {
         LIST_MARKERS.clone()
     }
     async fn list_lab_test_markers(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: ListLabTestMarkersInput,
     ) -> super::server::Answer<ListLabTestMarkersResponse> {
         LIST_LAB_TEST_MARKERS.clone()
     }
     async fn list_order_set_markers(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: ListOrderSetMarkersInput,
     ) -> super::server::Answer<ListOrderSetMarkersResponse> {
         LIST_ORDER_SET_MARKERS.clone()
     }
     async fn list_psc_info(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: ListPscInfoInput,
     ) -> super::server::Answer<ListPscInfoResponse> {
         LIST_PSC_INFO.clone()
     }
-    async fn list_teams(
-        &self,
-        _ctx: super::server::Context<AuthScheme>,
-        _input: ListTeamsInput,
-    ) -> super::server::Answer<ListTeamsResponse> {
-        LIST_TEAMS.clone()
-    }
-    async fn create_team(
-        &self,
-        _ctx: super::server::Context<AuthScheme>,
-        _input: CreateTeamInput,
-    ) -> super::server::Answer<CreateTeamResponse> {
-        CREATE_TEAM.clone()
-    }
-    async fn update_team(
-        &self,
-        _ctx: super::server::Context<AuthScheme>,
-        _input: UpdateTeamInput,
-    ) -> super::server::Answer<UpdateTeamResponse> {
-        UPDATE_TEAM.clone()
-    }
-    async fn delete_team(
-        &self,
-        _ctx: super::server::Context<AuthScheme>,
-        _input: DeleteTeamInput,
-    ) -> super::server::Answer<DeleteTeamResponse> {
-        DELETE_TEAM.clone()
-    }
-    async fn set_team_custom_credentials(
-        &self,
-        _ctx: super::server::Context<AuthScheme>,
-        _input: SetTeamCustomCredentialsInput,
-    ) -> super::server::Answer<SetTeamCustomCredentialsResponse> {
-        SET_TEAM_CUSTOM_CREDENTIALS.clone()
-    }
-    async fn create_team_api_key(
-        &self,
-        _ctx: super::server::Context<AuthScheme>,
-        _input: CreateTeamApiKeyInput,
-    ) -> super::server::Answer<CreateTeamApiKeyResponse> {
-        example("create_team_api_key", CreateTeamApiKeyResponse::from_parts)
-    }
-    async fn list_team_api_keys(
-        &self,
-        _ctx: super::server::Context<AuthScheme>,
-        _input: ListTeamApiKeysInput,
-    ) -> super::server::Answer<ListTeamApiKeysResponse> {
-        LIST_TEAM_API_KEYS.clone()
-    }
-    async fn revoke_team_api_key(
-        &self,
-        _ctx: super::server::Context<AuthScheme>,
-        _input: RevokeTeamApiKeyInput,
-    ) -> super::server::Answer<RevokeTeamApiKeyResponse> {
-        REVOKE_TEAM_API_KEY.clone()
-    }
-    async fn create_management_key(
-        &self,
-        _ctx: super::server::Context<AuthScheme>,
-        _input: CreateManagementKeyInput,
-    ) -> super::server::Answer<CreateManagementKeyResponse> {
-        example("create_management_key", CreateManagementKeyResponse::from_parts)
-    }
-    async fn list_management_keys(
-        &self,
-        _ctx: super::server::Context<AuthScheme>,
-        _input: ListManagementKeysInput,
-    ) -> super::server::Answer<ListManagementKeysResponse> {
-        LIST_MANAGEMENT_KEYS.clone()
-    }
-    async fn revoke_management_key(
-        &self,
-        _ctx: super::server::Context<AuthScheme>,
-        _input: RevokeManagementKeyInput,
-    ) -> super::server::Answer<RevokeManagementKeyResponse> {
-        REVOKE_MANAGEMENT_KEY.clone()
-    }
     async fn create_lab_order(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: CreateLabOrderInput,
     ) -> super::server::Answer<CreateLabOrderResponse> {
         CREATE_LAB_ORDER.clone()
     }
     async fn list_orders(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: ListOrdersInput,
     ) -> super::server::Answer<ListOrdersResponse> {
         LIST_ORDERS.clone()
     }
+}
+#[allow(deprecated)]
+impl super::server::ManagementEndpoints for MockServer {
+    async fn list_teams(
+        &self,
+        _ctx: super::server::Context<Self::Management, Self>,
+        _input: ListTeamsInput,
+    ) -> super::server::Answer<ListTeamsResponse> {
+        LIST_TEAMS.clone()
+    }
+    async fn create_team(
+        &self,
+        _ctx: super::server::Context<Self::Management, Self>,
+        _input: CreateTeamInput,
+    ) -> super::server::Answer<CreateTeamResponse> {
+        CREATE_TEAM.clone()
+    }
+    async fn update_team(
+        &self,
+        _ctx: super::server::Context<Self::Management, Self>,
+        _input: UpdateTeamInput,
+    ) -> super::server::Answer<UpdateTeamResponse> {
+        UPDATE_TEAM.clone()
+    }
+    async fn delete_team(
+        &self,
+        _ctx: super::server::Context<Self::Management, Self>,
+        _input: DeleteTeamInput,
+    ) -> super::server::Answer<DeleteTeamResponse> {
+        DELETE_TEAM.clone()
+    }
+    async fn set_team_custom_credentials(
+        &self,
+        _ctx: super::server::Context<Self::Management, Self>,
+        _input: SetTeamCustomCredentialsInput,
+    ) -> super::server::Answer<SetTeamCustomCredentialsResponse> {
+        SET_TEAM_CUSTOM_CREDENTIALS.clone()
+    }
+    async fn create_team_api_key(
+        &self,
+        _ctx: super::server::Context<Self::Management, Self>,
+        _input: CreateTeamApiKeyInput,
+    ) -> super::server::Answer<CreateTeamApiKeyResponse> {
+        example("create_team_api_key", CreateTeamApiKeyResponse::from_parts)
+    }
+    async fn list_team_api_keys(
+        &self,
+        _ctx: super::server::Context<Self::Management, Self>,
+        _input: ListTeamApiKeysInput,
+    ) -> super::server::Answer<ListTeamApiKeysResponse> {
+        LIST_TEAM_API_KEYS.clone()
+    }
+    async fn revoke_team_api_key(
+        &self,
+        _ctx: super::server::Context<Self::Management, Self>,
+        _input: RevokeTeamApiKeyInput,
+    ) -> super::server::Answer<RevokeTeamApiKeyResponse> {
+        REVOKE_TEAM_API_KEY.clone()
+    }
+    async fn create_management_key(
+        &self,
+        _ctx: super::server::Context<Self::Management, Self>,
+        _input: CreateManagementKeyInput,
+    ) -> super::server::Answer<CreateManagementKeyResponse> {
+        example("create_management_key", CreateManagementKeyResponse::from_parts)
+    }
+    async fn list_management_keys(
+        &self,
+        _ctx: super::server::Context<Self::Management, Self>,
+        _input: ListManagementKeysInput,
+    ) -> super::server::Answer<ListManagementKeysResponse> {
+        LIST_MANAGEMENT_KEYS.clone()
+    }
+    async fn revoke_management_key(
+        &self,
+        _ctx: super::server::Context<Self::Management, Self>,
+        _input: RevokeManagementKeyInput,
+    ) -> super::server::Answer<RevokeManagementKeyResponse> {
+        REVOKE_MANAGEMENT_KEY.clone()
+    }
+}
+#[allow(deprecated)]
+impl super::server::DataEndpoints for MockServer {
     async fn get_workout_stream(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: GetWorkoutStreamInput,
     ) -> super::server::Answer<GetWorkoutStreamResponse> {
         GET_WORKOUT_STREAM.clone()
     }
     async fn get_summaries(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: GetSummariesInput,
     ) -> super::server::Answer<GetSummariesResponse> {
         GET_SUMMARIES.clone()
     }
     async fn get_timeseries(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: GetTimeseriesInput,
     ) -> super::server::Answer<GetTimeseriesResponse> {
         GET_TIMESERIES.clone()
     }
     async fn get_historical_pulls(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: GetHistoricalPullsInput,
     ) -> super::server::Answer<GetHistoricalPullsResponse> {
         GET_HISTORICAL_PULLS.clone()
     }
+}
+#[allow(deprecated)]
+impl super::server::WebhooksEndpoints for MockServer {
     async fn create_webhook_endpoint(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: CreateWebhookEndpointInput,
     ) -> super::server::Answer<CreateWebhookEndpointResponse> {
         example("create_webhook_endpoint", CreateWebhookEndpointResponse::from_parts)
     }
     async fn list_webhook_endpoints(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: ListWebhookEndpointsInput,
     ) -> super::server::Answer<ListWebhookEndpointsResponse> {
         LIST_WEBHOOK_ENDPOINTS.clone()
     }
     async fn get_webhook_endpoint(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: GetWebhookEndpointInput,
     ) -> super::server::Answer<GetWebhookEndpointResponse> {
         GET_WEBHOOK_ENDPOINT.clone()
     }
     async fn update_webhook_endpoint(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: UpdateWebhookEndpointInput,
     ) -> super::server::Answer<UpdateWebhookEndpointResponse> {
         UPDATE_WEBHOOK_ENDPOINT.clone()
     }
     async fn delete_webhook_endpoint(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: DeleteWebhookEndpointInput,
     ) -> super::server::Answer<DeleteWebhookEndpointResponse> {
         DELETE_WEBHOOK_ENDPOINT.clone()
     }
     async fn get_webhook_secret(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: GetWebhookSecretInput,
     ) -> super::server::Answer<GetWebhookSecretResponse> {
         example("get_webhook_secret", GetWebhookSecretResponse::from_parts)
     }
     async fn rotate_webhook_secret(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: RotateWebhookSecretInput,
     ) -> super::server::Answer<RotateWebhookSecretResponse> {
         example("rotate_webhook_secret", RotateWebhookSecretResponse::from_parts)
     }
     async fn list_webhook_attempts(
         &self,
-        _ctx: super::server::Context<AuthScheme>,
+        _ctx: super::server::Context<Self::Team, Self>,
         _input: ListWebhookAttemptsInput,
     ) -> super::server::Answer<ListWebhookAttemptsResponse> {
         LIST_WEBHOOK_ATTEMPTS.clone()

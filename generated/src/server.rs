@@ -10,81 +10,147 @@ use rt::server::axum::{
 };
 use ::std::future::Future;
 use ::std::sync::Arc;
-/// What every method learns of its request: the request id and the caller.
-pub type Context<P> = rt::server::Context<P, AuthScheme>;
+/// What every method learns of its request: the request id, the principal of the
+/// credential the endpoint requires (`P`: `()` on public endpoints), and the
+/// callers of credentials sent beside it.
+pub type Context<P, S> = rt::server::Context<P, AuthScheme, Caller<S>>;
 /// What a method answers: one of its declared responses, or a rejection.
 pub type Answer<R> = ::std::result::Result<R, rt::server::Rejection>;
 /// The Health data and lab testing service: implement it once, serve it with the generated routers.
 ///
-/// The router authenticates every request with [`Self::authenticate`] before a
-/// method runs, so methods see only callers with an accepted credential and inputs
-/// that passed every constraint of the spec. A method answers one of its declared
-/// responses, or a [`Rejection`](rt::server::Rejection) the router writes in the
-/// API's rejection shape, at the declared status that holds it.
+/// The router authenticates every request with the `authenticate_…` method of the
+/// principal its scheme identifies before a method runs, so methods see only callers
+/// with an accepted credential, as the principal type of the schemes the endpoint
+/// accepts, and inputs that passed every constraint of the spec. A method answers
+/// one of its declared responses, or a [`Rejection`](rt::server::Rejection) the
+/// router writes in the API's rejection shape, at the declared status that holds it.
+///
+/// Tagged endpoints are in parts of their own, by first tag: [`UsersEndpoints`], [`LinkEndpoints`], [`LinkWidgetEndpoints`], [`ProvidersEndpoints`], [`LabTestingEndpoints`], [`ManagementEndpoints`], [`DataEndpoints`], [`WebhooksEndpoints`].
 pub trait HealthDataServer: Send + Sync + 'static {
-    /// What an accepted credential identifies.
-    type Principal: Clone + Send + Sync + 'static;
-    /// Turns a credential into a principal. `Err(Unknown)` answers 401;
-    /// `Err(WrongKind)` (a valid key of another kind) answers 403; `Err(Unavailable)`
-    /// answers 503 with `Retry-After`. The deprecated second header of a scheme
-    /// arrives as that scheme.
-    fn authenticate(
+    /// What a credential of `team_api_key` identifies (a `team`).
+    type Team: Clone + Send + Sync + 'static;
+    /// Turns a credential of `team_api_key` into a [`Self::Team`].
+    /// `Err(Unknown)` answers 401; `Err(WrongKind)` (a valid key of another kind)
+    /// answers 403; `Err(Unavailable)` answers 503 with `Retry-After`. The
+    /// deprecated second header of a scheme arrives as that scheme.
+    fn authenticate_team(
         &self,
         scheme: AuthScheme,
         credential: &str,
     ) -> impl Future<
-        Output = ::std::result::Result<Self::Principal, rt::server::AuthError>,
+        Output = ::std::result::Result<Self::Team, rt::server::AuthError>,
+    > + Send;
+    /// What a credential of `link_token` identifies (a `link`).
+    type Link: Clone + Send + Sync + 'static;
+    /// Turns a credential of `link_token` into a [`Self::Link`].
+    /// `Err(Unknown)` answers 401; `Err(WrongKind)` (a valid key of another kind)
+    /// answers 403; `Err(Unavailable)` answers 503 with `Retry-After`. The
+    /// deprecated second header of a scheme arrives as that scheme.
+    fn authenticate_link(
+        &self,
+        scheme: AuthScheme,
+        credential: &str,
+    ) -> impl Future<
+        Output = ::std::result::Result<Self::Link, rt::server::AuthError>,
+    > + Send;
+    /// What a credential of `management_key` or `org_key` identifies (a `management`).
+    type Management: Clone + Send + Sync + 'static;
+    /// Turns a credential of `management_key` or `org_key` into a [`Self::Management`].
+    /// `Err(Unknown)` answers 401; `Err(WrongKind)` (a valid key of another kind)
+    /// answers 403; `Err(Unavailable)` answers 503 with `Retry-After`. The
+    /// deprecated second header of a scheme arrives as that scheme.
+    fn authenticate_management(
+        &self,
+        scheme: AuthScheme,
+        credential: &str,
+    ) -> impl Future<
+        Output = ::std::result::Result<Self::Management, rt::server::AuthError>,
     > + Send;
     /// Whether a gated endpoint (a feature or plan) is open to the caller; closed
     /// answers 403. No default: the spec's gates are closed until the service opens
     /// them for a team, so each implementation decides. `Err` answers 503.
     fn gate_open(
         &self,
-        principal: ::std::option::Option<&Self::Principal>,
+        caller: ::std::option::Option<&Caller<Self>>,
         gate: Gate,
     ) -> impl Future<
         Output = ::std::result::Result<bool, rt::server::Unavailable>,
     > + Send;
+}
+/// Who is calling, of any kind: the principal an `authenticate_…` method of [`HealthDataServer`] made, as gates, scopes and the credentials sent beside the required one see it.
+pub enum Caller<S: HealthDataServer + ?Sized> {
+    /// A credential identifying a `team`.
+    Team(S::Team),
+    /// A credential identifying a `link`.
+    Link(S::Link),
+    /// A credential identifying a `management`.
+    Management(S::Management),
+}
+impl<S: HealthDataServer + ?Sized> Clone for Caller<S> {
+    fn clone(&self) -> Self {
+        match self {
+            Caller::Team(p) => Caller::Team(p.clone()),
+            Caller::Link(p) => Caller::Link(p.clone()),
+            Caller::Management(p) => Caller::Management(p.clone()),
+        }
+    }
+}
+impl<S: HealthDataServer + ?Sized> ::std::fmt::Debug for Caller<S>
+where
+    S::Team: ::std::fmt::Debug,
+    S::Link: ::std::fmt::Debug,
+    S::Management: ::std::fmt::Debug,
+{
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            Caller::Team(p) => f.debug_tuple("Team").field(p).finish(),
+            Caller::Link(p) => f.debug_tuple("Link").field(p).finish(),
+            Caller::Management(p) => f.debug_tuple("Management").field(p).finish(),
+        }
+    }
+}
+/// The endpoints tagged `users`: a part of the service, beside [`HealthDataServer`].
+pub trait UsersEndpoints: HealthDataServer {
     /// Create a user.
     /// `POST /v2/user`.
     fn create_user(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: CreateUserInput,
     ) -> impl Future<Output = Answer<CreateUserResponse>> + Send;
     /// Read a user.
     /// `GET /v2/user/{user_id}`.
     fn get_user(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: GetUserInput,
     ) -> impl Future<Output = Answer<GetUserResponse>> + Send;
     /// Delete a user: the user enters the deletion grace period.
     /// `DELETE /v2/user/{user_id}`.
     fn delete_user(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: DeleteUserInput,
     ) -> impl Future<Output = Answer<DeleteUserResponse>> + Send;
     /// Cancel a pending deletion within the grace period.
     /// `POST /v2/user/undo_delete`.
     fn undo_delete_user(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: UndoDeleteUserInput,
     ) -> impl Future<Output = Answer<UndoDeleteUserResponse>> + Send;
     /// Find a user by client ID.
     /// `GET /v2/user/resolve/{client_user_id}`.
     fn resolve_user(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: ResolveUserInput,
     ) -> impl Future<Output = Answer<ResolveUserResponse>> + Send;
     /// Update user settings. Every field may be left out (unchanged), null (cleared) or set.
     /// `PATCH /v2/user/{user_id}`.
     fn update_user(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: UpdateUserInput,
     ) -> impl Future<Output = Answer<UpdateUserResponse>> + Send;
     /// Re-fetch the latest data for one user. The service fetches the user's last two days from
@@ -94,58 +160,89 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `POST /v2/user/refresh/{user_id}`.
     fn refresh_user(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: RefreshUserInput,
     ) -> impl Future<Output = Answer<RefreshUserResponse>> + Send;
     /// Replace or update patient info.
     /// `PATCH /v2/user/{user_id}/info`.
     fn update_patient_info(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: UpdatePatientInfoInput,
     ) -> impl Future<Output = Answer<UpdatePatientInfoResponse>> + Send;
     /// The latest patient info of a user.
     /// `GET /v2/user/{user_id}/info/latest`.
     fn get_latest_patient_info(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: GetLatestPatientInfoInput,
     ) -> impl Future<Output = Answer<GetLatestPatientInfoResponse>> + Send;
     /// Add an insurance record.
     /// `POST /v2/user/{user_id}/insurance`.
     fn add_insurance(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: AddInsuranceInput,
     ) -> impl Future<Output = Answer<AddInsuranceResponse>> + Send;
     /// The latest insurance record of a user.
     /// `GET /v2/user/{user_id}/insurance/latest`.
     fn get_latest_insurance(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: GetLatestInsuranceInput,
     ) -> impl Future<Output = Answer<GetLatestInsuranceResponse>> + Send;
+}
+/// The endpoints tagged `link`: a part of the service, beside [`HealthDataServer`].
+pub trait LinkEndpoints: HealthDataServer {
     /// Create a short-lived link token and the address of the hosted link widget.
     /// `POST /v2/link/token`.
     fn create_link_token(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: CreateLinkTokenInput,
     ) -> impl Future<Output = Answer<CreateLinkTokenResponse>> + Send;
     /// Read OAuth provider detail.
     /// `GET /v2/link/provider/oauth/{oauth_provider}`.
     fn get_oauth_provider(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: GetOauthProviderInput,
     ) -> impl Future<Output = Answer<GetOauthProviderResponse>> + Send;
+    /// Import existing OAuth connections. Queued into one persistent background operation; any
+    /// number of connections can be submitted in a short time. Needs the team's own OAuth
+    /// application credentials for the provider to be configured beforehand.
+    /// `POST /v2/link/bulk_import`.
+    fn bulk_import(
+        &self,
+        ctx: Context<Self::Team, Self>,
+        input: BulkImportInput,
+    ) -> impl Future<Output = Answer<BulkImportResponse>> + Send;
+    /// Trigger historical pulls for many users. Batched and throttled per provider. Each pull
+    /// fetches the days within the user's ingestion bounds (`ingestion_start`, `ingestion_end`)
+    /// and the team data pull preferences; a large number of days makes the operation longer.
+    /// `POST /v2/link/bulk_trigger_historical_pull`.
+    fn bulk_trigger_historical_pull(
+        &self,
+        ctx: Context<Self::Team, Self>,
+        input: BulkTriggerHistoricalPullInput,
+    ) -> impl Future<Output = Answer<BulkTriggerHistoricalPullResponse>> + Send;
+    /// Progress of bulk operations.
+    /// `GET /v2/link/bulk_op`.
+    fn list_bulk_ops(
+        &self,
+        ctx: Context<Self::Team, Self>,
+        input: ListBulkOpsInput,
+    ) -> impl Future<Output = Answer<ListBulkOpsResponse>> + Send;
+}
+/// The endpoints tagged `link_widget`: a part of the service, beside [`HealthDataServer`].
+pub trait LinkWidgetEndpoints: HealthDataServer {
     /// The widget's first page: the providers the token offers (its `filter_on_providers`, else
     /// every provider linkable on the web), searchable by name; when the token names a
     /// provider, a redirect straight to that provider's sign-in. Reading it uses nothing up.
     /// `GET /link`.
     fn open_link_widget(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<(), Self>,
         input: OpenLinkWidgetInput,
     ) -> impl Future<Output = Answer<OpenLinkWidgetResponse>> + Send;
     /// A provider's simulated sign-in, by its auth type: an OAuth consent to allow or deny, a
@@ -154,7 +251,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `GET /link/providers/{provider}`.
     fn open_link_provider(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<(), Self>,
         input: OpenLinkProviderInput,
     ) -> impl Future<Output = Answer<OpenLinkProviderResponse>> + Send;
     /// Signs the user in to the provider. On success the user is connected (emitting
@@ -168,7 +265,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `POST /link/providers/{provider}`.
     fn sign_in_link_provider(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<(), Self>,
         input: SignInLinkProviderInput,
     ) -> impl Future<Output = Answer<SignInLinkProviderResponse>> + Send;
     /// The widget's Close button, on every page: with `on_close` set to `redirect`, the browser
@@ -178,74 +275,74 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `POST /link/close`.
     fn close_link_widget(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<(), Self>,
         input: CloseLinkWidgetInput,
     ) -> impl Future<Output = Answer<CloseLinkWidgetResponse>> + Send;
-    /// Import existing OAuth connections. Queued into one persistent background operation; any
-    /// number of connections can be submitted in a short time. Needs the team's own OAuth
-    /// application credentials for the provider to be configured beforehand.
-    /// `POST /v2/link/bulk_import`.
-    fn bulk_import(
-        &self,
-        ctx: Context<Self::Principal>,
-        input: BulkImportInput,
-    ) -> impl Future<Output = Answer<BulkImportResponse>> + Send;
-    /// Trigger historical pulls for many users. Batched and throttled per provider. Each pull
-    /// fetches the days within the user's ingestion bounds (`ingestion_start`, `ingestion_end`)
-    /// and the team data pull preferences; a large number of days makes the operation longer.
-    /// `POST /v2/link/bulk_trigger_historical_pull`.
-    fn bulk_trigger_historical_pull(
-        &self,
-        ctx: Context<Self::Principal>,
-        input: BulkTriggerHistoricalPullInput,
-    ) -> impl Future<Output = Answer<BulkTriggerHistoricalPullResponse>> + Send;
-    /// Progress of bulk operations.
-    /// `GET /v2/link/bulk_op`.
-    fn list_bulk_ops(
-        &self,
-        ctx: Context<Self::Principal>,
-        input: ListBulkOpsInput,
-    ) -> impl Future<Output = Answer<ListBulkOpsResponse>> + Send;
+}
+/// The endpoints tagged `providers`: a part of the service, beside [`HealthDataServer`].
+pub trait ProvidersEndpoints: HealthDataServer {
     /// List providers.
     /// `GET /v2/providers`.
     fn list_providers(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: ListProvidersInput,
     ) -> impl Future<Output = Answer<ListProvidersResponse>> + Send;
+}
+/// The endpoints tagged `lab_testing`: a part of the service, beside [`HealthDataServer`].
+pub trait LabTestingEndpoints: HealthDataServer {
     /// List markers.
     /// `GET /v3/lab_tests/markers`.
     fn list_markers(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: ListMarkersInput,
     ) -> impl Future<Output = Answer<ListMarkersResponse>> + Send;
     /// List markers of one lab test.
     /// `GET /v3/lab_tests/{lab_test_id}/markers`.
     fn list_lab_test_markers(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: ListLabTestMarkersInput,
     ) -> impl Future<Output = Answer<ListLabTestMarkersResponse>> + Send;
     /// List markers of an order set.
     /// `POST /v3/lab_tests/list_order_set_markers`.
     fn list_order_set_markers(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: ListOrderSetMarkersInput,
     ) -> impl Future<Output = Answer<ListOrderSetMarkersResponse>> + Send;
     /// Patient service centers where an order can be drawn.
     /// `GET /v3/order/{order_id}/psc/info`.
     fn list_psc_info(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: ListPscInfoInput,
     ) -> impl Future<Output = Answer<ListPscInfoResponse>> + Send;
+    /// Create a lab order of one lab test for a user, to be drawn near the address of the user's
+    /// patient info. The document shows no way to create an order; the toolkit's reference server
+    /// takes this one so the patient service center listing has an order to answer for.
+    /// `POST /v3/order/toolkit`.
+    fn create_lab_order(
+        &self,
+        ctx: Context<Self::Team, Self>,
+        input: CreateLabOrderInput,
+    ) -> impl Future<Output = Answer<CreateLabOrderResponse>> + Send;
+    /// Orders, filtered by result interpretation. Its responses carry `interpretation`.
+    /// `GET /orders`.
+    fn list_orders(
+        &self,
+        ctx: Context<Self::Team, Self>,
+        input: ListOrdersInput,
+    ) -> impl Future<Output = Answer<ListOrdersResponse>> + Send;
+}
+/// The endpoints tagged `management`: a part of the service, beside [`HealthDataServer`].
+pub trait ManagementEndpoints: HealthDataServer {
     /// List the teams of an organization. Accepts only a management key.
     /// `GET /v1/org/{org_id}/team`.
     fn list_teams(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Management, Self>,
         input: ListTeamsInput,
     ) -> impl Future<Output = Answer<ListTeamsResponse>> + Send;
     /// Create a team in the organization: an org-level action, so only an Org Management Key.
@@ -253,7 +350,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `POST /v1/org/{org_id}/team`.
     fn create_team(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Management, Self>,
         input: CreateTeamInput,
     ) -> impl Future<Output = Answer<CreateTeamResponse>> + Send;
     /// Update a team: its name, or which closed-beta features it has. A Team Management Key may
@@ -262,7 +359,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `PATCH /v1/org/{org_id}/team/{team_id}`.
     fn update_team(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Management, Self>,
         input: UpdateTeamInput,
     ) -> impl Future<Output = Answer<UpdateTeamResponse>> + Send;
     /// Delete a team: an org-level action (the document's "creating or deleting teams"), so
@@ -272,7 +369,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `DELETE /v1/org/{org_id}/team/{team_id}`.
     fn delete_team(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Management, Self>,
         input: DeleteTeamInput,
     ) -> impl Future<Output = Answer<DeleteTeamResponse>> + Send;
     /// Set the team's own OAuth application credentials for a provider, replacing any set
@@ -282,7 +379,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `PUT /v1/org/{org_id}/team/{team_id}/custom_credentials/{provider}`.
     fn set_team_custom_credentials(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Management, Self>,
         input: SetTeamCustomCredentialsInput,
     ) -> impl Future<Output = Answer<SetTeamCustomCredentialsResponse>> + Send;
     /// Create a team API key. Team API keys can be managed through a management key: an Org
@@ -291,14 +388,14 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `POST /v1/org/{org_id}/team/{team_id}/api_key`.
     fn create_team_api_key(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Management, Self>,
         input: CreateTeamApiKeyInput,
     ) -> impl Future<Output = Answer<CreateTeamApiKeyResponse>> + Send;
     /// The team's API keys, oldest first: their ids and when they were made, never the keys.
     /// `GET /v1/org/{org_id}/team/{team_id}/api_key`.
     fn list_team_api_keys(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Management, Self>,
         input: ListTeamApiKeysInput,
     ) -> impl Future<Output = Answer<ListTeamApiKeysResponse>> + Send;
     /// Revoke a team API key: it is refused from then on, by this process at once and by every
@@ -307,7 +404,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `DELETE /v1/org/{org_id}/team/{team_id}/api_key/{key_id}`.
     fn revoke_team_api_key(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Management, Self>,
         input: RevokeTeamApiKeyInput,
     ) -> impl Future<Output = Answer<RevokeTeamApiKeyResponse>> + Send;
     /// Create a management key. An org-scoped key needs an Org Management Key; a team-scoped key
@@ -316,7 +413,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `POST /v1/org/{org_id}/management_key`.
     fn create_management_key(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Management, Self>,
         input: CreateManagementKeyInput,
     ) -> impl Future<Output = Answer<CreateManagementKeyResponse>> + Send;
     /// The organization's management keys that the caller controls, oldest first: an Org
@@ -325,7 +422,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `GET /v1/org/{org_id}/management_key`.
     fn list_management_keys(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Management, Self>,
         input: ListManagementKeysInput,
     ) -> impl Future<Output = Answer<ListManagementKeysResponse>> + Send;
     /// Revoke a management key, as `list_management_keys` shows it to the caller: it is refused
@@ -334,31 +431,18 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `DELETE /v1/org/{org_id}/management_key/{key_id}`.
     fn revoke_management_key(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Management, Self>,
         input: RevokeManagementKeyInput,
     ) -> impl Future<Output = Answer<RevokeManagementKeyResponse>> + Send;
-    /// Create a lab order of one lab test for a user, to be drawn near the address of the user's
-    /// patient info. The document shows no way to create an order; the toolkit's reference server
-    /// takes this one so the patient service center listing has an order to answer for.
-    /// `POST /v3/order/toolkit`.
-    fn create_lab_order(
-        &self,
-        ctx: Context<Self::Principal>,
-        input: CreateLabOrderInput,
-    ) -> impl Future<Output = Answer<CreateLabOrderResponse>> + Send;
-    /// Orders, filtered by result interpretation. Its responses carry `interpretation`.
-    /// `GET /orders`.
-    fn list_orders(
-        &self,
-        ctx: Context<Self::Principal>,
-        input: ListOrdersInput,
-    ) -> impl Future<Output = Answer<ListOrdersResponse>> + Send;
+}
+/// The endpoints tagged `data`: a part of the service, beside [`HealthDataServer`].
+pub trait DataEndpoints: HealthDataServer {
     /// A workout's stream data: what the workout's provider recorded during it, every ten
     /// seconds, read after `daily.data.workout_stream.created` names the workout.
     /// `GET /v2/timeseries/workouts/{workout_id}/stream`.
     fn get_workout_stream(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: GetWorkoutStreamInput,
     ) -> impl Future<Output = Answer<GetWorkoutStreamResponse>> + Send;
     /// A user's summaries of one resource for the days from `start_date` to `end_date` (the
@@ -367,7 +451,7 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `GET /v2/summary/{resource}/{user_id}`.
     fn get_summaries(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: GetSummariesInput,
     ) -> impl Future<Output = Answer<GetSummariesResponse>> + Send;
     /// A user's samples of one timeseries resource for the days from `start_date` to `end_date`
@@ -375,55 +459,58 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `GET /v2/timeseries/{user_id}/{resource}`.
     fn get_timeseries(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: GetTimeseriesInput,
     ) -> impl Future<Output = Answer<GetTimeseriesResponse>> + Send;
     /// Where each historical pull of a user stands: one per provider and resource.
     /// `GET /v2/user/{user_id}/historical_pull`.
     fn get_historical_pulls(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: GetHistoricalPullsInput,
     ) -> impl Future<Output = Answer<GetHistoricalPullsResponse>> + Send;
+}
+/// The endpoints tagged `webhooks`: a part of the service, beside [`HealthDataServer`].
+pub trait WebhooksEndpoints: HealthDataServer {
     /// Register an endpoint for the team's events. Its secret is in the answer.
     /// `POST /v2/webhook/endpoint`.
     fn create_webhook_endpoint(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: CreateWebhookEndpointInput,
     ) -> impl Future<Output = Answer<CreateWebhookEndpointResponse>> + Send;
     /// The team's endpoints, oldest first.
     /// `GET /v2/webhook/endpoint`.
     fn list_webhook_endpoints(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: ListWebhookEndpointsInput,
     ) -> impl Future<Output = Answer<ListWebhookEndpointsResponse>> + Send;
     /// `GET /v2/webhook/endpoint/{endpoint_id}`.
     fn get_webhook_endpoint(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: GetWebhookEndpointInput,
     ) -> impl Future<Output = Answer<GetWebhookEndpointResponse>> + Send;
     /// Change an endpoint; fields left out stay as they are.
     /// `PATCH /v2/webhook/endpoint/{endpoint_id}`.
     fn update_webhook_endpoint(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: UpdateWebhookEndpointInput,
     ) -> impl Future<Output = Answer<UpdateWebhookEndpointResponse>> + Send;
     /// Remove an endpoint; deliveries not yet made to it are dropped.
     /// `DELETE /v2/webhook/endpoint/{endpoint_id}`.
     fn delete_webhook_endpoint(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: DeleteWebhookEndpointInput,
     ) -> impl Future<Output = Answer<DeleteWebhookEndpointResponse>> + Send;
     /// The secret deliveries are signed with now.
     /// `GET /v2/webhook/endpoint/{endpoint_id}/secret`.
     fn get_webhook_secret(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: GetWebhookSecretInput,
     ) -> impl Future<Output = Answer<GetWebhookSecretResponse>> + Send;
     /// Replace the secret. For 24 hours deliveries carry a signature by the old secret beside
@@ -431,841 +518,1045 @@ pub trait HealthDataServer: Send + Sync + 'static {
     /// `POST /v2/webhook/endpoint/{endpoint_id}/secret/rotate`.
     fn rotate_webhook_secret(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: RotateWebhookSecretInput,
     ) -> impl Future<Output = Answer<RotateWebhookSecretResponse>> + Send;
     /// Delivery attempts to an endpoint, newest first.
     /// `GET /v2/webhook/endpoint/{endpoint_id}/attempt`.
     fn list_webhook_attempts(
         &self,
-        ctx: Context<Self::Principal>,
+        ctx: Context<Self::Team, Self>,
         input: ListWebhookAttemptsInput,
     ) -> impl Future<Output = Answer<ListWebhookAttemptsResponse>> + Send;
 }
+/// The whole service: [`HealthDataServer`] and every part. Implemented for any type that implements them all; the routers ask for it.
+pub trait HealthDataService: HealthDataServer + UsersEndpoints + LinkEndpoints + LinkWidgetEndpoints + ProvidersEndpoints + LabTestingEndpoints + ManagementEndpoints + DataEndpoints + WebhooksEndpoints {}
+impl<
+    S: HealthDataServer + UsersEndpoints + LinkEndpoints + LinkWidgetEndpoints
+        + ProvidersEndpoints + LabTestingEndpoints + ManagementEndpoints + DataEndpoints
+        + WebhooksEndpoints,
+> HealthDataService for S {}
 struct App<S> {
     service: Arc<S>,
     config: rt::server::Config,
 }
 impl<S: HealthDataServer> rt::server::Service for App<S> {
-    type Principal = S::Principal;
+    type Principal = Caller<S>;
     type Scheme = AuthScheme;
     type Gate = Gate;
-    fn authenticate(
+    async fn authenticate(
         &self,
         scheme: AuthScheme,
         credential: &str,
-    ) -> impl Future<
-        Output = ::std::result::Result<S::Principal, rt::server::AuthError>,
-    > + Send {
-        self.service.authenticate(scheme, credential)
+    ) -> ::std::result::Result<Caller<S>, rt::server::AuthError> {
+        match scheme {
+            AuthScheme::TeamApiKey => {
+                self.service
+                    .authenticate_team(scheme, credential)
+                    .await
+                    .map(Caller::Team)
+            }
+            AuthScheme::LinkToken => {
+                self.service
+                    .authenticate_link(scheme, credential)
+                    .await
+                    .map(Caller::Link)
+            }
+            AuthScheme::ManagementKey => {
+                self.service
+                    .authenticate_management(scheme, credential)
+                    .await
+                    .map(Caller::Management)
+            }
+            AuthScheme::OrgKey => {
+                self.service
+                    .authenticate_management(scheme, credential)
+                    .await
+                    .map(Caller::Management)
+            }
+        }
     }
     fn gate_open(
         &self,
-        principal: ::std::option::Option<&S::Principal>,
+        caller: ::std::option::Option<&Caller<S>>,
         gate: Gate,
     ) -> impl Future<
         Output = ::std::result::Result<bool, rt::server::Unavailable>,
     > + Send {
-        self.service.gate_open(principal, gate)
+        self.service.gate_open(caller, gate)
+    }
+}
+/// A public endpoint's principal: none.
+fn no_principal<C>(_: ::std::option::Option<C>) -> ::std::option::Option<()> {
+    Some(())
+}
+/// The principal of an endpoint that takes `team` credentials.
+fn as_team<S: HealthDataServer>(
+    caller: ::std::option::Option<Caller<S>>,
+) -> ::std::option::Option<S::Team> {
+    match caller {
+        Some(Caller::Team(p)) => Some(p),
+        _ => None,
+    }
+}
+/// The principal of an endpoint that takes `management` credentials.
+fn as_management<S: HealthDataServer>(
+    caller: ::std::option::Option<Caller<S>>,
+) -> ::std::option::Option<S::Management> {
+    match caller {
+        Some(Caller::Management(p)) => Some(p),
+        _ => None,
     }
 }
 #[allow(deprecated)]
-async fn handle_create_user<S: HealthDataServer>(
+async fn handle_create_user<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_CREATE_USER,
             path,
             request,
-            |ctx, input| app.service.create_user(ctx, input),
+            |ctx, input| async move {
+                service.create_user(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_get_user<S: HealthDataServer>(
+async fn handle_get_user<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_GET_USER,
             path,
             request,
-            |ctx, input| app.service.get_user(ctx, input),
+            |ctx, input| async move {
+                service.get_user(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_delete_user<S: HealthDataServer>(
+async fn handle_delete_user<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_DELETE_USER,
             path,
             request,
-            |ctx, input| app.service.delete_user(ctx, input),
+            |ctx, input| async move {
+                service.delete_user(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_undo_delete_user<S: HealthDataServer>(
+async fn handle_undo_delete_user<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_UNDO_DELETE_USER,
             path,
             request,
-            |ctx, input| app.service.undo_delete_user(ctx, input),
+            |ctx, input| async move {
+                service.undo_delete_user(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_resolve_user<S: HealthDataServer>(
+async fn handle_resolve_user<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_RESOLVE_USER,
             path,
             request,
-            |ctx, input| app.service.resolve_user(ctx, input),
+            |ctx, input| async move {
+                service.resolve_user(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_update_user<S: HealthDataServer>(
+async fn handle_update_user<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_UPDATE_USER,
             path,
             request,
-            |ctx, input| app.service.update_user(ctx, input),
+            |ctx, input| async move {
+                service.update_user(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_refresh_user<S: HealthDataServer>(
+async fn handle_refresh_user<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_REFRESH_USER,
             path,
             request,
-            |ctx, input| app.service.refresh_user(ctx, input),
+            |ctx, input| async move {
+                service.refresh_user(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_update_patient_info<S: HealthDataServer>(
+async fn handle_update_patient_info<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_UPDATE_PATIENT_INFO,
             path,
             request,
-            |ctx, input| app.service.update_patient_info(ctx, input),
+            |ctx, input| async move {
+                service.update_patient_info(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_get_latest_patient_info<S: HealthDataServer>(
+async fn handle_get_latest_patient_info<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_GET_LATEST_PATIENT_INFO,
             path,
             request,
-            |ctx, input| app.service.get_latest_patient_info(ctx, input),
+            |ctx, input| async move {
+                service.get_latest_patient_info(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_add_insurance<S: HealthDataServer>(
+async fn handle_add_insurance<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_ADD_INSURANCE,
             path,
             request,
-            |ctx, input| app.service.add_insurance(ctx, input),
+            |ctx, input| async move {
+                service.add_insurance(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_get_latest_insurance<S: HealthDataServer>(
+async fn handle_get_latest_insurance<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_GET_LATEST_INSURANCE,
             path,
             request,
-            |ctx, input| app.service.get_latest_insurance(ctx, input),
+            |ctx, input| async move {
+                service.get_latest_insurance(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_create_link_token<S: HealthDataServer>(
+async fn handle_create_link_token<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_CREATE_LINK_TOKEN,
             path,
             request,
-            |ctx, input| app.service.create_link_token(ctx, input),
+            |ctx, input| async move {
+                service.create_link_token(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_get_oauth_provider<S: HealthDataServer>(
+async fn handle_get_oauth_provider<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_GET_OAUTH_PROVIDER,
             path,
             request,
-            |ctx, input| app.service.get_oauth_provider(ctx, input),
+            |ctx, input| async move {
+                service.get_oauth_provider(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_open_link_widget<S: HealthDataServer>(
+async fn handle_open_link_widget<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_OPEN_LINK_WIDGET,
             path,
             request,
-            |ctx, input| app.service.open_link_widget(ctx, input),
+            |ctx, input| async move {
+                service.open_link_widget(ctx.narrow(no_principal)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_open_link_provider<S: HealthDataServer>(
+async fn handle_open_link_provider<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_OPEN_LINK_PROVIDER,
             path,
             request,
-            |ctx, input| app.service.open_link_provider(ctx, input),
+            |ctx, input| async move {
+                service.open_link_provider(ctx.narrow(no_principal)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_sign_in_link_provider<S: HealthDataServer>(
+async fn handle_sign_in_link_provider<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_SIGN_IN_LINK_PROVIDER,
             path,
             request,
-            |ctx, input| app.service.sign_in_link_provider(ctx, input),
+            |ctx, input| async move {
+                service.sign_in_link_provider(ctx.narrow(no_principal)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_close_link_widget<S: HealthDataServer>(
+async fn handle_close_link_widget<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_CLOSE_LINK_WIDGET,
             path,
             request,
-            |ctx, input| app.service.close_link_widget(ctx, input),
+            |ctx, input| async move {
+                service.close_link_widget(ctx.narrow(no_principal)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_bulk_import<S: HealthDataServer>(
+async fn handle_bulk_import<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_BULK_IMPORT,
             path,
             request,
-            |ctx, input| app.service.bulk_import(ctx, input),
+            |ctx, input| async move {
+                service.bulk_import(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_bulk_trigger_historical_pull<S: HealthDataServer>(
+async fn handle_bulk_trigger_historical_pull<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_BULK_TRIGGER_HISTORICAL_PULL,
             path,
             request,
-            |ctx, input| app.service.bulk_trigger_historical_pull(ctx, input),
+            |ctx, input| async move {
+                service.bulk_trigger_historical_pull(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_list_bulk_ops<S: HealthDataServer>(
+async fn handle_list_bulk_ops<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_LIST_BULK_OPS,
             path,
             request,
-            |ctx, input| app.service.list_bulk_ops(ctx, input),
+            |ctx, input| async move {
+                service.list_bulk_ops(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_list_providers<S: HealthDataServer>(
+async fn handle_list_providers<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_LIST_PROVIDERS,
             path,
             request,
-            |ctx, input| app.service.list_providers(ctx, input),
+            |ctx, input| async move {
+                service.list_providers(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_list_markers<S: HealthDataServer>(
+async fn handle_list_markers<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_LIST_MARKERS,
             path,
             request,
-            |ctx, input| app.service.list_markers(ctx, input),
+            |ctx, input| async move {
+                service.list_markers(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_list_lab_test_markers<S: HealthDataServer>(
+async fn handle_list_lab_test_markers<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_LIST_LAB_TEST_MARKERS,
             path,
             request,
-            |ctx, input| app.service.list_lab_test_markers(ctx, input),
+            |ctx, input| async move {
+                service.list_lab_test_markers(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_list_order_set_markers<S: HealthDataServer>(
+async fn handle_list_order_set_markers<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_LIST_ORDER_SET_MARKERS,
             path,
             request,
-            |ctx, input| app.service.list_order_set_markers(ctx, input),
+            |ctx, input| async move {
+                service.list_order_set_markers(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_list_psc_info<S: HealthDataServer>(
+async fn handle_list_psc_info<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_LIST_PSC_INFO,
             path,
             request,
-            |ctx, input| app.service.list_psc_info(ctx, input),
+            |ctx, input| async move {
+                service.list_psc_info(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_list_teams<S: HealthDataServer>(
+async fn handle_list_teams<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_LIST_TEAMS,
             path,
             request,
-            |ctx, input| app.service.list_teams(ctx, input),
+            |ctx, input| async move {
+                service.list_teams(ctx.narrow(as_management)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_create_team<S: HealthDataServer>(
+async fn handle_create_team<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_CREATE_TEAM,
             path,
             request,
-            |ctx, input| app.service.create_team(ctx, input),
+            |ctx, input| async move {
+                service.create_team(ctx.narrow(as_management)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_update_team<S: HealthDataServer>(
+async fn handle_update_team<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_UPDATE_TEAM,
             path,
             request,
-            |ctx, input| app.service.update_team(ctx, input),
+            |ctx, input| async move {
+                service.update_team(ctx.narrow(as_management)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_delete_team<S: HealthDataServer>(
+async fn handle_delete_team<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_DELETE_TEAM,
             path,
             request,
-            |ctx, input| app.service.delete_team(ctx, input),
+            |ctx, input| async move {
+                service.delete_team(ctx.narrow(as_management)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_set_team_custom_credentials<S: HealthDataServer>(
+async fn handle_set_team_custom_credentials<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_SET_TEAM_CUSTOM_CREDENTIALS,
             path,
             request,
-            |ctx, input| app.service.set_team_custom_credentials(ctx, input),
+            |ctx, input| async move {
+                service
+                    .set_team_custom_credentials(ctx.narrow(as_management)?, input)
+                    .await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_create_team_api_key<S: HealthDataServer>(
+async fn handle_create_team_api_key<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_CREATE_TEAM_API_KEY,
             path,
             request,
-            |ctx, input| app.service.create_team_api_key(ctx, input),
+            |ctx, input| async move {
+                service.create_team_api_key(ctx.narrow(as_management)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_list_team_api_keys<S: HealthDataServer>(
+async fn handle_list_team_api_keys<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_LIST_TEAM_API_KEYS,
             path,
             request,
-            |ctx, input| app.service.list_team_api_keys(ctx, input),
+            |ctx, input| async move {
+                service.list_team_api_keys(ctx.narrow(as_management)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_revoke_team_api_key<S: HealthDataServer>(
+async fn handle_revoke_team_api_key<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_REVOKE_TEAM_API_KEY,
             path,
             request,
-            |ctx, input| app.service.revoke_team_api_key(ctx, input),
+            |ctx, input| async move {
+                service.revoke_team_api_key(ctx.narrow(as_management)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_create_management_key<S: HealthDataServer>(
+async fn handle_create_management_key<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_CREATE_MANAGEMENT_KEY,
             path,
             request,
-            |ctx, input| app.service.create_management_key(ctx, input),
+            |ctx, input| async move {
+                service.create_management_key(ctx.narrow(as_management)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_list_management_keys<S: HealthDataServer>(
+async fn handle_list_management_keys<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_LIST_MANAGEMENT_KEYS,
             path,
             request,
-            |ctx, input| app.service.list_management_keys(ctx, input),
+            |ctx, input| async move {
+                service.list_management_keys(ctx.narrow(as_management)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_revoke_management_key<S: HealthDataServer>(
+async fn handle_revoke_management_key<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_REVOKE_MANAGEMENT_KEY,
             path,
             request,
-            |ctx, input| app.service.revoke_management_key(ctx, input),
+            |ctx, input| async move {
+                service.revoke_management_key(ctx.narrow(as_management)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_create_lab_order<S: HealthDataServer>(
+async fn handle_create_lab_order<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_CREATE_LAB_ORDER,
             path,
             request,
-            |ctx, input| app.service.create_lab_order(ctx, input),
+            |ctx, input| async move {
+                service.create_lab_order(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_list_orders<S: HealthDataServer>(
+async fn handle_list_orders<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_LIST_ORDERS,
             path,
             request,
-            |ctx, input| app.service.list_orders(ctx, input),
+            |ctx, input| async move {
+                service.list_orders(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_get_workout_stream<S: HealthDataServer>(
+async fn handle_get_workout_stream<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_GET_WORKOUT_STREAM,
             path,
             request,
-            |ctx, input| app.service.get_workout_stream(ctx, input),
+            |ctx, input| async move {
+                service.get_workout_stream(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_get_summaries<S: HealthDataServer>(
+async fn handle_get_summaries<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_GET_SUMMARIES,
             path,
             request,
-            |ctx, input| app.service.get_summaries(ctx, input),
+            |ctx, input| async move {
+                service.get_summaries(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_get_timeseries<S: HealthDataServer>(
+async fn handle_get_timeseries<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_GET_TIMESERIES,
             path,
             request,
-            |ctx, input| app.service.get_timeseries(ctx, input),
+            |ctx, input| async move {
+                service.get_timeseries(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_get_historical_pulls<S: HealthDataServer>(
+async fn handle_get_historical_pulls<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_GET_HISTORICAL_PULLS,
             path,
             request,
-            |ctx, input| app.service.get_historical_pulls(ctx, input),
+            |ctx, input| async move {
+                service.get_historical_pulls(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_create_webhook_endpoint<S: HealthDataServer>(
+async fn handle_create_webhook_endpoint<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_CREATE_WEBHOOK_ENDPOINT,
             path,
             request,
-            |ctx, input| app.service.create_webhook_endpoint(ctx, input),
+            |ctx, input| async move {
+                service.create_webhook_endpoint(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_list_webhook_endpoints<S: HealthDataServer>(
+async fn handle_list_webhook_endpoints<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_LIST_WEBHOOK_ENDPOINTS,
             path,
             request,
-            |ctx, input| app.service.list_webhook_endpoints(ctx, input),
+            |ctx, input| async move {
+                service.list_webhook_endpoints(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_get_webhook_endpoint<S: HealthDataServer>(
+async fn handle_get_webhook_endpoint<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_GET_WEBHOOK_ENDPOINT,
             path,
             request,
-            |ctx, input| app.service.get_webhook_endpoint(ctx, input),
+            |ctx, input| async move {
+                service.get_webhook_endpoint(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_update_webhook_endpoint<S: HealthDataServer>(
+async fn handle_update_webhook_endpoint<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_UPDATE_WEBHOOK_ENDPOINT,
             path,
             request,
-            |ctx, input| app.service.update_webhook_endpoint(ctx, input),
+            |ctx, input| async move {
+                service.update_webhook_endpoint(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_delete_webhook_endpoint<S: HealthDataServer>(
+async fn handle_delete_webhook_endpoint<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_DELETE_WEBHOOK_ENDPOINT,
             path,
             request,
-            |ctx, input| app.service.delete_webhook_endpoint(ctx, input),
+            |ctx, input| async move {
+                service.delete_webhook_endpoint(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_get_webhook_secret<S: HealthDataServer>(
+async fn handle_get_webhook_secret<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_GET_WEBHOOK_SECRET,
             path,
             request,
-            |ctx, input| app.service.get_webhook_secret(ctx, input),
+            |ctx, input| async move {
+                service.get_webhook_secret(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_rotate_webhook_secret<S: HealthDataServer>(
+async fn handle_rotate_webhook_secret<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_ROTATE_WEBHOOK_SECRET,
             path,
             request,
-            |ctx, input| app.service.rotate_webhook_secret(ctx, input),
+            |ctx, input| async move {
+                service.rotate_webhook_secret(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
 #[allow(deprecated)]
-async fn handle_list_webhook_attempts<S: HealthDataServer>(
+async fn handle_list_webhook_attempts<S: HealthDataService>(
     State(app): State<Arc<App<S>>>,
     path: rt::server::PathParams,
     request: Request,
 ) -> Response {
+    let service = &app.service;
     rt::server::serve(
             &*app,
             &app.config,
             &descriptors::ENDPOINT_LIST_WEBHOOK_ATTEMPTS,
             path,
             request,
-            |ctx, input| app.service.list_webhook_attempts(ctx, input),
+            |ctx, input| async move {
+                service.list_webhook_attempts(ctx.narrow(as_team)?, input).await
+            },
         )
         .await
 }
@@ -2833,7 +3124,7 @@ impl IntoResponse for ListWebhookAttemptsResponse {
         }
     }
 }
-fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
+fn main_routes<S: HealthDataService>() -> axum::Router<Arc<App<S>>> {
     axum::Router::new()
         .route(
             "/link",
@@ -3062,13 +3353,13 @@ fn main_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
         )
 }
 /// The router of the `main` and `link_widget` and `elsewhere` APIs at `{base_url}`: 39 endpoints.
-pub fn main_router<S: HealthDataServer>(
+pub fn main_router<S: HealthDataService>(
     service: Arc<S>,
     config: rt::server::Config,
 ) -> axum::Router {
     finish(main_routes(), service, config)
 }
-fn management_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
+fn management_routes<S: HealthDataService>() -> axum::Router<Arc<App<S>>> {
     axum::Router::new()
         .route(
             "/v1/org/{_3}/management_key",
@@ -3122,20 +3413,20 @@ fn management_routes<S: HealthDataServer>() -> axum::Router<Arc<App<S>>> {
         )
 }
 /// The router of the `management` API at `{management_url}`: 11 endpoints.
-pub fn management_router<S: HealthDataServer>(
+pub fn management_router<S: HealthDataService>(
     service: Arc<S>,
     config: rt::server::Config,
 ) -> axum::Router {
     finish(management_routes(), service, config)
 }
 /// Every endpoint of every API on one router (their paths do not overlap).
-pub fn router<S: HealthDataServer>(
+pub fn router<S: HealthDataService>(
     service: Arc<S>,
     config: rt::server::Config,
 ) -> axum::Router {
     finish(main_routes().merge(management_routes()), service, config)
 }
-fn finish<S: HealthDataServer>(
+fn finish<S: HealthDataService>(
     routes: axum::Router<Arc<App<S>>>,
     service: Arc<S>,
     config: rt::server::Config,

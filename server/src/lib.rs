@@ -11,7 +11,7 @@ pub mod serve;
 
 pub use api::http::{router, router_with};
 pub use background::{fetches, webhooks};
-pub use domain::auth::Principal;
+pub use domain::auth::{LinkGrant, Manager, Team};
 pub use domain::{admin, bootstrap, events, simulator};
 pub use infra::{clock, store};
 

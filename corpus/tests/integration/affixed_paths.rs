@@ -18,20 +18,28 @@ impl AffixedPathsServer for Server {
 
     async fn fetch_account(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: FetchAccountInput,
     ) -> Answer<FetchAccountResponse> {
         Ok(FetchAccountResponse::Ok(Account { sid: input.sid }))
     }
 
-    async fn fetch_call(&self, _: Context<()>, input: FetchCallInput) -> Answer<FetchCallResponse> {
+    async fn fetch_call(
+        &self,
+        _: Context<(), Self>,
+        input: FetchCallInput,
+    ) -> Answer<FetchCallResponse> {
         Ok(FetchCallResponse::Ok(Call {
             account: input.account_sid,
             sid: input.sid,
         }))
     }
 
-    async fn list_calls(&self, _: Context<()>, input: ListCallsInput) -> Answer<ListCallsResponse> {
+    async fn list_calls(
+        &self,
+        _: Context<(), Self>,
+        input: ListCallsInput,
+    ) -> Answer<ListCallsResponse> {
         Ok(ListCallsResponse::Ok(vec![Call {
             account: input.account_sid,
             sid: "CA1".to_string(),
@@ -40,7 +48,7 @@ impl AffixedPathsServer for Server {
 
     async fn cancel_operation(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: CancelOperationInput,
     ) -> Answer<CancelOperationResponse> {
         Ok(CancelOperationResponse::Ok(Operation {

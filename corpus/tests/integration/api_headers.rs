@@ -18,7 +18,7 @@ impl ApiHeadersServer for Server {
 
     async fn list_things(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: ListThingsInput,
     ) -> Answer<ListThingsResponse> {
         Ok(ListThingsResponse::Ok(api::models::Seen {
@@ -29,7 +29,7 @@ impl ApiHeadersServer for Server {
 
     async fn create_thing(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: CreateThingInput,
     ) -> Answer<CreateThingResponse> {
         Ok(CreateThingResponse::Created(api::models::Seen {

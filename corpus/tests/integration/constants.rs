@@ -19,7 +19,7 @@ impl ConstantsServer for Server {
 
     async fn post_message(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: PostMessageInput,
     ) -> Answer<PostMessageResponse> {
         if input.body.text.is_empty() {
@@ -43,7 +43,7 @@ impl ConstantsServer for Server {
 
     async fn allowed_methods(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         _: AllowedMethodsInput,
     ) -> Answer<AllowedMethodsResponse> {
         Ok(AllowedMethodsResponse::NoContent {

@@ -14,11 +14,11 @@ use api::operations::{
     AuthScheme, WhoamiAppInput, WhoamiAppResponse, WhoamiInput, WhoamiResponse, WriteNoteInput,
     WriteNoteResponse,
 };
-use api::server::{Answer, Context, CredentialsServer};
+use api::server::{Answer, Caller, Context, CredentialsServer};
 
 /// Who a credential is: the scheme it came as and the scopes it was granted.
 #[derive(Clone, Debug)]
-struct Caller {
+struct Who {
     scheme: AuthScheme,
     scopes: Vec<&'static str>,
 }
@@ -27,37 +27,58 @@ struct Caller {
 /// although `token` (also Bearer) is tried first.
 struct Server;
 
-impl CredentialsServer for Server {
-    type Principal = Caller;
+/// The one credential each scheme accepts, with its scopes.
+fn who(scheme: AuthScheme, credential: &str) -> Result<Who, AuthError> {
+    let (expected, scopes): (&str, &[&'static str]) = match scheme {
+        AuthScheme::Key => ("app-key", &[]),
+        AuthScheme::Token => ("user-token", &["read"]),
+        AuthScheme::Login => ("ada:secret", &[]),
+        AuthScheme::QueryKey => ("query-key", &[]),
+        AuthScheme::Session => ("session-1", &[]),
+        AuthScheme::Oauth => ("oauth-token", &["read", "write", "notes:admin"]),
+        AuthScheme::ClientId => ("app-1", &[]),
+        AuthScheme::ClientSecret => ("app-1-secret", &[]),
+    };
+    if credential == expected {
+        Ok(Who {
+            scheme,
+            scopes: scopes.to_vec(),
+        })
+    } else {
+        Err(AuthError::Unknown)
+    }
+}
 
-    async fn authenticate(
+/// An app and a user are both a `Who` here.
+fn either(caller: &Caller<Server>) -> &Who {
+    match caller {
+        Caller::App(who) | Caller::User(who) => who,
+    }
+}
+
+impl CredentialsServer for Server {
+    type App = Who;
+    type User = Who;
+
+    async fn authenticate_app(
         &self,
         scheme: AuthScheme,
         credential: &str,
-    ) -> Result<Caller, AuthError> {
-        let (expected, scopes): (&str, &[&'static str]) = match scheme {
-            AuthScheme::Key => ("app-key", &[]),
-            AuthScheme::Token => ("user-token", &["read"]),
-            AuthScheme::Login => ("ada:secret", &[]),
-            AuthScheme::QueryKey => ("query-key", &[]),
-            AuthScheme::Session => ("session-1", &[]),
-            AuthScheme::Oauth => ("oauth-token", &["read", "write", "notes:admin"]),
-            AuthScheme::ClientId => ("app-1", &[]),
-            AuthScheme::ClientSecret => ("app-1-secret", &[]),
-        };
-        if credential == expected {
-            Ok(Caller {
-                scheme,
-                scopes: scopes.to_vec(),
-            })
-        } else {
-            Err(AuthError::Unknown)
-        }
+    ) -> Result<Who, AuthError> {
+        who(scheme, credential)
+    }
+
+    async fn authenticate_user(
+        &self,
+        scheme: AuthScheme,
+        credential: &str,
+    ) -> Result<Who, AuthError> {
+        who(scheme, credential)
     }
 
     async fn gate_open(
         &self,
-        _: Option<&Caller>,
+        _: Option<&Caller<Self>>,
         _: api::operations::Gate,
     ) -> Result<bool, Unavailable> {
         Ok(true)
@@ -65,49 +86,51 @@ impl CredentialsServer for Server {
 
     async fn has_scopes(
         &self,
-        principal: &Caller,
+        caller: &Caller<Self>,
         _scheme: AuthScheme,
         scopes: &'static [&'static str],
     ) -> Result<bool, Unavailable> {
-        Ok(scopes.iter().all(|s| principal.scopes.contains(s)))
+        Ok(scopes.iter().all(|s| either(caller).scopes.contains(s)))
     }
 
-    async fn whoami(&self, ctx: Context<Caller>, _: WhoamiInput) -> Answer<WhoamiResponse> {
+    /// An app's key or a user's token: the endpoint takes either kind.
+    async fn whoami(
+        &self,
+        ctx: Context<Caller<Self>, Self>,
+        _: WhoamiInput,
+    ) -> Answer<WhoamiResponse> {
         Ok(WhoamiResponse::Ok(api::models::Caller {
-            scheme: scheme_of(&ctx),
+            scheme: either(&ctx.principal).scheme.name().to_string(),
         }))
     }
 
     /// The app's id gives the principal; its secret arrives beside it.
     async fn whoami_app(
         &self,
-        ctx: Context<Caller>,
+        ctx: Context<Who, Self>,
         _: WhoamiAppInput,
     ) -> Answer<WhoamiAppResponse> {
         let secret = ctx
             .also_as(AuthScheme::ClientSecret)
-            .map(|p| p.scheme.name());
+            .map(|caller| either(caller).scheme.name());
         Ok(WhoamiAppResponse::Ok(api::models::Caller {
-            scheme: format!("{} with {}", scheme_of(&ctx), secret.unwrap_or("nothing")),
+            scheme: format!(
+                "{} with {}",
+                ctx.principal.scheme.name(),
+                secret.unwrap_or("nothing")
+            ),
         }))
     }
 
     async fn write_note(
         &self,
-        ctx: Context<Caller>,
+        ctx: Context<Who, Self>,
         _: WriteNoteInput,
     ) -> Answer<WriteNoteResponse> {
         Ok(WriteNoteResponse::Created(api::models::Caller {
-            scheme: scheme_of(&ctx),
+            scheme: ctx.principal.scheme.name().to_string(),
         }))
     }
-}
-
-fn scheme_of(ctx: &Context<Caller>) -> String {
-    ctx.principal
-        .as_ref()
-        .map_or("none", |p| p.scheme.name())
-        .to_string()
 }
 
 async fn serve() -> String {

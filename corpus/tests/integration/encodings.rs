@@ -17,7 +17,7 @@ struct Server;
 impl EncodingsServer for Server {
     support::accepts_key!("key");
 
-    async fn search(&self, _: Context<()>, input: SearchInput) -> Answer<SearchResponse> {
+    async fn search(&self, _: Context<(), Self>, input: SearchInput) -> Answer<SearchResponse> {
         Ok(SearchResponse::Ok(Found {
             ids: input.ids.unwrap_or_default(),
             tags: input.tags.unwrap_or_default(),
@@ -29,7 +29,7 @@ impl EncodingsServer for Server {
 
     async fn create_order(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: CreateOrderInput,
     ) -> Answer<CreateOrderResponse> {
         let body = serde_json::to_value(&input.body).unwrap();
@@ -40,7 +40,7 @@ impl EncodingsServer for Server {
 
     async fn count_search(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: CountSearchInput,
     ) -> Answer<CountSearchResponse> {
         Ok(match input.ids {

@@ -20,7 +20,7 @@ impl GroupsServer for Server {
 
     async fn create_payment_method(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: CreatePaymentMethodInput,
     ) -> Answer<CreatePaymentMethodResponse> {
         Ok(CreatePaymentMethodResponse::Created(input.body))
@@ -28,7 +28,7 @@ impl GroupsServer for Server {
 
     async fn update_thing(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: UpdateThingInput,
     ) -> Answer<UpdateThingResponse> {
         Ok(UpdateThingResponse::Ok(input.body))

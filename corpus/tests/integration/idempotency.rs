@@ -24,11 +24,11 @@ struct Server {
 }
 
 impl IdempotencyServer for Server {
-    crate::support::accepts_key!("key");
+    crate::support::accepts_key!("key", App, authenticate_app);
 
     async fn create_charge(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: CreateChargeInput,
     ) -> Answer<CreateChargeResponse> {
         let n = self.calls.fetch_add(1, Ordering::SeqCst) + 1;

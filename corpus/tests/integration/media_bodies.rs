@@ -18,9 +18,9 @@ use api::server::{Answer, Context, MediaServer};
 struct Echo;
 
 impl MediaServer for Echo {
-    crate::support::accepts_key!("key");
+    crate::support::accepts_key!("key", App, authenticate_app);
 
-    async fn upload(&self, _: Context<()>, input: UploadInput) -> Answer<UploadResponse> {
+    async fn upload(&self, _: Context<(), Self>, input: UploadInput) -> Answer<UploadResponse> {
         let body = input.body;
         Ok(UploadResponse::Ok(Received {
             purpose: body.purpose,
@@ -35,24 +35,24 @@ impl MediaServer for Echo {
 
     async fn mirror_image(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: MirrorImageInput,
     ) -> Answer<MirrorImageResponse> {
         Ok(MirrorImageResponse::Ok(input.body))
     }
 
-    async fn render(&self, _: Context<()>, input: RenderInput) -> Answer<RenderResponse> {
+    async fn render(&self, _: Context<(), Self>, input: RenderInput) -> Answer<RenderResponse> {
         Ok(RenderResponse::Ok(format!("<p>{}</p>", input.body)))
     }
 
-    async fn page(&self, _: Context<()>, input: PageInput) -> Answer<PageResponse> {
+    async fn page(&self, _: Context<(), Self>, input: PageInput) -> Answer<PageResponse> {
         Ok(match input.name.as_str() {
             "home" => PageResponse::Ok("<h1>Home</h1>".into()),
             other => PageResponse::NotFound(format!("<h1>No page {other}</h1>")),
         })
     }
 
-    async fn export(&self, _: Context<()>, input: ExportInput) -> Answer<ExportResponse> {
+    async fn export(&self, _: Context<(), Self>, input: ExportInput) -> Answer<ExportResponse> {
         let rows: String = (1..=input.rows).map(|n| format!("{n},row {n}\n")).collect();
         Ok(ExportResponse::Ok {
             body: format!("id,name\n{rows}"),
@@ -62,7 +62,11 @@ impl MediaServer for Echo {
         })
     }
 
-    async fn checksum(&self, _: Context<()>, input: ChecksumInput) -> Answer<ChecksumResponse> {
+    async fn checksum(
+        &self,
+        _: Context<(), Self>,
+        input: ChecksumInput,
+    ) -> Answer<ChecksumResponse> {
         let length = input.body.data.len() as i64;
         Ok(ChecksumResponse::Ok(ChecksumResult {
             data: input.body.data,

@@ -21,7 +21,7 @@ impl NamedTypesServer for Server {
 
     async fn create_thing(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: CreateThingInput,
     ) -> Answer<CreateThingResponse> {
         if input.body.id == "0" {
@@ -32,7 +32,7 @@ impl NamedTypesServer for Server {
 
     async fn find_things(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: FindThingsInput,
     ) -> Answer<FindThingsResponse> {
         Ok(FindThingsResponse::Ok(

@@ -42,11 +42,11 @@ fn item(n: usize) -> Item {
 const COUNT: usize = 7;
 
 impl PagingServer for Server {
-    crate::support::accepts_key!("key");
+    crate::support::accepts_key!("key", App, authenticate_app);
 
     async fn list_linked(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: ListLinkedInput,
     ) -> Answer<ListLinkedResponse> {
         self.accounts.lock().unwrap().push(input.x_account.clone());
@@ -66,7 +66,11 @@ impl PagingServer for Server {
         })
     }
 
-    async fn list_after(&self, _: Context<()>, input: ListAfterInput) -> Answer<ListAfterResponse> {
+    async fn list_after(
+        &self,
+        _: Context<(), Self>,
+        input: ListAfterInput,
+    ) -> Answer<ListAfterResponse> {
         let start = match &input.starting_after {
             Some(id) => id[1..].parse::<usize>().unwrap() + 1,
             None => 0,
@@ -84,7 +88,7 @@ impl PagingServer for Server {
 
     async fn list_nested(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: ListNestedInput,
     ) -> Answer<ListNestedResponse> {
         let start = input.r#continue.map_or(0, |c| c[1..].parse().unwrap());
@@ -101,7 +105,7 @@ impl PagingServer for Server {
 
     async fn list_by_url(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: ListByUrlInput,
     ) -> Answer<ListByUrlResponse> {
         self.url_accounts
@@ -120,7 +124,7 @@ impl PagingServer for Server {
 
     async fn list_offset(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: ListOffsetInput,
     ) -> Answer<ListOffsetResponse> {
         let (results, _) = slice(input.offset as usize, input.limit as usize);

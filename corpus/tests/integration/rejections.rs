@@ -146,7 +146,7 @@ mod endpoint_rejections {
 
         async fn post_message(
             &self,
-            _: Context<()>,
+            _: Context<(), Self>,
             _: PostMessageInput,
         ) -> Answer<PostMessageResponse> {
             Ok(PostMessageResponse::Ok(Posted {
@@ -155,7 +155,7 @@ mod endpoint_rejections {
             }))
         }
 
-        async fn archive(&self, _: Context<()>, _: ArchiveInput) -> Answer<ArchiveResponse> {
+        async fn archive(&self, _: Context<(), Self>, _: ArchiveInput) -> Answer<ArchiveResponse> {
             Ok(ArchiveResponse::Ok(Posted {
                 ok: true,
                 ts: "1.0".into(),
@@ -164,7 +164,7 @@ mod endpoint_rejections {
 
         async fn update_message(
             &self,
-            _: Context<()>,
+            _: Context<(), Self>,
             _: UpdateMessageInput,
         ) -> Answer<UpdateMessageResponse> {
             Ok(UpdateMessageResponse::Ok(Posted {

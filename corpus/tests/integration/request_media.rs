@@ -16,7 +16,11 @@ struct Server;
 impl RequestMediaServer for Server {
     crate::support::accepts_key!("key");
 
-    async fn patch_note(&self, _: Context<()>, input: PatchNoteInput) -> Answer<PatchNoteResponse> {
+    async fn patch_note(
+        &self,
+        _: Context<(), Self>,
+        input: PatchNoteInput,
+    ) -> Answer<PatchNoteResponse> {
         Ok(PatchNoteResponse::Ok(Note {
             id: input.id,
             text: input.body.text.unwrap_or_default(),

@@ -24,11 +24,11 @@ fn note(id: i64) -> Note {
 }
 
 impl HeadersServer for Server {
-    crate::support::accepts_key!("key");
+    crate::support::accepts_key!("key", App, authenticate_app);
 
     async fn create_note(
         &self,
-        _: Context<()>,
+        _: Context<(), Self>,
         input: CreateNoteInput,
     ) -> Answer<CreateNoteResponse> {
         Ok(CreateNoteResponse::Created {
@@ -43,7 +43,7 @@ impl HeadersServer for Server {
         })
     }
 
-    async fn get_note(&self, _: Context<()>, input: GetNoteInput) -> Answer<GetNoteResponse> {
+    async fn get_note(&self, _: Context<(), Self>, input: GetNoteInput) -> Answer<GetNoteResponse> {
         let note = note(input.id);
         let etag = format!("\"{}\"", note.text);
         if input.if_none_match.as_deref() == Some(etag.as_str()) {
@@ -62,7 +62,11 @@ impl HeadersServer for Server {
         })
     }
 
-    async fn open_note(&self, _: Context<()>, input: OpenNoteInput) -> Answer<OpenNoteResponse> {
+    async fn open_note(
+        &self,
+        _: Context<(), Self>,
+        input: OpenNoteInput,
+    ) -> Answer<OpenNoteResponse> {
         Ok(OpenNoteResponse::Found {
             headers: OpenNoteFoundHeaders {
                 location: format!("https://notes.example.test/{}", input.id),
@@ -70,7 +74,11 @@ impl HeadersServer for Server {
         })
     }
 
-    async fn list_notes(&self, _: Context<()>, input: ListNotesInput) -> Answer<ListNotesResponse> {
+    async fn list_notes(
+        &self,
+        _: Context<(), Self>,
+        input: ListNotesInput,
+    ) -> Answer<ListNotesResponse> {
         let next = (input.page < 3).then(|| {
             format!(
                 "<https://example.test/v1/notes?page={}>; rel=\"next\"",

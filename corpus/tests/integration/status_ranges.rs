@@ -27,7 +27,7 @@ fn problem(code: u16) -> Problem {
 impl StatusRangesServer for Server {
     crate::support::accepts_key!("key");
 
-    async fn get_pet(&self, _: Context<()>, input: GetPetInput) -> Answer<GetPetResponse> {
+    async fn get_pet(&self, _: Context<(), Self>, input: GetPetInput) -> Answer<GetPetResponse> {
         let status = u16::try_from(input.pet_id).unwrap_or(0);
         Ok(match status {
             404 => GetPetResponse::NotFound,
@@ -53,7 +53,7 @@ impl StatusRangesServer for Server {
         })
     }
 
-    async fn list_pets(&self, _: Context<()>, _: ListPetsInput) -> Answer<ListPetsResponse> {
+    async fn list_pets(&self, _: Context<(), Self>, _: ListPetsInput) -> Answer<ListPetsResponse> {
         Ok(ListPetsResponse::Default {
             status: 409,
             body: problem(409),

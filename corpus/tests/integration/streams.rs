@@ -25,14 +25,14 @@ fn chunk(index: i64, delta: &str) -> Chunk {
 impl StreamsServer for Server {
     support::accepts_key!("key");
 
-    async fn chat(&self, _: Context<()>, input: ChatInput) -> Answer<ChatResponse> {
+    async fn chat(&self, _: Context<(), Self>, input: ChatInput) -> Answer<ChatResponse> {
         let words = input.body.prompt.split(' ').enumerate();
         Ok(ChatResponse::Ok(
             words.map(|(i, w)| chunk(i as i64, w)).collect(),
         ))
     }
 
-    async fn export(&self, _: Context<()>, _: ExportInput) -> Answer<ExportResponse> {
+    async fn export(&self, _: Context<(), Self>, _: ExportInput) -> Answer<ExportResponse> {
         Ok(ExportResponse::Ok(vec![chunk(0, "a"), chunk(1, "b\nc")]))
     }
 }

@@ -175,22 +175,48 @@ pub fn ask_to_retry(status: StatusCode, headers: &mut http::HeaderMap) {
     }
 }
 
-/// Who is calling, and which request this is.
+/// Who is calling, and which request this is. The router holds the caller of any kind
+/// (`P` is `Option<C>`); the generated code hands each method the principal type of the
+/// schemes its endpoint accepts ([`Context::narrow`]).
 #[derive(Clone, Debug)]
-pub struct Context<P, A> {
+pub struct Context<P, A, C> {
     pub request_id: String,
-    /// The principal of the required credential; `None` only on public endpoints.
-    pub principal: Option<P>,
-    /// Principals of the credentials sent with the required one (`auth a & b`) and of
+    /// The principal of the required credential (`()` on public endpoints).
+    pub principal: P,
+    /// Callers of the credentials sent with the required one (`auth a & b`) and of
     /// optional ones presented, by scheme.
-    pub also: Vec<(A, P)>,
+    pub also: Vec<(A, C)>,
 }
 
-impl<P, A: PartialEq> Context<P, A> {
-    /// The principal of a credential of `scheme` sent with the required one, or of an
-    /// optional one, when one was presented.
-    pub fn also_as(&self, scheme: A) -> Option<&P> {
-        self.also.iter().find(|(s, _)| *s == scheme).map(|(_, p)| p)
+impl<P, A: PartialEq, C> Context<P, A, C> {
+    /// The caller of a credential of `scheme` sent with the required one, or of an optional
+    /// one, when one was presented.
+    pub fn also_as(&self, scheme: A) -> Option<&C> {
+        self.also.iter().find(|(s, _)| *s == scheme).map(|(_, c)| c)
+    }
+
+    /// The same context with the principal the endpoint takes. `None` from `narrow` (a
+    /// caller of a kind the endpoint does not accept, which authentication never lets
+    /// through) is a fault of the server, answered 500 rather than trusted.
+    pub fn narrow<Q>(
+        self,
+        narrow: impl FnOnce(P) -> Option<Q>,
+    ) -> Result<Context<Q, A, C>, Rejection> {
+        let Context {
+            request_id,
+            principal,
+            also,
+        } = self;
+        match narrow(principal) {
+            Some(principal) => Ok(Context {
+                request_id,
+                principal,
+                also,
+            }),
+            None => Err(Rejection::fault(
+                "the caller's principal is of a kind this endpoint does not accept",
+            )),
+        }
     }
 }
 
@@ -362,4 +388,38 @@ fn next_request_id() -> String {
         *PREFIX,
         COUNTER.fetch_add(1, Ordering::Relaxed)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn context(principal: Option<&'static str>) -> Context<Option<&'static str>, u8, &'static str> {
+        Context {
+            request_id: "r1".to_string(),
+            principal,
+            also: vec![(2, "secret")],
+        }
+    }
+
+    #[test]
+    fn narrowing_keeps_the_request_and_the_credentials_beside_it() {
+        let narrowed = context(Some("team-1"))
+            .narrow(|p| p.map(str::len))
+            .expect("a team is a team");
+        assert_eq!(narrowed.principal, 6);
+        assert_eq!(narrowed.request_id, "r1");
+        assert_eq!(narrowed.also_as(2), Some(&"secret"));
+        assert_eq!(narrowed.also_as(3), None);
+    }
+
+    /// A principal of a kind the endpoint does not take is the server's fault, not a caller
+    /// let through.
+    #[test]
+    fn a_principal_of_another_kind_is_a_fault() {
+        let refused = context(None)
+            .narrow(|p: Option<&str>| p.map(str::len))
+            .expect_err("no principal of the endpoint's kind");
+        assert_eq!(refused.status(), 500);
+    }
 }

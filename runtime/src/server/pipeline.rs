@@ -52,7 +52,8 @@ pub trait Service: Send + Sync + 'static {
 pub type PathParams = Result<RawPathParams, RawPathParamsRejection>;
 
 /// The context of an endpoint whose service is `S`.
-pub type ContextOf<S> = Context<<S as Service>::Principal, <S as Service>::Scheme>;
+pub type ContextOf<S> =
+    Context<Option<<S as Service>::Principal>, <S as Service>::Scheme, <S as Service>::Principal>;
 
 /// Serves one request: authenticate, check gates, read the typed input, call; a rejection
 /// the call returns is written at a status the endpoint declares for it. The request

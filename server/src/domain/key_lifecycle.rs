@@ -3,7 +3,7 @@
 //! process drops what it kept of the key within a second, and this one at once.
 
 use crate::ReferenceServer;
-use crate::domain::auth::{MANAGEMENT_KEY, ManagementScope, Principal, TEAM_KEY};
+use crate::domain::auth::{MANAGEMENT_KEY, ManagementScope, Manager, TEAM_KEY};
 use crate::domain::management::{caller, controlled_team};
 use crate::infra::clock::wire_time;
 use crate::infra::columns;
@@ -14,11 +14,11 @@ use health_api::operations::*;
 
 pub async fn list_team_api_keys(
     s: &ReferenceServer,
-    principal: &Principal,
+    manager: &Manager,
     input: ListTeamApiKeysInput,
 ) -> Result<ApiKeyList, Failure> {
     let (org_id, team_id) = (input.org_id.0.to_string(), input.team_id.0.to_string());
-    let scope = caller(principal, &org_id)?;
+    let scope = caller(manager, &org_id)?;
     let mut tx = s.store.read().await?;
     controlled_team(&mut tx, scope, &org_id, &team_id).await?;
     let rows: Vec<(String, i64)> = sqlx::query_as(
@@ -44,12 +44,12 @@ pub async fn list_team_api_keys(
 
 pub async fn revoke_team_api_key(
     s: &ReferenceServer,
-    principal: &Principal,
+    manager: &Manager,
     input: RevokeTeamApiKeyInput,
 ) -> Result<SuccessResult, Failure> {
     let (org_id, team_id) = (input.org_id.0.to_string(), input.team_id.0.to_string());
     let key_id = input.key_id.0.to_string();
-    let scope = caller(principal, &org_id)?;
+    let scope = caller(manager, &org_id)?;
     let mut tx = s.store.write().await?;
     controlled_team(&mut tx, scope, &org_id, &team_id).await?;
     let deleted = sqlx::query("DELETE FROM keys WHERE id = $1 AND kind = $2 AND team_id = $3")
@@ -68,11 +68,11 @@ pub async fn revoke_team_api_key(
 
 pub async fn list_management_keys(
     s: &ReferenceServer,
-    principal: &Principal,
+    manager: &Manager,
     input: ListManagementKeysInput,
 ) -> Result<ManagementKeyList, Failure> {
     let org_id = input.org_id.0.to_string();
-    let scope = caller(principal, &org_id)?;
+    let scope = caller(manager, &org_id)?;
     let mut tx = s.store.read().await?;
     let rows: Vec<(String, Option<String>, i64)> = sqlx::query_as(
         "SELECT id, scope, created_at FROM keys WHERE kind = $1 AND org_id = $2 \
@@ -94,12 +94,12 @@ pub async fn list_management_keys(
 
 pub async fn revoke_management_key(
     s: &ReferenceServer,
-    principal: &Principal,
+    manager: &Manager,
     input: RevokeManagementKeyInput,
 ) -> Result<SuccessResult, Failure> {
     let org_id = input.org_id.0.to_string();
     let key_id = input.key_id.0.to_string();
-    let scope = caller(principal, &org_id)?;
+    let scope = caller(manager, &org_id)?;
     let not_found = || Failure::NotFound(format!("Management key {key_id} not found"));
     let mut tx = s.store.write().await?;
     let row: Option<(Option<String>, i64)> = sqlx::query_as(

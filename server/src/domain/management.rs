@@ -2,7 +2,7 @@
 //! management key controls.
 
 use crate::ReferenceServer;
-use crate::domain::auth::{MANAGEMENT_KEY, ManagementScope, Principal, TEAM_KEY};
+use crate::domain::auth::{MANAGEMENT_KEY, ManagementScope, Manager, TEAM_KEY};
 use crate::domain::bootstrap::insert_key;
 use crate::infra::clock::{to_micros, wire_time};
 use crate::infra::columns;
@@ -19,19 +19,15 @@ const TEAMS_PAGE_SIZE: i64 = 50;
 /// The caller's organization and scope, if the path names that organization. Another
 /// organization is as unknown as one that does not exist.
 pub(crate) fn caller<'p>(
-    principal: &'p Principal,
+    manager: &'p Manager,
     org_id: &str,
 ) -> Result<&'p ManagementScope, Failure> {
-    match principal {
-        Principal::Management {
-            org_id: own, scope, ..
-        } if own == org_id => Ok(scope),
-        Principal::Management { .. } => Err(Failure::NotFound(format!(
+    if manager.org_id == org_id {
+        Ok(&manager.scope)
+    } else {
+        Err(Failure::NotFound(format!(
             "Organization {org_id} not found"
-        ))),
-        _ => Err(Failure::Forbidden(
-            "A management key is required".to_string(),
-        )),
+        )))
     }
 }
 
@@ -66,11 +62,11 @@ pub(crate) async fn controlled_team(
 
 pub async fn list_teams(
     s: &ReferenceServer,
-    principal: &Principal,
+    manager: &Manager,
     input: ListTeamsInput,
 ) -> Result<ListTeamsResult, Failure> {
     let org_id = input.org_id.0.to_string();
-    let scope = caller(principal, &org_id)?;
+    let scope = caller(manager, &org_id)?;
     let after = match input.next_cursor.as_deref().filter(|c| !c.is_empty()) {
         Some(cursor) => Some(parse_team_cursor(cursor).ok_or_else(|| {
             Failure::invalid_query(
@@ -142,11 +138,11 @@ fn parse_team_cursor(cursor: &str) -> Option<(i64, String)> {
 
 pub async fn create_team(
     s: &ReferenceServer,
-    principal: &Principal,
+    manager: &Manager,
     input: CreateTeamInput,
 ) -> Result<Team, Failure> {
     let org_id = input.org_id.0.to_string();
-    org_level_only(caller(principal, &org_id)?, "create teams")?;
+    org_level_only(caller(manager, &org_id)?, "create teams")?;
     let id = uuid::Uuid::new_v4().to_string();
     let now = to_micros(s.clock.now());
     let features = known_features(input.body.enabled_features.as_deref().unwrap_or_default())?;
@@ -236,12 +232,12 @@ async fn read_team(tx: &mut Tx, team_id: &str) -> Result<Team, sqlx::Error> {
 
 pub async fn update_team(
     s: &ReferenceServer,
-    principal: &Principal,
+    manager: &Manager,
     input: UpdateTeamInput,
 ) -> Result<Team, Failure> {
     let org_id = input.org_id.0.to_string();
     let team_id = input.team_id.0.to_string();
-    let scope = caller(principal, &org_id)?;
+    let scope = caller(manager, &org_id)?;
     let features = match &input.body.enabled_features {
         Some(f) => Some(known_features(f)?),
         None => None,
@@ -270,11 +266,11 @@ pub async fn update_team(
 /// stay in the database, reachable by no key.
 pub async fn delete_team(
     s: &ReferenceServer,
-    principal: &Principal,
+    manager: &Manager,
     input: DeleteTeamInput,
 ) -> Result<SuccessResult, Failure> {
     let (org_id, team_id) = (input.org_id.0.to_string(), input.team_id.0.to_string());
-    let scope = caller(principal, &org_id)?;
+    let scope = caller(manager, &org_id)?;
     let mut tx = s.store.write().await?;
     controlled_team(&mut tx, scope, &org_id, &team_id).await?;
     org_level_only(scope, "delete a team")?;
@@ -317,11 +313,11 @@ pub async fn delete_team(
 /// Sets the team's own OAuth application for a provider; bulk import for it needs one.
 pub async fn set_custom_credentials(
     s: &ReferenceServer,
-    principal: &Principal,
+    manager: &Manager,
     input: SetTeamCustomCredentialsInput,
 ) -> Result<CustomCredentials, Failure> {
     let (org_id, team_id) = (input.org_id.0.to_string(), input.team_id.0.to_string());
-    let scope = caller(principal, &org_id)?;
+    let scope = caller(manager, &org_id)?;
     {
         let mut tx = s.store.read().await?;
         controlled_team(&mut tx, scope, &org_id, &team_id).await?;
@@ -345,12 +341,12 @@ pub async fn set_custom_credentials(
 
 pub async fn create_team_api_key(
     s: &ReferenceServer,
-    principal: &Principal,
+    manager: &Manager,
     input: CreateTeamApiKeyInput,
 ) -> Result<CreatedApiKey, Failure> {
     let org_id = input.org_id.0.to_string();
     let team_id = input.team_id.0.to_string();
-    let scope = caller(principal, &org_id)?;
+    let scope = caller(manager, &org_id)?;
     let key = keys::generate(SecretKind::TeamApiKey);
     let now = to_micros(s.clock.now());
     let mut tx = s.store.write().await?;
@@ -367,11 +363,11 @@ pub async fn create_team_api_key(
 
 pub async fn create_management_key(
     s: &ReferenceServer,
-    principal: &Principal,
+    manager: &Manager,
     input: CreateManagementKeyInput,
 ) -> Result<CreatedManagementKey, Failure> {
     let org_id = input.org_id.0.to_string();
-    let scope = caller(principal, &org_id)?;
+    let scope = caller(manager, &org_id)?;
     let team_ids: Vec<String> = input
         .body
         .team_ids

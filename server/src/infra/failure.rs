@@ -98,20 +98,23 @@ impl Failure {
     pub fn invalid_query(name: &'static str, msg: impl Into<String>, kind: IssueKind) -> Failure {
         Failure::Invalid(vec![issue("query", &[LocPart::key(name)], msg, kind)])
     }
+}
 
-    /// The rejection the endpoint answers. Failures of the service are logged here, with the
-    /// request id a caller quotes when asking about them; their detail is not sent.
-    pub fn into_rejection(self, request_id: &str) -> Rejection {
-        match self {
+/// The rejection the endpoint answers, so a handler answers a failure with `?`. Failures of
+/// the service are logged here, inside the request's span (which carries the request id a
+/// caller quotes when asking about them); their detail is not sent.
+impl From<Failure> for Rejection {
+    fn from(failure: Failure) -> Rejection {
+        match failure {
             Failure::NotFound(detail) => Rejection::not_found(detail),
             Failure::Invalid(issues) => Rejection::invalid(&issues),
             Failure::Forbidden(detail) => Rejection::forbidden(detail),
             Failure::Unavailable(error) => {
-                tracing::warn!(request_id, %error, "database unavailable");
+                tracing::warn!(%error, "database unavailable");
                 Rejection::unavailable()
             }
             Failure::Internal(error) => {
-                tracing::error!(request_id, %error, "service fault");
+                tracing::error!(%error, "service fault");
                 Rejection::internal()
             }
         }

@@ -2,9 +2,9 @@
 //! tests of clients and routers, and as a stand-in server.
 
 use super::RustBackend;
-use super::names::method_ident;
 use super::operations::{input_ident, response_ident};
-use super::server::trait_ident;
+use super::server::{trait_ident, trait_method_ident};
+use super::{parts, principals};
 use covenant_runtime::contract::Example;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -15,14 +15,17 @@ impl RustBackend<'_> {
         let trait_name = trait_ident(self.spec);
         let arena = bumpalo::Bump::new();
         let built = crate::contract::examples(self.spec, &arena);
+        let kinds = principals::kinds(self.spec);
         let mut examples = Vec::new();
-        let mut methods = Vec::new();
+        let mut methods = std::collections::HashMap::new();
         let mut statics = Vec::new();
         for (ep, built) in self.spec.endpoints.iter().zip(built) {
             let name = &ep.name;
             let example = example(built);
             examples.push(quote!(#name => Some(#example)));
-            let method = method_ident(&ep.name);
+            let method = trait_method_ident(&kinds, ep);
+            let principal =
+                principals::principal_type(&kinds, ep, &quote!(Self), &quote!(super::server::));
             let (input, response) = (input_ident(ep), response_ident(ep));
             let cached = quote::format_ident!(
                 "{}",
@@ -38,16 +41,40 @@ impl RustBackend<'_> {
             } else {
                 quote!(example(#name, #response::from_parts))
             };
-            methods.push(quote! {
-                async fn #method(&self, _ctx: super::server::Context<AuthScheme>, _input: #input) -> super::server::Answer<#response> {
+            let written = quote! {
+                async fn #method(&self, _ctx: super::server::Context<#principal, Self>, _input: #input) -> super::server::Answer<#response> {
                     #answer
                 }
-            });
+            };
+            methods.insert(ep.name.as_str(), written);
         }
+        let (own, parts) = parts::parts(self.spec, &trait_name);
+        let own_methods = own.iter().map(|ep| &methods[ep.name.as_str()]);
+        let part_impls = parts.iter().map(|part| {
+            let ident = &part.ident;
+            let written = part.endpoints.iter().map(|ep| &methods[ep.name.as_str()]);
+            quote! {
+                #[allow(deprecated)]
+                impl super::server::#ident for MockServer {
+                    #(#written)*
+                }
+            }
+        });
+        // Each kind of principal is the scheme its key was added for.
+        let kind_items = kinds.iter().map(|kind| {
+            let (ty, method) = (&kind.ty, &kind.method);
+            quote! {
+                type #ty = AuthScheme;
+
+                async fn #method(&self, scheme: AuthScheme, credential: &str) -> Result<AuthScheme, rt::server::AuthError> {
+                    self.access.authenticate(scheme, credential)
+                }
+            }
+        });
         // The mock's keys hold every scope.
         let scopes = if super::server::requires_scopes(self.spec) {
             quote! {
-                async fn has_scopes(&self, _principal: &AuthScheme, _scheme: AuthScheme, _scopes: &'static [&'static str]) -> Result<bool, rt::server::Unavailable> {
+                async fn has_scopes(&self, _caller: &super::server::Caller<Self>, _scheme: AuthScheme, _scopes: &'static [&'static str]) -> Result<bool, rt::server::Unavailable> {
                     Ok(true)
                 }
             }
@@ -119,20 +146,18 @@ impl RustBackend<'_> {
 
             #[allow(deprecated)]
             impl #trait_name for MockServer {
-                type Principal = AuthScheme;
+                #(#kind_items)*
 
-                async fn authenticate(&self, scheme: AuthScheme, credential: &str) -> Result<AuthScheme, rt::server::AuthError> {
-                    self.access.authenticate(scheme, credential)
-                }
-
-                async fn gate_open(&self, _principal: ::std::option::Option<&AuthScheme>, gate: Gate) -> Result<bool, rt::server::Unavailable> {
+                async fn gate_open(&self, _caller: ::std::option::Option<&super::server::Caller<Self>>, gate: Gate) -> Result<bool, rt::server::Unavailable> {
                     Ok(self.access.gate_open(gate))
                 }
 
                 #scopes
 
-                #(#methods)*
+                #(#own_methods)*
             }
+
+            #(#part_impls)*
         }
     }
 }

@@ -12,7 +12,9 @@ mod models;
 pub mod names;
 mod operations;
 mod pages;
+mod parts;
 mod paths;
+mod principals;
 mod server;
 pub mod validate;
 

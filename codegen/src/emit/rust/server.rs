@@ -4,6 +4,7 @@
 use super::RustBackend;
 use super::descriptors::endpoint_static;
 use super::operations::{input_ident, response_ident, status_variant};
+use super::{parts, principals};
 use crate::ir::rejections::answers_501;
 use crate::ir::routes::route_of;
 use crate::ir::*;
@@ -20,8 +21,27 @@ fn handler_ident(ep: &Endpoint) -> Ident {
     format_ident!("handle_{}", crate::lower::snake(&ep.name))
 }
 
-fn method_ident(ep: &Endpoint) -> Ident {
-    super::names::method_ident(&ep.name)
+/// An endpoint's method in the server trait: its name, with `_endpoint` after one an
+/// `authenticate_…` method of a principal takes.
+pub(super) fn trait_method_ident(kinds: &[principals::Kind], ep: &Endpoint) -> Ident {
+    let method = super::names::method_ident(&ep.name);
+    if principals::takes_method(kinds, &method) {
+        format_ident!("{method}_endpoint")
+    } else {
+        method
+    }
+}
+
+/// What the routers ask of a service: the whole service when the trait has parts, else the
+/// core trait.
+pub(super) fn bound_ident(spec: &Spec) -> Ident {
+    let core = trait_ident(spec);
+    let (_, parts) = parts::parts(spec, &core);
+    if parts.is_empty() {
+        core
+    } else {
+        parts::whole_ident(&core)
+    }
 }
 
 /// One router per base address, named after the first API at it.
@@ -82,40 +102,32 @@ impl RustBackend<'_> {
         let rt = &self.rt;
         let crate_path = &self.crate_path;
         let trait_name = trait_ident(self.spec);
-        let answering: Vec<bool> = self
-            .spec
-            .endpoints
-            .iter()
-            .map(|ep| answers_501(self.spec, ep))
-            .collect();
-        let methods = self.spec.endpoints.iter().zip(&answering).map(|(ep, &answers)| {
-            let method = method_ident(ep);
-            let (input, response) = (input_ident(ep), response_ident(ep));
-            let doc = super::endpoint_doc(ep);
-            let deprecated = ep.deprecated.as_ref().map(|_| quote!(#[deprecated]));
-            let signature = quote! {
-                fn #method(&self, ctx: Context<Self::Principal>, input: #input) -> impl Future<Output = Answer<#response>> + Send
-            };
-            if !answers {
-                return quote! {
-                    #(#[doc = #doc])*
-                    #deprecated
-                    #signature;
-                };
-            }
-            let unimplemented = format!("{} is not implemented yet", ep.name);
+        let kinds = principals::kinds(self.spec);
+        let (own, parts) = parts::parts(self.spec, &trait_name);
+        let own_methods = own.iter().map(|ep| self.trait_method(ep, &kinds));
+        let part_traits = parts.iter().map(|part| {
+            let ident = &part.ident;
+            let doc = format!(
+                " The endpoints tagged `{}`: a part of the service, beside [`{trait_name}`].",
+                part.tag
+            );
+            let methods = part
+                .endpoints
+                .iter()
+                .map(|ep| self.trait_method(ep, &kinds));
             quote! {
-                #(#[doc = #doc])*
-                ///
-                /// Until implemented, answers the declared 501.
-                #deprecated
-                #signature {
-                    let _ = (ctx, input);
-                    ::std::future::ready(Err(#rt::server::Rejection::new(501, #unimplemented)))
+                #[doc = #doc]
+                pub trait #ident: #trait_name {
+                    #(#methods)*
                 }
             }
         });
-        let handlers = self.spec.endpoints.iter().map(|ep| self.handler(ep));
+        let whole = self.whole_trait(&trait_name, &parts);
+        let handlers = self
+            .spec
+            .endpoints
+            .iter()
+            .map(|ep| self.handler(ep, &kinds));
         let responses = self.spec.endpoints.iter().map(|ep| self.response_impl(ep));
         let routers = self.routers();
         let service_doc = format!(
@@ -126,24 +138,37 @@ impl RustBackend<'_> {
                 .as_deref()
                 .unwrap_or(&self.spec.service.name)
         );
+        let parts_doc = (!parts.is_empty()).then(|| {
+            let names: Vec<String> = parts.iter().map(|p| format!("[`{}`]", p.ident)).collect();
+            let doc = format!(
+                " Tagged endpoints are in parts of their own, by first tag: {}.",
+                names.join(", ")
+            );
+            quote!(#[doc = ""] #[doc = #doc])
+        });
         let (scopes_method, scopes_forward) = if requires_scopes(self.spec) {
             (
                 quote! {
-                    /// Whether the principal holds every one of `scopes`, which the endpoint
+                    /// Whether the caller holds every one of `scopes`, which the endpoint
                     /// requires of a credential of `scheme`; lacking one answers 403. No
                     /// default: only the service knows what a credential was granted.
                     /// `Err` answers 503.
-                    fn has_scopes(&self, principal: &Self::Principal, scheme: AuthScheme, scopes: &'static [&'static str]) -> impl Future<Output = ::std::result::Result<bool, #rt::server::Unavailable>> + Send;
+                    fn has_scopes(&self, caller: &Caller<Self>, scheme: AuthScheme, scopes: &'static [&'static str]) -> impl Future<Output = ::std::result::Result<bool, #rt::server::Unavailable>> + Send;
                 },
                 quote! {
-                    fn has_scopes(&self, principal: &S::Principal, scheme: AuthScheme, scopes: &'static [&'static str]) -> impl Future<Output = ::std::result::Result<bool, #rt::server::Unavailable>> + Send {
-                        self.service.has_scopes(principal, scheme, scopes)
+                    fn has_scopes(&self, caller: &Caller<S>, scheme: AuthScheme, scopes: &'static [&'static str]) -> impl Future<Output = ::std::result::Result<bool, #rt::server::Unavailable>> + Send {
+                        self.service.has_scopes(caller, scheme, scopes)
                     }
                 },
             )
         } else {
             (TokenStream::new(), TokenStream::new())
         };
+        let kind_items = principals::trait_items(&kinds, self.spec, rt);
+        let gate_method = self.gate_method();
+        let kind_enums = principals::enums(&kinds, self.spec, &trait_name);
+        let dispatch = principals::dispatch(&kinds, self.spec, rt);
+        let narrowers = principals::narrowers(&kinds, self.spec, &trait_name);
         quote! {
             #[allow(unused_imports)]
             use #crate_path as rt;
@@ -153,38 +178,38 @@ impl RustBackend<'_> {
             use ::std::future::Future;
             use ::std::sync::Arc;
 
-            /// What every method learns of its request: the request id and the caller.
-            pub type Context<P> = #rt::server::Context<P, AuthScheme>;
+            /// What every method learns of its request: the request id, the principal of the
+            /// credential the endpoint requires (`P`: `()` on public endpoints), and the
+            /// callers of credentials sent beside it.
+            pub type Context<P, S> = #rt::server::Context<P, AuthScheme, Caller<S>>;
 
             /// What a method answers: one of its declared responses, or a rejection.
             pub type Answer<R> = ::std::result::Result<R, #rt::server::Rejection>;
 
             #[doc = #service_doc]
             ///
-            /// The router authenticates every request with [`Self::authenticate`] before a
-            /// method runs, so methods see only callers with an accepted credential and inputs
-            /// that passed every constraint of the spec. A method answers one of its declared
-            /// responses, or a [`Rejection`](rt::server::Rejection) the router writes in the
-            /// API's rejection shape, at the declared status that holds it.
+            /// The router authenticates every request with the `authenticate_…` method of the
+            /// principal its scheme identifies before a method runs, so methods see only callers
+            /// with an accepted credential, as the principal type of the schemes the endpoint
+            /// accepts, and inputs that passed every constraint of the spec. A method answers
+            /// one of its declared responses, or a [`Rejection`](rt::server::Rejection) the
+            /// router writes in the API's rejection shape, at the declared status that holds it.
+            #parts_doc
             pub trait #trait_name: Send + Sync + 'static {
-                /// What an accepted credential identifies.
-                type Principal: Clone + Send + Sync + 'static;
+                #kind_items
 
-                /// Turns a credential into a principal. `Err(Unknown)` answers 401;
-                /// `Err(WrongKind)` (a valid key of another kind) answers 403; `Err(Unavailable)`
-                /// answers 503 with `Retry-After`. The deprecated second header of a scheme
-                /// arrives as that scheme.
-                fn authenticate(&self, scheme: AuthScheme, credential: &str) -> impl Future<Output = ::std::result::Result<Self::Principal, #rt::server::AuthError>> + Send;
-
-                /// Whether a gated endpoint (a feature or plan) is open to the caller; closed
-                /// answers 403. No default: the spec's gates are closed until the service opens
-                /// them for a team, so each implementation decides. `Err` answers 503.
-                fn gate_open(&self, principal: ::std::option::Option<&Self::Principal>, gate: Gate) -> impl Future<Output = ::std::result::Result<bool, #rt::server::Unavailable>> + Send;
+                #gate_method
 
                 #scopes_method
 
-                #(#methods)*
+                #(#own_methods)*
             }
+
+            #kind_enums
+
+            #(#part_traits)*
+
+            #whole
 
             struct App<S> {
                 service: Arc<S>,
@@ -192,37 +217,119 @@ impl RustBackend<'_> {
             }
 
             impl<S: #trait_name> #rt::server::Service for App<S> {
-                type Principal = S::Principal;
+                type Principal = Caller<S>;
                 type Scheme = AuthScheme;
                 type Gate = Gate;
 
-                fn authenticate(&self, scheme: AuthScheme, credential: &str) -> impl Future<Output = ::std::result::Result<S::Principal, #rt::server::AuthError>> + Send {
-                    self.service.authenticate(scheme, credential)
-                }
+                #dispatch
 
-                fn gate_open(&self, principal: ::std::option::Option<&S::Principal>, gate: Gate) -> impl Future<Output = ::std::result::Result<bool, #rt::server::Unavailable>> + Send {
-                    self.service.gate_open(principal, gate)
+                fn gate_open(&self, caller: ::std::option::Option<&Caller<S>>, gate: Gate) -> impl Future<Output = ::std::result::Result<bool, #rt::server::Unavailable>> + Send {
+                    self.service.gate_open(caller, gate)
                 }
 
                 #scopes_forward
             }
 
+            #narrowers
             #(#handlers)*
             #(#responses)*
             #routers
         }
     }
 
-    fn handler(&self, ep: &Endpoint) -> TokenStream {
+    /// `gate_open`: asked of every gated endpoint, so without a default; a spec without
+    /// gates never asks it, and its `Gate` has no value to ask with.
+    fn gate_method(&self) -> TokenStream {
         let rt = &self.rt;
-        let trait_name = trait_ident(self.spec);
+        let signature = quote! {
+            fn gate_open(&self, caller: ::std::option::Option<&Caller<Self>>, gate: Gate) -> impl Future<Output = ::std::result::Result<bool, #rt::server::Unavailable>> + Send
+        };
+        if !all_gates(self.spec).is_empty() {
+            quote! {
+                /// Whether a gated endpoint (a feature or plan) is open to the caller; closed
+                /// answers 403. No default: the spec's gates are closed until the service opens
+                /// them for a team, so each implementation decides. `Err` answers 503.
+                #signature;
+            }
+        } else {
+            quote! {
+                /// Whether a gated endpoint is open to the caller. The spec gates no endpoint,
+                /// so the router never asks.
+                #[allow(unreachable_code)]
+                #signature {
+                    let _ = caller;
+                    ::std::future::ready::<::std::result::Result<bool, #rt::server::Unavailable>>(match gate {})
+                }
+            }
+        }
+    }
+
+    /// One endpoint's method in its trait: a declaration, or the 501 an endpoint that declares
+    /// one answers until implemented.
+    fn trait_method(&self, ep: &Endpoint, kinds: &[principals::Kind]) -> TokenStream {
+        let rt = &self.rt;
+        let method = trait_method_ident(kinds, ep);
+        let (input, response) = (input_ident(ep), response_ident(ep));
+        let doc = super::endpoint_doc(ep);
+        let deprecated = ep.deprecated.as_ref().map(|_| quote!(#[deprecated]));
+        let principal = principals::principal_type(kinds, ep, &quote!(Self), &TokenStream::new());
+        let signature = quote! {
+            fn #method(&self, ctx: Context<#principal, Self>, input: #input) -> impl Future<Output = Answer<#response>> + Send
+        };
+        if !answers_501(self.spec, ep) {
+            return quote! {
+                #(#[doc = #doc])*
+                #deprecated
+                #signature;
+            };
+        }
+        let unimplemented = format!("{} is not implemented yet", ep.name);
+        quote! {
+            #(#[doc = #doc])*
+            ///
+            /// Until implemented, answers the declared 501.
+            #deprecated
+            #signature {
+                let _ = (ctx, input);
+                ::std::future::ready(Err(#rt::server::Rejection::new(501, #unimplemented)))
+            }
+        }
+    }
+
+    /// The trait of every part together, which any type implementing them all has: what the
+    /// routers ask of a service. A spec without tags has the core trait alone.
+    fn whole_trait(&self, trait_name: &Ident, parts: &[parts::Part]) -> TokenStream {
+        if parts.is_empty() {
+            return TokenStream::new();
+        }
+        let whole = parts::whole_ident(trait_name);
+        let idents: Vec<&Ident> = parts.iter().map(|p| &p.ident).collect();
+        let doc = format!(
+            " The whole service: [`{trait_name}`] and every part. Implemented for any type that \
+             implements them all; the routers ask for it."
+        );
+        quote! {
+            #[doc = #doc]
+            pub trait #whole: #trait_name #(+ #idents)* {}
+
+            impl<S: #trait_name #(+ #idents)*> #whole for S {}
+        }
+    }
+
+    fn handler(&self, ep: &Endpoint, kinds: &[principals::Kind]) -> TokenStream {
+        let rt = &self.rt;
+        let bound = bound_ident(self.spec);
         let handler = handler_ident(ep);
-        let method = method_ident(ep);
+        let method = trait_method_ident(kinds, ep);
         let desc = endpoint_static(&ep.name);
+        let narrowing = principals::narrowing(kinds, ep);
         quote! {
             #[allow(deprecated)]
-            async fn #handler<S: #trait_name>(State(app): State<Arc<App<S>>>, path: #rt::server::PathParams, request: Request) -> Response {
-                #rt::server::serve(&*app, &app.config, &descriptors::#desc, path, request, |ctx, input| app.service.#method(ctx, input)).await
+            async fn #handler<S: #bound>(State(app): State<Arc<App<S>>>, path: #rt::server::PathParams, request: Request) -> Response {
+                let service = &app.service;
+                #rt::server::serve(&*app, &app.config, &descriptors::#desc, path, request, |ctx, input| async move {
+                    service.#method(ctx.narrow(#narrowing)?, input).await
+                }).await
             }
         }
     }
@@ -281,7 +388,7 @@ impl RustBackend<'_> {
 
     fn routers(&self) -> TokenStream {
         let rt = &self.rt;
-        let trait_name = trait_ident(self.spec);
+        let trait_name = bound_ident(self.spec);
         let groups = router_groups(self.spec);
         let mut fns = Vec::new();
         let mut route_fns = Vec::new();

@@ -2,13 +2,17 @@
 
 use covenant_runtime::server::axum;
 
-/// The auth half of a test server's trait: no principal, the one key `$key` accepted under
-/// every scheme, every gate open. `AuthScheme` and `Gate` are the calling module's.
+/// The auth half of a test server's trait: the one key `$key` accepted under every scheme,
+/// identifying a principal of no content (the spec's `principal caller`, or the one named).
+/// `AuthScheme` is the calling module's.
 macro_rules! accepts_key {
     ($key:literal) => {
-        type Principal = ();
+        crate::support::accepts_key!($key, Caller, authenticate_caller);
+    };
+    ($key:literal, $principal:ident, $authenticate:ident) => {
+        type $principal = ();
 
-        async fn authenticate(
+        async fn $authenticate(
             &self,
             _: AuthScheme,
             credential: &str,
@@ -16,14 +20,6 @@ macro_rules! accepts_key {
             (credential == $key)
                 .then_some(())
                 .ok_or(covenant_runtime::server::AuthError::Unknown)
-        }
-
-        async fn gate_open(
-            &self,
-            _: Option<&()>,
-            _: Gate,
-        ) -> Result<bool, covenant_runtime::server::Unavailable> {
-            Ok(true)
         }
     };
 }

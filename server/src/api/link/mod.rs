@@ -7,7 +7,7 @@ mod sign_in;
 pub mod widget;
 
 use crate::ReferenceServer;
-use crate::domain::auth::Principal;
+use crate::domain::auth::LinkGrant;
 use crate::domain::users::ensure_visible;
 use crate::infra::clock::to_micros;
 use crate::infra::columns::{self, from_json};
@@ -121,13 +121,11 @@ pub(crate) async fn use_up(tx: &mut Tx, token_hash: &str, now: i64) -> Result<bo
 pub async fn oauth_provider(
     s: &ReferenceServer,
     team_id: &str,
-    link: Option<&Principal>,
+    link: Option<&LinkGrant>,
     slug: &str,
 ) -> Result<OAuthProviderDetail, Failure> {
-    if let Some(Principal::Link {
-        team_id: issued_to, ..
-    }) = link
-        && issued_to != team_id
+    if let Some(grant) = link
+        && grant.team_id != team_id
     {
         return Err(Failure::Forbidden(
             "The link token was issued to another team".to_string(),
@@ -161,9 +159,9 @@ pub async fn oauth_provider(
             .map_or(Tristate::Null, Tristate::Value),
         logo: row.logo,
     };
-    if let Some(Principal::Link { token_hash, .. }) = link {
+    if let Some(grant) = link {
         let mut tx = s.store.write().await?;
-        if !use_up(&mut tx, token_hash, to_micros(s.clock.now())).await? {
+        if !use_up(&mut tx, &grant.token_hash, to_micros(s.clock.now())).await? {
             return Err(Failure::Forbidden(
                 "The link token was used by another request, expired or lost its user meanwhile"
                     .to_string(),

@@ -9,7 +9,7 @@
 //! Only credentials that were accepted are kept: an unknown key costs a lookup every time,
 //! as before, and cannot fill the cache.
 
-use crate::domain::auth::Principal;
+use crate::domain::auth::KeyHolder;
 use crate::infra::kept::{Kept, Ticket};
 use crate::infra::store::Store;
 use std::sync::Mutex;
@@ -21,11 +21,10 @@ pub const BOUND: Duration = Duration::from_secs(1);
 /// The most principals (and, apart, gate answers) kept.
 const MAX_ENTRIES: usize = 10_000;
 
-/// An accepted key: its stored kind and what it identifies.
+/// An accepted key: what it identifies.
 #[derive(Clone, Debug)]
 pub struct KnownKey {
-    pub kind: String,
-    pub principal: Principal,
+    pub holder: KeyHolder,
 }
 
 /// Owned by the service ([`crate::ReferenceServer`]) and consulted by [`crate::domain::auth`] alone:
@@ -148,11 +147,10 @@ mod tests {
 
     fn team_key() -> KnownKey {
         KnownKey {
-            kind: "team".to_string(),
-            principal: Principal::Team {
+            holder: KeyHolder::Team(crate::domain::auth::Team {
                 team_id: "t".to_string(),
                 org_id: "o".to_string(),
-            },
+            }),
         }
     }
 

@@ -9,26 +9,45 @@ use crate::infra::clock::{Clock, to_micros};
 use crate::infra::keys;
 use crate::infra::store::Store;
 use covenant_runtime::server::{AuthError, Unavailable};
-use health_api::operations::{AuthScheme, Gate};
+use health_api::operations::Gate;
 
-/// What an accepted credential identifies.
+/// What a team API key identifies: the team and its organization.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Principal {
-    /// A team API key: the team and its organization.
-    Team { team_id: String, org_id: String },
-    /// A management key of an organization.
-    Management {
-        key_id: String,
-        org_id: String,
-        scope: ManagementScope,
-    },
-    /// A link token, issued for one user of one team; the request that succeeds with it
-    /// uses it up (`link::use_up`).
-    Link {
-        team_id: String,
-        user_id: String,
-        token_hash: String,
-    },
+pub struct Team {
+    pub team_id: String,
+    pub org_id: String,
+}
+
+/// What a management key identifies: the key, its organization and what it controls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Manager {
+    pub key_id: String,
+    pub org_id: String,
+    pub scope: ManagementScope,
+}
+
+/// What a link token identifies: one user of one team. The request that succeeds with it
+/// uses it up (`link::use_up`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkGrant {
+    pub team_id: String,
+    pub user_id: String,
+    pub token_hash: String,
+}
+
+/// What a stored key identifies: a team key's team or a management key's manager.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyHolder {
+    Team(Team),
+    Manager(Manager),
+}
+
+/// Whose gates a caller meets: its organization's plan, and its team's features when a
+/// team key called.
+#[derive(Clone, Copy, Debug)]
+pub struct GateSubject<'a> {
+    pub org_id: &'a str,
+    pub team_id: Option<&'a str>,
 }
 
 /// What a management key controls.
@@ -53,20 +72,42 @@ impl ManagementScope {
 pub const TEAM_KEY: &str = "team";
 pub const MANAGEMENT_KEY: &str = "management";
 
-pub async fn authenticate(
+/// A team API key's team; a management key is a key of the wrong kind (403).
+pub async fn team_key(
     store: &Store,
     cache: &AuthCache,
-    clock: &dyn Clock,
-    scheme: AuthScheme,
     credential: &str,
-) -> Result<Principal, AuthError> {
-    let result = match scheme {
-        AuthScheme::TeamApiKey => key_principal(store, cache, credential, TEAM_KEY).await,
-        AuthScheme::ManagementKey | AuthScheme::OrgKey => {
-            key_principal(store, cache, credential, MANAGEMENT_KEY).await
-        }
-        AuthScheme::LinkToken => link_token(store, clock, credential).await,
-    };
+) -> Result<Team, AuthError> {
+    match checked(key_holder(store, cache, credential).await)? {
+        KeyHolder::Team(team) => Ok(team),
+        KeyHolder::Manager(_) => Err(AuthError::WrongKind),
+    }
+}
+
+/// A management key's manager, under either of its headers; a team key is a key of the wrong
+/// kind (403).
+pub async fn management_key(
+    store: &Store,
+    cache: &AuthCache,
+    credential: &str,
+) -> Result<Manager, AuthError> {
+    match checked(key_holder(store, cache, credential).await)? {
+        KeyHolder::Manager(manager) => Ok(manager),
+        KeyHolder::Team(_) => Err(AuthError::WrongKind),
+    }
+}
+
+/// A link token's grant (see [`link_token`]).
+pub async fn link_grant(
+    store: &Store,
+    clock: &dyn Clock,
+    credential: &str,
+) -> Result<LinkGrant, AuthError> {
+    checked(link_token(store, clock, credential).await)
+}
+
+/// A database failure while checking a credential: 503 when it is passing, else a fault.
+fn checked<T>(result: Result<Result<T, AuthError>, sqlx::Error>) -> Result<T, AuthError> {
     result.map_err(|error| {
         if crate::infra::failure::is_transient(&error) {
             tracing::warn!(%error, "database unavailable while checking a credential");
@@ -78,29 +119,24 @@ pub async fn authenticate(
     })?
 }
 
-/// A key of the wanted kind; a key of the other kind is refused as such (403, not 401).
-async fn key_principal(
+/// The holder of a stored key, from the cache or the database.
+async fn key_holder(
     store: &Store,
     cache: &AuthCache,
     credential: &str,
-    wanted: &str,
-) -> Result<Result<Principal, AuthError>, sqlx::Error> {
+) -> Result<Result<KeyHolder, AuthError>, sqlx::Error> {
     let digest = keys::digest(credential);
     let began = cache.fresh(store).await?;
-    let known = match cache.key(&digest) {
-        Some(known) => known,
+    Ok(match cache.key(&digest) {
+        Some(known) => Ok(known.holder),
         None => match read_key(store, credential, &digest).await? {
             Some(known) => {
                 cache.keep_key(began, digest, known.clone());
-                known
+                Ok(known.holder)
             }
-            None => return Ok(Err(AuthError::Unknown)),
+            None => Err(AuthError::Unknown),
         },
-    };
-    if known.kind != wanted {
-        return Ok(Err(AuthError::WrongKind));
-    }
-    Ok(Ok(known.principal))
+    })
 }
 
 /// A stored key, as the `keys` table holds it.
@@ -137,14 +173,14 @@ async fn read_key(
     let Some(row) = row.filter(|row| keys::matches(&row.key_hash, credential)) else {
         return Ok(None);
     };
-    let principal = if row.kind == TEAM_KEY {
+    let holder = if row.kind == TEAM_KEY {
         let Some(team_id) = row.team_id else {
             return Ok(None);
         };
-        Principal::Team {
+        KeyHolder::Team(Team {
             team_id,
             org_id: row.org_id,
-        }
+        })
     } else {
         let scope = if row.scope.as_deref() == Some(crate::domain::gates::org_scope()) {
             ManagementScope::Org
@@ -161,16 +197,13 @@ async fn read_key(
                 .await?;
             ManagementScope::Teams(teams)
         };
-        Principal::Management {
+        KeyHolder::Manager(Manager {
             key_id: row.id,
             org_id: row.org_id,
             scope,
-        }
+        })
     };
-    Ok(Some(KnownKey {
-        kind: row.kind,
-        principal,
-    }))
+    Ok(Some(KnownKey { holder }))
 }
 
 /// A link token not used yet, within its lifetime, whose user is not deleted. Checking it
@@ -180,7 +213,7 @@ async fn link_token(
     store: &Store,
     clock: &dyn Clock,
     token: &str,
-) -> Result<Result<Principal, AuthError>, sqlx::Error> {
+) -> Result<Result<LinkGrant, AuthError>, sqlx::Error> {
     let token_hash = keys::digest(token);
     let row: Option<(String, String)> = store
         .autocommit()
@@ -197,7 +230,7 @@ async fn link_token(
         )
         .await?;
     Ok(match row {
-        Some((team_id, user_id)) => Ok(Principal::Link {
+        Some((team_id, user_id)) => Ok(LinkGrant {
             team_id,
             user_id,
             token_hash,
@@ -211,17 +244,15 @@ async fn link_token(
 pub async fn gate_open(
     store: &Store,
     cache: &AuthCache,
-    principal: Option<&Principal>,
+    caller: Option<GateSubject<'_>>,
     gate: Gate,
 ) -> Result<bool, Unavailable> {
-    let subject = match (gate, principal) {
-        (
-            Gate::HighestPlan,
-            Some(Principal::Management { org_id, .. } | Principal::Team { org_id, .. }),
-        ) => org_id,
-        (Gate::BulkImport | Gate::BulkHistoricalPull, Some(Principal::Team { team_id, .. })) => {
-            team_id
-        }
+    let subject = match (gate, caller) {
+        (Gate::HighestPlan, Some(caller)) => caller.org_id,
+        (Gate::BulkImport | Gate::BulkHistoricalPull, Some(caller)) => match caller.team_id {
+            Some(team_id) => team_id,
+            None => return Ok(false),
+        },
         _ => return Ok(false),
     };
     cached_gate(store, cache, gate, subject)
