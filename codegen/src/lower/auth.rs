@@ -73,6 +73,11 @@ impl Lowerer<'_> {
         for prop in &decl.props {
             self.auth_setting(&mut scheme, prop);
         }
+        if !scheme.principal.is_empty() && scheme.alias_of.is_some() {
+            self.error(diagnostic_codes::BAD_SETTING, decl.name.span, format!("auth `{}` is a second place for another scheme's credentials and names a principal of its own", decl.name.text))
+                .label("`same_as` and `principal`")
+                .help("drop `principal`: a `same_as` scheme identifies what its target does, and the router authenticates it as its target");
+        }
         if scheme.principal.is_empty() && scheme.alias_of.is_none() {
             self.error(diagnostic_codes::BAD_SETTING, decl.name.span, format!("auth `{}` does not say what it identifies", decl.name.text))
                 .label("no `principal`")

@@ -20,16 +20,18 @@ pub struct Kind {
 }
 
 /// Every kind, in the order the spec first names them; a `same_as` scheme identifies its
-/// target's kind.
+/// target's kind (the router authenticates it as its target). Names spelled alike in Rust
+/// (`team_admin`, `team-admin`) are one kind.
 pub fn kinds(spec: &Spec) -> Vec<Kind> {
     let mut kinds: Vec<Kind> = Vec::new();
     for (i, _) in spec.auth_schemes.iter().enumerate() {
         let id = AuthId(i as u32);
         let name = principal_of(spec, id);
-        match kinds.iter_mut().find(|k| k.name == name) {
+        let ty = super::names::type_ident(&name);
+        match kinds.iter_mut().find(|k| k.ty == ty) {
             Some(kind) => kind.schemes.push(id),
             None => kinds.push(Kind {
-                ty: super::names::type_ident(&name),
+                ty,
                 method: format_ident!("authenticate_{}", crate::lower::snake(&name)),
                 name,
                 schemes: vec![id],
@@ -39,14 +41,14 @@ pub fn kinds(spec: &Spec) -> Vec<Kind> {
     kinds
 }
 
-/// What a scheme's credentials identify, following `same_as` (a bounded walk: the checker
-/// refuses alias loops, and a broken spec must not hang the emitter).
+/// What a scheme's credentials identify: its target's principal for a `same_as` scheme (a
+/// bounded walk: the checker refuses alias loops, and a broken spec must not hang the
+/// emitter), else its own.
 fn principal_of(spec: &Spec, mut id: AuthId) -> String {
     for _ in 0..=spec.auth_schemes.len() {
-        let scheme = spec.auth(id);
-        match scheme.alias_of {
-            Some(target) if scheme.principal.is_empty() => id = target,
-            _ => break,
+        match spec.auth(id).alias_of {
+            Some(target) => id = target,
+            None => break,
         }
     }
     let principal = &spec.auth(id).principal;
@@ -318,8 +320,14 @@ pub fn dispatch(kinds: &[Kind], spec: &Spec, rt: &TokenStream) -> TokenStream {
             quote!(AuthScheme::#variant => self.service.#method(scheme, credential).await.map(Caller::#ty))
         })
     });
+    // With no schemes there is no credential to read.
+    let credential = if kinds.is_empty() {
+        format_ident!("_credential")
+    } else {
+        format_ident!("credential")
+    };
     quote! {
-        async fn authenticate(&self, scheme: AuthScheme, credential: &str) -> ::std::result::Result<Caller<S>, #rt::server::AuthError> {
+        async fn authenticate(&self, scheme: AuthScheme, #credential: &str) -> ::std::result::Result<Caller<S>, #rt::server::AuthError> {
             match scheme { #(#arms,)* }
         }
     }

@@ -181,6 +181,9 @@ async fn read_key(
             team_id,
             org_id: row.org_id,
         })
+    } else if row.kind != MANAGEMENT_KEY {
+        // A kind of key this server does not issue is no key.
+        return Ok(None);
     } else {
         let scope = if row.scope.as_deref() == Some(crate::domain::gates::org_scope()) {
             ManagementScope::Org
