@@ -2,6 +2,7 @@
 //! that came back (always), the `Content-Type` of a declared body, then the cassette's
 //! header and body expectations. Each failure says where its rule comes from.
 
+use crate::cassette::locate::Step;
 use crate::contract::{Contract, Route};
 use crate::exec::Incoming;
 use crate::matcher::{self, Mismatch};
@@ -36,6 +37,7 @@ pub fn judge(
             actual: status_and_body(incoming),
             source: expected_source.into(),
             at: None,
+            written: Vec::new(),
         });
     }
     match route.response(incoming.status) {
@@ -55,6 +57,7 @@ pub fn judge(
             actual: incoming.status.to_string(),
             source: route.provenance.word().into(),
             at: None,
+            written: Vec::new(),
         }),
         Some(declared) if declared.has_body => {
             let source = declared.provenance.word();
@@ -80,6 +83,7 @@ pub fn judge(
                     actual: problem,
                     source: source.into(),
                     at: None,
+                    written: Vec::new(),
                 });
             } else if let (Some(body), Some(validator)) =
                 (body, contract.validator(route.name, incoming.status))
@@ -99,9 +103,9 @@ pub fn judge(
     if let Some(check) = contract.header_check(route.name, incoming.status) {
         header_failures(route, incoming, check, &mut failures);
     }
-    let mut mismatches = Vec::new();
     for (name, want) in &exchange.expect.headers {
         let actual = incoming.header(name).map(|v| Value::String(v.to_string()));
+        let mut mismatches = Vec::new();
         matcher::check(
             want,
             actual.as_ref(),
@@ -109,13 +113,15 @@ pub fn judge(
             scope,
             &mut mismatches,
         );
+        let written = expect_steps(&["headers", name]);
+        push_mismatches(
+            &mut failures,
+            FailureKind::Header,
+            mismatches,
+            &written,
+            expected_source,
+        );
     }
-    push_mismatches(
-        &mut failures,
-        FailureKind::Header,
-        mismatches,
-        expected_source,
-    );
     if let Some(want) = &exchange.expect.body {
         let mut mismatches = Vec::new();
         match body {
@@ -124,10 +130,18 @@ pub fn judge(
                 path: "$".into(),
                 expected: crate::shown::show(&want.written()),
                 actual: "no JSON body".into(),
+                written: Vec::new(),
             }),
         }
         let source = scenario_source.unwrap_or(expected_source);
-        push_mismatches(&mut failures, FailureKind::Body, mismatches, source);
+        let written = expect_steps(&["body"]);
+        push_mismatches(
+            &mut failures,
+            FailureKind::Body,
+            mismatches,
+            &written,
+            source,
+        );
     }
     failures
 }
@@ -241,6 +255,7 @@ fn schema_failures(
                 .word()
                 .into(),
             at: None,
+            written: Vec::new(),
         });
     }
     let more = errors.count();
@@ -252,6 +267,7 @@ fn schema_failures(
             actual: format!("{more} more errors, not listed"),
             source: route.provenance.word().into(),
             at: None,
+            written: Vec::new(),
         });
     }
 }
@@ -302,6 +318,7 @@ fn header_failures(
             actual: error.to_string(),
             source: source.into(),
             at: None,
+            written: Vec::new(),
         });
     }
 }
@@ -320,18 +337,25 @@ fn json_path(pointer: &str) -> String {
     out
 }
 
+/// `expect` and the steps after it, within an exchange.
+fn expect_steps(rest: &[&str]) -> Vec<Step> {
+    std::iter::once("expect")
+        .chain(rest.iter().copied())
+        .map(Step::from)
+        .collect()
+}
+
+/// The mismatches of an expectation written at `root` (within the exchange), as failures
+/// located where each failed expectation is written.
 fn push_mismatches(
     failures: &mut Vec<Failure>,
     kind: FailureKind,
     mismatches: Vec<Mismatch>,
+    root: &[Step],
     source: &str,
 ) {
-    failures.extend(mismatches.into_iter().map(|m| Failure {
-        kind,
-        path: m.path,
-        expected: m.expected,
-        actual: m.actual,
-        source: source.into(),
-        at: None,
+    failures.extend(mismatches.into_iter().map(|m| {
+        let written = root.iter().cloned().chain(m.written).collect();
+        Failure::new(kind, &m.path, &m.expected, &m.actual, source).written_at(written)
     }));
 }

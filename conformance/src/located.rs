@@ -1,23 +1,20 @@
 //! Where in its cassette a run-time failure's expectation is written, as a compiler names a
-//! line: `file:line:col` and the line itself. A body mismatch at `$.data[0].id` points at
-//! that value of `expect.body`; a status at `expect.status`; a capture at its name; a
-//! failure the spec alone finds (a schema, a content type) at the exchange's `expect`.
+//! line: `file:line:col` and the line itself. What made a failure said where, within its
+//! exchange, the cassette writes it (a body mismatch at `$.data[0].id` at that value of
+//! `expect.body`, an `each` matcher's item at the one expectation under `item`; a status
+//! at `expect.status`; a capture at its name; a failure the spec alone finds at the
+//! exchange's `expect`), so only its line and column are left to find here. The text is
+//! read for them once per cassette, and only when something in it failed: a passing run
+//! pays nothing for positions nobody asks for.
 
 use crate::cassette::locate::{Locator, Step};
-use crate::cassette::{Capture, Exchange};
-use crate::outcome::{Failure, FailureKind, Location};
+use crate::outcome::{Failure, Location};
 
 /// Sets `at` on every failure of the exchange at `index` of the cassette `locator` reads.
-pub fn locate_failures(
-    locator: &Locator,
-    file: &str,
-    exchange: &Exchange,
-    index: usize,
-    failures: &mut [Failure],
-) {
+pub fn locate_failures(locator: &Locator, file: &str, index: usize, failures: &mut [Failure]) {
     for failure in failures {
         let mut steps: Vec<Step> = vec!["exchanges".into(), index.into()];
-        steps.extend(steps_within(exchange, failure));
+        steps.extend(failure.place_in_exchange());
         let at = locator.position(&steps);
         failure.at = Some(Location {
             file: file.to_string(),
@@ -28,111 +25,51 @@ pub fn locate_failures(
     }
 }
 
-fn steps_within(exchange: &Exchange, failure: &Failure) -> Vec<Step> {
-    let expect = |rest: Vec<Step>| {
-        let mut steps: Vec<Step> = vec!["expect".into()];
-        steps.extend(rest);
-        steps
-    };
-    match failure.kind {
-        // A delivery's failures, and one that did not arrive, point at what awaits it.
-        _ if failure.path.starts_with("$event") || exchange_awaits(exchange, failure) => {
-            vec!["events".into()]
-        }
-        FailureKind::Status => expect(vec!["status".into()]),
-        FailureKind::Body => expect(
-            std::iter::once("body".into())
-                .chain(json_path_steps(&failure.path))
-                .collect(),
-        ),
-        FailureKind::Header => {
-            let name = failure
-                .path
-                .strip_prefix("header ")
-                .unwrap_or(&failure.path);
-            match exchange
-                .expect
-                .headers
-                .keys()
-                .find(|k| k.eq_ignore_ascii_case(name))
-            {
-                Some(written) => expect(vec!["headers".into(), written.as_str().into()]),
-                None => expect(vec!["status".into()]),
-            }
-        }
-        FailureKind::Capture => exchange
-            .capture
-            .iter()
-            .find(|(_, capture)| match capture {
-                Capture::Body(path) => *path == failure.path,
-                Capture::Header { header } => failure.path == format!("header {header}"),
-            })
-            .map(|(name, _)| vec!["capture".into(), name.as_str().into()])
-            .unwrap_or_else(|| vec!["capture".into()]),
-        FailureKind::Template => vec!["request".into()],
-        FailureKind::Event => vec!["events".into()],
-        FailureKind::Schema | FailureKind::ContentType => expect(vec!["status".into()]),
-        FailureKind::Timeout | FailureKind::Transport => vec!["request".into()],
-    }
-}
-
-/// Whether a capture failure is of an awaited event's capture.
-fn exchange_awaits(exchange: &Exchange, failure: &Failure) -> bool {
-    failure.kind == FailureKind::Capture
-        && exchange
-            .events
-            .iter()
-            .any(|e| e.capture.values().any(|p| *p == failure.path))
-}
-
-/// `$.data[0]["odd key"].id` as steps; an unreadable rest is left off, so the location
-/// falls back to the deepest value it names.
-fn json_path_steps(path: &str) -> Vec<Step> {
-    let mut steps = Vec::new();
-    let mut rest = path.strip_prefix('$').unwrap_or(path);
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix('.') {
-            let end = after.find(['.', '[']).unwrap_or(after.len());
-            steps.push(Step::Key(after[..end].to_string()));
-            rest = &after[end..];
-        } else if rest.starts_with("[\"") {
-            let mut keys = serde_json::Deserializer::from_str(&rest[1..]).into_iter::<String>();
-            let Some(Ok(key)) = keys.next() else { break };
-            let after = &rest[1 + keys.byte_offset()..];
-            steps.push(Step::Key(key));
-            let Some(after) = after.strip_prefix(']') else {
-                break;
-            };
-            rest = after;
-        } else if let Some(after) = rest.strip_prefix('[') {
-            let Some(end) = after.find(']') else { break };
-            let Ok(i) = after[..end].parse::<usize>() else {
-                break;
-            };
-            steps.push(Step::Index(i));
-            rest = &after[end + 1..];
-        } else {
-            break;
-        }
-    }
-    steps
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outcome::FailureKind;
 
+    const CASSETTE: &str = r#"{
+  "exchanges": [
+    {
+      "request": { "method": "GET", "path": "/v2/users" },
+      "expect": {
+        "status": 200,
+        "body": { "users": { "$match": "each", "item": { "team": "t1" } } }
+      }
+    }
+  ]
+}"#;
+
+    fn located(failure: Failure) -> Location {
+        let mut failures = [failure];
+        locate_failures(&Locator::new(CASSETTE), "list.json", 0, &mut failures);
+        failures[0].at.clone().expect("located")
+    }
+
+    /// A failure of the response's third user is written once, under the matcher's `item`.
     #[test]
-    fn json_paths_become_steps() {
-        assert_eq!(
-            json_path_steps("$.data[0][\"odd key\"].id"),
-            vec![
-                Step::Key("data".into()),
-                Step::Index(0),
-                Step::Key("odd key".into()),
-                Step::Key("id".into())
-            ]
-        );
-        assert_eq!(json_path_steps("$"), vec![]);
+    fn a_failure_points_where_its_expectation_is_written() {
+        let steps = ["expect", "body", "users", "item", "team"].map(Step::from);
+        let failure = Failure::new(FailureKind::Body, "$.users[2].team", "\"t1\"", "\"t2\"", "")
+            .written_at(steps.to_vec());
+        let at = located(failure);
+        assert_eq!((at.file.as_str(), at.line), ("list.json", 7));
+        assert!(at.excerpt[at.col - 1..].starts_with("\"t1\""), "{at:?}");
+    }
+
+    /// A failure that names no place is located at its kind's: a status at `expect.status`.
+    #[test]
+    fn a_failure_without_a_place_is_located_by_its_kind() {
+        let at = located(Failure::new(
+            FailureKind::Schema,
+            "$.id",
+            "a string",
+            "7",
+            "",
+        ));
+        assert_eq!(at.line, 6);
+        assert!(at.excerpt[at.col - 1..].starts_with("200"), "{at:?}");
     }
 }

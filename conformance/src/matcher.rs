@@ -5,6 +5,7 @@
 //! read into typed form with the plan: `any`, `absent`, `type`, `regex`, `contains`,
 //! `length`, `range`, `datetime`, `exact`, `not`, `each`.
 
+use crate::cassette::locate::Step;
 use crate::plan::expected::{Expected, Matcher, MatcherKind};
 use crate::shown::show;
 use crate::template::{Scope, TemplateError};
@@ -17,6 +18,35 @@ pub struct Mismatch {
     pub path: String,
     pub expected: String,
     pub actual: String,
+    /// Where the expectation that failed is written, from the root of the expectation
+    /// checked: the path of the actual value can differ (an `each` matcher's items).
+    #[serde(skip)]
+    pub written: Vec<Step>,
+}
+
+/// Where a check stands: the actual value's JSON path, and where its expectation is
+/// written. A failure is located as it is made.
+struct Place<'p> {
+    path: &'p str,
+    written: &'p [Step],
+}
+
+impl Place<'_> {
+    fn mismatch(&self, expected: impl Into<String>, actual: impl Into<String>) -> Mismatch {
+        Mismatch {
+            path: self.path.into(),
+            expected: expected.into(),
+            actual: actual.into(),
+            written: self.written.to_vec(),
+        }
+    }
+}
+
+/// `written` and one step further in.
+fn within(written: &[Step], step: Step) -> Vec<Step> {
+    let mut steps = written.to_vec();
+    steps.push(step);
+    steps
 }
 
 /// Checks `actual` (`None`: absent) against `expected`, collecting every mismatch.
@@ -27,46 +57,65 @@ pub fn check(
     scope: &Scope,
     out: &mut Vec<Mismatch>,
 ) {
+    let place = Place { path, written: &[] };
+    check_at(expected, actual, &place, scope, out);
+}
+
+fn check_at(
+    expected: &Expected,
+    actual: Option<&Value>,
+    place: &Place,
+    scope: &Scope,
+    out: &mut Vec<Mismatch>,
+) {
     if let Expected::Matcher(matcher) = expected {
-        return check_matcher(matcher, actual, path, scope, out);
+        return check_matcher(matcher, actual, place, scope, out);
     }
     let Some(actual) = actual else {
-        return out.push(Mismatch {
-            path: path.into(),
-            expected: shown_expected(expected, scope),
-            actual: "absent".into(),
-        });
+        return out.push(place.mismatch(shown_expected(expected, scope), "absent"));
     };
+    let path = place.path;
     match (expected, actual) {
         (Expected::Object(want), Value::Object(got)) => {
             for (key, value) in want {
-                check(value, got.get(key), &child(path, key), scope, out);
+                let (path, written) = (
+                    child(path, key),
+                    within(place.written, Step::from(key.as_str())),
+                );
+                let inner = Place {
+                    path: &path,
+                    written: &written,
+                };
+                check_at(value, got.get(key), &inner, scope, out);
             }
         }
         (Expected::Array(want), Value::Array(got)) => {
             if want.len() != got.len() {
-                out.push(Mismatch {
-                    path: path.into(),
-                    expected: format!("an array of {} items", want.len()),
-                    actual: format!("{} items", got.len()),
-                });
+                out.push(place.mismatch(
+                    format!("an array of {} items", want.len()),
+                    format!("{} items", got.len()),
+                ));
             }
             for (i, (w, g)) in want.iter().zip(got).enumerate() {
-                check(w, Some(g), &format!("{path}[{i}]"), scope, out);
+                let (path, written) = (
+                    format!("{path}[{i}]"),
+                    within(place.written, Step::Index(i)),
+                );
+                let inner = Place {
+                    path: &path,
+                    written: &written,
+                };
+                check_at(w, Some(g), &inner, scope, out);
             }
         }
         (Expected::Text(text), _) => match scope.text_value(text) {
             Ok(want) if json_equal(&want, actual) => {}
-            Ok(want) => out.push(differs(path, &want, actual)),
-            Err(TemplateError(e)) => out.push(unusable(path, e)),
+            Ok(want) => out.push(differs(place, &want, actual)),
+            Err(TemplateError(e)) => out.push(unusable(place, e)),
         },
         (Expected::Json(want), _) if json_equal(want, actual) => {}
-        (Expected::Json(want), _) => out.push(differs(path, want, actual)),
-        _ => out.push(Mismatch {
-            path: path.into(),
-            expected: shown_expected(expected, scope),
-            actual: show(actual),
-        }),
+        (Expected::Json(want), _) => out.push(differs(place, want, actual)),
+        _ => out.push(place.mismatch(shown_expected(expected, scope), show(actual))),
     }
 }
 
@@ -102,20 +151,16 @@ fn json_equal(a: &Value, b: &Value) -> bool {
 fn check_matcher(
     matcher: &Matcher,
     actual: Option<&Value>,
-    path: &str,
+    place: &Place,
     scope: &Scope,
     out: &mut Vec<Mismatch>,
 ) {
     let fails = |out: &mut Vec<Mismatch>, actual: String| {
-        out.push(Mismatch {
-            path: path.into(),
-            expected: matcher.description.clone(),
-            actual,
-        })
+        out.push(place.mismatch(matcher.description.clone(), actual))
     };
     if let MatcherKind::Not(unwanted) = &matcher.kind {
         let mut scratch = Vec::new();
-        check(unwanted, actual, path, scope, &mut scratch);
+        check_at(unwanted, actual, place, scope, &mut scratch);
         if scratch.is_empty() {
             fails(out, actual.map_or_else(|| "absent".into(), show));
         }
@@ -123,13 +168,7 @@ fn check_matcher(
     }
     let actual = match (&matcher.kind, actual) {
         (MatcherKind::Absent, None) => return,
-        (MatcherKind::Absent, Some(a)) => {
-            return out.push(Mismatch {
-                path: path.into(),
-                expected: "absent".into(),
-                actual: show(a),
-            });
-        }
+        (MatcherKind::Absent, Some(a)) => return out.push(place.mismatch("absent", show(a))),
         (_, None) => return fails(out, "absent".into()),
         (_, Some(actual)) => actual,
     };
@@ -137,7 +176,7 @@ fn check_matcher(
         MatcherKind::Any | MatcherKind::Absent => true,
         MatcherKind::Type(t) => t.holds(actual),
         MatcherKind::Regex(re) => actual.as_str().is_some_and(|s| re.is_match(s)),
-        MatcherKind::Contains(items) => return check_contains(items, actual, path, scope, out),
+        MatcherKind::Contains(items) => return check_contains(items, actual, place, scope, out),
         MatcherKind::Length(bounds) => {
             let len = match actual {
                 Value::Array(a) => a.len(),
@@ -165,16 +204,23 @@ fn check_matcher(
         MatcherKind::Exact(want) => {
             return match scope.tree(want) {
                 Ok(want) if json_equal(&want, actual) => {}
-                Ok(want) => out.push(differs(path, &want, actual)),
-                Err(TemplateError(e)) => out.push(unusable(path, e)),
+                Ok(want) => out.push(differs(place, &want, actual)),
+                Err(TemplateError(e)) => out.push(unusable(place, e)),
             };
         }
         MatcherKind::Each(item) => {
             let Some(items) = actual.as_array() else {
                 return fails(out, show(actual));
             };
+            // Every item is held to the one expectation written under `item`.
+            let written = within(place.written, Step::from("item"));
             for (i, element) in items.iter().enumerate() {
-                check(item, Some(element), &format!("{path}[{i}]"), scope, out);
+                let path = format!("{}[{i}]", place.path);
+                let inner = Place {
+                    path: &path,
+                    written: &written,
+                };
+                check_at(item, Some(element), &inner, scope, out);
             }
             return;
         }
@@ -186,33 +232,34 @@ fn check_matcher(
     }
 }
 
-/// Each wanted item must match some element of the array.
+/// Each wanted item must match some element of the array; one no element matches is
+/// located at its place under `items`.
 fn check_contains(
     items: &[(Expected, String)],
     actual: &Value,
-    path: &str,
+    place: &Place,
     scope: &Scope,
     out: &mut Vec<Mismatch>,
 ) {
     let Some(elements) = actual.as_array() else {
-        return out.push(Mismatch {
-            path: path.into(),
-            expected: "an array".into(),
-            actual: show(actual),
-        });
+        return out.push(place.mismatch("an array", show(actual)));
     };
-    for (want, shown) in items {
+    for (i, (want, shown)) in items.iter().enumerate() {
         let found = elements.iter().any(|element| {
             let mut scratch = Vec::new();
-            check(want, Some(element), path, scope, &mut scratch);
+            check_at(want, Some(element), place, scope, &mut scratch);
             scratch.is_empty()
         });
         if !found {
-            out.push(Mismatch {
-                path: path.into(),
-                expected: format!("an item matching {shown}"),
-                actual: format!("none of {} items", elements.len()),
-            });
+            let written = within(&within(place.written, Step::from("items")), Step::Index(i));
+            let item = Place {
+                path: place.path,
+                written: &written,
+            };
+            out.push(item.mismatch(
+                format!("an item matching {shown}"),
+                format!("none of {} items", elements.len()),
+            ));
         }
     }
 }
@@ -229,20 +276,12 @@ fn parse_instant(s: &str) -> Option<DateTime<Utc>> {
         })
 }
 
-fn differs(path: &str, expected: &Value, actual: &Value) -> Mismatch {
-    Mismatch {
-        path: path.into(),
-        expected: show(expected),
-        actual: show(actual),
-    }
+fn differs(place: &Place, expected: &Value, actual: &Value) -> Mismatch {
+    place.mismatch(show(expected), show(actual))
 }
 
-fn unusable(path: &str, problem: String) -> Mismatch {
-    Mismatch {
-        path: path.into(),
-        expected: format!("a usable expectation ({problem})"),
-        actual: "not checked".into(),
-    }
+fn unusable(place: &Place, problem: String) -> Mismatch {
+    place.mismatch(format!("a usable expectation ({problem})"), "not checked")
 }
 
 /// A path step: `$.name`, or `$["odd name"]` when the key is not a plain word.
@@ -283,7 +322,8 @@ mod tests {
             Mismatch {
                 path: "$.c".into(),
                 expected: "\"x\"".into(),
-                actual: "absent".into()
+                actual: "absent".into(),
+                written: vec![Step::from("c")],
             }
         );
     }
@@ -317,6 +357,8 @@ mod tests {
         );
         assert_eq!(m.len(), 1);
         assert_eq!(m[0].path, "$[1].provider");
+        // The response's second item, the cassette's one expectation of every item.
+        assert_eq!(m[0].written, [Step::from("item"), Step::from("provider")]);
         assert!(!mismatches(each, json!({"provider": "oura"})).is_empty());
     }
 
@@ -346,6 +388,11 @@ mod tests {
             json!({"$match": "contains", "items": [{"id": 3}]}),
             json!([{"id": 1}]),
         );
+        let missing = mismatches(
+            json!({"$match": "contains", "items": [{"id": 1}, {"id": 3}]}),
+            json!([{"id": 1}]),
+        );
+        assert_eq!(missing[0].written, [Step::from("items"), Step::Index(1)]);
         ok(
             json!({"$match": "exact", "value": {"a": 1}}),
             json!({"a": 1}),

@@ -1,6 +1,7 @@
 //! What a run found, as data: every report is written from these types, and `--rerun-failed`
 //! reads them back from the JSON report.
 
+use crate::cassette::locate::Step;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -61,6 +62,10 @@ pub struct Failure {
     /// Where the cassette writes the expectation that failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<Location>,
+    /// Where, within its exchange, the cassette writes what failed (`expect`, `body`,
+    /// `data`, 0): set by what made the failure; empty for the place its kind implies.
+    #[serde(skip)]
+    pub written: Vec<Step>,
 }
 
 /// A place in a cassette, with its line as written.
@@ -94,7 +99,34 @@ impl Failure {
             actual: actual.to_string(),
             source: source.to_string(),
             at: None,
+            written: Vec::new(),
         }
+    }
+
+    /// The failure, written at `steps` of its exchange.
+    pub fn written_at(mut self, steps: Vec<Step>) -> Failure {
+        self.written = steps;
+        self
+    }
+
+    /// Where, within its exchange, the cassette writes what failed: what made the failure
+    /// said so, else the place of its kind (a rule of the spec at the expected status, a
+    /// request that could not be sent at the request).
+    pub fn place_in_exchange(&self) -> Vec<Step> {
+        if !self.written.is_empty() {
+            return self.written.clone();
+        }
+        let steps: &[&str] = match self.kind {
+            FailureKind::Status
+            | FailureKind::Schema
+            | FailureKind::ContentType
+            | FailureKind::Header => &["expect", "status"],
+            FailureKind::Body => &["expect", "body"],
+            FailureKind::Capture => &["capture"],
+            FailureKind::Event => &["events"],
+            FailureKind::Template | FailureKind::Timeout | FailureKind::Transport => &["request"],
+        };
+        steps.iter().map(|&s| Step::from(s)).collect()
     }
 
     fn redact(&mut self, redactor: &crate::secrets::Redactor) {

@@ -2,6 +2,7 @@
 //! judged against the spec's schema and the cassette's expectations.
 
 use crate::body::encode_body;
+use crate::cassette::locate::Step;
 use crate::contract::{Contract, Route};
 use crate::exec::{self, Incoming, Outgoing, TransportError};
 use crate::judge::judge;
@@ -419,13 +420,17 @@ impl Run {
                             Some(value) => {
                                 scope.values.insert(name.clone(), value.clone());
                             }
-                            None => out.failures.push(Failure::new(
-                                FailureKind::Capture,
-                                written,
-                                &format!("a value for `{name}` in the event"),
-                                "nothing there",
-                                source,
-                            )),
+                            // Located at what awaits the event.
+                            None => out.failures.push(
+                                Failure::new(
+                                    FailureKind::Capture,
+                                    written,
+                                    &format!("a value for `{name}` in the event"),
+                                    "nothing there",
+                                    source,
+                                )
+                                .written_at(vec![Step::from("events")]),
+                            ),
                         }
                     }
                     let mut shown = arrived.envelope;
@@ -735,8 +740,8 @@ impl Run {
     }
 }
 
-/// Names where the cassette writes each failed expectation; its text is parsed once, and
-/// only when something failed.
+/// The line and column of each failed expectation, at the place its failure names; the
+/// cassette's text is read for them once, and only when something failed.
 fn locate(plan: &ScenarioPlan, results: &mut [ExchangeResult]) {
     if results.iter().all(|r| r.failures.is_empty()) {
         return;
@@ -744,12 +749,8 @@ fn locate(plan: &ScenarioPlan, results: &mut [ExchangeResult]) {
     let cassette = &plan.cassette;
     let locator = crate::cassette::locate::Locator::new(&cassette.text);
     let file = cassette.file.display().to_string();
-    for (index, (result, exchange)) in results
-        .iter_mut()
-        .zip(&cassette.scenario.exchanges)
-        .enumerate()
-    {
-        crate::located::locate_failures(&locator, &file, exchange, index, &mut result.failures);
+    for (index, result) in results.iter_mut().enumerate() {
+        crate::located::locate_failures(&locator, &file, index, &mut result.failures);
     }
 }
 
@@ -806,6 +807,7 @@ fn capture(
                 actual: "nothing there".into(),
                 source: "toolkit".into(),
                 at: None,
+                written: vec![Step::from("capture"), Step::from(name.as_str())],
             }),
         }
     }
@@ -823,6 +825,7 @@ fn transport_failure(e: &TransportError, route: &Route) -> Failure {
         actual: e.to_string(),
         source: route.provenance.word().into(),
         at: None,
+        written: Vec::new(),
     }
 }
 
@@ -852,6 +855,7 @@ fn template_failure(exchange: &ExchangePlan, problem: String) -> ExchangeResult 
             actual: problem,
             source: "toolkit".into(),
             at: None,
+            written: Vec::new(),
         }],
         ..skipped(exchange)
     }

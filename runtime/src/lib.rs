@@ -19,6 +19,8 @@ pub mod desc;
 pub mod events;
 mod formats;
 pub mod headers;
+#[cfg(feature = "html")]
+pub mod html;
 pub mod issue;
 pub mod limits;
 pub mod multipart;

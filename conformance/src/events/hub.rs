@@ -518,8 +518,10 @@ fn status_for(verified: bool) -> StatusCode {
     }
 }
 
+/// A delivery's failure, located at what awaits the event.
 fn failure(kind: FailureKind, path: &str, expected: &str, actual: &str) -> Failure {
     Failure::new(kind, path, expected, actual, "document")
+        .written_at(vec![crate::cassette::locate::Step::from("events")])
 }
 
 /// Where the rules a delivery is held to come from: the envelope's `@source`.

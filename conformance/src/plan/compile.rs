@@ -484,10 +484,7 @@ impl Compiler<'_> {
 /// The steps of a problem found `inner` steps inside the value at `outer`.
 fn located(outer: &[Step], inner: &[PathStep]) -> Vec<Step> {
     let mut steps = outer.to_vec();
-    steps.extend(inner.iter().map(|step| match step {
-        PathStep::Key(k) => Step::from(k.as_str()),
-        PathStep::Index(i) => Step::from(*i),
-    }));
+    steps.extend_from_slice(inner);
     steps
 }
 

@@ -315,12 +315,9 @@ impl<'v> Reader<'v> {
     }
 }
 
-/// A key or an index on the way into a JSON value.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PathStep {
-    Key(String),
-    Index(usize),
-}
+/// A key or an index on the way into a JSON value: the steps a cassette's positions are
+/// found by.
+pub use crate::cassette::locate::Step as PathStep;
 
 /// Whether any string in the value holds braces, so must be parsed.
 pub fn holds_braces(value: &Value) -> bool {

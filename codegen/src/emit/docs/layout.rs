@@ -2,7 +2,7 @@
 //! the main landmark, and the scripts.
 
 use super::{Site, marks, paths};
-use maud::{DOCTYPE, Markup, PreEscaped, html};
+use maud::{Markup, PreEscaped, html};
 use std::cell::RefCell;
 
 pub const STYLE: &str = include_str!("assets/style.css");
@@ -45,46 +45,39 @@ pub fn page(site: &Site, meta: &Meta, main: Markup) -> String {
     let root = paths::root_of(meta.path);
     let nav = nav(site, meta.group, root, meta.path);
     let service = site.title();
-    html! {
-        (DOCTYPE)
-        html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (meta.title) " · " (service) }
-                link rel="stylesheet" href=(paths::href(root, paths::STYLE, None));
+    let title = format!("{} · {service}", meta.title);
+    let head = html! { link rel="stylesheet" href=(paths::href(root, paths::STYLE, None)); };
+    let body = html! {
+        body data-root=(root) {
+            header.site-header {
+                a.skip-link href="#main" { "Skip to the content" }
+                a.site-title href=(paths::href(root, paths::INDEX, None)) { (service) }
+                @if let Some(v) = &site.spec.service.version {
+                    span.version { "version " (v) }
+                }
+                div.search role="search" {
+                    label for="search" { "Search the reference" }
+                    input #search type="search" autocomplete="off" spellcheck="false"
+                        placeholder="Endpoint, path, model, field…"
+                        aria-describedby="search-status" aria-controls="search-results";
+                    p #search-status.visually-hidden role="status" aria-live="polite" {}
+                    ul #search-results.search-results hidden {}
+                }
             }
-            body data-root=(root) {
-                header.site-header {
-                    a.skip-link href="#main" { "Skip to the content" }
-                    a.site-title href=(paths::href(root, paths::INDEX, None)) { (service) }
-                    @if let Some(v) = &site.spec.service.version {
-                        span.version { "version " (v) }
-                    }
-                    div.search role="search" {
-                        label for="search" { "Search the reference" }
-                        input #search type="search" autocomplete="off" spellcheck="false"
-                            placeholder="Endpoint, path, model, field…"
-                            aria-describedby="search-status" aria-controls="search-results";
-                        p #search-status.visually-hidden role="status" aria-live="polite" {}
-                        ul #search-results.search-results hidden {}
-                    }
+            div.layout {
+                (PreEscaped(nav))
+                main #main tabindex="-1" data-kind=(meta.kind) data-name=[meta.name] {
+                    (main)
                 }
-                div.layout {
-                    (PreEscaped(nav))
-                    main #main tabindex="-1" data-kind=(meta.kind) data-name=[meta.name] {
-                        (main)
-                    }
-                }
-                footer.site-footer {
-                    p { "Reference of " (service) ", made by " code { "covenant docs" } " from " code { (site.settings.spec_name) } "." }
-                }
-                script src=(paths::href(root, paths::SEARCH_INDEX, None)) {}
-                script src=(paths::href(root, paths::SEARCH_SCRIPT, None)) {}
             }
+            footer.site-footer {
+                p { "Reference of " (service) ", made by " code { "covenant docs" } " from " code { (site.settings.spec_name) } "." }
+            }
+            script src=(paths::href(root, paths::SEARCH_INDEX, None)) {}
+            script src=(paths::href(root, paths::SEARCH_SCRIPT, None)) {}
         }
-    }
-    .into_string()
+    };
+    covenant_runtime::html::page(&title, head, body).into_string()
 }
 
 /// The sidebar with the link to this page marked as the current one.

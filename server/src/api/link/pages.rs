@@ -5,7 +5,7 @@
 use super::sign_in::{
     FormField, MIN_PASSWORD_CHARS, Refusal, SignIn, UNKNOWN_EMAIL_DOMAIN, WidgetProvider,
 };
-use maud::{DOCTYPE, Markup, PreEscaped, html};
+use maud::{Markup, PreEscaped, html};
 
 /// The widget's one stylesheet, inline so a page is whole by itself; the
 /// `Content-Security-Policy` names its hash.
@@ -319,20 +319,10 @@ fn readable(resource: &str) -> String {
 }
 
 fn page(title: &str, content: Markup) -> String {
-    html! {
-        (DOCTYPE)
-        html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                meta name="referrer" content="no-referrer";
-                title { (title) " · Link a provider" }
-                style { (PreEscaped(STYLE)) }
-            }
-            body {
-                main { (content) }
-            }
-        }
-    }
-    .into_string()
+    let head = html! {
+        meta name="referrer" content="no-referrer";
+        style { (PreEscaped(STYLE)) }
+    };
+    let body = html! { body { main { (content) } } };
+    covenant_runtime::html::page(&format!("{title} · Link a provider"), head, body).into_string()
 }
