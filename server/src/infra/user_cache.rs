@@ -4,6 +4,11 @@
 //! keeps nothing it read ([`crate::infra::kept`]). On SQLite no other process writes (the file is
 //! locked); on PostgreSQL the other processes' writes reach this one through
 //! the change feed (`change_feed`), and while it cannot hear them nothing is kept.
+//!
+//! Why it is kept: `server/benches/load.rs` serves GET resolve at 0.43× a bare axum
+//! handler with every user read from the database, against 0.78× and 0.85× with this cache
+//! (SQLite, 64 connections, three runs of one build side by side; PostgreSQL was 0.18×
+//! before it). Writes are the same either way.
 
 use crate::infra::kept::Kept;
 use crate::infra::store::WriteWatcher;

@@ -8,6 +8,12 @@
 //!
 //! Only credentials that were accepted are kept: an unknown key costs a lookup every time,
 //! as before, and cannot fill the cache.
+//!
+//! Why it is kept: `server/benches/load.rs` serves GET resolve at 0.41× a bare axum
+//! handler with every key and gate read from the database, against 0.78× and 0.85× with
+//! this cache (SQLite, 64 connections, three runs of one build side by side). Creating users
+//! is the same either way (10,459 against 11,000 and 11,520 users/s): a write costs more than
+//! the reads it saves.
 
 use crate::domain::auth::KeyHolder;
 use crate::infra::kept::{Kept, Ticket};
