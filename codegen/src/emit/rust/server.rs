@@ -123,11 +123,16 @@ impl RustBackend<'_> {
             }
         });
         let whole = self.whole_trait(&trait_name, &parts);
+        // What the handlers ask of a service: worked out once, not per endpoint.
+        let bound = match parts.is_empty() {
+            true => trait_name.clone(),
+            false => parts::whole_ident(&trait_name),
+        };
         let handlers = self
             .spec
             .endpoints
             .iter()
-            .map(|ep| self.handler(ep, &kinds));
+            .map(|ep| self.handler(ep, &kinds, &bound));
         let responses = self.spec.endpoints.iter().map(|ep| self.response_impl(ep));
         let routers = self.routers();
         let service_doc = format!(
@@ -316,9 +321,9 @@ impl RustBackend<'_> {
         }
     }
 
-    fn handler(&self, ep: &Endpoint, kinds: &[principals::Kind]) -> TokenStream {
+    /// One endpoint's handler, over a service of the trait `bound` (see [`bound_ident`]).
+    fn handler(&self, ep: &Endpoint, kinds: &[principals::Kind], bound: &Ident) -> TokenStream {
         let rt = &self.rt;
-        let bound = bound_ident(self.spec);
         let handler = handler_ident(ep);
         let method = trait_method_ident(kinds, ep);
         let desc = endpoint_static(&ep.name);
