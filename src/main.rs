@@ -82,6 +82,12 @@ enum Command {
     /// Exit status: 0 formatted (or already canonical), 1 a file is not canonical (with
     /// --check) or does not parse, 2 usage or I/O error.
     Fmt(commands::fmt::FmtArgs),
+    /// Serve the Language Server Protocol over stdin and stdout, for an editor: diagnostics
+    /// as you type, hover, go to definition, references, rename, completion, formatting,
+    /// semantic colours and a code lens with `diff`'s verdict against `main`.
+    ///
+    /// Exit status: 0 the editor asked it to exit, 2 the connection failed.
+    Lsp,
     /// Write a spec from an OpenAPI 3.0, 3.1 or Swagger 2.0 document (JSON or YAML), marking
     /// with `@lossy` whatever it states less exactly; the last line counts the operations.
     ///
@@ -127,6 +133,13 @@ fn main() -> ExitCode {
         Command::Record(args) => commands::record::run(&args),
         Command::Diff(args) => commands::diff::run(&args),
         Command::Fmt(args) => commands::fmt::run(&args),
+        Command::Lsp => match covenant_lsp::run_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::from(commands::EXIT_USAGE)
+            }
+        },
         Command::Import(args) => commands::import::run(&args),
         Command::Docs(args) => commands::docs::run(&args),
     }

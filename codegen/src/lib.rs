@@ -20,6 +20,7 @@ pub mod samples;
 pub mod secret_paths;
 pub mod source;
 pub mod summary;
+pub mod vocabulary;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use ir::Spec;
@@ -47,6 +48,12 @@ pub struct Checked {
 /// assert!(rendered.contains("help: did you mean `string`?"));
 /// ```
 pub fn check_source(file: &SourceFile) -> Checked {
+    check_with_tree(file).1
+}
+
+/// As [`check_source`], with the parse tree the check read: an editor's navigation follows
+/// the text as it is, even while the spec does not check.
+pub fn check_with_tree(file: &SourceFile) -> (ast::File, Checked) {
     let mut diagnostics = Diagnostics::default();
     let ast = parser::parse(&file.text, &mut diagnostics);
     // Lowering a tree with syntax errors would only add noise about the missing parts.
@@ -56,7 +63,7 @@ pub fn check_source(file: &SourceFile) -> Checked {
         lower::lower(&ast, &mut diagnostics)
     };
     diagnostics.sort();
-    Checked { spec, diagnostics }
+    (ast, Checked { spec, diagnostics })
 }
 
 /// Reads and checks a spec file, answering its valid IR; else why not: the file cannot be

@@ -96,6 +96,11 @@ fn git(dir: &Path, args: &[&str]) -> Result<String, VersionError> {
         .map_err(|_| VersionError::Usage(format!("git {}: the file is not UTF-8", args.join(" "))))
 }
 
+/// A version from text in hand (an editor's unsaved buffer), checked.
+pub fn from_text(file: SourceFile) -> Result<Version, VersionError> {
+    check(file)
+}
+
 fn check(file: SourceFile) -> Result<Version, VersionError> {
     let checked = covenant_codegen::check_source(&file);
     match checked.spec {

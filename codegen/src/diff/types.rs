@@ -373,21 +373,5 @@ fn one_of_delta(old: &Constraints, new: &Constraints) -> Delta {
 
 /// A type as the spec writes it.
 pub fn name(spec: &Spec, ty: &Type) -> String {
-    match ty {
-        Type::Primitive(p) => p.name().to_string(),
-        Type::Model(id) => spec.model(*id).name.clone(),
-        Type::Enum(id) => spec.enum_(*id).name.clone(),
-        Type::List(inner, _) => match inner.as_ref() {
-            Type::Union(_) => format!("({})[]", name(spec, inner)),
-            _ => format!("{}[]", name(spec, inner)),
-        },
-        Type::Map(inner, _) => format!("map<string, {}>", name(spec, inner)),
-        Type::Union(members) => members
-            .iter()
-            .map(|m| name(spec, m))
-            .collect::<Vec<_>>()
-            .join(" | "),
-        Type::NamedUnion(id) => spec.union(*id).name.clone(),
-        Type::NotShown(_) => "not_shown".to_string(),
-    }
+    spec.type_name(ty)
 }

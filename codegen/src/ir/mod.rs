@@ -102,6 +102,27 @@ impl Spec {
         self.endpoints.iter().find(|e| e.name == name)
     }
 
+    /// A type as the spec writes it: `User[]`, `map<string, int>`, `string | int`.
+    pub fn type_name(&self, ty: &Type) -> String {
+        match ty {
+            Type::Primitive(p) => p.name().to_string(),
+            Type::Model(id) => self.model(*id).name.clone(),
+            Type::Enum(id) => self.enum_(*id).name.clone(),
+            Type::List(inner, _) => match inner.as_ref() {
+                Type::Union(_) => format!("({})[]", self.type_name(inner)),
+                _ => format!("{}[]", self.type_name(inner)),
+            },
+            Type::Map(inner, _) => format!("map<string, {}>", self.type_name(inner)),
+            Type::Union(members) => members
+                .iter()
+                .map(|m| self.type_name(m))
+                .collect::<Vec<_>>()
+                .join(" | "),
+            Type::NamedUnion(id) => self.union(*id).name.clone(),
+            Type::NotShown(_) => "not_shown".to_string(),
+        }
+    }
+
     /// The field that tells a union's members apart, when every member is a model with a
     /// constant of its own in a field of one name; the first such field in the first member.
     pub fn discriminator(&self, members: &[Type]) -> Option<Discriminator> {

@@ -80,6 +80,11 @@ const KNOWN: &[(&str, &[Site])] = &[
     ("also_media", &[Response, Body]),
 ];
 
+/// The name of every annotation the language knows, in the order the reference lists them.
+pub fn annotation_names() -> impl Iterator<Item = &'static str> {
+    KNOWN.iter().map(|(name, _)| *name)
+}
+
 /// Annotations that may be given several times on one place.
 const REPEATABLE: &[&str] = &["lossy"];
 

@@ -15,6 +15,7 @@ mod input_bounds;
 mod media;
 
 pub use identifiers::{snake, spell};
+pub(crate) use annotations::annotation_names;
 mod paging;
 mod references;
 mod rejections;

@@ -23,7 +23,7 @@ pub(crate) struct Failed;
 pub(crate) type PResult<T> = Result<T, Failed>;
 
 /// Words that start an item; recovery after a broken item resumes at one of them.
-const ITEM_KEYWORDS: &[&str] = &[
+pub const ITEM_KEYWORDS: &[&str] = &[
     "service",
     "api",
     "auth",

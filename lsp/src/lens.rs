@@ -1,0 +1,141 @@
+//! "What would `diff` say?": a code lens at the top of a spec with `diff`'s verdict on the
+//! text being typed against a git ref (`main` unless the client says), and the command that
+//! answers the whole report in Markdown, as `diff --format markdown` writes it.
+
+use crate::analysis::Analysis;
+use crate::server::{Refusal, Settings};
+use covenant_codegen::diff::{self, Exercised, Options, Policy, Report, Severity, Version};
+use covenant_project::config::{PROJECT_FILE, Project};
+use covenant_project::versions::{Absent, VersionError, at_ref};
+use lsp_server::ErrorCode;
+use lsp_types::{CodeLens, Command, ExecuteCommandParams, Position, Range, Url};
+use std::path::Path;
+
+/// The command a lens runs: arguments the document's URI and, optionally, the git ref.
+pub const DIFF_COMMAND: &str = "covenant.diff";
+
+pub fn code_lenses(analysis: &Analysis, uri: &Url, settings: &Settings) -> Vec<CodeLens> {
+    let reference = &settings.diff_against;
+    let title = match compare(analysis, uri, reference, None) {
+        Ok(outcome) => outcome.title(reference),
+        Err(message) => format!("diff against `{reference}`: {message}"),
+    };
+    vec![CodeLens {
+        range: Range::new(Position::new(0, 0), Position::new(0, 0)),
+        command: Some(Command {
+            title,
+            command: DIFF_COMMAND.into(),
+            arguments: Some(vec![uri.to_string().into(), reference.clone().into()]),
+        }),
+        data: None,
+    }]
+}
+
+/// The document a `covenant.diff` command names.
+pub fn command_document(params: &ExecuteCommandParams) -> Result<Url, Refusal> {
+    if params.command != DIFF_COMMAND {
+        return Err((ErrorCode::InvalidParams, format!("no command {}", params.command)));
+    }
+    params
+        .arguments
+        .first()
+        .and_then(|a| a.as_str())
+        .and_then(|a| Url::parse(a).ok())
+        .ok_or_else(|| (ErrorCode::InvalidParams, "name the document's URI".to_string()))
+}
+
+/// The whole report, in Markdown.
+pub fn execute(
+    analysis: &Analysis,
+    uri: &Url,
+    params: &ExecuteCommandParams,
+    root: Option<&Path>,
+    settings: &Settings,
+) -> Result<String, Refusal> {
+    let reference = params
+        .arguments
+        .get(1)
+        .and_then(|a| a.as_str())
+        .unwrap_or(&settings.diff_against);
+    let outcome =
+        compare(analysis, uri, reference, root).map_err(|m| (ErrorCode::RequestFailed, m))?;
+    Ok(outcome.markdown(reference))
+}
+
+struct Outcome {
+    old: Version,
+    new: Version,
+    findings: Vec<diff::Finding>,
+    policy: Policy,
+    /// No scenarios are named: an editor's lens has no suite to read.
+    exercised: Exercised,
+}
+
+impl Outcome {
+    fn report(&self) -> (Report<'_>, Vec<Severity>) {
+        let severities = self.findings.iter().map(|f| self.policy.severity(f)).collect();
+        (
+            Report::new(&self.old, &self.new, &self.findings, &self.policy, &self.exercised),
+            severities,
+        )
+    }
+
+    fn title(&self, reference: &str) -> String {
+        let (report, severities) = self.report();
+        let count = |s: Severity| severities.iter().filter(|x| **x == s).count();
+        let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
+        let verdict = if report.fails() { "fails" } else { "passes" };
+        if self.old.absent {
+            return format!("diff against `{reference}`: a new spec, breaks no one");
+        }
+        format!(
+            "diff against `{reference}`: {verdict} — {errors} breaking, {warnings} warnings, {} changes",
+            self.findings.len()
+        )
+    }
+
+    fn markdown(&self, reference: &str) -> String {
+        self.report().0.markdown(Some(reference))
+    }
+}
+
+/// The document's text (as it is, unsaved) against the spec at its path at `reference`.
+fn compare(analysis: &Analysis, uri: &Url, reference: &str, root: Option<&Path>) -> Result<Outcome, String> {
+    let path = uri
+        .to_file_path()
+        .map_err(|_| "the document is no file".to_string())?;
+    let spec = analysis
+        .spec
+        .as_ref()
+        .ok_or("the spec has errors; mend them to compare")?;
+    let new = Version {
+        spec: Spec::clone(spec),
+        file: analysis.file.clone(),
+        absent: false,
+    };
+    let old = at_ref(reference, &path, Absent::New).map_err(|e| match e {
+        VersionError::Usage(m) => m,
+        VersionError::Invalid(_) => format!("the spec at `{reference}` does not check"),
+    })?;
+    let folder = root.or(path.parent()).unwrap_or(Path::new("."));
+    let policy = Project::read_from(&folder.join(PROJECT_FILE))?
+        .diff
+        .unwrap_or_default()
+        .policy()?;
+    let today = chrono::Utc::now().date_naive().to_string();
+    let findings = if old.absent {
+        Vec::new()
+    } else {
+        diff::diff(old.side(), new.side(), &Options { today })
+    };
+    let exercised = Exercised::none(findings.len());
+    Ok(Outcome {
+        old,
+        new,
+        findings,
+        policy,
+        exercised,
+    })
+}
+
+use covenant_codegen::Spec;
