@@ -16,8 +16,18 @@ pub const PRIMITIVES: &[&str] = &[
 
 /// The words a member of an endpoint starts with.
 pub const ENDPOINT_MEMBERS: &[&str] = &[
-    "api", "auth", "public", "tags", "path", "query", "header", "body", "response", "error",
-    "rejections", "not_shown",
+    "api",
+    "auth",
+    "public",
+    "tags",
+    "path",
+    "query",
+    "header",
+    "body",
+    "response",
+    "error",
+    "rejections",
+    "not_shown",
 ];
 
 /// The words `@source(…)` takes: where a fact comes from.

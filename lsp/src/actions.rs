@@ -79,10 +79,9 @@ fn not_shown_response(analysis: &Analysis, span: Span) -> Option<(String, TextEd
 /// The whole unused declaration, its doc comments and annotations, and the blank line after.
 fn remove_declaration(analysis: &Analysis, span: Span) -> Option<(String, TextEdit)> {
     let index = &analysis.index;
-    let d = index
-        .declarations
-        .iter()
-        .find(|d| d.parent.is_none() && d.name_span.start <= span.start && span.start <= d.name_span.end)?;
+    let d = index.declarations.iter().find(|d| {
+        d.parent.is_none() && d.name_span.start <= span.start && span.start <= d.name_span.end
+    })?;
     let text = analysis.text();
     let mut end = d.full.end as usize;
     while text[end..].starts_with('\n') && end - (d.full.end as usize) < 2 {

@@ -5,7 +5,9 @@
 use crate::analysis::Analysis;
 use crate::index::Kind;
 use covenant_codegen::Spec;
-use covenant_codegen::vocabulary::{ENDPOINT_MEMBERS, ITEM_KEYWORDS, PRIMITIVES, SOURCES, annotations};
+use covenant_codegen::vocabulary::{
+    ENDPOINT_MEMBERS, ITEM_KEYWORDS, PRIMITIVES, SOURCES, annotations,
+};
 use lsp_types::{CompletionItem, CompletionItemKind, CompletionResponse, Position};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -51,13 +53,17 @@ enum Context {
 static PATTERNS: LazyLock<Vec<(Regex, fn(&regex::Captures) -> Context)>> = LazyLock::new(|| {
     let rules: Vec<(&str, fn(&regex::Captures) -> Context)> = vec![
         (r"@\w*$", |_| Context::Annotation),
-        (r"@(\w+)\([^)]*$", |c| Context::AnnotationArgument(c[1].to_string())),
+        (r"@(\w+)\([^)]*$", |c| {
+            Context::AnnotationArgument(c[1].to_string())
+        }),
         (r"^\s*auth\??\s+[\w\s|&(),]*$", |_| Context::AuthScheme),
         (r"^\s*(response|error)\s+[\w\s,]*$", |_| Context::Status),
         (r":\s*([A-Za-z_]\w*)\s*(\|\s*null\s*)?=\s*\w*$", |c| {
             Context::EnumValue(c[1].to_string())
         }),
-        (r"(:|\||<|,|\(|\bbody|\brejections)\s*\w*$", |_| Context::Type),
+        (r"(:|\||<|,|\(|\bbody|\brejections)\s*\w*$", |_| {
+            Context::Type
+        }),
         (r"^\s*\w*$", |_| Context::Keyword),
     ];
     rules
@@ -67,12 +73,16 @@ static PATTERNS: LazyLock<Vec<(Regex, fn(&regex::Captures) -> Context)>> = LazyL
 });
 
 fn context(before: &str) -> Option<Context> {
-    PATTERNS.iter().find_map(|(pattern, make)| {
-        pattern.captures(before).map(|captures| make(&captures))
-    })
+    PATTERNS
+        .iter()
+        .find_map(|(pattern, make)| pattern.captures(before).map(|captures| make(&captures)))
 }
 
-pub fn complete(analysis: &Analysis, spec: Option<&Spec>, position: Position) -> CompletionResponse {
+pub fn complete(
+    analysis: &Analysis,
+    spec: Option<&Spec>,
+    position: Position,
+) -> CompletionResponse {
     let offset = analysis.offset(position);
     let text = analysis.text();
     let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
@@ -90,7 +100,10 @@ pub fn complete(analysis: &Analysis, spec: Option<&Spec>, position: Position) ->
     CompletionResponse::Array(items)
 }
 
-fn words<'a>(words: impl IntoIterator<Item = &'a str>, kind: CompletionItemKind) -> Vec<CompletionItem> {
+fn words<'a>(
+    words: impl IntoIterator<Item = &'a str>,
+    kind: CompletionItemKind,
+) -> Vec<CompletionItem> {
     words
         .into_iter()
         .map(|word| CompletionItem {
@@ -104,9 +117,15 @@ fn words<'a>(words: impl IntoIterator<Item = &'a str>, kind: CompletionItemKind)
 fn annotation_arguments(name: &str, spec: Option<&Spec>) -> Vec<CompletionItem> {
     match name {
         "source" => words(SOURCES.iter().copied(), CompletionItemKind::ENUM_MEMBER),
-        "deprecated" => words(["since: ", "sunset: ", "use: "], CompletionItemKind::PROPERTY),
+        "deprecated" => words(
+            ["since: ", "sunset: ", "use: "],
+            CompletionItemKind::PROPERTY,
+        ),
         "tracked_by" => spec.map_or_else(Vec::new, |spec| {
-            words(spec.endpoints.iter().map(|e| e.name.as_str()), CompletionItemKind::FUNCTION)
+            words(
+                spec.endpoints.iter().map(|e| e.name.as_str()),
+                CompletionItemKind::FUNCTION,
+            )
         }),
         _ => Vec::new(),
     }
@@ -114,7 +133,12 @@ fn annotation_arguments(name: &str, spec: Option<&Spec>) -> Vec<CompletionItem> 
 
 fn types(analysis: &Analysis) -> Vec<CompletionItem> {
     let mut items = words(PRIMITIVES.iter().copied(), CompletionItemKind::KEYWORD);
-    for d in analysis.index.declarations.iter().filter(|d| d.parent.is_none() && d.kind.is_type()) {
+    for d in analysis
+        .index
+        .declarations
+        .iter()
+        .filter(|d| d.parent.is_none() && d.kind.is_type())
+    {
         items.push(CompletionItem {
             label: d.name.clone(),
             kind: Some(match d.kind {
@@ -178,7 +202,10 @@ fn keywords(analysis: &Analysis, offset: usize) -> Vec<CompletionItem> {
     });
     match enclosing {
         None => words(ITEM_KEYWORDS.iter().copied(), CompletionItemKind::KEYWORD),
-        Some(Kind::Endpoint) => words(ENDPOINT_MEMBERS.iter().copied(), CompletionItemKind::KEYWORD),
+        Some(Kind::Endpoint) => words(
+            ENDPOINT_MEMBERS.iter().copied(),
+            CompletionItemKind::KEYWORD,
+        ),
         Some(_) => Vec::new(),
     }
 }

@@ -19,7 +19,9 @@ pub fn range(analysis: &Analysis, range: Range) -> Option<Vec<TextEdit>> {
     Some(
         edits
             .into_iter()
-            .filter(|edit| edit.range.start.line <= range.end.line && edit.range.end.line >= range.start.line)
+            .filter(|edit| {
+                edit.range.start.line <= range.end.line && edit.range.end.line >= range.start.line
+            })
             .collect(),
     )
 }
@@ -33,19 +35,32 @@ fn line_edits(before: &str, after: &str) -> Vec<TextEdit> {
     for op in diff.ops() {
         let (old_range, new_range) = match *op {
             DiffOp::Equal { .. } => continue,
-            DiffOp::Delete { old_index, old_len, new_index } => {
-                (old_index..old_index + old_len, new_index..new_index)
-            }
-            DiffOp::Insert { old_index, new_index, new_len } => {
-                (old_index..old_index, new_index..new_index + new_len)
-            }
-            DiffOp::Replace { old_index, old_len, new_index, new_len } => {
-                (old_index..old_index + old_len, new_index..new_index + new_len)
-            }
+            DiffOp::Delete {
+                old_index,
+                old_len,
+                new_index,
+            } => (old_index..old_index + old_len, new_index..new_index),
+            DiffOp::Insert {
+                old_index,
+                new_index,
+                new_len,
+            } => (old_index..old_index, new_index..new_index + new_len),
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => (
+                old_index..old_index + old_len,
+                new_index..new_index + new_len,
+            ),
         };
         let start = Position::new(old_range.start as u32, 0);
         let end = end_of(&old, old_range.end);
-        edits.push(TextEdit::new(Range::new(start, end), new[new_range].concat()));
+        edits.push(TextEdit::new(
+            Range::new(start, end),
+            new[new_range].concat(),
+        ));
     }
     edits
 }

@@ -181,7 +181,12 @@ fn enumeration(spec: &Spec, name: &str) -> Option<Vec<String>> {
 
 fn endpoint(spec: &Spec, ep: &Endpoint) -> Vec<String> {
     let api = spec.api(ep.api);
-    let mut lines = vec![format!("`{} {}` (api `{}`)", ep.method.as_str(), ep.path, api.name)];
+    let mut lines = vec![format!(
+        "`{} {}` (api `{}`)",
+        ep.method.as_str(),
+        ep.path,
+        api.name
+    )];
     let auth: Vec<&str> = ep
         .auth
         .every_scheme()

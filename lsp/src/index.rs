@@ -9,6 +9,7 @@ use covenant_codegen::Span;
 use covenant_codegen::ast::*;
 use covenant_codegen::lexer::{Tok, Token};
 use covenant_codegen::vocabulary::PRIMITIVES;
+use std::collections::HashMap;
 
 /// What a declaration declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +110,8 @@ pub enum Target {
 #[derive(Clone, Debug, Default)]
 pub struct Index {
     pub declarations: Vec<Declaration>,
+    /// The declarations of each name, so resolving a reference does not scan them all.
+    by_name: HashMap<String, Vec<usize>>,
     pub references: Vec<Reference>,
     /// Where a built-in type is named (`string`), for colours.
     pub builtins: Vec<Span>,
@@ -133,7 +136,11 @@ impl Index {
             let full = Span::new(starts[i], last_token_end_before(tokens, next, starts[i]));
             builder.item(item, full);
         }
-        builder.index
+        let mut index = builder.index;
+        for (i, d) in index.declarations.iter().enumerate() {
+            index.by_name.entry(d.name.clone()).or_default().push(i);
+        }
+        index
     }
 
     /// The declaration or reference whose name holds `offset` (its end included, where a
@@ -161,17 +168,16 @@ impl Index {
     }
 
     pub fn resolve(&self, reference: &Reference) -> Option<usize> {
-        self.declarations.iter().position(|d| {
-            d.name == reference.name
-                && match reference.namespace {
-                    Namespace::Type => d.parent.is_none() && d.kind.is_type(),
-                    Namespace::Auth => d.kind == Kind::Auth,
-                    Namespace::Api => d.kind == Kind::Api,
-                    Namespace::State(states) => {
-                        d.kind == Kind::State && d.parent == Some(states)
-                    }
-                    Namespace::Any => d.parent.is_none(),
-                }
+        let candidates = self.by_name.get(&reference.name)?;
+        candidates.iter().copied().find(|&i| {
+            let d = &self.declarations[i];
+            match reference.namespace {
+                Namespace::Type => d.parent.is_none() && d.kind.is_type(),
+                Namespace::Auth => d.kind == Kind::Auth,
+                Namespace::Api => d.kind == Kind::Api,
+                Namespace::State(states) => d.kind == Kind::State && d.parent == Some(states),
+                Namespace::Any => d.parent.is_none(),
+            }
         })
     }
 
@@ -187,11 +193,13 @@ impl Index {
             .collect()
     }
 
-    /// The declarations directly inside one.
+    /// The declarations directly inside one (declared right after it, so read from there).
     pub fn children(&self, parent: usize) -> impl Iterator<Item = (usize, &Declaration)> {
         self.declarations
             .iter()
             .enumerate()
+            .skip(parent + 1)
+            .take_while(move |(_, d)| d.parent.is_some())
             .filter(move |(_, d)| d.parent == Some(parent))
     }
 
@@ -267,7 +275,14 @@ impl Builder {
         let doc = &item.attrs.doc;
         match &item.kind {
             ItemKind::Service(block) => {
-                self.declare(&block.name.text, Kind::Service, block.name.span, full, doc, None);
+                self.declare(
+                    &block.name.text,
+                    Kind::Service,
+                    block.name.span,
+                    full,
+                    doc,
+                    None,
+                );
                 self.props(&block.props);
             }
             ItemKind::Api(api) => {
@@ -399,7 +414,14 @@ impl Builder {
             match &member.node {
                 StateMember::State(state) => {
                     let doc = &member.attrs.doc;
-                    self.declare(&state.text, Kind::State, state.span, member.span, doc, Some(me));
+                    self.declare(
+                        &state.text,
+                        Kind::State,
+                        state.span,
+                        member.span,
+                        doc,
+                        Some(me),
+                    );
                 }
                 StateMember::Transition { from, to, on, .. } => {
                     self.refer(from, Namespace::State(me));

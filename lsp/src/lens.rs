@@ -34,14 +34,22 @@ pub fn code_lenses(analysis: &Analysis, uri: &Url, settings: &Settings) -> Vec<C
 /// The document a `covenant.diff` command names.
 pub fn command_document(params: &ExecuteCommandParams) -> Result<Url, Refusal> {
     if params.command != DIFF_COMMAND {
-        return Err((ErrorCode::InvalidParams, format!("no command {}", params.command)));
+        return Err((
+            ErrorCode::InvalidParams,
+            format!("no command {}", params.command),
+        ));
     }
     params
         .arguments
         .first()
         .and_then(|a| a.as_str())
         .and_then(|a| Url::parse(a).ok())
-        .ok_or_else(|| (ErrorCode::InvalidParams, "name the document's URI".to_string()))
+        .ok_or_else(|| {
+            (
+                ErrorCode::InvalidParams,
+                "name the document's URI".to_string(),
+            )
+        })
 }
 
 /// The whole report, in Markdown.
@@ -73,9 +81,19 @@ struct Outcome {
 
 impl Outcome {
     fn report(&self) -> (Report<'_>, Vec<Severity>) {
-        let severities = self.findings.iter().map(|f| self.policy.severity(f)).collect();
+        let severities = self
+            .findings
+            .iter()
+            .map(|f| self.policy.severity(f))
+            .collect();
         (
-            Report::new(&self.old, &self.new, &self.findings, &self.policy, &self.exercised),
+            Report::new(
+                &self.old,
+                &self.new,
+                &self.findings,
+                &self.policy,
+                &self.exercised,
+            ),
             severities,
         )
     }
@@ -100,7 +118,12 @@ impl Outcome {
 }
 
 /// The document's text (as it is, unsaved) against the spec at its path at `reference`.
-fn compare(analysis: &Analysis, uri: &Url, reference: &str, root: Option<&Path>) -> Result<Outcome, String> {
+fn compare(
+    analysis: &Analysis,
+    uri: &Url,
+    reference: &str,
+    root: Option<&Path>,
+) -> Result<Outcome, String> {
     let path = uri
         .to_file_path()
         .map_err(|_| "the document is no file".to_string())?;

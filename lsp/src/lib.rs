@@ -44,8 +44,8 @@ pub fn run_stdio() -> Result<(), String> {
 
 /// Serves one client on a connection: the handshake, then every message until `exit`.
 pub fn serve(connection: &Connection) -> Result<(), String> {
-    let capabilities = serde_json::to_value(server::capabilities())
-        .map_err(|e| format!("capabilities: {e}"))?;
+    let capabilities =
+        serde_json::to_value(server::capabilities()).map_err(|e| format!("capabilities: {e}"))?;
     let params = connection
         .initialize(capabilities)
         .map_err(|e| format!("initialize: {e}"))?;

@@ -2,14 +2,18 @@
 
 use crate::analysis::Analysis;
 use crate::index::{Declaration, Kind};
-use covenant_codegen::lexer::{Tok, lex_with_comments};
 use covenant_codegen::Diagnostics;
+use covenant_codegen::lexer::{Tok, lex_with_comments};
 use lsp_types::{
     DocumentSymbol, FoldingRange, FoldingRangeKind, GotoDefinitionResponse, Location, Position,
     SymbolInformation, SymbolKind, Url,
 };
 
-pub fn definition(analysis: &Analysis, uri: &Url, position: Position) -> Option<GotoDefinitionResponse> {
+pub fn definition(
+    analysis: &Analysis,
+    uri: &Url,
+    position: Position,
+) -> Option<GotoDefinitionResponse> {
     let index = &analysis.index;
     let declaration = index.declaration_of(index.at(analysis.offset(position))?)?;
     let span = index.declarations[declaration].name_span;
@@ -56,17 +60,23 @@ fn symbol_kind(kind: Kind) -> SymbolKind {
     }
 }
 
-/// The outline: each top-level declaration with its members.
+/// The most entries of an outline: no editor shows more, and a generated spec of hundreds
+/// of thousands of fields would otherwise answer a hundred megabytes.
+pub const MAX_SYMBOLS: usize = 10_000;
+
+/// The outline: each top-level declaration with its members, the first [`MAX_SYMBOLS`].
 pub fn document_symbols(analysis: &Analysis) -> Vec<DocumentSymbol> {
     let index = &analysis.index;
     index
         .declarations
         .iter()
+        .take(MAX_SYMBOLS)
         .enumerate()
         .filter(|(_, d)| d.parent.is_none())
         .map(|(i, d)| {
             let children = index
                 .children(i)
+                .take_while(|(child, _)| *child < MAX_SYMBOLS)
                 .map(|(_, child)| symbol(analysis, child, None))
                 .collect::<Vec<_>>();
             symbol(analysis, d, (!children.is_empty()).then_some(children))
@@ -75,7 +85,11 @@ pub fn document_symbols(analysis: &Analysis) -> Vec<DocumentSymbol> {
 }
 
 #[allow(deprecated)] // `deprecated` is a required field of the type, superseded by `tags`.
-fn symbol(analysis: &Analysis, d: &Declaration, children: Option<Vec<DocumentSymbol>>) -> DocumentSymbol {
+fn symbol(
+    analysis: &Analysis,
+    d: &Declaration,
+    children: Option<Vec<DocumentSymbol>>,
+) -> DocumentSymbol {
     DocumentSymbol {
         name: d.name.clone(),
         detail: Some(d.kind.word().to_string()),

@@ -59,7 +59,9 @@ pub fn rename(
         )));
     }
     if new_name.is_empty() || new_name.contains(['\n', '"', '\\']) {
-        return Err(refused("a name cannot be empty or hold a line break, `\"` or `\\`"));
+        return Err(refused(
+            "a name cannot be empty or hold a line break, `\"` or `\\`",
+        ));
     }
     if let Some(clash) = collision(index, declaration, new_name) {
         return Err(refused(&clash));

@@ -39,9 +39,28 @@ const MODIFIERS: &[SemanticTokenModifier] = &[
 
 /// Words of the language besides those that start an item or an endpoint's member.
 const OTHER_KEYWORDS: &[&str] = &[
-    "subset", "of", "null", "true", "false", "map", "headers", "form", "multipart",
-    "placeholder", "fields", "versions", "base", "when", "on", "GET", "POST", "PUT", "PATCH",
-    "DELETE", "HEAD", "OPTIONS",
+    "subset",
+    "of",
+    "null",
+    "true",
+    "false",
+    "map",
+    "headers",
+    "form",
+    "multipart",
+    "placeholder",
+    "fields",
+    "versions",
+    "base",
+    "when",
+    "on",
+    "GET",
+    "POST",
+    "PUT",
+    "PATCH",
+    "DELETE",
+    "HEAD",
+    "OPTIONS",
 ];
 
 pub fn legend() -> SemanticTokensLegend {

@@ -2,8 +2,8 @@
 //! loop that routes each message to its handler.
 
 use crate::analysis::Analysis;
-use crate::{actions, completion, diagnostics, formatting, hover, lens, navigation, rename};
 use crate::{MAX_DOCUMENT_BYTES, semantic};
+use crate::{actions, completion, diagnostics, formatting, hover, lens, navigation, rename};
 use covenant_codegen::Spec;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{self as notify, Notification as _};
@@ -341,7 +341,12 @@ impl Server {
                 let uri = at.text_document.uri;
                 let (analysis, _) = self.view(&uri)?;
                 let with_declaration = p.context.include_declaration;
-                json(navigation::references(analysis, &uri, at.position, with_declaration))
+                json(navigation::references(
+                    analysis,
+                    &uri,
+                    at.position,
+                    with_declaration,
+                ))
             }
             req::DocumentSymbolRequest::METHOD => {
                 let p: DocumentSymbolParams = parse(params)?;
@@ -362,7 +367,13 @@ impl Server {
                 let at = p.text_document_position;
                 let uri = at.text_document.uri;
                 let (analysis, _) = self.view(&uri)?;
-                json(rename::rename(analysis, &uri, at.position, &p.new_name, &settings)?)
+                json(rename::rename(
+                    analysis,
+                    &uri,
+                    at.position,
+                    &p.new_name,
+                    &settings,
+                )?)
             }
             req::Completion::METHOD => {
                 let p: CompletionParams = parse(params)?;
@@ -407,7 +418,13 @@ impl Server {
                 let uri = lens::command_document(&p)?;
                 let root = self.root.clone();
                 let (analysis, _) = self.view(&uri)?;
-                json(lens::execute(analysis, &uri, &p, root.as_deref(), &settings)?)
+                json(lens::execute(
+                    analysis,
+                    &uri,
+                    &p,
+                    root.as_deref(),
+                    &settings,
+                )?)
             }
             _ => {
                 return Err((
@@ -427,7 +444,9 @@ impl Server {
                 symbols.extend(navigation::workspace_symbols(analysis, &uri, query));
             }
         }
-        symbols.sort_by(|a, b| (&a.name, a.location.uri.as_str()).cmp(&(&b.name, b.location.uri.as_str())));
+        symbols.sort_by(|a, b| {
+            (&a.name, a.location.uri.as_str()).cmp(&(&b.name, b.location.uri.as_str()))
+        });
         symbols
     }
 }
@@ -438,7 +457,10 @@ fn apply_change(text: &mut String, change: TextDocumentContentChangeEvent) {
         Some(range) => {
             let lines = crate::position::LineIndex::new(text);
             let span = lines.span(text, range);
-            let (start, end) = (span.start as usize, (span.end as usize).max(span.start as usize));
+            let (start, end) = (
+                span.start as usize,
+                (span.end as usize).max(span.start as usize),
+            );
             text.replace_range(start..end, &change.text);
         }
         None => *text = change.text,

@@ -24,7 +24,10 @@ pub fn field(spec: &Spec, field: &Field) -> Vec<String> {
         Visibility::ResponseOnly => lines.push("answered in responses only".into()),
     }
     let marks: Vec<&str> = [
-        (field.secret, "secret: never written to logs, reports or cassettes"),
+        (
+            field.secret,
+            "secret: never written to logs, reports or cassettes",
+        ),
         (field.personal, "personal: recordings write a stand-in"),
         (field.varies, "varies: its value depends on when it is read"),
     ]
@@ -52,7 +55,9 @@ pub fn presence(presence: Presence) -> &'static str {
 pub fn provenance(provenance: Provenance) -> String {
     match provenance {
         Provenance::Document => "source: the interface document".into(),
-        Provenance::DeployedClient => "source: the deployed client (`@source(deployed_client)`)".into(),
+        Provenance::DeployedClient => {
+            "source: the deployed client (`@source(deployed_client)`)".into()
+        }
         Provenance::Toolkit => {
             "source: the toolkit's choice where the document is silent (`@source(toolkit)`)".into()
         }
@@ -79,7 +84,10 @@ fn constraints(c: &Constraints) -> Vec<String> {
         c.max_length.map(|v| format!("{v}{default_bound}")),
     );
     bound("min_items", c.min_items.map(|v| v.to_string()));
-    bound("max_items", c.max_items.map(|v| format!("{v}{default_bound}")));
+    bound(
+        "max_items",
+        c.max_items.map(|v| format!("{v}{default_bound}")),
+    );
     bound("pattern", c.pattern.as_ref().map(|p| format!("`{p}`")));
     bound("format", c.format.clone());
     if c.unique_items {

@@ -8,6 +8,7 @@ mod docs_site;
 mod hostile_clients;
 mod import;
 mod import_idioms;
+mod lsp;
 mod mock;
 mod module_graph;
 mod review;

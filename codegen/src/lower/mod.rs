@@ -14,8 +14,8 @@ mod identifiers;
 mod input_bounds;
 mod media;
 
-pub use identifiers::{snake, spell};
 pub(crate) use annotations::annotation_names;
+pub use identifiers::{snake, spell};
 mod paging;
 mod references;
 mod rejections;
