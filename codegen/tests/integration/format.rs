@@ -3,7 +3,7 @@
 //! back to the house spec; and whatever is formatted keeps its tokens (comments included, each
 //! on the line it was on) and is a fixed point of the formatter.
 
-use crate::fuzz_parser::{FRAGMENTS, cases, char_boundary};
+use crate::fuzz_inputs::{FRAGMENTS, cases, char_boundary};
 use covenant_codegen::diagnostic::Diagnostics;
 use covenant_codegen::format::format_source;
 use covenant_codegen::lexer::{Tok, Token, lex_with_comments};

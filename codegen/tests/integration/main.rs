@@ -8,6 +8,7 @@ mod diff;
 mod diff_history;
 mod docs;
 mod format;
+mod fuzz_inputs;
 mod fuzz_parser;
 mod other_specs;
 mod print;
