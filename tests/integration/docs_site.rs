@@ -244,6 +244,28 @@ async fn the_site_in_chromium_index_endpoint_model_and_search() {
         .await;
     browser.shot("search-followed").await;
 
+    // Search reads descriptions too: "grace period" is in the doc of the endpoints of
+    // deletion, not in any name; the result shows the words around it.
+    let example_first = browser
+        .script("var m = document.querySelector('main'); var s = m.querySelector('section[data-kind]'); return s ? s.getAttribute('data-kind') : '';")
+        .await;
+    assert_eq!(
+        example_first, "example-request",
+        "the example request comes first"
+    );
+    browser.click("#search").await;
+    browser.type_text("grace period").await;
+    browser.wait_for("#search-results li a").await;
+    let results = browser.texts("#search-results .result-name").await;
+    assert!(results.iter().any(|r| r == "delete_user"), "{results:?}");
+    let excerpts = browser.texts("#search-results .result-excerpt").await;
+    assert!(
+        excerpts.iter().any(|e| e.contains("grace period")),
+        "{excerpts:?}"
+    );
+    browser.shot("search-descriptions").await;
+    browser.press(Key::Escape).await;
+
     // A search that finds nothing says so.
     browser.click("#search").await;
     browser.type_text("no such thing anywhere").await;

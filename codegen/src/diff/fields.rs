@@ -115,7 +115,12 @@ impl Differ<'_> {
                 rules.removed_required
             };
             let rule = self.removal(base, old.deprecated.as_ref());
-            let change = Self::removal_change(old.deprecated.as_ref());
+            let mut change = Self::removal_change(old.deprecated.as_ref());
+            if let Some(successor) = self.renamed_to(set, old) {
+                change.push_str(&format!(
+                    "; `{successor}` was added in its place with its type and presence: renamed?"
+                ));
+            }
             let subject = format!("{}.{}", set.owner, old.name);
             self.report(
                 rule,
@@ -124,6 +129,30 @@ impl Differ<'_> {
                 Spans::old(old.span),
                 carriers.clone(),
             );
+        }
+    }
+
+    /// The field added where `old` was removed, of its type and presence: what a rename
+    /// looks like on the wire, which the reviewer is told of (the diff cannot know intent).
+    fn renamed_to<'f>(&self, set: &FieldSet<'f>, old: &Field) -> Option<&'f str> {
+        let position = set.old.iter().position(|o| o.name == old.name)?;
+        let added: Vec<&&Field> = set
+            .new
+            .iter()
+            .filter(|n| !set.old.iter().any(|o| o.name == n.name))
+            .collect();
+        let same_shape = |n: &Field| {
+            n.presence == old.presence
+                && super::types::name(self.new, &n.ty) == super::types::name(self.old, &old.ty)
+        };
+        let candidates: Vec<&&Field> = added.into_iter().filter(|n| same_shape(n)).collect();
+        let in_place = candidates
+            .iter()
+            .find(|n| set.new.iter().position(|f| f.name == n.name) == Some(position));
+        match (in_place, candidates.as_slice()) {
+            (Some(n), _) => Some(n.name.as_str()),
+            (None, [only]) => Some(only.name.as_str()),
+            _ => None,
         }
     }
 

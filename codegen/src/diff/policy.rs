@@ -120,7 +120,8 @@ impl Default for Policy {
 
 impl Policy {
     /// A finding's severity: the config's for its rule, else an error when one of its
-    /// categories fails runs, a warning when it breaks anyone, a note otherwise.
+    /// categories fails runs, a warning when it breaks anyone (but an addition that breaks
+    /// only generated Rust), a note otherwise.
     pub fn severity(&self, finding: &Finding) -> Severity {
         if let Some(s) = self.rules.get(finding.rule.id) {
             return *s;
@@ -132,7 +133,7 @@ impl Policy {
             .any(|c| self.fail_on.contains(c))
         {
             Severity::Error
-        } else if finding.rule.is_breaking() {
+        } else if finding.rule.is_breaking() && !finding.rule.is_additive_source_only() {
             Severity::Warning
         } else {
             Severity::Note

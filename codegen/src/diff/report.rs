@@ -62,6 +62,9 @@ pub struct Report<'a> {
     entries: Vec<Entry<'a>>,
     bumped: bool,
     unreadable_cassettes: usize,
+    /// Where the new spec's files are browsed (`https://host/repo/blob/HEAD`): positions in
+    /// it become links to their line.
+    link_base: Option<String>,
 }
 
 impl<'a> Report<'a> {
@@ -93,7 +96,47 @@ impl<'a> Report<'a> {
                 version(new).as_deref(),
             ),
             unreadable_cassettes: exercised.unreadable,
+            link_base: None,
         }
+    }
+
+    /// Positions in the new spec linked under `base` (`--link-base`).
+    pub fn with_link_base(mut self, base: Option<&str>) -> Self {
+        self.link_base = base.map(|b| b.trim_end_matches('/').to_string());
+        self
+    }
+
+    /// The link to a position in the new spec: `BASE/path#L12`, for a spec named by a
+    /// relative path (the one a repository browser knows).
+    fn link(&self, span: Span) -> Option<String> {
+        let base = self.link_base.as_ref()?;
+        let name = self.new.file.name.trim_start_matches("./");
+        if name.starts_with('/') || name.contains(':') {
+            return None;
+        }
+        let (line, _) = self.new.file.line_col(span.start);
+        Some(format!("{base}/{name}#L{line}"))
+    }
+
+    /// The endpoints (as `METHOD /path`) and events a finding's change travels in, as the
+    /// new spec routes them (the old one for what it removed).
+    fn affected(&self, finding: &Finding) -> Vec<String> {
+        finding
+            .carriers
+            .iter()
+            .map(|carrier| {
+                if carrier.starts_with("event ") {
+                    return carrier.clone();
+                }
+                [&self.new.spec, &self.old.spec]
+                    .iter()
+                    .find_map(|spec| spec.endpoint_named(carrier))
+                    .map_or_else(
+                        || carrier.clone(),
+                        |ep| format!("{} {}", ep.method.as_str(), ep.path),
+                    )
+            })
+            .collect()
     }
 
     fn count(&self, severity: Severity) -> usize {
@@ -173,9 +216,23 @@ impl<'a> Report<'a> {
             Renderer::plain()
         };
         let mut out = String::new();
-        for entry in &self.entries {
+        let (folded, shown): (Vec<&Entry>, Vec<&Entry>) =
+            self.entries.iter().partition(|e| is_folded(e));
+        for entry in shown {
             out.push_str(&self.human_entry(entry, &renderer));
             out.push_str("\n\n");
+        }
+        if !folded.is_empty() {
+            let subjects: Vec<&str> = folded.iter().map(|e| e.finding.subject.as_str()).collect();
+            let _ = writeln!(
+                out,
+                "note: {} addition{} change{} only the generated Rust (a struct gains a field, a \
+                 match an enum value): {}\n",
+                folded.len(),
+                plural(folded.len()),
+                if folded.len() == 1 { "s" } else { "" },
+                subjects.join(", ")
+            );
         }
         let _ = writeln!(out, "diff: {}", self.counts());
         let _ = writeln!(
@@ -233,8 +290,19 @@ impl<'a> Report<'a> {
         {
             message = message.footer(Level::Note.title(was));
         }
+        let affected = affected_list(&self.affected(f), |e| e.to_string());
+        if let Some(affected) = &affected {
+            message = message.footer(Level::Note.title(affected));
+        }
         if let Some(s) = &scenarios {
             message = message.footer(Level::Note.title(s));
+        }
+        let link = f
+            .new
+            .and_then(|span| self.link(span))
+            .map(|l| format!("see {l}"));
+        if let Some(link) = &link {
+            message = message.footer(Level::Note.title(link));
         }
         renderer.render(message).to_string()
     }
@@ -262,6 +330,7 @@ impl<'a> Report<'a> {
                     "old": location(&self.old.file, f.old),
                     "new": location(&self.new.file, f.new),
                     "endpoints": f.carriers,
+                    "affects": self.affected(f),
                     "scenarios": e.scenarios,
                 })
             })
@@ -303,11 +372,22 @@ impl<'a> Report<'a> {
             let _ = writeln!(out, "{}.\n", escape_markdown(&capitalised(&absence)));
         }
         for category in Category::ALL {
-            let entries: Vec<&Entry> = self
+            let (folded, entries): (Vec<&Entry>, Vec<&Entry>) = self
                 .entries
                 .iter()
                 .filter(|e| e.finding.rule.headline() == category)
-                .collect();
+                .partition(|e| is_folded(e));
+            if !folded.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "<details><summary>Additions that change only the generated Rust ({})</summary>\n",
+                    folded.len()
+                );
+                for e in folded {
+                    out.push_str(&self.markdown_entry(e));
+                }
+                out.push_str("\n</details>\n\n");
+            }
             if entries.is_empty() {
                 continue;
             }
@@ -351,15 +431,19 @@ impl<'a> Report<'a> {
 
     fn markdown_entry(&self, e: &Entry) -> String {
         let f = e.finding;
+        let new_at = |n: Span| {
+            let location = escape_markdown(&self.new.file.location(n));
+            match self.link(n) {
+                Some(link) => format!("[{location}]({link})"),
+                None => location,
+            }
+        };
+        let old_at = |o: Span| escape_markdown(&self.old.file.location(o));
         let at = match (f.new, f.old) {
-            (Some(n), Some(o)) => format!(
-                "{}, was {}",
-                self.new.file.location(n),
-                self.old.file.location(o)
-            ),
-            (Some(n), None) => self.new.file.location(n),
-            (None, Some(o)) => format!("was {}", self.old.file.location(o)),
-            (None, None) => self.new.file.name.clone(),
+            (Some(n), Some(o)) => format!("{}, was {}", new_at(n), old_at(o)),
+            (Some(n), None) => new_at(n),
+            (None, Some(o)) => format!("was {}", old_at(o)),
+            (None, None) => escape_markdown(&self.new.file.name),
         };
         // The finding is listed under its headline category; whoever else it breaks is named.
         let also: Vec<&str> = f
@@ -381,8 +465,11 @@ impl<'a> Report<'a> {
             code(&f.subject),
             escape_markdown(&f.change),
             f.rule.why,
-            escape_markdown(&at)
+            at
         );
+        if let Some(affected) = affected_list(&self.affected(f), code) {
+            let _ = write!(line, " <sub>{affected}</sub>");
+        }
         if let Some(list) = scenario_list(e.scenarios) {
             let _ = write!(line, " <sub>exercised by {list}</sub>");
         }
@@ -418,6 +505,26 @@ impl<'a> Report<'a> {
         let _ = writeln!(out, "diff: {}; {}", self.counts(), self.verdict());
         out
     }
+}
+
+/// An addition that breaks only generated Rust, left at its default severity (a note):
+/// reports list these together, folded.
+fn is_folded(entry: &Entry) -> bool {
+    entry.finding.rule.is_additive_source_only() && entry.severity == Severity::Note
+}
+
+/// "affects A, B and 3 more", the endpoints and events a change travels in; `None` when it
+/// travels in none.
+fn affected_list(affected: &[String], show: impl Fn(&str) -> String) -> Option<String> {
+    const SHOWN: usize = 6;
+    if affected.is_empty() {
+        return None;
+    }
+    let mut list: Vec<String> = affected.iter().take(SHOWN).map(|a| show(a)).collect();
+    if affected.len() > SHOWN {
+        list.push(format!("{} more", affected.len() - SHOWN));
+    }
+    Some(format!("affects {}", list.join(", ")))
 }
 
 /// `--rules`: every rule, its categories and why.

@@ -60,6 +60,13 @@ impl Rule {
     pub fn is_breaking(&self) -> bool {
         self.categories.iter().any(|c| c.is_breaking())
     }
+
+    /// An addition that breaks only code built on the generated Rust (a struct literal
+    /// gains a field, a `match` an open enum's value): no client or server on the wire.
+    /// Reports fold these, and they are notes unless the config says otherwise.
+    pub fn is_additive_source_only(&self) -> bool {
+        self.categories == [BreaksSource] && self.id.ends_with("-added")
+    }
 }
 
 macro_rules! rules {

@@ -38,6 +38,10 @@ pub struct DiffArgs {
     /// after; the system's date by default.
     #[arg(long, value_name = "DATE")]
     today: Option<String>,
+    /// Where the new spec's files are browsed, e.g. `https://github.com/org/repo/blob/HEAD`:
+    /// each position in it becomes a link to its line (`BASE/spec/x.covenant#L12`).
+    #[arg(long, value_name = "URL")]
+    link_base: Option<String>,
     /// List every rule with its categories and exit.
     #[arg(long)]
     rules: bool,
@@ -91,7 +95,8 @@ fn diff_command(args: &DiffArgs) -> Result<ExitCode, VersionError> {
         [&new.spec, &old.spec],
         &findings,
     );
-    let report = Report::new(&old, &new, &findings, &policy, &cassettes);
+    let report = Report::new(&old, &new, &findings, &policy, &cassettes)
+        .with_link_base(args.link_base.as_deref());
     let text = match args.format {
         Format::Human => report.human(std::io::IsTerminal::is_terminal(&std::io::stdout())),
         Format::Json => report.json(),

@@ -1,12 +1,14 @@
-//! One page per endpoint: how to call it, what it takes, and everything it may answer.
+//! One page per endpoint: how to call it (an example request near the top, where a reader
+//! looks first), what it takes, and everything it may answer, with the fields of each body
+//! the endpoint itself declares written out in place.
 
 use super::fields::{self, Rows};
 use super::ids::{self, Ids};
 use super::layout::{self, Group, Meta};
 use super::{Site, exchange, facts, marks, paths, text, types};
 use crate::ir::{
-    Endpoint, ModelOrigin, ParamLocation, Response, Type, all_responses, open_success,
-    response_provenance,
+    Endpoint, Field, ModelId, ModelOrigin, ParamLocation, Response, Type, Visibility,
+    all_responses, open_success, response_provenance,
 };
 use maud::{Markup, html};
 
@@ -31,12 +33,12 @@ pub fn page(site: &Site, ep: &Endpoint) -> String {
         }
         @if let Some(d) = &ep.deprecated { (marks::deprecation(d, replacement)) }
         (text::doc(ep.doc.as_deref()))
+        (exchange::request(site, ep))
         (marks::not_shown(&ep.not_shown))
         (facts::list(site, ROOT, ep))
         (params(site, &mut ids, ep))
         (body(site, &mut ids, ep))
         (responses(site, &mut ids, ep))
-        (exchange::request(site, ep))
     };
     let meta = Meta {
         path: &path,
@@ -140,6 +142,22 @@ fn response(site: &Site, ids: &mut Ids, ep: &Endpoint, r: &Response, open: bool)
     let headers: Vec<_> = r.headers.iter().collect();
     let caption = format!("Headers of the {status} response");
     let header_id = move |name: &str| ids::header(status, name);
+    // The API's errors are the same on every page: their bodies' fields stay on their
+    // models' pages.
+    let body_fields: Vec<&Field> = match (&r.body, from_api) {
+        (Some(body), false) => body_model(body)
+            .map(|id| site.spec.model(id))
+            .map(|m| {
+                m.fields
+                    .iter()
+                    .filter(|f| f.visibility != Visibility::RequestOnly)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let fields_caption = format!("Fields of the {status} response body");
+    let field_id = move |name: &str| ids::response_field(status, name);
     html! {
         section.response id=(id) data-kind="response" data-name=(r.status) {
             h3 {
@@ -160,10 +178,22 @@ fn response(site: &Site, ids: &mut Ids, ep: &Endpoint, r: &Response, open: bool)
                 p { "The source does not show this body, so clients read any other 2xx status as this one." }
             }
             (text::doc(r.doc.as_deref()))
+            @if !body_fields.is_empty() {
+                (fields::table(site, ROOT, ids, &Rows { caption: &fields_caption, id: &field_id, kind: "field", siblings: &body_fields }, &body_fields))
+            }
             @if !headers.is_empty() {
                 (fields::table(site, ROOT, ids, &Rows { caption: &caption, id: &header_id, kind: "header", siblings: &headers }, &headers))
             }
             (exchange::response(site, r))
         }
+    }
+}
+
+/// The model a body holds, itself or as the items of a list.
+fn body_model(body: &Type) -> Option<ModelId> {
+    match body {
+        Type::Model(id) => Some(*id),
+        Type::List(inner, _) => body_model(inner),
+        _ => None,
     }
 }

@@ -29,6 +29,10 @@ pub fn status(status: StatusPattern) -> String {
     format!("status-{status}")
 }
 
+pub fn response_field(status: StatusPattern, name: &str) -> String {
+    format!("status-{status}-field-{}", slug(name))
+}
+
 pub fn header(status: StatusPattern, name: &str) -> String {
     format!("status-{status}-header-{}", slug(name))
 }

@@ -1,6 +1,7 @@
 // Search over the index `search-index.js` puts in `window.COVENANT_SEARCH_INDEX`: each entry
-// is [kind, name, detail, url relative to the site's folder]. A script file, not `fetch`,
-// so search works from `file://`.
+// is [kind, name, detail, url relative to the site's folder, description]. A script file,
+// not `fetch`, so search works from `file://`. Every word must be found in the name, the
+// detail or the description; matches in names rank first.
 (function () {
   "use strict";
   var input = document.getElementById("search");
@@ -12,15 +13,33 @@
   var LIMIT = 50;
   var ORDER = { endpoint: 0, model: 1, "enum": 2, event: 3, "auth scheme": 4, field: 5, parameter: 6, value: 7 };
   var haystacks = index.map(function (e) {
-    return { name: e[1].toLowerCase(), text: (e[1] + " " + e[2]).toLowerCase() };
+    var described = e[4] || "";
+    return {
+      name: e[1].toLowerCase(),
+      text: (e[1] + " " + e[2]).toLowerCase(),
+      all: (e[1] + " " + e[2] + " " + described).toLowerCase().replace(/\s+/g, " "),
+      described: described.replace(/\s+/g, " ")
+    };
   });
 
-  function rank(i, q) {
+  function rank(i, q, words) {
     var name = haystacks[i].name;
     if (name === q) return 0;
     if (name.indexOf(q) === 0) return 1;
     if (name.indexOf(q) >= 0) return 2;
-    return 3;
+    var text = haystacks[i].text;
+    if (words.every(function (w) { return text.indexOf(w) >= 0; })) return 3;
+    return 4;
+  }
+
+  // The words of the description around the first match, for a result found by it.
+  function excerpt(i, words) {
+    var text = haystacks[i].described;
+    var at = text.toLowerCase().indexOf(words[0]);
+    if (at < 0) return "";
+    var start = Math.max(0, at - 40);
+    var end = Math.min(text.length, at + words[0].length + 60);
+    return (start > 0 ? "…" : "") + text.slice(start, end).trim() + (end < text.length ? "…" : "");
   }
 
   function search(query) {
@@ -29,11 +48,11 @@
     var words = q.split(/\s+/);
     var found = [];
     for (var i = 0; i < index.length; i++) {
-      var text = haystacks[i].text;
-      if (words.every(function (w) { return text.indexOf(w) >= 0; })) found.push(i);
+      var all = haystacks[i].all;
+      if (words.every(function (w) { return all.indexOf(w) >= 0; })) found.push(i);
     }
     found.sort(function (a, b) {
-      var ra = rank(a, q), rb = rank(b, q);
+      var ra = rank(a, q, words), rb = rank(b, q, words);
       if (ra !== rb) return ra - rb;
       var ka = ORDER[index[a][0]], kb = ORDER[index[b][0]];
       ka = ka === undefined ? 9 : ka;
@@ -71,6 +90,11 @@
       if (e[2]) {
         a.appendChild(document.createTextNode(" "));
         a.appendChild(span("result-detail", e[2]));
+      }
+      var words = query.trim().toLowerCase().split(/\s+/);
+      if (rank(i, query.trim().toLowerCase(), words) === 4) {
+        a.appendChild(document.createTextNode(" "));
+        a.appendChild(span("result-excerpt", excerpt(i, words)));
       }
       li.appendChild(a);
       list.appendChild(li);
