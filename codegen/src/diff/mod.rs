@@ -8,6 +8,7 @@
 mod endpoints;
 mod fields;
 mod limits;
+mod patterns;
 mod policy;
 mod report;
 pub mod rules;

@@ -283,7 +283,15 @@ pub fn constraint_deltas(old: &Constraints, new: &Constraints) -> Vec<Delta> {
         (a, b) if a == b => Delta::Same,
         (None, Some(p)) => Delta::Narrowed(format!("@pattern(\"{p}\") added")),
         (Some(p), None) => Delta::Widened(format!("@pattern(\"{p}\") removed")),
-        (Some(a), Some(b)) => Delta::Changed(format!("@pattern \"{a}\" → \"{b}\"")),
+        (Some(a), Some(b)) => {
+            let change = format!("@pattern \"{a}\" → \"{b}\"");
+            match super::patterns::compare(a, b) {
+                Some(super::patterns::Order::Same) => Delta::Same,
+                Some(super::patterns::Order::Narrower) => Delta::Narrowed(change),
+                Some(super::patterns::Order::Wider) => Delta::Widened(change),
+                _ => Delta::Changed(change),
+            }
+        }
         (None, None) => Delta::Same,
     });
     out.push(one_of_delta(old, new));
