@@ -12,7 +12,8 @@
  * field may still be called `type`, `model` or `query`.
  */
 
-/// @ts-check
+/// <reference types="tree-sitter-cli/dsl" />
+// @ts-check
 
 const PRIMITIVE_TYPES = [
   'string',
@@ -135,8 +136,11 @@ module.exports = grammar({
       field('name', $.identifier),
       ':',
       choice(
-        seq(field('location', choice('header', 'query', 'cookie')), field('key', $.string)),
-        field('location', choice('bearer', 'basic', 'oauth2')),
+        seq(
+          field('location', alias($._keyed_auth_location, $.auth_location)),
+          field('key', $.string),
+        ),
+        field('location', alias($._bare_auth_location, $.auth_location)),
       ),
       optional(field('body', $.settings_body)),
     ),
@@ -227,6 +231,11 @@ module.exports = grammar({
       field('description', $.string),
     ),
 
+    // A header, query parameter or cookie is named; the other carriers are not.
+    _keyed_auth_location: _ => choice('header', 'query', 'cookie'),
+
+    _bare_auth_location: _ => choice('bearer', 'basic', 'oauth2'),
+
     // ---- settings ------------------------------------------------------------------------
 
     settings_body: $ => block($.setting),
@@ -234,7 +243,16 @@ module.exports = grammar({
     /** `key value, value`: every setting of service, api, auth, limit and rate_limit. */
     setting: $ => prec.right(seq(
       optional($._annotations),
-      field('key', $.identifier),
+      field('key', choice(
+        $.identifier,
+        // Words that open another member of the block are setting names where what follows
+        // them fits no such member, as the hand-written parser reads them.
+        alias('error', $.identifier),
+        alias('header', $.identifier),
+        alias('tier', $.identifier),
+        alias('default', $.identifier),
+        alias('not_shown', $.identifier),
+      )),
       commaSep1(field('value', $._value)),
     )),
 
@@ -281,13 +299,16 @@ module.exports = grammar({
       optional(seq('=', field('default', $._value))),
     ),
 
-    /** `not_shown "what"`, and in a model `not_shown fields "what"`. */
-    not_shown_clause: $ => seq(
+    /**
+     * `not_shown "what"`, and in a model `not_shown fields "what"`. In a rate limit it wins
+     * over a setting named `not_shown`.
+     */
+    not_shown_clause: $ => prec(1, seq(
       optional($._annotations),
       'not_shown',
       optional('fields'),
       field('description', $.string),
-    ),
+    )),
 
     // ---- endpoints -----------------------------------------------------------------------
 
@@ -311,15 +332,20 @@ module.exports = grammar({
     ),
 
     /**
-     * `auth a | b`, `auth a & b`, `auth? a`. Mixing `|` and `&` is refused by the
-     * hand-written parser with a message of its own; the grammar accepts it.
+     * `auth a | b` (any one of them), `auth a & b` (all of them), `auth? a | b`. A clause
+     * never mixes `|` and `&`, and `auth?` schemes are sent one by one.
      */
     auth_clause: $ => seq(
       optional($._annotations),
       'auth',
-      optional(field('optional', '?')),
-      $.auth_reference,
-      repeat(seq(choice('|', '&'), $.auth_reference)),
+      choice(
+        seq(
+          optional(field('optional', '?')),
+          $.auth_reference,
+          repeat(seq(field('operator', '|'), $.auth_reference)),
+        ),
+        seq($.auth_reference, repeat1(seq(field('operator', '&'), $.auth_reference))),
+      ),
     ),
 
     /** `scheme` or `scheme(scope, "scope:with:colons")`. */
@@ -342,6 +368,9 @@ module.exports = grammar({
       $._field_body,
     ),
 
+    // `form` and `multipart` are read as the encoding whenever they follow `body`, so a model
+    // of either name cannot be a body on its own here (`body form`), as it can for the
+    // hand-written parser. No spec names a model so.
     body_clause: $ => seq(
       optional($._annotations),
       'body',
@@ -377,8 +406,11 @@ module.exports = grammar({
 
     headers: $ => seq('headers', block($.field_declaration)),
 
-    /** `200`, `4XX` or `default`. */
-    status: $ => choice($.integer, $.status_class, 'default'),
+    /**
+     * `200`, `4XX` or `default`. After `error` in an api a number is a status, never the
+     * value of a setting named `error`.
+     */
+    status: $ => prec(1, choice($.integer, $.status_class, 'default')),
 
     status_class: _ => token(/[0-9]+[Xx][Xx]/),
 

@@ -9,14 +9,50 @@ use covenant_project::config::{PROJECT_FILE, Project};
 use covenant_project::versions::{Absent, VersionError, at_ref};
 use lsp_server::ErrorCode;
 use lsp_types::{CodeLens, Command, ExecuteCommandParams, Position, Range, Url};
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+/// How long a spec read from git is reused: the lens is asked again after every edit, and
+/// reading and checking the old spec is most of its cost, while the ref seldom moves.
+const OLD_VERSION_LIFETIME: Duration = Duration::from_secs(30);
+
+/// Specs read at git refs, by file and ref, with when they were read.
+#[derive(Default)]
+pub struct OldVersions {
+    read: HashMap<(PathBuf, String), (Instant, Rc<Version>)>,
+}
+
+impl OldVersions {
+    fn at(&mut self, path: &Path, reference: &str) -> Result<Rc<Version>, String> {
+        let key = (path.to_path_buf(), reference.to_string());
+        if let Some((when, version)) = self.read.get(&key)
+            && when.elapsed() < OLD_VERSION_LIFETIME
+        {
+            return Ok(version.clone());
+        }
+        let version = at_ref(reference, path, Absent::New).map_err(|e| match e {
+            VersionError::Usage(m) => m,
+            VersionError::Invalid(_) => format!("the spec at `{reference}` does not check"),
+        })?;
+        let version = Rc::new(version);
+        self.read.insert(key, (Instant::now(), version.clone()));
+        Ok(version)
+    }
+}
 
 /// The command a lens runs: arguments the document's URI and, optionally, the git ref.
 pub const DIFF_COMMAND: &str = "covenant.diff";
 
-pub fn code_lenses(analysis: &Analysis, uri: &Url, settings: &Settings) -> Vec<CodeLens> {
+pub fn code_lenses(
+    analysis: &Analysis,
+    uri: &Url,
+    settings: &Settings,
+    old_versions: &mut OldVersions,
+) -> Vec<CodeLens> {
     let reference = &settings.diff_against;
-    let title = match compare(analysis, uri, reference, None) {
+    let title = match compare(analysis, uri, reference, None, old_versions) {
         Ok(outcome) => outcome.title(reference),
         Err(message) => format!("diff against `{reference}`: {message}"),
     };
@@ -59,19 +95,20 @@ pub fn execute(
     params: &ExecuteCommandParams,
     root: Option<&Path>,
     settings: &Settings,
+    old_versions: &mut OldVersions,
 ) -> Result<String, Refusal> {
     let reference = params
         .arguments
         .get(1)
         .and_then(|a| a.as_str())
         .unwrap_or(&settings.diff_against);
-    let outcome =
-        compare(analysis, uri, reference, root).map_err(|m| (ErrorCode::RequestFailed, m))?;
+    let outcome = compare(analysis, uri, reference, root, old_versions)
+        .map_err(|m| (ErrorCode::RequestFailed, m))?;
     Ok(outcome.markdown(reference))
 }
 
 struct Outcome {
-    old: Version,
+    old: Rc<Version>,
     new: Version,
     findings: Vec<diff::Finding>,
     policy: Policy,
@@ -123,6 +160,7 @@ fn compare(
     uri: &Url,
     reference: &str,
     root: Option<&Path>,
+    old_versions: &mut OldVersions,
 ) -> Result<Outcome, String> {
     let path = uri
         .to_file_path()
@@ -136,10 +174,7 @@ fn compare(
         file: analysis.file.clone(),
         absent: false,
     };
-    let old = at_ref(reference, &path, Absent::New).map_err(|e| match e {
-        VersionError::Usage(m) => m,
-        VersionError::Invalid(_) => format!("the spec at `{reference}` does not check"),
-    })?;
+    let old = old_versions.at(&path, reference)?;
     let folder = root.or(path.parent()).unwrap_or(Path::new("."));
     let policy = Project::read_from(&folder.join(PROJECT_FILE))?
         .diff

@@ -112,6 +112,7 @@ pub struct Server {
     closed: Vec<Url>,
     root: Option<PathBuf>,
     settings: Settings,
+    old_versions: lens::OldVersions,
 }
 
 /// A failed request, as the client is told.
@@ -137,6 +138,7 @@ impl Server {
             closed: Vec::new(),
             root,
             settings,
+            old_versions: lens::OldVersions::default(),
         }
     }
 
@@ -410,21 +412,24 @@ impl Server {
             req::CodeLensRequest::METHOD => {
                 let p: CodeLensParams = parse(params)?;
                 let uri = p.text_document.uri;
-                let (analysis, _) = self.view(&uri)?;
-                json(lens::code_lenses(analysis, &uri, &settings))
+                let mut old_versions = std::mem::take(&mut self.old_versions);
+                let lenses = self.view(&uri).map(|(analysis, _)| {
+                    lens::code_lenses(analysis, &uri, &settings, &mut old_versions)
+                });
+                self.old_versions = old_versions;
+                json(lenses?)
             }
             req::ExecuteCommand::METHOD => {
                 let p: ExecuteCommandParams = parse(params)?;
                 let uri = lens::command_document(&p)?;
                 let root = self.root.clone();
-                let (analysis, _) = self.view(&uri)?;
-                json(lens::execute(
-                    analysis,
-                    &uri,
-                    &p,
-                    root.as_deref(),
-                    &settings,
-                )?)
+                let mut old_versions = std::mem::take(&mut self.old_versions);
+                let report = self.view(&uri).and_then(|(analysis, _)| {
+                    let root = root.as_deref();
+                    lens::execute(analysis, &uri, &p, root, &settings, &mut old_versions)
+                });
+                self.old_versions = old_versions;
+                json(report?)
             }
             _ => {
                 return Err((

@@ -369,3 +369,50 @@ fn a_broken_file_is_answered_from_its_parse_and_never_stops_the_server() {
     assert!(shown.contains("field Big.field_449999"), "{shown}");
     assert!(client.shutdown().success());
 }
+
+#[test]
+fn the_code_lens_says_what_diff_would_say_of_the_unsaved_text() {
+    let (dir, uri) = project();
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new("git")
+            .args(args)
+            .current_dir(dir.path())
+            .env("GIT_AUTHOR_NAME", "a")
+            .env("GIT_AUTHOR_EMAIL", "a@example.com")
+            .env("GIT_COMMITTER_NAME", "a")
+            .env("GIT_COMMITTER_EMAIL", "a@example.com")
+            .output()
+            .expect("git runs");
+        assert!(status.status.success(), "{status:?}");
+    };
+    git(&["init", "-q", "-b", "main"]);
+    git(&["add", "."]);
+    git(&["commit", "-qm", "the spec"]);
+    let mut client = Client::start(covenant(), dir.path(), json!({}));
+    // Unsaved: a field of a response made optional breaks clients that rely on it.
+    let changed = SERVICE_SPEC.replacen(
+        "    client_user_id: string\n",
+        "    client_user_id?: string\n",
+        1,
+    );
+    open(&mut client, &uri, &changed);
+    client.diagnostics(&uri, 1);
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let command = &lenses[0]["command"];
+    let title = command["title"].as_str().unwrap();
+    assert!(title.starts_with("diff against `main`: fails"), "{title}");
+    let report = client.request(
+        "workspace/executeCommand",
+        json!({ "command": command["command"], "arguments": command["arguments"] }),
+    );
+    let report = report.as_str().unwrap();
+    assert!(report.contains("User.client_user_id"), "{report}");
+    assert!(
+        report.contains("affects `GET /v2/user/{user_id}`"),
+        "{report}"
+    );
+    assert!(client.shutdown().success());
+}
