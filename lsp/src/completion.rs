@@ -50,8 +50,13 @@ enum Context {
     Keyword,
 }
 
-static PATTERNS: LazyLock<Vec<(Regex, fn(&regex::Captures) -> Context)>> = LazyLock::new(|| {
-    let rules: Vec<(&str, fn(&regex::Captures) -> Context)> = vec![
+/// What a pattern's match says is wanted.
+type Reading = fn(&regex::Captures) -> Context;
+
+/// The text before the cursor, tried against each pattern in turn: the first that matches
+/// says what is wanted.
+static PATTERNS: LazyLock<Vec<(Regex, Reading)>> = LazyLock::new(|| {
+    let rules: Vec<(&str, Reading)> = vec![
         (r"@\w*$", |_| Context::Annotation),
         (r"@(\w+)\([^)]*$", |c| {
             Context::AnnotationArgument(c[1].to_string())
