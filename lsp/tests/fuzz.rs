@@ -5,85 +5,14 @@
 
 #[path = "../../codegen/tests/integration/fuzz_inputs.rs"]
 mod fuzz_inputs;
+mod support;
 
 use fuzz_inputs::{arbitrary_text, cases, mutated_spec, token_soup};
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId};
 use proptest::prelude::*;
-use serde_json::{Value, json};
-use std::time::Duration;
-
-struct InProcess {
-    client: Connection,
-    server: Option<std::thread::JoinHandle<Result<(), String>>>,
-    next: i32,
-}
+use serde_json::json;
+use support::InProcess;
 
 const URI: &str = "file:///fuzz/spec.covenant";
-
-impl InProcess {
-    fn start() -> InProcess {
-        let (server, client) = Connection::memory();
-        let handle = std::thread::spawn(move || covenant_lsp::serve(&server));
-        let mut this = InProcess {
-            client,
-            server: Some(handle),
-            next: 0,
-        };
-        this.request("initialize", json!({ "capabilities": {}, "rootUri": null }));
-        this.notify("initialized", json!({}));
-        this
-    }
-
-    fn notify(&self, method: &str, params: Value) {
-        let message = Notification::new(method.into(), params);
-        self.client
-            .sender
-            .send(Message::Notification(message))
-            .unwrap();
-    }
-
-    /// The answer to one request; panics if it is an internal error or never comes.
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        self.next += 1;
-        let id = RequestId::from(self.next);
-        let request = Request::new(id.clone(), method.into(), params);
-        self.client.sender.send(Message::Request(request)).unwrap();
-        loop {
-            let message = self
-                .client
-                .receiver
-                .recv_timeout(Duration::from_secs(30))
-                .unwrap_or_else(|_| panic!("{method}: no answer in 30 s"));
-            if let Message::Response(response) = message
-                && response.id == id
-            {
-                return match response.response_result {
-                    Ok(result) => result,
-                    Err(error) => {
-                        assert_ne!(
-                            error.code,
-                            ErrorCode::InternalError as i32,
-                            "{method}: {error:?}"
-                        );
-                        Value::Null
-                    }
-                };
-            }
-        }
-    }
-
-    fn stop(mut self) {
-        self.request("shutdown", Value::Null);
-        self.notify("exit", Value::Null);
-        let result = self
-            .server
-            .take()
-            .unwrap()
-            .join()
-            .expect("the server thread ends");
-        assert!(result.is_ok(), "{result:?}");
-    }
-}
 
 /// Every request, at the start, the end and a few places between.
 fn exercise(server: &mut InProcess, text: &str) {
@@ -130,10 +59,7 @@ fn exercise(server: &mut InProcess, text: &str) {
 
 fn open_and_exercise(text: &str) {
     let mut server = InProcess::start();
-    server.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": URI, "languageId": "covenant", "version": 1, "text": text } }),
-    );
+    server.open(URI, text);
     exercise(&mut server, text);
     // An edit in the middle, as a range whose ends may fall inside a character.
     let middle = text.split('\n').count() as u32 / 2;

@@ -1,0 +1,115 @@
+//! The language server in process, on a memory connection: a client that sends what an
+//! editor sends and reads the answers, for the tests of this crate.
+
+#![allow(dead_code)]
+
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+pub struct InProcess {
+    client: Connection,
+    server: Option<std::thread::JoinHandle<Result<(), String>>>,
+    next: i32,
+}
+
+impl InProcess {
+    pub fn start() -> InProcess {
+        Self::start_with(json!({}))
+    }
+
+    /// A server given these settings as `initializationOptions`.
+    pub fn start_with(options: Value) -> InProcess {
+        let (server, client) = Connection::memory();
+        let handle = std::thread::spawn(move || covenant_lsp::serve(&server));
+        let mut this = InProcess {
+            client,
+            server: Some(handle),
+            next: 0,
+        };
+        this.request(
+            "initialize",
+            json!({ "capabilities": {}, "rootUri": null, "initializationOptions": options }),
+        );
+        this.notify("initialized", json!({}));
+        this
+    }
+
+    pub fn notify(&self, method: &str, params: Value) {
+        let message = Notification::new(method.into(), params);
+        self.client
+            .sender
+            .send(Message::Notification(message))
+            .unwrap();
+    }
+
+    /// The answer to one request; panics if it is an internal error or never comes.
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let id = RequestId::from(self.next);
+        let request = Request::new(id.clone(), method.into(), params);
+        self.client.sender.send(Message::Request(request)).unwrap();
+        loop {
+            let message = self
+                .client
+                .receiver
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("{method}: no answer in 30 s"));
+            if let Message::Response(response) = message
+                && response.id == id
+            {
+                return match response.response_result {
+                    Ok(result) => result,
+                    Err(error) => {
+                        assert_ne!(
+                            error.code,
+                            ErrorCode::InternalError as i32,
+                            "{method}: {error:?}"
+                        );
+                        Value::Null
+                    }
+                };
+            }
+        }
+    }
+
+    /// The error a request is answered with, `None` if it succeeds.
+    pub fn refusal(&mut self, method: &str, params: Value) -> Option<String> {
+        self.next += 1;
+        let id = RequestId::from(self.next);
+        let request = Request::new(id.clone(), method.into(), params);
+        self.client.sender.send(Message::Request(request)).unwrap();
+        loop {
+            let message = self
+                .client
+                .receiver
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap();
+            if let Message::Response(response) = message
+                && response.id == id
+            {
+                return response.response_result.err().map(|e| e.message);
+            }
+        }
+    }
+
+    /// Opens `text` as the document `uri`.
+    pub fn open(&self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "covenant", "version": 1, "text": text } }),
+        );
+    }
+
+    pub fn stop(mut self) {
+        self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let result = self
+            .server
+            .take()
+            .unwrap()
+            .join()
+            .expect("the server thread ends");
+        assert!(result.is_ok(), "{result:?}");
+    }
+}
