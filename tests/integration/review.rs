@@ -257,6 +257,56 @@ fn markdown_and_github_outputs_say_the_same() {
     );
 }
 
+#[test]
+fn findings_name_the_routes_they_travel_in_link_their_lines_and_fold_rust_only_additions() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "old.covenant", OLD);
+    // Breaking changes, and two additions that change only the generated Rust.
+    let new = breaking()
+        .replace(
+            "    nickname?: string\n",
+            "    nickname?: string\n    colour?: string\n",
+        )
+        .replace("    tag: string\n", "    tag: string\n    note?: string\n");
+    write(dir.path(), "new.covenant", &new);
+    let base = "https://example.com/pets/blob/HEAD";
+    let (_, markdown, _) = covenant_in(
+        dir.path(),
+        &[
+            "diff",
+            "old.covenant",
+            "new.covenant",
+            "--format",
+            "markdown",
+            "--link-base",
+            base,
+        ],
+    );
+    assert!(
+        markdown.contains("[new.covenant:28:5](https://example.com/pets/blob/HEAD/new.covenant#L28), was old.covenant:26:5"),
+        "a position in the new spec links to its line: {markdown}"
+    );
+    assert!(
+        markdown.contains("<sub>affects `POST /v1/pets`</sub>"),
+        "the route a change travels in is named: {markdown}"
+    );
+    assert!(
+        markdown.contains(
+            "<details><summary>Additions that change only the generated Rust (2)</summary>"
+        ),
+        "{markdown}"
+    );
+    let (_, human, _) = covenant_in(dir.path(), &["diff", "old.covenant", "new.covenant"]);
+    assert!(human.contains("= note: affects POST /v1/pets"), "{human}");
+    assert!(
+        human.contains("note: 2 additions change only the generated Rust")
+            && human.contains("NewPet.note (request-field-added)")
+            && human.contains("Pet.colour (response-field-added)"),
+        "{human}"
+    );
+    assert!(!human.contains("warning[response-field-added]"), "{human}");
+}
+
 /// A git repository in `dir` with OLD committed, then the working copy changed to `new`.
 fn repository_with(dir: &Path, new: &str) {
     let git = |args: &[&str]| {

@@ -223,7 +223,10 @@ impl<'a> Report<'a> {
             out.push_str("\n\n");
         }
         if !folded.is_empty() {
-            let subjects: Vec<&str> = folded.iter().map(|e| e.finding.subject.as_str()).collect();
+            let subjects: Vec<String> = folded
+                .iter()
+                .map(|e| format!("{} ({})", e.finding.subject, e.finding.rule.id))
+                .collect();
             let _ = writeln!(
                 out,
                 "note: {} addition{} change{} only the generated Rust (a struct gains a field, a \

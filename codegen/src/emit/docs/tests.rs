@@ -279,3 +279,32 @@ fn the_search_script_finds_what_the_pages_give_it() {
     assert!(model.contains("href=\"../models/Shapes.html\" aria-current=\"page\""));
     assert_eq!(model.matches("aria-current").count(), 1);
 }
+
+#[test]
+fn an_endpoint_page_opens_with_its_example_and_writes_out_its_own_bodies_fields() {
+    let files = render(SPEC);
+    let page = &files["endpoints/get_shapes.html"];
+    let example = page
+        .find("data-kind=\"example-request\"")
+        .expect("an example request");
+    let parameters = page.find("data-kind=\"parameters\"").expect("parameters");
+    assert!(
+        example < parameters,
+        "the example request comes before the parameters"
+    );
+    // The endpoint's own answers, 200 and 409, with their fields in place.
+    assert!(page.contains("Fields of the 200 response body"));
+    let r = row(page, "status-200-field-nullable_field");
+    assert!(r.contains("data-presence=\"nullable\""), "{r}");
+    assert!(page.contains("Fields of the 409 response body"));
+    // The API's 404, the same on every page, stays on its model's page.
+    assert!(!page.contains("Fields of the 404 response body"));
+}
+
+#[test]
+fn the_search_index_holds_descriptions_escaped() {
+    let files = render(SPEC);
+    let index = &files["search-index.js"];
+    assert!(index.contains("\\u003cscript\\u003ealert"), "{index}");
+    assert!(!index.contains("<script>"));
+}
