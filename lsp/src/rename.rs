@@ -2,7 +2,7 @@
 //! where the name is written on the wire and the client has not allowed that.
 
 use crate::analysis::Analysis;
-use crate::index::{Index, Kind};
+use crate::index::{Index, Kind, Target};
 use crate::server::{Refusal, Settings};
 use covenant_codegen::print::{is_identifier, quote};
 use covenant_codegen::vocabulary::PRIMITIVES;
@@ -17,16 +17,12 @@ pub fn prepare(
     settings: &Settings,
 ) -> Result<Option<PrepareRenameResponse>, Refusal> {
     let index = &analysis.index;
-    let Some(target) = index.at(analysis.offset(position)) else {
+    let Some((target, declaration)) = renamed(analysis, position, settings)? else {
         return Ok(None);
     };
-    let Some(declaration) = index.declaration_of(target) else {
-        return Err(refused("this name refers to nothing declared in this spec"));
-    };
-    allowed(index, declaration, settings)?;
     let span = match target {
-        crate::index::Target::Declaration(d) => index.declarations[d].name_span,
-        crate::index::Target::Reference(r) => index.references[r].span,
+        Target::Declaration(d) => index.declarations[d].name_span,
+        Target::Reference(r) => index.references[r].span,
     };
     Ok(Some(PrepareRenameResponse::RangeWithPlaceholder {
         range: analysis.range(span),
@@ -42,13 +38,9 @@ pub fn rename(
     settings: &Settings,
 ) -> Result<Option<WorkspaceEdit>, Refusal> {
     let index = &analysis.index;
-    let Some(target) = index.at(analysis.offset(position)) else {
+    let Some((_, declaration)) = renamed(analysis, position, settings)? else {
         return Ok(None);
     };
-    let Some(declaration) = index.declaration_of(target) else {
-        return Err(refused("this name refers to nothing declared in this spec"));
-    };
-    allowed(index, declaration, settings)?;
     let d = &index.declarations[declaration];
     if d.name == new_name {
         return Ok(None);
@@ -83,6 +75,24 @@ pub fn rename(
         changes: Some(HashMap::from([(uri.clone(), edits)])),
         ..Default::default()
     }))
+}
+
+/// The name at `position` and the declaration a rename there renames: nothing where no
+/// name is, a refusal for a name declared nowhere or one the settings keep.
+fn renamed(
+    analysis: &Analysis,
+    position: Position,
+    settings: &Settings,
+) -> Result<Option<(Target, usize)>, Refusal> {
+    let index = &analysis.index;
+    let Some(target) = index.at(analysis.offset(position)) else {
+        return Ok(None);
+    };
+    let Some(declaration) = index.declaration_of(target) else {
+        return Err(refused("this name refers to nothing declared in this spec"));
+    };
+    allowed(index, declaration, settings)?;
+    Ok(Some((target, declaration)))
 }
 
 fn allowed(index: &Index, declaration: usize, settings: &Settings) -> Result<(), Refusal> {

@@ -271,7 +271,12 @@ impl Server {
             notify::DidOpenTextDocument::METHOD => {
                 if let Some(p) = params::<DidOpenTextDocumentParams>(notification.params) {
                     let item = p.text_document;
-                    let document = Document::new(item.version, item.text);
+                    let mut document = Document::new(item.version, item.text);
+                    // The project's spec, checked from disk at the start, lends its last good
+                    // spec to an editor's text of it that does not check.
+                    if let Some(before) = self.documents.get(&item.uri) {
+                        document.last_good = before.last_good.clone();
+                    }
                     self.documents.insert(item.uri, document);
                 }
             }

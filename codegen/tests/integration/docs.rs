@@ -148,8 +148,10 @@ fn every_internal_link_resolves_to_a_file_and_an_id() {
 
 #[test]
 fn every_search_entry_resolves_too() {
-    let entry =
-        Regex::new(r#"\["([^"]*)","((?:[^"\\]|\\.)*)","((?:[^"\\]|\\.)*)","([^"]*)"\]"#).unwrap();
+    let entry = Regex::new(
+        r#"\["([^"]*)","((?:[^"\\]|\\.)*)","((?:[^"\\]|\\.)*)","([^"]*)","(?:[^"\\]|\\.)*"\]"#,
+    )
+    .unwrap();
     for name in SPECS {
         let (_, files) = render(name);
         let index = &files["search-index.js"];

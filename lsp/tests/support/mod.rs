@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, ResponseError};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -45,6 +45,23 @@ impl InProcess {
 
     /// The answer to one request; panics if it is an internal error or never comes.
     pub fn request(&mut self, method: &str, params: Value) -> Value {
+        match self.answer(method, params) {
+            Ok(result) => result,
+            Err(error) => {
+                let internal = ErrorCode::InternalError as i32;
+                assert_ne!(error.code, internal, "{method}: {error:?}");
+                Value::Null
+            }
+        }
+    }
+
+    /// The error a request is answered with, `None` if it succeeds.
+    pub fn refusal(&mut self, method: &str, params: Value) -> Option<String> {
+        self.answer(method, params).err().map(|e| e.message)
+    }
+
+    /// Sends a request and waits, at most 30 s, for its answer.
+    fn answer(&mut self, method: &str, params: Value) -> Result<Value, ResponseError> {
         self.next += 1;
         let id = RequestId::from(self.next);
         let request = Request::new(id.clone(), method.into(), params);
@@ -58,37 +75,7 @@ impl InProcess {
             if let Message::Response(response) = message
                 && response.id == id
             {
-                return match response.response_result {
-                    Ok(result) => result,
-                    Err(error) => {
-                        assert_ne!(
-                            error.code,
-                            ErrorCode::InternalError as i32,
-                            "{method}: {error:?}"
-                        );
-                        Value::Null
-                    }
-                };
-            }
-        }
-    }
-
-    /// The error a request is answered with, `None` if it succeeds.
-    pub fn refusal(&mut self, method: &str, params: Value) -> Option<String> {
-        self.next += 1;
-        let id = RequestId::from(self.next);
-        let request = Request::new(id.clone(), method.into(), params);
-        self.client.sender.send(Message::Request(request)).unwrap();
-        loop {
-            let message = self
-                .client
-                .receiver
-                .recv_timeout(Duration::from_secs(30))
-                .unwrap();
-            if let Message::Response(response) = message
-                && response.id == id
-            {
-                return response.response_result.err().map(|e| e.message);
+                return response.response_result;
             }
         }
     }

@@ -338,6 +338,16 @@ fn a_broken_file_is_answered_from_its_parse_and_never_stops_the_server() {
         definition["range"]["start"],
         position_of(&broken, "model PatientInfo {", 6)
     );
+    // Hover answers from the last spec that checked: the project's, as it is on disk.
+    let hover = client.request(
+        "textDocument/hover",
+        at(&uri, position_of(&broken, "response 200: PatientInfo", 15)),
+    );
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        shown.contains("model PatientInfo") && shown.contains("— "),
+        "{shown}"
+    );
     // A position far outside the text, and a file of 10 MB.
     let hover = client.request(
         "textDocument/hover",
