@@ -2,6 +2,7 @@
 //! success response (answered `not_shown` until the source says), an unused declaration.
 
 use crate::analysis::Analysis;
+use covenant_codegen::print::quote;
 use covenant_codegen::{Diagnostic, Span, diagnostic_codes};
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, Range, TextEdit, Url, WorkspaceEdit,
@@ -40,6 +41,9 @@ fn fix(analysis: &Analysis, d: &Diagnostic) -> Option<(String, TextEdit)> {
         let written = analysis.file.slice(d.span);
         let replacement = if written.starts_with('@') {
             suggestion.to_string()
+        } else if written.starts_with('"') {
+            // A quoted name (a scope such as `"read:users"`) stays quoted.
+            quote(suggestion)
         } else {
             suggestion.trim_start_matches('@').to_string()
         };

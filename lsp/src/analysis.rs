@@ -15,6 +15,9 @@ pub struct Analysis {
     pub diagnostics: Diagnostics,
     /// The validated spec of this text, when it checks.
     pub spec: Option<Arc<Spec>>,
+    /// A document past the size the server checks, analysed as if empty: every request on
+    /// it answers nothing, rather than an error an editor would show at each keystroke.
+    pub oversized: bool,
 }
 
 impl Analysis {
@@ -23,13 +26,22 @@ impl Analysis {
         let file = SourceFile::new(name, text);
         let (ast, checked) = check_with_tree(&file);
         let tokens = lex(&file.text, &mut Diagnostics::default());
-        let index = Index::build(&ast, &tokens);
+        let index = Index::build(&ast, &tokens, &file.text);
         Analysis {
             lines: LineIndex::new(&file.text),
             index,
             diagnostics: checked.diagnostics,
             spec: checked.spec.map(Arc::new),
             file,
+            oversized: false,
+        }
+    }
+
+    /// The stand-in for a document past [`crate::MAX_DOCUMENT_BYTES`].
+    pub fn oversized(name: &str) -> Analysis {
+        Analysis {
+            oversized: true,
+            ..Analysis::new(name, String::new())
         }
     }
 

@@ -8,7 +8,6 @@ use lsp_types::{
     Position, Range, Url,
 };
 
-/// Every diagnostic of the document.
 /// The most diagnostics sent for one document: a file of thousands of the same mistake
 /// would otherwise send megabytes on every key. The rest are counted in one more.
 pub const MAX_PUBLISHED: usize = 1000;
@@ -39,38 +38,36 @@ pub fn to_lsp(analysis: &Analysis, uri: &Url) -> Vec<Diagnostic> {
 
 /// One diagnostic: its message, then its label and help on lines of their own.
 pub fn to_lsp_one(analysis: &Analysis, uri: &Url, d: &covenant_codegen::Diagnostic) -> Diagnostic {
-    {
-        let mut message = d.message.clone();
-        if !d.label.is_empty() {
-            message.push_str(&format!("\n{}", d.label));
-        }
-        if let Some(help) = &d.help {
-            message.push_str(&format!("\nhelp: {help}"));
-        }
-        let related = d
-            .notes
-            .iter()
-            .map(|(span, label)| DiagnosticRelatedInformation {
-                location: Location::new(uri.clone(), analysis.range(*span)),
-                message: if label.is_empty() {
-                    "see here".into()
-                } else {
-                    label.clone()
-                },
-            })
-            .collect::<Vec<_>>();
-        Diagnostic {
-            range: analysis.range(d.span),
-            severity: Some(match d.severity {
-                Severity::Error => DiagnosticSeverity::ERROR,
-                Severity::Warning => DiagnosticSeverity::WARNING,
-            }),
-            code: Some(NumberOrString::String(d.code.to_string())),
-            source: Some("covenant".into()),
-            message,
-            related_information: (!related.is_empty()).then_some(related),
-            ..Default::default()
-        }
+    let mut message = d.message.clone();
+    if !d.label.is_empty() {
+        message.push_str(&format!("\n{}", d.label));
+    }
+    if let Some(help) = &d.help {
+        message.push_str(&format!("\nhelp: {help}"));
+    }
+    let related = d
+        .notes
+        .iter()
+        .map(|(span, label)| DiagnosticRelatedInformation {
+            location: Location::new(uri.clone(), analysis.range(*span)),
+            message: if label.is_empty() {
+                "see here".into()
+            } else {
+                label.clone()
+            },
+        })
+        .collect::<Vec<_>>();
+    Diagnostic {
+        range: analysis.range(d.span),
+        severity: Some(match d.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+        }),
+        code: Some(NumberOrString::String(d.code.to_string())),
+        source: Some("covenant".into()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        ..Default::default()
     }
 }
 

@@ -5,7 +5,8 @@
 use crate::analysis::Analysis;
 use covenant_codegen::format::format_source;
 use lsp_types::{Position, Range, TextEdit};
-use similar::{DiffOp, TextDiff};
+use similar::{Algorithm, DiffOp, TextDiff};
+use std::time::Duration;
 
 /// The edits that make the whole file canonical; none for a file that does not parse.
 pub fn whole(analysis: &Analysis) -> Option<Vec<TextEdit>> {
@@ -19,16 +20,34 @@ pub fn range(analysis: &Analysis, range: Range) -> Option<Vec<TextEdit>> {
     Some(
         edits
             .into_iter()
-            .filter(|edit| {
-                edit.range.start.line <= range.end.line && edit.range.end.line >= range.start.line
-            })
+            .filter(|edit| touches_lines(edit.range, range))
             .collect(),
     )
 }
 
+/// Whether an edit touches the lines of `wanted`.
+fn touches_lines(edit: Range, wanted: Range) -> bool {
+    edit.start.line <= last_line(wanted) && last_line(edit) >= wanted.start.line
+}
+
+/// The last line a range covers: one ending at a line's start ends before that line.
+fn last_line(range: Range) -> u32 {
+    match range.end.character {
+        0 if range.end.line > range.start.line => range.end.line - 1,
+        _ => range.end.line,
+    }
+}
+
+/// How long the line diff may search for the smallest edits; past it the edits are larger
+/// but still right, so a file reformatted throughout cannot hold the server.
+const DIFF_DEADLINE: Duration = Duration::from_millis(200);
+
 /// One edit per run of changed lines between `before` and `after`.
 fn line_edits(before: &str, after: &str) -> Vec<TextEdit> {
-    let diff = TextDiff::from_lines(before, after);
+    let diff = TextDiff::configure()
+        .algorithm(Algorithm::Patience)
+        .timeout(DIFF_DEADLINE)
+        .diff_lines(before, after);
     let old: Vec<&str> = diff.old_slices().to_vec();
     let new: Vec<&str> = diff.new_slices().to_vec();
     let mut edits = Vec::new();

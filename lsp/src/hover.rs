@@ -10,6 +10,10 @@ use covenant_codegen::ir::{Endpoint, Field, Spec, Type, all_responses, carrier_s
 use covenant_codegen::samples::Samples;
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 
+/// The most fields or values a hover lists: it is read at a glance, and a generated model
+/// of thousands of fields would otherwise answer megabytes.
+const MOST_LISTED: usize = 60;
+
 pub fn hover(analysis: &Analysis, spec: Option<&Spec>, position: Position) -> Option<Hover> {
     let offset = analysis.offset(position);
     let target = analysis.index.at(offset)?;
@@ -138,6 +142,7 @@ fn model(spec: &Spec, name: &str) -> Option<Vec<String>> {
     let mut lines: Vec<String> = model
         .fields
         .iter()
+        .take(MOST_LISTED)
         .map(|f| {
             format!(
                 "- `{}`: `{}` — {}",
@@ -147,24 +152,36 @@ fn model(spec: &Spec, name: &str) -> Option<Vec<String>> {
             )
         })
         .collect();
+    if model.fields.len() > MOST_LISTED {
+        lines.push(format!(
+            "- … {} more fields",
+            model.fields.len() - MOST_LISTED
+        ));
+    }
     if model.open {
         lines.push("- … more fields than listed (`not_shown fields`): kept, not checked".into());
     }
     lines.extend(model.not_shown.iter().map(|n| format!("not shown: {n}")));
     lines.push(wire::provenance(model.provenance));
-    let example = Samples::new(spec).instance(
-        covenant_codegen::ir::ModelId(id as u32),
-        Shape::Response,
-        false,
-        0,
-    );
-    lines.push(example_block("example (required fields)", &example));
+    if model.fields.len() <= MOST_LISTED {
+        let id = covenant_codegen::ir::ModelId(id as u32);
+        let example = Samples::new(spec).instance(id, Shape::Response, false, 0);
+        lines.push(example_block("example (required fields)", &example));
+    }
     Some(lines)
 }
 
 fn enumeration(spec: &Spec, name: &str) -> Option<Vec<String>> {
     let e = spec.enum_named(name)?;
-    let values: Vec<String> = e.values.iter().map(|v| format!("`{}`", v.name)).collect();
+    let mut values: Vec<String> = e
+        .values
+        .iter()
+        .take(MOST_LISTED)
+        .map(|v| format!("`{}`", v.name))
+        .collect();
+    if e.values.len() > MOST_LISTED {
+        values.push(format!("… {} more", e.values.len() - MOST_LISTED));
+    }
     let mut lines = vec![format!(
         "{} enum: {}",
         if e.open {

@@ -82,13 +82,17 @@ pub struct Declaration {
 }
 
 /// Which declarations a name may refer to where it is written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Namespace {
     Type,
     Auth,
     Api,
     /// A state of the `states` declaration with this index.
     State(usize),
+    /// A parameter of the endpoint with this index: `{id}` in its path.
+    Param(usize),
+    /// A value of the enum of this name: a field's default.
+    ValueOf(String),
     /// A value naming any top-level declaration (`@tracked_by(list_users)`).
     Any,
 }
@@ -121,10 +125,12 @@ pub struct Index {
 
 impl Index {
     /// The table of one parsed text; `tokens` are its tokens as [`covenant_codegen::lexer::lex`]
-    /// gives them, to find where each declaration begins and ends.
-    pub fn build(file: &File, tokens: &[Token]) -> Index {
+    /// gives them, to find where each declaration begins and ends, and `text` the text, to
+    /// find the `{placeholders}` of a path.
+    pub fn build(file: &File, tokens: &[Token], text: &str) -> Index {
         let mut builder = Builder {
             index: Index::default(),
+            text,
         };
         let starts: Vec<usize> = file
             .items
@@ -171,11 +177,19 @@ impl Index {
         let candidates = self.by_name.get(&reference.name)?;
         candidates.iter().copied().find(|&i| {
             let d = &self.declarations[i];
-            match reference.namespace {
+            match &reference.namespace {
                 Namespace::Type => d.parent.is_none() && d.kind.is_type(),
                 Namespace::Auth => d.kind == Kind::Auth,
                 Namespace::Api => d.kind == Kind::Api,
-                Namespace::State(states) => d.kind == Kind::State && d.parent == Some(states),
+                Namespace::State(states) => d.kind == Kind::State && d.parent == Some(*states),
+                Namespace::Param(endpoint) => d.kind == Kind::Param && d.parent == Some(*endpoint),
+                Namespace::ValueOf(enumeration) => {
+                    d.kind == Kind::EnumValue
+                        && d.parent.is_some_and(|p| {
+                            let parent = &self.declarations[p];
+                            parent.kind == Kind::Enum && parent.name == *enumeration
+                        })
+                }
                 Namespace::Any => d.parent.is_none(),
             }
         })
@@ -214,6 +228,18 @@ impl Index {
     }
 }
 
+/// The one declared type a field's type names besides `null`: `Status` in `Status | null`.
+fn named_type(ty: &TypeExpr) -> Option<&str> {
+    let mut named = ty.alternatives.iter().filter_map(|atom| match &atom.kind {
+        TypeAtomKind::Named(ident) if !PRIMITIVES.contains(&ident.text.as_str()) => {
+            Some(ident.text.as_str())
+        }
+        _ => None,
+    });
+    let first = named.next()?;
+    named.next().is_none().then_some(first)
+}
+
 /// Where an item's text begins: its first doc comment or annotation, else its keyword.
 fn item_start(item: &Item, tokens: &[Token]) -> usize {
     let first_annotation = item.attrs.annotations.first().map(|a| a.span.start);
@@ -237,11 +263,12 @@ fn last_token_end_before(tokens: &[Token], limit: usize, floor: usize) -> usize 
         .map_or(floor, |t| (t.span.end as usize).max(floor))
 }
 
-struct Builder {
+struct Builder<'t> {
     index: Index,
+    text: &'t str,
 }
 
-impl Builder {
+impl Builder<'_> {
     fn declare(
         &mut self,
         name: &str,
@@ -286,13 +313,13 @@ impl Builder {
                 self.props(&block.props);
             }
             ItemKind::Api(api) => {
-                let me = self.declare(&api.name.text, Kind::Api, api.name.span, full, doc, None);
+                let this = self.declare(&api.name.text, Kind::Api, api.name.span, full, doc, None);
                 self.props(&api.props);
                 for error in &api.errors {
                     self.attrs(&error.attrs);
-                    self.error(&error.node, me);
+                    self.error(&error.node, this);
                 }
-                self.fields(&api.headers, Kind::Param, me);
+                self.fields(&api.headers, Kind::Param, this);
             }
             ItemKind::Auth(auth) => {
                 self.declare(&auth.name.text, Kind::Auth, auth.name.span, full, doc, None);
@@ -304,8 +331,8 @@ impl Builder {
                     ItemKind::Envelope(_) => Kind::Envelope,
                     _ => Kind::Model,
                 };
-                let me = self.declare(&model.name.text, kind, model.name.span, full, doc, None);
-                self.model_members(&model.members, me);
+                let this = self.declare(&model.name.text, kind, model.name.span, full, doc, None);
+                self.model_members(&model.members, this);
             }
             ItemKind::Type(alias) => {
                 let name = &alias.name;
@@ -315,12 +342,12 @@ impl Builder {
             ItemKind::Endpoint(endpoint) => self.endpoint(endpoint, full, doc),
             ItemKind::Event(event) => {
                 let name = &event.name;
-                let me = self.declare(&name.text, Kind::Event, name.span, full, doc, None);
+                let this = self.declare(&name.text, Kind::Event, name.span, full, doc, None);
                 for member in &event.members {
                     self.attrs(&member.attrs);
                     match &member.node {
                         EventMember::Placeholder(field) | EventMember::Field(field) => {
-                            self.field(field, Kind::Field, member, me)
+                            self.field(field, Kind::Field, member, this)
                         }
                         EventMember::NotShown(_) => {}
                     }
@@ -354,7 +381,7 @@ impl Builder {
     }
 
     fn enumeration(&mut self, decl: &EnumDecl, full: Span, doc: &Option<String>) {
-        let me = self.declare(&decl.name.text, Kind::Enum, decl.name.span, full, doc, None);
+        let this = self.declare(&decl.name.text, Kind::Enum, decl.name.span, full, doc, None);
         if let Some(parent) = &decl.parent {
             self.refer(parent, Namespace::Type);
         }
@@ -371,7 +398,7 @@ impl Builder {
                     value.span,
                     member.span,
                     doc,
-                    Some(me),
+                    Some(this),
                 );
             }
         }
@@ -379,7 +406,8 @@ impl Builder {
 
     fn endpoint(&mut self, endpoint: &EndpointDecl, full: Span, doc: &Option<String>) {
         let name = &endpoint.name;
-        let me = self.declare(&name.text, Kind::Endpoint, name.span, full, doc, None);
+        let this = self.declare(&name.text, Kind::Endpoint, name.span, full, doc, None);
+        self.placeholders(&endpoint.path, this);
         for member in &endpoint.members {
             self.attrs(&member.attrs);
             match &member.node {
@@ -389,15 +417,15 @@ impl Builder {
                         self.refer(&scheme.scheme, Namespace::Auth);
                     }
                 }
-                EndpointMember::Param(_, field) => self.field(field, Kind::Param, member, me),
-                EndpointMember::Body(body, _) => self.body(body, me),
+                EndpointMember::Param(_, field) => self.field(field, Kind::Param, member, this),
+                EndpointMember::Body(body, _) => self.body(body, this),
                 EndpointMember::Response { body, headers, .. } => {
                     if let Some(body) = body {
-                        self.body(body, me);
+                        self.body(body, this);
                     }
-                    self.fields(headers, Kind::Param, me);
+                    self.fields(headers, Kind::Param, this);
                 }
-                EndpointMember::Error(error) => self.error(error, me),
+                EndpointMember::Error(error) => self.error(error, this),
                 EndpointMember::Rejections(model) => self.refer(model, Namespace::Type),
                 EndpointMember::Public(_)
                 | EndpointMember::Tags(_)
@@ -408,7 +436,7 @@ impl Builder {
 
     fn states(&mut self, states: &StatesDecl, full: Span, doc: &Option<String>) {
         let name = &states.name;
-        let me = self.declare(&name.text, Kind::States, name.span, full, doc, None);
+        let this = self.declare(&name.text, Kind::States, name.span, full, doc, None);
         for member in &states.members {
             self.attrs(&member.attrs);
             match &member.node {
@@ -420,12 +448,12 @@ impl Builder {
                         state.span,
                         member.span,
                         doc,
-                        Some(me),
+                        Some(this),
                     );
                 }
                 StateMember::Transition { from, to, on, .. } => {
-                    self.refer(from, Namespace::State(me));
-                    self.refer(to, Namespace::State(me));
+                    self.refer(from, Namespace::State(this));
+                    self.refer(to, Namespace::State(this));
                     if let Some(on) = on {
                         self.refer(on, Namespace::Any);
                     }
@@ -470,8 +498,39 @@ impl Builder {
         let doc = &member.attrs.doc;
         self.declare(&name.text, kind, name.span, member.span, doc, Some(parent));
         self.type_expr(&field.ty);
-        if let Some(default) = &field.default {
-            self.value(default);
+        let Some(default) = &field.default else {
+            return;
+        };
+        // A default naming a value of the field's enum refers to that value.
+        match (&default.kind, named_type(&field.ty)) {
+            (ValueKind::Ref(path), Some(enumeration)) if path.len() == 1 => {
+                let namespace = Namespace::ValueOf(enumeration.to_string());
+                self.refer(&path[0], namespace);
+            }
+            _ => self.value(default),
+        }
+    }
+
+    /// Each `{name}` of an endpoint's path, a reference to its parameter.
+    fn placeholders(&mut self, path: &StrLit, endpoint: usize) {
+        let Some(written) = self.text.get(path.span.range()) else {
+            return;
+        };
+        let mut from = 0;
+        while let Some(open) = written[from..].find('{').map(|i| from + i) {
+            let Some(close) = written[open..].find('}').map(|i| open + i) else {
+                break;
+            };
+            let name = &written[open + 1..close];
+            if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                let start = path.span.start as usize + open + 1;
+                let ident = Ident {
+                    text: name.to_string(),
+                    span: Span::new(start, start + name.len()),
+                };
+                self.refer(&ident, Namespace::Param(endpoint));
+            }
+            from = close + 1;
         }
     }
 
@@ -537,7 +596,7 @@ mod tests {
     fn index(text: &str) -> Index {
         let mut diagnostics = Diagnostics::default();
         let file = parse(text, &mut diagnostics);
-        Index::build(&file, &lex(text, &mut diagnostics))
+        Index::build(&file, &lex(text, &mut diagnostics), text)
     }
 
     const SPEC: &str = "/// A pet.\n@source(toolkit)\nmodel Pet {\n    name: string\n    owner: Owner | null\n}\n\nmodel Owner {\n    pets: Pet[]\n}\n";

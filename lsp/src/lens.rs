@@ -4,6 +4,7 @@
 
 use crate::analysis::Analysis;
 use crate::server::{Refusal, Settings};
+use covenant_codegen::Spec;
 use covenant_codegen::diff::{self, Exercised, Options, Policy, Report, Severity, Version};
 use covenant_project::config::{PROJECT_FILE, Project};
 use covenant_project::versions::{Absent, VersionError, at_ref};
@@ -51,6 +52,9 @@ pub fn code_lenses(
     settings: &Settings,
     old_versions: &mut OldVersions,
 ) -> Vec<CodeLens> {
+    if analysis.oversized {
+        return Vec::new();
+    }
     let reference = &settings.diff_against;
     let title = match compare(analysis, uri, reference, None, old_versions) {
         Ok(outcome) => outcome.title(reference),
@@ -175,8 +179,7 @@ fn compare(
         absent: false,
     };
     let old = old_versions.at(&path, reference)?;
-    let folder = root.or(path.parent()).unwrap_or(Path::new("."));
-    let policy = Project::read_from(&folder.join(PROJECT_FILE))?
+    let policy = Project::read_from(&project_file(&path, root))?
         .diff
         .unwrap_or_default()
         .policy()?;
@@ -196,4 +199,13 @@ fn compare(
     })
 }
 
-use covenant_codegen::Spec;
+/// The project file whose `[diff]` policy judges the spec: the nearest `covenant.toml` above
+/// it, else the workspace's.
+fn project_file(spec: &Path, root: Option<&Path>) -> PathBuf {
+    spec.ancestors()
+        .skip(1)
+        .map(|folder| folder.join(PROJECT_FILE))
+        .find(|candidate| candidate.is_file())
+        .or_else(|| root.map(|r| r.join(PROJECT_FILE)))
+        .unwrap_or_else(|| PathBuf::from(PROJECT_FILE))
+}

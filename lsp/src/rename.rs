@@ -6,6 +6,7 @@ use crate::index::{Index, Kind, Target};
 use crate::server::{Refusal, Settings};
 use covenant_codegen::print::{is_identifier, quote};
 use covenant_codegen::vocabulary::PRIMITIVES;
+use covenant_codegen::{SourceFile, Span, check_source};
 use lsp_server::ErrorCode;
 use lsp_types::{Position, PrepareRenameResponse, TextEdit, Url, WorkspaceEdit};
 use std::collections::HashMap;
@@ -58,7 +59,7 @@ pub fn rename(
     if let Some(clash) = collision(index, declaration, new_name) {
         return Err(refused(&clash));
     }
-    let edits = index
+    let replacements: Vec<(Span, String)> = index
         .occurrences(declaration)
         .into_iter()
         .map(|span| {
@@ -68,13 +69,42 @@ pub fn rename(
             } else {
                 new_name.to_string()
             };
-            TextEdit::new(analysis.range(span), text)
+            (span, text)
         })
+        .collect();
+    still_checks(analysis, &replacements)?;
+    let edits = replacements
+        .into_iter()
+        .map(|(span, text)| TextEdit::new(analysis.range(span), text))
         .collect();
     Ok(Some(WorkspaceEdit {
         changes: Some(HashMap::from([(uri.clone(), edits)])),
         ..Default::default()
     }))
+}
+
+/// Refuses a rename after which the spec has more errors than before: whatever names the
+/// declaration in a way the index does not follow (an annotation's argument, say) would be
+/// left behind, and the checker is the judge of that, not the index.
+fn still_checks(analysis: &Analysis, replacements: &[(Span, String)]) -> Result<(), Refusal> {
+    let mut text = analysis.text().to_string();
+    let mut ordered: Vec<&(Span, String)> = replacements.iter().collect();
+    ordered.sort_by_key(|(span, _)| std::cmp::Reverse(span.start));
+    for (span, new) in ordered {
+        text.replace_range(span.range(), new);
+    }
+    let renamed = SourceFile::new(analysis.file.name.clone(), text);
+    let checked = check_source(&renamed);
+    if checked.diagnostics.error_count() <= analysis.diagnostics.error_count() {
+        return Ok(());
+    }
+    let first = checked.diagnostics.items.iter().find(|d| d.is_error());
+    let said = first.map_or(String::new(), |d| {
+        format!(": {} at {}", d.message, renamed.location(d.span))
+    });
+    Err(refused(&format!(
+        "the spec would no longer check after this rename{said}"
+    )))
 }
 
 /// The name at `position` and the declaration a rename there renames: nothing where no
@@ -113,6 +143,9 @@ fn collision(index: &Index, declaration: usize, new_name: &str) -> Option<String
     let d = &index.declarations[declaration];
     if d.kind.is_type() && PRIMITIVES.contains(&new_name) {
         return Some(format!("`{new_name}` is a built-in type"));
+    }
+    if d.kind.is_type() && ["null", "true", "false", "map"].contains(&new_name) {
+        return Some(format!("`{new_name}` is a word of the language"));
     }
     let same_space = |other_kind: Kind| match d.parent {
         None if d.kind.is_type() => other_kind.is_type(),

@@ -166,7 +166,20 @@ impl Server {
                         let response = self.answer(request);
                         send(connection, Message::Response(response))?;
                     }
-                    Message::Notification(notification) => self.notified(notification),
+                    Message::Notification(notification) => {
+                        let method = notification.method.clone();
+                        if !self.notified(notification) {
+                            let message = format!(
+                                "covenant lsp: handling {method} failed; the document may be stale until it is reopened"
+                            );
+                            let params = LogMessageParams {
+                                typ: MessageType::ERROR,
+                                message,
+                            };
+                            let log = Notification::new(notify::LogMessage::METHOD.into(), params);
+                            send(connection, Message::Notification(log))?;
+                        }
+                    }
                     Message::Response(_) => {}
                 }
             }
@@ -208,8 +221,9 @@ impl Server {
         for uri in stale {
             let version = self.documents[&uri].version;
             let list = match self.analysis(&uri) {
+                Some(analysis) if analysis.oversized => vec![diagnostics::too_large()],
                 Some(analysis) => diagnostics::to_lsp(analysis, &uri),
-                None => vec![diagnostics::too_large()],
+                None => Vec::new(),
             };
             let params = PublishDiagnosticsParams::new(uri.clone(), list, Some(version));
             let message = Notification::new(notify::PublishDiagnostics::METHOD.into(), params);
@@ -221,20 +235,21 @@ impl Server {
         Ok(())
     }
 
-    /// The analysis of a document's current text, checking it if an edit made it stale;
-    /// `None` for a document past the size bound.
+    /// The analysis of a document's current text, checking it if an edit made it stale (a
+    /// stand-in that answers nothing for a document past the size bound).
     fn analysis(&mut self, uri: &Url) -> Option<&Analysis> {
         let document = self.documents.get_mut(uri)?;
-        if document.text.len() > MAX_DOCUMENT_BYTES {
-            return None;
-        }
         if document.analysis.is_none() {
             let name = uri
                 .to_file_path()
                 .ok()
                 .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .unwrap_or_else(|| uri.to_string());
-            let analysis = Analysis::new(&name, document.text.clone());
+            let analysis = if document.text.len() > MAX_DOCUMENT_BYTES {
+                Analysis::oversized(&name)
+            } else {
+                Analysis::new(&name, document.text.clone())
+            };
             if let Some(spec) = &analysis.spec {
                 document.last_good = Some(spec.clone());
             }
@@ -245,25 +260,21 @@ impl Server {
 
     /// A document's analysis with the last spec of it that checked.
     fn view(&mut self, uri: &Url) -> Result<(&Analysis, Option<Arc<Spec>>), Refusal> {
-        if !self.documents.contains_key(uri) {
-            return Err((ErrorCode::InvalidParams, format!("{uri} is not open")));
-        }
         self.analysis(uri);
-        let document = &self.documents[uri];
-        match &document.analysis {
-            Some(analysis) => Ok((analysis, document.last_good.clone())),
-            None => Err((
-                ErrorCode::RequestFailed,
-                format!("the document is over {MAX_DOCUMENT_BYTES} bytes"),
-            )),
+        match self.documents.get(uri) {
+            Some(Document {
+                analysis: Some(analysis),
+                last_good,
+                ..
+            }) => Ok((analysis, last_good.clone())),
+            _ => Err((ErrorCode::InvalidParams, format!("{uri} is not open"))),
         }
     }
 
-    fn notified(&mut self, notification: Notification) {
-        let outcome = catch_unwind(AssertUnwindSafe(|| self.notification(notification)));
-        if outcome.is_err() {
-            eprintln!("covenant lsp: a notification handler panicked; the document may be stale");
-        }
+    /// Handles a notification; whether it went through (a handler that panicked is caught,
+    /// and the client told, rather than ending the server).
+    fn notified(&mut self, notification: Notification) -> bool {
+        catch_unwind(AssertUnwindSafe(|| self.notification(notification))).is_ok()
     }
 
     fn notification(&mut self, notification: Notification) {

@@ -54,11 +54,16 @@ fn at(line: u32, character: u32) -> Value {
     json!({ "textDocument": { "uri": URI }, "position": { "line": line, "character": character } })
 }
 
-/// The zero-based line and column of `needle` in `text`, plus `into` characters.
+/// The zero-based line and UTF-16 column of `needle` in `text`, plus `into` characters.
 fn find(text: &str, needle: &str, into: u32) -> (u32, u32) {
     let offset = text.find(needle).unwrap_or_else(|| panic!("{needle}"));
     let line = text[..offset].matches('\n').count() as u32;
-    let column = text[..offset].rsplit('\n').next().unwrap().len() as u32;
+    let column = text[..offset]
+        .rsplit('\n')
+        .next()
+        .unwrap()
+        .encode_utf16()
+        .count() as u32;
     (line, column + into)
 }
 
@@ -76,7 +81,17 @@ fn apply(text: &str, edits: &[Value]) -> String {
     let offset = |p: &Value| {
         let line = p["line"].as_u64().unwrap() as usize;
         let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
-        start + p["character"].as_u64().unwrap() as usize
+        // The protocol counts UTF-16 units; the text is indexed in bytes.
+        let mut units = p["character"].as_u64().unwrap() as usize;
+        let mut bytes = 0;
+        for c in text[start..].chars() {
+            if units == 0 || c == '\n' {
+                break;
+            }
+            units -= c.len_utf16();
+            bytes += c.len_utf8();
+        }
+        start + bytes
     };
     let mut spans: Vec<(usize, usize, &str)> = edits
         .iter()
@@ -357,5 +372,84 @@ fn hover_describes_members_from_the_checked_spec() {
         shown.contains("credential: `header \"X-Shop-Key\"`"),
         "{shown}"
     );
+    server.stop();
+}
+
+#[test]
+fn renames_follow_path_placeholders_and_enum_defaults_and_refuse_what_would_not_check() {
+    let mut server = InProcess::start_with(json!({ "renameWireNames": true }));
+    server.open(URI, SPEC);
+    let rename = |server: &mut InProcess, needle: &str, into: u32, new_name: &str| {
+        let (line, column) = find(SPEC, needle, into);
+        let mut params = at(line, column);
+        params["newName"] = json!(new_name);
+        params
+    };
+    // A path parameter, and `{id}` in its route.
+    let params = rename(&mut server, "path id: string", 5, "pet_id");
+    let edit = server.request("textDocument/rename", params);
+    let renamed = apply(SPEC, edit["changes"][URI].as_array().unwrap());
+    assert!(renamed.contains("GET \"/pets/{pet_id}\"") && renamed.contains("path pet_id: string"));
+    assert!(checks(&renamed), "{renamed}");
+    // An enum value, and the default that names it.
+    let params = rename(&mut server, "    available\n", 4, "in_stock");
+    let edit = server.request("textDocument/rename", params);
+    let renamed = apply(SPEC, edit["changes"][URI].as_array().unwrap());
+    assert!(renamed.contains("status?: Status = in_stock"), "{renamed}");
+    assert!(checks(&renamed), "{renamed}");
+    server.stop();
+
+    // A field an annotation names: the rename would leave the annotation behind.
+    let text = SPEC.replace(
+        "/// A pet for sale.\nmodel Pet {",
+        "/// A pet for sale.\n@at_most_one_of(nickname, colour)\nmodel Pet {\n    nickname?: string\n    colour?: string",
+    );
+    assert!(checks(&text));
+    let mut server = InProcess::start_with(json!({ "renameWireNames": true }));
+    server.open(URI, &text);
+    let (line, column) = find(&text, "    nickname?: string", 4);
+    let mut params = at(line, column);
+    params["newName"] = json!("pet_nickname");
+    let refused = server.refusal("textDocument/rename", params).unwrap();
+    assert!(refused.contains("would no longer check"), "{refused}");
+    server.stop();
+}
+
+#[test]
+fn positions_count_utf16_units_past_wide_characters() {
+    // A name with a character of two UTF-16 units, then a misspelt type on the same line.
+    let text = SPEC.replace("    \"pet-name\": string\n", "    \"pet-😀-é\": strin\n");
+    let mut server = InProcess::start();
+    server.open(URI, &text);
+    let (line, column) = find(&text, "strin\n", 0);
+    let actions = server.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": URI }, "range": { "start": { "line": line, "character": column }, "end": { "line": line, "character": column } }, "context": { "diagnostics": [] } }),
+    );
+    let range = &actions[0]["diagnostics"][0]["range"];
+    assert_eq!(
+        range["start"],
+        json!({ "line": line, "character": column }),
+        "{actions}"
+    );
+    assert_eq!(
+        range["end"],
+        json!({ "line": line, "character": column + 5 })
+    );
+    let fixed = apply(
+        &text,
+        actions[0]["edit"]["changes"][URI].as_array().unwrap(),
+    );
+    assert!(fixed.contains("    \"pet-😀-é\": string\n"), "{fixed}");
+    // Hover on the type after the wide characters.
+    let hover = server.request("textDocument/hover", at(line, column + 2));
+    assert!(
+        hover.is_null(),
+        "a built-in type has no declaration to show: {hover}"
+    );
+    let (line, column) = find(&text, "\"pet-😀-é\"", 3);
+    let hover = server.request("textDocument/hover", at(line, column));
+    let shown = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(shown.contains("field Pet.pet-😀-é"), "{hover}");
     server.stop();
 }

@@ -104,6 +104,8 @@ impl Differ<'_> {
                 }
             }
         }
+        // Each added field is offered as one removed field's new name at most.
+        let mut offered: Vec<&str> = Vec::new();
         for old in set
             .old
             .iter()
@@ -116,7 +118,10 @@ impl Differ<'_> {
             };
             let rule = self.removal(base, old.deprecated.as_ref());
             let mut change = Self::removal_change(old.deprecated.as_ref());
-            if let Some(successor) = self.renamed_to(set, old) {
+            if let Some(successor) = self.renamed_to(set, old)
+                && !offered.contains(&successor)
+            {
+                offered.push(successor);
                 change.push_str(&format!(
                     "; `{successor}` was added in its place with its type and presence: renamed?"
                 ));

@@ -115,7 +115,17 @@ impl<'a> Report<'a> {
             return None;
         }
         let (line, _) = self.new.file.line_col(span.start);
-        Some(format!("{base}/{name}#L{line}"))
+        // What would end a Markdown link or break a URL is written percent-encoded.
+        let path: String = name
+            .chars()
+            .map(|c| match c {
+                ' ' => "%20".to_string(),
+                '(' => "%28".to_string(),
+                ')' => "%29".to_string(),
+                other => other.to_string(),
+            })
+            .collect();
+        Some(format!("{base}/{path}#L{line}"))
     }
 
     /// The endpoints (as `METHOD /path`) and events a finding's change travels in, as the
@@ -380,6 +390,23 @@ impl<'a> Report<'a> {
                 .iter()
                 .filter(|e| e.finding.rule.headline() == category)
                 .partition(|e| is_folded(e));
+            if !entries.is_empty() {
+                let heading = format!("{} ({})", capitalised(words(category)), entries.len());
+                let collapsed = !category.is_breaking();
+                if collapsed {
+                    let _ = writeln!(out, "<details><summary>{heading}</summary>\n");
+                } else {
+                    let _ = writeln!(out, "#### {heading}\n");
+                }
+                for e in entries {
+                    out.push_str(&self.markdown_entry(e));
+                }
+                out.push('\n');
+                if collapsed {
+                    out.push_str("</details>\n\n");
+                }
+            }
+            // After the section they would otherwise be listed in, folded.
             if !folded.is_empty() {
                 let _ = writeln!(
                     out,
@@ -390,23 +417,6 @@ impl<'a> Report<'a> {
                     out.push_str(&self.markdown_entry(e));
                 }
                 out.push_str("\n</details>\n\n");
-            }
-            if entries.is_empty() {
-                continue;
-            }
-            let heading = format!("{} ({})", capitalised(words(category)), entries.len());
-            let folded = !category.is_breaking();
-            if folded {
-                let _ = writeln!(out, "<details><summary>{heading}</summary>\n");
-            } else {
-                let _ = writeln!(out, "#### {heading}\n");
-            }
-            for e in entries {
-                out.push_str(&self.markdown_entry(e));
-            }
-            out.push('\n');
-            if folded {
-                out.push_str("</details>\n\n");
             }
         }
         let scenarios: Vec<&str> = self

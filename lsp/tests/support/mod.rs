@@ -72,10 +72,15 @@ impl InProcess {
                 .receiver
                 .recv_timeout(Duration::from_secs(30))
                 .unwrap_or_else(|_| panic!("{method}: no answer in 30 s"));
-            if let Message::Response(response) = message
-                && response.id == id
-            {
-                return response.response_result;
+            match message {
+                Message::Response(response) if response.id == id => {
+                    return response.response_result;
+                }
+                // The server says so when handling a notification failed.
+                Message::Notification(n) if n.method == "window/logMessage" => {
+                    panic!("{}", n.params["message"]);
+                }
+                _ => {}
             }
         }
     }
