@@ -379,20 +379,20 @@ fn hover_describes_members_from_the_checked_spec() {
 fn renames_follow_path_placeholders_and_enum_defaults_and_refuse_what_would_not_check() {
     let mut server = InProcess::start_with(json!({ "renameWireNames": true }));
     server.open(URI, SPEC);
-    let rename = |server: &mut InProcess, needle: &str, into: u32, new_name: &str| {
+    let rename = |needle: &str, into: u32, new_name: &str| {
         let (line, column) = find(SPEC, needle, into);
         let mut params = at(line, column);
         params["newName"] = json!(new_name);
         params
     };
     // A path parameter, and `{id}` in its route.
-    let params = rename(&mut server, "path id: string", 5, "pet_id");
+    let params = rename("path id: string", 5, "pet_id");
     let edit = server.request("textDocument/rename", params);
     let renamed = apply(SPEC, edit["changes"][URI].as_array().unwrap());
     assert!(renamed.contains("GET \"/pets/{pet_id}\"") && renamed.contains("path pet_id: string"));
     assert!(checks(&renamed), "{renamed}");
     // An enum value, and the default that names it.
-    let params = rename(&mut server, "    available\n", 4, "in_stock");
+    let params = rename("    available\n", 4, "in_stock");
     let edit = server.request("textDocument/rename", params);
     let renamed = apply(SPEC, edit["changes"][URI].as_array().unwrap());
     assert!(renamed.contains("status?: Status = in_stock"), "{renamed}");
