@@ -3,9 +3,10 @@
 //! widens loosens it, and only a pattern neither way is "changed" on both sides.
 //!
 //! Patterns match anywhere in the value, as the runtime's `regex::Regex::is_match` does, so
-//! each is compiled to an unanchored DFA and the two are walked together over every byte:
-//! a string the new pattern matches and the old does not exists exactly when some walk
-//! reaches a match of the new automaton while the old one has matched nowhere. Bounded:
+//! each is compiled to an unanchored DFA and the two are walked together over every byte,
+//! with a third automaton that accepts only valid UTF-8 (no value is anything else): a
+//! string the new pattern matches and the old does not exists exactly when some walk ends,
+//! on valid UTF-8, with the new automaton having matched and the old one nowhere. Bounded:
 //! patterns whose automata are too large, or walks too long, are answered "unknown".
 
 use regex_automata::Anchored;
@@ -25,7 +26,7 @@ pub enum Order {
     Neither,
 }
 
-/// The most state pairs one comparison visits.
+/// The most states of a walk one comparison visits.
 const MAX_PAIRS: usize = 50_000;
 /// The largest automaton built for a pattern, in bytes.
 const MAX_DFA_BYTES: usize = 2 << 20;
@@ -34,8 +35,9 @@ const MAX_DFA_BYTES: usize = 2 << 20;
 /// not compile or the comparison is past its bounds.
 pub fn compare(old: &str, new: &str) -> Option<Order> {
     let (old, new) = (Dfa::new(old)?, Dfa::new(new)?);
-    let new_in_old = !new.accepts_what_other_refuses(&old)?;
-    let old_in_new = !old.accepts_what_other_refuses(&new)?;
+    let utf8 = Dfa::new(r"^(?s:.)*$")?;
+    let new_in_old = !new.accepts_what_other_refuses(&old, &utf8)?;
+    let old_in_new = !old.accepts_what_other_refuses(&new, &utf8)?;
     Some(match (new_in_old, old_in_new) {
         (true, true) => Order::Same,
         (true, false) => Order::Narrower,
@@ -70,26 +72,35 @@ impl Dfa {
         self.dfa.is_match_state(state) || self.dfa.is_match_state(self.dfa.next_eoi_state(state))
     }
 
-    /// Whether some string matches `self` and not `other`; `None` past the bounds.
-    fn accepts_what_other_refuses(&self, other: &Dfa) -> Option<bool> {
-        let mut seen = HashSet::new();
-        let mut queue = vec![(self.start, other.start)];
-        seen.insert((self.start, other.start));
-        while let Some((mine, theirs)) = queue.pop() {
+    /// Whether some string (valid UTF-8, as every value is) matches `self` and not `other`;
+    /// `None` past the bounds. `utf8` accepts exactly the valid UTF-8 strings.
+    fn accepts_what_other_refuses(&self, other: &Dfa, utf8: &Dfa) -> Option<bool> {
+        // A walk: where `self` is (`None` once it has matched: every longer string holds that
+        // match), where `other` is, and where the UTF-8 check is.
+        type Walk = (Option<StateID>, StateID, StateID);
+        let first: Walk = (Some(self.start), other.start, utf8.start);
+        let mut seen: HashSet<Walk> = HashSet::from([first]);
+        let mut queue = vec![first];
+        while let Some((mine, theirs, valid)) = queue.pop() {
             // Once the other has matched, every longer string holds that match too.
-            if other.dfa.is_match_state(theirs) {
+            if other.dfa.is_match_state(theirs) || utf8.dfa.is_dead_state(valid) {
                 continue;
             }
-            if self.matches_at_end(mine) && !other.matches_at_end(theirs) {
+            let ends_matched = mine.is_none_or(|m| self.matches_at_end(m));
+            if ends_matched && !other.matches_at_end(theirs) && utf8.matches_at_end(valid) {
                 return Some(true);
             }
-            if self.dfa.is_dead_state(mine) {
-                continue;
-            }
+            let mine = match mine {
+                // A match seen before this byte: every longer string holds it.
+                Some(m) if self.dfa.is_match_state(m) => None,
+                Some(m) if self.dfa.is_dead_state(m) => continue,
+                other => other,
+            };
             for byte in 0..=255u8 {
                 let next = (
-                    self.dfa.next_state(mine, byte),
+                    mine.map(|m| self.dfa.next_state(m, byte)),
                     other.dfa.next_state(theirs, byte),
+                    utf8.dfa.next_state(valid, byte),
                 );
                 if seen.insert(next) {
                     if seen.len() > MAX_PAIRS {
@@ -116,5 +127,8 @@ mod tests {
         // Unanchored: `abc` is found wherever `bc` is not necessarily, and not the reverse.
         assert_eq!(compare("bc", "abc"), Some(Order::Narrower));
         assert_eq!(compare("(", "a"), None);
+        // Only valid UTF-8 counts: `.` matches every character, so `^(?s).*$` every string.
+        assert_eq!(compare("^(?s).*$", "^a"), Some(Order::Narrower));
+        assert_eq!(compare("^é", "^(é|x)"), Some(Order::Wider));
     }
 }
