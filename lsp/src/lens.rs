@@ -121,32 +121,26 @@ struct Outcome {
 }
 
 impl Outcome {
-    fn report(&self) -> (Report<'_>, Vec<Severity>) {
-        let severities = self
-            .findings
-            .iter()
-            .map(|f| self.policy.severity(f))
-            .collect();
-        (
-            Report::new(
-                &self.old,
-                &self.new,
-                &self.findings,
-                &self.policy,
-                &self.exercised,
-            ),
-            severities,
+    fn report(&self) -> Report<'_> {
+        Report::new(
+            &self.old,
+            &self.new,
+            &self.findings,
+            &self.policy,
+            &self.exercised,
         )
     }
 
     fn title(&self, reference: &str) -> String {
-        let (report, severities) = self.report();
-        let count = |s: Severity| severities.iter().filter(|x| **x == s).count();
-        let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
-        let verdict = if report.fails() { "fails" } else { "passes" };
         if self.old.absent {
             return format!("diff against `{reference}`: a new spec, breaks no one");
         }
+        let report = self.report();
+        let (errors, warnings) = (
+            report.count(Severity::Error),
+            report.count(Severity::Warning),
+        );
+        let verdict = if report.fails() { "fails" } else { "passes" };
         format!(
             "diff against `{reference}`: {verdict} — {errors} breaking, {warnings} warnings, {} changes",
             self.findings.len()
@@ -154,7 +148,7 @@ impl Outcome {
     }
 
     fn markdown(&self, reference: &str) -> String {
-        self.report().0.markdown(Some(reference))
+        self.report().markdown(Some(reference))
     }
 }
 

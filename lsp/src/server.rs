@@ -104,6 +104,27 @@ impl Document {
             published: None,
         }
     }
+
+    /// The analysis of the current text, checking it if an edit made it stale (a stand-in
+    /// that answers nothing for a document past the size bound).
+    fn analysis(&mut self, uri: &Url) -> &Analysis {
+        self.analysis.get_or_insert_with(|| {
+            let name = uri
+                .to_file_path()
+                .ok()
+                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .unwrap_or_else(|| uri.to_string());
+            let analysis = if self.text.len() > MAX_DOCUMENT_BYTES {
+                Analysis::oversized(&name)
+            } else {
+                Analysis::new(&name, self.text.clone())
+            };
+            if let Some(spec) = &analysis.spec {
+                self.last_good = Some(spec.clone());
+            }
+            analysis
+        })
+    }
 }
 
 pub struct Server {
@@ -220,7 +241,8 @@ impl Server {
             .collect();
         for uri in stale {
             let version = self.documents[&uri].version;
-            let list = match self.analysis(&uri) {
+            let analysis = self.documents.get_mut(&uri).map(|d| d.analysis(&uri));
+            let list = match analysis {
                 Some(analysis) if analysis.oversized => vec![diagnostics::too_large()],
                 Some(analysis) => diagnostics::to_lsp(analysis, &uri),
                 None => Vec::new(),
@@ -233,42 +255,6 @@ impl Server {
             }
         }
         Ok(())
-    }
-
-    /// The analysis of a document's current text, checking it if an edit made it stale (a
-    /// stand-in that answers nothing for a document past the size bound).
-    fn analysis(&mut self, uri: &Url) -> Option<&Analysis> {
-        let document = self.documents.get_mut(uri)?;
-        if document.analysis.is_none() {
-            let name = uri
-                .to_file_path()
-                .ok()
-                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-                .unwrap_or_else(|| uri.to_string());
-            let analysis = if document.text.len() > MAX_DOCUMENT_BYTES {
-                Analysis::oversized(&name)
-            } else {
-                Analysis::new(&name, document.text.clone())
-            };
-            if let Some(spec) = &analysis.spec {
-                document.last_good = Some(spec.clone());
-            }
-            document.analysis = Some(analysis);
-        }
-        document.analysis.as_ref()
-    }
-
-    /// A document's analysis with the last spec of it that checked.
-    fn view(&mut self, uri: &Url) -> Result<(&Analysis, Option<Arc<Spec>>), Refusal> {
-        self.analysis(uri);
-        match self.documents.get(uri) {
-            Some(Document {
-                analysis: Some(analysis),
-                last_good,
-                ..
-            }) => Ok((analysis, last_good.clone())),
-            _ => Err((ErrorCode::InvalidParams, format!("{uri} is not open"))),
-        }
     }
 
     /// Handles a notification; whether it went through (a handler that panicked is caught,
@@ -338,26 +324,25 @@ impl Server {
 
     fn request(&mut self, request: Request) -> Result<serde_json::Value, Refusal> {
         let Request { method, params, .. } = request;
-        let settings = self.settings.clone();
         let result = match method.as_str() {
             req::HoverRequest::METHOD => {
                 let p: HoverParams = parse(params)?;
                 let at = p.text_document_position_params;
-                let (analysis, spec) = self.view(&at.text_document.uri)?;
+                let (analysis, spec) = view(&mut self.documents, &at.text_document.uri)?;
                 json(hover::hover(analysis, spec.as_deref(), at.position))
             }
             req::GotoDefinition::METHOD => {
                 let p: GotoDefinitionParams = parse(params)?;
                 let at = p.text_document_position_params;
                 let uri = at.text_document.uri;
-                let (analysis, _) = self.view(&uri)?;
+                let (analysis, _) = view(&mut self.documents, &uri)?;
                 json(navigation::definition(analysis, &uri, at.position))
             }
             req::References::METHOD => {
                 let p: ReferenceParams = parse(params)?;
                 let at = p.text_document_position;
                 let uri = at.text_document.uri;
-                let (analysis, _) = self.view(&uri)?;
+                let (analysis, _) = view(&mut self.documents, &uri)?;
                 let with_declaration = p.context.include_declaration;
                 json(navigation::references(
                     analysis,
@@ -368,7 +353,7 @@ impl Server {
             }
             req::DocumentSymbolRequest::METHOD => {
                 let p: DocumentSymbolParams = parse(params)?;
-                let (analysis, _) = self.view(&p.text_document.uri)?;
+                let (analysis, _) = view(&mut self.documents, &p.text_document.uri)?;
                 json(navigation::document_symbols(analysis))
             }
             req::WorkspaceSymbolRequest::METHOD => {
@@ -377,75 +362,80 @@ impl Server {
             }
             req::PrepareRenameRequest::METHOD => {
                 let p: TextDocumentPositionParams = parse(params)?;
-                let (analysis, _) = self.view(&p.text_document.uri)?;
-                json(rename::prepare(analysis, p.position, &settings)?)
+                let (analysis, _) = view(&mut self.documents, &p.text_document.uri)?;
+                json(rename::prepare(analysis, p.position, &self.settings)?)
             }
             req::Rename::METHOD => {
                 let p: RenameParams = parse(params)?;
                 let at = p.text_document_position;
                 let uri = at.text_document.uri;
-                let (analysis, _) = self.view(&uri)?;
+                let (analysis, _) = view(&mut self.documents, &uri)?;
                 json(rename::rename(
                     analysis,
                     &uri,
                     at.position,
                     &p.new_name,
-                    &settings,
+                    &self.settings,
                 )?)
             }
             req::Completion::METHOD => {
                 let p: CompletionParams = parse(params)?;
                 let at = p.text_document_position;
-                let (analysis, spec) = self.view(&at.text_document.uri)?;
+                let (analysis, spec) = view(&mut self.documents, &at.text_document.uri)?;
                 json(completion::complete(analysis, spec.as_deref(), at.position))
             }
             req::Formatting::METHOD => {
                 let p: DocumentFormattingParams = parse(params)?;
-                let (analysis, _) = self.view(&p.text_document.uri)?;
+                let (analysis, _) = view(&mut self.documents, &p.text_document.uri)?;
                 json(formatting::whole(analysis))
             }
             req::RangeFormatting::METHOD => {
                 let p: DocumentRangeFormattingParams = parse(params)?;
-                let (analysis, _) = self.view(&p.text_document.uri)?;
+                let (analysis, _) = view(&mut self.documents, &p.text_document.uri)?;
                 json(formatting::range(analysis, p.range))
             }
             req::FoldingRangeRequest::METHOD => {
                 let p: FoldingRangeParams = parse(params)?;
-                let (analysis, _) = self.view(&p.text_document.uri)?;
+                let (analysis, _) = view(&mut self.documents, &p.text_document.uri)?;
                 json(navigation::folding_ranges(analysis))
             }
             req::SemanticTokensFullRequest::METHOD => {
                 let p: SemanticTokensParams = parse(params)?;
-                let (analysis, _) = self.view(&p.text_document.uri)?;
+                let (analysis, _) = view(&mut self.documents, &p.text_document.uri)?;
                 json(semantic::tokens(analysis))
             }
             req::CodeActionRequest::METHOD => {
                 let p: CodeActionParams = parse(params)?;
                 let uri = p.text_document.uri.clone();
-                let (analysis, _) = self.view(&uri)?;
+                let (analysis, _) = view(&mut self.documents, &uri)?;
                 json(actions::code_actions(analysis, &uri, p.range))
             }
             req::CodeLensRequest::METHOD => {
                 let p: CodeLensParams = parse(params)?;
                 let uri = p.text_document.uri;
-                let mut old_versions = std::mem::take(&mut self.old_versions);
-                let lenses = self.view(&uri).map(|(analysis, _)| {
-                    lens::code_lenses(analysis, &uri, &settings, &mut old_versions)
-                });
-                self.old_versions = old_versions;
-                json(lenses?)
+                let (analysis, _) = view(&mut self.documents, &uri)?;
+                let settings = &self.settings;
+                json(lens::code_lenses(
+                    analysis,
+                    &uri,
+                    settings,
+                    &mut self.old_versions,
+                ))
             }
             req::ExecuteCommand::METHOD => {
                 let p: ExecuteCommandParams = parse(params)?;
                 let uri = lens::command_document(&p)?;
-                let root = self.root.clone();
-                let mut old_versions = std::mem::take(&mut self.old_versions);
-                let report = self.view(&uri).and_then(|(analysis, _)| {
-                    let root = root.as_deref();
-                    lens::execute(analysis, &uri, &p, root, &settings, &mut old_versions)
-                });
-                self.old_versions = old_versions;
-                json(report?)
+                let (analysis, _) = view(&mut self.documents, &uri)?;
+                let (root, settings) = (self.root.as_deref(), &self.settings);
+                let old_versions = &mut self.old_versions;
+                json(lens::execute(
+                    analysis,
+                    &uri,
+                    &p,
+                    root,
+                    settings,
+                    old_versions,
+                )?)
             }
             _ => {
                 return Err((
@@ -458,18 +448,31 @@ impl Server {
     }
 
     fn workspace_symbols(&mut self, query: &str) -> Vec<SymbolInformation> {
-        let uris: Vec<Url> = self.documents.keys().cloned().collect();
         let mut symbols = Vec::new();
-        for uri in uris {
-            if let Some(analysis) = self.analysis(&uri) {
-                symbols.extend(navigation::workspace_symbols(analysis, &uri, query));
-            }
+        for (uri, document) in &mut self.documents {
+            let analysis = document.analysis(uri);
+            symbols.extend(navigation::workspace_symbols(analysis, uri, query));
         }
         symbols.sort_by(|a, b| {
             (&a.name, a.location.uri.as_str()).cmp(&(&b.name, b.location.uri.as_str()))
         });
         symbols
     }
+}
+
+/// A document's analysis with the last spec of it that checked. A function of the
+/// documents alone, so a handler may hold it beside the server's other fields.
+fn view<'d>(
+    documents: &'d mut HashMap<Url, Document>,
+    uri: &Url,
+) -> Result<(&'d Analysis, Option<Arc<Spec>>), Refusal> {
+    let document = documents
+        .get_mut(uri)
+        .ok_or_else(|| (ErrorCode::InvalidParams, format!("{uri} is not open")))?;
+    // Checked first, should an edit have made it stale: that may set `last_good`.
+    document.analysis(uri);
+    let last_good = document.last_good.clone();
+    Ok((document.analysis(uri), last_good))
 }
 
 /// Applies one change of `didChange`: a range replaced, or the whole text.

@@ -147,8 +147,7 @@ impl Differ<'_> {
             .filter(|n| !set.old.iter().any(|o| o.name == n.name))
             .collect();
         let same_shape = |n: &Field| {
-            n.presence == old.presence
-                && super::types::name(self.new, &n.ty) == super::types::name(self.old, &old.ty)
+            n.presence == old.presence && self.new.type_name(&n.ty) == self.old.type_name(&old.ty)
         };
         let candidates: Vec<&&Field> = added.into_iter().filter(|n| same_shape(n)).collect();
         let in_place = candidates
@@ -230,8 +229,8 @@ impl Differ<'_> {
     /// type (`null` → `string | null` widens) and none of another (`null` → `string`).
     fn field_type_delta(&mut self, old: &Field, new: &Field) -> Delta {
         let shown = |spec: &Spec, f: &Field| match f.presence.may_be_null() {
-            true => format!("{} | null", super::types::name(spec, &f.ty)),
-            false => super::types::name(spec, &f.ty),
+            true => format!("{} | null", spec.type_name(&f.ty)),
+            false => spec.type_name(&f.ty),
         };
         let change = || format!("`{}` → `{}`", shown(self.old, old), shown(self.new, new));
         match (null_only(old), null_only(new)) {

@@ -20,8 +20,6 @@ pub mod usage;
 pub use policy::{Bump, DiffConfig, Policy, Severity, bumped};
 pub use report::{Exercised, Report, Version, rule_table};
 pub use rules::{Category, Rule};
-/// A type as the spec writes it.
-pub use types::name as type_name;
 pub use usage::Direction;
 
 use crate::ir::{Deprecation, Spec};

@@ -149,7 +149,8 @@ impl<'a> Report<'a> {
             .collect()
     }
 
-    fn count(&self, severity: Severity) -> usize {
+    /// How many findings the policy gave this severity.
+    pub fn count(&self, severity: Severity) -> usize {
         self.entries
             .iter()
             .filter(|e| e.severity == severity)

@@ -3,7 +3,7 @@
 //! the value travels, which the caller knows.
 
 use super::Differ;
-use crate::ir::{Constraints, Primitive, Spec, Type};
+use crate::ir::{Constraints, Primitive, Type};
 
 /// How the set of allowed values changed.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,7 +21,10 @@ impl Differ<'_> {
     /// Compares two types by meaning. A model or enum renamed with its wire shape kept is no
     /// change here: the rename is recorded and the two are compared as one.
     pub(super) fn type_delta(&mut self, old: &Type, new: &Type) -> Delta {
-        let change = || format!("`{}` → `{}`", name(self.old, old), name(self.new, new));
+        let change = || {
+            let (was, now) = (self.old.type_name(old), self.new.type_name(new));
+            format!("`{was}` → `{now}`")
+        };
         match (old, new) {
             (Type::Model(a), Type::Model(b)) => {
                 let (a, b) = (&self.old.model(*a).name, &self.new.model(*b).name);
@@ -377,9 +380,4 @@ fn one_of_delta(old: &Constraints, new: &Constraints) -> Delta {
         _ if subset(o, n) => Delta::Widened(change),
         _ => Delta::Changed(change),
     }
-}
-
-/// A type as the spec writes it.
-pub fn name(spec: &Spec, ty: &Type) -> String {
-    spec.type_name(ty)
 }

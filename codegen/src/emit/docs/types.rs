@@ -33,7 +33,7 @@ fn inner(site: &Site, root: &str, t: &Type) -> Markup {
             let members = union
                 .members
                 .iter()
-                .map(|m| crate::diff::type_name(site.spec, m))
+                .map(|m| site.spec.type_name(m))
                 .collect::<Vec<_>>()
                 .join(" | ");
             html! { code title=(members) { (union.name) } }
